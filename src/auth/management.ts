@@ -1,0 +1,103 @@
+// Management API authentication and authorization: one mechanism for every route.
+// A route declares the scope object it needs; read or write follows the method.
+import { errors } from '../errors.js';
+import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
+import type { TenancyStore } from '../tenancy/store.js';
+import type { PersonalKey, Project, User } from '../tenancy/types.js';
+import { hashKey, sameHash } from './keys.js';
+import { accessFor, hasScope } from './scopes.js';
+
+export interface AuthContext {
+  user: User;
+  key: PersonalKey;
+}
+
+export interface ProjectContext extends AuthContext {
+  project: Project;
+}
+
+export interface ManagementRouteSpec {
+  methods: readonly string[];
+  pattern: string;
+  // The scope object, e.g. 'query' → query:read for GET, query:write otherwise.
+  scope: string;
+  bodyLimit?: number;
+  handler: (req: HttpRequest, ctx: ProjectContext | AuthContext) => HttpResponse | Promise<HttpResponse>;
+}
+
+// A project's access gate beyond scopes (explicit members); allowed by default.
+export type ProjectAccessCheck = (ctx: AuthContext, project: Project, access: 'read' | 'write') => void;
+
+export interface ManagementAuthOptions {
+  tenancy: TenancyStore;
+  onAuthFailure: (reason: string) => void;
+  projectAccess?: ProjectAccessCheck;
+}
+
+const MANAGEMENT_BODY_LIMIT = 10 * 1024 * 1024;
+
+function bearerKey(req: HttpRequest): string | null {
+  const header = req.headers.authorization;
+  if (header) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return m ? m[1] : null;
+  }
+  return req.query.get('personal_api_key');
+}
+
+export function createManagementAuth(opts: ManagementAuthOptions) {
+  const { tenancy } = opts;
+
+  function authenticate(req: HttpRequest): AuthContext {
+    const raw = bearerKey(req);
+    if (!raw) {
+      opts.onAuthFailure('missing');
+      throw errors.notAuthenticated();
+    }
+    const hash = hashKey(raw);
+    const key = tenancy.personalKeyByHash(hash);
+    if (!key || !sameHash(key.secure_value, hash)) {
+      opts.onAuthFailure('invalid');
+      throw errors.invalidPersonalKey();
+    }
+    const user = tenancy.user(key.user_id);
+    if (!user) {
+      opts.onAuthFailure('invalid');
+      throw errors.invalidPersonalKey();
+    }
+    return { user, key };
+  }
+
+  function resolveProject(ctx: AuthContext, param: string): Project {
+    const id = param === '@current' ? ctx.user.current_project_id : /^\d+$/.test(param) ? Number(param) : NaN;
+    const project = Number.isNaN(id) ? undefined : tenancy.project(id);
+    if (!project || project.organization_id !== ctx.user.organization_id) throw errors.notFound();
+    if (ctx.key.scoped_projects && !ctx.key.scoped_projects.includes(project.id)) {
+      throw errors.permissionDenied(`API key does not have access to the requested project: ID ${project.id}.`);
+    }
+    return project;
+  }
+
+  function route(spec: ManagementRouteSpec): Route & { scope: string } {
+    return {
+      methods: spec.methods,
+      pattern: spec.pattern,
+      scope: spec.scope,
+      bodyLimit: spec.bodyLimit ?? MANAGEMENT_BODY_LIMIT,
+      handler(req) {
+        const auth = authenticate(req);
+        const access = accessFor(req.method);
+        if (!hasScope(auth.key.scopes, spec.scope, access)) throw errors.missingScope(`${spec.scope}:${access}`);
+        const projectParam = req.params.project_id;
+        if (projectParam === undefined) return spec.handler(req, auth);
+        const project = resolveProject(auth, projectParam);
+        opts.projectAccess?.(auth, project, access);
+        return spec.handler(req, { ...auth, project });
+      },
+    };
+  }
+
+  return { authenticate, resolveProject, route };
+}
+
+export type ManagementAuth = ReturnType<typeof createManagementAuth>;

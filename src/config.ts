@@ -1,0 +1,89 @@
+// The one config object: parsed once from CLI flags and env, validated with a
+// compiled TypeBox schema, frozen. Modules receive the slice they need.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+
+const MB = 1024 * 1024;
+
+const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  host: Type.String({ minLength: 1 }),
+  dataDir: Type.String({ minLength: 1 }),
+  natsUrl: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  logLevel: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')]),
+  json: Type.Boolean(),
+  capture: Type.Object({
+    // PostHog: 2 MB per single-event request, batch strictly below 20 MB.
+    maxEventBodyBytes: Type.Integer({ minimum: 1024 }),
+    maxBatchBodyBytes: Type.Integer({ minimum: 1024 }),
+    // Cap on what a compressed body may expand to (gzip bombs).
+    maxDecompressedBytes: Type.Integer({ minimum: 1024 }),
+  }),
+  managementRateLimitPerMinute: Type.Integer({ minimum: 1 }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+const checkConfig = TypeCompiler.Compile(ConfigSchema);
+
+export class ConfigError extends Error {}
+
+export interface ParsedCommand {
+  command: string[];
+  config: Readonly<Config>;
+  flags: Record<string, string | boolean | undefined>;
+}
+
+const commonOptions = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  nats: { type: 'string' },
+  'log-level': { type: 'string' },
+  json: { type: 'boolean' },
+  email: { type: 'string' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
+  level: { type: 'string' },
+  scopes: { type: 'string' },
+  projects: { type: 'string' },
+  label: { type: 'string' },
+  id: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function intFrom(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: commonOptions, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const v = parsed.values;
+  const config: Config = {
+    port: intFrom('--port', v.port ?? env.PORT, 8000),
+    host: v.host ?? env.HOST ?? '0.0.0.0',
+    dataDir: resolve(v.data ?? env.HEDGEROW_DATA ?? './data'),
+    natsUrl: v.nats ?? (env.NATS_URL || null),
+    logLevel: (v['log-level'] ?? env.LOG_LEVEL ?? 'info') as Config['logLevel'],
+    json: v.json ?? false,
+    capture: {
+      maxEventBodyBytes: intFrom('HEDGEROW_MAX_EVENT_BYTES', env.HEDGEROW_MAX_EVENT_BYTES, 2 * MB),
+      maxBatchBodyBytes: intFrom('HEDGEROW_MAX_BATCH_BYTES', env.HEDGEROW_MAX_BATCH_BYTES, 20 * MB),
+      maxDecompressedBytes: intFrom('HEDGEROW_MAX_DECOMPRESSED_BYTES', env.HEDGEROW_MAX_DECOMPRESSED_BYTES, 64 * MB),
+    },
+    managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
+  };
+  if (!checkConfig.Check(config)) {
+    const first = checkConfig.Errors(config).First();
+    throw new ConfigError(`invalid configuration at ${first?.path || '/'}: ${first?.message ?? 'invalid'}`);
+  }
+  return { command: parsed.positionals, config: Object.freeze(config), flags: v };
+}

@@ -1,0 +1,70 @@
+// One error model for the whole service. Every failure a client can see is an
+// ApiError carrying PostHog's body shape {type, code, detail, attr}; the HTTP
+// layer maps it to a response in exactly one place (http/reply.ts).
+
+export type ErrorType =
+  | 'validation_error'
+  | 'authentication_error'
+  | 'invalid_request'
+  | 'throttled_error'
+  | 'server_error';
+
+export interface ErrorBody {
+  type: ErrorType;
+  code: string;
+  detail: string;
+  attr: string | null;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: number, type: ErrorType, code: string, detail: string, attr: string | null = null, headers?: Record<string, string>) {
+    super(detail);
+    this.status = status;
+    this.body = { type, code, detail, attr };
+    this.headers = headers;
+  }
+}
+
+// The catalogue: each constructor names one situation, its status and PostHog's wording.
+export const errors = {
+  invalidPayload: (detail: string, attr: string | null = null) =>
+    new ApiError(400, 'validation_error', 'invalid_payload', detail, attr),
+  validation: (detail: string, attr: string | null = null, code = 'invalid_input') =>
+    new ApiError(400, 'validation_error', code, detail, attr),
+  required: (attr: string) =>
+    new ApiError(400, 'validation_error', 'required', 'This field is required.', attr),
+  missingProjectKey: () =>
+    new ApiError(401, 'authentication_error', 'invalid_api_key',
+      'API key not provided. You can find your project API key in your project settings.', null),
+  invalidProjectKey: () =>
+    new ApiError(401, 'authentication_error', 'invalid_api_key',
+      'Project API key invalid. You can find your project API key in your project settings.', null),
+  personalKeyAsToken: () =>
+    new ApiError(401, 'authentication_error', 'invalid_api_key',
+      'Personal API keys cannot be used to send events. Use your project API key.', null),
+  notAuthenticated: () =>
+    new ApiError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.'),
+  invalidPersonalKey: () =>
+    new ApiError(401, 'authentication_error', 'authentication_failed',
+      'Personal API key found in request Authorization header is invalid.'),
+  missingScope: (scope: string) =>
+    new ApiError(403, 'authentication_error', 'permission_denied', `API key missing required scope '${scope}'`),
+  permissionDenied: (detail = 'You do not have permission to perform this action.') =>
+    new ApiError(403, 'authentication_error', 'permission_denied', detail),
+  notFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.'),
+  methodNotAllowed: (method: string) =>
+    new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`),
+  tooLarge: (detail = 'Request body is too large.') =>
+    new ApiError(413, 'invalid_request', 'payload_too_large', detail),
+  throttled: (retryAfterSeconds: number) =>
+    new ApiError(429, 'throttled_error', 'throttled',
+      `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`, null,
+      { 'Retry-After': String(retryAfterSeconds) }),
+  unavailable: (detail = 'The service cannot accept events right now. Retry later.') =>
+    new ApiError(503, 'server_error', 'service_unavailable', detail),
+  internal: () => new ApiError(500, 'server_error', 'error', 'A server error occurred.'),
+} as const;

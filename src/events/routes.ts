@@ -1,0 +1,79 @@
+// PostHog's events API: list newest first with filters, and one event by uuid.
+import type { Route, HttpRequest } from '../http/types.js';
+import { json } from '../http/reply.js';
+import { errors } from '../errors.js';
+import type { ManagementAuth, ProjectContext } from '../auth/management.js';
+import type { Store, StoredEventValue } from '../store/env.js';
+import { eventByUuid, queryEvents } from './query.js';
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+function toApi(e: StoredEventValue) {
+  return {
+    id: e.uuid, uuid: e.uuid, distinct_id: e.distinct_id, properties: e.properties, event: e.event,
+    timestamp: e.timestamp, person: e.person_id ? { id: e.person_id } : null, elements: [], elements_chain: e.elements_chain,
+  };
+}
+
+function timeParam(req: HttpRequest, name: string): number | undefined {
+  const raw = req.query.get(name);
+  if (raw === null || raw === '') return undefined;
+  const t = Date.parse(raw);
+  if (Number.isNaN(t)) throw errors.validation(`Invalid datetime: ${raw}`, name);
+  return t;
+}
+
+function limitParam(req: HttpRequest): number {
+  const raw = req.query.get('limit');
+  if (raw === null || raw === '') return DEFAULT_LIMIT;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw errors.validation('A valid positive integer is required.', 'limit');
+  return Math.min(Number(raw), MAX_LIMIT);
+}
+
+function absoluteUrl(req: HttpRequest, params: URLSearchParams): string {
+  const host = req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost';
+  const proto = req.headers['x-forwarded-proto'] ?? 'http';
+  return `${proto}://${host}${req.path}?${params.toString()}`;
+}
+
+export function eventRoutes(auth: ManagementAuth, store: Store): Route[] {
+  return [
+    auth.route({
+      methods: ['GET'], pattern: '/api/environments/:project_id/events', scope: 'query',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const limit = limitParam(req);
+        const cursorUuid = req.query.get('before_uuid');
+        const beforeMs = timeParam(req, 'before');
+        const { rows, more } = queryEvents(store, {
+          projectId: project.id,
+          event: req.query.get('event') || undefined,
+          distinctId: req.query.get('distinct_id') || undefined,
+          afterMs: timeParam(req, 'after'),
+          beforeMs,
+          cursor: cursorUuid && beforeMs !== undefined ? { ts: beforeMs, uuid: cursorUuid } : undefined,
+          limit,
+        });
+        let next: string | null = null;
+        if (more && rows.length > 0) {
+          const last = rows[rows.length - 1];
+          const params = new URLSearchParams(req.query);
+          params.set('before', new Date(last.ts).toISOString());
+          params.set('before_uuid', last.value.uuid);
+          next = absoluteUrl(req, params);
+        }
+        return json(200, { next, results: rows.map((r) => toApi(r.value)) });
+      },
+    }),
+    auth.route({
+      methods: ['GET'], pattern: '/api/environments/:project_id/events/:uuid', scope: 'query',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const event = eventByUuid(store, project.id, req.params.uuid.toLowerCase());
+        if (!event) throw errors.notFound();
+        return json(200, toApi(event));
+      },
+    }),
+  ];
+}

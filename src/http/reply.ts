@@ -1,0 +1,23 @@
+// The one place errors become HTTP responses, plus small JSON helpers.
+import { ApiError, errors } from '../errors.js';
+import type { HttpResponse } from './types.js';
+import type { Logger } from '../logger.js';
+
+const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });
+
+export function json(status: number, body: unknown, headers?: Record<string, string>): HttpResponse {
+  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: JSON.stringify(body) };
+}
+
+export function noContent(status = 204): HttpResponse {
+  return { status, body: null };
+}
+
+export function errorResponse(err: unknown, log: Logger): HttpResponse {
+  const apiError = err instanceof ApiError ? err : null;
+  if (!apiError) {
+    log.error('unhandled error', { error: err instanceof Error ? err.stack ?? err.message : String(err) });
+  }
+  const e = apiError ?? errors.internal();
+  return json(e.status, e.body, e.headers);
+}

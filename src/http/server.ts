@@ -1,0 +1,184 @@
+// The uWebSockets.js edge: reads method, path, headers and a size-capped body,
+// dispatches to a plain handler, and writes the response corked. Everything
+// uWS-specific lives here.
+import uWS from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, Route } from './types.js';
+import type { Router } from './router.js';
+import { errorResponse } from './reply.js';
+import { errors } from '../errors.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import type { Logger } from '../logger.js';
+
+export interface RequestObserver {
+  (route: string, method: string, status: number): void;
+}
+
+export interface HttpServerOptions {
+  router: Router;
+  log: Logger;
+  observe: RequestObserver;
+}
+
+export interface HttpServer {
+  listen(host: string, port: number): Promise<number>;
+  close(): void;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 304: '304 Not Modified',
+  400: '400 Bad Request', 401: '401 Unauthorized', 402: '402 Payment Required', 403: '403 Forbidden',
+  404: '404 Not Found', 405: '405 Method Not Allowed', 408: '408 Request Timeout', 413: '413 Payload Too Large',
+  429: '429 Too Many Requests', 500: '500 Internal Server Error', 503: '503 Service Unavailable',
+};
+const statusLine = (s: number) => STATUS_TEXT[s] ?? `${s} Status`;
+
+const textDecoder = new TextDecoder();
+
+function clientIp(res: uWS.HttpResponse, headers: Record<string, string>): string {
+  const fwd = headers['x-forwarded-for'];
+  if (fwd) {
+    const first = fwd.split(',')[0].trim();
+    if (first) return first;
+  }
+  return textDecoder.decode(res.getRemoteAddressAsText());
+}
+
+export function createHttpServer(opts: HttpServerOptions): HttpServer {
+  const { router, log, observe } = opts;
+  const app = uWS.App();
+  let listenSocket: uWS.us_listen_socket | null = null;
+
+  function write(res: uWS.HttpResponse, state: { aborted: boolean; done: boolean }, response: HttpResponse,
+    cors: Record<string, string> | null, close = false) {
+    if (state.aborted || state.done) return;
+    state.done = true;
+    res.cork(() => {
+      res.writeStatus(statusLine(response.status));
+      if (cors) for (const k in cors) res.writeHeader(k, cors[k]);
+      const h = response.headers;
+      if (h) for (const k in h) res.writeHeader(k, h[k]);
+      res.end(response.body ?? undefined, close);
+    });
+  }
+
+  app.any('/*', (res, req) => {
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => { headers[k] = v; });
+    const state = { aborted: false, done: false };
+    res.onAborted(() => { state.aborted = true; });
+    const cors = headers.origin !== undefined ? corsHeaders(headers) : null;
+
+    if (method === 'OPTIONS') {
+      observe('OPTIONS', method, 200);
+      write(res, state, { status: 200, headers: preflightHeaders(headers), body: null }, null);
+      return;
+    }
+
+    const { route, params, pathExists } = router.match(method, path);
+    if (!route) {
+      const e = pathExists ? errors.methodNotAllowed(method) : errors.notFound();
+      observe(pathExists ? path : 'unmatched', method, e.status);
+      write(res, state, errorResponse(e, log), cors);
+      return;
+    }
+
+    const contentLength = Number(headers['content-length'] ?? 0);
+    if (contentLength > route.bodyLimit) {
+      observe(route.pattern, method, 413);
+      // Close the connection so the unread body is never buffered.
+      write(res, state, errorResponse(errors.tooLarge(), log), cors, true);
+      return;
+    }
+
+    const ip = clientIp(res, headers);
+    const request: HttpRequest = {
+      method, path, rawQuery, query: new URLSearchParams(rawQuery), headers, ip, body: EMPTY_BODY, params,
+    };
+
+    const dispatch = () => run(route, request, res, state, cors);
+    if (method === 'GET' || method === 'HEAD' || (contentLength === 0 && headers['transfer-encoding'] === undefined)) {
+      dispatch();
+      return;
+    }
+    readBody(res, route.bodyLimit, contentLength, (body) => {
+      if (body === null) {
+        observe(route.pattern, method, 413);
+        write(res, state, errorResponse(errors.tooLarge(), log), cors, true);
+        return;
+      }
+      request.body = body;
+      dispatch();
+    });
+  });
+
+  function run(route: Route, request: HttpRequest, res: uWS.HttpResponse, state: { aborted: boolean; done: boolean }, cors: Record<string, string> | null) {
+    let result: HttpResponse | Promise<HttpResponse>;
+    try {
+      result = route.handler(request);
+    } catch (err) {
+      result = errorResponse(err, log);
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (r) => { observe(route.pattern, request.method, r.status); write(res, state, r, cors); },
+        (err) => {
+          const r = errorResponse(err, log);
+          observe(route.pattern, request.method, r.status);
+          write(res, state, r, cors);
+        },
+      );
+    } else {
+      observe(route.pattern, request.method, result.status);
+      write(res, state, result, cors);
+    }
+  }
+
+  return {
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
+          listenSocket = socket;
+          resolve(uWS.us_socket_local_port(socket));
+        });
+      });
+    },
+    close() {
+      if (listenSocket) uWS.us_listen_socket_close(listenSocket);
+      listenSocket = null;
+    },
+  };
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+// Collects the body in one buffer when Content-Length is known, else in chunks;
+// gives null as soon as the cap is passed so a liar or a stream cannot grow memory.
+function readBody(res: uWS.HttpResponse, limit: number, contentLength: number, done: (body: Buffer | null) => void) {
+  let buffer: Buffer | null = contentLength > 0 ? Buffer.allocUnsafe(contentLength) : null;
+  let chunks: Buffer[] | null = buffer ? null : [];
+  let size = 0;
+  let finished = false;
+  res.onData((chunk, isLast) => {
+    if (finished) return;
+    const n = chunk.byteLength;
+    if (size + n > limit || (buffer && size + n > buffer.length)) {
+      finished = true;
+      buffer = null;
+      chunks = null;
+      done(null);
+      return;
+    }
+    if (buffer) Buffer.from(chunk).copy(buffer, size);
+    else chunks!.push(Buffer.from(chunk.slice(0)));
+    size += n;
+    if (isLast) {
+      finished = true;
+      done(buffer ? buffer.subarray(0, size) : Buffer.concat(chunks!, size));
+    }
+  });
+}
+

@@ -1,0 +1,108 @@
+// Embedded event log in LMDB. One record per group commit, keyed by a monotonic
+// sequence so appends land at the right edge of the B-tree. Readers in other
+// threads hear about new records on a BroadcastChannel and poll as a fallback.
+import type { Store } from '../store/env.js';
+import type { EventLog, LogEntry, LogReader } from './types.js';
+import { encodeRecord, decodeRecord } from './record.js';
+import { createGroupCommitter } from './group-commit.js';
+
+const POLL_MS = 50;
+// A consumer handler receives at most about this many events at once.
+const READ_EVENT_BUDGET = 5000;
+
+function channelName(store: Store): string {
+  return `hedgerow-log:${store.path}`;
+}
+
+function lastKey(store: Store): number {
+  for (const key of store.log.getKeys({ reverse: true, limit: 1 })) return key as number;
+  return 0;
+}
+
+export function createLmdbLog(store: Store): EventLog {
+  let seq = lastKey(store);
+  let durableSeq = seq;
+  const channel = new BroadcastChannel(channelName(store));
+  const committer = createGroupCommitter({
+    maxInFlight: 4,
+    async commit(events) {
+      const s = ++seq;
+      const written = store.log.put(s, encodeRecord(events)) as Promise<boolean> & { flushed?: Promise<void> };
+      await written;
+      await written.flushed;
+      if (s > durableSeq) durableSeq = s;
+      channel.postMessage(s);
+    },
+  });
+  return {
+    append: (events) => committer.append(events),
+    pending: () => committer.pending(),
+    lastSeq: () => durableSeq,
+    async close() {
+      await committer.drain();
+      channel.close();
+    },
+  };
+}
+
+export function createLmdbLogReader(store: Store): LogReader {
+  const channel = new BroadcastChannel(channelName(store));
+  let wake: (() => void) | null = null;
+  channel.onmessage = () => { wake?.(); };
+  // Without a listener reference the channel would keep the thread alive forever.
+  (channel as unknown as { unref?: () => void }).unref?.();
+
+  function readAfter(after: number): LogEntry[] {
+    const entries: LogEntry[] = [];
+    let budget = READ_EVENT_BUDGET;
+    for (const { key, value } of store.log.getRange({ start: after + 1 })) {
+      const events = decodeRecord(value);
+      entries.push({ seq: key as number, events });
+      budget -= events.length;
+      if (budget <= 0) break;
+    }
+    return entries;
+  }
+
+  function waitForMore(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); wake = null; resolve(); };
+      const timer = setTimeout(done, POLL_MS);
+      wake = done;
+      signal.addEventListener('abort', done);
+    });
+  }
+
+  return {
+    async consume(after, handle, signal) {
+      let position = after;
+      while (!signal.aborted) {
+        const entries = readAfter(position);
+        if (entries.length === 0) {
+          await waitForMore(signal);
+          continue;
+        }
+        await handle(entries);
+        position = entries[entries.length - 1].seq;
+      }
+    },
+    async lastSeq() {
+      return lastKey(store);
+    },
+    async close() {
+      channel.close();
+    },
+  };
+}
+
+// Drops records every consumer has applied; the log is a buffer, not the archive.
+export async function pruneLmdbLog(store: Store, upToSeq: number): Promise<number> {
+  let removed = 0;
+  await store.log.transaction(() => {
+    for (const key of store.log.getKeys({ end: upToSeq + 1 })) {
+      store.log.remove(key);
+      removed++;
+    }
+  });
+  return removed;
+}

@@ -1,0 +1,41 @@
+// The event log contract. Two implementations (LMDB embedded, NATS JetStream) pass
+// the same contract suite (test/log/contract.ts).
+
+// One event as capture accepted it: normalized, validated, owned by one project.
+export interface CapturedEvent {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  properties: Record<string, unknown>;
+  // ISO 8601, already corrected for client clock skew.
+  timestamp: string;
+  project_id: number;
+  ip: string | null;
+  now: string;
+  sent_at: string | null;
+  historical: boolean;
+}
+
+export interface LogEntry {
+  seq: number;
+  events: CapturedEvent[];
+}
+
+export interface EventLog {
+  // Resolves once every event is durable; many concurrent calls share one commit.
+  append(events: CapturedEvent[]): Promise<void>;
+  // Events accepted but not yet confirmed durable (for metrics and readiness).
+  pending(): number;
+  // Highest sequence this process knows to be durable (0 when none).
+  lastSeq(): number;
+  close(): Promise<void>;
+}
+
+export interface LogReader {
+  // Calls `handle` with entries whose seq is greater than `after`, in order, one
+  // call at a time, until `signal` aborts. The handler persists its own position.
+  consume(after: number, handle: (entries: LogEntry[]) => Promise<void>, signal: AbortSignal): Promise<void>;
+  // Highest sequence appended so far (0 when empty).
+  lastSeq(): Promise<number>;
+  close(): Promise<void>;
+}

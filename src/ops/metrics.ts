@@ -1,0 +1,38 @@
+// Prometheus metrics, one registry per server instance (tests run several in one
+// process). Label values are bounded: route patterns, never raw paths.
+import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
+
+export function createMetrics(opts: { backlog: () => number; logPending: () => number }) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'hedgerow_http_requests_total', help: 'HTTP requests by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'] as const, registers: [registry],
+  });
+  const ingested = new Counter({
+    name: 'hedgerow_events_ingested_total', help: 'Events accepted into the event log', registers: [registry],
+  });
+  const dropped = new Counter({
+    name: 'hedgerow_events_dropped_total', help: 'Events dropped at capture, by reason',
+    labelNames: ['reason'] as const, registers: [registry],
+  });
+  const ackLatency = new Histogram({
+    name: 'hedgerow_capture_ack_seconds', help: 'Time from request decoded to durable acknowledgement',
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1], registers: [registry],
+  });
+  const authFailures = new Counter({
+    name: 'hedgerow_auth_failures_total', help: 'Failed management authentication attempts by reason',
+    labelNames: ['reason'] as const, registers: [registry],
+  });
+  new Gauge({
+    name: 'hedgerow_log_backlog_events', help: 'Log records appended but not yet applied by the event store',
+    registers: [registry], collect() { this.set(opts.backlog()); },
+  });
+  new Gauge({
+    name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',
+    registers: [registry], collect() { this.set(opts.logPending()); },
+  });
+  return { registry, requests, ingested, dropped, ackLatency, authFailures };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

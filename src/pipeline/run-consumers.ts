@@ -1,0 +1,22 @@
+// What the consumer worker runs: open the store and the log reader the config
+// names, then apply log entries until told to stop.
+import { openStore } from '../store/env.js';
+import { createLmdbLogReader } from '../log/lmdb-log.js';
+import { createNatsLogReader } from '../log/nats-log.js';
+import { runEventStore } from '../events/consumer.js';
+
+export interface ConsumerWorkerData {
+  dataDir: string;
+  natsUrl: string | null;
+}
+
+export async function runConsumers(data: ConsumerWorkerData, signal: AbortSignal): Promise<void> {
+  const store = openStore(data.dataDir);
+  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store);
+  try {
+    await runEventStore(store, reader, signal);
+  } finally {
+    await reader.close();
+    await store.close();
+  }
+}

@@ -1,0 +1,61 @@
+// The LMDB environment: one file under the data dir, named sub-databases opened
+// here and only here so every thread opens them with identical options.
+import { open, type RootDatabase, type Database } from 'lmdb';
+import { mkdirSync, accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Store {
+  path: string;
+  root: RootDatabase;
+  // Embedded event log: monotonic sequence → one encoded group of events.
+  log: Database<Buffer, number>;
+  // [project_id, timestamp_ms, uuid] → stored event; ordered for time-range scans.
+  events: Database<StoredEventValue, [number, number, string]>;
+  // [project_id, uuid] → timestamp_ms: idempotency and lookup by uuid.
+  eventUuids: Database<number, [number, string]>;
+  // consumer name → last log sequence it applied.
+  positions: Database<number, string>;
+  // Organizations, projects, users, keys: small records keyed by [kind, id].
+  tenancy: Database<unknown, (string | number)[]>;
+  close(): Promise<void>;
+}
+
+export interface StoredEventValue {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  properties: Record<string, unknown>;
+  timestamp: string;
+  person_id: string | null;
+  elements_chain: string;
+}
+
+export class DataDirError extends Error {}
+
+export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): Store {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.R_OK | constants.W_OK);
+  } catch (err) {
+    throw new DataDirError(`data directory ${dataDir} is not usable: ${(err as Error).message}`);
+  }
+  const path = join(dataDir, 'hedgerow.lmdb');
+  let root: RootDatabase;
+  try {
+    root = open({
+      path,
+      maxDbs: 32,
+      // Resolve writes only when they are flushed to disk (see docs/decisions/0001).
+      separateFlushed: true,
+      readOnly: opts.readOnly ?? false,
+    });
+  } catch (err) {
+    throw new DataDirError(`cannot open LMDB in ${dataDir}: ${(err as Error).message}`);
+  }
+  const log = root.openDB<Buffer, number>({ name: 'log', encoding: 'binary' });
+  const events = root.openDB<StoredEventValue, [number, number, string]>({ name: 'events' });
+  const eventUuids = root.openDB<number, [number, string]>({ name: 'event_uuids' });
+  const positions = root.openDB<number, string>({ name: 'positions' });
+  const tenancy = root.openDB<unknown, (string | number)[]>({ name: 'tenancy' });
+  return { path, root, log, events, eventUuids, positions, tenancy, close: () => root.close() };
+}

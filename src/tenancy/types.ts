@@ -1,0 +1,52 @@
+// Organizations, projects, users and personal API keys as stored.
+
+export interface Organization {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface Project {
+  id: number;
+  uuid: string;
+  organization_id: string;
+  name: string;
+  api_token: string;
+  access_control: boolean;
+  timezone: string;
+  created_at: string;
+}
+
+// PostHog's organization membership levels.
+export const OrgLevel = { member: 1, admin: 8, owner: 15 } as const;
+export type OrgLevelName = keyof typeof OrgLevel;
+
+export interface User {
+  id: number;
+  uuid: string;
+  distinct_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  is_email_verified: boolean;
+  hedgehog_config: Record<string, unknown> | null;
+  role_at_organization: string;
+  organization_id: string;
+  organization_level: number;
+  current_project_id: number;
+  joined_at: string;
+}
+
+export interface PersonalKey {
+  id: string;
+  user_id: number;
+  label: string;
+  // SHA-256 of the key; the key itself is shown once and never stored.
+  secure_value: string;
+  mask_value: string;
+  scopes: string[];
+  // null: every project of the user's organization.
+  scoped_projects: number[] | null;
+  created_at: string;
+  last_used_at: string | null;
+}

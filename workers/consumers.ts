@@ -1,0 +1,8 @@
+// Worker thread running the log consumers (event store) off the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { runConsumers, type ConsumerWorkerData } from '../src/pipeline/run-consumers.js';
+
+const controller = new AbortController();
+parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
+await runConsumers(workerData as ConsumerWorkerData, controller.signal);
+parentPort?.postMessage('stopped');
