@@ -55,14 +55,57 @@ export const errors = {
     new ApiError(403, 'authentication_error', 'permission_denied', `API key missing required scope '${scope}'`),
   permissionDenied: (detail = 'You do not have permission to perform this action.') =>
     new ApiError(403, 'authentication_error', 'permission_denied', detail),
+  // DRF's ParseError: type invalid_request, not validation_error.
+  parseError: (detail: string) =>
+    new ApiError(400, 'invalid_request', 'parse_error', `JSON parse error - ${detail}`),
+  invalidChoice: (value: unknown, attr: string) =>
+    new ApiError(400, 'validation_error', 'invalid_choice', `"${String(value)}" is not a valid choice.`, attr),
+  invalidUuid: (attr: string) =>
+    new ApiError(400, 'validation_error', 'invalid', 'Must be a valid UUID.', attr),
+  nullField: (attr: string) =>
+    new ApiError(400, 'validation_error', 'null', 'This field may not be null.', attr),
+  notAString: (attr: string) =>
+    new ApiError(400, 'validation_error', 'invalid', 'Not a valid string.', attr),
+  notABoolean: (attr: string) =>
+    new ApiError(400, 'validation_error', 'invalid', 'Must be a valid boolean.', attr),
+  tooLong: (attr: string, max: number) =>
+    new ApiError(400, 'validation_error', 'max_length', `Ensure this field has no more than ${max} characters.`, attr),
+  blank: (attr: string) =>
+    new ApiError(400, 'validation_error', 'blank', 'This field may not be blank.', attr),
+  notADictionary: (got: string) =>
+    new ApiError(400, 'validation_error', 'invalid', `Invalid data. Expected a dictionary, but got ${got}.`),
+  // Access to a project (PostHog's TeamMemberAccessPermission and friends).
+  noProjectAccess: () => new ApiError(403, 'authentication_error', 'permission_denied', "You don't have access to the project."),
+  insufficientProjectLevel: () =>
+    new ApiError(403, 'authentication_error', 'permission_denied', "You don't have sufficient permissions in the project."),
+  insufficientOrgLevel: (detail = 'Your organization access level is insufficient.') =>
+    new ApiError(403, 'authentication_error', 'permission_denied', detail),
+  projectScopedKeyOnOrgRoute: () =>
+    new ApiError(403, 'authentication_error', 'permission_denied',
+      'API keys with scoped projects are only supported on project-based endpoints.'),
+  // Explicit project members, in PostHog's words.
+  membersNeedAccessControl: () =>
+    new ApiError(400, 'validation_error', 'invalid_input',
+      'Explicit members can only be accessed for projects with project-based permissioning enabled.'),
+  memberSelfAdd: () => new ApiError(403, 'authentication_error', 'permission_denied', "You can't explicitly add yourself to projects."),
+  memberLevelAboveOwn: () =>
+    new ApiError(403, 'authentication_error', 'permission_denied', 'You can only set access level to lower or equal to your current one.'),
+  memberEditAbove: () =>
+    new ApiError(403, 'authentication_error', 'permission_denied', 'You can only edit others with level lower or equal to you.'),
+  memberOwnLevel: () => new ApiError(403, 'authentication_error', 'permission_denied', "You can't set your own access level."),
+  memberOutsideOrganization: () =>
+    new ApiError(403, 'authentication_error', 'permission_denied', 'You both need to belong to the same organization.'),
+  memberDuplicate: () =>
+    new ApiError(400, 'validation_error', 'invalid_input', 'This user likely already is an explicit member of the project.'),
   notFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.'),
+  projectNotFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Project not found.'),
   methodNotAllowed: (method: string) =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`),
   tooLarge: (detail = 'Request body is too large.') =>
     new ApiError(413, 'invalid_request', 'payload_too_large', detail),
   throttled: (retryAfterSeconds: number) =>
     new ApiError(429, 'throttled_error', 'throttled',
-      `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`, null,
+      `Request was throttled. Expected available in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`, null,
       { 'Retry-After': String(retryAfterSeconds) }),
   unavailable: (detail = 'The service cannot accept events right now. Retry later.') =>
     new ApiError(503, 'server_error', 'service_unavailable', detail),

@@ -21,11 +21,22 @@ import { eventRoutes } from './events/routes.js';
 import { eventStorePosition } from './events/consumer.js';
 import { superviseConsumers } from './pipeline/consumer-worker.js';
 import { ALL_SCOPES } from './auth/scopes.js';
+import { createRateLimiter } from './auth/rate-limit.js';
+import type { Route } from './http/types.js';
+import { createMemberStore } from './members/store.js';
+import { createProjectAccess } from './members/access.js';
+import { memberRoutes } from './members/routes.js';
+import { projectRoutes } from './projects/routes.js';
+import { userRoutes } from './users/routes.js';
+import { userCommand } from './users/cli.js';
+import { keyCommand } from './keys/cli.js';
 
 export interface RunningServer {
   port: number;
   store: Store;
   tenancy: TenancyStore;
+  // Every registered route, so tests can audit the whole table.
+  routes: readonly Route[];
   close(): Promise<void>;
 }
 
@@ -49,7 +60,12 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     backlog: () => Math.max(0, eventLog.lastSeq() - eventStorePosition(store)),
     logPending: () => eventLog.pending(),
   });
-  const auth = createManagementAuth({ tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }) });
+  const members = createMemberStore(store);
+  const access = createProjectAccess(members);
+  const auth = createManagementAuth({
+    tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
+    rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
+  });
   const consumers = superviseConsumers({ dataDir: config.dataDir, natsUrl: config.natsUrl }, log);
 
   const router = createRouter([
@@ -59,6 +75,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
     ...eventRoutes(auth, store),
+    ...projectRoutes(auth, tenancy, access),
+    ...memberRoutes({ auth, tenancy, members, access }),
+    ...userRoutes(auth, tenancy),
   ]);
   const server = createHttpServer({
     router, log,
@@ -68,7 +87,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb' });
 
   return {
-    port, store, tenancy,
+    port, store, tenancy, routes: router.routes,
     async close() {
       server.close();
       await eventLog.close();
@@ -90,7 +109,13 @@ function initCommand(config: Config): void {
 
 const USAGE = `usage: hedgerow <command> [options]
   serve [--port N] [--data DIR] [--host H] [--log-level L]   run the service (env PORT, HEDGEROW_DATA, NATS_URL, LOG_LEVEL)
-  init [--data DIR] --json                                   create the default project and mint a personal API key`;
+  init [--data DIR] --json                                   create the default project and mint a personal API key
+  user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]
+                                                             add a user to the organization
+  key create --email E --scopes a:read,b:write|* [--projects 1,2] [--label L]
+                                                             mint a personal API key (printed once)
+  key list [--email E] | key revoke --id ID                  list or revoke personal API keys
+  (user and key take --data DIR and --json too)`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -117,6 +142,13 @@ export async function main(argv: string[]): Promise<number> {
       case 'init':
         initCommand(config);
         return 0;
+      case 'user':
+      case 'key': {
+        const run = command[0] === 'user' ? userCommand : keyCommand;
+        const out = await run(command[1], parsed.flags, config);
+        if (out) process.stdout.write(out + '\n');
+        return 0;
+      }
       default:
         process.stderr.write(`hedgerow: unknown command "${command[0] ?? ''}"\n${USAGE}\n`);
         return 2;

@@ -6,6 +6,7 @@ import type { TenancyStore } from '../tenancy/store.js';
 import type { PersonalKey, Project, User } from '../tenancy/types.js';
 import { hashKey, sameHash } from './keys.js';
 import { accessFor, hasScope } from './scopes.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export interface AuthContext {
   user: User;
@@ -21,8 +22,17 @@ export interface ManagementRouteSpec {
   pattern: string;
   // The scope object, e.g. 'query' → query:read for GET, query:write otherwise.
   scope: string;
+  // The route acts on the organization rather than one project (project list,
+  // organization members): PostHog refuses keys limited to projects there.
+  organizationLevel?: boolean;
   bodyLimit?: number;
   handler: (req: HttpRequest, ctx: ProjectContext | AuthContext) => HttpResponse | Promise<HttpResponse>;
+}
+
+// What auth.route builds: a plain route that still says which scope it enforces,
+// so the route table can be audited (test/auth/route-scopes.test.ts).
+export interface ManagementRoute extends Route {
+  scope: string;
 }
 
 // A project's access gate beyond scopes (explicit members); allowed by default.
@@ -31,6 +41,8 @@ export type ProjectAccessCheck = (ctx: AuthContext, project: Project, access: 'r
 export interface ManagementAuthOptions {
   tenancy: TenancyStore;
   onAuthFailure: (reason: string) => void;
+  // Per-key request budget; counted for every authenticated request, refused or not.
+  rateLimit: RateLimiter;
   projectAccess?: ProjectAccessCheck;
 }
 
@@ -71,14 +83,16 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
   function resolveProject(ctx: AuthContext, param: string): Project {
     const id = param === '@current' ? ctx.user.current_project_id : /^\d+$/.test(param) ? Number(param) : NaN;
     const project = Number.isNaN(id) ? undefined : tenancy.project(id);
-    if (!project || project.organization_id !== ctx.user.organization_id) throw errors.notFound();
+    if (!project) throw errors.projectNotFound();
     if (ctx.key.scoped_projects && !ctx.key.scoped_projects.includes(project.id)) {
       throw errors.permissionDenied(`API key does not have access to the requested project: ID ${project.id}.`);
     }
+    // A project of another organization: no membership, so no access (PostHog answers 403 too).
+    if (project.organization_id !== ctx.user.organization_id) throw errors.noProjectAccess();
     return project;
   }
 
-  function route(spec: ManagementRouteSpec): Route & { scope: string } {
+  function route(spec: ManagementRouteSpec): ManagementRoute {
     return {
       methods: spec.methods,
       pattern: spec.pattern,
@@ -86,10 +100,14 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
       bodyLimit: spec.bodyLimit ?? MANAGEMENT_BODY_LIMIT,
       handler(req) {
         const auth = authenticate(req);
+        opts.rateLimit.hit(auth.key.id);
         const access = accessFor(req.method);
         if (!hasScope(auth.key.scopes, spec.scope, access)) throw errors.missingScope(`${spec.scope}:${access}`);
         const projectParam = req.params.project_id;
-        if (projectParam === undefined) return spec.handler(req, auth);
+        if (projectParam === undefined) {
+          if (spec.organizationLevel && auth.key.scoped_projects) throw errors.projectScopedKeyOnOrgRoute();
+          return spec.handler(req, auth);
+        }
         const project = resolveProject(auth, projectParam);
         opts.projectAccess?.(auth, project, access);
         return spec.handler(req, { ...auth, project });

@@ -22,3 +22,17 @@ export const SCOPE_OBJECTS = [
 ] as const;
 
 export const ALL_SCOPES = ['*'] as const;
+
+// A key's scopes as given on the command line: `*`, or `object:read|write` items.
+export function parseScopes(list: string): string[] {
+  const items = list.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new Error('--scopes needs at least one scope');
+  for (const item of items) {
+    if (item === '*') continue;
+    const [object, access, extra] = item.split(':');
+    if (extra !== undefined || (access !== 'read' && access !== 'write') || !(SCOPE_OBJECTS as readonly string[]).includes(object)) {
+      throw new Error(`unknown scope "${item}": use * or object:read|write with object one of ${SCOPE_OBJECTS.join(', ')}`);
+    }
+  }
+  return items.includes('*') ? ['*'] : [...new Set(items)];
+}

@@ -86,14 +86,24 @@ export function createTenancyStore(store: Store, clock: () => Date = () => new D
       });
     },
 
+    usersOf: (organizationId: string): User[] => api.users().filter((u) => u.organization_id === organizationId),
+
+    setCurrentProject(userId: number, projectId: number): void {
+      const user = api.user(userId);
+      if (user) db.putSync(['user', userId], { ...user, current_project_id: projectId });
+    },
+
     createUser(fields: { email: string; first_name?: string; last_name?: string; level?: number; organization_id: string; current_project_id: number }): User {
       return db.transactionSync(() => {
+        // The email index maps one address to one user: a second user would silently take it over.
+        if (api.userByEmail(fields.email)) throw new Error(`a user with email ${fields.email.toLowerCase()} already exists`);
+        const now = clock().toISOString();
         const user: User = {
           id: nextId('user'), uuid: randomUUID(), distinct_id: randomUUID(),
           first_name: fields.first_name ?? '', last_name: fields.last_name ?? '', email: fields.email.toLowerCase(),
           is_email_verified: false, hedgehog_config: null, role_at_organization: '',
-          organization_id: fields.organization_id, organization_level: fields.level ?? OrgLevel.member,
-          current_project_id: fields.current_project_id, joined_at: clock().toISOString(),
+          organization_id: fields.organization_id, membership_id: randomUUID(), organization_level: fields.level ?? OrgLevel.member,
+          current_project_id: fields.current_project_id, joined_at: now, membership_updated_at: now,
         };
         db.putSync(['user', user.id], user);
         db.putSync(['user_uuid', user.uuid], user.id);

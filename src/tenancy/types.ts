@@ -31,10 +31,14 @@ export interface User {
   is_email_verified: boolean;
   hedgehog_config: Record<string, unknown> | null;
   role_at_organization: string;
+  // The user's organization membership (one organization per user): its id is
+  // what explicit project members name as parent_membership_id.
   organization_id: string;
+  membership_id: string;
   organization_level: number;
   current_project_id: number;
   joined_at: string;
+  membership_updated_at: string;
 }
 
 export interface PersonalKey {

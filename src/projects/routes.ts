@@ -1,0 +1,70 @@
+// Projects API: list and create under /api/projects/, read, update and rotate the
+// project API key under both /api/projects/:id/ and /api/environments/:id/.
+import type { AuthContext, ManagementAuth, ProjectContext } from '../auth/management.js';
+import { errors } from '../errors.js';
+import { jsonObject } from '../http/body.js';
+import { json } from '../http/reply.js';
+import { paginate } from '../http/paginate.js';
+import type { HttpRequest, Route } from '../http/types.js';
+import { requireLevel, type ProjectAccess } from '../members/access.js';
+import type { TenancyStore } from '../tenancy/store.js';
+import { OrgLevel } from '../tenancy/types.js';
+import { parseProjectFields } from './fields.js';
+import { projectBasic, projectDetail } from './serialize.js';
+
+export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, access: ProjectAccess): Route[] {
+  const detail = ({ user, project }: ProjectContext) => projectDetail(project, access.levelOf(user, project));
+
+  const retrieve = (_req: HttpRequest, ctx: AuthContext) => json(200, detail(ctx as ProjectContext));
+
+  function update(req: HttpRequest, ctx: AuthContext) {
+    const { user, project } = ctx as ProjectContext;
+    const fields = parseProjectFields(jsonObject(req));
+    // Only organization-wide admins may open or close a project: a project admin who is
+    // a mere organization member could lock themselves out for good.
+    if (fields.access_control !== undefined && user.organization_level < OrgLevel.admin) {
+      throw errors.insufficientOrgLevel('Your organization access level is insufficient to configure project access restrictions.');
+    }
+    const updated = tenancy.updateProject(project.id, fields) ?? project;
+    return json(200, detail({ ...(ctx as ProjectContext), project: updated }));
+  }
+
+  function resetToken(_req: HttpRequest, ctx: AuthContext) {
+    const { user, project } = ctx as ProjectContext;
+    requireLevel(access.levelOf(user, project), 'write');
+    const rotated = tenancy.rotateProjectToken(project.id) ?? project;
+    return json(200, detail({ ...(ctx as ProjectContext), project: rotated }));
+  }
+
+  const twins = ['/api/projects', '/api/environments'].flatMap((prefix) => [
+    auth.route({ methods: ['GET'], pattern: `${prefix}/:project_id`, scope: 'project', handler: retrieve }),
+    auth.route({ methods: ['PATCH'], pattern: `${prefix}/:project_id`, scope: 'project', handler: update }),
+    // PostHog rotates with PATCH; POST is accepted as well.
+    auth.route({ methods: ['PATCH', 'POST'], pattern: `${prefix}/:project_id/reset_token`, scope: 'project', handler: resetToken }),
+  ]);
+
+  return [
+    auth.route({
+      methods: ['GET'], pattern: '/api/projects', scope: 'project', organizationLevel: true,
+      handler(req, { user }) {
+        const visible = tenancy.projects()
+          .filter((p) => access.levelOf(user, p) !== null)
+          .sort((a, b) => a.id - b.id);
+        return json(200, paginate(req, visible.map(projectBasic)));
+      },
+    }),
+    auth.route({
+      methods: ['POST'], pattern: '/api/projects', scope: 'project', organizationLevel: true,
+      handler(req, ctx) {
+        const { user } = ctx;
+        if (user.organization_level < OrgLevel.admin) throw errors.insufficientOrgLevel();
+        const fields = parseProjectFields(jsonObject(req));
+        const project = tenancy.createProject(user.organization_id, fields.name ?? 'Default project', fields);
+        // As in PostHog, the creator switches to the new project.
+        tenancy.setCurrentProject(user.id, project.id);
+        return json(201, detail({ ...ctx, project }));
+      },
+    }),
+    ...twins,
+  ];
+}
