@@ -7,11 +7,12 @@ import { encodeRecord, decodeRecord } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 
 const POLL_MS = 50;
+const WAKE_INTERVAL_MS = 5;
 // A consumer handler receives at most about this many events at once.
 const READ_EVENT_BUDGET = 5000;
 
 function channelName(store: Store): string {
-  return `hedgerow-log:${store.path}`;
+  return `hedgerow-log:${store.logPath}`;
 }
 
 function lastKey(store: Store): number {
@@ -27,13 +28,19 @@ export function createLmdbLog(store: Store): EventLog {
     maxInFlight: 4,
     async commit(events) {
       const s = ++seq;
-      const written = store.log.put(s, encodeRecord(events)) as Promise<boolean> & { flushed?: Promise<void> };
-      await written;
-      await written.flushed;
+      await store.log.put(s, encodeRecord(events));
       if (s > durableSeq) durableSeq = s;
-      channel.postMessage(s);
+      wakeReaders();
     },
   });
+  // Readers poll anyway; a wake-up at most every few milliseconds keeps their
+  // latency low without a cross-thread message per commit.
+  let wakeScheduled = false;
+  function wakeReaders() {
+    if (wakeScheduled) return;
+    wakeScheduled = true;
+    setTimeout(() => { wakeScheduled = false; channel.postMessage(durableSeq); }, WAKE_INTERVAL_MS);
+  }
   return {
     append: (events) => committer.append(events),
     pending: () => committer.pending(),
@@ -98,7 +105,7 @@ export function createLmdbLogReader(store: Store): LogReader {
 // Drops records every consumer has applied; the log is a buffer, not the archive.
 export async function pruneLmdbLog(store: Store, upToSeq: number): Promise<number> {
   let removed = 0;
-  await store.log.transaction(() => {
+  await store.logRoot.transaction(() => {
     for (const key of store.log.getKeys({ end: upToSeq + 1 })) {
       store.log.remove(key);
       removed++;

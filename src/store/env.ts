@@ -7,6 +7,11 @@ import { join } from 'node:path';
 export interface Store {
   path: string;
   root: RootDatabase;
+  // The embedded event log lives in its own environment: LMDB allows one writer per
+  // environment, so capture's appends never queue behind a consumer's transaction,
+  // and its commits are synchronous to disk (see docs/decisions/0001).
+  logRoot: RootDatabase;
+  logPath: string;
   // Embedded event log: monotonic sequence → one encoded group of events.
   log: Database<Buffer, number>;
   // [project_id, timestamp_ms, uuid] → stored event; ordered for time-range scans.
@@ -40,22 +45,23 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
     throw new DataDirError(`data directory ${dataDir} is not usable: ${(err as Error).message}`);
   }
   const path = join(dataDir, 'hedgerow.lmdb');
+  const logPath = join(dataDir, 'log.lmdb');
   let root: RootDatabase;
+  let logRoot: RootDatabase;
   try {
-    root = open({
-      path,
-      maxDbs: 32,
-      // Resolve writes only when they are flushed to disk (see docs/decisions/0001).
-      separateFlushed: true,
-      readOnly: opts.readOnly ?? false,
-    });
+    root = open({ path, maxDbs: 32, readOnly: opts.readOnly ?? false });
+    // Without overlapping sync a commit resolves only once it is synced to disk.
+    logRoot = open({ path: logPath, maxDbs: 2, overlappingSync: false, readOnly: opts.readOnly ?? false });
   } catch (err) {
     throw new DataDirError(`cannot open LMDB in ${dataDir}: ${(err as Error).message}`);
   }
-  const log = root.openDB<Buffer, number>({ name: 'log', encoding: 'binary' });
+  const log = logRoot.openDB<Buffer, number>({ name: 'log', encoding: 'binary' });
   const events = root.openDB<StoredEventValue, [number, number, string]>({ name: 'events' });
   const eventUuids = root.openDB<number, [number, string]>({ name: 'event_uuids' });
   const positions = root.openDB<number, string>({ name: 'positions' });
   const tenancy = root.openDB<unknown, (string | number)[]>({ name: 'tenancy' });
-  return { path, root, log, events, eventUuids, positions, tenancy, close: () => root.close() };
+  return {
+    path, root, logRoot, logPath, log, events, eventUuids, positions, tenancy,
+    close: async () => { await logRoot.close(); await root.close(); },
+  };
 }
