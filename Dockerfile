@@ -1,0 +1,24 @@
+# hedgerow: one process, LMDB under /data, no other server needed.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY workers ./workers
+COPY test ./test
+COPY bench ./bench
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production HEDGEROW_DATA=/data PORT=8000
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
+EXPOSE 8000
+USER node
+ENTRYPOINT ["node", "dist/src/main.js"]
+CMD ["serve"]
