@@ -5,6 +5,7 @@ import { errors } from '../errors.js';
 import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import type { Store, StoredEventValue } from '../store/env.js';
 import { eventByUuid, queryEvents } from './query.js';
+import { propertyValues } from './values.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -64,6 +65,25 @@ export function eventRoutes(auth: ManagementAuth, store: Store): Route[] {
           next = absoluteUrl(req, params);
         }
         return json(200, { next, results: rows.map((r) => toApi(r.value)) });
+      },
+    }),
+    auth.route({
+      methods: ['GET'], pattern: '/api/environments/:project_id/events/values', scope: 'query',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const key = req.query.get('key');
+        if (!key) throw errors.required('key');
+        const format = req.query.get('format') ?? 'json';
+        if (format !== 'json' && format !== 'csv') throw errors.validation('format must be csv or json.', 'format');
+        const values = propertyValues(store, {
+          projectId: project.id, key, value: req.query.get('value') ?? undefined,
+          eventName: req.query.get('event_name') ?? undefined, nowMs: Date.now(),
+        });
+        if (format === 'csv') {
+          const csv = ['name', ...values.map((v) => `"${v.replace(/"/g, '""')}"`)].join('\n') + '\n';
+          return { status: 200, headers: { 'Content-Type': 'text/csv' }, body: csv };
+        }
+        return json(200, values.map((name) => ({ name })));
       },
     }),
     auth.route({
