@@ -25,6 +25,9 @@ export interface ManagementRouteSpec {
   // The route acts on the organization rather than one project (project list,
   // organization members): PostHog refuses keys limited to projects there.
   organizationLevel?: boolean;
+  // What the caller's project membership must allow: 'member' (default) any access;
+  // 'manage' PostHog's strict management, member to read and project admin to change.
+  projectAccess?: ProjectAccessRule;
   bodyLimit?: number;
   handler: (req: HttpRequest, ctx: ProjectContext | AuthContext) => HttpResponse | Promise<HttpResponse>;
 }
@@ -35,8 +38,10 @@ export interface ManagementRoute extends Route {
   scope: string;
 }
 
+export type ProjectAccessRule = 'member' | 'manage';
+
 // A project's access gate beyond scopes (explicit members); allowed by default.
-export type ProjectAccessCheck = (ctx: AuthContext, project: Project, access: 'read' | 'write') => void;
+export type ProjectAccessCheck = (ctx: AuthContext, project: Project, access: 'read' | 'write', rule: ProjectAccessRule) => void;
 
 export interface ManagementAuthOptions {
   tenancy: TenancyStore;
@@ -109,7 +114,7 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
           return spec.handler(req, auth);
         }
         const project = resolveProject(auth, projectParam);
-        opts.projectAccess?.(auth, project, access);
+        opts.projectAccess?.(auth, project, access, spec.projectAccess ?? 'member');
         return spec.handler(req, { ...auth, project });
       },
     };

@@ -20,16 +20,18 @@ export function effectiveLevel(project: Project, user: User, explicitLevel: numb
 
 export function createProjectAccess(members: MemberStore) {
   const levelOf = (user: User, project: Project) => effectiveLevel(project, user, members.get(project.id, user.id)?.level);
-  const check: ProjectAccessCheck = (ctx, project) => {
-    if (levelOf(ctx.user, project) === null) throw errors.noProjectAccess();
+  const check: ProjectAccessCheck = (ctx, project, access, rule) => {
+    const level = levelOf(ctx.user, project);
+    if (rule === 'manage') requireLevel(level, access);
+    else if (level === null) throw errors.noProjectAccess();
   };
   return { levelOf, check };
 }
 
 export type ProjectAccess = ReturnType<typeof createProjectAccess>;
 
-// Reading needs membership, changing needs admin (PostHog's strict management permission,
-// used for explicit members and token rotation).
+// Reading needs membership, changing needs project admin (PostHog's strict management
+// permission, for explicit members and token rotation).
 export function requireLevel(level: number | null, access: 'read' | 'write'): number {
   const minimum = access === 'read' ? MemberLevel.member : MemberLevel.admin;
   if (level === null || level < minimum) throw errors.insufficientProjectLevel();

@@ -38,6 +38,7 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return m;
   }
 
+  // The caller's effective level; the route's 'manage' rule has already required it.
   function requester(ctx: ProjectContext, need: 'read' | 'write') {
     const level = requireLevel(access.levelOf(ctx.user, ctx.project), need);
     return { id: ctx.user.id, uuid: ctx.user.uuid, level };
@@ -45,7 +46,6 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
 
   function list(_req: HttpRequest, c: AuthContext) {
     const ctx = c as ProjectContext;
-    requester(ctx, 'read');
     const rows = members.list(ctx.project.id)
       .sort((a, b) => a.level - b.level || b.joined_at.localeCompare(a.joined_at));
     return json(200, rows.map(present));
@@ -65,7 +65,6 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
 
   function retrieve(req: HttpRequest, c: AuthContext) {
     const ctx = c as ProjectContext;
-    requester(ctx, 'read');
     return json(200, present(lookup(ctx.project, ctx.user, req.params.user_uuid)));
   }
 
@@ -92,10 +91,11 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     const base = `${prefix}/:project_id/explicit_members`;
     const one = `${base}/:user_uuid`;
     return [
-      auth.route({ methods: ['GET'], pattern: base, scope: 'project', handler: list }),
-      auth.route({ methods: ['POST'], pattern: base, scope: 'project', handler: create }),
-      auth.route({ methods: ['GET'], pattern: one, scope: 'project', handler: retrieve }),
-      auth.route({ methods: ['PATCH'], pattern: one, scope: 'project', handler: update }),
+      auth.route({ methods: ['GET'], pattern: base, scope: 'project', projectAccess: 'manage', handler: list }),
+      auth.route({ methods: ['POST'], pattern: base, scope: 'project', projectAccess: 'manage', handler: create }),
+      auth.route({ methods: ['GET'], pattern: one, scope: 'project', projectAccess: 'manage', handler: retrieve }),
+      auth.route({ methods: ['PATCH'], pattern: one, scope: 'project', projectAccess: 'manage', handler: update }),
+      // Any member may leave, so the admin check for removing others is the handler's.
       auth.route({ methods: ['DELETE'], pattern: one, scope: 'project', handler: remove }),
     ];
   });

@@ -6,7 +6,7 @@ import { jsonObject } from '../http/body.js';
 import { json } from '../http/reply.js';
 import { paginate } from '../http/paginate.js';
 import type { HttpRequest, Route } from '../http/types.js';
-import { requireLevel, type ProjectAccess } from '../members/access.js';
+import type { ProjectAccess } from '../members/access.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import { OrgLevel } from '../tenancy/types.js';
 import { parseProjectFields } from './fields.js';
@@ -30,8 +30,7 @@ export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, acces
   }
 
   function resetToken(_req: HttpRequest, ctx: AuthContext) {
-    const { user, project } = ctx as ProjectContext;
-    requireLevel(access.levelOf(user, project), 'write');
+    const { project } = ctx as ProjectContext;
     const rotated = tenancy.rotateProjectToken(project.id) ?? project;
     return json(200, detail({ ...(ctx as ProjectContext), project: rotated }));
   }
@@ -40,7 +39,10 @@ export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, acces
     auth.route({ methods: ['GET'], pattern: `${prefix}/:project_id`, scope: 'project', handler: retrieve }),
     auth.route({ methods: ['PATCH'], pattern: `${prefix}/:project_id`, scope: 'project', handler: update }),
     // PostHog rotates with PATCH; POST is accepted as well.
-    auth.route({ methods: ['PATCH', 'POST'], pattern: `${prefix}/:project_id/reset_token`, scope: 'project', handler: resetToken }),
+    auth.route({
+      methods: ['PATCH', 'POST'], pattern: `${prefix}/:project_id/reset_token`, scope: 'project', projectAccess: 'manage',
+      handler: resetToken,
+    }),
   ]);
 
   return [
