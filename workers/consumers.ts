@@ -1,6 +1,9 @@
 // Worker thread running the log consumers (event store) off the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runConsumers, type ConsumerWorkerData } from '../src/pipeline/run-consumers.js';
+import { lowerThisThreadPriority } from '../src/pipeline/priority.js';
+
+lowerThisThreadPriority(10);
 
 const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });

@@ -48,7 +48,8 @@ function parseTime(v: unknown): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-export function eventTimestamp(ev: Obj, props: Obj, nowMs: number, sentAtMs: number | null): string {
+export function eventTimestamp(ev: Obj, props: Obj, nowMs: number, sentAtMs: number | null, nowIso?: string): string {
+  if ((ev.timestamp === undefined || ev.timestamp === null) && ev.offset === undefined && nowIso !== undefined) return nowIso;
   const ts = parseTime(ev.timestamp);
   const sentAt = props.$ignore_sent_at === true ? null : sentAtMs;
   let result: number;
@@ -125,7 +126,7 @@ export function normalizeCapture(payload: unknown, ctx: NormalizeContext): Norma
       event: raw.event,
       distinct_id: distinctId,
       properties,
-      timestamp: eventTimestamp(raw, properties, nowMs, sentAtIso !== null ? sentAtMs : null),
+      timestamp: eventTimestamp(raw, properties, nowMs, sentAtMs, nowIso),
       ip: ctx.ip,
       now: nowIso,
       sent_at: sentAtIso,

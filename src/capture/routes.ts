@@ -1,5 +1,4 @@
 // Capture endpoints: decode → normalize → resolve project → durable append → 200.
-import { v7 as uuidv7 } from 'uuid';
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
 import { errors } from '../errors.js';
@@ -8,6 +7,7 @@ import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import { decodePayload } from './decode.js';
 import { normalizeCapture } from './normalize.js';
+import { uuidv7 } from './uuid.js';
 
 export interface CaptureDeps {
   log: EventLog;
@@ -18,6 +18,7 @@ export interface CaptureDeps {
   maxPendingEvents: number;
 }
 
+const newUuid = () => uuidv7();
 const OK: HttpResponse = json(200, { status: 1 });
 const NO_CONTENT = noContent(204);
 
@@ -30,7 +31,7 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
       contentEncoding: req.headers['content-encoding'], maxDecompressedBytes: deps.limits.maxDecompressedBytes,
     });
     const started = performance.now();
-    const normalized = normalizeCapture(payload, { now: new Date(), ip: req.ip || null, query: req.query, newUuid: uuidv7 });
+    const normalized = normalizeCapture(payload, { now: new Date(), ip: req.ip || null, query: req.query, newUuid });
     if (normalized.token === null) throw errors.missingProjectKey();
     const project = tenancy.projectByToken(normalized.token);
     if (!project) throw errors.invalidProjectKey();

@@ -1,0 +1,17 @@
+// Consumers run at a lower CPU priority than the capture thread: under a burst the
+// durable acks stay fast and the consumers catch up afterwards (the backlog is
+// exported as hedgerow_log_backlog_events). Linux applies nice values per thread;
+// /proc/thread-self names this thread's id. Elsewhere this is a no-op.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+export function lowerThisThreadPriority(nice: number): boolean {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid)) return false;
+    setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
