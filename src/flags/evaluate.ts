@@ -8,6 +8,7 @@ import type { CohortMemo, EvaluationFailure } from './cohorts.js';
 import { CheckKind } from './compile.js';
 import type { Check, CompiledCondition, CompiledFlag, CompiledFlags } from './compile.js';
 import { hash01 } from './hash.js';
+import type { PropertyLookup } from './properties.js';
 import { Rank, reason } from './reasons.js';
 import type {
   CohortMembership,
@@ -147,6 +148,11 @@ function failed(flag: CompiledFlag, why: FlagReason): FlagEvaluation {
   };
 }
 
+function anyPresent(lookups: readonly PropertyLookup[], properties: Properties): boolean {
+  for (const lookup of lookups) if (lookup(properties) !== undefined) return true;
+  return false;
+}
+
 function inHoldout(flag: CompiledFlag, run: Run): boolean {
   const holdout = flag.holdout;
   if (holdout === null) return false;
@@ -166,7 +172,7 @@ function evaluateFlag(flag: CompiledFlag, run: Run): FlagEvaluation {
     if (enrolled !== undefined) {
       return outcome(flag, enrolled === true || enrolled === 'true', null, SUPER_CONDITION, flag.truePayload);
     }
-  } else if (flag.superCondition !== null && flag.superConditionKeys.some((lookup) => lookup(run.person) !== undefined)) {
+  } else if (flag.superCondition !== null && anyPresent(flag.superConditionKeys, run.person)) {
     const matched = conditionRank(flag, flag.superCondition, run) === Rank.ConditionMatch;
     return outcome(flag, matched, null, SUPER_CONDITION, flag.truePayload);
   }
