@@ -35,11 +35,10 @@ export function createLmdbLog(store: Store): EventLog {
   });
   // Readers poll anyway; a wake-up at most every few milliseconds keeps their
   // latency low without a cross-thread message per commit.
-  let wakeScheduled = false;
+  let wakeTimer: NodeJS.Timeout | null = null;
   function wakeReaders() {
-    if (wakeScheduled) return;
-    wakeScheduled = true;
-    setTimeout(() => { wakeScheduled = false; channel.postMessage(durableSeq); }, WAKE_INTERVAL_MS);
+    if (wakeTimer) return;
+    wakeTimer = setTimeout(() => { wakeTimer = null; channel.postMessage(durableSeq); }, WAKE_INTERVAL_MS);
   }
   return {
     append: (events) => committer.append(events),
@@ -47,6 +46,8 @@ export function createLmdbLog(store: Store): EventLog {
     lastSeq: () => durableSeq,
     async close() {
       await committer.drain();
+      // A wake-up still pending would post on the closed channel and throw.
+      if (wakeTimer) clearTimeout(wakeTimer);
       channel.close();
     },
   };

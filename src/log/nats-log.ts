@@ -2,94 +2,156 @@
 // publishes (split under the server's max_payload), acknowledged by JetStream;
 // the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
-import { connect, DeliverPolicy, RetentionPolicy, StorageType, type NatsConnection, type JetStreamClient } from 'nats';
+import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient, } from 'nats';
 import type { CapturedEvent, EventLog, LogEntry, LogReader } from './types.js';
 import { encodeRecord, decodeRecord } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
+import { EventTooLargeError, LogUnavailableError } from './errors.js';
+import { availableBatches } from './available-batches.js';
+import { ensureStream, STREAM, SUBJECT } from './nats-stream.js';
 
-export const STREAM = 'HEDGEROW_EVENTS';
-export const SUBJECT = 'hedgerow.events';
-
-export class EventTooLargeError extends Error {}
+export { STREAM, SUBJECT };
 
 export interface NatsLogOptions {
   url: string;
   replicas?: number;
+  // How long an append waits for JetStream's acknowledgement before failing.
+  ackTimeoutMs?: number;
 }
 
-async function ensureStream(nc: NatsConnection, replicas: number): Promise<void> {
-  const jsm = await nc.jetstreamManager();
-  try {
-    await jsm.streams.info(STREAM);
-  } catch {
-    await jsm.streams.add({
-      name: STREAM,
-      subjects: [SUBJECT],
-      storage: StorageType.File,
-      retention: RetentionPolicy.Limits,
-      num_replicas: replicas,
-      // Consumers keep their own positions; the stream is a bounded buffer.
-      max_age: 7 * 24 * 3600 * 1e9,
-    });
-  }
+const DEFAULT_ACK_TIMEOUT_MS = 5000;
+// Room left in each message for the protocol's headers.
+const HEADER_SLACK_BYTES = 1024;
+
+function connectionOptions(opts: NatsLogOptions, name: string): ConnectionOptions {
+  return {
+    servers: opts.url,
+    name,
+    // A restarting server must not leave the process with a dead connection for good.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  };
+}
+
+// Follows the connection's state so appends fail at once while it is down,
+// instead of queueing in the client until their acknowledgement times out.
+function trackConnected(nc: NatsConnection): () => boolean {
+  let connected = true;
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') connected = false;
+      else if (s.type === 'reconnect') connected = true;
+    }
+  })();
+  return () => connected && !nc.isClosed();
 }
 
 // Splits a commit into records that each fit in one NATS message.
 function chunk(events: CapturedEvent[], maxBytes: number): Buffer[] {
   const whole = encodeRecord(events);
-  if (whole.length <= maxBytes) return [whole];
-  if (events.length === 1) throw new EventTooLargeError(`event of ${whole.length} bytes exceeds the log's ${maxBytes}-byte message limit`);
+  if (whole.length <= maxBytes || events.length === 1) return [whole];
   const mid = events.length >> 1;
   return [...chunk(events.slice(0, mid), maxBytes), ...chunk(events.slice(mid), maxBytes)];
 }
 
+// An event that cannot fit in any message fails its own request, before it joins
+// a group commit where it would fail everyone else's.
+function assertFits(events: CapturedEvent[], maxBytes: number): void {
+  if (encodeRecord(events).length <= maxBytes) return;
+  for (const e of events) {
+    const size = encodeRecord([e]).length;
+    if (size > maxBytes) throw new EventTooLargeError(`event of ${size} bytes exceeds the log's ${maxBytes}-byte message limit`);
+  }
+}
+
 export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
-  const nc = await connect({ servers: opts.url, name: 'hedgerow-capture' });
-  await ensureStream(nc, opts.replicas ?? 1);
-  const js: JetStreamClient = nc.jetstream();
-  const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
-  let lastAcked = (await (await nc.jetstreamManager()).streams.info(STREAM)).state.last_seq;
+  const nc = await connect(connectionOptions(opts, 'hedgerow-capture'));
+  const isConnected = trackConnected(nc);
+  const state = await ensureStream(nc, opts.replicas ?? 1);
+  const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
+  const maxBytes = (nc.info?.max_payload ?? 1024 * 1024) - HEADER_SLACK_BYTES;
+  let lastAcked = state.last_seq;
   const committer = createGroupCommitter({
     maxInFlight: 8,
     async commit(events) {
-      const acks = await Promise.all(chunk(events, maxPayload - 1024).map((data) => js.publish(SUBJECT, data)));
-      for (const ack of acks) if (ack.seq > lastAcked) lastAcked = ack.seq;
+      if (!isConnected()) throw new LogUnavailableError('not connected to NATS');
+      try {
+        // One connection delivers these in order, so the stream keeps the append order.
+        const acks = await Promise.all(chunk(events, maxBytes).map((data) => js.publish(SUBJECT, data)));
+        for (const ack of acks) if (ack.seq > lastAcked) lastAcked = ack.seq;
+      } catch (err) {
+        throw new LogUnavailableError(`JetStream did not acknowledge: ${(err as Error).message}`);
+      }
     },
   });
   return {
-    append: (events) => committer.append(events),
+    async append(events) {
+      assertFits(events, maxBytes);
+      return committer.append(events);
+    },
     pending: () => committer.pending(),
     lastSeq: () => lastAcked,
     async close() {
       await committer.drain();
-      await nc.drain();
+      // Draining waits for the server; with none there is nothing left to flush.
+      if (isConnected()) await nc.drain();
+      else await nc.close();
     },
   };
 }
 
-const FETCH_MAX = 64;
-const FETCH_EXPIRES_MS = 1000;
+// Most entries handed to a consumer at once; also how many the server sends ahead.
+const BATCH_MAX = 64;
+const RETRY_MS = 250;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
+// Marks an error thrown by the consumer's handler, which must reach the caller
+// rather than be taken for a connection problem and retried.
+class HandlerFailure {
+  constructor(readonly cause: unknown) {}
+}
 
 export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogReader> {
-  const nc = await connect({ servers: opts.url, name: 'hedgerow-consumer' });
+  const nc = await connect(connectionOptions(opts, 'hedgerow-consumer'));
   await ensureStream(nc, opts.replicas ?? 1);
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
+
+  // An ordered consumer delivering the stream from `position` on; made anew from
+  // the last applied position whenever the server went away under the old one.
+  const orderedFrom = (position: number) =>
+    // filter_subject, not filter_subjects: the latter needs nats-server 2.10.
+    js.consumers.get(STREAM, { filterSubjects: SUBJECT, ...(position > 0 ? { opt_start_seq: position + 1 } : {}) });
+
   return {
     async consume(after, handle, signal) {
-      const consumer = await js.consumers.get(STREAM, {
-        filterSubjects: [SUBJECT],
-        deliver_policy: after > 0 ? DeliverPolicy.StartSequence : DeliverPolicy.All,
-        ...(after > 0 ? { opt_start_seq: after + 1 } : {}),
-      });
+      let position = after;
       while (!signal.aborted) {
-        const messages = await consumer.fetch({ max_messages: FETCH_MAX, expires: FETCH_EXPIRES_MS });
-        const entries: LogEntry[] = [];
-        for await (const m of messages) {
-          entries.push({ seq: m.seq, events: decodeRecord(m.data) });
-          if (entries.length >= FETCH_MAX) break;
+        try {
+          const messages = await (await orderedFrom(position)).consume({ max_messages: BATCH_MAX });
+          const stop = () => messages.stop();
+          signal.addEventListener('abort', stop);
+          try {
+            for await (const batch of availableBatches(messages, BATCH_MAX)) {
+              const entries: LogEntry[] = batch.map((m) => ({ seq: m.seq, events: decodeRecord(m.data) }));
+              await handle(entries).catch((err) => { throw new HandlerFailure(err); });
+              position = entries[entries.length - 1].seq;
+            }
+          } finally {
+            signal.removeEventListener('abort', stop);
+          }
+        } catch (err) {
+          if (err instanceof HandlerFailure) throw err.cause;
         }
-        if (entries.length > 0) await handle(entries);
+        // The server went away or the consumer was lost: start again from the last applied entry.
+        await sleep(RETRY_MS, signal);
       }
     },
     async lastSeq() {
@@ -97,7 +159,8 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
       return info.state.last_seq;
     },
     async close() {
-      await nc.drain();
+      if (nc.isClosed()) return;
+      await nc.drain().catch(() => nc.close());
     },
   };
 }

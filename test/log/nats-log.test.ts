@@ -1,0 +1,43 @@
+// The NATS JetStream log passes the event log contract against a real nats-server.
+import { connect, type NatsConnection } from 'nats';
+import { createNatsLog, createNatsLogReader, STREAM } from '../../src/log/nats-log.js';
+import type { EventLog, LogReader } from '../../src/log/types.js';
+import { startNatsServer, type NatsServer } from '../helpers/nats.js';
+import { runLogContract } from './contract.js';
+
+// nats-server's default max_payload.
+const MAX_PAYLOAD = 1024 * 1024;
+
+let server: NatsServer;
+
+async function deleteStream(url: string): Promise<void> {
+  const nc: NatsConnection = await connect({ servers: url });
+  const jsm = await nc.jetstreamManager();
+  await jsm.streams.delete(STREAM).catch(() => false);
+  await nc.close();
+}
+
+runLogContract({
+  name: 'NATS JetStream',
+  maxEntryBytes: MAX_PAYLOAD,
+  async setup() { server = await startNatsServer(); },
+  async teardown() { await server.close(); },
+  async fresh() {
+    await deleteStream(server.url);
+    const opened: Array<EventLog | LogReader> = [];
+    const track = <T extends EventLog | LogReader>(x: T) => { opened.push(x); return x; };
+    return {
+      openLog: async () => track(await createNatsLog({ url: server.url })),
+      openReader: async () => track(await createNatsLogReader({ url: server.url })),
+      writerArgs: ['nats', server.url],
+      // The acknowledgement must also survive the server dying right after giving it.
+      async crash() {
+        await server.stop({ crash: true });
+        await server.restart();
+      },
+      async dispose() {
+        for (const x of opened) await x.close();
+      },
+    };
+  },
+});
