@@ -9,3 +9,5 @@ const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
 await runConsumers(workerData as ConsumerWorkerData, controller.signal);
 parentPort?.postMessage('stopped');
+// The message listener would keep this thread alive after its work is done.
+parentPort?.close();
