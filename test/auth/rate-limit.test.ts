@@ -1,0 +1,69 @@
+// Per-key rate limit of the management API and the failed-authentication metric.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, request, bearer, type TestServer } from '../helpers/server.js';
+import { createRateLimiter } from '../../src/auth/rate-limit.js';
+import { ApiError } from '../../src/errors.js';
+
+const s = suite('management rate limit');
+let t: TestServer;
+
+s.before(async () => { t = await startTestServer({ env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '3' } }); });
+s.after(async () => { await t.close(); });
+
+const me = (key: string) => request(`${t.url}/api/users/@me/`, { headers: bearer(key) });
+
+s('past its budget a key gets 429 with Retry-After and the throttled body; other keys are unaffected', async () => {
+  const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
+  const { key } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'busy');
+  for (let i = 0; i < 3; i++) assert.is((await me(key)).status, 200);
+  const r = await me(key);
+  assert.is(r.status, 429);
+  const wait = Number(r.headers.get('retry-after'));
+  assert.ok(Number.isInteger(wait) && wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+  assert.equal(r.body, {
+    type: 'throttled_error', code: 'throttled', detail: `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`, attr: null,
+  });
+  // Refused requests count too: a key hammering a route it may not use is throttled alike.
+  assert.is((await request(`${t.url}/api/projects/`, { headers: bearer(key) })).status, 429);
+  const { key: other } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'calm');
+  assert.is((await me(other)).status, 200);
+});
+
+s('failed authentication attempts are counted by reason', async () => {
+  await request(`${t.url}/api/users/@me/`);
+  await me('phx_not_a_key');
+  await me('phx_not_a_key_either');
+  const metrics = (await request(`${t.url}/metrics`)).body as string;
+  assert.match(metrics, /hedgerow_auth_failures_total\{reason="missing"\} 1\b/);
+  assert.match(metrics, /hedgerow_auth_failures_total\{reason="invalid"\} 2\b/);
+});
+
+s('the window slides: a request is admitted again once the oldest leaves it', () => {
+  let now = 0;
+  const limiter = createRateLimiter({ limit: 2, windowMs: 60_000, now: () => now });
+  limiter.hit('k');
+  now = 30_000;
+  limiter.hit('k');
+  now = 59_000;
+  try {
+    limiter.hit('k');
+    assert.unreachable('third request in the window');
+  } catch (err) {
+    assert.instance(err, ApiError);
+    assert.is((err as ApiError).headers?.['Retry-After'], '1');
+    assert.is((err as ApiError).body.detail, 'Request was throttled. Expected available in 1 second.');
+  }
+  now = 60_000;
+  limiter.hit('k');
+  limiter.hit('other');
+  now = 61_000;
+  try {
+    limiter.hit('k');
+    assert.unreachable('still two in the window');
+  } catch (err) {
+    assert.is((err as ApiError).headers?.['Retry-After'], '29');
+  }
+});
+
+s.run();
