@@ -81,7 +81,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   ]);
   const server = createHttpServer({
     router, log,
-    observe: (route, method, status) => metrics.requests.inc({ route, method, status }),
+    observe: metrics.observeRequest,
   });
   const port = await server.listen(config.host, config.port);
   log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb' });

@@ -95,7 +95,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 
     const ip = clientIp(res, headers);
     const request: HttpRequest = {
-      method, path, rawQuery, query: new URLSearchParams(rawQuery), headers, ip, body: EMPTY_BODY, params,
+      method, path, rawQuery, query: rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY, headers, ip, body: EMPTY_BODY, params,
     };
 
     const dispatch = () => run(route, request, res, state, cors);
@@ -154,6 +154,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 }
 
 const EMPTY_BODY = Buffer.alloc(0);
+// Shared by every request without a query string; handlers treat `query` as read-only.
+const EMPTY_QUERY = new URLSearchParams();
 
 // Collects the body in one buffer when Content-Length is known, else in chunks;
 // gives null as soon as the cap is passed so a liar or a stream cannot grow memory.

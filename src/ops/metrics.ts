@@ -32,7 +32,18 @@ export function createMetrics(opts: { backlog: () => number; logPending: () => n
     name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',
     registers: [registry], collect() { this.set(opts.logPending()); },
   });
-  return { registry, requests, ingested, dropped, ackLatency, authFailures };
+  // Label lookups hash their arguments on every call; the hot path reuses children.
+  const requestChildren = new Map<string, { inc(): void }>();
+  function observeRequest(route: string, method: string, status: number) {
+    const id = `${status} ${method} ${route}`;
+    let child = requestChildren.get(id);
+    if (!child) {
+      child = requests.labels(route, method, String(status));
+      requestChildren.set(id, child);
+    }
+    child.inc();
+  }
+  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
