@@ -72,7 +72,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const cors = headers.origin !== undefined ? corsHeaders(headers) : null;
 
     if (method === 'OPTIONS') {
-      observe('OPTIONS', method, 200);
+      observe('preflight', method, 200);
       write(res, state, { status: 200, headers: preflightHeaders(headers), body: null }, null);
       return;
     }
@@ -80,7 +80,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const { route, params, pathExists } = router.match(method, path);
     if (!route) {
       const e = pathExists ? errors.methodNotAllowed(method) : errors.notFound();
-      observe(pathExists ? path : 'unmatched', method, e.status);
+      observe('unmatched', method, e.status);
       write(res, state, errorResponse(e, log), cors);
       return;
     }
