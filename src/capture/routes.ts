@@ -3,6 +3,7 @@ import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
 import { errors } from '../errors.js';
 import type { EventLog, CapturedEvent } from '../log/types.js';
+import { EventTooLargeError } from '../log/errors.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import { decodePayload } from './decode.js';
@@ -45,8 +46,9 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
       for (const e of events) e.project_id = project.id;
       try {
         await log.append(events);
-      } catch {
-        throw errors.unavailable();
+      } catch (err) {
+        // Too large for the log is the client's to fix (SDKs halve the batch on 413); anything else is ours and passes.
+        throw err instanceof EventTooLargeError ? errors.tooLarge(err.message) : errors.unavailable();
       }
       metrics.ingested.inc(events.length);
       metrics.ackLatency.observe((performance.now() - started) / 1000);

@@ -16,6 +16,9 @@ export interface NatsServer {
   stop(opts?: { crash?: boolean }): Promise<void>;
   // Starts it again on the same port and store dir.
   restart(): Promise<void>;
+  // Freezes it (SIGSTOP): connections stay open but nothing answers. resume() thaws it.
+  pause(): void;
+  resume(): void;
   // Stops it and deletes its store dir.
   close(): Promise<void>;
 }
@@ -93,7 +96,10 @@ export async function startNatsServer(): Promise<NatsServer> {
       await server.stop();
       child = await launch(port, storeDir);
     },
+    pause() { child?.kill('SIGSTOP'); },
+    resume() { child?.kill('SIGCONT'); },
     async close() {
+      server.resume();
       await server.stop({ crash: true });
       rmSync(storeDir, { recursive: true, force: true });
     },
