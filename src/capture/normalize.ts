@@ -48,10 +48,18 @@ function parseTime(v: unknown): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
+function isCanonicalIso(v: string): boolean {
+  return v.length === 24 && v.charCodeAt(23) === 90 /* Z */ && v.charCodeAt(10) === 84 /* T */ && v.charCodeAt(19) === 46 /* . */;
+}
+
 export function eventTimestamp(ev: Obj, props: Obj, nowMs: number, sentAtMs: number | null, nowIso?: string): string {
   if ((ev.timestamp === undefined || ev.timestamp === null) && ev.offset === undefined && nowIso !== undefined) return nowIso;
   const ts = parseTime(ev.timestamp);
   const sentAt = props.$ignore_sent_at === true ? null : sentAtMs;
+  // SDKs send canonical UTC ISO strings; keep them as they are when nothing changes them.
+  if (ts !== null && sentAt === null && ts <= nowMs + FUTURE_LIMIT_MS && isCanonicalIso(ev.timestamp as string)) {
+    return ev.timestamp as string;
+  }
   let result: number;
   if (ts !== null) result = sentAt !== null ? nowMs + (ts - sentAt) : ts;
   else if (typeof ev.offset === 'number' && Number.isFinite(ev.offset)) result = nowMs - ev.offset;
