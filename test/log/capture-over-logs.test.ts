@@ -1,0 +1,46 @@
+// Capture → log → event store → events API, over each event log: the same cases
+// with the embedded LMDB log and with NATS_URL pointing at a real nats-server.
+// Plus what only the NATS path has: its server going away under capture.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomUUID } from 'node:crypto';
+import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startNatsServer, type NatsServer } from '../helpers/nats.js';
+import { durableCaptureCases } from '../capture/durable-cases.js';
+
+const lmdb = suite('capture is durable and readable: LMDB log');
+let overLmdb: TestServer;
+lmdb.before(async () => { overLmdb = await startTestServer(); });
+lmdb.after(async () => { await overLmdb.close(); });
+durableCaptureCases(lmdb, () => overLmdb);
+lmdb.run();
+
+const nats = suite('capture is durable and readable: NATS log');
+let natsServer: NatsServer;
+let overNats: TestServer;
+nats.before(async () => {
+  natsServer = await startNatsServer();
+  overNats = await startTestServer({ env: { NATS_URL: natsServer.url } });
+});
+nats.after(async () => {
+  await overNats.close();
+  await natsServer.close();
+});
+durableCaptureCases(nats, () => overNats);
+
+nats('with the NATS server down capture answers 503 service_unavailable promptly; once it is back, 200 and readable', async () => {
+  let uuid = '';
+  const send = () => postJson(`${overNats.url}/i/v0/e/`, { api_key: overNats.projectKey, event: 'outage', distinct_id: 'outage', uuid: (uuid = randomUUID()) });
+  await natsServer.stop();
+  const started = Date.now();
+  const r = await eventually(async () => { const res = await send(); return res.status === 503 ? res : null; });
+  assert.ok(Date.now() - started < 6000, 'capture took too long to give up');
+  assert.equal(r.body, { type: 'server_error', code: 'service_unavailable', detail: r.body.detail, attr: null });
+  await natsServer.restart();
+  await eventually(async () => (await send()).status === 200, 10_000);
+  // The consumer worker's reader came back too.
+  await eventually(async () => (await request(`${overNats.url}/api/environments/${overNats.projectId}/events/${uuid}/`,
+    { headers: bearer(overNats.personalKey) })).status === 200, 10_000);
+});
+
+nats.run();
