@@ -45,7 +45,6 @@ export interface CohortCheck {
 }
 
 export interface CompiledCondition {
-  readonly index: number;
   /** Property and flag filters, in stored order. */
   readonly checks: readonly Check[];
   /** Cohort filters, checked after the others as PostHog does (they are the costly ones). */
@@ -70,7 +69,6 @@ export interface CompiledHoldout {
 }
 
 export interface CompiledFlag {
-  readonly index: number;
   readonly key: string;
   readonly id: number;
   readonly version: number;
@@ -170,7 +168,6 @@ function compileCondition(
   const rollout = def.rollout_percentage ?? 100;
   const override = def.variant ?? null;
   return {
-    index,
     checks,
     cohortChecks,
     fullRollout: rollout === 100,
@@ -193,7 +190,7 @@ function variantBoundaries(percentages: readonly number[]): number[] {
   return out;
 }
 
-function compileFlag(def: FlagDefinition, index: number, scope: Scope, dependency: DependencyStatus, closure: readonly number[]): CompiledFlag {
+function compileFlag(def: FlagDefinition, scope: Scope, dependency: DependencyStatus, closure: readonly number[]): CompiledFlag {
   const filters = def.filters ?? {};
   const aggregation = filters.aggregation_group_type_index ?? null;
   const variants = filters.multivariate?.variants ?? [];
@@ -205,7 +202,6 @@ function compileFlag(def: FlagDefinition, index: number, scope: Scope, dependenc
   const superDef = filters.super_groups?.[0];
   const superArmed = filters.feature_enrollment !== true && (superDef?.properties?.length ?? 0) > 0;
   return {
-    index,
     key: def.key,
     id: def.id,
     version: def.version ?? 0,
@@ -262,7 +258,7 @@ export function compileFlags(definitions: FlagDefinitions): CompiledFlags {
     flagIndex,
   };
   const graph = orderByDependencies(defs.map((def) => dependencyKeys(def).map(flagIndex)));
-  const flags = defs.map((def, i) => compileFlag(def, i, scope, graph.status[i], graph.closure[i]));
+  const flags = defs.map((def, i) => compileFlag(def, scope, graph.status[i], graph.closure[i]));
   return {
     flags,
     order: graph.order,
