@@ -4,7 +4,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decideV1Body, decideV2Body, flagsV1Body, flagsV2Body, responseProtocol } from '../../src/flags/index.js';
+import { compileFlags, decideV1Body, decideV2Body, evaluateFlags, flagsV1Body, flagsV2Body, responseBody, responseProtocol } from '../../src/flags/index.js';
 import type { EvaluationResult, FlagEvaluation, FlagsV2Body, ReasonCode } from '../../src/flags/index.js';
 import { readConformance } from './conformance.js';
 
@@ -91,6 +91,36 @@ s('each endpoint and version selects its protocol', () => {
   assert.is(responseProtocol('flags', 1), 'flags_v1');
   assert.is(responseProtocol('flags', 2), 'flags_v2');
   assert.is(responseProtocol('flags', 3), 'flags_v2');
+});
+
+s('an evaluation projects with PostHog\'s reason descriptions and a null flag description', () => {
+  const compiled = compileFlags({
+    flags: [
+      { id: 7, key: 'staged', version: 2, active: true, filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: 'x' }] }, { properties: [] }], payloads: { true: '"p"' } } },
+      { id: 8, key: 'off', active: true, filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: 'x' }] }] } },
+    ],
+  });
+  const result = evaluateFlags(compiled, { distinct_id: 'u', now: 0 });
+  assert.equal(responseBody('flags_v2', result), {
+    flags: {
+      staged: {
+        key: 'staged',
+        enabled: true,
+        variant: null,
+        reason: { code: 'condition_match', condition_index: 1, description: 'Matched condition set 2' },
+        metadata: { id: 7, version: 2, description: null, payload: '"p"' },
+      },
+      off: {
+        key: 'off',
+        enabled: false,
+        variant: null,
+        reason: { code: 'no_condition_match', condition_index: 0, description: 'No matching condition set' },
+        metadata: { id: 8, version: 0, description: null, payload: null },
+      },
+    },
+    errorsWhileComputingFlags: false,
+  });
+  assert.equal(responseBody('decide_v1', result), { featureFlags: ['staged'] });
 });
 
 s('a flag keyed __proto__ is a key like any other', () => {
