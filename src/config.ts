@@ -22,6 +22,8 @@ const ConfigSchema = Type.Object({
     maxDecompressedBytes: Type.Integer({ minimum: 1024 }),
   }),
   managementRateLimitPerMinute: Type.Integer({ minimum: 1 }),
+  // How often the embedded log drops records every consumer has applied.
+  logPruneIntervalMs: Type.Integer({ minimum: 1 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -80,6 +82,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       maxDecompressedBytes: intFrom('HEDGEROW_MAX_DECOMPRESSED_BYTES', env.HEDGEROW_MAX_DECOMPRESSED_BYTES, 64 * MB),
     },
     managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
+    logPruneIntervalMs: intFrom('HEDGEROW_LOG_PRUNE_INTERVAL_MS', env.HEDGEROW_LOG_PRUNE_INTERVAL_MS, 10_000),
   };
   if (!checkConfig.Check(config)) {
     const first = checkConfig.Errors(config).First();

@@ -10,6 +10,7 @@ import { createRouter } from './http/router.js';
 import { openStore, DataDirError, type Store } from './store/env.js';
 import { createLmdbLog } from './log/lmdb-log.js';
 import { createNatsLog } from './log/nats-log.js';
+import { startLogRetention } from './log/retention.js';
 import type { EventLog } from './log/types.js';
 import { createTenancyStore, type TenancyStore } from './tenancy/store.js';
 import { bootstrap } from './tenancy/bootstrap.js';
@@ -67,6 +68,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
   const consumers = superviseConsumers({ dataDir: config.dataDir, natsUrl: config.natsUrl }, log);
+  // JetStream bounds its own stream (max_age); the embedded log is pruned here.
+  const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs);
 
   const router = createRouter([
     ...opsRoutes(metrics, () => {
@@ -92,6 +95,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
       server.close();
       await eventLog.close();
       await consumers.stop();
+      await retention?.stop();
       await store.close();
     },
   };

@@ -15,13 +15,13 @@ function channelName(store: Store): string {
   return `hedgerow-log:${store.logPath}`;
 }
 
-function lastKey(store: Store): number {
+export function newestSeq(store: Store): number {
   for (const key of store.log.getKeys({ reverse: true, limit: 1 })) return key as number;
   return 0;
 }
 
 export function createLmdbLog(store: Store): EventLog {
-  let seq = lastKey(store);
+  let seq = newestSeq(store);
   let durableSeq = seq;
   const channel = new BroadcastChannel(channelName(store));
   const committer = createGroupCommitter({
@@ -95,22 +95,10 @@ export function createLmdbLogReader(store: Store): LogReader {
       }
     },
     async lastSeq() {
-      return lastKey(store);
+      return newestSeq(store);
     },
     async close() {
       channel.close();
     },
   };
-}
-
-// Drops records every consumer has applied; the log is a buffer, not the archive.
-export async function pruneLmdbLog(store: Store, upToSeq: number): Promise<number> {
-  let removed = 0;
-  await store.logRoot.transaction(() => {
-    for (const key of store.log.getKeys({ end: upToSeq + 1 })) {
-      store.log.remove(key);
-      removed++;
-    }
-  });
-  return removed;
 }

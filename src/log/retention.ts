@@ -1,0 +1,64 @@
+// Retention of the embedded log. The log is a buffer between capture and its
+// consumers, not the archive: records every consumer has applied are dropped,
+// periodically, from the main thread (the log's only writer).
+import type { Store } from '../store/env.js';
+import type { Logger } from '../logger.js';
+import { newestSeq } from './lmdb-log.js';
+
+// The pruner's own entry in `positions`: the sequence it has pruned through.
+export const PRUNER = 'log_pruner';
+// Deletes per transaction, so a large backlog never holds the log's writer for long.
+const MAX_REMOVALS_PER_TXN = 10_000;
+
+// The highest sequence every consumer has applied (0 while any has applied nothing).
+export function appliedByAll(store: Store): number {
+  let min = Infinity;
+  for (const { key, value } of store.positions.getRange()) if (key !== PRUNER) min = Math.min(min, value);
+  return min === Infinity ? 0 : min;
+}
+
+async function removeThrough(store: Store, upTo: number, max: number): Promise<number> {
+  let removed = 0;
+  await store.logRoot.transaction(() => {
+    for (const key of store.log.getKeys({ end: upTo + 1, limit: max })) {
+      store.log.remove(key);
+      removed++;
+    }
+  });
+  return removed;
+}
+
+export async function pruneAppliedRecords(store: Store, maxPerTxn = MAX_REMOVALS_PER_TXN): Promise<number> {
+  // The newest record always stays: its key is where the sequence resumes after a restart.
+  const upTo = Math.min(appliedByAll(store), newestSeq(store) - 1);
+  if (upTo <= 0) return 0;
+  // Consumers commit with overlapping sync, so a position can be visible before it is on
+  // disk. A write of ours to the same environment commits after theirs, and once it is
+  // flushed so are they: a power cut can no longer take the store back before `upTo`.
+  await store.positions.put(PRUNER, upTo);
+  await store.root.flushed;
+  let removed = 0;
+  for (;;) {
+    const n = await removeThrough(store, upTo, maxPerTxn);
+    removed += n;
+    if (n < maxPerTxn) return removed;
+  }
+}
+
+export function startLogRetention(store: Store, log: Logger, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = pruneAppliedRecords(store)
+      .then((removed) => { if (removed > 0) log.debug('log records pruned', { removed }); })
+      .catch((err: Error) => log.warn('log pruning failed', { error: err.message }))
+      .finally(() => { running = null; });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
