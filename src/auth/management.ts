@@ -53,13 +53,25 @@ export interface ManagementAuthOptions {
 
 const MANAGEMENT_BODY_LIMIT = 10 * 1024 * 1024;
 
+// PostHog looks for the key in the Authorization header, then a JSON body field, then
+// the query string.
 function bearerKey(req: HttpRequest): string | null {
   const header = req.headers.authorization;
   if (header) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return m ? m[1] : null;
   }
-  return req.query.get('personal_api_key');
+  return bodyKey(req.body) ?? req.query.get('personal_api_key');
+}
+
+function bodyKey(body: Buffer): string | null {
+  if (body.length === 0 || body[0] !== 0x7b) return null;
+  try {
+    const key = (JSON.parse(body.toString('utf8')) as { personal_api_key?: unknown }).personal_api_key;
+    return typeof key === 'string' ? key : null;
+  } catch {
+    return null;
+  }
 }
 
 export function createManagementAuth(opts: ManagementAuthOptions) {
@@ -82,6 +94,7 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
       opts.onAuthFailure('invalid');
       throw errors.invalidPersonalKey();
     }
+    tenancy.markPersonalKeyUsed(key, new Date());
     return { user, key };
   }
 

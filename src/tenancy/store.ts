@@ -127,6 +127,16 @@ export function createTenancyStore(store: Store, clock: () => Date = () => new D
     },
 
     personalKeyByHash: (hash: string) => db.get(['pkey', hash]) as PersonalKey | undefined,
+
+    // PostHog refreshes last_used_at at most hourly; a write per request would be waste.
+    // The write re-reads the key inside its transaction so it never revives a revoked one.
+    markPersonalKeyUsed(record: PersonalKey, at: Date): void {
+      if (record.last_used_at && at.getTime() - Date.parse(record.last_used_at) < 3_600_000) return;
+      void db.transaction(() => {
+        const current = db.get(['pkey', record.secure_value]) as PersonalKey | undefined;
+        if (current) db.put(['pkey', record.secure_value], { ...current, last_used_at: at.toISOString() });
+      });
+    },
     personalKeys: (): PersonalKey[] => [...scan<PersonalKey>('pkey')],
 
     revokePersonalKey(id: string): boolean {
