@@ -22,6 +22,16 @@ export interface Store {
   positions: Database<number, string>;
   // Organizations, projects, users, keys: small records keyed by [kind, id].
   tenancy: Database<unknown, (string | number)[]>;
+  // Feature flags and cohorts, [project_id, id] → record: a project's are one key range.
+  flags: Database<unknown, [number, number]>;
+  cohorts: Database<unknown, [number, number]>;
+  // Static cohort membership both ways: ['d', project_id, distinct_id, cohort_id] and
+  // ['c', project_id, cohort_id, distinct_id] → true.
+  cohortMembers: Database<true, (string | number)[]>;
+  // ['seq', kind] id sequences and ['version', project_id] flag definitions versions.
+  flagState: Database<number, (string | number)[]>;
+  // Organization quotas: ['limit', org_id] → limits, ['usage', org_id, resource, period] → count.
+  quota: Database<unknown, (string | number)[]>;
   close(): Promise<void>;
 }
 
@@ -60,8 +70,14 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const eventUuids = root.openDB<number, [number, string]>({ name: 'event_uuids' });
   const positions = root.openDB<number, string>({ name: 'positions' });
   const tenancy = root.openDB<unknown, (string | number)[]>({ name: 'tenancy' });
+  const flags = root.openDB<unknown, [number, number]>({ name: 'flags' });
+  const cohorts = root.openDB<unknown, [number, number]>({ name: 'cohorts' });
+  const cohortMembers = root.openDB<true, (string | number)[]>({ name: 'cohort_members' });
+  const flagState = root.openDB<number, (string | number)[]>({ name: 'flag_state' });
+  const quota = root.openDB<unknown, (string | number)[]>({ name: 'quota' });
   return {
     path, root, logRoot, logPath, log, events, eventUuids, positions, tenancy,
+    flags, cohorts, cohortMembers, flagState, quota,
     close: async () => { await logRoot.close(); await root.close(); },
   };
 }
