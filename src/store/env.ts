@@ -3,6 +3,10 @@
 import { open, type RootDatabase, type Database } from 'lmdb';
 import { mkdirSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
+import type {
+  DistinctIdKey, DistinctIdRecord, GroupKey, GroupRecord, GroupTypeRecord, HashKeyOverrideKey,
+  IngestionWarningKey, IngestionWarningRecord, PersonIdKey, PersonKey, PersonRecord,
+} from './persons.js';
 
 export interface Store {
   path: string;
@@ -32,6 +36,20 @@ export interface Store {
   flagState: Database<number, (string | number)[]>;
   // Organization quotas: ['limit', org_id] → limits, ['usage', org_id, resource, period] → count.
   quota: Database<unknown, (string | number)[]>;
+  // Persons and groups (src/store/persons.ts says what each holds).
+  persons: Database<PersonRecord, PersonKey>;
+  personDistinctIds: Database<DistinctIdRecord, DistinctIdKey>;
+  // [project_id, numeric person id] → uuid: lookup by id and listing in creation order.
+  personIds: Database<string, PersonIdKey>;
+  // [project_id, uuid of a merged-away person] → uuid of the person it merged into.
+  personRedirects: Database<string, PersonKey>;
+  // project_id → the last numeric person id handed out.
+  personSeq: Database<number, number>;
+  groupTypes: Database<GroupTypeRecord[], number>;
+  groups: Database<GroupRecord, GroupKey>;
+  ingestionWarnings: Database<IngestionWarningRecord, IngestionWarningKey>;
+  // [project_id, person uuid, flag key] → hash key (experience continuity).
+  hashKeyOverrides: Database<string, HashKeyOverrideKey>;
   close(): Promise<void>;
 }
 
@@ -75,9 +93,19 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const cohortMembers = root.openDB<true, (string | number)[]>({ name: 'cohort_members' });
   const flagState = root.openDB<number, (string | number)[]>({ name: 'flag_state' });
   const quota = root.openDB<unknown, (string | number)[]>({ name: 'quota' });
+  const persons = root.openDB<PersonRecord, PersonKey>({ name: 'persons' });
+  const personDistinctIds = root.openDB<DistinctIdRecord, DistinctIdKey>({ name: 'person_distinct_ids' });
+  const personIds = root.openDB<string, PersonIdKey>({ name: 'person_ids' });
+  const personRedirects = root.openDB<string, PersonKey>({ name: 'person_redirects' });
+  const personSeq = root.openDB<number, number>({ name: 'person_seq' });
+  const groupTypes = root.openDB<GroupTypeRecord[], number>({ name: 'group_types' });
+  const groups = root.openDB<GroupRecord, GroupKey>({ name: 'groups' });
+  const ingestionWarnings = root.openDB<IngestionWarningRecord, IngestionWarningKey>({ name: 'ingestion_warnings' });
+  const hashKeyOverrides = root.openDB<string, HashKeyOverrideKey>({ name: 'hash_key_overrides' });
   return {
     path, root, logRoot, logPath, log, events, eventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
+    persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides,
     close: async () => { await logRoot.close(); await root.close(); },
   };
 }
