@@ -38,7 +38,7 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return m;
   }
 
-  // The caller's effective level; the route's 'manage' rule has already required it.
+  // The caller's effective level, refused when below what `need` asks (403).
   function requester(ctx: ProjectContext, need: 'read' | 'write') {
     const level = requireLevel(access.levelOf(ctx.user, ctx.project), need);
     return { id: ctx.user.id, uuid: ctx.user.uuid, level };
