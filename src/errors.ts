@@ -7,6 +7,7 @@ export type ErrorType =
   | 'authentication_error'
   | 'invalid_request'
   | 'throttled_error'
+  | 'quota_limited'
   | 'server_error';
 
 export interface ErrorBody {
@@ -103,6 +104,9 @@ export const errors = {
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`),
   tooLarge: (detail = 'Request body is too large.') =>
     new ApiError(413, 'invalid_request', 'payload_too_large', detail),
+  // The local-evaluation feed of an organization over its feature flag quota (PostHog's words).
+  quotaLimited: () =>
+    new ApiError(402, 'quota_limited', 'payment_required', 'You have exceeded your feature flag request quota'),
   throttled: (retryAfterSeconds: number) =>
     new ApiError(429, 'throttled_error', 'throttled',
       `Request was throttled. Expected available in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`, null,

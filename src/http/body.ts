@@ -4,7 +4,7 @@ import { errors } from '../errors.js';
 import type { HttpRequest } from './types.js';
 
 // Python's names for JSON types, which DRF puts in its message.
-function pythonType(v: unknown): string {
+export function pythonType(v: unknown): string {
   if (v === null) return 'NoneType';
   if (Array.isArray(v)) return 'list';
   if (typeof v === 'string') return 'str';
