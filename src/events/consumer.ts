@@ -3,25 +3,41 @@
 // the position is committed in the same transaction as the events it covers, so a
 // crash at any point replays from exactly where the store stands.
 import type { Store } from '../store/env.js';
-import type { LogEntry, LogReader } from '../log/types.js';
+import type { CapturedEvent, LogEntry, LogReader } from '../log/types.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
-export function applyEntries(store: Store, entries: LogEntry[]): Promise<unknown> {
+// A step that runs on each new event before it is stored, in the same transaction
+// (person processing, src/persons/step.ts). One is started per transaction.
+export interface EventPreparation {
+  // The person the event resolved to, or null to drop the event. May rewrite properties.
+  prepare(ev: CapturedEvent): { person_id: string | null } | null;
+  // Writes what the step changed; called once, after the last event.
+  finish(): void;
+}
+
+const unprepared = { person_id: null };
+
+export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation): Promise<unknown> {
   const last = entries[entries.length - 1].seq;
   return store.root.transaction(() => {
+    const preparation = startPreparation?.();
     for (const entry of entries) {
       for (const ev of entry.events) {
         const idKey: [number, string] = [ev.project_id, ev.uuid];
         if (store.eventUuids.get(idKey) !== undefined) continue;
         const ts = Date.parse(ev.timestamp);
+        // A dropped event's uuid is still recorded, so a resend is not processed twice.
+        store.eventUuids.put(idKey, ts);
+        const prepared = preparation ? preparation.prepare(ev) : unprepared;
+        if (prepared === null) continue;
         store.events.put([ev.project_id, ts, ev.uuid], {
           uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties,
-          timestamp: ev.timestamp, person_id: null, elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
+          timestamp: ev.timestamp, person_id: prepared.person_id, elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
         });
-        store.eventUuids.put(idKey, ts);
       }
     }
+    preparation?.finish();
     store.positions.put(EVENT_STORE_CONSUMER, last);
   });
 }
@@ -30,6 +46,6 @@ export function eventStorePosition(store: Store): number {
   return store.positions.get(EVENT_STORE_CONSUMER) ?? 0;
 }
 
-export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal): Promise<void> {
-  await reader.consume(eventStorePosition(store), (entries) => applyEntries(store, entries).then(() => undefined), signal);
+export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal, startPreparation?: () => EventPreparation): Promise<void> {
+  await reader.consume(eventStorePosition(store), (entries) => applyEntries(store, entries, startPreparation).then(() => undefined), signal);
 }

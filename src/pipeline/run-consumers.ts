@@ -4,6 +4,7 @@ import { openStore } from '../store/env.js';
 import { createLmdbLogReader } from '../log/lmdb-log.js';
 import { createNatsLogReader } from '../log/nats-log.js';
 import { runEventStore } from '../events/consumer.js';
+import { createPersonStep } from '../persons/step.js';
 
 export interface ConsumerWorkerData {
   dataDir: string;
@@ -14,7 +15,7 @@ export async function runConsumers(data: ConsumerWorkerData, signal: AbortSignal
   const store = openStore(data.dataDir);
   const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store);
   try {
-    await runEventStore(store, reader, signal);
+    await runEventStore(store, reader, signal, createPersonStep(store));
   } finally {
     await reader.close();
     await store.close();

@@ -1,0 +1,49 @@
+// Event properties that describe the person (device, browser, first page, campaign)
+// are lifted onto the person as PostHog does: the latest value through $set, the first
+// one seen through $set_once as `$initial_<key>`. An explicit $set / $set_once wins.
+import type { Properties } from '../store/persons.js';
+import { isPlainObject } from './properties.js';
+
+const DEVICE_AND_PAGE = [
+  '$app_build', '$app_name', '$app_namespace', '$app_version',
+  '$browser', '$browser_version', '$device_type', '$current_url', '$pathname',
+  '$os', '$os_name', '$os_version', '$referring_domain', '$referrer',
+  '$screen_height', '$screen_width', '$viewport_height', '$viewport_width', '$raw_user_agent',
+];
+const CAMPAIGN = [
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_name', 'utm_term',
+  'gclid', 'gad_source', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'twclid',
+  'li_fat_id', 'mc_cid', 'igshid', 'ttclid', 'rdt_cid', 'irclid', '_kx', 'epik', 'qclid', 'sccid',
+];
+// key → its first-touch name: "$browser" → "$initial_browser", "utm_source" → "$initial_utm_source".
+const INITIAL_NAME = new Map([...DEVICE_AND_PAGE, ...CAMPAIGN].map((k) => [k, `$initial_${k.replace('$', '')}`]));
+
+// Returns the properties with $set / $set_once extended, or the same object when the
+// event carries none of these keys.
+export function liftPersonProperties(properties: Properties): Properties {
+  // Server SDKs stamp their host's OS, which says nothing about the user.
+  const serverHost = properties.$is_server === true;
+  let set: Properties | null = null;
+  let setOnce: Properties | null = null;
+  for (const [key, initialKey] of INITIAL_NAME) {
+    if (!Object.hasOwn(properties, key)) continue;
+    if (serverHost && (key === '$os' || key === '$os_version')) continue;
+    if (set === null) {
+      set = isPlainObject(properties.$set) ? { ...properties.$set } : {};
+      setOnce = isPlainObject(properties.$set_once) ? { ...properties.$set_once } : {};
+    }
+    const value = properties[key];
+    if (!Object.hasOwn(set, key)) set[key] = value;
+    // A null first touch would block the real one forever ($set_once never overwrites).
+    if (value != null && !Object.hasOwn(setOnce!, initialKey)) setOnce![initialKey] = value;
+  }
+  if (set === null) return properties;
+  // Some SDKs send $os_name for $os: it only fills $initial_os and is not kept itself.
+  if (Object.hasOwn(properties, '$os_name') && !serverHost) {
+    const osName = properties.$os_name;
+    if (osName != null && !Object.hasOwn(setOnce!, '$initial_os')) setOnce!.$initial_os = osName;
+    delete set.$os_name;
+    delete setOnce!.$initial_os_name;
+  }
+  return { ...properties, $set: set, $set_once: setOnce };
+}

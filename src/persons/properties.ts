@@ -1,0 +1,99 @@
+// Person property updates carried by an event: $set_once, then $set, then $unset,
+// computed against the person's current properties. Pure: nothing is mutated.
+import type { Properties } from '../store/persons.js';
+
+export const isPlainObject = (v: unknown): v is Properties =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Events PostHog handles in separate pipelines, unordered with the rest: never applied.
+const NO_PERSON_UPDATE_EVENTS = new Set(['$exception', '$$heatmap']);
+// Events whose only purpose is the person: every change they carry is written.
+const PERSON_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$set']);
+
+// Keys that change on nearly every event (URL, viewport, browser, fine-grained GeoIP).
+// A change to them alone on an ordinary event is not worth a write; they ride along
+// when something else changes.
+const NOISY_KEYS = new Set([
+  '$current_url', '$pathname', '$referring_domain', '$referrer',
+  '$screen_height', '$screen_width', '$viewport_height', '$viewport_width',
+  '$browser', '$browser_version', '$device_type', '$raw_user_agent', '$os', '$os_name', '$os_version',
+  '$geoip_postal_code', '$geoip_time_zone', '$geoip_latitude', '$geoip_longitude', '$geoip_accuracy_radius',
+  '$geoip_subdivision_1_code', '$geoip_subdivision_1_name', '$geoip_subdivision_2_code', '$geoip_subdivision_2_name',
+  '$geoip_subdivision_3_code', '$geoip_subdivision_3_name', '$geoip_city_confidence', '$geoip_country_confidence',
+  '$geoip_postal_code_confidence', '$geoip_subdivision_1_confidence', '$geoip_subdivision_2_confidence',
+]);
+
+export interface PropertyUpdate {
+  set: Properties;
+  unset: string[];
+  // Whether the changes are worth writing on their own (see NOISY_KEYS).
+  significant: boolean;
+}
+
+export const NO_UPDATE: PropertyUpdate = Object.freeze({ set: Object.freeze({}) as Properties, unset: [], significant: false });
+
+// JSON values compare by content: re-sending the same object is no change.
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Properties)[k], (b as Properties)[k]));
+}
+
+// Properties set from what the event is rather than what it carries.
+function eventBasedProperties(event: string, timestamp: string): Properties | null {
+  return event === 'survey shown' ? { $survey_last_seen_date: timestamp } : null;
+}
+
+function unsetKeys(raw: unknown): unknown[] {
+  if (Array.isArray(raw)) return raw;
+  return isPlainObject(raw) ? Object.keys(raw) : [];
+}
+
+export function propertyUpdate(event: string, eventProperties: Properties, timestamp: string, current: Properties): PropertyUpdate {
+  if (NO_PERSON_UPDATE_EVENTS.has(event)) return NO_UPDATE;
+  const force = PERSON_EVENTS.has(event);
+  const set: Properties = {};
+  const unset: string[] = [];
+  let significant = false;
+
+  const setOnce = eventProperties.$set_once;
+  if (isPlainObject(setOnce)) {
+    for (const key of Object.keys(setOnce)) {
+      if (current[key] !== undefined) continue;
+      set[key] = setOnce[key];
+      significant = true;
+    }
+  }
+
+  const based = eventBasedProperties(event, timestamp);
+  const explicit = isPlainObject(eventProperties.$set) ? eventProperties.$set : null;
+  for (const source of [based, explicit]) {
+    if (source === null) continue;
+    for (const key of Object.keys(source)) {
+      const value = source[key];
+      if (sameValue(current[key], value)) continue;
+      set[key] = value;
+      if (force || current[key] === undefined || !NOISY_KEYS.has(key)) significant = true;
+    }
+  }
+
+  for (const key of unsetKeys(eventProperties.$unset)) {
+    if (typeof key !== 'string' || !Object.hasOwn(current, key)) continue;
+    unset.push(key);
+    significant = true;
+  }
+  return { set, unset, significant };
+}
+
+export function hasChanges(update: PropertyUpdate): boolean {
+  return update.unset.length > 0 || Object.keys(update.set).length > 0;
+}
+
+export function applyUpdate(current: Properties, update: PropertyUpdate): Properties {
+  const next = { ...current, ...update.set };
+  for (const key of update.unset) delete next[key];
+  return next;
+}
