@@ -106,3 +106,27 @@ export async function startNatsServer(): Promise<NatsServer> {
   };
   return server;
 }
+
+// A nats-server for one uvu suite. uvu swallows an error thrown by a `before` hook
+// and reports nothing, so a failure to start (no nats-server binary, say) is kept and
+// raised again by `server()`, which every test calls first: each fails, saying why.
+export function natsServerForSuite() {
+  let started: NatsServer | null = null;
+  let failure: unknown = null;
+  return {
+    async start(): Promise<void> {
+      try {
+        started = await startNatsServer();
+      } catch (err) {
+        failure = err;
+      }
+    },
+    server(): NatsServer {
+      if (failure) throw failure;
+      return started!;
+    },
+    async close(): Promise<void> {
+      await started?.close();
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
-import { startNatsServer, type NatsServer } from '../helpers/nats.js';
+import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
 import { durableCaptureCases } from '../capture/durable-cases.js';
 
 const lmdb = suite('capture is durable and readable: LMDB log');
@@ -16,21 +16,31 @@ durableCaptureCases(lmdb, () => overLmdb);
 lmdb.run();
 
 const nats = suite('capture is durable and readable: NATS log');
+const natsForSuite = natsServerForSuite();
 let natsServer: NatsServer;
-let overNats: TestServer;
+let overNats: TestServer | null = null;
+// uvu reports nothing when a `before` hook throws: keep the reason, fail each test with it.
+let setupFailure: unknown = null;
 nats.before(async () => {
-  natsServer = await startNatsServer();
-  overNats = await startTestServer({ env: { NATS_URL: natsServer.url } });
+  try {
+    await natsForSuite.start();
+    natsServer = natsForSuite.server();
+    overNats = await startTestServer({ env: { NATS_URL: natsServer.url } });
+  } catch (err) {
+    setupFailure = err;
+  }
 });
+nats.before.each(() => { if (setupFailure) throw setupFailure; });
 nats.after(async () => {
-  await overNats.close();
-  await natsServer.close();
+  await overNats?.close();
+  await natsForSuite.close();
 });
-durableCaptureCases(nats, () => overNats);
+durableCaptureCases(nats, () => overNats!);
 
 nats('with the NATS server down capture answers 503 service_unavailable promptly; once it is back, 200 and readable', async () => {
+  const t = overNats!;
   let uuid = '';
-  const send = () => postJson(`${overNats.url}/i/v0/e/`, { api_key: overNats.projectKey, event: 'outage', distinct_id: 'outage', uuid: (uuid = randomUUID()) });
+  const send = () => postJson(`${t.url}/i/v0/e/`, { api_key: t.projectKey, event: 'outage', distinct_id: 'outage', uuid: (uuid = randomUUID()) });
   await natsServer.stop();
   const started = Date.now();
   const r = await eventually(async () => { const res = await send(); return res.status === 503 ? res : null; });
@@ -39,8 +49,8 @@ nats('with the NATS server down capture answers 503 service_unavailable promptly
   await natsServer.restart();
   await eventually(async () => (await send()).status === 200, 10_000);
   // The consumer worker's reader came back too.
-  await eventually(async () => (await request(`${overNats.url}/api/environments/${overNats.projectId}/events/${uuid}/`,
-    { headers: bearer(overNats.personalKey) })).status === 200, 10_000);
+  await eventually(async () => (await request(`${t.url}/api/environments/${t.projectId}/events/${uuid}/`,
+    { headers: bearer(t.personalKey) })).status === 200, 10_000);
 });
 
 nats.run();

@@ -62,25 +62,30 @@ async function ackedUntilKilled(args: string[]): Promise<Set<string>> {
 
 export function runLogContract(impl: LogImplementation): void {
   const s = suite(`event log contract: ${impl.name}`);
-  let subject: LogSubject;
+  let subject: LogSubject | null = null;
   s.before(() => impl.setup());
   s.after(() => impl.teardown());
   s.before.each(async () => { subject = await impl.fresh(); });
-  s.after.each(() => subject.dispose());
+  s.after.each(async () => {
+    await subject?.dispose();
+    subject = null;
+  });
+  // Set by before.each for every test that runs.
+  const current = () => subject!;
 
   s('an empty log has lastSeq 0 for writer and reader', async () => {
-    const log = await subject.openLog();
-    const reader = await subject.openReader();
+    const log = await current().openLog();
+    const reader = await current().openReader();
     assert.is(log.lastSeq(), 0);
     assert.is(await reader.lastSeq(), 0);
   });
 
   s('an append resolves once its events are in the log: counted in lastSeq and readable', async () => {
-    const log = await subject.openLog();
+    const log = await current().openLog();
     const events = logEvents(3);
     await log.append(events);
     assert.ok(log.lastSeq() >= 1);
-    const reader = await subject.openReader();
+    const reader = await current().openReader();
     assert.is(await reader.lastSeq(), log.lastSeq());
     const entries = await readEvents(reader, 0, 3);
     assert.equal(uuidsOf(entries), events.map((e) => e.uuid));
@@ -88,19 +93,19 @@ export function runLogContract(impl: LogImplementation): void {
   });
 
   s('concurrent appends share commits, and the log keeps the order the appends were made in', async () => {
-    const log = await subject.openLog();
+    const log = await current().openLog();
     const events = logEvents(200);
     await Promise.all(events.map((e) => log.append([e])));
-    const entries = await readEvents(await subject.openReader(), 0, 200);
+    const entries = await readEvents(await current().openReader(), 0, 200);
     assert.equal(uuidsOf(entries), events.map((e) => e.uuid));
     assert.ok(entries.length < 20, `200 concurrent appends took ${entries.length} commits`);
   });
 
   s('readers get entries in increasing sequence, starting after the position they give', async () => {
-    const log = await subject.openLog();
+    const log = await current().openLog();
     const [a, b, c] = [logEvent(), logEvent(), logEvent()];
     for (const e of [a, b, c]) await log.append([e]);
-    const reader = await subject.openReader();
+    const reader = await current().openReader();
     const all = await readEvents(reader, 0, 3);
     assert.equal(uuidsOf(all), [a.uuid, b.uuid, c.uuid]);
     for (let i = 1; i < all.length; i++) assert.ok(all[i].seq > all[i - 1].seq);
@@ -109,46 +114,46 @@ export function runLogContract(impl: LogImplementation): void {
   });
 
   s('a restarted writer continues the sequence, and a reader resumes from a stored position', async () => {
-    const first = await subject.openLog();
+    const first = await current().openLog();
     await first.append(logEvents(2));
     await first.append(logEvents(2));
     const stored = first.lastSeq();
     await first.close();
-    const second = await subject.openLog();
+    const second = await current().openLog();
     assert.is(second.lastSeq(), stored);
     const later = logEvent();
     await second.append([later]);
     assert.ok(second.lastSeq() > stored);
-    const entries = await readEvents(await subject.openReader(), stored, 1);
+    const entries = await readEvents(await current().openReader(), stored, 1);
     assert.equal(uuidsOf(entries), [later.uuid]);
     assert.ok(entries[0].seq > stored);
   });
 
   s('a group bigger than one entry may hold arrives whole, in order, in entries within the limit', async () => {
-    const log = await subject.openLog();
+    const log = await current().openLog();
     // About 3 MB: three times NATS's default max_payload.
     const events = logEvents(40, 80_000);
     await log.append(events);
-    const entries = await readEvents(await subject.openReader(), 0, events.length, 10_000);
+    const entries = await readEvents(await current().openReader(), 0, events.length, 10_000);
     assert.equal(entries.flatMap((e) => e.events), events);
     for (const entry of entries) assert.ok(encodeRecord(entry.events).length <= impl.maxEntryBytes);
   });
 
   s('close waits for appends still in flight: every one resolves and is in the log', async () => {
-    const log = await subject.openLog();
+    const log = await current().openLog();
     const events = logEvents(100);
     const appends = events.map((e) => log.append([e]));
     await log.close();
     await Promise.all(appends);
-    const entries = await readEvents(await subject.openReader(), 0, 100);
+    const entries = await readEvents(await current().openReader(), 0, 100);
     assert.is(eventCount(entries), 100);
   });
 
   s('every acknowledged event survives the writer being killed mid-load (SIGKILL)', async () => {
-    const acked = await ackedUntilKilled(subject.writerArgs);
+    const acked = await ackedUntilKilled(current().writerArgs);
     assert.ok(acked.size > 0, 'the writer acknowledged nothing before it was killed');
-    await subject.crash();
-    const entries = await readUntil(await subject.openReader(), 0,
+    await current().crash();
+    const entries = await readUntil(await current().openReader(), 0,
       (es) => { const seen = new Set(uuidsOf(es)); return [...acked].every((u) => seen.has(u)); }, 10_000);
     const seen = new Set(uuidsOf(entries));
     const lost = [...acked].filter((u) => !seen.has(u));

@@ -2,13 +2,13 @@
 import { connect, type NatsConnection } from 'nats';
 import { createNatsLog, createNatsLogReader, STREAM } from '../../src/log/nats-log.js';
 import type { EventLog, LogReader } from '../../src/log/types.js';
-import { startNatsServer, type NatsServer } from '../helpers/nats.js';
+import { natsServerForSuite } from '../helpers/nats.js';
 import { runLogContract } from './contract.js';
 
 // nats-server's default max_payload.
 const MAX_PAYLOAD = 1024 * 1024;
 
-let server: NatsServer;
+const nats = natsServerForSuite();
 
 async function deleteStream(url: string): Promise<void> {
   const nc: NatsConnection = await connect({ servers: url });
@@ -20,9 +20,10 @@ async function deleteStream(url: string): Promise<void> {
 runLogContract({
   name: 'NATS JetStream',
   maxEntryBytes: MAX_PAYLOAD,
-  async setup() { server = await startNatsServer(); },
-  async teardown() { await server.close(); },
+  setup: () => nats.start(),
+  teardown: () => nats.close(),
   async fresh() {
+    const server = nats.server();
     await deleteStream(server.url);
     const opened: Array<EventLog | LogReader> = [];
     const track = <T extends EventLog | LogReader>(x: T) => { opened.push(x); return x; };

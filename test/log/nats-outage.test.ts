@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { createNatsLog, createNatsLogReader } from '../../src/log/nats-log.js';
 import { EventTooLargeError, LogUnavailableError } from '../../src/log/errors.js';
 import type { EventLog, LogReader } from '../../src/log/types.js';
-import { startNatsServer, type NatsServer } from '../helpers/nats.js';
+import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, uuidsOf } from '../helpers/log-reading.js';
 import { eventually } from '../helpers/server.js';
@@ -18,10 +18,12 @@ let opened: Array<EventLog | LogReader> = [];
 const openLog = async () => { const l = await createNatsLog({ url: server.url, ackTimeoutMs: ACK_TIMEOUT_MS }); opened.push(l); return l; };
 const openReader = async () => { const r = await createNatsLogReader({ url: server.url }); opened.push(r); return r; };
 
-s.before(async () => { server = await startNatsServer(); });
-s.after(async () => { await server.close(); });
+const nats = natsServerForSuite();
+s.before(() => nats.start());
+s.after(() => nats.close());
+s.before.each(() => { server = nats.server(); });
 s.after.each(async () => {
-  server.resume();
+  server?.resume();
   for (const x of opened) await x.close();
   opened = [];
 });
