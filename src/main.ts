@@ -19,6 +19,7 @@ import { createMetrics } from './ops/metrics.js';
 import { opsRoutes } from './ops/routes.js';
 import { captureRoutes } from './capture/routes.js';
 import { eventRoutes } from './events/routes.js';
+import { personRoutes } from './persons/routes.js';
 import { eventStorePosition } from './events/consumer.js';
 import { superviseConsumers } from './pipeline/consumer-worker.js';
 import { ALL_SCOPES } from './auth/scopes.js';
@@ -78,6 +79,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
     ...eventRoutes(auth, store),
+    ...personRoutes(auth, store),
     ...projectRoutes(auth, tenancy, access),
     ...memberRoutes({ auth, tenancy, members, access }),
     ...userRoutes(auth, tenancy),

@@ -6,14 +6,16 @@ import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import type { Store, StoredEventValue } from '../store/env.js';
 import { eventByUuid, queryEvents } from './query.js';
 import { propertyValues } from './values.js';
+import { resolvePersonUuid } from '../persons/store.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
-function toApi(e: StoredEventValue) {
+// An event keeps the person it resolved to when processed; `current` follows later merges.
+function toApi(e: StoredEventValue, current: (personUuid: string) => string) {
   return {
     id: e.uuid, uuid: e.uuid, distinct_id: e.distinct_id, properties: e.properties, event: e.event,
-    timestamp: e.timestamp, person: e.person_id ? { id: e.person_id } : null, elements: [], elements_chain: e.elements_chain,
+    timestamp: e.timestamp, person: e.person_id ? { id: current(e.person_id) } : null, elements: [], elements_chain: e.elements_chain,
   };
 }
 
@@ -64,7 +66,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store): Route[] {
           params.set('before_uuid', last.value.uuid);
           next = absoluteUrl(req, params);
         }
-        return json(200, { next, results: rows.map((r) => toApi(r.value)) });
+        return json(200, { next, results: rows.map((r) => toApi(r.value, (u) => resolvePersonUuid(store, project.id, u))) });
       },
     }),
     auth.route({
@@ -92,7 +94,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store): Route[] {
         const { project } = ctx as ProjectContext;
         const event = eventByUuid(store, project.id, req.params.uuid.toLowerCase());
         if (!event) throw errors.notFound();
-        return json(200, toApi(event));
+        return json(200, toApi(event, (u) => resolvePersonUuid(store, project.id, u)));
       },
     }),
   ];

@@ -9,14 +9,14 @@ export interface Page<T> {
   results: T[];
 }
 
-function nonNegative(req: HttpRequest, name: string, fallback: number): number {
+export function nonNegative(req: HttpRequest, name: string, fallback: number): number {
   const raw = req.query.get(name);
   if (raw === null || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw errors.validation('A valid integer is required.', name, 'invalid');
   return Number(raw);
 }
 
-function pageUrl(req: HttpRequest, set: Record<string, number | null>): string {
+export function pageUrl(req: HttpRequest, set: Record<string, number | null>): string {
   const params = new URLSearchParams(req.query);
   for (const [k, v] of Object.entries(set)) {
     if (v === null) params.delete(k);

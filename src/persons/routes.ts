@@ -1,0 +1,146 @@
+// Persons, groups, group types and ingestion warnings, under /api/projects/:id/ and
+// /api/environments/:id/ as in PostHog. Reads only, plus person deletion.
+import type { ManagementAuth, ProjectContext } from '../auth/management.js';
+import { errors } from '../errors.js';
+import { json } from '../http/reply.js';
+import type { HttpRequest, Route } from '../http/types.js';
+import type { Store } from '../store/env.js';
+import type { PersonRecord } from '../store/persons.js';
+import { lazyPage } from './page.js';
+import { personFilter } from './person-filter.js';
+import { presentGroup, presentGroupType, presentPerson } from './present.js';
+import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
+import {
+  deletePerson, groupByKey, groupTypeMapping, groupsOfType, personByDistinctId, personById, personByUuid,
+  personsNewestFirst, warningsSince,
+} from './store.js';
+import { summarizeWarnings } from './warnings-summary.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WARNINGS_WINDOW_MS = 30 * 24 * 3600 * 1000;
+const PREFIXES = ['/api/projects', '/api/environments'];
+
+function propertyFilters(req: HttpRequest): PersonPropertyFilters | undefined {
+  const raw = req.query.get('properties');
+  if (!raw) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw errors.validation('Properties must be a JSON list of property filters.', 'properties');
+  }
+  if (!checkPersonPropertyFilters.Check(parsed)) throw errors.validation('Properties must be a JSON list of property filters.', 'properties');
+  const other = parsed.find((f) => f.type !== undefined && f.type !== 'person');
+  if (other) throw errors.validation(`Only person property filters are supported here, not "${other.type}".`, 'properties');
+  return parsed;
+}
+
+// The person named in the path: by uuid or by numeric id, as PostHog accepts both.
+function personFromPath(store: Store, projectId: number, param: string): PersonRecord {
+  let person: PersonRecord | undefined;
+  if (UUID.test(param)) person = personByUuid(store, projectId, param.toLowerCase());
+  else if (/^\d+$/.test(param)) person = personById(store, projectId, Number(param));
+  else {
+    throw errors.validation(`The ID provided does not look like a personID. If you are using a distinctId, please use /persons?distinct_id=${param} instead.`);
+  }
+  if (!person) throw errors.notFound();
+  return person;
+}
+
+function groupTypeIndexParam(req: HttpRequest): number {
+  const raw = req.query.get('group_type_index');
+  if (!raw) {
+    throw errors.validation('You must pass ?group_type_index= in this URL. To get a list of valid group types, call /api/:project_id/groups_types/.', 'group_type_index', 'required');
+  }
+  if (!/^[0-4]$/.test(raw)) throw errors.validation('A valid group type index (0 to 4) is required.', 'group_type_index');
+  return Number(raw);
+}
+
+export function personRoutes(auth: ManagementAuth, store: Store): Route[] {
+  return PREFIXES.flatMap((prefix) => [
+    auth.route({
+      methods: ['GET'], pattern: `${prefix}/:project_id/persons`, scope: 'person',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const match = personFilter({
+          search: req.query.get('search') ?? undefined,
+          email: req.query.get('email') ?? undefined,
+          properties: propertyFilters(req),
+        }, Date.now());
+        const distinctId = req.query.get('distinct_id');
+        let candidates: Iterable<PersonRecord>;
+        if (distinctId) {
+          // One person at most: found through its distinct id, not by scanning.
+          const owner = personByDistinctId(store, project.id, distinctId);
+          const person = owner && personByUuid(store, project.id, owner.person_uuid);
+          candidates = person ? [person] : [];
+        } else {
+          candidates = personsNewestFirst(store, project.id);
+        }
+        const matching = (function* () { for (const p of candidates) if (match(p)) yield presentPerson(p); })();
+        return json(200, lazyPage(req, matching, req.query.has('include_total')));
+      },
+    }),
+    auth.route({
+      methods: ['GET'], pattern: `${prefix}/:project_id/persons/:id`, scope: 'person',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        return json(200, presentPerson(personFromPath(store, project.id, req.params.id)));
+      },
+    }),
+    auth.route({
+      methods: ['DELETE'], pattern: `${prefix}/:project_id/persons/:id`, scope: 'person',
+      async handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        await deletePerson(store, project.id, personFromPath(store, project.id, req.params.id));
+        // PostHog answers 202: its event deletion, when asked for, happens later.
+        return { status: 202, body: null };
+      },
+    }),
+    auth.route({
+      methods: ['GET'], pattern: `${prefix}/:project_id/groups`, scope: 'group',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const typeIndex = groupTypeIndexParam(req);
+        const keyPart = (req.query.get('group_key') ?? '').toLowerCase();
+        const search = req.query.get('search');
+        const groups = groupsOfType(store, project.id, typeIndex)
+          .filter((g) => g.group_key.toLowerCase().includes(keyPart))
+          .filter((g) => search === null || g.group_key.toLowerCase() === search.toLowerCase() ||
+            JSON.stringify(g.group_properties).toLowerCase().includes(search.toLowerCase()))
+          // Newest first, as PostHog lists them.
+          .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.group_key.localeCompare(b.group_key));
+        const page = lazyPage(req, groups.map(presentGroup), false);
+        return json(200, { next: page.next, previous: page.previous, results: page.results });
+      },
+    }),
+    auth.route({
+      methods: ['GET'], pattern: `${prefix}/:project_id/groups/find`, scope: 'group',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const typeIndex = groupTypeIndexParam(req);
+        const key = req.query.get('group_key');
+        if (key === null) throw errors.required('group_key');
+        const group = groupByKey(store, project.id, typeIndex, key);
+        if (!group) throw errors.notFound();
+        return json(200, { ...presentGroup(group), notebook: null });
+      },
+    }),
+    auth.route({
+      methods: ['GET'], pattern: `${prefix}/:project_id/groups_types`, scope: 'group',
+      handler(_req, ctx) {
+        const { project } = ctx as ProjectContext;
+        return json(200, groupTypeMapping(store, project.id).map(presentGroupType));
+      },
+    }),
+    auth.route({
+      // PostHog keeps this internal; here a person:read key may read it.
+      methods: ['GET'], pattern: `${prefix}/:project_id/ingestion_warnings`, scope: 'person',
+      handler(req, ctx) {
+        const { project } = ctx as ProjectContext;
+        const records = warningsSince(store, project.id, Date.now() - WARNINGS_WINDOW_MS);
+        return json(200, { results: summarizeWarnings(records, req.query.get('q') ?? undefined) });
+      },
+    }),
+  ]);
+}

@@ -1,0 +1,114 @@
+// Reading persons and groups, for the API and for other domains. The lookups flag
+// evaluation needs on its hot path are single reads:
+//   personByDistinctId   distinct id → {person_uuid, person_id, properties}
+//   groupProperties      (group type index, group key) → properties
+//   groupTypeMapping     project → its group types (index ↔ name)
+// Experience continuity keeps flag hash key overrides per person; the person consumer
+// moves them when it merges two persons (src/persons/batch.ts).
+import type { Store } from '../store/env.js';
+import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, IngestionWarningRecord, PersonRecord, Properties } from '../store/persons.js';
+import { withPrefix } from './prefix.js';
+
+// Merges chain (A into B, later B into C); a longer chain than this would be a bug.
+const MAX_REDIRECTS = 64;
+
+/** The person `distinctId` belongs to, with its properties: one read. */
+export function personByDistinctId(store: Store, projectId: number, distinctId: string): DistinctIdRecord | undefined {
+  return store.personDistinctIds.get([projectId, distinctId]);
+}
+
+export function personByUuid(store: Store, projectId: number, uuid: string): PersonRecord | undefined {
+  return store.persons.get([projectId, uuid]);
+}
+
+export function personById(store: Store, projectId: number, id: number): PersonRecord | undefined {
+  const uuid = store.personIds.get([projectId, id]);
+  return uuid === undefined ? undefined : store.persons.get([projectId, uuid]);
+}
+
+/** The person an event's `person_id` stands for now: follows merges to the survivor. */
+export function resolvePersonUuid(store: Store, projectId: number, uuid: string): string {
+  let current = uuid;
+  for (let i = 0; i < MAX_REDIRECTS; i++) {
+    const next = store.personRedirects.get([projectId, current]);
+    if (next === undefined) return current;
+    current = next;
+  }
+  return current;
+}
+
+/** The project's group types in index order (at most five): one read. */
+export function groupTypeMapping(store: Store, projectId: number): GroupTypeRecord[] {
+  return store.groupTypes.get(projectId) ?? [];
+}
+
+export function groupByKey(store: Store, projectId: number, typeIndex: number, groupKey: string): GroupRecord | undefined {
+  return store.groups.get([projectId, typeIndex, groupKey]);
+}
+
+/** A group's properties: one read; undefined when the group was never identified. */
+export function groupProperties(store: Store, projectId: number, typeIndex: number, groupKey: string): Properties | undefined {
+  return groupByKey(store, projectId, typeIndex, groupKey)?.group_properties;
+}
+
+/** Flag key → hash key overrides stored for a person (experience continuity). */
+export function hashKeyOverrides(store: Store, projectId: number, personUuid: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { key, value } of withPrefix(store.hashKeyOverrides, [projectId, personUuid])) out[key[2] as string] = value;
+  return out;
+}
+
+/**
+ * Records `hashKey` (the anonymous distinct id a request brought) as the hash key of
+ * each flag for the persons of `distinctIds`, where that person has none for the flag
+ * yet; the first hash key a person gets for a flag stays. Distinct ids without a
+ * person are skipped. Resolves once written.
+ */
+export function writeHashKeyOverrides(store: Store, projectId: number, distinctIds: readonly string[], flagKeys: readonly string[], hashKey: string): Promise<boolean> {
+  return store.root.transaction(() => {
+    let written = false;
+    for (const distinctId of distinctIds) {
+      const person = store.personDistinctIds.get([projectId, distinctId]);
+      if (!person) continue;
+      for (const flagKey of flagKeys) {
+        if (store.hashKeyOverrides.get([projectId, person.person_uuid, flagKey]) !== undefined) continue;
+        store.hashKeyOverrides.put([projectId, person.person_uuid, flagKey], hashKey);
+        written = true;
+      }
+    }
+    return written;
+  });
+}
+
+/** Removes a person, its distinct ids and its overrides; its events stay. */
+export function deletePerson(store: Store, projectId: number, person: PersonRecord): Promise<unknown> {
+  return store.root.transaction(() => {
+    // Re-read inside the transaction: the consumer may have added ids since.
+    const current = store.persons.get([projectId, person.uuid]);
+    if (!current) return;
+    for (const id of current.distinct_ids) store.personDistinctIds.remove([projectId, id]);
+    for (const { key } of [...withPrefix(store.hashKeyOverrides, [projectId, current.uuid])]) {
+      store.hashKeyOverrides.remove(key as [number, string, string]);
+    }
+    store.personIds.remove([projectId, current.id]);
+    store.persons.remove([projectId, current.uuid]);
+  });
+}
+
+/** The project's persons, newest first (by numeric id). */
+export function* personsNewestFirst(store: Store, projectId: number): Generator<PersonRecord> {
+  for (const { value: uuid } of store.personIds.getRange({ start: [projectId, Number.MAX_SAFE_INTEGER], end: [projectId, 0], reverse: true })) {
+    const person = store.persons.get([projectId, uuid]);
+    if (person) yield person;
+  }
+}
+
+/** Every group of one type, by group key. */
+export function groupsOfType(store: Store, projectId: number, typeIndex: number): GroupRecord[] {
+  return [...withPrefix(store.groups, [projectId, typeIndex])].map(({ value }) => value);
+}
+
+/** The project's ingestion warnings recorded at or after `sinceMs`, oldest first. */
+export function warningsSince(store: Store, projectId: number, sinceMs: number): IngestionWarningRecord[] {
+  return [...store.ingestionWarnings.getRange({ start: [projectId, sinceMs], end: [projectId, Number.MAX_SAFE_INTEGER] }).map(({ value }) => value)];
+}
