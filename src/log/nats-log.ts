@@ -2,7 +2,7 @@
 // publishes (split under the server's max_payload), acknowledged by JetStream;
 // the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
-import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient, } from 'nats';
+import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient } from 'nats';
 import type { CapturedEvent, EventLog, LogEntry, LogReader } from './types.js';
 import { encodeRecord, decodeRecord } from './record.js';
 import { createGroupCommitter } from './group-commit.js';

@@ -22,7 +22,8 @@ export interface Store {
   events: Database<StoredEventValue, [number, number, string]>;
   // [project_id, uuid] → timestamp_ms: idempotency and lookup by uuid.
   eventUuids: Database<number, [number, string]>;
-  // consumer name → last log sequence it applied.
+  // consumer name → last log sequence it applied (and 'log_pruner' → the sequence the
+  // embedded log is pruned through; retention takes the minimum over the others).
   positions: Database<number, string>;
   // Organizations, projects, users, keys: small records keyed by [kind, id].
   tenancy: Database<unknown, (string | number)[]>;
