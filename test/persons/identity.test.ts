@@ -1,0 +1,194 @@
+// The person rules of $identify, $create_alias and $merge_dangerously, driven through the
+// pure core with an in-memory world that applies each outcome as the store would.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { processPersonEvent, type PersonEvent, type PersonOutcome } from '../../src/persons/identity.js';
+import { personUuid } from '../../src/persons/person-uuid.js';
+import type { PersonRecord } from '../../src/store/persons.js';
+
+const PROJECT = 7;
+
+function world() {
+  const byDistinctId = new Map<string, string>();
+  const persons = new Map<string, PersonRecord>();
+  let ids = 0;
+  let n = 0;
+  const lookup = (d: string) => { const u = byDistinctId.get(d); return u === undefined ? undefined : persons.get(u); };
+  function send(event: string, distinctId: string, properties: Record<string, unknown> = {}, timestamp = '2026-01-10T12:00:00.000Z'): PersonOutcome {
+    const ev: PersonEvent = { uuid: `ev-${++n}`, event, distinct_id: distinctId, properties, timestamp, project_id: PROJECT };
+    const out = processPersonEvent(ev, lookup);
+    const c = out.change;
+    if (c?.kind === 'create') {
+      const p = { id: ++ids, ...c.person };
+      persons.set(p.uuid, p);
+      for (const d of p.distinct_ids) byDistinctId.set(d, p.uuid);
+    } else if (c) {
+      persons.set(c.person.uuid, c.person);
+      for (const d of c.person.distinct_ids) byDistinctId.set(d, c.person.uuid);
+      if (c.kind === 'merge') persons.delete(c.source.uuid);
+    }
+    return out;
+  }
+  return { send, person: (d: string) => lookup(d)!, count: () => persons.size };
+}
+
+const s = suite('identity: persons from identify, alias and merge');
+
+s('an ordinary event creates its person, named after its distinct id, with $set_once and $set', () => {
+  const w = world();
+  const out = w.send('$pageview', 'anon-1', { $set_once: { a: 1, b: 1 }, $set: { b: 2 }, $unset: ['a'] }, '2026-01-10T12:00:01.000Z');
+  const p = w.person('anon-1');
+  assert.is(out.personUuid, personUuid(PROJECT, 'anon-1'));
+  assert.is(p.uuid, personUuid(PROJECT, 'anon-1'));
+  // At creation $unset has nothing to remove; the creating event is recorded.
+  assert.equal(p.properties, { a: 1, b: 2, $creator_event_uuid: 'ev-1' });
+  assert.equal(p.distinct_ids, ['anon-1']);
+  assert.is(p.is_identified, false);
+  assert.is(p.created_at, '2026-01-10T12:00:01.000Z');
+});
+
+s('later events update the same person and report it', () => {
+  const w = world();
+  w.send('e', 'u');
+  const out = w.send('e', 'u', { $set: { plan: 'pro' } });
+  assert.is(out.personUuid, personUuid(PROJECT, 'u'));
+  assert.equal(w.person('u').properties.plan, 'pro');
+  assert.is(w.send('e', 'u', { $set: { plan: 'pro' } }).change, null, 'no change, nothing to write');
+});
+
+s('$identify when neither id has a person creates one identified person holding both', () => {
+  const w = world();
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1', $set: { email: 'a@x' } });
+  const p = w.person('user-1');
+  assert.is(w.person('anon-1'), p);
+  assert.is(p.uuid, personUuid(PROJECT, 'user-1'));
+  assert.equal(p.distinct_ids, ['user-1', 'anon-1']);
+  assert.ok(p.is_identified);
+  assert.is(p.properties.email, 'a@x');
+});
+
+s('$identify when only the anonymous id has a person attaches the user id to it', () => {
+  const w = world();
+  w.send('$pageview', 'anon-1', { $set: { seen: true } });
+  const anonUuid = w.person('anon-1').uuid;
+  const out = w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1', $set: { email: 'a@x' } });
+  const p = w.person('user-1');
+  assert.is(p.uuid, anonUuid);
+  assert.is(out.personUuid, anonUuid);
+  assert.equal(p.distinct_ids, ['anon-1', 'user-1']);
+  assert.ok(p.is_identified);
+  assert.equal(p.properties, { seen: true, email: 'a@x', $creator_event_uuid: 'ev-1' });
+});
+
+s('$identify when only the user id has a person attaches the anonymous id to it', () => {
+  const w = world();
+  w.send('e', 'user-1');
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-2' });
+  assert.equal(w.person('anon-2').distinct_ids, ['user-1', 'anon-2']);
+  assert.ok(w.person('anon-2').is_identified);
+});
+
+s('$identify when both have persons merges the anonymous person into the user\'s', () => {
+  const w = world();
+  w.send('e', 'user-1', { $set: { plan: 'pro', shared: 'user' } }, '2026-01-10T12:00:30.000Z');
+  w.send('e', 'anon-1', { $set: { utm: 'ad', shared: 'anon' } }, '2026-01-10T11:00:00.000Z');
+  const userUuid = w.person('user-1').uuid;
+  const anonUuid = w.person('anon-1').uuid;
+  const out = w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1', $set: { email: 'a@x' } });
+  assert.is(out.change?.kind, 'merge');
+  if (out.change?.kind === 'merge') assert.is(out.change.source.uuid, anonUuid);
+  const p = w.person('anon-1');
+  assert.is(p.uuid, userUuid);
+  assert.is(w.count(), 1);
+  assert.equal(p.distinct_ids, ['user-1', 'anon-1']);
+  // The event's own person wins conflicts; the event's $set applies last.
+  assert.is(p.properties.shared, 'user');
+  assert.is(p.properties.utm, 'ad');
+  assert.is(p.properties.email, 'a@x');
+  // The merged person is as old as the older of the two.
+  assert.is(p.created_at, '2026-01-10T11:00:00.000Z');
+  assert.ok(p.is_identified);
+});
+
+s('$identify refuses to merge a person that is already identified, with a warning', () => {
+  const w = world();
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1' });
+  w.send('e', 'user-2', { $set: { plan: 'free' } });
+  const out = w.send('$identify', 'user-2', { $anon_distinct_id: 'user-1', $set: { email: 'b@x' } });
+  assert.is(w.count(), 2);
+  assert.equal(out.warnings, [{ type: 'cannot_merge_already_identified', details: { sourcePersonDistinctId: 'user-1', targetPersonDistinctId: 'user-2', eventUuid: 'ev-3' } }]);
+  // The event still updates its own person, which becomes identified.
+  assert.equal(w.person('user-2').properties, { plan: 'free', email: 'b@x', $creator_event_uuid: 'ev-2' });
+  assert.ok(w.person('user-2').is_identified);
+  assert.equal(w.person('user-1').distinct_ids, ['user-1', 'anon-1']);
+});
+
+s('$merge_dangerously merges even an identified person', () => {
+  const w = world();
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1' });
+  w.send('$identify', 'user-2', { $anon_distinct_id: 'anon-2' });
+  const out = w.send('$merge_dangerously', 'user-2', { alias: 'user-1' });
+  assert.equal(out.warnings, []);
+  assert.is(w.count(), 1);
+  assert.equal(w.person('anon-1').distinct_ids, ['user-2', 'anon-2', 'user-1', 'anon-1']);
+});
+
+s('$create_alias merges the alias\'s person into the distinct id\'s, with the same restriction as $identify', () => {
+  const w = world();
+  w.send('e', 'user-1');
+  w.send('e', 'alias-1');
+  w.send('$create_alias', 'user-1', { alias: 'alias-1', distinct_id: 'user-1' });
+  assert.is(w.count(), 1);
+  assert.is(w.person('alias-1').uuid, personUuid(PROJECT, 'user-1'));
+  w.send('$identify', 'user-3', { $anon_distinct_id: 'anon-3' });
+  const refused = w.send('$create_alias', 'user-1', { alias: 'user-3' });
+  assert.equal(refused.warnings.map((x) => x.type), ['cannot_merge_already_identified']);
+  assert.is(w.count(), 2);
+});
+
+s('$create_alias to an id without a person attaches it', () => {
+  const w = world();
+  w.send('e', 'user-1');
+  w.send('$create_alias', 'user-1', { alias: 'email@x' });
+  assert.equal(w.person('email@x').distinct_ids, ['user-1', 'email@x']);
+});
+
+s('illegal ids never merge: a warning, and the event goes to its own person unidentified', () => {
+  const w = world();
+  const out = w.send('$identify', 'user-1', { $anon_distinct_id: 'undefined' });
+  assert.equal(out.warnings, [{ type: 'cannot_merge_with_illegal_distinct_id', details: { illegalDistinctId: 'undefined', otherDistinctId: 'user-1', eventUuid: 'ev-1' } }]);
+  assert.equal(w.person('user-1').distinct_ids, ['user-1']);
+  assert.is(w.person('user-1').is_identified, false);
+  assert.is(w.person('undefined'), undefined);
+  const other = w.send('$create_alias', 'null', { alias: 'user-1' });
+  assert.equal(other.warnings[0].details, { illegalDistinctId: 'null', otherDistinctId: 'user-1', eventUuid: 'ev-2' });
+});
+
+s('identifying an id with itself, or without $anon_distinct_id, neither merges nor identifies', () => {
+  const w = world();
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'user-1', $set: { a: 1 } });
+  w.send('$identify', 'user-2', { $set: { a: 2 } });
+  assert.is(w.person('user-1').is_identified, false);
+  assert.is(w.person('user-2').is_identified, false);
+  assert.is(w.person('user-2').properties.a, 2);
+});
+
+s('identifying two ids of the same person only marks it identified', () => {
+  const w = world();
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1' });
+  const out = w.send('$identify', 'anon-1', { $anon_distinct_id: 'user-1' });
+  assert.is(out.change, null);
+  assert.is(w.count(), 1);
+});
+
+s('an empty alias asks for no merge', () => {
+  const w = world();
+  w.send('$create_alias', 'user-1', { alias: '' });
+  assert.equal(w.person('user-1').distinct_ids, ['user-1']);
+});
+
+s('person uuids are PostHog\'s: UUIDv5 of "<project>:<distinct id>"', () => {
+  assert.is(personUuid(2, 'abc'), 'fe709dba-6282-5f30-90f7-8ccbc7aa6f8a');
+});
+
+s.run();
