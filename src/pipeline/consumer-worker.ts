@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { ConsumerWorkerData } from './run-consumers.js';
 
+const HEALTHY_AFTER_MS = 60_000;
 const WORKER_URL = new URL('../../workers/consumers.js', import.meta.url);
 
 export function superviseConsumers(data: ConsumerWorkerData, log: Logger) {
@@ -15,7 +16,11 @@ export function superviseConsumers(data: ConsumerWorkerData, log: Logger) {
   function start() {
     const w = new Worker(WORKER_URL, { workerData: data });
     worker = w;
-    w.on('online', () => { running = true; });
+    w.on('online', () => {
+      running = true;
+      // A worker that stays up for a while has recovered: later failures start the backoff afresh.
+      setTimeout(() => { if (worker === w && running) restarts = 0; }, HEALTHY_AFTER_MS).unref();
+    });
     w.on('error', (err) => log.error('consumer worker failed', { error: err.stack ?? err.message }));
     w.on('exit', (code) => {
       running = false;
