@@ -52,6 +52,8 @@ const commonOptions = {
   projects: { type: 'string' },
   label: { type: 'string' },
   id: { type: 'string' },
+  organization: { type: 'string' },
+  flags: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

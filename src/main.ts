@@ -32,6 +32,12 @@ import { projectRoutes } from './projects/routes.js';
 import { userRoutes } from './users/routes.js';
 import { userCommand } from './users/cli.js';
 import { keyCommand } from './keys/cli.js';
+import { flagRoutes } from './flags/api/flag-routes.js';
+import { cohortRoutes } from './flags/api/cohort-routes.js';
+import { feedRoutes } from './flags/api/feed-routes.js';
+import { quotaRoutes } from './quota/routes.js';
+import { quotaCommand } from './quota/cli.js';
+import { flushFlagUsage } from './quota/index.js';
 
 export interface RunningServer {
   port: number;
@@ -83,6 +89,10 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     ...projectRoutes(auth, tenancy, access),
     ...memberRoutes({ auth, tenancy, members, access }),
     ...userRoutes(auth, tenancy),
+    ...flagRoutes(auth, store, tenancy),
+    ...cohortRoutes(auth, store, tenancy),
+    ...feedRoutes({ auth, store, tenancy, access }),
+    ...quotaRoutes(auth, store, tenancy),
   ]);
   const server = createHttpServer({
     router, log,
@@ -98,6 +108,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
       await eventLog.close();
       await consumers.stop();
       await retention?.stop();
+      flushFlagUsage(store);
       await store.close();
     },
   };
@@ -121,7 +132,9 @@ const USAGE = `usage: hedgerow <command> [options]
   key create --email E --scopes a:read,b:write|* [--projects 1,2] [--label L]
                                                              mint a personal API key (printed once)
   key list [--email E] | key revoke --id ID                  list or revoke personal API keys
-  (user and key take --data DIR and --json too)`;
+  quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
+  quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
+  (user, key and quota take --data DIR and --json too; --organization defaults to the first organization)`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -149,8 +162,9 @@ export async function main(argv: string[]): Promise<number> {
         initCommand(config);
         return 0;
       case 'user':
-      case 'key': {
-        const run = command[0] === 'user' ? userCommand : keyCommand;
+      case 'key':
+      case 'quota': {
+        const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
         const out = await run(command[1], parsed.flags, config);
         if (out) process.stdout.write(out + '\n');
         return 0;

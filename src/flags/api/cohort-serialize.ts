@@ -1,0 +1,26 @@
+// The cohort as PostHog's API shows it. Hedgerow computes no cohort in the background,
+// so nothing is ever calculating; `count` is known for static cohorts only.
+import type { TenancyStore } from '../../tenancy/store.js';
+import { userBasic } from '../../users/serialize.js';
+import type { StoredCohort } from '../definitions/types.js';
+
+export function cohortResponse(c: StoredCohort, tenancy: TenancyStore) {
+  const creator = c.created_by === null ? undefined : tenancy.user(c.created_by);
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    groups: [],
+    deleted: c.deleted,
+    filters: c.filters,
+    query: null,
+    is_calculating: false,
+    created_by: creator ? userBasic(creator) : null,
+    created_at: c.created_at,
+    last_calculation: null,
+    errors_calculating: 0,
+    count: c.is_static ? c.member_count : null,
+    is_static: c.is_static,
+    experiment_set: [],
+  };
+}

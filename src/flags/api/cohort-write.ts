@@ -1,0 +1,71 @@
+// Creating and updating a cohort: PostHog's serializer fields in its order, filters
+// checked unless the cohort is static, and on update the rules that protect flags
+// (no deleting a cohort active flags use, no event filters in one they use, no loops).
+// Static cohorts take their members as `distinct_ids` (hedgerow's JSON form of
+// PostHog's CSV upload of distinct ids); each write adds to the membership.
+import { errors } from '../../errors.js';
+import { cohortsNeeded } from '../definitions/cohort-refs.js';
+import { insertCohort, projectCohorts, projectFlags, saveCohort } from '../definitions/store.js';
+import type { StoredCohort } from '../definitions/types.js';
+import { checkUsableInFlags, createsLoop, validateCohortFilters } from './cohort-rules.js';
+import { booleanField, charField, dictField } from './fields.js';
+import type { WriteContext } from './flag-write.js';
+
+type Body = Record<string, unknown>;
+
+const NAME_MAX = 400;
+const DESCRIPTION_MAX = 1000;
+const EMPTY_FILTERS = { properties: { type: 'AND', values: [] } };
+
+function distinctIds(body: Body, isStatic: boolean): string[] {
+  const ids = body.distinct_ids;
+  if (ids === undefined) return [];
+  if (!Array.isArray(ids)) throw errors.validation('distinct_ids must be a list', 'distinct_ids');
+  if (!isStatic) throw errors.validation('Can only add users to static cohorts', 'distinct_ids');
+  if (!ids.every((id) => typeof id === 'string' && id !== '')) throw errors.validation('Each distinct id must be a non-empty string.', 'distinct_ids');
+  return ids as string[];
+}
+
+function parse(body: Body, self: StoredCohort | undefined) {
+  const name = charField(body, 'name', { max: NAME_MAX, allowBlank: true, allowNull: true });
+  const description = charField(body, 'description', { max: DESCRIPTION_MAX, allowBlank: true }) ?? undefined;
+  const deleted = booleanField(body, 'deleted');
+  const rawFilters = dictField(body, 'filters');
+  // PostHog skips filter checks for static cohorts; filters mean nothing to one, so
+  // hedgerow does not keep them. A cohort turning dynamic gets its filters checked.
+  const staticCohort = body.is_static === true || (body.is_static === undefined && self?.is_static === true);
+  const filters = rawFilters && !staticCohort ? validateCohortFilters(rawFilters) : undefined;
+  const isStatic = booleanField(body, 'is_static');
+  return { name, description, deleted, filters, isStatic, members: distinctIds(body, isStatic ?? self?.is_static ?? false) };
+}
+
+export function createCohort(body: Body, ctx: WriteContext): StoredCohort {
+  const c = parse(body, undefined);
+  return insertCohort(ctx.store, {
+    project_id: ctx.project.id, name: c.name ?? null, description: c.description ?? '', filters: c.filters ?? EMPTY_FILTERS,
+    is_static: c.isStatic ?? false, deleted: c.deleted ?? false, created_at: ctx.now.toISOString(), created_by: ctx.user.id,
+  }, c.members);
+}
+
+export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext): StoredCohort {
+  const c = parse(body, cohort);
+  const cohorts = new Map(projectCohorts(ctx.store, ctx.project.id).map((x) => [x.id, x]));
+  const live = new Map([...cohorts].filter(([, x]) => !x.deleted));
+  const flagsUsing = projectFlags(ctx.store, ctx.project.id)
+    .filter((f) => f.active && !f.deleted && cohortsNeeded(f.filters, live).includes(cohort.id));
+  if (c.filters && !cohort.is_static && !c.isStatic && flagsUsing.length > 0) checkUsableInFlags(c.filters, cohorts);
+  if (c.deleted === true && !cohort.deleted && flagsUsing.length > 0) {
+    throw errors.validation(`This cohort is used in ${flagsUsing.length} active feature flag(s): ${flagsUsing.map((f) => f.name || f.key).join(', ')}. ` +
+      'Please remove the cohort from these feature flags before deleting it.', null, 'invalid');
+  }
+  const filters = c.filters ?? cohort.filters;
+  if (createsLoop(cohort.id, filters, cohorts)) throw errors.validation('Cohorts cannot reference other cohorts in a loop.', null, 'invalid');
+  return saveCohort(ctx.store, {
+    ...cohort,
+    name: c.name === undefined ? cohort.name : c.name,
+    description: c.description ?? cohort.description,
+    filters,
+    is_static: c.isStatic ?? cohort.is_static,
+    deleted: c.deleted ?? cohort.deleted,
+  }, c.members);
+}

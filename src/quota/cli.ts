@@ -1,0 +1,32 @@
+// `hedgerow quota show | set`: an organization's feature flag request quota, on the data
+// directory of a running server or a stopped one. The server sees a change within a second.
+import { openStore } from '../store/env.js';
+import { createTenancyStore } from '../tenancy/store.js';
+import { setFlagQuota } from './meter.js';
+import { flagQuotaReport, parseLimit } from './usage.js';
+
+type Flags = Record<string, string | boolean | undefined>;
+const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
+
+export async function quotaCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean }): Promise<string> {
+  if (sub !== 'show' && sub !== 'set') throw new Error('usage: hedgerow quota show|set [--organization ID] [--flags N|unlimited]');
+  let limit: number | null | undefined;
+  if (sub === 'set') {
+    limit = parseLimit(text(flags.flags));
+    if (limit === undefined) throw new Error('quota set needs --flags N (a whole number of requests per month) or --flags unlimited');
+  }
+  const store = openStore(config.dataDir);
+  try {
+    const tenancy = createTenancyStore(store);
+    const wanted = text(flags.organization);
+    const org = wanted === undefined ? tenancy.firstOrganization() : tenancy.organization(wanted);
+    if (!org) throw new Error(wanted === undefined ? 'no organization yet: run `hedgerow init` first' : `no organization with id ${wanted}`);
+    if (limit !== undefined) setFlagQuota(store, org.id, limit);
+    const report = flagQuotaReport(store, org.id, Date.now());
+    if (config.json) return JSON.stringify({ organization: org.id, feature_flag_requests: report });
+    return `organization ${org.id}: feature flag requests ${report.usage} of ${report.limit ?? 'unlimited'} ` +
+      `this month (${report.period_start.slice(0, 10)} to ${report.period_end.slice(0, 10)} UTC)${report.quota_limited ? ', quota-limited' : ''}`;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,50 @@
+// GET and PATCH /api/organizations/:organization_id/quota/: the feature flag request
+// quota (hedgerow's own endpoint; PostHog sets quotas through billing). Reading needs
+// scope organization:read, changing needs organization:write and an organization admin.
+// Body: {"feature_flag_requests": N} or null for unlimited.
+import type { ManagementAuth } from '../auth/management.js';
+import { errors } from '../errors.js';
+import { jsonObject } from '../http/body.js';
+import { json } from '../http/reply.js';
+import type { HttpRequest, Route } from '../http/types.js';
+import type { Store } from '../store/env.js';
+import type { TenancyStore } from '../tenancy/store.js';
+import { OrgLevel, type User } from '../tenancy/types.js';
+import { setFlagQuota } from './meter.js';
+import { flagQuotaReport, parseLimit } from './usage.js';
+
+export function quotaRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
+  function organizationOf(req: HttpRequest, user: User): string {
+    const orgId = req.params.organization_id === '@current' ? user.organization_id : req.params.organization_id;
+    if (orgId !== user.organization_id) {
+      if (!tenancy.organization(orgId)) throw errors.notFound();
+      throw errors.permissionDenied();
+    }
+    return orgId;
+  }
+  const report = (orgId: string) => ({ feature_flag_requests: flagQuotaReport(store, orgId, Date.now()) });
+  const pattern = '/api/organizations/:organization_id/quota';
+
+  return [
+    auth.route({
+      methods: ['GET'], pattern, scope: 'organization', organizationLevel: true,
+      handler: (req, { user }) => json(200, report(organizationOf(req, user))),
+    }),
+    auth.route({
+      methods: ['PATCH'], pattern, scope: 'organization', organizationLevel: true,
+      handler(req, { user }) {
+        const orgId = organizationOf(req, user);
+        if (user.organization_level < OrgLevel.admin) throw errors.insufficientOrgLevel();
+        const body = jsonObject(req);
+        if ('feature_flag_requests' in body) {
+          const limit = parseLimit(body.feature_flag_requests);
+          if (limit === undefined) {
+            throw errors.validation('A valid non-negative integer or null is required.', 'feature_flag_requests', 'invalid');
+          }
+          setFlagQuota(store, orgId, limit);
+        }
+        return json(200, report(orgId));
+      },
+    }),
+  ];
+}
