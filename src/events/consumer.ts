@@ -20,7 +20,9 @@ const unprepared = { person_id: null };
 
 export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation): Promise<unknown> {
   const last = entries[entries.length - 1].seq;
-  return store.root.transaction(() => {
+  // lmdb-js commits what an async transaction wrote even when its callback throws; the
+  // child transaction is rolled back instead, so a failed batch leaves nothing behind.
+  return store.root.transaction(() => store.root.childTransaction(() => {
     const preparation = startPreparation?.();
     for (const entry of entries) {
       for (const ev of entry.events) {
@@ -39,7 +41,7 @@ export function applyEntries(store: Store, entries: LogEntry[], startPreparation
     }
     preparation?.finish();
     store.positions.put(EVENT_STORE_CONSUMER, last);
-  });
+  }));
 }
 
 export function eventStorePosition(store: Store): number {

@@ -1,0 +1,194 @@
+// Person processing inside the event-store pass, against a real LMDB store: what gets
+// stored, what a replay does, and that a failed transaction leaves nothing behind.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { openStore, type Store } from '../../src/store/env.js';
+import { applyEntries, eventStorePosition, type EventPreparation } from '../../src/events/consumer.js';
+import { eventByUuid } from '../../src/events/query.js';
+import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
+import { createPersonStep } from '../../src/persons/step.js';
+import { personUuid } from '../../src/persons/person-uuid.js';
+import {
+  groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid, resolvePersonUuid,
+  warningsSince, writeHashKeyOverrides, deletePerson,
+} from '../../src/persons/store.js';
+import { tempDir } from '../helpers/server.js';
+
+const P = 1;
+const NOW = Date.parse('2026-01-10T12:00:00.000Z');
+let store: Store;
+let dir: string;
+let seq = 0;
+let n = 0;
+
+function ev(event: string, distinctId: string, properties: Record<string, unknown> = {}, uuid = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`): CapturedEvent {
+  return {
+    uuid, event, distinct_id: distinctId, properties, timestamp: new Date(NOW + n * 1000).toISOString(),
+    project_id: P, ip: null, now: new Date(NOW).toISOString(), sent_at: null, historical: false,
+  };
+}
+
+const entry = (...events: CapturedEvent[]): LogEntry => ({ seq: ++seq, events });
+const apply = (...entries: LogEntry[]) => applyEntries(store, entries, createPersonStep(store, () => NOW));
+const person = (distinctId: string) => {
+  const row = personByDistinctId(store, P, distinctId);
+  return row && personByUuid(store, P, row.person_uuid);
+};
+
+const s = suite('person step in the event-store pass');
+s.before.each(() => {
+  dir = tempDir('hedgerow-persons-');
+  store = openStore(dir);
+  seq = 0;
+});
+s.after.each(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+s('every stored event carries the person it resolved to; merges are followed on read', async () => {
+  const a = ev('$pageview', 'anon-1');
+  const b = ev('$pageview', 'user-1');
+  const c = ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1' });
+  await apply(entry(a, b), entry(c));
+  const anonUuid = personUuid(P, 'anon-1');
+  const userUuid = personUuid(P, 'user-1');
+  assert.is(eventByUuid(store, P, a.uuid)!.person_id, anonUuid);
+  assert.is(eventByUuid(store, P, c.uuid)!.person_id, userUuid);
+  // The anonymous person was merged away: its events now resolve to the user's person.
+  assert.is(personByUuid(store, P, anonUuid), undefined);
+  assert.is(resolvePersonUuid(store, P, anonUuid), userUuid);
+  assert.is(resolvePersonUuid(store, P, userUuid), userUuid);
+});
+
+s('the distinct id rows copy the person\'s properties, for every id, after merges too', async () => {
+  await apply(entry(
+    ev('e', 'anon-1', { $set: { utm: 'ad' } }),
+    ev('e', 'user-1', { $set: { plan: 'pro' } }),
+    ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1', $set: { email: 'a@x' } }),
+  ));
+  for (const id of ['anon-1', 'user-1']) {
+    const row = personByDistinctId(store, P, id)!;
+    assert.is(row.person_uuid, personUuid(P, 'user-1'));
+    assert.is(row.person_id, 2);
+    assert.equal({ ...row.properties, $creator_event_uuid: undefined }, { utm: 'ad', plan: 'pro', email: 'a@x', $creator_event_uuid: undefined });
+  }
+});
+
+s('later events of one batch see the changes of earlier ones', async () => {
+  await apply(entry(
+    ev('e', 'u', { $set: { n: 1 } }),
+    ev('e', 'u', { $set: { n: 2 }, $set_once: { first: 'a' } }),
+    ev('e', 'u', { $set_once: { first: 'b' }, $unset: ['n'] }),
+  ));
+  const p = person('u')!;
+  assert.equal({ ...p.properties, $creator_event_uuid: undefined }, { first: 'a', $creator_event_uuid: undefined });
+  assert.is(p.id, 1);
+});
+
+s('numeric person ids follow creation order and continue across batches', async () => {
+  await apply(entry(ev('e', 'a'), ev('e', 'b')));
+  await apply(entry(ev('e', 'c')));
+  assert.equal(['a', 'b', 'c'].map((d) => person(d)!.id), [1, 2, 3]);
+});
+
+s('a resent event (same uuid) is not applied twice', async () => {
+  const first = ev('e', 'u', { $set: { v: 1 } });
+  await apply(entry(first, ev('e', 'u', { $set: { v: 2 } })));
+  await apply(entry({ ...first, properties: { $set: { v: 1 } } }));
+  assert.is(person('u')!.properties.v, 2);
+});
+
+s('a failed transaction applies nothing, and the retry applies everything once', async () => {
+  const events = [ev('e', 'a', { $set: { x: 1 } }), ev('$identify', 'b', { $anon_distinct_id: 'a' }), ev('$groupidentify', 'c', { $group_type: 'company', $group_key: 'acme', $group_set: { n: 1 } })];
+  const e = entry(...events);
+  let calls = 0;
+  // Dies on the last event, after the first two have been worked through.
+  const dying = (): EventPreparation => {
+    const inner = createPersonStep(store, () => NOW)();
+    return { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, finish: () => inner.finish() };
+  };
+  await applyEntries(store, [e], dying).then(() => assert.unreachable('should fail'), (err: Error) => assert.is(err.message, 'killed'));
+  assert.is(eventStorePosition(store), 0);
+  assert.is(person('a'), undefined);
+  assert.is(eventByUuid(store, P, events[0].uuid), undefined);
+  assert.equal(groupTypeMapping(store, P), []);
+  assert.is(store.personSeq.get(P), undefined);
+
+  await apply(e);
+  assert.is(eventStorePosition(store), e.seq);
+  assert.equal(person('a')!.distinct_ids, ['a', 'b']);
+  assert.is(person('a')!.id, 1);
+  assert.is(person('c')!.id, 2);
+  assert.equal(groupProperties(store, P, 0, 'acme'), { n: 1 });
+});
+
+s('dropped events are not stored, and the reason is recorded as an ingestion warning', async () => {
+  const dropped = ev('$identify', 'u', { $process_person_profile: false });
+  await apply(entry(dropped));
+  assert.is(eventByUuid(store, P, dropped.uuid), undefined);
+  assert.is(person('u'), undefined);
+  const warnings = warningsSince(store, P, 0);
+  assert.equal(warnings, [{
+    type: 'invalid_event_when_process_person_profile_is_false',
+    timestamp: new Date(NOW).toISOString(),
+    details: { eventUuid: dropped.uuid, event: '$identify', distinctId: 'u', category: 'event', severity: 'error' },
+  }]);
+});
+
+s('events with $process_person_profile: false are stored without a person and change no one', async () => {
+  await apply(entry(ev('e', 'u', { $set: { a: 1 } })));
+  const personless = ev('e', 'u', { $process_person_profile: false, $set: { a: 2 } });
+  await apply(entry(personless));
+  const stored = eventByUuid(store, P, personless.uuid)!;
+  assert.is(stored.person_id, null);
+  assert.equal(stored.properties, { $process_person_profile: false });
+  assert.is(person('u')!.properties.a, 1);
+});
+
+s('$groups on an event is stored as $group_<index>, registering types but creating no group', async () => {
+  const e = ev('e', 'u', { $groups: { company: 'acme', team: 't1' } });
+  await apply(entry(e));
+  assert.equal(eventByUuid(store, P, e.uuid)!.properties, { $groups: { company: 'acme', team: 't1' }, $group_0: 'acme', $group_1: 't1' });
+  assert.equal(groupTypeMapping(store, P).map((t) => [t.group_type, t.group_type_index]), [['company', 0], ['team', 1]]);
+  assert.is(groupProperties(store, P, 0, 'acme'), undefined);
+});
+
+s('$groupidentify creates and updates the group; a sixth group type is refused with one warning', async () => {
+  await apply(entry(
+    ev('$groupidentify', '$company_acme', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme' } }),
+    ev('$groupidentify', '$company_acme', { $group_type: 'company', $group_key: 'acme', $group_set: { size: 5 } }),
+  ));
+  assert.equal(groupProperties(store, P, 0, 'acme'), { name: 'Acme', size: 5 });
+  await apply(entry(ev('e', 'u', { $groups: { t1: 'a', t2: 'b', t3: 'c', t4: 'd' } })));
+  const sixth = ev('$groupidentify', 'u', { $group_type: 'sixth', $group_key: 'k', $group_set: { a: 1 } });
+  await apply(entry(sixth, ev('e', 'u', { $groups: { sixth: 'k' } })));
+  assert.is(groupTypeMapping(store, P).length, 5);
+  // The event is kept; only the group is refused, and the warning is not repeated.
+  assert.ok(eventByUuid(store, P, sixth.uuid));
+  const warnings = warningsSince(store, P, 0);
+  assert.equal(warnings.map((w) => [w.type, w.details.groupType]), [['group_type_limit_reached', 'sixth']]);
+});
+
+s('flag hash key overrides follow a merge; the surviving person keeps its own', async () => {
+  await apply(entry(ev('e', 'anon-1'), ev('e', 'user-1')));
+  await writeHashKeyOverrides(store, P, ['anon-1'], ['flag-a', 'flag-b'], 'anon-1');
+  await writeHashKeyOverrides(store, P, ['user-1'], ['flag-a'], 'user-1');
+  await apply(entry(ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1' })));
+  assert.equal(hashKeyOverrides(store, P, personUuid(P, 'user-1')), { 'flag-a': 'user-1', 'flag-b': 'anon-1' });
+  assert.equal(hashKeyOverrides(store, P, personUuid(P, 'anon-1')), {});
+});
+
+s('a deleted person is gone with its distinct ids; a later event starts a new person', async () => {
+  await apply(entry(ev('e', 'u', { $set: { a: 1 } })));
+  await deletePerson(store, P, person('u')!);
+  assert.is(personByDistinctId(store, P, 'u'), undefined);
+  await apply(entry(ev('e', 'u', { $set: { b: 1 } })));
+  const p = person('u')!;
+  assert.is(p.id, 2);
+  assert.is(p.properties.a, undefined);
+  assert.is(p.uuid, personUuid(P, 'u'));
+});
+
+s.run();
