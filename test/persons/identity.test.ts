@@ -123,6 +123,14 @@ s('$identify refuses to merge a person that is already identified, with a warnin
   assert.equal(w.person('user-1').distinct_ids, ['user-1', 'anon-1']);
 });
 
+s('an id without a person is attached even to an identified person: the restriction is on merging two', () => {
+  const w = world();
+  w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1' });
+  const out = w.send('$identify', 'user-2', { $anon_distinct_id: 'user-1' });
+  assert.equal(out.warnings, []);
+  assert.equal(w.person('user-2').distinct_ids, ['user-1', 'anon-1', 'user-2']);
+});
+
 s('$merge_dangerously merges even an identified person', () => {
   const w = world();
   w.send('$identify', 'user-1', { $anon_distinct_id: 'anon-1' });
