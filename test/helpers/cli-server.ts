@@ -1,0 +1,46 @@
+// The real `hedgerow` CLI as a child process: init a data dir, serve it, SIGKILL it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface CliKeys { project_id: number; project_api_key: string; personal_api_key: string }
+
+export function cliInit(dataDir: string): CliKeys {
+  const r = spawnSync(process.execPath, [MAIN, 'init', '--data', dataDir, '--json'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as CliKeys;
+}
+
+// Starts `serve` and resolves with the port from its JSON "listening" log line.
+export function cliServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, 10_000);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); });
+    child.stdout!.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      for (const line of buffered.split('\n')) {
+        const parsed = (() => { try { return JSON.parse(line) as { msg?: string; port?: number }; } catch { return null; } })();
+        if (parsed?.msg === 'listening' && parsed.port) {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          resolve({ child, url: `http://127.0.0.1:${parsed.port}` });
+          return;
+        }
+      }
+    });
+  });
+}
+
+export function cliStop(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
