@@ -39,7 +39,7 @@ export function quotaRoutes(auth: ManagementAuth, store: Store, tenancy: Tenancy
         if ('feature_flag_requests' in body) {
           const limit = parseLimit(body.feature_flag_requests);
           if (limit === undefined) {
-            throw errors.validation('A valid non-negative integer or null is required.', 'feature_flag_requests', 'invalid');
+            throw errors.validation('A valid non-negative integer or null is required.', 'feature_flag_requests');
           }
           setFlagQuota(store, orgId, limit);
         }

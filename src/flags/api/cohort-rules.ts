@@ -11,7 +11,8 @@ import type { StoredCohort } from '../definitions/types.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const invalid = (detail: string, code = 'invalid') => errors.validation(detail, 'filters', code);
+// DRF's default code "invalid" reaches clients as "invalid_input" (drf-exceptions-hog).
+const invalid = (detail: string, code?: string) => errors.validation(detail, 'filters', code);
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(PROPERTY_OPERATORS);
 
 const FIELDS = {

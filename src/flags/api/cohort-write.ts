@@ -56,10 +56,10 @@ export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext
   if (c.filters && !cohort.is_static && !c.isStatic && flagsUsing.length > 0) checkUsableInFlags(c.filters, cohorts);
   if (c.deleted === true && !cohort.deleted && flagsUsing.length > 0) {
     throw errors.validation(`This cohort is used in ${flagsUsing.length} active feature flag(s): ${flagsUsing.map((f) => f.name || f.key).join(', ')}. ` +
-      'Please remove the cohort from these feature flags before deleting it.', null, 'invalid');
+      'Please remove the cohort from these feature flags before deleting it.', null);
   }
   const filters = c.filters ?? cohort.filters;
-  if (createsLoop(cohort.id, filters, cohorts)) throw errors.validation('Cohorts cannot reference other cohorts in a loop.', null, 'invalid');
+  if (createsLoop(cohort.id, filters, cohorts)) throw errors.validation('Cohorts cannot reference other cohorts in a loop.', null);
   return saveCohort(ctx.store, {
     ...cohort,
     name: c.name === undefined ? cohort.name : c.name,

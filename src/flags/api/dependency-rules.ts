@@ -23,12 +23,12 @@ const live = (flags: readonly StoredFlag[]) => flags.filter((f) => !f.deleted);
 function referencedKey(ref: unknown, flags: readonly StoredFlag[]): string {
   const id = asInt(ref);
   if (id === undefined) {
-    throw errors.validation(`Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${String(ref)}'`, 'filters', 'invalid');
+    throw errors.validation(`Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${String(ref)}'`, 'filters');
   }
   const flag = live(flags).find((f) => f.id === id);
-  if (!flag) throw errors.validation(`Flag dependency references non-existent flag with ID ${id}`, 'filters', 'invalid');
+  if (!flag) throw errors.validation(`Flag dependency references non-existent flag with ID ${id}`, 'filters');
   if (!flag.active) {
-    throw errors.validation(`Cannot create dependency on disabled flag '${flag.key}' (ID: ${id}). Flag dependencies must reference active flags only.`, 'filters', 'invalid');
+    throw errors.validation(`Cannot create dependency on disabled flag '${flag.key}' (ID: ${id}). Flag dependencies must reference active flags only.`, 'filters');
   }
   return flag.key;
 }
@@ -43,11 +43,11 @@ const dependencyKeys = (filters: FlagFiltersDefinition, flags: readonly StoredFl
 export function checkDependencies(flagKey: string | undefined, filters: FlagFiltersDefinition, flags: readonly StoredFlag[]): void {
   if (!flagKey) return;
   const deps = dependencyKeys(filters, flags);
-  if (deps.has(flagKey)) throw errors.validation(`Feature flag '${flagKey}' cannot depend on itself`, 'filters', 'invalid');
+  if (deps.has(flagKey)) throw errors.validation(`Feature flag '${flagKey}' cannot depend on itself`, 'filters');
   const visit = (key: string, path: string[]): void => {
     const at = path.indexOf(key);
     if (at !== -1) {
-      throw errors.validation(`Circular dependency detected: ${[...path.slice(at), key].join(' → ')}`, 'filters', 'invalid');
+      throw errors.validation(`Circular dependency detected: ${[...path.slice(at), key].join(' → ')}`, 'filters');
     }
     const flag = live(flags).find((f) => f.key === key);
     if (flag) for (const dep of dependencyKeys(flag.filters, flags)) visit(dep, [...path, key]);
@@ -74,20 +74,20 @@ export function checkStateChange(flag: StoredFlag, next: { deleted?: boolean; ac
   if (next.deleted === true) {
     const d = dependents(flag, flags);
     if (d.length > 0) {
-      throw errors.validation(`Cannot delete this feature flag because other flags depend on it: ${named(d)}. Please update or delete the dependent flags first.`, null, 'invalid');
+      throw errors.validation(`Cannot delete this feature flag because other flags depend on it: ${named(d)}. Please update or delete the dependent flags first.`, null);
     }
   }
   if (next.active === false && flag.active) {
     const d = dependents(flag, flags);
     if (d.length > 0) {
-      throw errors.validation(`Cannot disable this feature flag because other flags depend on it: ${named(d)}. Please update or disable the dependent flags first.`, null, 'invalid');
+      throw errors.validation(`Cannot disable this feature flag because other flags depend on it: ${named(d)}. Please update or disable the dependent flags first.`, null);
     }
   }
   if (next.active === true && !flag.active) {
     const ids = new Set(dependencyRefs(flag.filters).map(asInt));
     const off = live(flags).filter((f) => ids.has(f.id) && !f.active).sort(byKey);
     if (off.length > 0) {
-      throw errors.validation(`Cannot enable this feature flag because it depends on disabled flags: ${named(off)}. Please enable the dependency flags first.`, null, 'invalid');
+      throw errors.validation(`Cannot enable this feature flag because it depends on disabled flags: ${named(off)}. Please enable the dependency flags first.`, null);
     }
   }
 }

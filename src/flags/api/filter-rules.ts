@@ -29,7 +29,8 @@ const MAX_PROPERTY_VALUES = 1000;
 const STRING_VALUED = new Set(['regex', 'icontains', 'not_regex', 'not_icontains', 'gte', 'lte', 'gt', 'lt']);
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(PROPERTY_OPERATORS);
 
-const invalid = (detail: string, code = 'invalid') => errors.validation(detail, 'filters', code);
+// DRF's default code "invalid" reaches clients as "invalid_input" (drf-exceptions-hog).
+const invalid = (detail: string, code?: string) => errors.validation(detail, 'filters', code);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function structure(raw: Record<string, unknown>): PropertyFilterDefinition[] {
@@ -97,7 +98,7 @@ function normalizedPayloads(raw: Record<string, unknown>): Record<string, unknow
 export function validateFilters(raw: Record<string, unknown>, ctx: FilterContext): FlagFiltersDefinition {
   // PostHog keeps the stored filters when a PATCH sends some without conditions.
   if (!('groups' in raw) && !ctx.creating && ctx.current) return ctx.current;
-  if (ctx.creating && (!Array.isArray(raw.groups) || raw.groups.length === 0)) {
+  if (ctx.creating && !pyTruthy(raw.groups)) {
     throw invalid('Feature flags must have at least one condition set (group).');
   }
   const properties = structure(raw);
