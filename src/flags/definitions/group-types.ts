@@ -1,8 +1,8 @@
-// A project's group types by index ("0" → "company"). They belong to persons and groups
-// (src/persons, being written alongside); until that domain stores them, a project has
-// none. This is the one place to switch to its reader.
+// A project's group types by index as flag definitions carry them ("0" → "company");
+// persons and groups own the records.
+import { groupTypeMapping as groupTypes } from '../../persons/store.js';
 import type { Store } from '../../store/env.js';
 
-export function groupTypeMapping(_store: Store, _projectId: number): Record<string, string> {
-  return {};
+export function groupTypeMapping(store: Store, projectId: number): Record<string, string> {
+  return Object.fromEntries(groupTypes(store, projectId).map((t) => [String(t.group_type_index), t.group_type]));
 }
