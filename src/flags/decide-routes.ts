@@ -15,7 +15,7 @@ import { isFlagQuotaExceeded, recordFlagRequest } from '../quota/index.js';
 import { writeHashKeyOverrides } from '../persons/store.js';
 import type { BatchingPool } from '../pipeline/batching-pool.js';
 import { responseProtocol, type ResponseProtocol } from './projection.js';
-import { readFlagRequest, requestVersion } from './request.js';
+import { readFlagRequest, readFlagToken, requestVersion } from './request.js';
 import { decideEnvelope, emptyFlagsBody, QUOTA_LIMITED } from './envelope.js';
 import type { FlagTask, FlagTaskResult } from './serve/types.js';
 
@@ -61,9 +61,9 @@ export function decideRoutes(deps: DecideDeps): Route[] {
       body: req.body, query: req.query, contentType: req.headers['content-type'],
       contentEncoding: req.headers['content-encoding'], maxDecompressedBytes: deps.maxDecompressedBytes,
     });
-    const request = readFlagRequest(payload, req.query);
-    const project = tenancy.projectByToken(request.token);
+    const project = tenancy.projectByToken(readFlagToken(payload, req.query));
     if (!project) throw errors.invalidProjectKey();
+    const request = readFlagRequest(payload, req.query);
     const now = Date.now();
     const requestId = randomUUID();
 

@@ -28,43 +28,50 @@ function cut(id: string): string {
   return id.length > 200 ? Array.from(id).slice(0, 200).join('') : id;
 }
 
-export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagRequest {
+/** The project key of a decoded request; the key is checked before anything else in the body. */
+export function readFlagToken(payload: unknown, query: URLSearchParams): string {
   if (!isObject(payload)) throw errors.invalidPayload('Malformed request data: expected a JSON object.');
   const token = text(payload.api_key) ?? text(payload.token) ?? text(query.get('token')) ?? text(query.get('api_key'));
   if (token === null) throw errors.missingProjectKey();
   if (token.startsWith('phx_')) throw errors.invalidProjectKey();
+  return token;
+}
 
-  const rawId = payload.distinct_id;
+export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagRequest {
+  const token = readFlagToken(payload, query);
+  const body = payload as Obj;
+  const rawId = body.distinct_id;
   const distinctId = typeof rawId === 'string' ? rawId : text(rawId);
   if (distinctId === null || distinctId === undefined) {
-    throw errors.validation('The distinct_id field is missing from the request.', 'distinct_id', 'missing_distinct_id');
+    // PostHog's words and shape (generate_exception_response in posthog/api/decide.py).
+    throw errors.validation('Decide requires a distinct_id.', null, 'missing_distinct_id');
   }
 
   const groups: Record<string, string> = {};
-  if (isObject(payload.groups)) {
-    for (const [type, key] of Object.entries(payload.groups)) {
+  if (isObject(body.groups)) {
+    for (const [type, key] of Object.entries(body.groups)) {
       const k = text(key);
       if (k !== null) groups[type] = k;
     }
   }
   const groupProperties: Record<string, Record<string, unknown>> = {};
-  if (isObject(payload.group_properties)) {
-    for (const [type, props] of Object.entries(payload.group_properties)) if (isObject(props)) groupProperties[type] = props;
+  if (isObject(body.group_properties)) {
+    for (const [type, props] of Object.entries(body.group_properties)) if (isObject(props)) groupProperties[type] = props;
   }
-  const flagKeys = Array.isArray(payload.flag_keys_to_evaluate)
-    ? payload.flag_keys_to_evaluate.filter((k): k is string => typeof k === 'string')
+  const flagKeys = Array.isArray(body.flag_keys_to_evaluate)
+    ? body.flag_keys_to_evaluate.filter((k): k is string => typeof k === 'string')
     : null;
 
   return {
     token,
     distinctId: cut(distinctId),
     groups,
-    personProperties: isObject(payload.person_properties) ? payload.person_properties : {},
+    personProperties: isObject(body.person_properties) ? body.person_properties : {},
     groupProperties,
-    geoipDisable: payload.geoip_disable === true || payload.disable_geoip === true,
+    geoipDisable: body.geoip_disable === true || body.disable_geoip === true,
     flagKeys,
-    anonDistinctId: text(payload.$anon_distinct_id),
-    deviceId: text(payload.$device_id),
+    anonDistinctId: text(body.$anon_distinct_id),
+    deviceId: text(body.$device_id),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Store } from '../../store/env.js';
 import { compileFlags, evaluateFlags, personPropertiesForEvaluation, responseBody, type CompiledFlags } from '../index.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
 import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId } from '../../persons/store.js';
+import type { DistinctIdRecord } from '../../store/persons.js';
 import type { FlagTask, FlagTaskResult } from './types.js';
 
 interface ProjectFlags {
@@ -30,6 +31,14 @@ function compileProject(store: Store, projectId: number): ProjectFlags {
   };
 }
 
+interface Continuity {
+  overrides: Record<string, string> | null;
+  failed: boolean;
+  missing: string[] | null;
+}
+
+const NO_CONTINUITY: Continuity = Object.freeze({ overrides: null, failed: false, missing: null });
+
 export function createBatchEvaluator(store: Store) {
   const cache = new Map<number, ProjectFlags>();
 
@@ -44,6 +53,27 @@ export function createBatchEvaluator(store: Store) {
       cache.set(projectId, entry);
     }
     return entry;
+  }
+
+  // Experience continuity, as PostHog's /flags service does it: the stored hash keys of
+  // the person of distinct_id win over those of the person of $anon_distinct_id (before
+  // identification the anonymous person holds them); a continuity flag that either
+  // existing person has no hash key for yet is reported so the main thread stores one.
+  function readContinuity(task: FlagTask, person: DistinctIdRecord | undefined, keys: readonly string[]): Continuity {
+    try {
+      const own = person ? hashKeyOverrides(store, task.projectId, person.person_uuid) : null;
+      if (!task.anonDistinctId) return { overrides: own, failed: false, missing: null };
+      const anonPerson = personByDistinctId(store, task.projectId, task.anonDistinctId);
+      const anon = !anonPerson ? null
+        : anonPerson.person_uuid === person?.person_uuid ? own
+          : hashKeyOverrides(store, task.projectId, anonPerson.person_uuid);
+      const holders = [own, anon].filter((h): h is Record<string, string> => h !== null);
+      if (holders.length === 0) return { overrides: null, failed: false, missing: null };
+      const missing = keys.filter((k) => holders.some((h) => h[k] === undefined));
+      return { overrides: anon && anon !== own ? { ...anon, ...own } : own, failed: false, missing: missing.length > 0 ? missing : null };
+    } catch {
+      return { overrides: null, failed: true, missing: null };
+    }
   }
 
   function evaluateOne(task: FlagTask, flags: ProjectFlags): FlagTaskResult {
@@ -69,35 +99,21 @@ export function createBatchEvaluator(store: Store) {
       groupProps[type] = { $group_key: task.groups[type], ...stored, ...task.groupProperties[type] };
     }
 
-    let overrides: Record<string, string> | null = null;
-    let overridesFailed = false;
-    let missingOverrides: string[] | null = null;
-    if (flags.continuityKeys.length > 0 && person) {
-      try {
-        overrides = hashKeyOverrides(store, task.projectId, person.person_uuid);
-      } catch {
-        overridesFailed = true;
-      }
-      if (overrides && task.anonDistinctId) {
-        const missing = flags.continuityKeys.filter((k) => overrides![k] === undefined);
-        if (missing.length > 0) missingOverrides = missing;
-      }
-    }
-
+    const continuity = flags.continuityKeys.length > 0 ? readContinuity(task, person, flags.continuityKeys) : NO_CONTINUITY;
     const result = evaluateFlags(flags.compiled, {
       distinct_id: task.distinctId,
       person_properties: personPropertiesForEvaluation(person?.properties, { ...task.geo, ...task.personProperties }, task.distinctId),
       groups: task.groups,
       group_properties: groupProps,
-      hash_key_overrides: overrides,
+      hash_key_overrides: continuity.overrides,
       anon_distinct_id: task.anonDistinctId,
       device_id: task.deviceId,
       flag_keys_to_evaluate: task.flagKeys,
       static_cohorts: flags.hasStaticCohorts ? staticCohortsOf(store, task.projectId, [task.distinctId]) : null,
       now: task.now,
-    }, { hash_key_overrides_failed: overridesFailed });
+    }, { hash_key_overrides_failed: continuity.failed });
     const final = readFailed ? { ...result, errors_while_computing_flags: true } : result;
-    return { body: JSON.stringify(responseBody(task.protocol, final)), errors: final.errors_while_computing_flags, missingOverrides };
+    return { body: JSON.stringify(responseBody(task.protocol, final)), errors: final.errors_while_computing_flags, missingOverrides: continuity.missing };
   }
 
   return function evaluateBatch(tasks: FlagTask[]): FlagTaskResult[] {
