@@ -3,7 +3,7 @@
 // ETag revalidation, authentication and the quota's 402.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, bearer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, request, postJson, bearer, eventually, type TestServer } from '../../helpers/server.js';
 import { apiClient, type ApiCall } from '../../helpers/api.js';
 import { addUser } from '../../helpers/users.js';
 import { cohortFilters, createCohort, createFlag, flagBody, flagsPath, freshKey, person } from './helpers.js';
@@ -144,6 +144,21 @@ s('ETag: a weak tag, 304 while nothing changed (weak, strong or bare), a new tag
   assert.is.not(changed.headers.get('etag'), etag);
   // The two cohort modes are different bodies with different tags.
   assert.is.not((await legacy()).headers.get('etag'), changed.headers.get('etag'));
+});
+
+s('group types come from persons and groups; a new group type is a new body and tag', async () => {
+  const before = await definitions();
+  assert.equal(before.body.group_type_mapping, {});
+  await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [
+    { event: '$groupidentify', distinct_id: '$company_acme', properties: { $group_type: 'company', $group_key: 'acme', $group_set: {} } },
+    { event: '$groupidentify', distinct_id: '$team_red', properties: { $group_type: 'team', $group_key: 'red', $group_set: {} } },
+  ] });
+  const after = await eventually(async () => {
+    const r = await definitions('&send_cohorts', t.personalKey, { 'If-None-Match': before.headers.get('etag')! });
+    return r.status === 200 && Object.keys(r.body.group_type_mapping).length === 2 ? r : null;
+  });
+  assert.equal(after.body.group_type_mapping, { 0: 'company', 1: 'team' });
+  assert.is.not(after.headers.get('etag'), before.headers.get('etag'));
 });
 
 s('authentication: personal key with feature_flag:read, a valid project token, access to that project', async () => {
