@@ -26,6 +26,16 @@ interface Meter {
 
 const meters = new WeakMap<Store, Meter>();
 
+// The period of the last call: every request asks, and months change rarely.
+let lastPeriod = { key: '', start: 0, end: 0 };
+function periodKey(now: number): string {
+  if (now < lastPeriod.start || now >= lastPeriod.end) {
+    const p = billingPeriod(now);
+    lastPeriod = { key: p.key, start: Date.parse(p.start), end: Date.parse(p.end) };
+  }
+  return lastPeriod.key;
+}
+
 function meterOf(store: Store): Meter {
   let m = meters.get(store);
   if (!m) meters.set(store, (m = { pending: new Map(), stored: new Map(), limits: new Map(), timer: null }));
@@ -54,7 +64,7 @@ export function setFlagQuota(store: Store, orgId: string, limit: number | null):
 
 /** Requests counted in the period of `now`, this thread's unflushed ones included. */
 export function flagUsage(store: Store, orgId: string, now: number): number {
-  const period = billingPeriod(now).key;
+  const period = periodKey(now);
   const key = `${orgId}\0${period}`;
   const m = meterOf(store);
   const stored = cached(m.stored, key, now, () => (store.quota.get(usageKey(orgId, period)) as number | undefined) ?? 0);
@@ -64,7 +74,7 @@ export function flagUsage(store: Store, orgId: string, now: number): number {
 /** Counts one feature flag request (a /decide, /flags or local-evaluation call) of the organization. */
 export function recordFlagRequest(store: Store, orgId: string, now: number): void {
   const m = meterOf(store);
-  const key = `${orgId}\0${billingPeriod(now).key}`;
+  const key = `${orgId}\0${periodKey(now)}`;
   m.pending.set(key, (m.pending.get(key) ?? 0) + 1);
   if (!m.timer) {
     m.timer = setTimeout(() => flushFlagUsage(store), FLUSH_MS);
