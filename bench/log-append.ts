@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/env.js';
 import { createLmdbLog } from '../src/log/lmdb-log.js';
-import { encodeRecord } from '../src/log/record.js';
+import { encodeRecord, encodeFrames, eventsFrame } from '../src/log/record.js';
 import { createGroupCommitter } from '../src/log/group-commit.js';
 import type { CapturedEvent } from '../src/log/types.js';
 
@@ -59,14 +59,14 @@ function groupCommitAwaitingFlushed(dir: string): Subject {
   let seq = 0;
   const committer = createGroupCommitter({
     maxInFlight: 4,
-    async commit(events) {
-      const written = db.put(++seq, encodeRecord(events)) as Promise<boolean> & { flushed?: Promise<void> };
+    async commit(frames) {
+      const written = db.put(++seq, encodeFrames(frames)) as Promise<boolean> & { flushed?: Promise<void> };
       await written;
       await written.flushed;
     },
   });
   return {
-    append: (e) => committer.append([e]),
+    append: (e) => committer.append(eventsFrame([e])),
     txnId: () => lastTxnId(root),
     async close() { await committer.drain(); await root.close(); },
   };

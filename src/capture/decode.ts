@@ -59,24 +59,39 @@ async function gunzipCapped(data: Buffer, max: number): Promise<Buffer> {
   }
 }
 
-function parseJson(data: Buffer | string): unknown {
+// A decoded body: the parsed value and the UTF-8 JSON text it was parsed from (what
+// capture writes to the log, src/log/record.ts).
+export interface DecodedBody {
+  value: unknown;
+  text: Buffer;
+}
+
+function parseJson(text: Buffer): DecodedBody {
   try {
-    return JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
+    return { value: JSON.parse(text.toString('utf8')), text };
   } catch {
     throw errors.invalidPayload('Malformed request data: failed to parse JSON.');
   }
 }
 
+// A plain JSON body, what server SDKs and most clients send, is decoded without a
+// promise; compressed bodies are inflated off the event loop.
+export function decodeBody(input: DecodeInput): DecodedBody | Promise<DecodedBody> {
+  const { body, query, contentType } = input;
+  if (input.contentEncoding === undefined && (contentType === undefined || !contentType.startsWith('application/x-www-form-urlencoded'))) {
+    const c = firstNonSpace(body);
+    if ((c === 0x7b || c === 0x5b) && !query.has('data') && !query.has('compression')) return parseJson(body);
+  }
+  return decodeSlow(input);
+}
+
 export async function decodePayload(input: DecodeInput): Promise<unknown> {
+  return (await decodeBody(input)).value;
+}
+
+async function decodeSlow(input: DecodeInput): Promise<DecodedBody> {
   const { body, query, contentType } = input;
   const dataParam = query.get('data');
-
-  // Fast path: a plain JSON body, which is what server SDKs and most clients send.
-  if (!dataParam && !query.has('compression') && !input.contentEncoding &&
-    !(contentType && contentType.startsWith('application/x-www-form-urlencoded'))) {
-    const c = firstNonSpace(body);
-    if (c === 0x7b || c === 0x5b) return parseJson(body);
-  }
 
   let payload: Buffer;
   let formCompression: string | null = null;
@@ -112,7 +127,7 @@ export async function decodePayload(input: DecodeInput): Promise<unknown> {
     }
     if (!text) throw errors.invalidPayload('Failed to decompress lz64 data.');
     if (text.length > max) throw errors.tooLarge('Decompressed request body is too large.');
-    return parseJson(text);
+    return parseJson(Buffer.from(text, 'utf8'));
   }
   if (isGzip(payload)) return parseJson(await gunzipCapped(payload, max));
   if (hint === 'gzip') throw errors.invalidPayload('Body is not gzip data.');

@@ -1,6 +1,15 @@
 // Pure normalization of a decoded capture payload into events: token, distinct id,
 // uuid, clock-skew-corrected timestamp, $set folding, $ip. No I/O; the clock, the
 // client address and the uuid source come in as arguments.
+//
+// It runs in two halves (docs/decisions/0008). `scanCapture` is what the front end
+// must know before it answers: the token, which events are kept or dropped (and
+// why), and how many need a generated uuid; it reads the payload and changes
+// nothing. `buildEvents` makes the events from the payload, the scan's verdicts and
+// a context (clock, address, project, uuids); the log reader runs it in the consumer
+// thread, on the request's JSON text and the frame header capture wrote beside it
+// (src/capture/frame.ts). Given the same inputs it returns the same events, so a
+// replayed log record yields the same uuids and timestamps.
 import { errors } from '../errors.js';
 import type { CapturedEvent } from '../log/types.js';
 import { checkBatchEnvelope, checkRawEvent } from './schemas.js';
@@ -22,6 +31,34 @@ export interface NormalizedCapture {
   dropped: Partial<Record<DropReason, number>>;
 }
 
+// What the front end learns from a payload without building any event.
+export interface CaptureScan {
+  token: string | null;
+  // The payload's events, as parsed: kept and dropped alike.
+  rawEvents: unknown[];
+  // Indices into rawEvents of the events dropped, ascending (null when none is).
+  droppedAt: number[] | null;
+  dropped: Partial<Record<DropReason, number>>;
+  // Kept events, and how many of them carry no uuid of their own.
+  kept: number;
+  missingUuids: number;
+  historical: boolean;
+  // From the batch's sent_at or the `_` query parameter (ms), for clock-skew correction.
+  sentAtMs: number | null;
+}
+
+// Everything buildEvents needs besides the payload; what a capture frame's header holds.
+export interface BuildContext {
+  projectId: number;
+  nowMs: number;
+  ip: string | null;
+  sentAtMs: number | null;
+  historical: boolean;
+  droppedAt: readonly number[] | null;
+  // The uuid of the n-th kept event that has none of its own (n counts from 0).
+  uuid: (n: number) => string;
+}
+
 const MAX_DISTINCT_ID = 200;
 // PostHog replaces timestamps more than 23 hours in the future with `now`.
 const FUTURE_LIMIT_MS = 23 * 3600 * 1000;
@@ -33,12 +70,17 @@ function tokenOf(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
-function distinctIdOf(ev: Obj, props: Obj | undefined): string | null {
-  let raw = ev.distinct_id ?? ev.$distinct_id ?? props?.distinct_id;
+// The distinct id as sent, or null when there is none or it is blank. Non-strings are
+// never blank once stringified (numbers, booleans, and objects as JSON).
+function rawDistinctId(ev: Obj, props: Obj | undefined): unknown {
+  const raw = ev.distinct_id ?? ev.$distinct_id ?? props?.distinct_id;
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string') raw = typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
-  const id = raw as string;
-  if (id.trim().length === 0) return null;
+  if (typeof raw === 'string' && raw.trim().length === 0) return null;
+  return raw;
+}
+
+function distinctIdOf(raw: unknown): string {
+  const id = typeof raw === 'string' ? raw : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
   return id.length > MAX_DISTINCT_ID ? Array.from(id).slice(0, MAX_DISTINCT_ID).join('') : id;
 }
 
@@ -83,9 +125,10 @@ function agree(current: string | null, next: string | null): string | null {
   return next;
 }
 
-export function normalizeCapture(payload: unknown, ctx: NormalizeContext): NormalizedCapture {
+// Token, verdicts and counts; throws the request's 400 or 401. Reads `payload` only.
+export function scanCapture(payload: unknown, query: URLSearchParams): CaptureScan {
   let rawEvents: unknown[];
-  let token: string | null = tokenOf(ctx.query.get('token')) ?? tokenOf(ctx.query.get('api_key'));
+  let token: string | null = tokenOf(query.get('token')) ?? tokenOf(query.get('api_key'));
   let historical = false;
   let sentAtMs: number | null = null;
 
@@ -93,7 +136,7 @@ export function normalizeCapture(payload: unknown, ctx: NormalizeContext): Norma
     rawEvents = payload;
   } else if (isObject(payload) && 'batch' in payload) {
     if (!checkBatchEnvelope.Check(payload)) throw errors.invalidPayload('Malformed batch: `batch` must be an array of events.', 'batch');
-    rawEvents = payload.batch;
+    rawEvents = payload.batch as unknown[];
     token = agree(token, tokenOf(payload.api_key) ?? tokenOf(payload.token));
     historical = payload.historical_migration === true;
     sentAtMs = parseTime(payload.sent_at);
@@ -105,42 +148,88 @@ export function normalizeCapture(payload: unknown, ctx: NormalizeContext): Norma
   if (rawEvents.length === 0) throw errors.invalidPayload('No events in the request.');
 
   if (sentAtMs === null) {
-    const underscore = ctx.query.get('_');
+    const underscore = query.get('_');
     if (underscore && /^\d+$/.test(underscore)) sentAtMs = Number(underscore);
   }
 
-  const nowMs = ctx.now.getTime();
-  const nowIso = ctx.now.toISOString();
-  const sentAtIso = sentAtMs !== null ? new Date(sentAtMs).toISOString() : null;
-  const events: PendingEvent[] = [];
-  const dropped: NormalizedCapture['dropped'] = {};
-  const drop = (r: DropReason) => { dropped[r] = (dropped[r] ?? 0) + 1; };
+  let droppedAt: number[] | null = null;
+  const dropped: CaptureScan['dropped'] = {};
+  let kept = 0;
+  let missingUuids = 0;
+  const drop = (i: number, r: DropReason) => {
+    dropped[r] = (dropped[r] ?? 0) + 1;
+    (droppedAt ??= []).push(i);
+  };
 
-  for (const raw of rawEvents) {
-    if (!isObject(raw)) { drop('invalid_event'); continue; }
+  for (let i = 0; i < rawEvents.length; i++) {
+    const raw = rawEvents[i];
+    if (!isObject(raw)) { drop(i, 'invalid_event'); continue; }
     const props = isObject(raw.properties) ? raw.properties : undefined;
     token = agree(token, tokenOf(raw.token) ?? tokenOf(raw.$token) ?? tokenOf(raw.api_key) ?? tokenOf(props?.token));
-    if (typeof raw.event !== 'string' || raw.event.length === 0) { drop('missing_event_name'); continue; }
-    const distinctId = distinctIdOf(raw, props);
-    if (distinctId === null) { drop('missing_distinct_id'); continue; }
-    if (!checkRawEvent.Check(raw)) { drop('invalid_event'); continue; }
+    if (typeof raw.event !== 'string' || raw.event.length === 0) { drop(i, 'missing_event_name'); continue; }
+    if (rawDistinctId(raw, props) === null) { drop(i, 'missing_distinct_id'); continue; }
+    if (!checkRawEvent.Check(raw)) { drop(i, 'invalid_event'); continue; }
+    kept++;
+    if (typeof raw.uuid !== 'string') missingUuids++;
+  }
+  if (token !== null && token.startsWith('phx_')) throw errors.personalKeyAsToken();
+  return { token, rawEvents, droppedAt, dropped, kept, missingUuids, historical, sentAtMs };
+}
 
+// The payload's list of events, as scanCapture found it, for a payload it accepted.
+export function rawEventsOf(payload: unknown): unknown[] {
+  if (Array.isArray(payload)) return payload;
+  if (isObject(payload)) return 'batch' in payload ? (Array.isArray(payload.batch) ? payload.batch : []) : [payload];
+  return [];
+}
+
+// The events of a scanned payload. Deterministic: the clock, the address and every
+// generated uuid come from `ctx`. Changes the payload's property objects in place
+// ($set folding, $ip), so it runs once per parsed payload.
+export function buildEvents(rawEvents: readonly unknown[], ctx: BuildContext): CapturedEvent[] {
+  const { projectId, nowMs, ip, sentAtMs, historical, droppedAt } = ctx;
+  const nowIso = new Date(nowMs).toISOString();
+  const sentAtIso = sentAtMs !== null ? new Date(sentAtMs).toISOString() : null;
+  const events: CapturedEvent[] = [];
+  let nextDrop = droppedAt !== null && droppedAt.length > 0 ? droppedAt[0] : -1;
+  let d = 0;
+  let generated = 0;
+  for (let i = 0; i < rawEvents.length; i++) {
+    if (i === nextDrop) {
+      nextDrop = ++d < droppedAt!.length ? droppedAt![d] : -1;
+      continue;
+    }
+    const raw = rawEvents[i] as Obj;
+    const props = isObject(raw.properties) ? raw.properties : undefined;
+    const uuid = typeof raw.uuid === 'string' ? raw.uuid.toLowerCase() : ctx.uuid(generated++);
     const properties: Obj = props ?? {};
     foldSet(raw, properties, '$set');
     foldSet(raw, properties, '$set_once');
-    if (properties.$ip === undefined && ctx.ip !== null) properties.$ip = ctx.ip;
+    if (properties.$ip === undefined && ip !== null) properties.$ip = ip;
     events.push({
-      uuid: typeof raw.uuid === 'string' ? raw.uuid.toLowerCase() : ctx.newUuid(),
-      event: raw.event,
-      distinct_id: distinctId,
+      uuid,
+      event: raw.event as string,
+      distinct_id: distinctIdOf(rawDistinctId(raw, props)),
       properties,
       timestamp: eventTimestamp(raw, properties, nowMs, sentAtMs, nowIso),
-      ip: ctx.ip,
+      project_id: projectId,
+      ip,
       now: nowIso,
       sent_at: sentAtIso,
       historical,
     });
   }
-  if (token !== null && token.startsWith('phx_')) throw errors.personalKeyAsToken();
-  return { token, events, dropped };
+  return events;
+}
+
+// Both halves at once, for callers that want events now (tests, tools). The events
+// carry no project yet (project_id 0).
+export function normalizeCapture(payload: unknown, ctx: NormalizeContext): NormalizedCapture {
+  const scan = scanCapture(payload, ctx.query);
+  const uuids: string[] = [];
+  const events = buildEvents(scan.rawEvents, {
+    projectId: 0, nowMs: ctx.now.getTime(), ip: ctx.ip, sentAtMs: scan.sentAtMs, historical: scan.historical,
+    droppedAt: scan.droppedAt, uuid: (n) => (uuids[n] ??= ctx.newUuid()),
+  });
+  return { token: scan.token, events, dropped: scan.dropped };
 }

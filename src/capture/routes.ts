@@ -1,14 +1,16 @@
-// Capture endpoints: decode → normalize → resolve project → durable append → 200.
+// Capture endpoints: decode → scan (token, drops) → resolve project → durable append
+// of the request as it arrived → 200. The events themselves are built by the log's
+// reader, in the consumer thread (src/log/record.ts, docs/decisions/0008).
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
 import { errors } from '../errors.js';
-import type { EventLog, CapturedEvent } from '../log/types.js';
+import type { EventLog } from '../log/types.js';
 import { EventTooLargeError } from '../log/errors.js';
+import { captureFrame } from '../log/record.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
-import { decodePayload } from './decode.js';
-import { normalizeCapture } from './normalize.js';
-import { uuidv7 } from './uuid.js';
+import { decodeBody, type DecodedBody } from './decode.js';
+import { scanCapture } from './normalize.js';
 
 export interface CaptureDeps {
   log: EventLog;
@@ -19,41 +21,49 @@ export interface CaptureDeps {
   maxPendingEvents: number;
 }
 
-const newUuid = () => uuidv7();
 const OK: HttpResponse = json(200, { status: 1 });
 const NO_CONTENT = noContent(204);
 
 export function captureRoutes(deps: CaptureDeps): Route[] {
   const { log, tenancy, metrics } = deps;
+  const maxDecompressedBytes = deps.limits.maxDecompressedBytes;
 
-  async function handle(req: HttpRequest): Promise<HttpResponse> {
-    const payload = await decodePayload({
-      body: req.body, query: req.query, contentType: req.headers['content-type'],
-      contentEncoding: req.headers['content-encoding'], maxDecompressedBytes: deps.limits.maxDecompressedBytes,
-    });
+  // Too large for the log is the client's to fix (SDKs halve the batch on 413); anything else is ours and passes.
+  const appendFailed = (err: unknown): never => {
+    throw err instanceof EventTooLargeError ? errors.tooLarge(err.message) : errors.unavailable();
+  };
+
+  function accept(req: HttpRequest, decoded: DecodedBody): HttpResponse | Promise<HttpResponse> {
     const started = performance.now();
-    const normalized = normalizeCapture(payload, { now: new Date(), ip: req.ip || null, query: req.query, newUuid });
-    if (normalized.token === null) throw errors.missingProjectKey();
-    const project = tenancy.projectByToken(normalized.token);
+    const nowMs = Date.now();
+    const scan = scanCapture(decoded.value, req.query);
+    if (scan.token === null) throw errors.missingProjectKey();
+    const project = tenancy.projectByToken(scan.token);
     if (!project) throw errors.invalidProjectKey();
-
-    for (const reason in normalized.dropped) {
-      metrics.dropped.inc({ reason }, normalized.dropped[reason as keyof typeof normalized.dropped]);
+    if (scan.droppedAt !== null) {
+      for (const reason in scan.dropped) metrics.dropped.inc({ reason }, scan.dropped[reason as keyof typeof scan.dropped]);
     }
-    const events = normalized.events as CapturedEvent[];
-    if (events.length > 0) {
-      if (log.pending() > deps.maxPendingEvents) throw errors.unavailable();
-      for (const e of events) e.project_id = project.id;
-      try {
-        await log.append(events);
-      } catch (err) {
-        // Too large for the log is the client's to fix (SDKs halve the batch on 413); anything else is ours and passes.
-        throw err instanceof EventTooLargeError ? errors.tooLarge(err.message) : errors.unavailable();
-      }
-      metrics.ingested.inc(events.length);
+    const reply = req.query.get('beacon') === '1' ? NO_CONTENT : OK;
+    if (scan.kept === 0) return reply;
+    if (log.pending() > deps.maxPendingEvents) throw errors.unavailable();
+    const frame = captureFrame({
+      projectId: project.id, nowMs, ip: req.ip || null, sentAtMs: scan.sentAtMs, historical: scan.historical,
+      droppedAt: scan.droppedAt, kept: scan.kept, missingUuids: scan.missingUuids,
+    }, decoded.text);
+    const kept = scan.kept;
+    return log.appendFrame(frame).then(() => {
+      metrics.ingested.inc(kept);
       metrics.ackLatency.observe((performance.now() - started) / 1000);
-    }
-    return req.query.get('beacon') === '1' ? NO_CONTENT : OK;
+      return reply;
+    }, appendFailed);
+  }
+
+  function handle(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    const decoded = decodeBody({
+      body: req.body, query: req.query, contentType: req.headers['content-type'],
+      contentEncoding: req.headers['content-encoding'], maxDecompressedBytes,
+    });
+    return decoded instanceof Promise ? decoded.then((d) => accept(req, d)) : accept(req, decoded);
   }
 
   const single = deps.limits.maxEventBodyBytes;

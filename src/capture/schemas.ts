@@ -5,7 +5,10 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (v) => UUID.test(v));
 
-const Props = Type.Record(Type.String(), Type.Unknown());
+// Any JSON object. Type.Record(String, Unknown) says the same for parsed JSON (whose
+// keys are always strings) but compiles to a regex test per key: measured at a third
+// of normalization's cost on a 5-property event.
+const Props = Type.Object({});
 
 // An event that survived the name/distinct_id checks must also have these types;
 // anything else is dropped as `invalid_event` (SPEC §7: never a failed request).

@@ -1,7 +1,7 @@
 // Group commit: every append in the same event-loop turn, and every append that
 // arrives while a commit is in flight, rides on the next single commit. Callers
-// get their promise resolved only when the commit carrying their events is durable.
-import type { CapturedEvent } from './types.js';
+// get their promise resolved only when the commit carrying their frames is durable.
+import type { LogFrame } from './types.js';
 
 interface Waiter {
   resolve: () => void;
@@ -9,13 +9,13 @@ interface Waiter {
 }
 
 export interface GroupCommitOptions {
-  commit: (events: CapturedEvent[]) => Promise<void>;
+  commit: (frames: LogFrame[]) => Promise<void>;
   // Commits allowed in flight at once; LMDB pipelines flushes, NATS pipelines acks.
   maxInFlight: number;
 }
 
 export function createGroupCommitter(opts: GroupCommitOptions) {
-  let events: CapturedEvent[] = [];
+  let frames: LogFrame[] = [];
   let waiters: Waiter[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -23,19 +23,21 @@ export function createGroupCommitter(opts: GroupCommitOptions) {
 
   function flush() {
     scheduled = false;
-    if (events.length === 0 && waiters.length === 0) return;
+    if (frames.length === 0 && waiters.length === 0) return;
     if (inFlight >= opts.maxInFlight) return;
-    const batch = events;
+    const batch = frames;
     const batchWaiters = waiters;
-    events = [];
+    frames = [];
     waiters = [];
     inFlight++;
+    let events = 0;
+    for (const f of batch) events += f.events;
     opts.commit(batch).then(
       () => { for (const w of batchWaiters) w.resolve(); },
       (err) => { for (const w of batchWaiters) w.reject(err); },
     ).finally(() => {
       inFlight--;
-      pendingEvents -= batch.length;
+      pendingEvents -= events;
       if (waiters.length > 0) schedule();
     });
   }
@@ -47,9 +49,15 @@ export function createGroupCommitter(opts: GroupCommitOptions) {
   }
 
   return {
-    append(batch: readonly CapturedEvent[]): Promise<void> {
-      for (let i = 0; i < batch.length; i++) events.push(batch[i]);
-      pendingEvents += batch.length;
+    // One promise for all of `batch`: resolved when the commit carrying them is durable.
+    append(batch: LogFrame | readonly LogFrame[]): Promise<void> {
+      if (Array.isArray(batch)) {
+        for (let i = 0; i < batch.length; i++) { frames.push(batch[i]); pendingEvents += batch[i].events; }
+      } else {
+        const f = batch as LogFrame;
+        frames.push(f);
+        pendingEvents += f.events;
+      }
       const p = new Promise<void>((resolve, reject) => { waiters.push({ resolve, reject }); });
       schedule();
       return p;

@@ -1,9 +1,10 @@
-// Embedded event log in LMDB. One record per group commit, keyed by a monotonic
+// Embedded event log in LMDB. One record per group commit (the frames of every
+// append it carries, src/log/record.ts), keyed by a monotonic
 // sequence so appends land at the right edge of the B-tree. Readers in other
 // threads hear about new records on a BroadcastChannel and poll as a fallback.
 import type { Store } from '../store/env.js';
 import type { EventLog, LogEntry, LogReader } from './types.js';
-import { encodeRecord, decodeRecord } from './record.js';
+import { encodeFrames, decodeRecord, eventsFrame } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 
 const POLL_MS = 50;
@@ -26,9 +27,9 @@ export function createLmdbLog(store: Store): EventLog {
   const channel = new BroadcastChannel(channelName(store));
   const committer = createGroupCommitter({
     maxInFlight: 4,
-    async commit(events) {
+    async commit(frames) {
       const s = ++seq;
-      await store.log.put(s, encodeRecord(events));
+      await store.log.put(s, encodeFrames(frames));
       if (s > durableSeq) durableSeq = s;
       wakeReaders();
     },
@@ -41,7 +42,8 @@ export function createLmdbLog(store: Store): EventLog {
     wakeTimer = setTimeout(() => { wakeTimer = null; channel.postMessage(durableSeq); }, WAKE_INTERVAL_MS);
   }
   return {
-    append: (events) => committer.append(events),
+    append: (events) => committer.append(eventsFrame(events)),
+    appendFrame: (frame) => committer.append(frame),
     pending: () => committer.pending(),
     lastSeq: () => durableSeq,
     async close() {

@@ -1,10 +1,10 @@
 // Distributed event log on a NATS JetStream stream. A group commit becomes a few
-// publishes (split under the server's max_payload), acknowledged by JetStream;
-// the stream sequence is the log sequence. See docs/decisions/0001 for which
+// publishes (its frames packed in order into messages under the server's
+// max_payload), acknowledged by JetStream; the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
 import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient } from 'nats';
-import type { CapturedEvent, EventLog, LogEntry, LogReader } from './types.js';
-import { encodeRecord, decodeRecord } from './record.js';
+import type { CapturedEvent, EventLog, LogEntry, LogFrame, LogReader } from './types.js';
+import { decodeRecord, encodeFrames, eventsFrame, frameEvents, RECORD_OVERHEAD } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 import { EventTooLargeError, LogUnavailableError } from './errors.js';
 import { availableBatches } from './available-batches.js';
@@ -46,22 +46,42 @@ function trackConnected(nc: NatsConnection): () => boolean {
   return () => connected && !nc.isClosed();
 }
 
-// Splits a commit into records that each fit in one NATS message.
-function chunk(events: CapturedEvent[], maxBytes: number): Buffer[] {
-  const whole = encodeRecord(events);
-  if (whole.length <= maxBytes || events.length === 1) return [whole];
+// Events as frames that each fit in one message, halving while one does not. An
+// event that cannot fit in any message fails its own request, before it joins a
+// group commit where it would fail everyone else's.
+function eventFrames(events: readonly CapturedEvent[], maxBytes: number): LogFrame[] {
+  const frame = eventsFrame(events);
+  if (frame.bytes + RECORD_OVERHEAD <= maxBytes) return [frame];
+  if (events.length === 1) {
+    throw new EventTooLargeError(`event of ${frame.bytes} bytes exceeds the log's ${maxBytes}-byte message limit`);
+  }
   const mid = events.length >> 1;
-  return [...chunk(events.slice(0, mid), maxBytes), ...chunk(events.slice(mid), maxBytes)];
+  return [...eventFrames(events.slice(0, mid), maxBytes), ...eventFrames(events.slice(mid), maxBytes)];
 }
 
-// An event that cannot fit in any message fails its own request, before it joins
-// a group commit where it would fail everyone else's.
-function assertFits(events: CapturedEvent[], maxBytes: number): void {
-  if (encodeRecord(events).length <= maxBytes) return;
-  for (const e of events) {
-    const size = encodeRecord([e]).length;
-    if (size > maxBytes) throw new EventTooLargeError(`event of ${size} bytes exceeds the log's ${maxBytes}-byte message limit`);
+// A frame too large for one message (a capture request past max_payload) becomes its
+// normalized events, exactly as a reader would build them, split under the limit.
+function fitFrame(frame: LogFrame, maxBytes: number): LogFrame | LogFrame[] {
+  if (frame.bytes + RECORD_OVERHEAD <= maxBytes) return frame;
+  return eventFrames(frameEvents(frame), maxBytes);
+}
+
+// Packs a commit's frames, in order, into as few messages as the limit allows.
+function pack(frames: readonly LogFrame[], maxBytes: number): Buffer[] {
+  const messages: Buffer[] = [];
+  let current: LogFrame[] = [];
+  let size = RECORD_OVERHEAD;
+  for (const f of frames) {
+    if (current.length > 0 && size + f.bytes > maxBytes) {
+      messages.push(encodeFrames(current));
+      current = [];
+      size = RECORD_OVERHEAD;
+    }
+    current.push(f);
+    size += f.bytes;
   }
+  if (current.length > 0) messages.push(encodeFrames(current));
+  return messages;
 }
 
 export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
@@ -73,11 +93,11 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
   let lastAcked = state.last_seq;
   const committer = createGroupCommitter({
     maxInFlight: 8,
-    async commit(events) {
+    async commit(frames) {
       if (!isConnected()) throw new LogUnavailableError('not connected to NATS');
       try {
         // One connection delivers these in order, so the stream keeps the append order.
-        const acks = await Promise.all(chunk(events, maxBytes).map((data) => js.publish(SUBJECT, data)));
+        const acks = await Promise.all(pack(frames, maxBytes).map((data) => js.publish(SUBJECT, data)));
         for (const ack of acks) if (ack.seq > lastAcked) lastAcked = ack.seq;
       } catch (err) {
         throw new LogUnavailableError(`JetStream did not acknowledge: ${(err as Error).message}`);
@@ -86,8 +106,10 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
   });
   return {
     async append(events) {
-      assertFits(events, maxBytes);
-      return committer.append(events);
+      return committer.append(eventFrames(events, maxBytes));
+    },
+    async appendFrame(frame) {
+      return committer.append(fitFrame(frame, maxBytes));
     },
     pending: () => committer.pending(),
     lastSeq: () => lastAcked,

@@ -21,9 +21,20 @@ export interface LogEntry {
   events: CapturedEvent[];
 }
 
+// What one append puts in the log, already encoded as a frame of src/log/record.ts
+// (capture writes one per request): the frame's bytes in pieces, their total, and
+// how many events a reader will get from it.
+export interface LogFrame {
+  chunks: Buffer[];
+  bytes: number;
+  events: number;
+}
+
 export interface EventLog {
   // Resolves once every event is durable; many concurrent calls share one commit.
   append(events: CapturedEvent[]): Promise<void>;
+  // The same for an encoded frame (capture's request frames); readers get its events.
+  appendFrame(frame: LogFrame): Promise<void>;
   // Events accepted but not yet confirmed durable (for metrics and readiness).
   pending(): number;
   // Highest sequence this process knows to be durable (0 when none).

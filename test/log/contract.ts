@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { EventLog, LogReader } from '../../src/log/types.js';
-import { encodeRecord } from '../../src/log/record.js';
+import { encodeRecord, frameEvents } from '../../src/log/record.js';
+import { requestFrame, batchRequest } from '../helpers/capture-frames.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, readUntil, uuidsOf, eventCount } from '../helpers/log-reading.js';
 
@@ -136,6 +137,29 @@ export function runLogContract(impl: LogImplementation): void {
     await log.append(events);
     const entries = await readEvents(await current().openReader(), 0, events.length, 10_000);
     assert.equal(entries.flatMap((e) => e.events), events);
+    for (const entry of entries) assert.ok(encodeRecord(entry.events).length <= impl.maxEntryBytes);
+  });
+
+  s('capture frames and event appends share commits in order; every read of the log gives the same events', async () => {
+    const log = await current().openLog();
+    const before = logEvent();
+    const frames = [requestFrame(batchRequest(5)), requestFrame({ api_key: 'k', event: 'single', distinct_id: 'u' })];
+    const after = logEvent();
+    await Promise.all([log.append([before]), log.appendFrame(frames[0]), log.appendFrame(frames[1]), log.append([after])]);
+    const expected = [before, ...frameEvents(frames[0]), ...frameEvents(frames[1]), after];
+    const first = (await readEvents(await current().openReader(), 0, 8)).flatMap((e) => e.events);
+    const again = (await readEvents(await current().openReader(), 0, 8)).flatMap((e) => e.events);
+    assert.equal(first, expected);
+    assert.equal(again, first);
+  });
+
+  s('a capture frame bigger than one entry may hold arrives whole, as its normalized events, in entries within the limit', async () => {
+    const log = await current().openLog();
+    // About 3 MB of request: three times NATS's default max_payload.
+    const frame = requestFrame(batchRequest(40, 80_000));
+    await log.appendFrame(frame);
+    const entries = await readEvents(await current().openReader(), 0, 40, 10_000);
+    assert.equal(entries.flatMap((e) => e.events), frameEvents(frame));
     for (const entry of entries) assert.ok(encodeRecord(entry.events).length <= impl.maxEntryBytes);
   });
 

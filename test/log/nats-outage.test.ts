@@ -8,6 +8,7 @@ import type { EventLog, LogReader } from '../../src/log/types.js';
 import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, uuidsOf } from '../helpers/log-reading.js';
+import { requestFrame } from '../helpers/capture-frames.js';
 import { eventually } from '../helpers/server.js';
 
 const ACK_TIMEOUT_MS = 1000;
@@ -47,6 +48,18 @@ s('an event too large for one message fails its own append only, not the group i
   assert.is(fine.status, 'fulfilled');
   const reader = await openReader();
   assert.equal(uuidsOf(await readEvents(reader, (await reader.lastSeq()) - 1, 1)), [small.uuid]);
+});
+
+s('a capture request holding one event too large for a message fails alone; the rest of its group is stored', async () => {
+  const log = await openLog();
+  const big = requestFrame({ api_key: 'k', batch: [{ event: 'small', distinct_id: 'u' }, { event: 'huge', distinct_id: 'u', properties: { pad: 'x'.repeat(2 * 1024 * 1024) } }] });
+  const fine = requestFrame({ api_key: 'k', event: 'fine', distinct_id: 'u', uuid: '0190a0e4-1c4e-7b1a-9e5b-1d2c3b4a5f61' });
+  const [tooBig, ok] = await Promise.allSettled([log.appendFrame(big), log.appendFrame(fine)]);
+  assert.is(tooBig.status, 'rejected');
+  assert.instance((tooBig as PromiseRejectedResult).reason, EventTooLargeError);
+  assert.is(ok.status, 'fulfilled');
+  const reader = await openReader();
+  assert.equal(uuidsOf(await readEvents(reader, (await reader.lastSeq()) - 1, 1)), ['0190a0e4-1c4e-7b1a-9e5b-1d2c3b4a5f61']);
 });
 
 s('while the server is down appends fail at once; once it is back they succeed again', async () => {

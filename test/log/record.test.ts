@@ -1,0 +1,113 @@
+// The log's record format: events frames, capture frames (a request's JSON text and a
+// header; the reader normalizes), legacy JSON records. What matters most: reading a
+// record again gives the same events, generated uuids and timestamps included.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decodeRecord, encodeFrames, encodeRecord, eventsFrame, frameEvents } from '../../src/log/record.js';
+import { normalizeCapture } from '../../src/capture/normalize.js';
+import { logEvents } from '../helpers/log-events.js';
+import { requestFrame } from '../helpers/capture-frames.js';
+
+const s = suite('log record format');
+const NOW = Date.parse('2026-01-10T12:00:00.000Z');
+const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+s('an events frame gives back its events', () => {
+  const events = logEvents(3);
+  assert.equal(decodeRecord(encodeRecord(events)), events);
+  assert.equal(frameEvents(eventsFrame(events)), events);
+  assert.is(eventsFrame(events).events, 3);
+});
+
+s('a record written before frames existed (a JSON array) is still read', () => {
+  const events = logEvents(2);
+  assert.equal(decodeRecord(Buffer.from(JSON.stringify(events))), events);
+});
+
+s('a capture frame reads as the normalized events of its request: project, clock, address, drops, generated uuids', () => {
+  const payload = {
+    api_key: 'phc_x', sent_at: '2026-01-10T12:00:10.000Z', historical_migration: true,
+    batch: [
+      { event: 'a', distinct_id: 'u1', timestamp: '2026-01-10T12:00:05.000Z', properties: { x: 1 } },
+      { event: '', distinct_id: 'u1' },
+      { event: 'b', distinct_id: 'u2', uuid: '0190A0E4-1C4E-7B1A-9E5B-1D2C3B4A5F60', $set: { plan: 'pro' } },
+      'not an event',
+      { event: 'c', properties: { distinct_id: 42, $ip: '9.9.9.9' } },
+    ],
+  };
+  const frame = requestFrame(payload, { projectId: 7, nowMs: NOW, ip: '10.0.0.1' });
+  assert.is(frame.events, 3);
+  const events = decodeRecord(encodeFrames([frame]));
+  assert.equal(events.map((e) => e.event), ['a', 'b', 'c']);
+  for (const e of events) {
+    assert.is(e.project_id, 7);
+    assert.is(e.now, '2026-01-10T12:00:00.000Z');
+    assert.is(e.sent_at, '2026-01-10T12:00:10.000Z');
+    assert.is(e.historical, true);
+    assert.is(e.ip, '10.0.0.1');
+  }
+  // Generated: UUIDv7 stamped with the request's clock. Given: kept, lowercased.
+  assert.match(events[0].uuid, V7);
+  assert.is(parseInt(events[0].uuid.slice(0, 8) + events[0].uuid.slice(9, 13), 16), NOW);
+  assert.is(events[1].uuid, '0190a0e4-1c4e-7b1a-9e5b-1d2c3b4a5f60');
+  assert.match(events[2].uuid, V7);
+  assert.is.not(events[0].uuid, events[2].uuid);
+  // Client clock 10 s ahead: corrected against the server's clock from the header.
+  assert.is(events[0].timestamp, '2026-01-10T11:59:55.000Z');
+  assert.equal(events[0].properties, { x: 1, $ip: '10.0.0.1' });
+  assert.equal(events[1].properties.$set, { plan: 'pro' });
+  assert.is(events[2].distinct_id, '42');
+  assert.is(events[2].properties.$ip, '9.9.9.9');
+});
+
+s('reading a capture frame again gives the same events, uuids and timestamps included', () => {
+  const frame = requestFrame({ api_key: 'phc_x', batch: [{ event: 'a', distinct_id: 'u' }, { event: 'b', distinct_id: 'u', offset: 1500 }] },
+    { nowMs: NOW, query: `_=${NOW + 3000}` });
+  const record = encodeFrames([frame]);
+  const first = decodeRecord(record);
+  const again = decodeRecord(Buffer.from(record));
+  assert.equal(again, first);
+  assert.equal(frameEvents(frame), first);
+  assert.is(first[0].timestamp, '2026-01-10T12:00:00.000Z');
+  assert.is(first[1].timestamp, '2026-01-10T11:59:58.500Z');
+  assert.is(first[0].sent_at, new Date(NOW + 3000).toISOString());
+});
+
+s('the reader builds exactly what normalizing the request in one go builds', () => {
+  const payload = { token: 'phc_x', batch: [
+    { event: '$identify', distinct_id: 'u', $set: { a: 1 }, $set_once: { b: 2 }, properties: { $set: { a: 3 } } },
+    { event: 'e', $distinct_id: 'x'.repeat(300), timestamp: '2027-06-01T00:00:00Z' },
+    { event: 'e', distinct_id: 'u', properties: 'not properties' },
+    { event: 'e', distinct_id: { id: 1 }, timestamp: 'garbage', uuid: null },
+  ] };
+  const read = decodeRecord(encodeFrames([requestFrame(payload, { projectId: 3, nowMs: NOW, ip: null })]));
+  // None of the kept events has a uuid: the frame's generated ones, in order.
+  const generated = read.map((e) => e.uuid);
+  let n = 0;
+  const direct = normalizeCapture(structuredClone(payload), { now: new Date(NOW), ip: null, query: new URLSearchParams(), newUuid: () => generated[n++] });
+  assert.equal(read.map((e) => ({ ...e, project_id: 0 })), direct.events);
+  assert.equal(direct.dropped, { invalid_event: 1 });
+  assert.is(read.length, 3);
+});
+
+s('frames of one record come back in order, whatever their kind', () => {
+  const a = logEvents(2);
+  const b = logEvents(1);
+  const record = encodeFrames([
+    eventsFrame(a),
+    requestFrame({ api_key: 'k', event: 'middle', distinct_id: 'u' }),
+    eventsFrame(b),
+    requestFrame([{ event: 'last', distinct_id: 'u', token: 'k' }]),
+  ]);
+  assert.equal(decodeRecord(record).map((e) => e.event), [...a.map((e) => e.event), 'middle', ...b.map((e) => e.event), 'last']);
+  assert.equal(decodeRecord(record).slice(0, 2), a);
+});
+
+s('an unknown record format or frame kind is an error, never a silent skip', () => {
+  assert.throws(() => decodeRecord(Buffer.from([0x09, 0x00])), /unknown format/);
+  assert.throws(() => decodeRecord(Buffer.from([0x01, 0x7f])), /unknown frame kind/);
+  const record = encodeRecord(logEvents(1));
+  assert.throws(() => decodeRecord(record.subarray(0, record.length - 3)), /past the end/);
+});
+
+s.run();
