@@ -5,17 +5,18 @@
 import type { Store } from '../store/env.js';
 import type { GroupRecord, GroupTypeRecord, PersonRecord } from '../store/persons.js';
 import type { PersonChange } from './identity.js';
+import { isWholePerson, readByUuid, removePerson, rowPersonUuid, writePerson } from './person-rows.js';
 import { resolveGroupType, upsertGroup, type GroupIdentify } from './groups.js';
 import { warningDetails, type IngestionWarning } from './warnings.js';
 import { withPrefix } from './prefix.js';
 
-interface PendingPerson {
+// A person as this batch knows it: null once merged away; `storedIds` is how many
+// distinct ids its stored rows cover (0 for a person created in this batch).
+interface Held {
   projectId: number;
-  record: PersonRecord;
-  // Every distinct id row is rewritten when the properties (which they copy) change.
-  allIds: boolean;
-  newIds: string[];
-  created: boolean;
+  record: PersonRecord | null;
+  storedIds: number;
+  changed: boolean;
 }
 
 interface Removal {
@@ -28,8 +29,7 @@ const k = (a: number, b: string | number) => `${a}\u0000${b}`;
 
 export class PersonBatch {
   private readonly distinctIds = new Map<string, string | null>();
-  private readonly persons = new Map<string, PersonRecord | null>();
-  private readonly pending = new Map<string, PendingPerson>();
+  private readonly persons = new Map<string, Held>();
   private readonly removals: Removal[] = [];
   private readonly lastIds = new Map<number, number>();
   private readonly groupTypes = new Map<number, GroupTypeRecord[]>();
@@ -44,20 +44,16 @@ export class PersonBatch {
     const key = k(projectId, distinctId);
     let uuid = this.distinctIds.get(key);
     if (uuid === undefined) {
-      uuid = this.store.personDistinctIds.get([projectId, distinctId])?.person_uuid ?? null;
+      const row = this.store.personDistinctIds.get([projectId, distinctId]);
+      uuid = row ? rowPersonUuid(row) : null;
       this.distinctIds.set(key, uuid);
+      // A person this batch already holds may have changed since its rows were written.
+      if (row && uuid !== null && !this.persons.has(k(projectId, uuid))) {
+        const record = isWholePerson(row) ? row : readByUuid(this.store, projectId, uuid) ?? null;
+        this.persons.set(k(projectId, uuid), { projectId, record, storedIds: record?.distinct_ids.length ?? 0, changed: false });
+      }
     }
-    return uuid === null ? undefined : this.person(projectId, uuid);
-  }
-
-  private person(projectId: number, uuid: string): PersonRecord | undefined {
-    const key = k(projectId, uuid);
-    let p = this.persons.get(key);
-    if (p === undefined) {
-      p = this.store.persons.get([projectId, uuid]) ?? null;
-      this.persons.set(key, p);
-    }
-    return p ?? undefined;
+    return uuid === null ? undefined : this.persons.get(k(projectId, uuid))?.record ?? undefined;
   }
 
   private nextId(projectId: number): number {
@@ -67,20 +63,14 @@ export class PersonBatch {
   }
 
   private hold(projectId: number, record: PersonRecord, distinctIds: readonly string[]): void {
-    this.persons.set(k(projectId, record.uuid), record);
-    for (const id of distinctIds) this.distinctIds.set(k(projectId, id), record.uuid);
-  }
-
-  private markPending(projectId: number, record: PersonRecord, allIds: boolean, newIds: string[], created: boolean): void {
-    const key = k(projectId, record.uuid);
-    const prev = this.pending.get(key);
-    if (prev) {
-      prev.record = record;
-      prev.allIds ||= allIds;
-      prev.newIds.push(...newIds);
+    const held = this.persons.get(k(projectId, record.uuid));
+    if (held) {
+      held.record = record;
+      held.changed = true;
     } else {
-      this.pending.set(key, { projectId, record, allIds, newIds, created });
+      this.persons.set(k(projectId, record.uuid), { projectId, record, storedIds: 0, changed: true });
     }
+    for (const id of distinctIds) this.distinctIds.set(k(projectId, id), record.uuid);
   }
 
   apply(projectId: number, change: PersonChange): void {
@@ -88,20 +78,16 @@ export class PersonBatch {
       case 'create': {
         const record: PersonRecord = { id: this.nextId(projectId), ...change.person };
         this.hold(projectId, record, record.distinct_ids);
-        this.markPending(projectId, record, true, [], true);
         return;
       }
-      case 'update': {
-        const added = change.addedDistinctId === null ? [] : [change.addedDistinctId];
-        this.hold(projectId, change.person, added);
-        this.markPending(projectId, change.person, change.propertiesChanged, added, false);
+      case 'update':
+        this.hold(projectId, change.person, change.addedDistinctId === null ? [] : [change.addedDistinctId]);
         return;
-      }
       case 'merge': {
-        this.hold(projectId, change.person, change.person.distinct_ids);
-        this.markPending(projectId, change.person, true, [], false);
-        this.persons.set(k(projectId, change.source.uuid), null);
-        this.pending.delete(k(projectId, change.source.uuid));
+        this.hold(projectId, change.person, change.source.distinct_ids);
+        const source = this.persons.get(k(projectId, change.source.uuid))!;
+        source.record = null;
+        source.changed = false;
         this.removals.push({ projectId, person: change.source, into: change.person.uuid });
         return;
       }
@@ -143,18 +129,18 @@ export class PersonBatch {
 
   flush(): void {
     const s = this.store;
-    for (const { projectId, record, allIds, newIds, created } of this.pending.values()) {
-      s.persons.put([projectId, record.uuid], record);
-      if (created) {
+    for (const { projectId, record, storedIds, changed } of this.persons.values()) {
+      if (!changed || !record) continue;
+      writePerson(s, projectId, record, storedIds);
+      if (storedIds === 0) {
         s.personIds.put([projectId, record.id], record.uuid);
         // A person re-created after a deletion must not keep following an old merge.
         s.personRedirects.remove([projectId, record.uuid]);
       }
-      const row = { person_uuid: record.uuid, person_id: record.id, properties: record.properties };
-      for (const id of allIds ? record.distinct_ids : newIds) s.personDistinctIds.put([projectId, id], row);
     }
     for (const { projectId, person, into } of this.removals) {
-      s.persons.remove([projectId, person.uuid]);
+      // Its distinct ids now belong to the person it merged into.
+      removePerson(s, projectId, person, true);
       s.personIds.remove([projectId, person.id]);
       s.personRedirects.put([projectId, person.uuid], into);
       moveHashKeyOverrides(s, projectId, person.uuid, into);

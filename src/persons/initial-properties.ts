@@ -25,8 +25,10 @@ export function liftPersonProperties(properties: Properties): Properties {
   const serverHost = properties.$is_server === true;
   let set: Properties | null = null;
   let setOnce: Properties | null = null;
-  for (const [key, initialKey] of INITIAL_NAME) {
-    if (!Object.hasOwn(properties, key)) continue;
+  // Walks the event's keys, not the list: events carry a few dozen at most.
+  for (const key in properties) {
+    const initialKey = INITIAL_NAME.get(key);
+    if (initialKey === undefined) continue;
     if (serverHost && (key === '$os' || key === '$os_version')) continue;
     if (set === null) {
       set = isPlainObject(properties.$set) ? { ...properties.$set } : {};

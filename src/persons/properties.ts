@@ -42,11 +42,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Properties)[k], (b as Properties)[k]));
 }
 
-// Properties set from what the event is rather than what it carries.
-function eventBasedProperties(event: string, timestamp: string): Properties | null {
-  return event === 'survey shown' ? { $survey_last_seen_date: timestamp } : null;
-}
-
 function unsetKeys(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
   return isPlainObject(raw) ? Object.keys(raw) : [];
@@ -61,39 +56,43 @@ export function propertyUpdate(event: string, eventProperties: Properties, times
 
   const setOnce = eventProperties.$set_once;
   if (isPlainObject(setOnce)) {
-    for (const key of Object.keys(setOnce)) {
+    for (const key in setOnce) {
       if (current[key] !== undefined) continue;
       set[key] = setOnce[key];
       significant = true;
     }
   }
 
-  const based = eventBasedProperties(event, timestamp);
-  const explicit = isPlainObject(eventProperties.$set) ? eventProperties.$set : null;
-  for (const source of [based, explicit]) {
-    if (source === null) continue;
-    for (const key of Object.keys(source)) {
-      const value = source[key];
-      if (sameValue(current[key], value)) continue;
-      set[key] = value;
-      if (force || current[key] === undefined || !NOISY_KEYS.has(key)) significant = true;
-    }
-  }
+  const setValue = (key: string, value: unknown) => {
+    if (sameValue(current[key], value)) return;
+    set[key] = value;
+    if (force || current[key] === undefined || !NOISY_KEYS.has(key)) significant = true;
+  };
+  if (event === 'survey shown') setValue('$survey_last_seen_date', timestamp);
+  const explicit = eventProperties.$set;
+  if (isPlainObject(explicit)) for (const key in explicit) setValue(key, explicit[key]);
 
-  for (const key of unsetKeys(eventProperties.$unset)) {
-    if (typeof key !== 'string' || !Object.hasOwn(current, key)) continue;
-    unset.push(key);
-    significant = true;
+  const toUnset = eventProperties.$unset;
+  if (toUnset !== undefined) {
+    for (const key of unsetKeys(toUnset)) {
+      if (typeof key !== 'string' || !Object.hasOwn(current, key)) continue;
+      unset.push(key);
+      significant = true;
+    }
   }
   return { set, unset, significant };
 }
 
 export function hasChanges(update: PropertyUpdate): boolean {
-  return update.unset.length > 0 || Object.keys(update.set).length > 0;
+  if (update.unset.length > 0) return true;
+  for (const _ in update.set) return true;
+  return false;
 }
 
 export function applyUpdate(current: Properties, update: PropertyUpdate): Properties {
-  const next = { ...current, ...update.set };
-  for (const key of update.unset) delete next[key];
+  const next: Properties = {};
+  for (const key in current) if (!update.unset.includes(key)) next[key] = current[key];
+  // $unset comes last: it removes a key even when this event also set it.
+  for (const key in update.set) if (!update.unset.includes(key)) next[key] = update.set[key];
   return next;
 }

@@ -11,7 +11,7 @@ import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
 import {
-  deletePerson, groupByKey, groupTypeMapping, groupsOfType, personByDistinctId, personById, personByUuid,
+  deletePerson, groupByKey, groupTypeMapping, groupsOfType, personById, personByUuid, personRecordByDistinctId,
   personsNewestFirst, warningsSince,
 } from './store.js';
 import { summarizeWarnings } from './warnings-summary.js';
@@ -71,8 +71,7 @@ export function personRoutes(auth: ManagementAuth, store: Store): Route[] {
         let candidates: Iterable<PersonRecord>;
         if (distinctId) {
           // One person at most: found through its distinct id, not by scanning.
-          const owner = personByDistinctId(store, project.id, distinctId);
-          const person = owner && personByUuid(store, project.id, owner.person_uuid);
+          const person = personRecordByDistinctId(store, project.id, distinctId);
           candidates = person ? [person] : [];
         } else {
           candidates = personsNewestFirst(store, project.id);

@@ -1,29 +1,37 @@
 // Reading persons and groups, for the API and for other domains. The lookups flag
 // evaluation needs on its hot path are single reads:
-//   personByDistinctId   distinct id → {person_uuid, person_id, properties}
+//   personByDistinctId   distinct id → {person_uuid, person_id, properties}; one read
+//                        unless the person has more than 8 distinct ids (then two)
 //   groupProperties      (group type index, group key) → properties
 //   groupTypeMapping     project → its group types (index ↔ name)
 // Experience continuity keeps flag hash key overrides per person; the person consumer
 // moves them when it merges two persons (src/persons/batch.ts).
 import type { Store } from '../store/env.js';
 import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, IngestionWarningRecord, PersonRecord, Properties } from '../store/persons.js';
+import { readByDistinctId, readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
 
 // Merges chain (A into B, later B into C); a longer chain than this would be a bug.
 const MAX_REDIRECTS = 64;
 
-/** The person `distinctId` belongs to, with its properties: one read. */
+/** The person `distinctId` belongs to and its properties: one read. */
 export function personByDistinctId(store: Store, projectId: number, distinctId: string): DistinctIdRecord | undefined {
-  return store.personDistinctIds.get([projectId, distinctId]);
+  const p = readByDistinctId(store, projectId, distinctId);
+  return p && { person_uuid: p.uuid, person_id: p.id, properties: p.properties };
+}
+
+/** The whole person `distinctId` belongs to (distinct ids, creation, identification). */
+export function personRecordByDistinctId(store: Store, projectId: number, distinctId: string): PersonRecord | undefined {
+  return readByDistinctId(store, projectId, distinctId);
 }
 
 export function personByUuid(store: Store, projectId: number, uuid: string): PersonRecord | undefined {
-  return store.persons.get([projectId, uuid]);
+  return readByUuid(store, projectId, uuid);
 }
 
 export function personById(store: Store, projectId: number, id: number): PersonRecord | undefined {
   const uuid = store.personIds.get([projectId, id]);
-  return uuid === undefined ? undefined : store.persons.get([projectId, uuid]);
+  return uuid === undefined ? undefined : readByUuid(store, projectId, uuid);
 }
 
 /** The person an event's `person_id` stands for now: follows merges to the survivor. */
@@ -68,11 +76,12 @@ export function writeHashKeyOverrides(store: Store, projectId: number, distinctI
   return store.root.transaction(() => {
     let written = false;
     for (const distinctId of distinctIds) {
-      const person = store.personDistinctIds.get([projectId, distinctId]);
-      if (!person) continue;
+      const row = store.personDistinctIds.get([projectId, distinctId]);
+      if (!row) continue;
+      const personUuid = rowPersonUuid(row);
       for (const flagKey of flagKeys) {
-        if (store.hashKeyOverrides.get([projectId, person.person_uuid, flagKey]) !== undefined) continue;
-        store.hashKeyOverrides.put([projectId, person.person_uuid, flagKey], hashKey);
+        if (store.hashKeyOverrides.get([projectId, personUuid, flagKey]) !== undefined) continue;
+        store.hashKeyOverrides.put([projectId, personUuid, flagKey], hashKey);
         written = true;
       }
     }
@@ -84,21 +93,20 @@ export function writeHashKeyOverrides(store: Store, projectId: number, distinctI
 export function deletePerson(store: Store, projectId: number, person: PersonRecord): Promise<unknown> {
   return store.root.transaction(() => {
     // Re-read inside the transaction: the consumer may have added ids since.
-    const current = store.persons.get([projectId, person.uuid]);
+    const current = readByUuid(store, projectId, person.uuid);
     if (!current) return;
-    for (const id of current.distinct_ids) store.personDistinctIds.remove([projectId, id]);
+    removePerson(store, projectId, current, false);
     for (const { key } of [...withPrefix(store.hashKeyOverrides, [projectId, current.uuid])]) {
       store.hashKeyOverrides.remove(key as [number, string, string]);
     }
     store.personIds.remove([projectId, current.id]);
-    store.persons.remove([projectId, current.uuid]);
   });
 }
 
 /** The project's persons, newest first (by numeric id). */
 export function* personsNewestFirst(store: Store, projectId: number): Generator<PersonRecord> {
   for (const { value: uuid } of store.personIds.getRange({ start: [projectId, Number.MAX_SAFE_INTEGER], end: [projectId, 0], reverse: true })) {
-    const person = store.persons.get([projectId, uuid]);
+    const person = readByUuid(store, projectId, uuid);
     if (person) yield person;
   }
 }

@@ -4,8 +4,8 @@ import { open, type RootDatabase, type Database } from 'lmdb';
 import { mkdirSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import type {
-  DistinctIdKey, DistinctIdRecord, GroupKey, GroupRecord, GroupTypeRecord, HashKeyOverrideKey,
-  IngestionWarningKey, IngestionWarningRecord, PersonIdKey, PersonKey, PersonRecord,
+  DistinctIdKey, GroupKey, GroupRecord, GroupTypeRecord, HashKeyOverrideKey,
+  IngestionWarningKey, IngestionWarningRecord, PersonIdKey, PersonKey, PersonLocation, PersonRow,
 } from './persons.js';
 
 export interface Store {
@@ -38,8 +38,8 @@ export interface Store {
   // Organization quotas: ['limit', org_id] → limits, ['usage', org_id, resource, period] → count.
   quota: Database<unknown, (string | number)[]>;
   // Persons and groups (src/store/persons.ts says what each holds).
-  persons: Database<PersonRecord, PersonKey>;
-  personDistinctIds: Database<DistinctIdRecord, DistinctIdKey>;
+  persons: Database<PersonLocation, PersonKey>;
+  personDistinctIds: Database<PersonRow, DistinctIdKey>;
   // [project_id, numeric person id] → uuid: lookup by id and listing in creation order.
   personIds: Database<string, PersonIdKey>;
   // [project_id, uuid of a merged-away person] → uuid of the person it merged into.
@@ -94,8 +94,8 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const cohortMembers = root.openDB<true, (string | number)[]>({ name: 'cohort_members' });
   const flagState = root.openDB<number, (string | number)[]>({ name: 'flag_state' });
   const quota = root.openDB<unknown, (string | number)[]>({ name: 'quota' });
-  const persons = root.openDB<PersonRecord, PersonKey>({ name: 'persons' });
-  const personDistinctIds = root.openDB<DistinctIdRecord, DistinctIdKey>({ name: 'person_distinct_ids' });
+  const persons = root.openDB<PersonLocation, PersonKey>({ name: 'persons' });
+  const personDistinctIds = root.openDB<PersonRow, DistinctIdKey>({ name: 'person_distinct_ids' });
   const personIds = root.openDB<string, PersonIdKey>({ name: 'person_ids' });
   const personRedirects = root.openDB<string, PersonKey>({ name: 'person_redirects' });
   const personSeq = root.openDB<number, number>({ name: 'person_seq' });

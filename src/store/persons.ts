@@ -3,7 +3,7 @@
 
 export type Properties = Record<string, unknown>;
 
-// [project_id, person uuid] → the person.
+// A person. Stored whole in the row of each of its distinct ids (see DistinctIdRecord).
 export interface PersonRecord {
   // PostHog's numeric person id, per project, in creation order.
   id: number;
@@ -14,13 +14,28 @@ export interface PersonRecord {
   distinct_ids: string[];
 }
 
-// [project_id, distinct_id] → the person that distinct id belongs to, with the person's
-// properties copied in so flag evaluation needs one read per distinct id.
+// Up to this many distinct ids, every one of a person's rows holds the whole person.
+export const PERSON_ROW_COPY_LIMIT = 8;
+
+// [project_id, distinct_id] → the whole person, so ingestion and flag evaluation need
+// one read and an update of a one-id person one write. A person with more distinct ids
+// than PERSON_ROW_COPY_LIMIT is kept once, in `persons`, and its rows refer to it:
+// an update then writes one record however many ids the person has.
+export type PersonRow = PersonRecord | PersonReference;
+export interface PersonReference {
+  person_uuid: string;
+}
+
+// What flag evaluation reads for a distinct id (src/persons/store.ts personByDistinctId).
 export interface DistinctIdRecord {
   person_uuid: string;
   person_id: number;
   properties: Properties;
 }
+
+// [project_id, person uuid] → the distinct id whose row holds the person, or the person
+// itself when its rows are references.
+export type PersonLocation = string | PersonRecord;
 
 // [project_id] → every group type of the project, in index order (at most five).
 export interface GroupTypeRecord {

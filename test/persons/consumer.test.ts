@@ -10,10 +10,11 @@ import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import {
-  groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid, resolvePersonUuid,
+  groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid, personRecordByDistinctId, resolvePersonUuid,
   warningsSince, writeHashKeyOverrides, deletePerson,
 } from '../../src/persons/store.js';
 import { tempDir } from '../helpers/server.js';
+import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/store/persons.js';
 
 const P = 1;
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');
@@ -31,10 +32,7 @@ function ev(event: string, distinctId: string, properties: Record<string, unknow
 
 const entry = (...events: CapturedEvent[]): LogEntry => ({ seq: ++seq, events });
 const apply = (...entries: LogEntry[]) => applyEntries(store, entries, createPersonStep(store, () => NOW));
-const person = (distinctId: string) => {
-  const row = personByDistinctId(store, P, distinctId);
-  return row && personByUuid(store, P, row.person_uuid);
-};
+const person = (distinctId: string) => personRecordByDistinctId(store, P, distinctId);
 
 const s = suite('person step in the event-store pass');
 s.before.each(() => {
@@ -62,18 +60,41 @@ s('every stored event carries the person it resolved to; merges are followed on 
   assert.is(resolvePersonUuid(store, P, userUuid), userUuid);
 });
 
-s('the distinct id rows copy the person\'s properties, for every id, after merges too', async () => {
+s('every distinct id reads the whole person in one read, after merges too', async () => {
   await apply(entry(
     ev('e', 'anon-1', { $set: { utm: 'ad' } }),
     ev('e', 'user-1', { $set: { plan: 'pro' } }),
     ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1', $set: { email: 'a@x' } }),
   ));
   for (const id of ['anon-1', 'user-1']) {
-    const row = personByDistinctId(store, P, id)!;
-    assert.is(row.person_uuid, personUuid(P, 'user-1'));
-    assert.is(row.person_id, 2);
+    const row = store.personDistinctIds.get([P, id]) as PersonRecord;
+    assert.is(row.uuid, personUuid(P, 'user-1'));
+    assert.is(row.id, 2);
+    assert.equal(row.distinct_ids, ['user-1', 'anon-1']);
     assert.equal({ ...row.properties, $creator_event_uuid: undefined }, { utm: 'ad', plan: 'pro', email: 'a@x', $creator_event_uuid: undefined });
   }
+  assert.equal(personByUuid(store, P, personUuid(P, 'user-1')), person('anon-1'));
+  // What flag evaluation reads: one row.
+  assert.equal(personByDistinctId(store, P, 'anon-1'), { person_uuid: personUuid(P, 'user-1'), person_id: 2, properties: person('anon-1')!.properties });
+});
+
+s('a person with many distinct ids is kept once and its rows refer to it', async () => {
+  const ids = Array.from({ length: PERSON_ROW_COPY_LIMIT + 3 }, (_, i) => `device-${i}`);
+  await apply(entry(ev('e', 'user', { $set: { n: 0 } }), ...ids.slice(0, PERSON_ROW_COPY_LIMIT - 1).map((d) => ev('$create_alias', 'user', { alias: d }))));
+  assert.ok('uuid' in store.personDistinctIds.get([P, 'device-0'])!, 'still whole at the limit');
+  await apply(entry(...ids.slice(PERSON_ROW_COPY_LIMIT - 1).map((d) => ev('$create_alias', 'user', { alias: d })), ev('e', 'device-3', { $set: { n: 1 } })));
+  const uuid = personUuid(P, 'user');
+  for (const d of ['user', ...ids]) {
+    assert.equal(store.personDistinctIds.get([P, d]), { person_uuid: uuid }, d);
+    const p = person(d)!;
+    assert.is(p.properties.n, 1);
+    assert.is(p.distinct_ids.length, ids.length + 1);
+    assert.is(personByDistinctId(store, P, d)!.properties.n, 1);
+  }
+  await apply(entry(ev('e', 'device-9', { $set: { n: 2 } })));
+  assert.is(personByUuid(store, P, uuid)!.properties.n, 2);
+  await deletePerson(store, P, personByUuid(store, P, uuid)!);
+  assert.is(personByDistinctId(store, P, 'device-5'), undefined);
 });
 
 s('later events of one batch see the changes of earlier ones', async () => {

@@ -29,6 +29,8 @@ s('order is set_once, then set, then unset', () => {
   assert.equal(applyUpdate(current, u), { k: 'set', gone: 'set' });
   const u2 = upd('e', { $set_once: { k: 'once' }, $unset: ['k'] }, { k: 'was' });
   assert.equal(applyUpdate({ k: 'was' }, u2), {});
+  const u3 = upd('e', { $set: { k: 'new' }, $unset: ['k'] }, { k: 'was' });
+  assert.equal(applyUpdate({ k: 'was' }, u3), {});
 });
 
 s('setting the same value is no change; objects compare by content', () => {
