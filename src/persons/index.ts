@@ -1,0 +1,8 @@
+// Public face of persons and groups: the consumer step, the API routes and the reads
+// other domains (flag evaluation, events) use.
+export { createPersonStep } from './step.js';
+export { personRoutes } from './routes.js';
+export {
+  groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
+  personRecordByDistinctId, resolvePersonUuid, writeHashKeyOverrides,
+} from './store.js';
