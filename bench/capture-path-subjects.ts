@@ -26,7 +26,7 @@ async function normalized(body: Buffer, query: URLSearchParams, projectId: numbe
 }
 
 // Normalize on the main thread, normalized events in the log (what capture did before
-// decision 0008; normalization itself is today's).
+// decision 0009; normalization itself is today's).
 const normalizedEvents: PathSubject = {
   name: 'normalized events',
   front: async (body, query) => encodeRecord(await normalized(body, query, 1)),

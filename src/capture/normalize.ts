@@ -2,7 +2,7 @@
 // uuid, clock-skew-corrected timestamp, $set folding, $ip. No I/O; the clock, the
 // client address and the uuid source come in as arguments.
 //
-// It runs in two halves (docs/decisions/0008). `scanCapture` is what the front end
+// It runs in two halves (docs/decisions/0009). `scanCapture` is what the front end
 // must know before it answers: the token, which events are kept or dropped (and
 // why), and how many need a generated uuid; it reads the payload and changes
 // nothing. `buildEvents` makes the events from the payload, the scan's verdicts and

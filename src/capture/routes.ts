@@ -1,6 +1,6 @@
 // Capture endpoints: decode → scan (token, drops) → resolve project → durable append
 // of the request as it arrived → 200. The events themselves are built by the log's
-// reader, in the consumer thread (src/log/record.ts, docs/decisions/0008).
+// reader, in the consumer thread (src/log/record.ts, docs/decisions/0009).
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
 import { errors } from '../errors.js';

@@ -1,4 +1,4 @@
-// How events travel through the log (docs/decisions/0008). A record (one LMDB value,
+// How events travel through the log (docs/decisions/0009). A record (one LMDB value,
 // one NATS message) is a version byte and a sequence of frames:
 //
 //   events frame   normalized events as a JSON array: what EventLog.append(events)
