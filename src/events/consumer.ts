@@ -17,6 +17,13 @@ export interface EventPreparation {
 }
 
 const unprepared = { person_id: null };
+const NO_OVERWRITE = { noOverwrite: true };
+
+// Records the uuid; false when it already was. Inside a write transaction lmdb-js's
+// putSync reports whether a noOverwrite put happened (its typings say void).
+function recordUuid(store: Store, projectId: number, uuid: string, ts: number): boolean {
+  return (store.eventUuids.putSync([projectId, uuid], ts, NO_OVERWRITE) as unknown as boolean) === true;
+}
 
 export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation): Promise<unknown> {
   const last = entries[entries.length - 1].seq;
@@ -26,11 +33,11 @@ export function applyEntries(store: Store, entries: LogEntry[], startPreparation
     const preparation = startPreparation?.();
     for (const entry of entries) {
       for (const ev of entry.events) {
-        const idKey: [number, string] = [ev.project_id, ev.uuid];
-        if (store.eventUuids.get(idKey) !== undefined) continue;
         const ts = Date.parse(ev.timestamp);
-        // A dropped event's uuid is still recorded, so a resend is not processed twice.
-        store.eventUuids.put(idKey, ts);
+        // One write is the idempotency check: it fails when the uuid is already recorded
+        // (a get first cost a quarter of this loop). A dropped event's uuid is still
+        // recorded, so a resend is not processed twice.
+        if (!recordUuid(store, ev.project_id, ev.uuid, ts)) continue;
         const prepared = preparation ? preparation.prepare(ev) : unprepared;
         if (prepared === null) continue;
         store.events.put([ev.project_id, ts, ev.uuid], {
