@@ -132,11 +132,7 @@ export class PersonBatch {
     for (const { projectId, record, storedIds, changed } of this.persons.values()) {
       if (!changed || !record) continue;
       writePerson(s, projectId, record, storedIds);
-      if (storedIds === 0) {
-        s.personIds.put([projectId, record.id], record.uuid);
-        // A person re-created after a deletion must not keep following an old merge.
-        s.personRedirects.remove([projectId, record.uuid]);
-      }
+      if (storedIds === 0) s.personIds.put([projectId, record.id], record.uuid);
     }
     for (const { projectId, person, into } of this.removals) {
       // Its distinct ids now belong to the person it merged into.

@@ -10,6 +10,7 @@ import type { Store } from '../store/env.js';
 import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, IngestionWarningRecord, PersonRecord, Properties } from '../store/persons.js';
 import { readByDistinctId, readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
+import { personUuid } from './person-uuid.js';
 
 // Merges chain (A into B, later B into C); a longer chain than this would be a bug.
 const MAX_REDIRECTS = 64;
@@ -96,6 +97,9 @@ export function deletePerson(store: Store, projectId: number, person: PersonReco
     const current = readByUuid(store, projectId, person.uuid);
     if (!current) return;
     removePerson(store, projectId, current, false);
+    // Its ids may start new persons, under the uuids of persons merged into it long ago:
+    // those must not keep following the old merge.
+    for (const id of current.distinct_ids) store.personRedirects.remove([projectId, personUuid(projectId, id)]);
     for (const { key } of [...withPrefix(store.hashKeyOverrides, [projectId, current.uuid])]) {
       store.hashKeyOverrides.remove(key as [number, string, string]);
     }

@@ -212,4 +212,13 @@ s('a deleted person is gone with its distinct ids; a later event starts a new pe
   assert.is(p.uuid, personUuid(P, 'u'));
 });
 
+s('a person re-created after a deletion does not follow the merge its uuid once took part in', async () => {
+  await apply(entry(ev('e', 'anon-1'), ev('e', 'user-1'), ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1' })));
+  assert.is(resolvePersonUuid(store, P, personUuid(P, 'anon-1')), personUuid(P, 'user-1'));
+  await deletePerson(store, P, person('user-1')!);
+  await apply(entry(ev('e', 'anon-1')));
+  assert.is(person('anon-1')!.uuid, personUuid(P, 'anon-1'));
+  assert.is(resolvePersonUuid(store, P, personUuid(P, 'anon-1')), personUuid(P, 'anon-1'));
+});
+
 s.run();
