@@ -6,17 +6,18 @@ import type { Store } from '../store/env.js';
 import type { CapturedEvent } from '../log/types.js';
 import type { EventPreparation } from '../events/consumer.js';
 import { PersonBatch } from './batch.js';
-import { groupIdentifyFields } from './groups.js';
 import { processPersonEvent } from './identity.js';
 import { normalizePersonEvent } from './normalize.js';
 import { isPlainObject } from './properties.js';
 import { createWarningLimiter, type WarningLimiter } from './warning-limiter.js';
+import { pruneWarnings, WARNINGS_KEPT_MS } from './warnings-retention.js';
+import { groupIdentifyFields, MAX_GROUP_TYPES } from './groups.js';
 
 function warnGroupTypeLimit(batch: PersonBatch, limiter: WarningLimiter, ev: CapturedEvent, groupType: string): void {
   if (!limiter.allow(ev.project_id, 'group_type_limit_reached', groupType)) return;
   batch.warn(ev.project_id, ev.uuid, {
     type: 'group_type_limit_reached',
-    details: { eventUuid: ev.uuid, event: ev.event, distinctId: ev.distinct_id, groupType, maxGroupTypes: 5 },
+    details: { eventUuid: ev.uuid, event: ev.event, distinctId: ev.distinct_id, groupType, maxGroupTypes: MAX_GROUP_TYPES },
   });
 }
 
@@ -57,14 +58,23 @@ function prepare(batch: PersonBatch, limiter: WarningLimiter, ev: CapturedEvent)
   return { person_id: outcome.personUuid };
 }
 
-// One preparation per consumer transaction; the limiter outlives them.
+const PRUNE_EVERY_MS = 3600 * 1000;
+
+// One preparation per consumer transaction; the limiter and the pruning clock outlive them.
 export function createPersonStep(store: Store, now: () => number = Date.now): () => EventPreparation {
   const limiter = createWarningLimiter(now);
+  let prunedAt = -Infinity;
   return () => {
-    const batch = new PersonBatch(store, now());
+    const t = now();
+    const batch = new PersonBatch(store, t);
     return {
       prepare: (ev) => prepare(batch, limiter, ev),
-      finish: () => batch.flush(),
+      finish() {
+        batch.flush();
+        if (t - prunedAt < PRUNE_EVERY_MS) return;
+        prunedAt = t;
+        pruneWarnings(store, t - WARNINGS_KEPT_MS);
+      },
     };
   };
 }

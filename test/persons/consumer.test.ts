@@ -221,4 +221,18 @@ s('a person re-created after a deletion does not follow the merge its uuid once 
   assert.is(resolvePersonUuid(store, P, personUuid(P, 'anon-1')), personUuid(P, 'anon-1'));
 });
 
+s('ingestion warnings older than 30 days are pruned by the pass', async () => {
+  const day = 24 * 3600 * 1000;
+  let clock = NOW;
+  const step = createPersonStep(store, () => clock);
+  await applyEntries(store, [entry(ev('$identify', 'u', { $anon_distinct_id: 'null' }))], step);
+  clock = NOW + 20 * day;
+  await applyEntries(store, [entry(ev('$identify', 'u', { $anon_distinct_id: 'null' }))], step);
+  assert.is(warningsSince(store, P, 0).length, 2);
+  // Pruning runs at most hourly: 31 days on, the first warning goes, the second stays.
+  clock = NOW + 31 * day;
+  await applyEntries(store, [entry(ev('e', 'u'))], step);
+  assert.equal(warningsSince(store, P, 0).map((w) => w.timestamp), [new Date(NOW + 20 * day).toISOString()]);
+});
+
 s.run();
