@@ -42,6 +42,13 @@ function sameValue(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Properties)[k], (b as Properties)[k]));
 }
 
+// Records a $set of `key` when it changes the value; true when that change is worth a write.
+function setValue(set: Properties, current: Properties, key: string, value: unknown, force: boolean): boolean {
+  if (sameValue(current[key], value)) return false;
+  set[key] = value;
+  return force || current[key] === undefined || !NOISY_KEYS.has(key);
+}
+
 function unsetKeys(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
   return isPlainObject(raw) ? Object.keys(raw) : [];
@@ -63,14 +70,12 @@ export function propertyUpdate(event: string, eventProperties: Properties, times
     }
   }
 
-  const setValue = (key: string, value: unknown) => {
-    if (sameValue(current[key], value)) return;
-    set[key] = value;
-    if (force || current[key] === undefined || !NOISY_KEYS.has(key)) significant = true;
-  };
-  if (event === 'survey shown') setValue('$survey_last_seen_date', timestamp);
-  const explicit = eventProperties.$set;
-  if (isPlainObject(explicit)) for (const key in explicit) setValue(key, explicit[key]);
+  const explicit = isPlainObject(eventProperties.$set) ? eventProperties.$set : null;
+  if (explicit) for (const key in explicit) significant = setValue(set, current, key, explicit[key], force) || significant;
+  // Set from what the event is rather than what it carries; an explicit $set wins.
+  if (event === 'survey shown' && !(explicit && Object.hasOwn(explicit, '$survey_last_seen_date'))) {
+    significant = setValue(set, current, '$survey_last_seen_date', timestamp, force) || significant;
+  }
 
   const toUnset = eventProperties.$unset;
   if (toUnset !== undefined) {

@@ -59,6 +59,7 @@ s('$exception and $$heatmap never update the person', () => {
 s('"survey shown" records the last survey date; an explicit $set of it wins', () => {
   assert.equal(upd('survey shown', {}, {}).set, { $survey_last_seen_date: TS });
   assert.equal(upd('survey shown', { $set: { $survey_last_seen_date: 'x' } }, {}).set, { $survey_last_seen_date: 'x' });
+  assert.not.ok(hasChanges(upd('survey shown', { $set: { $survey_last_seen_date: 'x' } }, { $survey_last_seen_date: 'x' })));
 });
 
 s('malformed $set, $set_once and $unset are ignored', () => {
