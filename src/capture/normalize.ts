@@ -84,6 +84,42 @@ function distinctIdOf(raw: unknown): string {
   return id.length > MAX_DISTINCT_ID ? Array.from(id).slice(0, MAX_DISTINCT_ID).join('') : id;
 }
 
+// Date.prototype.toISOString for the times capture produces, formatted by hand:
+// toISOString costs about a microsecond, once per event whose timestamp is corrected
+// and once per request for `now`. Integral ms from 1970 through 9999 only (4-digit
+// years); anything else goes to toISOString. Civil date from days after H. Hinnant.
+const MAX_FAST_MS = 253402300799999; // 9999-12-31T23:59:59.999Z
+const DIGITS2: string[] = Array.from({ length: 100 }, (_, i) => (i < 10 ? '0' : '') + i);
+let lastIsoMs = NaN;
+let lastIso = '';
+
+export function isoString(ms: number): string {
+  if (ms === lastIsoMs) return lastIso;
+  if (!(ms >= 0 && ms <= MAX_FAST_MS) || !Number.isInteger(ms)) return new Date(ms).toISOString();
+  const days = Math.floor(ms / 86400000);
+  let rest = ms - days * 86400000;
+  const hours = Math.floor(rest / 3600000);
+  rest -= hours * 3600000;
+  const minutes = Math.floor(rest / 60000);
+  rest -= minutes * 60000;
+  const seconds = Math.floor(rest / 1000);
+  const millis = rest - seconds * 1000;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const iso = String(year) + '-' + DIGITS2[month] + '-' + DIGITS2[day] + 'T' + DIGITS2[hours] + ':' + DIGITS2[minutes] + ':' +
+    DIGITS2[seconds] + '.' + (millis < 100 ? (millis < 10 ? '00' : '0') : '') + millis + 'Z';
+  lastIsoMs = ms;
+  lastIso = iso;
+  return iso;
+}
+
 function parseTime(v: unknown): number | null {
   if (typeof v !== 'string' || v.length === 0) return null;
   const t = Date.parse(v);
@@ -107,7 +143,7 @@ export function eventTimestamp(ev: Obj, props: Obj, nowMs: number, sentAtMs: num
   else if (typeof ev.offset === 'number' && Number.isFinite(ev.offset)) result = nowMs - ev.offset;
   else result = nowMs;
   if (!Number.isFinite(result) || result > nowMs + FUTURE_LIMIT_MS || result < 0) result = nowMs;
-  return new Date(result).toISOString();
+  return isoString(result);
 }
 
 function foldSet(ev: Obj, props: Obj, key: '$set' | '$set_once') {
@@ -188,8 +224,8 @@ export function rawEventsOf(payload: unknown): unknown[] {
 // ($set folding, $ip), so it runs once per parsed payload.
 export function buildEvents(rawEvents: readonly unknown[], ctx: BuildContext): CapturedEvent[] {
   const { projectId, nowMs, ip, sentAtMs, historical, droppedAt } = ctx;
-  const nowIso = new Date(nowMs).toISOString();
-  const sentAtIso = sentAtMs !== null ? new Date(sentAtMs).toISOString() : null;
+  const nowIso = isoString(nowMs);
+  const sentAtIso = sentAtMs !== null ? isoString(sentAtMs) : null;
   const events: CapturedEvent[] = [];
   let nextDrop = droppedAt !== null && droppedAt.length > 0 ? droppedAt[0] : -1;
   let d = 0;

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { normalizeCapture, eventTimestamp } from '../../src/capture/normalize.js';
+import { normalizeCapture, eventTimestamp, isoString } from '../../src/capture/normalize.js';
 import { ApiError } from '../../src/errors.js';
 
 const now = new Date('2026-01-10T12:00:00.000Z');
@@ -102,6 +102,17 @@ s('timestamps: skew correction, offset, _ param, $ignore_sent_at, future clamp',
   assert.is(eventTimestamp({ timestamp: 'garbage' }, {}, nowMs, null), now.toISOString());
   const r = normalizeCapture({ api_key: 'k', event: 'e', distinct_id: 'u', timestamp: '2026-01-10T13:00:00Z' }, ctx(`_=${Date.parse('2026-01-10T13:00:10Z')}`));
   assert.is(r.events[0].timestamp, '2026-01-10T11:59:50.000Z');
+});
+
+s('isoString formats exactly as Date.prototype.toISOString', () => {
+  const edges = [0, 1, 999, 86_399_999, 86_400_000, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2100, 1, 28), Date.UTC(2100, 2, 1),
+    Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(9999, 11, 31, 23, 59, 59, 999) + 1, -1, -62198755200000, 1.5, 8.64e15];
+  for (const ms of edges) assert.is(isoString(ms), new Date(ms).toISOString(), String(ms));
+  // Every day from 1970 to 9999, at a time of day that moves with the day.
+  for (let d = 0; d < 2_932_897; d += 7) {
+    const ms = d * 86_400_000 + ((d * 7919) % 86_400_000);
+    if (isoString(ms) !== new Date(ms).toISOString()) assert.is(isoString(ms), new Date(ms).toISOString());
+  }
 });
 
 s.run();
