@@ -29,6 +29,8 @@ function initialKey(key: string): string {
   return key.startsWith('$') ? `$initial_${key.slice(1)}` : `$initial_${key}`;
 }
 
+const INITIAL_PAIRS: readonly (readonly [string, string])[] = INITIAL_PROPERTIES.map((key) => [key, initialKey(key)]);
+
 /**
  * Stored properties, plus `distinct_id`, overlaid with the request's person_properties,
  * plus any missing `$initial_*` property taken from its current value.
@@ -39,8 +41,8 @@ export function personPropertiesForEvaluation(
   distinctId: string,
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...stored, distinct_id: distinctId, ...requestOverrides };
-  for (const key of INITIAL_PROPERTIES) {
-    const initial = initialKey(key);
+  for (let i = 0; i < INITIAL_PAIRS.length; i++) {
+    const [key, initial] = INITIAL_PAIRS[i];
     if (Object.hasOwn(merged, key) && !Object.hasOwn(merged, initial)) merged[initial] = merged[key];
   }
   return merged;

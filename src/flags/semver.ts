@@ -66,8 +66,19 @@ function parseStrict(text: string): Version | undefined {
 }
 
 /** A person's or a filter's version string, or undefined when it is not a version. */
+// Person properties repeat the same few versions request after request; parsing one
+// costs more than the comparisons it feeds, so parsed versions are remembered (bounded).
+const PARSED_LIMIT = 4096;
+const parsed = new Map<string, Version | undefined>();
+
 export function parseVersion(text: string): Version | undefined {
-  return parseStrict(canonicalize(normalize(text)));
+  const hit = parsed.get(text);
+  if (hit !== undefined || parsed.has(text)) return hit;
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  const version = parseStrict(canonicalize(normalize(text)));
+  if (version !== undefined) Object.freeze(version);
+  parsed.set(text, version);
+  return version;
 }
 
 function compareNumericText(a: string, b: string): number {

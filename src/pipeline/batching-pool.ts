@@ -1,7 +1,10 @@
 // A Piscina pool fed in batches. One Piscina task costs tens of microseconds of
 // main-thread time (messaging, promise plumbing) — as much as a whole capture
-// request — while a task carrying 32 requests costs one or two microseconds per
-// request. So requests arriving in one event-loop turn travel together.
+// request — and as much again in the worker, while a task carrying 32 requests costs
+// one or two microseconds per request. So requests arriving in one event-loop turn
+// travel together, and while every worker is busy (at most `tasksPerThread` tasks in
+// flight per thread) requests wait here and leave together when one comes back: an
+// idle pool answers at once, a busy one batches more the busier it gets.
 import { Piscina } from 'piscina';
 
 export interface BatchingPoolOptions {
@@ -11,6 +14,9 @@ export interface BatchingPoolOptions {
   workerData?: unknown;
   // Requests waiting beyond this are refused so a stalled pool cannot grow memory.
   maxQueued?: number;
+  // Tasks in flight per thread (default 1): more keeps workers fed across the message
+  // round trip, fewer makes batches larger.
+  tasksPerThread?: number;
 }
 
 export class PoolOverloadedError extends Error {}
@@ -33,30 +39,47 @@ export function createBatchingPool<Req, Res>(opts: BatchingPoolOptions) {
     atomics: 'async',
   });
   const maxQueued = opts.maxQueued ?? 100_000;
+  const maxInFlight = opts.threads * (opts.tasksPerThread ?? 1);
   let pending: Pending<Req, Res>[] = [];
   let queued = 0;
+  let inFlight = 0;
   let scheduled = false;
 
+  function settle(batch: Pending<Req, Res>[]) {
+    queued -= batch.length;
+    inFlight--;
+    pump();
+  }
+
   function dispatch(batch: Pending<Req, Res>[]) {
+    inFlight++;
     const requests = new Array<Req>(batch.length);
     for (let i = 0; i < batch.length; i++) requests[i] = batch[i].request;
     pool.run(requests).then(
       (results) => {
-        queued -= batch.length;
+        settle(batch);
         for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
       },
       (err) => {
-        queued -= batch.length;
+        settle(batch);
         for (const p of batch) p.reject(err);
       },
     );
   }
 
-  function flush() {
-    scheduled = false;
+  // Sends what waits, in batches of at most maxBatch, while a task slot is free.
+  function pump() {
+    if (pending.length === 0 || inFlight >= maxInFlight) return;
     const all = pending;
     pending = [];
-    for (let i = 0; i < all.length; i += opts.maxBatch) dispatch(all.slice(i, i + opts.maxBatch));
+    let i = 0;
+    for (; i < all.length && inFlight < maxInFlight; i += opts.maxBatch) dispatch(all.slice(i, i + opts.maxBatch));
+    if (i < all.length) pending = all.slice(i);
+  }
+
+  function flush() {
+    scheduled = false;
+    pump();
   }
 
   return {

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createBatchingPool, PoolOverloadedError } from '../../src/pipeline/batching-pool.js';
 
-type Req = { n: number };
+type Req = { n: number; waitMs?: number };
 type Res = { n: number; doubled: number; batchSize: number; tag: string };
 const filename = new URL('../fixtures/batch-echo-worker.js', import.meta.url);
 
@@ -15,6 +15,20 @@ s('requests made in one event-loop turn travel in batches of at most maxBatch, e
   assert.equal([...new Set(results.map((r) => r.batchSize))].sort((a, b) => a - b), [6, 32]);
   assert.is(results[0].tag, 'w');
   assert.is(pool.queued(), 0);
+  await pool.close();
+});
+
+s('while every worker is busy, requests from later turns wait and leave together', async () => {
+  const pool = createBatchingPool<Req, Res>({ filename, threads: 1, maxBatch: 32, workerData: { tag: 'w' } });
+  const first = pool.run({ n: 0, waitMs: 150 });
+  const later: Promise<Res>[] = [];
+  for (let turn = 0; turn < 5; turn++) {
+    await new Promise((r) => setTimeout(r, 10));
+    later.push(pool.run({ n: turn + 1 }));
+  }
+  assert.is((await first).batchSize, 1);
+  const sizes = (await Promise.all(later)).map((r) => r.batchSize);
+  assert.equal(sizes, [5, 5, 5, 5, 5]);
   await pool.close();
 });
 

@@ -2,7 +2,8 @@
 // groups, hash keys, static cohorts), evaluate with definitions compiled once per
 // version, and project onto the requested protocol. One batch of tasks per call.
 import type { Store } from '../../store/env.js';
-import { compileFlags, evaluateFlags, personPropertiesForEvaluation, responseBody, type CompiledFlags } from '../index.js';
+import { compileFlags, evaluateFlags, personPropertiesForEvaluation, type CompiledFlags } from '../index.js';
+import { renderBody } from '../render.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
 import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId } from '../../persons/store.js';
 import type { DistinctIdRecord } from '../../store/persons.js';
@@ -113,7 +114,7 @@ export function createBatchEvaluator(store: Store) {
       now: task.now,
     }, { hash_key_overrides_failed: continuity.failed });
     const final = readFailed ? { ...result, errors_while_computing_flags: true } : result;
-    return { body: JSON.stringify(responseBody(task.protocol, final)), errors: final.errors_while_computing_flags, missingOverrides: continuity.missing };
+    return { body: renderBody(task.protocol, final), errors: final.errors_while_computing_flags, missingOverrides: continuity.missing };
   }
 
   return function evaluateBatch(tasks: FlagTask[]): FlagTaskResult[] {
