@@ -1,23 +1,15 @@
-// The persons and groups one consumer transaction works on. Reads go through to LMDB
-// once and are then served from memory, so later events of the batch see the changes
-// of earlier ones; `flush` writes everything that changed, once per record, inside the
-// caller's transaction (with the consumer position, so a crash never half-applies it).
+// The persons and groups one consumer transaction works on. Persons come from the
+// consumer's cache or, once, from LMDB, so later events see the changes of earlier
+// ones; `flush` writes each changed record once, inside the caller's transaction (with
+// the consumer position, so a crash never half-applies a batch).
 import type { Store } from '../store/env.js';
 import type { GroupRecord, GroupTypeRecord, PersonRecord } from '../store/persons.js';
 import type { PersonChange } from './identity.js';
+import type { Held, PersonCache } from './person-cache.js';
 import { isWholePerson, readByUuid, removePerson, rowPersonUuid, writePerson } from './person-rows.js';
 import { resolveGroupType, upsertGroup, type GroupIdentify } from './groups.js';
 import { warningDetails, type IngestionWarning } from './warnings.js';
 import { withPrefix } from './prefix.js';
-
-// A person as this batch knows it: null once merged away; `storedIds` is how many
-// distinct ids its stored rows cover (0 for a person created in this batch).
-interface Held {
-  projectId: number;
-  record: PersonRecord | null;
-  storedIds: number;
-  changed: boolean;
-}
 
 interface Removal {
   projectId: number;
@@ -25,35 +17,40 @@ interface Removal {
   into: string;
 }
 
-const k = (a: number, b: string | number) => `${a}\u0000${b}`;
+function held(projectId: number, record: PersonRecord | null): Held {
+  return { projectId, record, storedIds: record ? record.distinct_ids.length : 0, changed: false };
+}
 
 export class PersonBatch {
-  private readonly distinctIds = new Map<string, string | null>();
-  private readonly persons = new Map<string, Held>();
+  private readonly changed: Held[] = [];
   private readonly removals: Removal[] = [];
   private readonly lastIds = new Map<number, number>();
-  private readonly groupTypes = new Map<number, GroupTypeRecord[]>();
   private readonly changedGroupTypes = new Set<number>();
   private readonly groups = new Map<string, GroupRecord | null>();
   private readonly changedGroups = new Map<string, { projectId: number; record: GroupRecord }>();
   private readonly warnings: { projectId: number; eventUuid: string; warning: IngestionWarning }[] = [];
 
-  constructor(private readonly store: Store, private readonly nowMs: number) {}
+  constructor(private readonly store: Store, private readonly cache: PersonCache, private readonly nowMs: number) {
+    cache.validate(store);
+  }
 
   lookup(projectId: number, distinctId: string): PersonRecord | undefined {
-    const key = k(projectId, distinctId);
-    let uuid = this.distinctIds.get(key);
+    const c = this.cache;
+    let uuid = c.distinctIds.get(projectId, distinctId);
     if (uuid === undefined) {
       const row = this.store.personDistinctIds.get([projectId, distinctId]);
       uuid = row ? rowPersonUuid(row) : null;
-      this.distinctIds.set(key, uuid);
-      // A person this batch already holds may have changed since its rows were written.
-      if (row && uuid !== null && !this.persons.has(k(projectId, uuid))) {
-        const record = isWholePerson(row) ? row : readByUuid(this.store, projectId, uuid) ?? null;
-        this.persons.set(k(projectId, uuid), { projectId, record, storedIds: record?.distinct_ids.length ?? 0, changed: false });
-      }
+      c.distinctIds.set(projectId, distinctId, uuid);
+      // The cache may know this person already, with changes its rows do not have yet.
+      if (row && isWholePerson(row) && !c.persons.get(projectId, row.uuid)) c.persons.set(projectId, row.uuid, held(projectId, row));
     }
-    return uuid === null ? undefined : this.persons.get(k(projectId, uuid))?.record ?? undefined;
+    if (uuid === null) return undefined;
+    let h = c.persons.get(projectId, uuid);
+    if (!h) {
+      h = held(projectId, readByUuid(this.store, projectId, uuid) ?? null);
+      c.persons.set(projectId, uuid, h);
+    }
+    return h.record ?? undefined;
   }
 
   private nextId(projectId: number): number {
@@ -63,31 +60,32 @@ export class PersonBatch {
   }
 
   private hold(projectId: number, record: PersonRecord, distinctIds: readonly string[]): void {
-    const held = this.persons.get(k(projectId, record.uuid));
-    if (held) {
-      held.record = record;
-      held.changed = true;
-    } else {
-      this.persons.set(k(projectId, record.uuid), { projectId, record, storedIds: 0, changed: true });
+    this.cache.changing();
+    let h = this.cache.persons.get(projectId, record.uuid);
+    if (!h) {
+      h = { projectId, record, storedIds: 0, changed: false };
+      this.cache.persons.set(projectId, record.uuid, h);
     }
-    for (const id of distinctIds) this.distinctIds.set(k(projectId, id), record.uuid);
+    h.record = record;
+    if (!h.changed) {
+      h.changed = true;
+      this.changed.push(h);
+    }
+    for (const id of distinctIds) this.cache.distinctIds.set(projectId, id, record.uuid);
   }
 
   apply(projectId: number, change: PersonChange): void {
     switch (change.kind) {
-      case 'create': {
-        const record: PersonRecord = { id: this.nextId(projectId), ...change.person };
-        this.hold(projectId, record, record.distinct_ids);
+      case 'create':
+        this.hold(projectId, { id: this.nextId(projectId), ...change.person }, change.person.distinct_ids);
         return;
-      }
       case 'update':
         this.hold(projectId, change.person, change.addedDistinctId === null ? [] : [change.addedDistinctId]);
         return;
       case 'merge': {
         this.hold(projectId, change.person, change.source.distinct_ids);
-        const source = this.persons.get(k(projectId, change.source.uuid))!;
-        source.record = null;
-        source.changed = false;
+        const source = this.cache.persons.get(projectId, change.source.uuid);
+        if (source) source.record = null;
         this.removals.push({ projectId, person: change.source, into: change.person.uuid });
         return;
       }
@@ -95,10 +93,10 @@ export class PersonBatch {
   }
 
   private groupTypesOf(projectId: number): GroupTypeRecord[] {
-    let types = this.groupTypes.get(projectId);
+    let types = this.cache.groupTypes.get(projectId);
     if (!types) {
       types = this.store.groupTypes.get(projectId) ?? [];
-      this.groupTypes.set(projectId, types);
+      this.cache.groupTypes.set(projectId, types);
     }
     return types;
   }
@@ -108,14 +106,15 @@ export class PersonBatch {
     const types = this.groupTypesOf(projectId);
     const resolved = resolveGroupType(types, groupType, timestamp);
     if (resolved?.added) {
-      this.groupTypes.set(projectId, [...types, resolved.added].sort((a, b) => a.group_type_index - b.group_type_index));
+      this.cache.changing();
+      this.cache.groupTypes.set(projectId, [...types, resolved.added].sort((a, b) => a.group_type_index - b.group_type_index));
       this.changedGroupTypes.add(projectId);
     }
     return resolved ? resolved.index : null;
   }
 
   identifyGroup(projectId: number, typeIndex: number, g: GroupIdentify, timestamp: string): void {
-    const key = `${k(projectId, typeIndex)}\u0000${g.groupKey}`;
+    const key = `${projectId}\u0000${typeIndex}\u0000${g.groupKey}`;
     let existing = this.groups.get(key);
     if (existing === undefined) existing = this.store.groups.get([projectId, typeIndex, g.groupKey]) ?? null;
     const next = upsertGroup(existing ?? undefined, typeIndex, g, timestamp);
@@ -129,10 +128,13 @@ export class PersonBatch {
 
   flush(): void {
     const s = this.store;
-    for (const { projectId, record, storedIds, changed } of this.persons.values()) {
-      if (!changed || !record) continue;
-      writePerson(s, projectId, record, storedIds);
-      if (storedIds === 0) s.personIds.put([projectId, record.id], record.uuid);
+    for (const h of this.changed) {
+      h.changed = false;
+      // Merged away later in the batch: the removal below takes care of it.
+      if (!h.record) continue;
+      writePerson(s, h.projectId, h.record, h.storedIds);
+      if (h.storedIds === 0) s.personIds.put([h.projectId, h.record.id], h.record.uuid);
+      h.storedIds = h.record.distinct_ids.length;
     }
     for (const { projectId, person, into } of this.removals) {
       // Its distinct ids now belong to the person it merged into.
@@ -142,10 +144,11 @@ export class PersonBatch {
       moveHashKeyOverrides(s, projectId, person.uuid, into);
     }
     for (const [projectId, last] of this.lastIds) s.personSeq.put(projectId, last);
-    for (const projectId of this.changedGroupTypes) s.groupTypes.put(projectId, this.groupTypes.get(projectId)!);
+    for (const projectId of this.changedGroupTypes) s.groupTypes.put(projectId, this.cache.groupTypes.get(projectId)!);
     for (const { projectId, record } of this.changedGroups.values()) {
       s.groups.put([projectId, record.group_type_index, record.group_key], record);
     }
+    if (this.changed.length > 0 || this.removals.length > 0 || this.changedGroupTypes.size > 0) this.cache.advance(s);
     const timestamp = new Date(this.nowMs).toISOString();
     this.warnings.forEach(({ projectId, eventUuid, warning }, n) => {
       s.ingestionWarnings.put([projectId, this.nowMs, eventUuid, n], { type: warning.type, timestamp, details: warningDetails(warning) });

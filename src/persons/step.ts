@@ -6,6 +6,7 @@ import type { Store } from '../store/env.js';
 import type { CapturedEvent } from '../log/types.js';
 import type { EventPreparation } from '../events/consumer.js';
 import { PersonBatch } from './batch.js';
+import { PersonCache } from './person-cache.js';
 import { processPersonEvent } from './identity.js';
 import { normalizePersonEvent } from './normalize.js';
 import { isPlainObject } from './properties.js';
@@ -60,13 +61,15 @@ function prepare(batch: PersonBatch, limiter: WarningLimiter, ev: CapturedEvent)
 
 const PRUNE_EVERY_MS = 3600 * 1000;
 
-// One preparation per consumer transaction; the limiter and the pruning clock outlive them.
+// One preparation per consumer transaction; the cache, the limiter and the pruning
+// clock outlive them.
 export function createPersonStep(store: Store, now: () => number = Date.now): () => EventPreparation {
   const limiter = createWarningLimiter(now);
+  const cache = new PersonCache();
   let prunedAt = -Infinity;
   return () => {
     const t = now();
-    const batch = new PersonBatch(store, t);
+    const batch = new PersonBatch(store, cache, t);
     return {
       prepare: (ev) => prepare(batch, limiter, ev),
       finish() {

@@ -11,6 +11,7 @@ import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, IngestionWarningRe
 import { readByDistinctId, readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
 import { personUuid } from './person-uuid.js';
+import { bumpPersonsGeneration } from './person-cache.js';
 
 // Merges chain (A into B, later B into C); a longer chain than this would be a bug.
 const MAX_REDIRECTS = 64;
@@ -104,6 +105,7 @@ export function deletePerson(store: Store, projectId: number, person: PersonReco
       store.hashKeyOverrides.remove(key as [number, string, string]);
     }
     store.personIds.remove([projectId, current.id]);
+    bumpPersonsGeneration(store);
   });
 }
 

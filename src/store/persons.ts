@@ -61,6 +61,11 @@ export interface IngestionWarningRecord {
   details: Record<string, unknown>;
 }
 
+// `personSeq` (project_id → last numeric person id) also holds, under this key, the
+// persons generation: moved by every write to persons and groups, so the consumer knows
+// when what it cached is no longer what is stored (src/persons/person-cache.ts).
+export const PERSONS_GENERATION_KEY = -1;
+
 export type PersonKey = [projectId: number, uuid: string];
 export type DistinctIdKey = [projectId: number, distinctId: string];
 export type PersonIdKey = [projectId: number, id: number];

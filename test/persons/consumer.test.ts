@@ -31,13 +31,16 @@ function ev(event: string, distinctId: string, properties: Record<string, unknow
 }
 
 const entry = (...events: CapturedEvent[]): LogEntry => ({ seq: ++seq, events });
-const apply = (...entries: LogEntry[]) => applyEntries(store, entries, createPersonStep(store, () => NOW));
+// One step per test, as in the consumer: its person cache lives across transactions.
+let step: () => EventPreparation;
+const apply = (...entries: LogEntry[]) => applyEntries(store, entries, step);
 const person = (distinctId: string) => personRecordByDistinctId(store, P, distinctId);
 
 const s = suite('person step in the event-store pass');
 s.before.each(() => {
   dir = tempDir('hedgerow-persons-');
   store = openStore(dir);
+  step = createPersonStep(store, () => NOW);
   seq = 0;
 });
 s.after.each(async () => {
@@ -121,28 +124,43 @@ s('a resent event (same uuid) is not applied twice', async () => {
   assert.is(person('u')!.properties.v, 2);
 });
 
-s('a failed transaction applies nothing, and the retry applies everything once', async () => {
-  const events = [ev('e', 'a', { $set: { x: 1 } }), ev('$identify', 'b', { $anon_distinct_id: 'a' }), ev('$groupidentify', 'c', { $group_type: 'company', $group_key: 'acme', $group_set: { n: 1 } })];
-  const e = entry(...events);
-  let calls = 0;
-  // Dies on the last event, after the first two have been worked through.
-  const dying = (): EventPreparation => {
-    const inner = createPersonStep(store, () => NOW)();
-    return { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, finish: () => inner.finish() };
-  };
-  await applyEntries(store, [e], dying).then(() => assert.unreachable('should fail'), (err: Error) => assert.is(err.message, 'killed'));
-  assert.is(eventStorePosition(store), 0);
-  assert.is(person('a'), undefined);
-  assert.is(eventByUuid(store, P, events[0].uuid), undefined);
-  assert.equal(groupTypeMapping(store, P), []);
-  assert.is(store.personSeq.get(P), undefined);
+for (const when of ['while events are prepared', 'after the step wrote its changes'] as const) {
+  s(`a transaction that fails ${when} applies nothing; the retry, by the same step, applies everything once`, async () => {
+    // A known person first, so the failed batch changes a cached person too.
+    await apply(entry(ev('e', 'b', { $set: { y: 1 } })));
+    const events = [ev('e', 'a', { $set: { x: 1 } }), ev('$identify', 'b', { $anon_distinct_id: 'a' }), ev('$groupidentify', 'c', { $group_type: 'company', $group_key: 'acme', $group_set: { n: 1 } })];
+    const e = entry(...events);
+    let calls = 0;
+    const dying = (): EventPreparation => {
+      const inner = step();
+      return when === 'while events are prepared'
+        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, finish: () => inner.finish() }
+        : { prepare: (x) => inner.prepare(x), finish: () => { inner.finish(); throw new Error('killed'); } };
+    };
+    await applyEntries(store, [e], dying).then(() => assert.unreachable('should fail'), (err: Error) => assert.is(err.message, 'killed'));
+    assert.is(eventStorePosition(store), 1);
+    assert.is(person('a'), undefined);
+    assert.equal(person('b')!.distinct_ids, ['b']);
+    assert.is(eventByUuid(store, P, events[0].uuid), undefined);
+    assert.equal(groupTypeMapping(store, P), []);
+    assert.is(store.personSeq.get(P), 1);
 
-  await apply(e);
-  assert.is(eventStorePosition(store), e.seq);
-  assert.equal(person('a')!.distinct_ids, ['a', 'b']);
-  assert.is(person('a')!.id, 1);
-  assert.is(person('c')!.id, 2);
-  assert.equal(groupProperties(store, P, 0, 'acme'), { n: 1 });
+    await apply(e);
+    assert.is(eventStorePosition(store), e.seq);
+    const b = person('a')!;
+    assert.is(b.uuid, personUuid(P, 'b'));
+    assert.equal(b.distinct_ids, ['b', 'a']);
+    assert.equal([b.id, b.properties.x, b.properties.y], [1, 1, 1]);
+    assert.is(person('c')!.id, 3);
+    assert.equal(groupProperties(store, P, 0, 'acme'), { n: 1 });
+  });
+}
+
+s('a deletion through the API is seen by the next transaction, whatever the step cached', async () => {
+  await apply(entry(ev('e', 'u', { $set: { a: 1 } })));
+  await deletePerson(store, P, person('u')!);
+  await apply(entry(ev('e', 'u', { $set: { b: 1 } })));
+  assert.equal({ ...person('u')!.properties, $creator_event_uuid: 0 }, { b: 1, $creator_event_uuid: 0 });
 });
 
 s('dropped events are not stored, and the reason is recorded as an ingestion warning', async () => {
