@@ -16,7 +16,7 @@ export type Normalized =
   | { kind: 'drop'; warning: IngestionWarning }
   | { kind: 'keep'; processPerson: boolean; properties: Properties; warnings: IngestionWarning[] };
 
-export const MAX_GROUP_KEY_LENGTH = 400;
+const MAX_GROUP_KEY_LENGTH = 400;
 // These only make sense for a person; without one they are refused outright.
 const PERSON_ONLY_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$groupidentify']);
 const MERGE_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously']);

@@ -3,14 +3,14 @@
 import { nonNegative, pageUrl } from '../http/paginate.js';
 import type { HttpRequest } from '../http/types.js';
 
-export interface LazyPage<T> {
+interface LazyPage<T> {
   count?: number;
   next: string | null;
   previous: string | null;
   results: T[];
 }
 
-export const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 100;
 
 export function lazyPage<T>(req: HttpRequest, items: Iterable<T>, withCount: boolean): LazyPage<T> {
   const limit = Math.max(1, nonNegative(req, 'limit', DEFAULT_PAGE_SIZE));

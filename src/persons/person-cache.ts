@@ -48,7 +48,7 @@ class TwoGenerationMap<V> {
   }
 }
 
-export const DEFAULT_CACHED_PERSONS = 200_000;
+const DEFAULT_CACHED_PERSONS = 200_000;
 
 export class PersonCache {
   // Distinct id → person uuid, or null for "no person".

@@ -30,7 +30,7 @@ export interface PropertyUpdate {
   significant: boolean;
 }
 
-export const NO_UPDATE: PropertyUpdate = Object.freeze({ set: Object.freeze({}) as Properties, unset: [], significant: false });
+const NO_UPDATE: PropertyUpdate = Object.freeze({ set: Object.freeze({}) as Properties, unset: [], significant: false });
 
 // JSON values compare by content: re-sending the same object is no change.
 function sameValue(a: unknown, b: unknown): boolean {

@@ -6,7 +6,7 @@ export interface WarningLimiter {
   allow(projectId: number, type: string, key: string): boolean;
 }
 
-export const WARNING_INTERVAL_MS = 60_000;
+const WARNING_INTERVAL_MS = 60_000;
 
 export function createWarningLimiter(now: () => number, intervalMs = WARNING_INTERVAL_MS): WarningLimiter {
   const last = new Map<string, number>();
