@@ -29,7 +29,8 @@ function initialKey(key: string): string {
   return key.startsWith('$') ? `$initial_${key.slice(1)}` : `$initial_${key}`;
 }
 
-const INITIAL_PAIRS: readonly (readonly [string, string])[] = INITIAL_PROPERTIES.map((key) => [key, initialKey(key)]);
+// Property → its $initial_ counterpart, for the properties that have one.
+const INITIAL_OF: ReadonlyMap<string, string> = new Map(INITIAL_PROPERTIES.map((key) => [key, initialKey(key)]));
 
 /**
  * Stored properties, plus `distinct_id`, overlaid with the request's person_properties,
@@ -41,9 +42,12 @@ export function personPropertiesForEvaluation(
   distinctId: string,
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...stored, distinct_id: distinctId, ...requestOverrides };
-  for (let i = 0; i < INITIAL_PAIRS.length; i++) {
-    const [key, initial] = INITIAL_PAIRS[i];
-    if (Object.hasOwn(merged, key) && !Object.hasOwn(merged, initial)) merged[initial] = merged[key];
+  // A person has far fewer properties than there are $initial_ ones: walk the person's.
+  let missing: string[] | null = null;
+  for (const key of Object.keys(merged)) {
+    const initial = INITIAL_OF.get(key);
+    if (initial !== undefined && !Object.hasOwn(merged, initial)) (missing ??= []).push(key);
   }
+  if (missing !== null) for (const key of missing) merged[INITIAL_OF.get(key)!] = merged[key];
   return merged;
 }
