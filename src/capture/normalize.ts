@@ -88,8 +88,15 @@ function distinctIdOf(raw: unknown): string {
 // toISOString costs about a microsecond, once per event whose timestamp is corrected
 // and once per request for `now`. Integral ms from 1970 through 9999 only (4-digit
 // years); anything else goes to toISOString. Civil date from days after H. Hinnant.
+// Built from character codes so the string is flat, not a rope of 14 pieces.
 const MAX_FAST_MS = 253402300799999; // 9999-12-31T23:59:59.999Z
-const DIGITS2: string[] = Array.from({ length: 100 }, (_, i) => (i < 10 ? '0' : '') + i);
+const ISO = Array.from('0000-00-00T00:00:00.000Z', (c) => c.charCodeAt(0));
+function digits(at: number, n: number, width: number): void {
+  for (let i = at + width - 1; i >= at; i--) {
+    ISO[i] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+}
 let lastIsoMs = NaN;
 let lastIso = '';
 
@@ -113,8 +120,14 @@ export function isoString(ms: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const iso = String(year) + '-' + DIGITS2[month] + '-' + DIGITS2[day] + 'T' + DIGITS2[hours] + ':' + DIGITS2[minutes] + ':' +
-    DIGITS2[seconds] + '.' + (millis < 100 ? (millis < 10 ? '00' : '0') : '') + millis + 'Z';
+  digits(0, year, 4);
+  digits(5, month, 2);
+  digits(8, day, 2);
+  digits(11, hours, 2);
+  digits(14, minutes, 2);
+  digits(17, seconds, 2);
+  digits(20, millis, 3);
+  const iso = String.fromCharCode.apply(null, ISO);
   lastIsoMs = ms;
   lastIso = iso;
   return iso;

@@ -9,7 +9,6 @@ import { randomFillSync } from 'node:crypto';
 const POOL_BYTES = 4096;
 const pool = Buffer.allocUnsafe(POOL_BYTES);
 let offset = POOL_BYTES;
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => (i + 0x100).toString(16).slice(1));
 
 export const UUID_BYTES = 16;
 
@@ -36,15 +35,21 @@ export function writeUuidv7(target: Uint8Array, at: number, nowMs: number = Date
   for (let i = 3; i < 10; i++) target[at + 6 + i] = pool[r + i];
 }
 
-// The canonical lowercase text form of the 16 bytes at `at`.
+// The canonical lowercase text form of the 16 bytes at `at`, as one flat string. (Joined
+// with `+`, the 20 pieces stay a rope that every later character-wise read walks
+// again: the event store's key and msgpack encoding cost a quarter more per event.)
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const TEXT_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+const text: number[] = new Array(36).fill(0x2d);
+
 export function formatUuid(b: Uint8Array, at: number): string {
-  return (
-    HEX[b[at]] + HEX[b[at + 1]] + HEX[b[at + 2]] + HEX[b[at + 3]] + '-' +
-    HEX[b[at + 4]] + HEX[b[at + 5]] + '-' +
-    HEX[b[at + 6]] + HEX[b[at + 7]] + '-' +
-    HEX[b[at + 8]] + HEX[b[at + 9]] + '-' +
-    HEX[b[at + 10]] + HEX[b[at + 11]] + HEX[b[at + 12]] + HEX[b[at + 13]] + HEX[b[at + 14]] + HEX[b[at + 15]]
-  );
+  for (let i = 0; i < 16; i++) {
+    const v = b[at + i];
+    const p = TEXT_AT[i];
+    text[p] = HEX_CODES[v >> 4];
+    text[p + 1] = HEX_CODES[v & 15];
+  }
+  return String.fromCharCode.apply(null, text);
 }
 
 const scratch = new Uint8Array(UUID_BYTES);
