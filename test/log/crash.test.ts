@@ -3,57 +3,15 @@
 // answered 200 is readable through the events API.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tempDir, postJson, request, bearer, eventually } from '../helpers/server.js';
+import { cliInit, cliServe, cliStop } from '../helpers/cli-server.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const LOAD_MS = 1500;
 const CONNECTIONS = 32;
 const BATCH_SIZE = 10;
 const DISTINCT_ID = `crash-${randomUUID()}`;
-
-interface Keys { project_id: number; project_api_key: string; personal_api_key: string }
-
-function init(dataDir: string): Keys {
-  const r = spawnSync(process.execPath, [MAIN, 'init', '--data', dataDir, '--json'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as Keys;
-}
-
-// Starts `serve` and resolves with the port from its JSON "listening" log line.
-function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, 10_000);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); });
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      for (const line of buffered.split('\n')) {
-        const parsed = (() => { try { return JSON.parse(line) as { msg?: string; port?: number }; } catch { return null; } })();
-        if (parsed?.msg === 'listening' && parsed.port) {
-          clearTimeout(timer);
-          child.removeAllListeners('exit');
-          resolve({ child, url: `http://127.0.0.1:${parsed.port}` });
-          return;
-        }
-      }
-    });
-  });
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 const event = (uuid: string) => ({ uuid, event: 'under load', distinct_id: DISTINCT_ID });
 
@@ -91,21 +49,21 @@ const dataDir = tempDir('hedgerow-crash-');
 s.after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 s('every uuid answered 200 before the kill is readable after a restart on the same data dir', async () => {
-  const keys = init(dataDir);
-  const first = await serve(dataDir);
+  const keys = cliInit(dataDir);
+  const first = await cliServe(dataDir);
   const acked = new Set<string>();
   const stop = { now: false };
   const failures = { count: 0 };
   const loops = Array.from({ length: CONNECTIONS }, () => loadLoop(first.url, keys.project_api_key, acked, stop, failures));
   await new Promise((r) => setTimeout(r, LOAD_MS));
   // Killed while requests are still in flight, then the load stops.
-  await killed(first.child);
+  await cliStop(first.child, 'SIGKILL');
   stop.now = true;
   await Promise.all(loops);
   assert.ok(acked.size > 100, `only ${acked.size} events were acknowledged under load`);
   assert.ok(failures.count > 0, 'the kill did not land mid-load');
 
-  const second = await serve(dataDir);
+  const second = await cliServe(dataDir);
   try {
     const seen = await eventually(async () => {
       const s = await readAllUuids(second.url, keys);
@@ -116,7 +74,7 @@ s('every uuid answered 200 before the kill is readable after a restart on the sa
     // The restarted server still captures.
     assert.is((await postJson(`${second.url}/i/v0/e/`, { api_key: keys.project_api_key, ...event(randomUUID()) })).status, 200);
   } finally {
-    await killed(second.child);
+    await cliStop(second.child, 'SIGKILL');
   }
 });
 
