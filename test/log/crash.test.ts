@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tempDir, postJson, request, bearer, eventually } from '../helpers/server.js';
-import { cliInit, cliServe, cliStop } from '../helpers/cli-server.js';
+import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 
 const LOAD_MS = 1500;
 const CONNECTIONS = 32;
@@ -32,7 +32,7 @@ async function loadLoop(url: string, token: string, acked: Set<string>, stop: { 
   }
 }
 
-async function readAllUuids(url: string, keys: Keys): Promise<Set<string>> {
+async function readAllUuids(url: string, keys: CliKeys): Promise<Set<string>> {
   const seen = new Set<string>();
   let next: string | null = `${url}/api/environments/${keys.project_id}/events/?distinct_id=${DISTINCT_ID}&limit=1000`;
   while (next) {
