@@ -11,7 +11,7 @@
 // from /proc) and how busy CPU 0 was with other processes meanwhile: this machine is
 // shared, and a run another program disturbed says so.
 //   node dist/bench/decide.js [--rate 5000|3000,5000] [--duration 15] [--connections 64]
-//     [--persons 10000] [--workers 1,2] [--baseline DIR] [--profile DIR] [--keep]
+//     [--persons 10000] [--workers 1,2] [--baseline DIR] [--quiet-wait S] [--profile DIR] [--keep]
 // --baseline DIR: also run the hedgerow built in DIR (e.g. a `git worktree` of an
 // earlier commit, built) on the same data, for a before/after in one run.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2' },
     profile: { type: 'string' },
     baseline: { type: 'string' },
+    'quiet-wait': { type: 'string', default: '60' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -248,15 +249,16 @@ function cpuBusyMs(cpu: number): { busy: number; total: number } {
   return { busy: (total - v[3] - v[4] - v[7]) * TICK_MS, total: total * TICK_MS };
 }
 
-// Waits (up to a minute) for both CPUs to be mostly idle, so runs start undisturbed.
+// Waits (up to --quiet-wait seconds, default 60) for both CPUs to be mostly idle, so
+// runs start undisturbed.
 async function quiet(): Promise<void> {
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < Number(values['quiet-wait']); i++) {
     const a = [cpuBusyMs(0), cpuBusyMs(1)];
     await new Promise((r) => setTimeout(r, 1000));
     const b = [cpuBusyMs(0), cpuBusyMs(1)];
     if (a.every((x, c) => (b[c].busy - x.busy) / Math.max(1, b[c].total - x.total) < 0.15)) return;
   }
-  console.error('CPUs still busy with other work after a minute; measuring anyway (see the foreign load column)');
+  console.error(`CPUs still busy with other work after ${values['quiet-wait']} s; measuring anyway (see the other-load column)`);
 }
 
 function bodies(token: string): Buffer[] {
