@@ -5,8 +5,9 @@
 // Besides rates and latencies, the CPU time the server used per event (its main
 // thread, and the whole process: consumer, log writes, GC), read from /proc: a figure
 // that other work on the machine disturbs far less than rates. --runs repeats the
-// whole sequence, each run with its own ceiling.
-//   node dist/bench/capture.js [--duration 10] [--connections 64] [--runs 1]
+// whole sequence, each run with its own ceiling. Each target gets an unmeasured
+// warm-up first, and hedgerow is measured once /_readiness answers 200.
+//   node dist/bench/capture.js [--duration 10] [--connections 64] [--runs 1] [--warmup 2]
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,7 +17,9 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: {
   duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '64' }, runs: { type: 'string', default: '1' },
+  warmup: { type: 'string', default: '2' },
 } });
+const warmup = Number(values.warmup);
 const duration = Number(values.duration);
 const runs = Number(values.runs);
 const connections = Number(values.connections);
@@ -68,9 +71,22 @@ function toMs(v: string): number {
   return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
 }
 
+// Until the server says it is ready (hedgerow: consumers running, GeoIP database
+// loaded, which takes a second of CPU right after start-up).
+async function ready(port: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const status = await fetch(`http://127.0.0.1:${port}/_readiness`).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
 function wrk(url: string, body: string, pid: number): WrkResult {
   const script = join(work, `post-${Math.random().toString(36).slice(2)}.lua`);
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  // Warm-up, not measured: JIT, connection set-up, the first log commits.
+  if (warmup > 0) execFileSync('taskset', ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${warmup}s`, '-s', script, url], { encoding: 'utf8' });
   const before = cpuOf(pid);
   const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
   const after = cpuOf(pid);
@@ -99,6 +115,7 @@ async function runOnce(run: number): Promise<string> {
   const dataDir = join(work, `data-${run}`);
   const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
   const server = await startPinned(['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info']);
+  await ready(server.port);
   const single = JSON.stringify(event(keys.project_api_key, 1));
   const singleResult = wrk(`http://127.0.0.1:${server.port}/i/v0/e/`, single, server.child.pid!);
   const batchBody = JSON.stringify({ api_key: keys.project_api_key, batch: Array.from({ length: 100 }, (_, i) => event('', i)) });
@@ -113,7 +130,7 @@ async function runOnce(run: number): Promise<string> {
     ['hedgerow /batch/ (100 events)', batchResult, 100],
   ] as const;
   return [
-    `run ${run}: single-event body ${Buffer.byteLength(single)} B; batch body ${Buffer.byteLength(batchBody)} B; ${connections} connections, ${duration}s each; server on CPU 0, wrk on CPU 1; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `run ${run}: single-event body ${Buffer.byteLength(single)} B; batch body ${Buffer.byteLength(batchBody)} B; ${connections} connections, ${duration}s each after ${warmup}s of warm-up; server on CPU 0, wrk on CPU 1; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     '',
     '| target | requests/s | events/s | p50 ms | p99 ms | non-2xx | req/s vs ceiling | CPU µs/event, main thread | CPU µs/event, process |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
