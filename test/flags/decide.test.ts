@@ -8,7 +8,7 @@ import { startTestServer, request, bearer, eventually, type TestServer } from '.
 import { insertFlag, saveFlag } from '../../src/flags/definitions/store.js';
 import type { StoredFlag } from '../../src/flags/definitions/types.js';
 import {
-  capture, createFlag, decideUntil, evaluate, group, groupIdentify, gzipBody, identify, patchFlag, person, setFlagQuota,
+  capture, createCohort, createFlag, decideUntil, evaluate, group, groupIdentify, gzipBody, identify, patchFlag, person, setFlagQuota,
 } from './serving.js';
 
 const s = suite('/decide and /flags over HTTP');
@@ -279,6 +279,18 @@ s('experience continuity: the anonymous variant survives identify and alias', as
   // v4 shows the same variant.
   const v4 = await evaluate(t, '/flags?v=2', { distinct_id: user });
   assert.is(v4.body.flags.sticky.variant, x);
+});
+
+s('static cohorts: a person is a member through any of its distinct ids', async () => {
+  const cohort = await createCohort(t, { name: 'uploaded', is_static: true, distinct_ids: ['listed@example.com'] });
+  await createFlag(t, { key: 'static-members', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohort.id }] }] } });
+  const flagOf = async (id: string) => (await evaluate(t, '/decide?v=3', { distinct_id: id })).body.featureFlags['static-members'];
+  assert.is(await flagOf('listed@example.com'), true);
+  assert.is(await flagOf('static-anon'), false);
+  // The listed id logs in from a browser that had an anonymous id: one person, both ids.
+  await capture(t, [identify('listed@example.com', { plan: 'free' }, { $anon_distinct_id: 'static-anon' })]);
+  await eventually(async () => (await flagOf('static-anon')) === true, 10_000);
+  assert.is(await flagOf('listed@example.com'), true);
 });
 
 s('a flag change is visible to evaluation within a second', async () => {

@@ -5,7 +5,7 @@ import type { Store } from '../../store/env.js';
 import { compileFlags, evaluateFlags, personPropertiesForEvaluation, type CompiledFlags } from '../index.js';
 import { renderBody } from '../render.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
-import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId } from '../../persons/store.js';
+import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personRecordByDistinctId } from '../../persons/store.js';
 import type { DistinctIdRecord } from '../../store/persons.js';
 import type { FlagTask, FlagTaskResult } from './types.js';
 
@@ -77,6 +77,13 @@ export function createBatchEvaluator(store: Store) {
     }
   }
 
+  // Static cohorts hold persons in PostHog (cohortpeople by person id); here members are
+  // stored by distinct id, so a person is a member through any of its distinct ids.
+  function idsOfPerson(task: FlagTask, person: DistinctIdRecord | undefined): readonly string[] {
+    if (!person) return [task.distinctId];
+    return personRecordByDistinctId(store, task.projectId, task.distinctId)?.distinct_ids ?? [task.distinctId];
+  }
+
   function evaluateOne(task: FlagTask, flags: ProjectFlags): FlagTaskResult {
     let readFailed = false;
     let person: ReturnType<typeof personByDistinctId>;
@@ -110,7 +117,7 @@ export function createBatchEvaluator(store: Store) {
       anon_distinct_id: task.anonDistinctId,
       device_id: task.deviceId,
       flag_keys_to_evaluate: task.flagKeys,
-      static_cohorts: flags.hasStaticCohorts ? staticCohortsOf(store, task.projectId, [task.distinctId]) : null,
+      static_cohorts: flags.hasStaticCohorts ? staticCohortsOf(store, task.projectId, idsOfPerson(task, person)) : null,
       now: task.now,
     }, { hash_key_overrides_failed: continuity.failed });
     const final = readFailed ? { ...result, errors_while_computing_flags: true } : result;
