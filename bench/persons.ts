@@ -8,9 +8,10 @@
 // The passes run alternately, `--rounds` times each, on fresh stores; the figures are
 // medians, because the benchmark machine is shared, and CPU time is reported beside
 // wall time (all threads of the process: the consumer's and lmdb's).
-//   node dist/bench/persons.js [--events 200000] [--existing 50000] [--rounds 3] [--record]
+//   node dist/bench/persons.js [--events 200000] [--existing 50000] [--rounds 3] [--only 0,1] [--profile DIR] [--record]
 // --record appends a dated section to bench/RESULTS.md.
-import { appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '../src/store/env.js';
@@ -24,6 +25,10 @@ const { values: args } = parseArgs({ options: {
   existing: { type: 'string', default: '50000' },
   rounds: { type: 'string', default: '3' },
   record: { type: 'boolean', default: false },
+  // Runs only these passes (comma-separated indexes 0–2, in the table's order): for profiling.
+  only: { type: 'string' },
+  // Writes a CPU profile of each timed part (not the setup) into this directory.
+  profile: { type: 'string' },
 } });
 const EVENTS = Number(args.events);
 const EXISTING = Number(args.existing);
@@ -89,6 +94,7 @@ function workload(changing: boolean) {
   return { setup, timed, mix };
 }
 
+let profiles = 0;
 async function run(label: string, withPersons: boolean, setup: CapturedEvent[], timed: CapturedEvent[]) {
   const dir = tempDir('hedgerow-bench-persons-');
   const store: Store = openStore(dir);
@@ -98,11 +104,23 @@ async function run(label: string, withPersons: boolean, setup: CapturedEvent[], 
     const setupEntries = entries(setup, 1);
     for (let i = 0; i < setupEntries.length; i += PASS_EVENTS / RECORD_EVENTS) await pass(setupEntries.slice(i, i + PASS_EVENTS / RECORD_EVENTS));
     const timedEntries = entries(timed, setupEntries.length + 1);
+    const session = args.profile === undefined ? null : new Session();
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
     const start = process.hrtime.bigint();
     const cpuStart = process.cpuUsage();
     for (let i = 0; i < timedEntries.length; i += PASS_EVENTS / RECORD_EVENTS) await pass(timedEntries.slice(i, i + PASS_EVENTS / RECORD_EVENTS));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const cpu = process.cpuUsage(cpuStart);
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(args.profile!, { recursive: true });
+      writeFileSync(join(args.profile!, `persons-${profiles++}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    }
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     return { label, perSecond: timed.length / seconds, seconds, perCpuSecond: timed.length / cpuSeconds };
   } finally {
@@ -116,18 +134,19 @@ const repeating = workload(false);
 const { mix } = changing;
 // Fresh copies per run: the pass rewrites event properties in place.
 const copy = (es: CapturedEvent[]) => es.map((e) => ({ ...e, properties: structuredClone(e.properties) }));
-const passes = [
+const allPasses = [
   { label: 'event store + persons, every $set a change', withPersons: true, w: changing },
   { label: 'event store + persons, $set repeating known values', withPersons: true, w: repeating },
   { label: 'event store alone (same events)', withPersons: false, w: changing },
 ];
+const passes = args.only === undefined ? allPasses : args.only.split(',').map((i) => allPasses[Number(i)]);
 const runs: Awaited<ReturnType<typeof run>>[][] = passes.map(() => []);
 for (let r = 0; r < ROUNDS; r++) {
   for (const [i, p] of passes.entries()) runs[i].push(await run(p.label, p.withPersons, copy(p.w.setup), copy(p.w.timed)));
 }
 const median = (rs: Awaited<ReturnType<typeof run>>[]) => [...rs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rs.length / 2)];
 const rows = runs.map(median);
-const personCostUs = (1 / rows[0].perSecond - 1 / rows[2].perSecond) * 1e6;
+const personCostUs = rows.length === 3 ? (1 / rows[0].perSecond - 1 / rows[2].perSecond) * 1e6 : NaN;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const table = [
   '| pass | events/s (median) | events per CPU-second | all rounds, events/s |',

@@ -94,8 +94,13 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const cohortMembers = root.openDB<true, (string | number)[]>({ name: 'cohort_members' });
   const flagState = root.openDB<number, (string | number)[]>({ name: 'flag_state' });
   const quota = root.openDB<unknown, (string | number)[]>({ name: 'quota' });
-  const persons = root.openDB<PersonLocation, PersonKey>({ name: 'persons' });
-  const personDistinctIds = root.openDB<PersonRow, DistinctIdKey>({ name: 'person_distinct_ids' });
+  // Person records are written whole on every change: msgpack without records (plain
+  // maps) encodes them in about 60% of the time and decodes them faster too. Rows
+  // written with records earlier still decode. (lmdb-js passes msgpackr options through;
+  // its typings do not list them.)
+  const plainMaps: object = { useRecords: false };
+  const persons = root.openDB<PersonLocation, PersonKey>({ name: 'persons', ...plainMaps });
+  const personDistinctIds = root.openDB<PersonRow, DistinctIdKey>({ name: 'person_distinct_ids', ...plainMaps });
   const personIds = root.openDB<string, PersonIdKey>({ name: 'person_ids' });
   const personRedirects = root.openDB<string, PersonKey>({ name: 'person_redirects' });
   const personSeq = root.openDB<number, number>({ name: 'person_seq' });
