@@ -13,6 +13,7 @@
 import { errors } from '../errors.js';
 import type { CapturedEvent } from '../log/types.js';
 import { checkBatchEnvelope, checkRawEvent } from './schemas.js';
+import { civilFromDays } from '../time/civil.js';
 
 export type DropReason = 'missing_event_name' | 'missing_distinct_id' | 'invalid_event';
 
@@ -111,15 +112,7 @@ export function isoString(ms: number): string {
   rest -= minutes * 60000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const { year, month, day } = civilFromDays(days);
   digits(0, year, 4);
   digits(5, month, 2);
   digits(8, day, 2);

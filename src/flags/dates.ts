@@ -4,6 +4,7 @@
 // Calendar arithmetic is done on integers so evaluation allocates no Date objects.
 
 import { parseRustFloat } from './values.js';
+import { civilFromDays } from '../time/civil.js';
 
 const MS_PER_HOUR = 3_600_000;
 const MS_PER_DAY = 86_400_000;
@@ -47,15 +48,7 @@ export function resolveRelativeDate(relative: RelativeDate, now: number): number
 
   const days = Math.floor(now / MS_PER_DAY);
   const timeOfDay = now - days * MS_PER_DAY;
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  let day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  let month = mp < 10 ? mp + 3 : mp - 9;
-  let year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  let { year, month, day } = civilFromDays(days);
 
   for (let i = 0; i < amount; i++) {
     if (unit === 'm') {
