@@ -3,7 +3,7 @@
 // silent skip: without the nats-server binary the suite fails with a clear message.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tempDir } from './server.js';
 
 const READY_TIMEOUT_MS = 10_000;
@@ -16,8 +16,10 @@ export interface NatsServer {
   stop(opts?: { crash?: boolean }): Promise<void>;
   // Starts it again on the same port and store dir.
   restart(): Promise<void>;
-  // Freezes it (SIGSTOP): connections stay open but nothing answers. resume() thaws it.
-  pause(): void;
+  // Freezes it (SIGSTOP): connections stay open but nothing answers. Resolves once every
+  // thread of the server is stopped: a busy thread takes the signal only when next
+  // scheduled, and could still answer meanwhile. resume() thaws it.
+  pause(): Promise<void>;
   resume(): void;
   // Stops it and deletes its store dir.
   close(): Promise<void>;
@@ -69,6 +71,22 @@ function launch(port: number, storeDir: string): Promise<ChildProcess> {
   });
 }
 
+// Every thread of `pid` in state T (stopped), per /proc; gives up after two seconds.
+async function allThreadsStopped(pid: number): Promise<void> {
+  const stateOf = (tid: string) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  };
+  for (let i = 0; i < 400; i++) {
+    try {
+      if (readdirSync(`/proc/${pid}/task`).every((tid) => stateOf(tid).toUpperCase() === 'T')) return;
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 function waitExit(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -96,7 +114,11 @@ export async function startNatsServer(): Promise<NatsServer> {
       await server.stop();
       child = await launch(port, storeDir);
     },
-    pause() { child?.kill('SIGSTOP'); },
+    async pause() {
+      if (!child) return;
+      child.kill('SIGSTOP');
+      await allThreadsStopped(child.pid!);
+    },
     resume() { child?.kill('SIGCONT'); },
     async close() {
       server.resume();

@@ -77,7 +77,7 @@ s('while the server is down appends fail at once; once it is back they succeed a
 s('a frozen server fails appends after the acknowledgement timeout, not never', async () => {
   const log = await openLog();
   await log.append([logEvent()]);
-  server.pause();
+  await server.pause();
   const frozen = await timed(log.append([logEvent()]));
   server.resume();
   assert.instance(frozen.error, LogUnavailableError);
