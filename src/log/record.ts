@@ -16,7 +16,7 @@
 // Records written before frames existed are a bare JSON array (first byte `[`) and
 // are still read.
 import type { CapturedEvent, LogFrame } from './types.js';
-import { buildEvents, rawEventsOf } from '../capture/normalize.js';
+import { buildEvents, rawEventsOf, type BuildContext } from '../capture/normalize.js';
 import { formatUuid, writeUuidv7, UUID_BYTES } from '../capture/uuid.js';
 
 const RECORD_V1 = 0x01;
@@ -45,14 +45,8 @@ export function eventsFrame(events: readonly CapturedEvent[]): LogFrame {
   return { chunks: [head, json], bytes: EVENTS_HEAD + json.length, events: events.length };
 }
 
-export interface CaptureFrameHeader {
-  projectId: number;
-  nowMs: number;
-  ip: string | null;
-  sentAtMs: number | null;
-  historical: boolean;
-  // Indices of the payload's events that capture dropped, ascending, or null.
-  droppedAt: readonly number[] | null;
+// What buildEvents will need (its uuids come from the frame), plus the counts.
+export interface CaptureFrameHeader extends Omit<BuildContext, 'uuid'> {
   // Kept events: all of them, and those that need a generated uuid.
   kept: number;
   missingUuids: number;
