@@ -71,7 +71,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
 
   const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl }) : createLmdbLog(store);
   const metrics = createMetrics({
-    backlog: () => Math.max(0, eventLog.lastSeq() - eventStorePosition(store)),
+    backlog: () => Math.max(0, eventLog.lastSeq() - eventStorePosition(store, eventLog.id)),
     logPending: () => eventLog.pending(),
   });
   const members = createMemberStore(store);

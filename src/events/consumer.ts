@@ -3,9 +3,15 @@
 // the position is committed in the same transaction as the events it covers, so a
 // crash at any point replays from exactly where the store stands.
 import type { Store } from '../store/env.js';
-import type { CapturedEvent, LogEntry, LogReader } from '../log/types.js';
+import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogReader } from '../log/types.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
+
+// The embedded log keeps the plain name (data dirs written before positions were
+// per log); any other log's position carries that log's id.
+export function positionKey(logId: string): string {
+  return logId === LMDB_LOG_ID ? EVENT_STORE_CONSUMER : `${EVENT_STORE_CONSUMER}@${logId}`;
+}
 
 // A step that runs on each new event before it is stored, in the same transaction
 // (person processing, src/persons/step.ts). One is started per transaction.
@@ -25,7 +31,7 @@ function recordUuid(store: Store, projectId: number, uuid: string, ts: number): 
   return (store.eventUuids.putSync([projectId, uuid], ts, NO_OVERWRITE) as unknown as boolean) === true;
 }
 
-export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation): Promise<unknown> {
+export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID): Promise<unknown> {
   const last = entries[entries.length - 1].seq;
   // lmdb-js commits what an async transaction wrote even when its callback throws; the
   // child transaction is rolled back instead, so a failed batch leaves nothing behind.
@@ -47,14 +53,14 @@ export function applyEntries(store: Store, entries: LogEntry[], startPreparation
       }
     }
     preparation?.finish();
-    store.positions.put(EVENT_STORE_CONSUMER, last);
+    store.positions.put(positionKey(logId), last);
   }));
 }
 
-export function eventStorePosition(store: Store): number {
-  return store.positions.get(EVENT_STORE_CONSUMER) ?? 0;
+export function eventStorePosition(store: Store, logId = LMDB_LOG_ID): number {
+  return store.positions.get(positionKey(logId)) ?? 0;
 }
 
 export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal, startPreparation?: () => EventPreparation): Promise<void> {
-  await reader.consume(eventStorePosition(store), (entries) => applyEntries(store, entries, startPreparation).then(() => undefined), signal);
+  await reader.consume(eventStorePosition(store, reader.id), (entries) => applyEntries(store, entries, startPreparation, reader.id).then(() => undefined), signal);
 }

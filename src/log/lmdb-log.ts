@@ -3,7 +3,7 @@
 // sequence so appends land at the right edge of the B-tree. Readers in other
 // threads hear about new records on a BroadcastChannel and poll as a fallback.
 import type { Store } from '../store/env.js';
-import type { EventLog, LogEntry, LogReader } from './types.js';
+import { LMDB_LOG_ID, type EventLog, type LogEntry, type LogReader } from './types.js';
 import { encodeFrames, decodeRecord, eventsFrame } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 
@@ -42,6 +42,7 @@ export function createLmdbLog(store: Store): EventLog {
     wakeTimer = setTimeout(() => { wakeTimer = null; channel.postMessage(durableSeq); }, WAKE_INTERVAL_MS);
   }
   return {
+    id: LMDB_LOG_ID,
     append: (events) => committer.append(eventsFrame(events)),
     appendFrame: (frame) => committer.append(frame),
     pending: () => committer.pending(),
@@ -84,6 +85,7 @@ export function createLmdbLogReader(store: Store): LogReader {
   }
 
   return {
+    id: LMDB_LOG_ID,
     async consume(after, handle, signal) {
       let position = after;
       while (!signal.aborted) {

@@ -8,7 +8,7 @@ import { decodeRecord, encodeFrames, eventsFrame, frameEvents, RECORD_OVERHEAD }
 import { createGroupCommitter } from './group-commit.js';
 import { EventTooLargeError, LogUnavailableError } from './errors.js';
 import { availableBatches } from './available-batches.js';
-import { ensureStream, STREAM, SUBJECT } from './nats-stream.js';
+import { ensureStream, natsLogId, STREAM, SUBJECT } from './nats-stream.js';
 
 export { STREAM, SUBJECT };
 
@@ -87,7 +87,8 @@ function pack(frames: readonly LogFrame[], maxBytes: number): Buffer[] {
 export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
   const nc = await connect(connectionOptions(opts, 'hedgerow-capture'));
   const isConnected = trackConnected(nc);
-  const state = await ensureStream(nc, opts.replicas ?? 1);
+  const stream = await ensureStream(nc, opts.replicas ?? 1);
+  const state = stream.state;
   const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
   const maxBytes = (nc.info?.max_payload ?? 1024 * 1024) - HEADER_SLACK_BYTES;
   let lastAcked = state.last_seq;
@@ -105,6 +106,7 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
     },
   });
   return {
+    id: natsLogId(stream),
     async append(events) {
       return committer.append(eventFrames(events, maxBytes));
     },
@@ -142,7 +144,7 @@ class HandlerFailure {
 
 export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogReader> {
   const nc = await connect(connectionOptions(opts, 'hedgerow-consumer'));
-  await ensureStream(nc, opts.replicas ?? 1);
+  const stream = await ensureStream(nc, opts.replicas ?? 1);
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
 
@@ -153,6 +155,7 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
     js.consumers.get(STREAM, { filterSubjects: SUBJECT, ...(position > 0 ? { opt_start_seq: position + 1 } : {}) });
 
   return {
+    id: natsLogId(stream),
     async consume(after, handle, signal) {
       let position = after;
       while (!signal.aborted) {

@@ -1,6 +1,6 @@
 // The JetStream stream behind the NATS log. Created with these settings when
 // absent; an existing stream (say one an operator made with R3) is used as it is.
-import { RetentionPolicy, StorageType, type NatsConnection, type StreamState } from 'nats';
+import { RetentionPolicy, StorageType, type NatsConnection, type StreamInfo } from 'nats';
 
 export const STREAM = 'HEDGEROW_EVENTS';
 export const SUBJECT = 'hedgerow.events';
@@ -12,10 +12,10 @@ function isStreamNotFound(err: unknown): boolean {
   return (err as { api_error?: { err_code?: number } }).api_error?.err_code === 10059;
 }
 
-export async function ensureStream(nc: NatsConnection, replicas: number): Promise<StreamState> {
+export async function ensureStream(nc: NatsConnection, replicas: number): Promise<StreamInfo> {
   const jsm = await nc.jetstreamManager();
   try {
-    return (await jsm.streams.info(STREAM)).state;
+    return await jsm.streams.info(STREAM);
   } catch (err) {
     if (!isStreamNotFound(err)) throw err;
   }
@@ -28,5 +28,8 @@ export async function ensureStream(nc: NatsConnection, replicas: number): Promis
     num_replicas: replicas,
     max_age: MAX_AGE_NS,
   });
-  return info.state;
+  return info;
 }
+
+// A stream made anew starts its sequence again: its creation time tells the two apart.
+export const natsLogId = (info: StreamInfo) => `nats:${STREAM}:${info.created}`;

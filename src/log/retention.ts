@@ -10,10 +10,13 @@ export const PRUNER = 'log_pruner';
 // Deletes per transaction, so a large backlog never holds the log's writer for long.
 const MAX_REMOVALS_PER_TXN = 10_000;
 
-// The highest sequence every consumer has applied (0 while any has applied nothing).
+// The highest sequence every consumer of the embedded log has applied (0 while any has
+// applied nothing). Positions in another log's sequence (`name@log-id`) do not count.
 export function appliedByAll(store: Store): number {
   let min = Infinity;
-  for (const { key, value } of store.positions.getRange()) if (key !== PRUNER) min = Math.min(min, value);
+  for (const { key, value } of store.positions.getRange()) {
+    if (key !== PRUNER && !String(key).includes('@')) min = Math.min(min, value);
+  }
   return min === Infinity ? 0 : min;
 }
 

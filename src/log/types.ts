@@ -30,7 +30,13 @@ export interface LogFrame {
   events: number;
 }
 
+// Which sequence a log's numbers belong to. Positions are stored per log, so moving a
+// data dir from one log to another (or recreating a stream) never applies one log's
+// position to another's sequence.
+export const LMDB_LOG_ID = 'lmdb';
+
 export interface EventLog {
+  id: string;
   // Resolves once every event is durable; many concurrent calls share one commit.
   append(events: CapturedEvent[]): Promise<void>;
   // The same for an encoded frame (capture's request frames); readers get its events.
@@ -43,6 +49,7 @@ export interface EventLog {
 }
 
 export interface LogReader {
+  id: string;
   // Calls `handle` with entries whose seq is greater than `after`, in order, one
   // call at a time, until `signal` aborts. The handler persists its own position.
   consume(after: number, handle: (entries: LogEntry[]) => Promise<void>, signal: AbortSignal): Promise<void>;

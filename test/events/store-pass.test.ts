@@ -8,6 +8,7 @@ import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
 import { tempDir } from '../helpers/server.js';
+import { appliedByAll } from '../../src/log/retention.js';
 
 let store: Store;
 let dir: string;
@@ -53,6 +54,17 @@ s('the same uuid in two projects is two events', async () => {
   await applyEntries(store, [last]);
   assert.equal(stored(), ['project 1', 'project 2']);
   assert.is(eventStorePosition(store), last.seq);
+});
+
+s('positions are kept per log: another log sequence never moves the embedded log position, nor its pruning', async () => {
+  const embedded = entry(ev(U1, 'via lmdb'));
+  await applyEntries(store, [embedded]);
+  const nats = { seq: 5000, events: [ev(U2, 'via nats')] };
+  await applyEntries(store, [nats], undefined, 'nats:HEDGEROW_EVENTS:2026-01-01T00:00:00Z');
+  assert.is(eventStorePosition(store), embedded.seq);
+  assert.is(eventStorePosition(store, 'nats:HEDGEROW_EVENTS:2026-01-01T00:00:00Z'), 5000);
+  assert.is(eventStorePosition(store, 'nats:HEDGEROW_EVENTS:2026-02-01T00:00:00Z'), 0);
+  assert.is(appliedByAll(store), embedded.seq);
 });
 
 s.run();
