@@ -11,6 +11,7 @@ import { apiClient, denied, type ApiCall } from '../helpers/api.js';
 import { addUser } from '../helpers/users.js';
 import { OrgLevel } from '../../src/tenancy/types.js';
 import { createFlag, flagBody } from '../flags/api/helpers.js';
+import { warningsDuring } from '../helpers/console.js';
 
 const s = suite('flag quota API and CLI');
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -86,14 +87,7 @@ s('posthog-node drops its local flags on 402', async () => {
     const local = async () => (await client.evaluateFlags('someone', { onlyEvaluateLocally: true })).getFlag('quota-flag', { sendFeatureFlagEvents: false });
     assert.is(await local(), true);
     await setLimit(0);
-    const warnings: string[] = [];
-    const warn = console.warn;
-    console.warn = (message: string) => { warnings.push(message); };
-    try {
-      await client.reloadFeatureFlags();
-    } finally {
-      console.warn = warn;
-    }
+    const warnings = await warningsDuring(() => client.reloadFeatureFlags());
     assert.ok(warnings.some((w) => w.includes('Feature flags quota limit exceeded')), warnings.join('\n'));
     assert.is(await local(), undefined);
   } finally {

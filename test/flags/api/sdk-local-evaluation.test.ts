@@ -10,6 +10,7 @@ import { apiClient, type ApiCall } from '../../helpers/api.js';
 import { compileFlags, evaluateFlags } from '../../../src/flags/index.js';
 import { loadFlagDefinitions } from '../../../src/flags/definitions/index.js';
 import { cohortFilters, createCohort, createFlag, flagBody, person } from './helpers.js';
+import { warningsDuring } from '../../helpers/console.js';
 
 const s = suite('posthog-node local evaluation against the feed');
 let t: TestServer;
@@ -121,14 +122,7 @@ s('a flag on a static cohort cannot be evaluated locally (the feed does not carr
   const listed = await createCohort(api, t, { name: 'listed', is_static: true, distinct_ids: ['ann'] });
   await createFlag(api, t, flagBody('listed-only', [{ properties: [{ key: 'id', type: 'cohort', value: listed.id }] }]));
   // posthog-node says so when it loads the definitions.
-  const warnings: string[] = [];
-  const warn = console.warn;
-  console.warn = (message: string) => { warnings.push(message); };
-  try {
-    await client.reloadFeatureFlags();
-  } finally {
-    console.warn = warn;
-  }
+  const warnings = await warningsDuring(() => client.reloadFeatureFlags());
   assert.ok(warnings.some((w) => w.includes('(reason: unsupported_definition): listed-only')), warnings.join('\n'));
   const flags = await local(people[0]);
   assert.is(flags.getFlag('listed-only', { sendFeatureFlagEvents: false }), undefined);
