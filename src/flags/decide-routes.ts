@@ -40,6 +40,11 @@ function splice(prefix: string, requestId: string, errorsFlag: boolean | null, b
   return `${head}"requestId":"${requestId}",${errorsMember}${body.slice(1)}`;
 }
 
+// /decide always carries the client config; /flags only when asked with ?config=true.
+function withConfig(endpoint: 'decide' | 'flags', query: URLSearchParams): boolean {
+  return endpoint === 'decide' || query.get('config') === 'true';
+}
+
 function hasErrorsMember(protocol: ResponseProtocol): boolean {
   return protocol === 'flags_v1' || protocol === 'flags_v2';
 }
@@ -48,7 +53,7 @@ export function decideRoutes(deps: DecideDeps): Route[] {
   const { store, tenancy, pool, geoip, log } = deps;
 
   function envelopeFor(endpoint: 'decide' | 'flags', query: URLSearchParams): Record<string, unknown> {
-    return endpoint === 'decide' || query.get('config') === 'true' ? decideEnvelope() : {};
+    return withConfig(endpoint, query) ? decideEnvelope() : {};
   }
 
   async function evaluate(endpoint: 'decide' | 'flags', req: HttpRequest): Promise<HttpResponse> {
@@ -90,8 +95,8 @@ export function decideRoutes(deps: DecideDeps): Route[] {
         .catch((err: Error) => log.warn('hash key overrides not written', { error: err.message, project_id: project.id }));
     }
 
-    const envelope = envelopeFor(endpoint, req.query);
-    const prefix = endpoint === 'decide' ? DECIDE_PREFIX : Object.keys(envelope).length ? JSON.stringify(envelope).slice(0, -1) : '{';
+    // The envelope is constant: the precomputed config text, or nothing.
+    const prefix = withConfig(endpoint, req.query) ? DECIDE_PREFIX : '{';
     const body = splice(prefix, requestId, hasErrorsMember(protocol) ? null : result.errors, result.body);
     return { status: 200, headers: JSON_HEADERS, body };
   }
