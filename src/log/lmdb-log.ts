@@ -10,7 +10,7 @@ import { createGroupCommitter } from './group-commit.js';
 const POLL_MS = 50;
 const WAKE_INTERVAL_MS = 5;
 // A consumer handler receives at most about this many events at once.
-const READ_EVENT_BUDGET = 5000;
+export const READ_EVENT_BUDGET = 5000;
 
 function channelName(store: Store): string {
   return `hedgerow-log:${store.logPath}`;
