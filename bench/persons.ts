@@ -1,24 +1,48 @@
-// Person processing throughput through the real consumer pass (applyEntries with the
-// person step) over a real LMDB store, with the issue's mix: 80% ordinary events with a
-// $set on an existing person (picked uniformly: no locality to help), 15% new anonymous
-// users, 5% $identify merging two existing persons. Twice: once with every $set changing
-// the person (each one a write), once with $set repeating what the person already has
-// (the common case; nothing to write). The same events through the pass without the
-// person step give the event store's own cost.
-// The passes run alternately, `--rounds` times each, on fresh stores; the figures are
-// medians, because the benchmark machine is shared, and CPU time is reported beside
-// wall time (all threads of the process: the consumer's and lmdb's).
-//   node dist/bench/persons.js [--events 200000] [--existing 50000] [--rounds 3] [--only 0,1] [--profile DIR] [--record]
+// Person processing throughput through the real consumer over a real LMDB store, against
+// the capture ceiling measured in the same run (issue 3: the person consumer must keep up
+// with the ceiling of bench/capture, issue 2).
+//
+// The workload is the issue's mix: 80% ordinary events with a $set on an existing person
+// (picked uniformly: no locality to help), 15% new anonymous users, 5% $identify merging
+// two unidentified persons. The consumer is fed what it really reads: capture requests
+// of 100 events ({api_key, batch}), one capture frame each, in records of 10 frames
+// (1,000 events) as the group commit writes them. The timed part is the consumer
+// thread's work: decodeRecord of each record (the log reader's share: JSON.parse of the
+// request text and buildEvents), then applyEntries with the person step, transactions
+// of `--pass-events` events as the LMDB log reader hands them over. Reading the records
+// out of LMDB is not included.
+//
+// Three passes: every $set changing the person (each one a write); $set repeating what
+// the person already has (the common case; nothing to write); the same events without
+// the person step (the event store's own cost). Existing persons are written first, in
+// untimed passes, on a fresh store per pass.
+//
+// The whole process (every thread) is pinned to CPU 0, so the consumer gets one core,
+// as the ceiling server does. Each round measures the ceiling first (bench/ceiling.ts:
+// bare uWS that reads and JSON-parses one ~250-byte event per request, on CPU 0, wrk on
+// CPU 1, 64 connections), then every pass; the ratio pass events/s ÷ ceiling requests/s
+// is taken per round, on the same machine state. Figures are medians over rounds, since
+// the machine is shared; CPU time is reported beside wall time (all threads of the
+// process: the consumer's and lmdb's; for the ceiling, the server process's).
+//   node dist/bench/persons.js [--events 200000] [--existing 50000] [--rounds 3] [--only 0,1]
+//     [--pass-events 5000] [--no-ceiling] [--ceiling-duration 10] [--ceiling-warmup 2]
+//     [--profile DIR] [--record]
 // --record appends a dated section to bench/RESULTS.md.
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '../src/store/env.js';
 import { applyEntries, type EventPreparation } from '../src/events/consumer.js';
-import type { CapturedEvent, LogEntry } from '../src/log/types.js';
+import type { LogEntry, LogFrame } from '../src/log/types.js';
+import { captureFrame, decodeRecord, encodeFrames } from '../src/log/record.js';
+import { READ_EVENT_BUDGET } from '../src/log/lmdb-log.js';
+import { scanCapture } from '../src/capture/normalize.js';
 import { createPersonStep } from '../src/persons/step.js';
 import { tempDir } from '../test/helpers/server.js';
+import { measureCeiling, type Ceiling } from './ceiling.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string', default: '200000' },
@@ -29,15 +53,31 @@ const { values: args } = parseArgs({ options: {
   only: { type: 'string' },
   // Writes a CPU profile of each timed part (not the setup) into this directory.
   profile: { type: 'string' },
+  // Events per consumer transaction; defaults to what the LMDB log reader hands over.
+  'pass-events': { type: 'string', default: String(READ_EVENT_BUDGET) },
+  // Leaves out the ceiling (and the ratios).
+  'no-ceiling': { type: 'boolean', default: false },
+  'ceiling-duration': { type: 'string', default: '10' },
+  'ceiling-warmup': { type: 'string', default: '2' },
 } });
 const EVENTS = Number(args.events);
 const EXISTING = Number(args.existing);
 const ROUNDS = Number(args.rounds);
-// What a capture request batches into one log record, and what the LMDB log reader
-// hands the consumer per transaction (src/log/lmdb-log.ts).
-const RECORD_EVENTS = 1000;
-const PASS_EVENTS = 5000;
+const PASS_EVENTS = Number(args['pass-events']);
+const CEILING = !args['no-ceiling'];
+// Issue 2's ceiling: 64 connections; a short warm-up, then about 10 s measured.
+const CEILING_WRK = { warmup: Number(args['ceiling-warmup']), duration: Number(args['ceiling-duration']), connections: 64 };
+// A capture request's events (one frame), and the frames of one group commit (one record).
+const REQUEST_EVENTS = 100;
+const RECORD_FRAMES = 10;
+const RECORD_EVENTS = REQUEST_EVENTS * RECORD_FRAMES;
 const PROJECT = 1;
+const CLIENT_IP = '10.0.0.1';
+const NO_QUERY = new URLSearchParams();
+
+const command = ['node', relative(process.cwd(), process.argv[1]), ...process.argv.slice(2)]
+  .map((a) => (/^[\w./,=:-]+$/.test(a) ? a : `'${a}'`)).join(' ');
+const loadAtStart = loadavg();
 
 let seed = 42;
 const reseed = () => { seed = 42; uuids = 0; };
@@ -46,17 +86,32 @@ const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
 let uuids = 0;
 const t0 = Date.parse('2026-01-01T00:00:00.000Z');
 
-function event(name: string, distinctId: string, properties: Record<string, unknown>): CapturedEvent {
+// An event as an SDK sends it in a batch.
+interface SentEvent { uuid: string; event: string; distinct_id: string; properties: Record<string, unknown>; timestamp: string }
+function event(name: string, distinctId: string, properties: Record<string, unknown>): SentEvent {
   const n = ++uuids;
-  return {
-    uuid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`, event: name, distinct_id: distinctId, properties,
-    timestamp: new Date(t0 + n).toISOString(), project_id: PROJECT, ip: '10.0.0.1', now: new Date(t0 + n).toISOString(), sent_at: null, historical: false,
-  };
+  return { uuid: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`, event: name, distinct_id: distinctId, properties, timestamp: new Date(t0 + n).toISOString() };
 }
 
-function entries(events: CapturedEvent[], firstSeq: number): LogEntry[] {
-  const out: LogEntry[] = [];
-  for (let i = 0; i < events.length; i += RECORD_EVENTS) out.push({ seq: firstSeq + out.length, events: events.slice(i, i + RECORD_EVENTS) });
+// The frame capture writes for one /batch/ request of these events, received as the
+// last of them happens.
+function requestFrame(batch: SentEvent[]): LogFrame {
+  const body = { api_key: 'phc_bench', batch };
+  const { sentAtMs, historical, droppedAt, kept, missingUuids } = scanCapture(body, NO_QUERY);
+  if (kept !== batch.length) throw new Error(`capture would drop ${batch.length - kept} of the bench's events`);
+  const nowMs = Date.parse(batch[batch.length - 1].timestamp);
+  return captureFrame({ projectId: PROJECT, nowMs, ip: CLIENT_IP, sentAtMs, historical, droppedAt, kept, missingUuids }, Buffer.from(JSON.stringify(body)));
+}
+
+// The log records these events arrive in.
+function records(events: SentEvent[]): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < events.length; i += RECORD_EVENTS) {
+    const frames: LogFrame[] = [];
+    const end = Math.min(i + RECORD_EVENTS, events.length);
+    for (let j = i; j < end; j += REQUEST_EVENTS) frames.push(requestFrame(events.slice(j, Math.min(j + REQUEST_EVENTS, end))));
+    out.push(encodeFrames(frames));
+  }
   return out;
 }
 
@@ -67,7 +122,7 @@ function workload(changing: boolean) {
   const setup = anonymous.map((id) => event('$pageview', id, { $current_url: 'https://example.com/', $set_once: { landing: '/' }, $set: { plan: 'free' } }));
   const unidentified = [...anonymous];
   const known = [...anonymous];
-  const timed: CapturedEvent[] = [];
+  const timed: SentEvent[] = [];
   const mix = { set: 0, created: 0, merged: 0 };
   for (let i = 0; i < EVENTS; i++) {
     const r = random();
@@ -91,19 +146,61 @@ function workload(changing: boolean) {
       mix.merged++;
     }
   }
-  return { setup, timed, mix };
+  const w = { setup: records(setup), timed: records(timed), events: timed.length, mix };
+  // What the reader gets back: every event, in the frame's project.
+  const first = decodeRecord(w.timed[0]);
+  if (first.length !== Math.min(RECORD_EVENTS, EVENTS) || first[0].uuid !== timed[0].uuid || first.some((e) => e.project_id !== PROJECT)) {
+    throw new Error('a record does not decode to the events it was built from');
+  }
+  return w;
+}
+type Workload = ReturnType<typeof workload>;
+
+// The consumer thread's work on `recs`: decode records until the reader's event budget
+// is spent (src/log/lmdb-log.ts readAfter), then one transaction over them. Returns the
+// nanoseconds spent decoding.
+async function consume(recs: Buffer[], firstSeq: number, apply: (entries: LogEntry[]) => Promise<unknown>): Promise<number> {
+  let decodeNs = 0n;
+  for (let i = 0; i < recs.length;) {
+    const start = process.hrtime.bigint();
+    const entries: LogEntry[] = [];
+    for (let budget = PASS_EVENTS; budget > 0 && i < recs.length; i++) {
+      const events = decodeRecord(recs[i]);
+      entries.push({ seq: firstSeq + i, events });
+      budget -= events.length;
+    }
+    decodeNs += process.hrtime.bigint() - start;
+    await apply(entries);
+  }
+  return Number(decodeNs);
 }
 
+// What the store holds after a pass: the check that the mix did what it says.
+function storeCounts(store: Store) {
+  return {
+    events: store.events.getCount(), persons: store.persons.getCount(), distinctIds: store.personDistinctIds.getCount(),
+    merged: store.personRedirects.getCount(), warnings: store.ingestionWarnings.getCount(),
+  };
+}
+type Counts = ReturnType<typeof storeCounts>;
+function expectedCounts(w: Workload, withPersons: boolean): Counts {
+  const events = EXISTING + w.events;
+  if (!withPersons) return { events, persons: 0, distinctIds: 0, merged: 0, warnings: 0 };
+  return { events, persons: EXISTING + w.mix.created - w.mix.merged, distinctIds: EXISTING + w.mix.created, merged: w.mix.merged, warnings: 0 };
+}
+const showCounts = (c: Counts) =>
+  `${fmt(c.events)} events, ${fmt(c.persons)} persons, ${fmt(c.distinctIds)} distinct ids, ${fmt(c.merged)} merged away, ${fmt(c.warnings)} ingestion warnings`;
+
+interface PassResult { perSecond: number; perCpuSecond: number; seconds: number; decodeShare: number; counts: Counts }
+
 let profiles = 0;
-async function run(label: string, withPersons: boolean, setup: CapturedEvent[], timed: CapturedEvent[]) {
+async function run(withPersons: boolean, w: Workload): Promise<PassResult> {
   const dir = tempDir('hedgerow-bench-persons-');
   const store: Store = openStore(dir);
   const step = withPersons ? createPersonStep(store) : undefined;
-  const pass = (es: LogEntry[]) => applyEntries(store, es, step as (() => EventPreparation) | undefined);
+  const apply = (es: LogEntry[]) => applyEntries(store, es, step as (() => EventPreparation) | undefined);
   try {
-    const setupEntries = entries(setup, 1);
-    for (let i = 0; i < setupEntries.length; i += PASS_EVENTS / RECORD_EVENTS) await pass(setupEntries.slice(i, i + PASS_EVENTS / RECORD_EVENTS));
-    const timedEntries = entries(timed, setupEntries.length + 1);
+    await consume(w.setup, 1, apply);
     const session = args.profile === undefined ? null : new Session();
     if (session) {
       session.connect();
@@ -112,8 +209,8 @@ async function run(label: string, withPersons: boolean, setup: CapturedEvent[], 
     }
     const start = process.hrtime.bigint();
     const cpuStart = process.cpuUsage();
-    for (let i = 0; i < timedEntries.length; i += PASS_EVENTS / RECORD_EVENTS) await pass(timedEntries.slice(i, i + PASS_EVENTS / RECORD_EVENTS));
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const decodeNs = await consume(w.timed, w.setup.length + 1, apply);
+    const ns = Number(process.hrtime.bigint() - start);
     const cpu = process.cpuUsage(cpuStart);
     if (session) {
       const { profile } = await session.post('Profiler.stop');
@@ -122,51 +219,127 @@ async function run(label: string, withPersons: boolean, setup: CapturedEvent[], 
       session.disconnect();
     }
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    return { label, perSecond: timed.length / seconds, seconds, perCpuSecond: timed.length / cpuSeconds };
+    return { perSecond: w.events / (ns / 1e9), seconds: ns / 1e9, perCpuSecond: w.events / cpuSeconds, decodeShare: decodeNs / ns, counts: storeCounts(store) };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+// Every thread of this process on CPU 0 (threads started later inherit it).
+function pinToCpu0(): number {
+  execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  const threads = readdirSync(`/proc/${process.pid}/task`);
+  for (const tid of threads) {
+    const allowed = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${process.pid}/task/${tid}/status`, 'utf8'))?.[1];
+    if (allowed !== '0') throw new Error(`thread ${tid} is allowed on CPUs ${allowed}, not 0 alone`);
+  }
+  return threads.length;
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
+const ratio = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '—');
+const pct = (n: number) => `${(n * 100).toFixed(0)}%`;
+const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
 const changing = workload(true);
 const repeating = workload(false);
-const { mix } = changing;
-// Fresh copies per run: the pass rewrites event properties in place.
-const copy = (es: CapturedEvent[]) => es.map((e) => ({ ...e, properties: structuredClone(e.properties) }));
 const allPasses = [
   { label: 'event store + persons, every $set a change', withPersons: true, w: changing },
   { label: 'event store + persons, $set repeating known values', withPersons: true, w: repeating },
-  { label: 'event store alone (same events)', withPersons: false, w: changing },
+  { label: 'event store alone (same events as the first)', withPersons: false, w: changing },
 ];
-const passes = args.only === undefined ? allPasses : args.only.split(',').map((i) => allPasses[Number(i)]);
-const runs: Awaited<ReturnType<typeof run>>[][] = passes.map(() => []);
+const passes = (args.only === undefined ? [0, 1, 2] : args.only.split(',').map(Number)).map((index) => ({ ...allPasses[index], index }));
+const threads = pinToCpu0();
+console.log(`pinned ${threads} threads of this process to CPU 0; ${EVENTS.toLocaleString('en-US')} timed events in ${changing.timed.length} records of ` +
+  `${RECORD_FRAMES} capture frames × ${REQUEST_EVENTS} events, ${PASS_EVENTS} events per transaction; load average ${loads(loadAtStart)}`);
+
+const ceilings: Ceiling[] = [];
+const results: PassResult[][] = passes.map(() => []);
+const mismatches: string[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  for (const [i, p] of passes.entries()) runs[i].push(await run(p.label, p.withPersons, copy(p.w.setup), copy(p.w.timed)));
+  const load = loadavg();
+  const ceiling = CEILING ? await measureCeiling(CEILING_WRK) : null;
+  if (ceiling) ceilings.push(ceiling);
+  for (const [i, p] of passes.entries()) {
+    const res = await run(p.withPersons, p.w);
+    results[i].push(res);
+    const want = expectedCounts(p.w, p.withPersons);
+    if (JSON.stringify(res.counts) !== JSON.stringify(want)) mismatches.push(`round ${r + 1}, ${p.label}: store has ${showCounts(res.counts)}; expected ${showCounts(want)}`);
+  }
+  console.log(`round ${r + 1} (load ${loads(load)}): ` + [
+    ...(ceiling ? [`ceiling ${fmt(ceiling.rps)} req/s`] : []),
+    ...passes.map((p, i) => `pass ${p.index} ${fmt(results[i][r].perSecond)} events/s` + (ceiling ? ` (${ratio(results[i][r].perSecond / ceiling.rps)}× ceiling)` : '')),
+  ].join('; '));
 }
-const median = (rs: Awaited<ReturnType<typeof run>>[]) => [...rs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rs.length / 2)];
-const rows = runs.map(median);
-const personCostUs = rows.length === 3 ? (1 / rows[0].perSecond - 1 / rows[2].perSecond) * 1e6 : NaN;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const table = [
-  '| pass | events/s (median) | events per CPU-second | all rounds, events/s |',
-  '|---|---:|---:|---|',
-  ...rows.map((r, i) => `| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.perCpuSecond)} | ${runs[i].map((x) => fmt(x.perSecond)).join(', ')} |`),
+const loadAtEnd = loadavg();
+
+// Events per CPU-second of the ceiling: requests over the server process's CPU time.
+const ceilingPerCpu = (c: Ceiling) => c.requests / (c.cpu.total / 1e6);
+const ceilingLabel = 'ceiling: bare uWS + JSON.parse, 1 event per request (requests/s)';
+const medianRows = [
+  ...(CEILING ? [`| ${ceilingLabel} | ${fmt(median(ceilings.map((c) => c.rps)))} | ${fmt(median(ceilings.map(ceilingPerCpu)))} | 1.00 | 1.00 | — | ${ceilings.map((c) => fmt(c.rps)).join(', ')} | — |`] : []),
+  ...passes.map((p, i) => {
+    const rs = results[i];
+    const wall = rs.map((x, r) => (CEILING ? x.perSecond / ceilings[r].rps : NaN));
+    const perCpu = rs.map((x, r) => (CEILING ? x.perCpuSecond / ceilingPerCpu(ceilings[r]) : NaN));
+    return `| ${p.label} | ${fmt(median(rs.map((x) => x.perSecond)))} | ${fmt(median(rs.map((x) => x.perCpuSecond)))} | ${ratio(median(wall))} | ${ratio(median(perCpu))} | ` +
+      `${pct(median(rs.map((x) => x.decodeShare)))} | ${rs.map((x) => fmt(x.perSecond)).join(', ')} | ${wall.map(ratio).join(', ')} |`;
+  }),
+];
+const medians = [
+  `| target | events/s (median) | events per CPU-second (median) | ÷ ceiling, events/s (median of rounds) | ÷ ceiling, per CPU-second (median of rounds) | decodeRecord share of wall (median) | events/s, every round | ÷ ceiling, every round |`,
+  '|---|---:|---:|---:|---:|---:|---|---|',
+  ...medianRows,
 ].join('\n');
-const summary = `mix: ${fmt(mix.set)} $set on existing persons, ${fmt(mix.created)} new anonymous users, ${fmt(mix.merged)} identify merges; ` +
-  `with every $set a change, person processing adds ${personCostUs.toFixed(1)} µs per event to the pass`;
-console.log(`\n${table}\n\n${summary}\n`);
+const roundRows: string[] = [];
+for (let r = 0; r < ROUNDS; r++) {
+  const c = CEILING ? ceilings[r] : null;
+  if (c) roundRows.push(`| ${r + 1} | ceiling (p50 ${c.p50ms.toFixed(2)} ms, p99 ${c.p99ms.toFixed(2)} ms, ${c.non2xx} non-2xx) | ${fmt(c.rps)} | ${fmt(ceilingPerCpu(c))} | 1.00 | — |`);
+  for (const [i, p] of passes.entries()) {
+    const x = results[i][r];
+    roundRows.push(`| ${r + 1} | ${p.label} | ${fmt(x.perSecond)} | ${fmt(x.perCpuSecond)} | ${c ? ratio(x.perSecond / c.rps) : '—'} | ${pct(x.decodeShare)} |`);
+  }
+}
+const everyRound = [
+  '| round | target | events/s | events per CPU-second | ÷ ceiling, events/s | decodeRecord share of wall |',
+  '|---:|---|---:|---:|---:|---:|',
+  ...roundRows,
+].join('\n');
+const costRows = args.only === undefined ? results.map((rs) => median(rs.map((x) => x.perSecond))) : [];
+const personCostUs = costRows.length === 3 ? (1 / costRows[0] - 1 / costRows[2]) * 1e6 : NaN;
+const mixLine = (name: string, w: Workload) =>
+  `${name}: ${fmt(w.mix.set)} $set on existing persons, ${fmt(w.mix.created)} new anonymous users, ${fmt(w.mix.merged)} identify merges`;
+const summary = [
+  `mix (${fmt(EXISTING)} existing persons first, untimed) — ${mixLine('every $set a change', changing)}; ${mixLine('repeating', repeating)}.`,
+  ...passes.map((p, i) => `store after "${p.label}": ${showCounts(results[i][0].counts)}.`),
+  mismatches.length === 0 ? 'Every pass left the store with the persons, distinct ids and merges the mix implies.' : `MISMATCH: ${mismatches.join('; ')}`,
+  ...(Number.isFinite(personCostUs) ? [`With every $set a change, person processing adds ${personCostUs.toFixed(1)} µs per event to the pass (wall, medians).`] : []),
+].join('\n');
+console.log(`\n${medians}\n\n${everyRound}\n\n${summary}\n\nload average at start ${loads(loadAtStart)}, at end ${loads(loadAtEnd)}\n`);
+if (mismatches.length > 0) process.exitCode = 1;
 
 if (args.record) {
   const section = [
     '',
-    `## Person processing through the consumer pass (${new Date().toISOString().slice(0, 10)})`,
+    `## Person processing through the consumer vs the capture ceiling (${new Date().toISOString().slice(0, 10)})`,
     '',
-    `Command: \`npx tsc -p tsconfig.json && node dist/bench/persons.js --events ${EVENTS} --existing ${EXISTING} --rounds ${ROUNDS} --record\``,
-    `Node ${process.version}, ${fmt(EXISTING)} existing persons, ${fmt(EVENTS)} timed events in records of ${RECORD_EVENTS},`,
-    `${PASS_EVENTS} events per transaction (what the LMDB log reader hands the consumer); medians of ${ROUNDS} alternating rounds.`,
+    `Command: \`npx tsc -p tsconfig.json && ${command}\``,
+    `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; load average at start ${loads(loadAtStart)}, at end ${loads(loadAtEnd)}.`,
+    `${fmt(EXISTING)} existing persons, ${fmt(EVENTS)} timed events as capture requests of ${REQUEST_EVENTS} events, one frame each, in records of ${RECORD_FRAMES} frames;`,
+    `timed: decodeRecord of every record and applyEntries, ${PASS_EVENTS} events per transaction; the whole process pinned to CPU 0.`,
+    CEILING
+      ? `Ceiling in the same run before the passes of each round: bench/ceiling-server on CPU 0, wrk on CPU 1, ${CEILING_WRK.connections} connections, ` +
+        `${ceilings[0]?.bodyBytes ?? '?'}-byte event per request, ${CEILING_WRK.duration} s after ${CEILING_WRK.warmup} s of warm-up. ${ROUNDS} rounds; medians, and every round below.`
+      : `No ceiling measured (--no-ceiling). ${ROUNDS} rounds; medians, and every round below.`,
     '',
-    table,
+    medians,
+    '',
+    everyRound,
     '',
     summary,
     '',
