@@ -9,8 +9,11 @@ import { createGroupCommitter } from './group-commit.js';
 
 const POLL_MS = 50;
 const WAKE_INTERVAL_MS = 5;
-// A consumer handler receives at most about this many events at once.
-export const READ_EVENT_BUDGET = 5000;
+// A consumer handler receives at most about this many events at once, unless told
+// otherwise: as many as are there when it has fallen behind, so the store writes each
+// B-tree page it touches once for many events (5,000 → 50,000 halved the cost of a
+// random person write).
+export const READ_EVENT_BUDGET = 50_000;
 
 function channelName(store: Store): string {
   return `hedgerow-log:${store.logPath}`;
@@ -56,7 +59,7 @@ export function createLmdbLog(store: Store): EventLog {
   };
 }
 
-export function createLmdbLogReader(store: Store): LogReader {
+export function createLmdbLogReader(store: Store, maxEvents = READ_EVENT_BUDGET): LogReader {
   const channel = new BroadcastChannel(channelName(store));
   let wake: (() => void) | null = null;
   channel.onmessage = () => { wake?.(); };
@@ -65,7 +68,7 @@ export function createLmdbLogReader(store: Store): LogReader {
 
   function readAfter(after: number): LogEntry[] {
     const entries: LogEntry[] = [];
-    let budget = READ_EVENT_BUDGET;
+    let budget = maxEvents;
     for (const { key, value } of store.log.getRange({ start: after + 1 })) {
       const events = decodeRecord(value);
       entries.push({ seq: key as number, events });

@@ -149,6 +149,7 @@ export class PersonBatch {
       s.groups.put([projectId, record.group_type_index, record.group_key], record);
     }
     if (this.changed.length > 0 || this.removals.length > 0 || this.changedGroupTypes.size > 0) this.cache.advance(s);
+    this.cache.settle();
     const timestamp = new Date(this.nowMs).toISOString();
     this.warnings.forEach(({ projectId, eventUuid, warning }, n) => {
       s.ingestionWarnings.put([projectId, this.nowMs, eventUuid, n], { type: warning.type, timestamp, details: warningDetails(warning) });

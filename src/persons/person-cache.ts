@@ -18,9 +18,11 @@ export interface Held {
 }
 
 // Entries per project, in two generations: lookups promote from the older one, and
-// when the newer one fills up the older one is dropped. An LRU in effect, at the cost
-// of a Map or two. Keys are the strings the events and records already hold, so their
-// hashes are computed once, not per lookup.
+// once the newer one has filled up the older one is dropped. An LRU in effect, at the
+// cost of a Map or two. Keys are the strings the events and records already hold, so
+// their hashes are computed once, not per lookup. Generations turn over only between
+// transactions (`settle`): an entry a transaction wrote or promoted stays until its
+// flush, however many persons that transaction touches.
 class TwoGenerationMap<V> {
   private current = new Map<number, Map<string, V>>();
   private previous = new Map<number, Map<string, V>>();
@@ -40,11 +42,14 @@ class TwoGenerationMap<V> {
     if (!m) this.current.set(projectId, (m = new Map()));
     const before = m.size;
     m.set(key, value);
-    if (m.size > before && ++this.size >= this.half) {
-      this.previous = this.current;
-      this.current = new Map();
-      this.size = 0;
-    }
+    if (m.size > before) this.size++;
+  }
+
+  settle(): void {
+    if (this.size < this.half) return;
+    this.previous = this.current;
+    this.current = new Map();
+    this.size = 0;
   }
 }
 
@@ -60,8 +65,8 @@ export class PersonCache {
   private generation: number | null = null;
   private base = 0;
 
-  // An entry is dropped only after `capacity / 2` newer ones: far more than one
-  // transaction touches, so nothing a transaction changed is dropped before its flush.
+  // An entry is dropped only after `capacity / 2` newer ones, and never within the
+  // transaction that wrote it.
   constructor(private readonly capacity = DEFAULT_CACHED_PERSONS) {
     this.distinctIds = new TwoGenerationMap(capacity / 2);
     this.persons = new TwoGenerationMap(capacity / 2);
@@ -85,6 +90,12 @@ export class PersonCache {
     if (this.generation === null) return;
     this.base = this.generation;
     this.generation = null;
+  }
+
+  // At the end of every transaction, once its changes are written.
+  settle(): void {
+    this.distinctIds.settle();
+    this.persons.settle();
   }
 
   // Inside the transaction that made the changes, at its end.

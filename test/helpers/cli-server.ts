@@ -13,9 +13,9 @@ export function cliInit(dataDir: string): CliKeys {
 }
 
 // Starts `serve` and resolves with the port from its JSON "listening" log line.
-export function cliServe(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
   return new Promise((resolve, reject) => {

@@ -1,8 +1,11 @@
-// The embedded LMDB log passes the event log contract.
+// The embedded LMDB log passes the event log contract, and its reader hands a
+// consumer at most about its event budget at once.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/env.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
-import type { EventLog, LogReader } from '../../src/log/types.js';
+import type { CapturedEvent, EventLog, LogReader } from '../../src/log/types.js';
 import { tempDir } from '../helpers/server.js';
 import { runLogContract } from './contract.js';
 
@@ -32,3 +35,35 @@ runLogContract({
     };
   },
 });
+
+const budget = suite('LMDB log reader: events per handler call');
+
+budget('hands over whole records until the event budget is spent, then the rest on the next call', async () => {
+  const dataDir = tempDir('hedgerow-log-budget-');
+  const store = openStore(dataDir);
+  try {
+    const log = createLmdbLog(store);
+    const event = (i: number): CapturedEvent => ({
+      uuid: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, event: 'e', distinct_id: 'd', properties: {},
+      timestamp: '2026-01-01T00:00:00.000Z', project_id: 1, ip: null, now: '2026-01-01T00:00:00.000Z', sent_at: null, historical: false,
+    });
+    // Three records of 4 events each.
+    for (let r = 0; r < 3; r++) await log.append([0, 1, 2, 3].map((i) => event(r * 4 + i)));
+    const reader = createLmdbLogReader(store, 6);
+    const calls: number[][] = [];
+    const stop = new AbortController();
+    await reader.consume(0, async (entries) => {
+      calls.push(entries.map((e) => e.events.length));
+      if (calls.flat().length === 3) stop.abort();
+    }, stop.signal);
+    // 4 < 6, so a second record joins the first call (8 events); the third comes alone.
+    assert.equal(calls, [[4, 4], [4]]);
+    await reader.close();
+    await log.close();
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+budget.run();

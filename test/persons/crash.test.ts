@@ -18,6 +18,9 @@ import { resolvePersonUuid } from '../../src/persons/store.js';
 const PEOPLE = 2000;
 const BATCH = 1000;
 const LAST_STEP = 12;
+// The backlog (26,000 events) must take the consumer several transactions, so a kill
+// can land between two of them.
+const SMALL_TRANSACTIONS = { HEDGEROW_CONSUMER_BATCH_EVENTS: '5000' };
 
 interface Ev { uuid: string; event: string; distinct_id: string; properties: Record<string, unknown> }
 const ev = (event: string, distinctId: string, properties: Record<string, unknown>): Ev => ({ uuid: randomUUID(), event, distinct_id: distinctId, properties });
@@ -77,18 +80,18 @@ s('after kills with a backlog and mid-backlog, and a duplicate batch, every pers
     const events = workload();
     const batches = Array.from({ length: Math.ceil(events.length / BATCH) }, (_, i) => events.slice(i * BATCH, (i + 1) * BATCH));
 
-    let server = await cliServe(dataDir);
+    let server = await cliServe(dataDir, SMALL_TRANSACTIONS);
     for (const batch of batches) await send(server.url, keys, batch);
     // Acknowledged means in the log; the consumer has barely started on it.
     await cliStop(server.child, 'SIGKILL');
     const before = view.positions.get(EVENT_STORE_CONSUMER) ?? 0;
 
-    server = await cliServe(dataDir);
+    server = await cliServe(dataDir, SMALL_TRANSACTIONS);
     const at = await midway(view, before, batches.length);
     await cliStop(server.child, 'SIGKILL');
     assert.ok(at > 0 && at < batches.length, `killed at ${at} of ${batches.length}`);
 
-    server = await cliServe(dataDir);
+    server = await cliServe(dataDir, SMALL_TRANSACTIONS);
     // A client retrying a batch it never saw answered: same uuids, applied once.
     await send(server.url, keys, batches[batches.length - 1]);
 
