@@ -18,8 +18,18 @@ const CAMPAIGN = [
 // key → its first-touch name: "$browser" → "$initial_browser", "utm_source" → "$initial_utm_source".
 const INITIAL_NAME = new Map([...DEVICE_AND_PAGE, ...CAMPAIGN].map((k) => [k, `$initial_${k.replace('$', '')}`]));
 
-// Returns the properties with $set / $set_once extended, or the same object when the
-// event carries none of these keys.
+// The event's $set or $set_once object, made one if it has none.
+function ownObject(properties: Properties, name: '$set' | '$set_once'): Properties {
+  const v = properties[name];
+  if (isPlainObject(v)) return v;
+  const fresh: Properties = {};
+  properties[name] = fresh;
+  return fresh;
+}
+
+// Extends the event's $set / $set_once with what it says of the person. In place: the
+// consumer owns the event it decoded, and a copy of every event's properties cost
+// more than the rest of the lifting. Returns the same properties object.
 export function liftPersonProperties(properties: Properties): Properties {
   // Server SDKs stamp their host's OS, which says nothing about the user.
   const serverHost = properties.$is_server === true;
@@ -31,8 +41,8 @@ export function liftPersonProperties(properties: Properties): Properties {
     if (initialKey === undefined) continue;
     if (serverHost && (key === '$os' || key === '$os_version')) continue;
     if (set === null) {
-      set = isPlainObject(properties.$set) ? { ...properties.$set } : {};
-      setOnce = isPlainObject(properties.$set_once) ? { ...properties.$set_once } : {};
+      set = ownObject(properties, '$set');
+      setOnce = ownObject(properties, '$set_once');
     }
     const value = properties[key];
     if (!Object.hasOwn(set, key)) set[key] = value;
@@ -47,5 +57,5 @@ export function liftPersonProperties(properties: Properties): Properties {
     delete set.$os_name;
     delete setOnce!.$initial_os_name;
   }
-  return { ...properties, $set: set, $set_once: setOnce };
+  return properties;
 }

@@ -1,6 +1,7 @@
 // The first person step: decide whether an event is dropped, processed without a
 // person ($process_person_profile: false) or processed fully, and shape its properties
-// accordingly. Pure: returns new properties, never mutates the event.
+// accordingly. Dropping person updates copies the properties; lifting person
+// properties extends the event's own $set / $set_once (src/persons/initial-properties.ts).
 import type { Properties } from '../store/persons.js';
 import { liftPersonProperties } from './initial-properties.js';
 import type { IngestionWarning } from './warnings.js';
