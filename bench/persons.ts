@@ -6,11 +6,11 @@
 // (picked uniformly: no locality to help), 15% new anonymous users, 5% $identify merging
 // two unidentified persons. The consumer is fed what it really reads: capture requests
 // of 100 events ({api_key, batch}), one capture frame each, in records of 10 frames
-// (1,000 events) as the group commit writes them. The timed part is the consumer
-// thread's work: decodeRecord of each record (the log reader's share: JSON.parse of the
-// request text and buildEvents), then applyEntries with the person step, transactions
-// of `--pass-events` events as the LMDB log reader hands them over. Reading the records
-// out of LMDB is not included.
+// (1,000 events) as the group commit writes them, in the store's own LMDB log. The timed
+// part is the consumer thread's loop itself (src/events/consumer.ts runEventStore): the
+// LMDB log reader hands over records up to `--pass-bytes` at a time, and applyEntries
+// decodes each record as it reaches it (JSON.parse of the request text and buildEvents)
+// and applies it with the person step, one transaction per hand-over.
 //
 // Three passes: every $set changing the person (each one a write); $set repeating what
 // the person already has (the common case; nothing to write); the same events without
@@ -25,7 +25,7 @@
 // the machine is shared; CPU time is reported beside wall time (all threads of the
 // process: the consumer's and lmdb's; for the ceiling, the server process's).
 //   node dist/bench/persons.js [--events 200000] [--existing 50000] [--rounds 3] [--only 0,1]
-//     [--pass-events 5000] [--no-ceiling] [--ceiling-duration 10] [--ceiling-warmup 2]
+//     [--pass-bytes 16777216] [--no-ceiling] [--ceiling-duration 10] [--ceiling-warmup 2]
 //     [--profile DIR] [--record]
 // --record appends a dated section to bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
@@ -35,10 +35,10 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '../src/store/env.js';
-import { applyEntries, type EventPreparation } from '../src/events/consumer.js';
-import type { LogEntry, LogFrame } from '../src/log/types.js';
+import { applyEntries, eventStorePosition, type EventPreparation } from '../src/events/consumer.js';
+import type { LogFrame } from '../src/log/types.js';
 import { captureFrame, decodeRecord, encodeFrames } from '../src/log/record.js';
-import { READ_EVENT_BUDGET } from '../src/log/lmdb-log.js';
+import { createLmdbLogReader, READ_BYTE_BUDGET } from '../src/log/lmdb-log.js';
 import { scanCapture } from '../src/capture/normalize.js';
 import { createPersonStep } from '../src/persons/step.js';
 import { tempDir } from '../test/helpers/server.js';
@@ -53,8 +53,8 @@ const { values: args } = parseArgs({ options: {
   only: { type: 'string' },
   // Writes a CPU profile of each timed part (not the setup) into this directory.
   profile: { type: 'string' },
-  // Events per consumer transaction; defaults to what the LMDB log reader hands over.
-  'pass-events': { type: 'string', default: String(READ_EVENT_BUDGET) },
+  // Log bytes per consumer transaction at most; defaults to the LMDB log reader's budget.
+  'pass-bytes': { type: 'string', default: String(READ_BYTE_BUDGET) },
   // Leaves out the ceiling (and the ratios).
   'no-ceiling': { type: 'boolean', default: false },
   'ceiling-duration': { type: 'string', default: '10' },
@@ -63,7 +63,7 @@ const { values: args } = parseArgs({ options: {
 const EVENTS = Number(args.events);
 const EXISTING = Number(args.existing);
 const ROUNDS = Number(args.rounds);
-const PASS_EVENTS = Number(args['pass-events']);
+const PASS_BYTES = Number(args['pass-bytes']);
 const CEILING = !args['no-ceiling'];
 // Issue 2's ceiling: 64 connections; a short warm-up, then about 10 s measured.
 const CEILING_WRK = { warmup: Number(args['ceiling-warmup']), duration: Number(args['ceiling-duration']), connections: 64 };
@@ -156,23 +156,24 @@ function workload(changing: boolean) {
 }
 type Workload = ReturnType<typeof workload>;
 
-// The consumer thread's work on `recs`: decode records until the reader's event budget
-// is spent (src/log/lmdb-log.ts readAfter), then one transaction over them. Returns the
-// nanoseconds spent decoding.
-async function consume(recs: Buffer[], firstSeq: number, apply: (entries: LogEntry[]) => Promise<unknown>): Promise<number> {
-  let decodeNs = 0n;
-  for (let i = 0; i < recs.length;) {
-    const start = process.hrtime.bigint();
-    const entries: LogEntry[] = [];
-    for (let budget = PASS_EVENTS; budget > 0 && i < recs.length; i++) {
-      const events = decodeRecord(recs[i]);
-      entries.push({ seq: firstSeq + i, events });
-      budget -= events.length;
-    }
-    decodeNs += process.hrtime.bigint() - start;
-    await apply(entries);
+// Appends records to the store's log after `lastSeq`; returns the new last sequence.
+async function appendRecords(store: Store, recs: Buffer[], lastSeq: number): Promise<number> {
+  await store.logRoot.transaction(() => { recs.forEach((r, i) => store.log.put(lastSeq + i + 1, r)); });
+  return lastSeq + recs.length;
+}
+
+// The consumer thread's loop (runEventStore) until it has applied the log through `last`.
+async function consumeThrough(store: Store, step: (() => EventPreparation) | undefined, last: number): Promise<void> {
+  const reader = createLmdbLogReader(store, PASS_BYTES);
+  const done = new AbortController();
+  try {
+    await reader.consume(eventStorePosition(store), async (entries) => {
+      await applyEntries(store, entries, step);
+      if (entries[entries.length - 1].seq >= last) done.abort();
+    }, done.signal);
+  } finally {
+    await reader.close();
   }
-  return Number(decodeNs);
 }
 
 // What the store holds after a pass: the check that the mix did what it says.
@@ -191,16 +192,17 @@ function expectedCounts(w: Workload, withPersons: boolean): Counts {
 const showCounts = (c: Counts) =>
   `${fmt(c.events)} events, ${fmt(c.persons)} persons, ${fmt(c.distinctIds)} distinct ids, ${fmt(c.merged)} merged away, ${fmt(c.warnings)} ingestion warnings`;
 
-interface PassResult { perSecond: number; perCpuSecond: number; seconds: number; decodeShare: number; counts: Counts }
+interface PassResult { perSecond: number; perCpuSecond: number; seconds: number; counts: Counts }
 
 let profiles = 0;
 async function run(withPersons: boolean, w: Workload): Promise<PassResult> {
   const dir = tempDir('hedgerow-bench-persons-');
   const store: Store = openStore(dir);
   const step = withPersons ? createPersonStep(store) : undefined;
-  const apply = (es: LogEntry[]) => applyEntries(store, es, step as (() => EventPreparation) | undefined);
   try {
-    await consume(w.setup, 1, apply);
+    const setupLast = await appendRecords(store, w.setup, 0);
+    await consumeThrough(store, step, setupLast);
+    const last = await appendRecords(store, w.timed, setupLast);
     const session = args.profile === undefined ? null : new Session();
     if (session) {
       session.connect();
@@ -209,7 +211,7 @@ async function run(withPersons: boolean, w: Workload): Promise<PassResult> {
     }
     const start = process.hrtime.bigint();
     const cpuStart = process.cpuUsage();
-    const decodeNs = await consume(w.timed, w.setup.length + 1, apply);
+    await consumeThrough(store, step, last);
     const ns = Number(process.hrtime.bigint() - start);
     const cpu = process.cpuUsage(cpuStart);
     if (session) {
@@ -219,7 +221,7 @@ async function run(withPersons: boolean, w: Workload): Promise<PassResult> {
       session.disconnect();
     }
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-    return { perSecond: w.events / (ns / 1e9), seconds: ns / 1e9, perCpuSecond: w.events / cpuSeconds, decodeShare: decodeNs / ns, counts: storeCounts(store) };
+    return { perSecond: w.events / (ns / 1e9), seconds: ns / 1e9, perCpuSecond: w.events / cpuSeconds, counts: storeCounts(store) };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -239,7 +241,6 @@ function pinToCpu0(): number {
 
 const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
 const ratio = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '—');
-const pct = (n: number) => `${(n * 100).toFixed(0)}%`;
 const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -256,7 +257,7 @@ const allPasses = [
 const passes = (args.only === undefined ? [0, 1, 2] : args.only.split(',').map(Number)).map((index) => ({ ...allPasses[index], index }));
 const threads = pinToCpu0();
 console.log(`pinned ${threads} threads of this process to CPU 0; ${EVENTS.toLocaleString('en-US')} timed events in ${changing.timed.length} records of ` +
-  `${RECORD_FRAMES} capture frames × ${REQUEST_EVENTS} events, ${PASS_EVENTS} events per transaction; load average ${loads(loadAtStart)}`);
+  `${RECORD_FRAMES} capture frames × ${REQUEST_EVENTS} events, transactions of up to ${fmt(PASS_BYTES)} log bytes; load average ${loads(loadAtStart)}`);
 
 const ceilings: Ceiling[] = [];
 const results: PassResult[][] = passes.map(() => []);
@@ -282,31 +283,31 @@ const loadAtEnd = loadavg();
 const ceilingPerCpu = (c: Ceiling) => c.requests / (c.cpu.total / 1e6);
 const ceilingLabel = 'ceiling: bare uWS + JSON.parse, 1 event per request (requests/s)';
 const medianRows = [
-  ...(CEILING ? [`| ${ceilingLabel} | ${fmt(median(ceilings.map((c) => c.rps)))} | ${fmt(median(ceilings.map(ceilingPerCpu)))} | 1.00 | 1.00 | — | ${ceilings.map((c) => fmt(c.rps)).join(', ')} | — |`] : []),
+  ...(CEILING ? [`| ${ceilingLabel} | ${fmt(median(ceilings.map((c) => c.rps)))} | ${fmt(median(ceilings.map(ceilingPerCpu)))} | 1.00 | 1.00 | ${ceilings.map((c) => fmt(c.rps)).join(', ')} | — |`] : []),
   ...passes.map((p, i) => {
     const rs = results[i];
     const wall = rs.map((x, r) => (CEILING ? x.perSecond / ceilings[r].rps : NaN));
     const perCpu = rs.map((x, r) => (CEILING ? x.perCpuSecond / ceilingPerCpu(ceilings[r]) : NaN));
     return `| ${p.label} | ${fmt(median(rs.map((x) => x.perSecond)))} | ${fmt(median(rs.map((x) => x.perCpuSecond)))} | ${ratio(median(wall))} | ${ratio(median(perCpu))} | ` +
-      `${pct(median(rs.map((x) => x.decodeShare)))} | ${rs.map((x) => fmt(x.perSecond)).join(', ')} | ${wall.map(ratio).join(', ')} |`;
+      `${rs.map((x) => fmt(x.perSecond)).join(', ')} | ${wall.map(ratio).join(', ')} |`;
   }),
 ];
 const medians = [
-  `| target | events/s (median) | events per CPU-second (median) | ÷ ceiling, events/s (median of rounds) | ÷ ceiling, per CPU-second (median of rounds) | decodeRecord share of wall (median) | events/s, every round | ÷ ceiling, every round |`,
-  '|---|---:|---:|---:|---:|---:|---|---|',
+  `| target | events/s (median) | events per CPU-second (median) | ÷ ceiling, events/s (median of rounds) | ÷ ceiling, per CPU-second (median of rounds) | events/s, every round | ÷ ceiling, every round |`,
+  '|---|---:|---:|---:|---:|---|---|',
   ...medianRows,
 ].join('\n');
 const roundRows: string[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   const c = CEILING ? ceilings[r] : null;
-  if (c) roundRows.push(`| ${r + 1} | ceiling (p50 ${c.p50ms.toFixed(2)} ms, p99 ${c.p99ms.toFixed(2)} ms, ${c.non2xx} non-2xx) | ${fmt(c.rps)} | ${fmt(ceilingPerCpu(c))} | 1.00 | — |`);
+  if (c) roundRows.push(`| ${r + 1} | ceiling (p50 ${c.p50ms.toFixed(2)} ms, p99 ${c.p99ms.toFixed(2)} ms, ${c.non2xx} non-2xx) | ${fmt(c.rps)} | ${fmt(ceilingPerCpu(c))} | 1.00 | 1.00 |`);
   for (const [i, p] of passes.entries()) {
     const x = results[i][r];
-    roundRows.push(`| ${r + 1} | ${p.label} | ${fmt(x.perSecond)} | ${fmt(x.perCpuSecond)} | ${c ? ratio(x.perSecond / c.rps) : '—'} | ${pct(x.decodeShare)} |`);
+    roundRows.push(`| ${r + 1} | ${p.label} | ${fmt(x.perSecond)} | ${fmt(x.perCpuSecond)} | ${c ? ratio(x.perSecond / c.rps) : '—'} | ${c ? ratio(x.perCpuSecond / ceilingPerCpu(c)) : '—'} |`);
   }
 }
 const everyRound = [
-  '| round | target | events/s | events per CPU-second | ÷ ceiling, events/s | decodeRecord share of wall |',
+  '| round | target | events/s | events per CPU-second | ÷ ceiling, events/s | ÷ ceiling, per CPU-second |',
   '|---:|---|---:|---:|---:|---:|',
   ...roundRows,
 ].join('\n');
@@ -331,7 +332,7 @@ if (args.record) {
     `Command: \`npx tsc -p tsconfig.json && ${command}\``,
     `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; load average at start ${loads(loadAtStart)}, at end ${loads(loadAtEnd)}.`,
     `${fmt(EXISTING)} existing persons, ${fmt(EVENTS)} timed events as capture requests of ${REQUEST_EVENTS} events, one frame each, in records of ${RECORD_FRAMES} frames;`,
-    `timed: decodeRecord of every record and applyEntries, ${PASS_EVENTS} events per transaction; the whole process pinned to CPU 0.`,
+    `timed: the consumer loop over the store's LMDB log (reader, decoding, applyEntries), transactions of up to ${fmt(PASS_BYTES)} log bytes; the whole process pinned to CPU 0.`,
     CEILING
       ? `Ceiling in the same run before the passes of each round: bench/ceiling-server on CPU 0, wrk on CPU 1, ${CEILING_WRK.connections} connections, ` +
         `${ceilings[0]?.bodyBytes ?? '?'}-byte event per request, ${CEILING_WRK.duration} s after ${CEILING_WRK.warmup} s of warm-up. ${ROUNDS} rounds; medians, and every round below.`

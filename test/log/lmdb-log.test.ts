@@ -1,5 +1,5 @@
 // The embedded LMDB log passes the event log contract, and its reader hands a
-// consumer at most about its event budget at once.
+// consumer whole records up to about its byte budget at once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -36,9 +36,11 @@ runLogContract({
   },
 });
 
-const budget = suite('LMDB log reader: events per handler call');
+const budget = suite('LMDB log reader: records per handler call');
 
-budget('hands over whole records until the event budget is spent, then the rest on the next call', async () => {
+// Three records of four events each, read by a reader with the given byte budget; the
+// event counts each handler call received.
+async function callsWith(maxBytes?: number): Promise<number[][]> {
   const dataDir = tempDir('hedgerow-log-budget-');
   const store = openStore(dataDir);
   try {
@@ -47,23 +49,29 @@ budget('hands over whole records until the event budget is spent, then the rest 
       uuid: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, event: 'e', distinct_id: 'd', properties: {},
       timestamp: '2026-01-01T00:00:00.000Z', project_id: 1, ip: null, now: '2026-01-01T00:00:00.000Z', sent_at: null, historical: false,
     });
-    // Three records of 4 events each.
     for (let r = 0; r < 3; r++) await log.append([0, 1, 2, 3].map((i) => event(r * 4 + i)));
-    const reader = createLmdbLogReader(store, 6);
+    const reader = createLmdbLogReader(store, maxBytes);
     const calls: number[][] = [];
     const stop = new AbortController();
     await reader.consume(0, async (entries) => {
       calls.push(entries.map((e) => e.events.length));
       if (calls.flat().length === 3) stop.abort();
     }, stop.signal);
-    // 4 < 6, so a second record joins the first call (8 events); the third comes alone.
-    assert.equal(calls, [[4, 4], [4]]);
     await reader.close();
     await log.close();
+    return calls;
   } finally {
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+budget('a backlog within the budget comes in one call', async () => {
+  assert.equal(await callsWith(), [[4, 4, 4]]);
+});
+
+budget('a record is never split: one byte of budget still hands over one whole record per call', async () => {
+  assert.equal(await callsWith(1), [[4], [4], [4]]);
 });
 
 budget.run();

@@ -3,7 +3,7 @@
 // record again gives the same events, generated uuids and timestamps included.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeRecord, encodeFrames, encodeRecord, eventsFrame, frameEvents } from '../../src/log/record.js';
+import { decodeRecord, encodeFrames, encodeRecord, eventsFrame, frameEvents, recordEntry } from '../../src/log/record.js';
 import { normalizeCapture } from '../../src/capture/normalize.js';
 import { logEvents } from '../helpers/log-events.js';
 import { requestFrame } from '../helpers/capture-frames.js';
@@ -17,6 +17,17 @@ s('an events frame gives back its events', () => {
   assert.equal(decodeRecord(encodeRecord(events)), events);
   assert.equal(frameEvents(eventsFrame(events)), events);
   assert.is(eventsFrame(events).events, 3);
+});
+
+s('a log entry decodes its record on every read and keeps nothing between reads', () => {
+  const events = logEvents(3);
+  const entry = recordEntry(7, encodeRecord(events));
+  assert.is(entry.seq, 7);
+  const first = entry.events;
+  assert.equal(first, events);
+  first[0].event = 'changed by a consumer';
+  assert.equal(entry.events, events);
+  assert.is.not(entry.events, first);
 });
 
 s('a record written before frames existed (a JSON array) is still read', () => {

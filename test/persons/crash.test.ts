@@ -18,9 +18,9 @@ import { resolvePersonUuid } from '../../src/persons/store.js';
 const PEOPLE = 2000;
 const BATCH = 1000;
 const LAST_STEP = 12;
-// The backlog (26,000 events) must take the consumer several transactions, so a kill
-// can land between two of them.
-const SMALL_TRANSACTIONS = { HEDGEROW_CONSUMER_BATCH_EVENTS: '5000' };
+// The backlog (26,000 events, about 4 MB of log) must take the consumer several
+// transactions, so a kill can land between two of them.
+const SMALL_TRANSACTIONS = { HEDGEROW_CONSUMER_BATCH_BYTES: '600000' };
 
 interface Ev { uuid: string; event: string; distinct_id: string; properties: Record<string, unknown> }
 const ev = (event: string, distinctId: string, properties: Record<string, unknown>): Ev => ({ uuid: randomUUID(), event, distinct_id: distinctId, properties });
