@@ -2,6 +2,7 @@
 // pure core with an in-memory world that applies each outcome as the store would.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
 import { processPersonEvent, type PersonEvent, type PersonOutcome } from '../../src/persons/identity.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import type { PersonRecord } from '../../src/store/persons.js';
@@ -195,8 +196,23 @@ s('an empty alias asks for no merge', () => {
   assert.equal(w.person('user-1').distinct_ids, ['user-1']);
 });
 
+// UUIDv5 spelled out with a Hash object, for names of any length.
+function personUuidOf(projectId: number, distinctId: string): string {
+  const b = createHash('sha1').update(Buffer.from('932979b465c3442484670b66ec27bc22', 'hex')).update(`${projectId}:${distinctId}`).digest();
+  b[6] = (b[6] & 0x0f) | 0x50;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex', 0, 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 s('person uuids are PostHog\'s: UUIDv5 of "<project>:<distinct id>"', () => {
   assert.is(personUuid(2, 'abc'), 'fe709dba-6282-5f30-90f7-8ccbc7aa6f8a');
+  assert.is(personUuid(1, 'user-1'), '6931a681-6e90-500d-8294-14582dcc2e3f');
+  // Multi-byte characters, an empty id, and an id longer than any buffer kept for hashing.
+  assert.is(personUuid(2, 'ünïcødé-😀'), 'd1ea1875-c3b3-5d38-a2b4-8be8b487ddba');
+  assert.is(personUuid(1, ''), 'a29d8c7e-43ad-58a0-b250-c139a25aa918');
+  assert.is(personUuid(7, 'x'.repeat(600)), '7941fbf8-e9e3-5f27-a0d2-eccaa8fca6ba');
+  assert.is(personUuid(7, 'x'.repeat(5000)), personUuidOf(7, 'x'.repeat(5000)));
 });
 
 s.run();
