@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
-// A server started with `node args…` on CPU 0, once it prints {"msg":"listening","port":…}.
-export function startPinned(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+// A server started with `node args…` (in `cwd`) on CPU 0, once it prints {"msg":"listening","port":…}.
+export function startPinned(args: string[], cwd = root): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d.toString();

@@ -14,13 +14,13 @@
 //     [--persons 10000] [--workers 1,2] [--baseline DIR] [--quiet-wait S] [--profile DIR] [--keep]
 // --baseline DIR: also run the hedgerow built in DIR (e.g. a `git worktree` of an
 // earlier commit, built) on the same data, for a before/after in one run.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fixedRate, percentile, postRequest } from './fixed-rate.js';
+import { root, startPinned } from './ceiling.js';
 import { createRequire } from 'node:module';
 
 // autocannon ships no types; this is the slice used here.
@@ -51,30 +51,16 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const personCount = Number(values.persons);
 const workerCounts = values.workers!.split(',').map(Number);
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'hedgerow-bench-decide-'));
 const dataDir = join(work, 'data');
 
 // The load generator (this process) runs on CPU 1, the server on CPU 0.
 execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
-function startServer(extra: string[], nodeArgs: string[] = [], cwd = root): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const args = [...nodeArgs, 'dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', ...extra];
-    const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d.toString();
-      for (const line of out.split('\n')) {
-        try {
-          const m = JSON.parse(line);
-          if (m.msg === 'listening') return resolve({ child, url: `http://127.0.0.1:${m.port}` });
-        } catch { /* not a complete JSON line yet */ }
-      }
-    });
-    child.stderr!.on('data', () => {});
-    child.on('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
-  });
+async function startServer(extra: string[], nodeArgs: string[] = [], cwd = root): Promise<{ child: ChildProcess; url: string }> {
+  const args = [...nodeArgs, 'dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', ...extra];
+  const { child, port } = await startPinned(args, cwd);
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -296,12 +282,9 @@ async function autocannonCeiling(url: string, seconds: number): Promise<string> 
     `${Math.round(result.requests.total / result.duration)} req/s achieved, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`;
 }
 
-function startCeiling(): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('taskset', ['-c', '0', process.execPath, 'dist/bench/ceiling-server.js', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout!.once('data', (d) => resolve({ child, url: `http://127.0.0.1:${JSON.parse(d.toString()).port}` }));
-    child.on('exit', (code) => reject(new Error(`ceiling server exited (${code})`)));
-  });
+async function startCeiling(): Promise<{ child: ChildProcess; url: string }> {
+  const { child, port } = await startPinned(['dist/bench/ceiling-server.js', '0']);
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 const { token } = await seed();

@@ -2,8 +2,8 @@
 // refused on every management route of the project, whatever the key's scopes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { apiClient, denied, type ApiCall } from '../helpers/api.js';
+import type { TestServer } from '../helpers/server.js';
+import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
 import { addUser } from '../helpers/users.js';
 import { OrgLevel, type Project } from '../../src/tenancy/types.js';
 
@@ -12,11 +12,7 @@ let t: TestServer;
 let api: ApiCall;
 const NO_ACCESS = denied("You don't have access to the project.");
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 function project(accessControl: boolean): Project {
   const org = t.server.tenancy.userByEmail('admin@hedgerow.local')!.organization_id;

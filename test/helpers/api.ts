@@ -1,5 +1,7 @@
-// A management API client for tests: one call per request, JSON in and out.
-import { request, bearer, type TestServer } from './server.js';
+// A management API client for tests: one call per request, JSON in and out; and the
+// server a suite of such tests runs against.
+import type { Test } from 'uvu';
+import { request, bearer, startTestServer, type TestServer } from './server.js';
 
 export type ApiCall = (method: string, path: string, key: string, body?: unknown) => Promise<{ status: number; body: any; headers: Headers }>;
 
@@ -9,6 +11,17 @@ export function apiClient(t: TestServer): ApiCall {
     headers: { ...bearer(key), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+// Starts a fresh server before the suite's tests and closes it after them. `ready`
+// gets the server and a client for it: the suite keeps them in its own variables.
+export function serveSuite(s: Test, ready: (t: TestServer, api: ApiCall) => void): void {
+  let server: TestServer | undefined;
+  s.before(async () => {
+    server = await startTestServer();
+    ready(server, apiClient(server));
+  });
+  s.after(async () => { await server?.close(); });
 }
 
 export const denied = (detail: string) => ({ type: 'authentication_error', code: 'permission_denied', detail, attr: null });

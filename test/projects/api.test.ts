@@ -2,8 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, postJson, eventually, type TestServer } from '../helpers/server.js';
-import { apiClient, denied, type ApiCall } from '../helpers/api.js';
+import { postJson, eventually, type TestServer } from '../helpers/server.js';
+import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
 import { addUser } from '../helpers/users.js';
 import { OrgLevel } from '../../src/tenancy/types.js';
 
@@ -11,11 +11,7 @@ const s = suite('projects API');
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 const capture = (token: string, event = 'e', distinct_id = 'd') =>
   postJson(`${t.url}/i/v0/e/`, { api_key: token, event, distinct_id, properties: { marker: randomUUID() } });

@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PostHog } from 'posthog-node';
-import { startTestServer, request, bearer, eventually, type TestServer } from '../helpers/server.js';
-import { apiClient, denied, type ApiCall } from '../helpers/api.js';
+import { request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
 import { addUser } from '../helpers/users.js';
 import { OrgLevel } from '../../src/tenancy/types.js';
 import { createFlag, flagBody } from '../flags/api/helpers.js';
@@ -18,11 +18,7 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 const QUOTA = '/api/organizations/@current/quota/';
 const feed = () => request(`${t.url}/flags/definitions?token=${t.projectKey}`, { headers: bearer(t.personalKey) });

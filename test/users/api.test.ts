@@ -2,8 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { apiClient, denied, type ApiCall } from '../helpers/api.js';
+import type { TestServer } from '../helpers/server.js';
+import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
 import { addUser, ownerOf } from '../helpers/users.js';
 import { OrgLevel } from '../../src/tenancy/types.js';
 
@@ -12,11 +12,7 @@ let t: TestServer;
 let api: ApiCall;
 const USER_FIELDS = ['distinct_id', 'email', 'first_name', 'hedgehog_config', 'id', 'is_email_verified', 'last_name', 'role_at_organization', 'uuid'];
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 s('/api/users/@me/ is the key owner, with organization and current project', async () => {
   const alice = addUser(t, { email: 'Alice@Example.com', level: OrgLevel.admin, scopes: ['user:read'] });

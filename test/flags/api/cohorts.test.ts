@@ -2,8 +2,8 @@
 // PostHog's shape and rules, and the rules that keep flags using them evaluable.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { apiClient, type ApiCall } from '../../helpers/api.js';
+import type { TestServer } from '../../helpers/server.js';
+import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { definitionsVersion, staticCohortsOf } from '../../../src/flags/definitions/index.js';
 import { cohortFilters, cohortsPath, createCohort, createFlag, flagBody, freshKey, invalid, person } from './helpers.js';
 
@@ -11,11 +11,7 @@ const s = suite('cohorts API');
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 const post = (body: unknown) => api('POST', cohortsPath(t), t.personalKey, body);
 const patch = (id: number, body: unknown) => api('PATCH', `${cohortsPath(t)}${id}/`, t.personalKey, body);

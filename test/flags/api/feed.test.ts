@@ -3,8 +3,8 @@
 // ETag revalidation, authentication and the quota's 402.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, postJson, bearer, eventually, type TestServer } from '../../helpers/server.js';
-import { apiClient, type ApiCall } from '../../helpers/api.js';
+import { request, postJson, bearer, eventually, type TestServer } from '../../helpers/server.js';
+import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { addUser } from '../../helpers/users.js';
 import { cohortFilters, createCohort, createFlag, flagBody, flagsPath, freshKey, person } from './helpers.js';
 
@@ -12,11 +12,7 @@ const s = suite('local evaluation feed');
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 const definitions = (query = '&send_cohorts', key = t.personalKey, headers: Record<string, string> = {}) =>
   request(`${t.url}/flags/definitions?token=${t.projectKey}${query}`, { headers: { ...bearer(key), ...headers } });

@@ -2,19 +2,15 @@
 // words under attr "filters", in PostHog's order; valid filters are stored as sent.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { apiClient, type ApiCall } from '../../helpers/api.js';
+import type { TestServer } from '../../helpers/server.js';
+import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { cohortFilters, createCohort, createFlag, flagBody, flagsPath, freshKey, invalid, person } from './helpers.js';
 
 const s = suite('feature flag filters');
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 const create = (filters: unknown, key = freshKey()) => api('POST', flagsPath(t), t.personalKey, { key, filters });
 const refused = async (filters: unknown, body: unknown) => {

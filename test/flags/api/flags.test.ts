@@ -1,8 +1,8 @@
 // Feature flag management over HTTP: PostHog's shape, lifecycle and error bodies.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { apiClient, type ApiCall } from '../../helpers/api.js';
+import type { TestServer } from '../../helpers/server.js';
+import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf } from '../../helpers/users.js';
 import { definitionsVersion } from '../../../src/flags/definitions/index.js';
 import { createFlag, flagBody, flagsPath, freshKey, person } from './helpers.js';
@@ -11,11 +11,7 @@ const s = suite('feature flags API');
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 const everyone = [{ properties: [], rollout_percentage: 100 }];
 

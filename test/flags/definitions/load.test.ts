@@ -3,8 +3,8 @@
 // staticCohortsOf supplies static membership.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { apiClient, type ApiCall } from '../../helpers/api.js';
+import type { TestServer } from '../../helpers/server.js';
+import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { compileFlags, evaluateFlags } from '../../../src/flags/index.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../../../src/flags/definitions/index.js';
 import { cohortFilters, createCohort, createFlag, flagBody, flagsPath, person } from '../api/helpers.js';
@@ -13,11 +13,7 @@ const s = suite('flag definitions for evaluation');
 let t: TestServer;
 let api: ApiCall;
 
-s.before(async () => {
-  t = await startTestServer();
-  api = apiClient(t);
-});
-s.after(async () => { await t.close(); });
+serveSuite(s, (server, client) => { t = server; api = client; });
 
 s('an empty project: no flags, version 0', () => {
   assert.equal(loadFlagDefinitions(t.server.store, t.projectId), {
