@@ -12,10 +12,12 @@
 // decodes each record as it reaches it (JSON.parse of the request text and buildEvents)
 // and applies it with the person step, one transaction per hand-over.
 //
-// Three passes: every $set changing the person (each one a write); $set repeating what
+// Four passes: every $set changing the person (each one a write); $set repeating what
 // the person already has (the common case; nothing to write); the same events without
-// the person step (the event store's own cost). Existing persons are written first, in
-// untimed passes, on a fresh store per pass.
+// the person step (the event store's own cost); every $set a change again, but with the
+// $set events coming from persons in sessions, as real traffic does (a person's changes
+// in one transaction are one write). Existing persons are written first, in untimed
+// passes, on a fresh store per pass.
 //
 // The whole process (every thread) is pinned to CPU 0, so the consumer gets one core,
 // as the ceiling server does. Each round measures the ceiling first (bench/ceiling.ts:
@@ -49,7 +51,7 @@ const { values: args } = parseArgs({ options: {
   existing: { type: 'string', default: '50000' },
   rounds: { type: 'string', default: '3' },
   record: { type: 'boolean', default: false },
-  // Runs only these passes (comma-separated indexes 0–2, in the table's order): for profiling.
+  // Runs only these passes (comma-separated indexes 0–3, in the table's order): for profiling.
   only: { type: 'string' },
   // Writes a CPU profile of each timed part (not the setup) into this directory.
   profile: { type: 'string' },
@@ -115,8 +117,14 @@ function records(events: SentEvent[]): Buffer[] {
   return out;
 }
 
+// Real traffic comes in sessions: a person sends a run of events, then goes quiet.
+// With `sessions`, the $set events pick among SESSIONS persons active at a time, each
+// replaced by another known person after SESSION_EVENTS events on average.
+const SESSIONS = 1000;
+const SESSION_EVENTS = 15;
+
 // Existing anonymous persons, then the timed mix over them.
-function workload(changing: boolean) {
+function workload(changing: boolean, sessions = false) {
   reseed();
   const anonymous = Array.from({ length: EXISTING }, (_, i) => `anon-${i}`);
   const setup = anonymous.map((id) => event('$pageview', id, { $current_url: 'https://example.com/', $set_once: { landing: '/' }, $set: { plan: 'free' } }));
@@ -124,13 +132,20 @@ function workload(changing: boolean) {
   const known = [...anonymous];
   const timed: SentEvent[] = [];
   const mix = { set: 0, created: 0, merged: 0 };
+  const active: string[] = [];
+  const inSession = () => {
+    if (active.length < SESSIONS) return active[active.push(pick(known)) - 1];
+    const slot = Math.floor(random() * SESSIONS);
+    if (random() < 1 / SESSION_EVENTS) active[slot] = pick(known);
+    return active[slot];
+  };
   for (let i = 0; i < EVENTS; i++) {
     const r = random();
     if (r < 0.8 || unidentified.length < 2) {
       // Changing: `last_page` is new each time. Repeating: only the URL changes, which
       // alone is not worth a write (a noisy key), and the plan is the one already set.
       const set = changing ? { last_page: i, plan: pick(['free', 'pro', 'team']) } : { plan: 'free' };
-      timed.push(event('$pageview', pick(known), { $current_url: `https://example.com/${i % 50}`, $set: set }));
+      timed.push(event('$pageview', sessions ? inSession() : pick(known), { $current_url: `https://example.com/${i % 50}`, $set: set }));
       mix.set++;
     } else if (r < 0.95) {
       const id = `new-${i}`;
@@ -249,12 +264,14 @@ const median = (xs: number[]) => {
 
 const changing = workload(true);
 const repeating = workload(false);
+const inSessions = workload(true, true);
 const allPasses = [
   { label: 'event store + persons, every $set a change', withPersons: true, w: changing },
   { label: 'event store + persons, $set repeating known values', withPersons: true, w: repeating },
   { label: 'event store alone (same events as the first)', withPersons: false, w: changing },
+  { label: `event store + persons, every $set a change, in sessions (${SESSIONS} at a time, ~${SESSION_EVENTS} events each)`, withPersons: true, w: inSessions },
 ];
-const passes = (args.only === undefined ? [0, 1, 2] : args.only.split(',').map(Number)).map((index) => ({ ...allPasses[index], index }));
+const passes = (args.only === undefined ? allPasses.map((_, i) => i) : args.only.split(',').map(Number)).map((index) => ({ ...allPasses[index], index }));
 const threads = pinToCpu0();
 console.log(`pinned ${threads} threads of this process to CPU 0; ${EVENTS.toLocaleString('en-US')} timed events in ${changing.timed.length} records of ` +
   `${RECORD_FRAMES} capture frames × ${REQUEST_EVENTS} events, transactions of up to ${fmt(PASS_BYTES)} log bytes; load average ${loads(loadAtStart)}`);
@@ -311,12 +328,15 @@ const everyRound = [
   '|---:|---|---:|---:|---:|---:|',
   ...roundRows,
 ].join('\n');
-const costRows = args.only === undefined ? results.map((rs) => median(rs.map((x) => x.perSecond))) : [];
-const personCostUs = costRows.length === 3 ? (1 / costRows[0] - 1 / costRows[2]) * 1e6 : NaN;
+const passRate = (index: number) => {
+  const i = passes.findIndex((p) => p.index === index);
+  return i < 0 ? NaN : median(results[i].map((x) => x.perSecond));
+};
+const personCostUs = (1 / passRate(0) - 1 / passRate(2)) * 1e6;
 const mixLine = (name: string, w: Workload) =>
   `${name}: ${fmt(w.mix.set)} $set on existing persons, ${fmt(w.mix.created)} new anonymous users, ${fmt(w.mix.merged)} identify merges`;
 const summary = [
-  `mix (${fmt(EXISTING)} existing persons first, untimed) — ${mixLine('every $set a change', changing)}; ${mixLine('repeating', repeating)}.`,
+  `mix (${fmt(EXISTING)} existing persons first, untimed) — ${mixLine('every $set a change', changing)}; ${mixLine('repeating', repeating)}; ${mixLine('in sessions', inSessions)}.`,
   ...passes.map((p, i) => `store after "${p.label}": ${showCounts(results[i][0].counts)}.`),
   mismatches.length === 0 ? 'Every pass left the store with the persons, distinct ids and merges the mix implies.' : `MISMATCH: ${mismatches.join('; ')}`,
   ...(Number.isFinite(personCostUs) ? [`With every $set a change, person processing adds ${personCostUs.toFixed(1)} µs per event to the pass (wall, medians).`] : []),
