@@ -1,0 +1,55 @@
+// The consumer's person cache holds what a transaction changed until the flush writes
+// it, however many persons that transaction touches: the cache turns over between
+// transactions, never within one.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { openStore, type Store } from '../../src/store/env.js';
+import { PersonBatch } from '../../src/persons/batch.js';
+import { PersonCache } from '../../src/persons/person-cache.js';
+import { processPersonEvent, type PersonEvent } from '../../src/persons/identity.js';
+import { personRecordByDistinctId } from '../../src/persons/store.js';
+import { tempDir } from '../helpers/server.js';
+
+const P = 1;
+const NOW = Date.parse('2026-01-10T12:00:00.000Z');
+let n = 0;
+const ev = (event: string, distinctId: string, properties: Record<string, unknown> = {}): PersonEvent => ({
+  uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, event, distinct_id: distinctId, properties,
+  timestamp: new Date(NOW + n).toISOString(), project_id: P,
+});
+
+function send(batch: PersonBatch, e: PersonEvent): string {
+  const outcome = processPersonEvent(e, (id) => batch.lookup(P, id));
+  if (outcome.change) batch.apply(P, outcome.change);
+  return outcome.personUuid;
+}
+
+const s = suite('person cache');
+let dir: string;
+let store: Store;
+s.before.each(() => { dir = tempDir('hedgerow-person-cache-'); store = openStore(dir); });
+s.after.each(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+
+s('a merge early in a transaction holds after the transaction has touched more persons than half the cache', async () => {
+  // Room for 4 entries a generation: the 20 new persons below would turn it over 5 times.
+  const cache = new PersonCache(8);
+  let user = '';
+  await store.root.transaction(() => {
+    const batch = new PersonBatch(store, cache, NOW);
+    send(batch, ev('$pageview', 'anon'));
+    user = send(batch, ev('$pageview', 'user'));
+    send(batch, ev('$identify', 'user', { $anon_distinct_id: 'anon' }));
+    for (let i = 0; i < 20; i++) send(batch, ev('$pageview', `visitor-${i}`));
+    // Still the merged person, not a person of its own, nor none.
+    assert.is(send(batch, ev('$pageview', 'anon', { $set: { back: true } })), user);
+    batch.flush();
+  });
+  const merged = personRecordByDistinctId(store, P, 'anon');
+  assert.is(merged?.uuid, user);
+  assert.equal([...merged!.distinct_ids].sort(), ['anon', 'user']);
+  assert.is(merged!.properties.back, true);
+  assert.is(personRecordByDistinctId(store, P, 'visitor-19')?.distinct_ids[0], 'visitor-19');
+});
+
+s.run();
