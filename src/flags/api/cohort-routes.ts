@@ -1,7 +1,6 @@
 // Cohorts under /api/projects/:id/cohorts/ and its /api/environments/ twin (scope
 // cohort). As for flags, DELETE answers 405: deleting is PATCH {"deleted": true}.
 import type { AuthContext, ManagementAuth, ProjectContext } from '../../auth/management.js';
-import { errors } from '../../errors.js';
 import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
@@ -12,7 +11,7 @@ import { cohortById, projectCohorts } from '../definitions/store.js';
 import type { StoredCohort } from '../definitions/types.js';
 import { cohortResponse } from './cohort-serialize.js';
 import { createCohort, updateCohort } from './cohort-write.js';
-import type { WriteContext } from './flag-write.js';
+import { recordById, writeContext } from './project-request.js';
 
 // The list filters of PostHog's cohort list.
 function listFilter(req: HttpRequest): (c: StoredCohort) => boolean {
@@ -32,17 +31,7 @@ const newestFirst = (a: StoredCohort, b: StoredCohort) => b.created_at.localeCom
 
 export function cohortRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
   const present = (c: StoredCohort) => cohortResponse(c, tenancy);
-  const writeContext = (ctx: AuthContext): WriteContext => {
-    const { project, user } = ctx as ProjectContext;
-    return { store, project, user, now: new Date() };
-  };
-
-  function lookup(req: HttpRequest, ctx: AuthContext): StoredCohort {
-    const id = req.params.id;
-    const cohort = /^\d+$/.test(id) ? cohortById(store, (ctx as ProjectContext).project.id, Number(id)) : undefined;
-    if (!cohort) throw errors.notFound();
-    return cohort;
-  }
+  const lookup = (req: HttpRequest, ctx: AuthContext) => recordById(req, ctx, (projectId, id) => cohortById(store, projectId, id));
 
   return ['/api/projects', '/api/environments'].flatMap((prefix) => {
     const list = `${prefix}/:project_id/cohorts`;
@@ -59,7 +48,7 @@ export function cohortRoutes(auth: ManagementAuth, store: Store, tenancy: Tenanc
       }),
       auth.route({
         methods: ['POST'], pattern: list, scope: 'cohort',
-        handler: (req, ctx) => json(201, present(createCohort(jsonObject(req), writeContext(ctx)))),
+        handler: (req, ctx) => json(201, present(createCohort(jsonObject(req), writeContext(store, ctx)))),
       }),
       auth.route({
         methods: ['GET'], pattern: one, scope: 'cohort',
@@ -67,7 +56,7 @@ export function cohortRoutes(auth: ManagementAuth, store: Store, tenancy: Tenanc
       }),
       auth.route({
         methods: ['PATCH'], pattern: one, scope: 'cohort',
-        handler: (req, ctx) => json(200, present(updateCohort(lookup(req, ctx), jsonObject(req), writeContext(ctx)))),
+        handler: (req, ctx) => json(200, present(updateCohort(lookup(req, ctx), jsonObject(req), writeContext(store, ctx)))),
       }),
       auth.route({
         methods: ['DELETE'], pattern: one, scope: 'cohort',

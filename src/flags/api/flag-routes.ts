@@ -2,7 +2,6 @@
 // /api/environments/ twin (scope feature_flag). DELETE answers 405 as in PostHog:
 // deleting is PATCH {"deleted": true}.
 import type { AuthContext, ManagementAuth, ProjectContext } from '../../auth/management.js';
-import { errors } from '../../errors.js';
 import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
@@ -12,7 +11,8 @@ import type { TenancyStore } from '../../tenancy/store.js';
 import { flagById, projectCohorts, projectFlags } from '../definitions/store.js';
 import type { StoredFlag } from '../definitions/types.js';
 import { flagResponse } from './flag-serialize.js';
-import { createFlag, updateFlag, type WriteContext } from './flag-write.js';
+import { createFlag, updateFlag } from './flag-write.js';
+import { recordById, writeContext } from './project-request.js';
 
 // The list filters of PostHog's flag list that apply here.
 function listFilter(req: HttpRequest): (f: StoredFlag) => boolean {
@@ -37,17 +37,7 @@ const newestFirst = (a: StoredFlag, b: StoredFlag) => b.created_at.localeCompare
 export function flagRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
   const cohortsOf = (projectId: number) => new Map(projectCohorts(store, projectId).map((c) => [c.id, c]));
   const present = (flag: StoredFlag) => flagResponse(flag, tenancy, cohortsOf(flag.project_id));
-  const writeContext = (ctx: AuthContext): WriteContext => {
-    const { project, user } = ctx as ProjectContext;
-    return { store, project, user, now: new Date() };
-  };
-
-  function lookup(req: HttpRequest, ctx: AuthContext): StoredFlag {
-    const id = req.params.id;
-    const flag = /^\d+$/.test(id) ? flagById(store, (ctx as ProjectContext).project.id, Number(id)) : undefined;
-    if (!flag) throw errors.notFound();
-    return flag;
-  }
+  const lookup = (req: HttpRequest, ctx: AuthContext) => recordById(req, ctx, (projectId, id) => flagById(store, projectId, id));
 
   return ['/api/projects', '/api/environments'].flatMap((prefix) => {
     const list = `${prefix}/:project_id/feature_flags`;
@@ -65,7 +55,7 @@ export function flagRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyS
       }),
       auth.route({
         methods: ['POST'], pattern: list, scope: 'feature_flag',
-        handler: (req, ctx) => json(201, present(createFlag(jsonObject(req), writeContext(ctx)))),
+        handler: (req, ctx) => json(201, present(createFlag(jsonObject(req), writeContext(store, ctx)))),
       }),
       auth.route({
         methods: ['GET'], pattern: one, scope: 'feature_flag',
@@ -73,7 +63,7 @@ export function flagRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyS
       }),
       auth.route({
         methods: ['PATCH'], pattern: one, scope: 'feature_flag',
-        handler: (req, ctx) => json(200, present(updateFlag(lookup(req, ctx), jsonObject(req), writeContext(ctx)))),
+        handler: (req, ctx) => json(200, present(updateFlag(lookup(req, ctx), jsonObject(req), writeContext(store, ctx)))),
       }),
       auth.route({
         methods: ['DELETE'], pattern: one, scope: 'feature_flag',
