@@ -5,6 +5,7 @@
 
 import { parseRustFloat } from './values.js';
 import { civilFromDays } from '../time/civil.js';
+import { boundedMemo } from './bounded-memo.js';
 
 const MS_PER_HOUR = 3_600_000;
 const MS_PER_DAY = 86_400_000;
@@ -71,20 +72,8 @@ export function resolveRelativeDate(relative: RelativeDate, now: number): number
 // offset, and the naive "YYYY-MM-DD[ T]HH:MM[:SS[.f]]" forms PostHog reads as UTC.
 const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?)?$/;
 
-// Dates in person properties recur across requests and flags: parsed ones are
-// remembered (bounded), as the regex and arithmetic cost more than a lookup.
-const PARSED_LIMIT = 4096;
-const parsed = new Map<string, number | undefined>();
-
 /** An absolute date string as an instant, or undefined when it is not one. */
-export function parseAbsoluteDate(text: string): number | undefined {
-  const hit = parsed.get(text);
-  if (hit !== undefined || parsed.has(text)) return hit;
-  if (parsed.size >= PARSED_LIMIT) parsed.clear();
-  const instant = parseAbsoluteDateUncached(text);
-  parsed.set(text, instant);
-  return instant;
-}
+export const parseAbsoluteDate = boundedMemo(4096, parseAbsoluteDateUncached);
 
 function parseAbsoluteDateUncached(text: string): number | undefined {
   const m = ABSOLUTE.exec(text);

@@ -2,6 +2,7 @@
 // a leading "v" is dropped, leading zeros in the numeric core are stripped and a missing
 // minor or patch is padded with 0 ("3.08" → 3.8.0), then strict SemVer 2.0 parsing;
 // requirements follow the Cargo `semver` crate (=, >, >=, <, <=, ~, ^, wildcards).
+import { boundedMemo } from './bounded-memo.js';
 
 export interface Version {
   readonly major: number;
@@ -66,20 +67,11 @@ function parseStrict(text: string): Version | undefined {
 }
 
 /** A person's or a filter's version string, or undefined when it is not a version. */
-// Person properties repeat the same few versions request after request; parsing one
-// costs more than the comparisons it feeds, so parsed versions are remembered (bounded).
-const PARSED_LIMIT = 4096;
-const parsed = new Map<string, Version | undefined>();
-
-export function parseVersion(text: string): Version | undefined {
-  const hit = parsed.get(text);
-  if (hit !== undefined || parsed.has(text)) return hit;
-  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+export const parseVersion = boundedMemo(4096, (text: string): Version | undefined => {
   const version = parseStrict(canonicalize(normalize(text)));
   if (version !== undefined) Object.freeze(version);
-  parsed.set(text, version);
   return version;
-}
+});
 
 function compareNumericText(a: string, b: string): number {
   const x = a.replace(/^0+(?=\d)/, '');
