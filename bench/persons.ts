@@ -7,8 +7,8 @@
 // two unidentified persons. The consumer is fed what it really reads: capture requests
 // of 100 events ({api_key, batch}), one capture frame each, in records of 10 frames
 // (1,000 events) as the group commit writes them, in the store's own LMDB log. The timed
-// part is the consumer thread's loop itself (src/events/consumer.ts runEventStore): the
-// LMDB log reader hands over records up to `--pass-bytes` at a time, and applyEntries
+// part is the consumer thread's loop itself (src/events/consumer-loop.ts runEventStore): the
+// LMDB log reader hands over records up to `--pass-bytes` at a time, and applyEntriesIsolating
 // decodes each record as it reaches it (JSON.parse of the request text and buildEvents)
 // and applies it with the person step, one transaction per hand-over.
 //
@@ -37,7 +37,8 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '../src/store/env.js';
-import { applyEntries, eventStorePosition, type EventPreparation } from '../src/events/consumer.js';
+import { eventStorePosition, type EventPreparation } from '../src/events/consumer.js';
+import { applyEntriesIsolating } from '../src/events/consumer-loop.js';
 import type { LogFrame } from '../src/log/types.js';
 import { captureFrame, decodeRecord, encodeFrames } from '../src/log/record.js';
 import { createLmdbLogReader, READ_BYTE_BUDGET } from '../src/log/lmdb-log.js';
@@ -183,7 +184,7 @@ async function consumeThrough(store: Store, step: (() => EventPreparation) | und
   const done = new AbortController();
   try {
     await reader.consume(eventStorePosition(store), async (entries) => {
-      await applyEntries(store, entries, step);
+      await applyEntriesIsolating(store, entries, step);
       if (entries[entries.length - 1].seq >= last) done.abort();
     }, done.signal);
   } finally {
@@ -352,7 +353,7 @@ if (args.record) {
     `Command: \`npx tsc -p tsconfig.json && ${command}\``,
     `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; load average at start ${loads(loadAtStart)}, at end ${loads(loadAtEnd)}.`,
     `${fmt(EXISTING)} existing persons, ${fmt(EVENTS)} timed events as capture requests of ${REQUEST_EVENTS} events, one frame each, in records of ${RECORD_FRAMES} frames;`,
-    `timed: the consumer loop over the store's LMDB log (reader, decoding, applyEntries), transactions of up to ${fmt(PASS_BYTES)} log bytes; the whole process pinned to CPU 0.`,
+    `timed: the consumer loop over the store's LMDB log (reader, decoding, applyEntriesIsolating), transactions of up to ${fmt(PASS_BYTES)} log bytes; the whole process pinned to CPU 0.`,
     CEILING
       ? `Ceiling in the same run before the passes of each round: bench/ceiling-server on CPU 0, wrk on CPU 1, ${CEILING_WRK.connections} connections, ` +
         `${ceilings[0]?.bodyBytes ?? '?'}-byte event per request, ${CEILING_WRK.duration} s after ${CEILING_WRK.warmup} s of warm-up. ${ROUNDS} rounds; medians, and every round below.`

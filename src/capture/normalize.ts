@@ -14,6 +14,7 @@ import { errors } from '../errors.js';
 import type { CapturedEvent } from '../log/types.js';
 import { checkBatchEnvelope, checkRawEvent } from './schemas.js';
 import { civilFromDays } from '../time/civil.js';
+import { limitDistinctId } from './distinct-id.js';
 
 export type DropReason = 'missing_event_name' | 'missing_distinct_id' | 'invalid_event';
 
@@ -60,7 +61,6 @@ export interface BuildContext {
   uuid: (n: number) => string;
 }
 
-const MAX_DISTINCT_ID = 200;
 // PostHog replaces timestamps more than 23 hours in the future with `now`.
 const FUTURE_LIMIT_MS = 23 * 3600 * 1000;
 
@@ -81,8 +81,17 @@ function rawDistinctId(ev: Obj, props: Obj | undefined): unknown {
 }
 
 function distinctIdOf(raw: unknown): string {
-  const id = typeof raw === 'string' ? raw : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
-  return id.length > MAX_DISTINCT_ID ? Array.from(id).slice(0, MAX_DISTINCT_ID).join('') : id;
+  return limitDistinctId(typeof raw === 'string' ? raw : typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
+}
+
+// An object id nested too deep for JSON.stringify would fail every read of the log record.
+function stringifies(v: unknown): boolean {
+  try {
+    JSON.stringify(v);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Date.prototype.toISOString for the times capture produces, formatted by hand:
@@ -209,7 +218,9 @@ export function scanCapture(payload: unknown, query: URLSearchParams): CaptureSc
     const props = isObject(raw.properties) ? raw.properties : undefined;
     token = agree(token, tokenOf(raw.token) ?? tokenOf(raw.$token) ?? tokenOf(raw.api_key) ?? tokenOf(props?.token));
     if (typeof raw.event !== 'string' || raw.event.length === 0) { drop(i, 'missing_event_name'); continue; }
-    if (rawDistinctId(raw, props) === null) { drop(i, 'missing_distinct_id'); continue; }
+    const rawId = rawDistinctId(raw, props);
+    if (rawId === null) { drop(i, 'missing_distinct_id'); continue; }
+    if (typeof rawId === 'object' && !stringifies(rawId)) { drop(i, 'invalid_event'); continue; }
     if (!checkRawEvent.Check(raw)) { drop(i, 'invalid_event'); continue; }
     kept++;
     if (typeof raw.uuid !== 'string') missingUuids++;

@@ -3,7 +3,7 @@
 // the position is committed in the same transaction as the events it covers, so a
 // crash at any point replays from exactly where the store stands.
 import type { Store } from '../store/env.js';
-import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogReader } from '../log/types.js';
+import { LMDB_LOG_ID, type CapturedEvent, type LogEntry } from '../log/types.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
@@ -32,13 +32,26 @@ function recordUuid(store: Store, projectId: number, uuid: string, ts: number): 
 }
 
 export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID): Promise<unknown> {
-  const last = entries[entries.length - 1].seq;
+  return commitEvents(store, entries, { startPreparation, position: { key: positionKey(logId), seq: entries[entries.length - 1].seq } });
+}
+
+export interface CommitOptions {
+  startPreparation?: () => EventPreparation;
+  // Moved with the events; null leaves it (a part of an entry, src/events/consumer-loop.ts).
+  position: { key: string; seq: number } | null;
+  // More writes of the same transaction.
+  also?: () => void;
+}
+
+// Stores the events of `groups` in one transaction.
+export function commitEvents(store: Store, groups: readonly { readonly events: CapturedEvent[] }[], opts: CommitOptions): Promise<unknown> {
+  const { startPreparation, position } = opts;
   // lmdb-js commits what an async transaction wrote even when its callback throws; the
   // child transaction is rolled back instead, so a failed batch leaves nothing behind.
   return store.root.transaction(() => store.root.childTransaction(() => {
     const preparation = startPreparation?.();
-    for (const entry of entries) {
-      for (const ev of entry.events) {
+    for (const group of groups) {
+      for (const ev of group.events) {
         const ts = Date.parse(ev.timestamp);
         // One write is the idempotency check: it fails when the uuid is already recorded
         // (a get first cost a quarter of this loop). A dropped event's uuid is still
@@ -53,14 +66,11 @@ export function applyEntries(store: Store, entries: LogEntry[], startPreparation
       }
     }
     preparation?.finish();
-    store.positions.put(positionKey(logId), last);
+    opts.also?.();
+    if (position) store.positions.put(position.key, position.seq);
   }));
 }
 
 export function eventStorePosition(store: Store, logId = LMDB_LOG_ID): number {
   return store.positions.get(positionKey(logId)) ?? 0;
-}
-
-export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal, startPreparation?: () => EventPreparation): Promise<void> {
-  await reader.consume(eventStorePosition(store, reader.id), (entries) => applyEntries(store, entries, startPreparation, reader.id).then(() => undefined), signal);
 }

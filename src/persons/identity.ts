@@ -4,6 +4,7 @@
 // store, so every rule is testable with a Map.
 import type { PersonRecord, Properties } from '../store/persons.js';
 import { isIllegalDistinctId } from './illegal-ids.js';
+import { limitDistinctId } from '../capture/distinct-id.js';
 import { personUuid } from './person-uuid.js';
 import { applyUpdate, hasChanges, isPlainObject, propertyUpdate } from './properties.js';
 import type { IngestionWarning } from './warnings.js';
@@ -39,10 +40,10 @@ export interface PersonOutcome {
 // The distinct id an event asks to merge with its own, if any.
 function mergeTarget(ev: PersonEvent): string | null {
   if (ev.event === '$create_alias' || ev.event === '$merge_dangerously') {
-    return ev.properties.alias ? String(ev.properties.alias) : null;
+    return ev.properties.alias ? limitDistinctId(String(ev.properties.alias)) : null;
   }
   if (ev.event === '$identify' && Object.hasOwn(ev.properties, '$anon_distinct_id')) {
-    return String(ev.properties.$anon_distinct_id);
+    return limitDistinctId(String(ev.properties.$anon_distinct_id));
   }
   return null;
 }

@@ -3,7 +3,7 @@
 import { openStore } from '../store/env.js';
 import { createLmdbLogReader } from '../log/lmdb-log.js';
 import { createNatsLogReader } from '../log/nats-log.js';
-import { runEventStore } from '../events/consumer.js';
+import { runEventStore } from '../events/consumer-loop.js';
 import { createPersonStep } from '../persons/step.js';
 
 export interface ConsumerWorkerData {

@@ -71,6 +71,13 @@ s('distinct id comes from distinct_id, $distinct_id or properties, stringified a
   assert.is(normalizeCapture({ api_key: 'k', event: 'e', distinct_id: 'x'.repeat(300) }, ctx()).events[0].distinct_id.length, 200);
 });
 
+s('an object distinct id nested too deep to stringify drops its event, not the request', () => {
+  const deep = JSON.parse('['.repeat(5000) + ']'.repeat(5000)) as unknown;
+  const r = normalizeCapture({ api_key: 'k', batch: [{ event: 'e', distinct_id: deep }, { event: 'ok', distinct_id: { a: 1 } }] }, ctx());
+  assert.equal(r.events.map((e) => [e.event, e.distinct_id]), [['ok', '{"a":1}']]);
+  assert.equal(r.dropped, { invalid_event: 1 });
+});
+
 s('a missing uuid is generated, a given one kept; an invalid one drops the event', () => {
   const r = normalizeCapture({ api_key: 'k', batch: [
     { event: 'e', distinct_id: 'u' },

@@ -253,4 +253,10 @@ s('ingestion warnings older than 30 days are pruned by the pass', async () => {
   assert.equal(warningsSince(store, P, 0).map((w) => w.timestamp), [new Date(NOW + 20 * day).toISOString()]);
 });
 
+s('ids far over the LMDB key limit in $anon_distinct_id and alias are cut to 200 characters, not a failed batch', async () => {
+  await apply(entry(ev('$pageview', 'z'.repeat(200))));
+  await apply(entry(ev('$identify', 'user-long', { $anon_distinct_id: 'z'.repeat(3000) }), ev('$create_alias', 'user-long', { alias: 'y'.repeat(3000) })));
+  assert.equal(person('user-long')!.distinct_ids, ['z'.repeat(200), 'user-long', 'y'.repeat(200)]);
+});
+
 s.run();

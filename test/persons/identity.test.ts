@@ -81,6 +81,18 @@ s('$identify when only the anonymous id has a person attaches the user id to it'
   assert.equal(p.properties, { seen: true, email: 'a@x', $creator_event_uuid: 'ev-1' });
 });
 
+s('an $anon_distinct_id or alias over 200 characters is cut as capture cuts distinct ids, so it meets its own events', () => {
+  const w = world();
+  const long = 'a'.repeat(150) + '😀'.repeat(100);
+  const cut = Array.from(long).slice(0, 200).join('');
+  w.send('$pageview', cut);
+  w.send('$identify', 'user-1', { $anon_distinct_id: long });
+  assert.equal(w.person('user-1').distinct_ids, [cut, 'user-1']);
+  w.send('$pageview', 'other');
+  w.send('$create_alias', 'user-1', { alias: 'o'.repeat(300) });
+  assert.ok(w.person('user-1').distinct_ids.includes('o'.repeat(200)));
+});
+
 s('$identify when only the user id has a person attaches the anonymous id to it', () => {
   const w = world();
   w.send('e', 'user-1');

@@ -1,0 +1,118 @@
+// The consumer loop against a real LMDB store: one event that cannot be applied as it
+// is never stops the events around it, loses nothing it can keep, and says why; a
+// store that cannot write stops the loop without skipping anything.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { openStore, type Store } from '../../src/store/env.js';
+import { eventStorePosition, type EventPreparation } from '../../src/events/consumer.js';
+import { applyEntriesIsolating } from '../../src/events/consumer-loop.js';
+import { cutDeepValues } from '../../src/events/cut-deep.js';
+import { eventByUuid } from '../../src/events/query.js';
+import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
+import { createPersonStep } from '../../src/persons/step.js';
+import { personRecordByDistinctId, warningsSince } from '../../src/persons/store.js';
+import { personUuid } from '../../src/persons/person-uuid.js';
+import { tempDir } from '../helpers/server.js';
+
+const P = 1;
+const NOW = Date.parse('2026-01-10T12:00:00.000Z');
+let store: Store;
+let dir: string;
+let seq = 0;
+let n = 0;
+
+function ev(event: string, distinctId: string, properties: Record<string, unknown> = {}): CapturedEvent {
+  return {
+    uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, event, distinct_id: distinctId, properties,
+    timestamp: new Date(NOW + n * 1000).toISOString(), project_id: P, ip: null, now: new Date(NOW).toISOString(), sent_at: null, historical: false,
+  };
+}
+// As the log readers hand them out: every read of `events` decodes the record's JSON
+// afresh. NESTED stands for an array nested 5,000 levels deep, which JSON.parse reads
+// but JSON.stringify and the store's encoder cannot write.
+const NESTED = '<nested>';
+const entry = (...events: CapturedEvent[]): LogEntry => {
+  const json = JSON.stringify(events).replaceAll(`"${NESTED}"`, '['.repeat(5000) + ']'.repeat(5000));
+  return { seq: ++seq, get events() { return JSON.parse(json) as CapturedEvent[]; } };
+};
+const depthOf = (v: unknown): number => (Array.isArray(v) ? 1 + (v.length === 0 ? 0 : depthOf(v[0])) : 0);
+const warnings = () => warningsSince(store, P, 0).map((w) => ({ type: w.type, outcome: w.details.outcome, eventUuid: w.details.eventUuid }));
+
+let step: () => EventPreparation;
+const s = suite('consumer loop');
+s.before.each(() => {
+  dir = tempDir('hedgerow-consumer-loop-');
+  store = openStore(dir);
+  step = createPersonStep(store, () => NOW);
+});
+s.after.each(async () => {
+  await store.close().catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+s('an event the person step throws on is stored without a person; the events around it keep theirs', async () => {
+  const failing = (): EventPreparation => {
+    const inner = step();
+    return { prepare: (e) => { if (e.event === 'boom') throw new Error('rule failed'); return inner.prepare(e); }, finish: () => inner.finish() };
+  };
+  const before = ev('$pageview', 'alice', { $set: { plan: 'pro' } });
+  const bad = ev('boom', 'alice');
+  const after = ev('$pageview', 'bob');
+  const other = entry(ev('$pageview', 'carol'));
+  const mixed = entry(before, bad, after);
+  await applyEntriesIsolating(store, [other, mixed], failing, undefined, () => NOW);
+
+  assert.is(eventByUuid(store, P, before.uuid)!.person_id, personUuid(P, 'alice'));
+  assert.is(eventByUuid(store, P, after.uuid)!.person_id, personUuid(P, 'bob'));
+  assert.is(eventByUuid(store, P, bad.uuid)!.person_id, null);
+  assert.equal(personRecordByDistinctId(store, P, 'alice')!.properties.plan, 'pro');
+  assert.ok(personRecordByDistinctId(store, P, 'carol'));
+  assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'stored_without_person', eventUuid: bad.uuid }]);
+  assert.is(warningsSince(store, P, 0)[0].details.error, 'rule failed');
+  assert.is(eventStorePosition(store), mixed.seq);
+});
+
+s('properties nested too deep to encode are cut at 100 levels and the event is stored', async () => {
+  const deep = ev('$pageview', 'dana', { deep: NESTED, $set: { deep: NESTED } });
+  const fine = ev('$pageview', 'erin');
+  const last = entry(deep, fine);
+  await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
+
+  const stored = eventByUuid(store, P, deep.uuid)!;
+  assert.is(depthOf(stored.properties.deep), 99);
+  assert.is(stored.person_id, null);
+  assert.ok(eventByUuid(store, P, fine.uuid));
+  assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'stored_with_deep_values_cut', eventUuid: deep.uuid }]);
+  assert.is(eventStorePosition(store), last.seq);
+});
+
+s('a replay after the isolation changes nothing: the isolated event counts as seen', async () => {
+  const deep = ev('$pageview', 'dana', { deep: NESTED });
+  const last = entry(deep, ev('$pageview', 'erin'));
+  await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
+  await applyEntriesIsolating(store, [last], step, undefined, () => NOW + 1);
+  assert.is(store.events.getCount(), 2);
+  assert.is(warnings().length, 1);
+});
+
+s('a batch that fails because the store cannot write is thrown, and nothing is skipped', async () => {
+  await applyEntriesIsolating(store, [entry(ev('$pageview', 'frank'))], step);
+  const position = eventStorePosition(store);
+  await store.close();
+  await applyEntriesIsolating(store, [entry(ev('$pageview', 'gina'))], step).then(
+    () => assert.unreachable('a closed store must fail the batch'),
+    (err: Error) => assert.instance(err, Error),
+  );
+  store = openStore(dir);
+  assert.is(eventStorePosition(store), position);
+  assert.is(store.events.getCount(), 1);
+});
+
+s('cutting deep values keeps everything above the cut', () => {
+  assert.equal(cutDeepValues({ a: { b: [1, { c: 2 }] }, d: 'x' }, 3), { a: { b: [1, null] }, d: 'x' });
+  assert.equal(cutDeepValues({ a: { b: 1 } }, 5), { a: { b: 1 } });
+  assert.is(cutDeepValues('text', 0), 'text');
+});
+
+s.run();
