@@ -4,6 +4,8 @@
 // crash at any point replays from exactly where the store stands.
 import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry } from '../log/types.js';
+import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
+import { recordProcessingWarning } from './processing-warning.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
@@ -29,6 +31,11 @@ const NO_OVERWRITE = { noOverwrite: true };
 // putSync reports whether a noOverwrite put happened (its typings say void).
 function recordUuid(store: Store, projectId: number, uuid: string, ts: number): boolean {
   return (store.eventUuids.putSync([projectId, uuid], ts, NO_OVERWRITE) as unknown as boolean) === true;
+}
+
+function cutDeepProperties(store: Store, ev: CapturedEvent): void {
+  ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
+  recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, Date.now());
 }
 
 export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID): Promise<unknown> {
@@ -57,6 +64,7 @@ export function commitEvents(store: Store, groups: readonly { readonly events: C
         // (a get first cost a quarter of this loop). A dropped event's uuid is still
         // recorded, so a resend is not processed twice.
         if (!recordUuid(store, ev.project_id, ev.uuid, ts)) continue;
+        if (nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS)) cutDeepProperties(store, ev);
         const prepared = preparation ? preparation.prepare(ev) : unprepared;
         if (prepared === null) continue;
         store.events.put([ev.project_id, ts, ev.uuid], {

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/env.js';
 import { eventStorePosition, type EventPreparation } from '../../src/events/consumer.js';
 import { applyEntriesIsolating } from '../../src/events/consumer-loop.js';
-import { cutDeepValues } from '../../src/events/cut-deep.js';
+import { cutDeepValues, nestedDeeperThan } from '../../src/events/cut-deep.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
 import { createPersonStep } from '../../src/persons/step.js';
@@ -73,17 +73,46 @@ s('an event the person step throws on is stored without a person; the events aro
   assert.is(eventStorePosition(store), mixed.seq);
 });
 
-s('properties nested too deep to encode are cut at 100 levels and the event is stored', async () => {
-  const deep = ev('$pageview', 'dana', { deep: NESTED, $set: { deep: NESTED } });
+s('properties nested deeper than 100 levels are cut before anything reads them; the event keeps its person', async () => {
+  const deep = ev('$pageview', 'dana', { deep: NESTED, $set: { deep: NESTED, plan: 'pro' } });
   const fine = ev('$pageview', 'erin');
   const last = entry(deep, fine);
   await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
 
   const stored = eventByUuid(store, P, deep.uuid)!;
   assert.is(depthOf(stored.properties.deep), 99);
-  assert.is(stored.person_id, null);
+  assert.is(stored.person_id, personUuid(P, 'dana'));
+  assert.is(personRecordByDistinctId(store, P, 'dana')!.properties.plan, 'pro');
   assert.ok(eventByUuid(store, P, fine.uuid));
   assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'stored_with_deep_values_cut', eventUuid: deep.uuid }]);
+  assert.is(eventStorePosition(store), last.seq);
+});
+
+s('an event the step turns unstorable is stored without its person', async () => {
+  const cyclic = (): EventPreparation => {
+    const inner = step();
+    return {
+      prepare: (e) => { if (e.event === 'cyclic') e.properties.self = e.properties; return inner.prepare(e); },
+      finish: () => inner.finish(),
+    };
+  };
+  const bad = ev('cyclic', 'hal');
+  const good = ev('$pageview', 'ivy');
+  const last = entry(bad, good);
+  await applyEntriesIsolating(store, [last], cyclic, undefined, () => NOW);
+  assert.is(eventByUuid(store, P, bad.uuid)!.person_id, null);
+  assert.is(eventByUuid(store, P, good.uuid)!.person_id, personUuid(P, 'ivy'));
+  assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'stored_without_person', eventUuid: bad.uuid }]);
+});
+
+s('an event that cannot be stored at all is given up with a warning, and the entry still completes', async () => {
+  // Another tool's log may hold anything, here a uuid longer than an LMDB key.
+  const bad = { ...ev('$pageview', 'jay'), uuid: 'u'.repeat(3000) };
+  const good = ev('$pageview', 'kim');
+  const last = entry(bad, good);
+  await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
+  assert.ok(eventByUuid(store, P, good.uuid));
+  assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'not_stored', eventUuid: 'u'.repeat(3000) }]);
   assert.is(eventStorePosition(store), last.seq);
 });
 
@@ -109,7 +138,10 @@ s('a batch that fails because the store cannot write is thrown, and nothing is s
   assert.is(store.events.getCount(), 1);
 });
 
-s('cutting deep values keeps everything above the cut', () => {
+s('depth is measured without copying, and cutting keeps everything above the cut', () => {
+  assert.ok(nestedDeeperThan({ a: { b: [1, { c: 2 }] } }, 3));
+  assert.not.ok(nestedDeeperThan({ a: { b: [1, { c: 2 }] } }, 4));
+  assert.not.ok(nestedDeeperThan('text', 0));
   assert.equal(cutDeepValues({ a: { b: [1, { c: 2 }] }, d: 'x' }, 3), { a: { b: [1, null] }, d: 'x' });
   assert.equal(cutDeepValues({ a: { b: 1 } }, 5), { a: { b: 1 } });
   assert.is(cutDeepValues('text', 0), 'text');
