@@ -14,20 +14,14 @@ import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId, warningsSince } from '../../src/persons/store.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import { tempDir } from '../helpers/server.js';
+import { eventMaker } from '../helpers/person-events.js';
 
 const P = 1;
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');
 let store: Store;
 let dir: string;
 let seq = 0;
-let n = 0;
-
-function ev(event: string, distinctId: string, properties: Record<string, unknown> = {}): CapturedEvent {
-  return {
-    uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, event, distinct_id: distinctId, properties,
-    timestamp: new Date(NOW + n * 1000).toISOString(), project_id: P, ip: null, now: new Date(NOW).toISOString(), sent_at: null, historical: false,
-  };
-}
+const ev = eventMaker(P, NOW);
 // As the log readers hand them out: every read of `events` decodes the record's JSON
 // afresh. NESTED stands for an array nested 5,000 levels deep, which JSON.parse reads
 // but JSON.stringify and the store's encoder cannot write.

@@ -14,6 +14,7 @@ import {
   warningsSince, writeHashKeyOverrides, deletePerson,
 } from '../../src/persons/store.js';
 import { tempDir } from '../helpers/server.js';
+import { eventMaker } from '../helpers/person-events.js';
 import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/store/persons.js';
 
 const P = 1;
@@ -21,14 +22,7 @@ const NOW = Date.parse('2026-01-10T12:00:00.000Z');
 let store: Store;
 let dir: string;
 let seq = 0;
-let n = 0;
-
-function ev(event: string, distinctId: string, properties: Record<string, unknown> = {}, uuid = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`): CapturedEvent {
-  return {
-    uuid, event, distinct_id: distinctId, properties, timestamp: new Date(NOW + n * 1000).toISOString(),
-    project_id: P, ip: null, now: new Date(NOW).toISOString(), sent_at: null, historical: false,
-  };
-}
+const ev = eventMaker(P, NOW);
 
 const entry = (...events: CapturedEvent[]): LogEntry => ({ seq: ++seq, events });
 // One step per test, as in the consumer: its person cache lives across transactions.
