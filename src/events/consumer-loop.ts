@@ -3,15 +3,13 @@
 // every event after it. Once the store is known to accept writes, the batch is applied
 // entry by entry, and the entry that fails event by event; an event that fails on its
 // own is stored without its person processing, and only then given up; each such event
-// leaves an ingestion warning. A failure the store
-// itself causes (the probe write fails too) is thrown: the supervisor restarts the
-// consumer with backoff, and nothing is skipped.
+// leaves an ingestion warning. A failure the store itself causes (the probe write fails
+// too) is thrown: the supervisor restarts the consumer with backoff, and nothing is
+// skipped.
 import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogReader } from '../log/types.js';
-import { applyEntries, commitEvents, eventStorePosition, positionKey, type EventPreparation } from './consumer.js';
+import { applyEntries, commitEvents, eventStorePosition, positionKey, type EventPreparation, type Position } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
-
-type Position = { key: string; seq: number };
 
 export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal, startPreparation?: () => EventPreparation): Promise<void> {
   await reader.consume(eventStorePosition(store, reader.id), (entries) => applyEntriesIsolating(store, entries, startPreparation, reader.id), signal);
@@ -20,13 +18,13 @@ export async function runEventStore(store: Store, reader: LogReader, signal: Abo
 export async function applyEntriesIsolating(
   store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID, now: () => number = Date.now,
 ): Promise<void> {
+  const key = positionKey(logId);
   try {
     await applyEntries(store, entries, startPreparation, logId);
     return;
   } catch (err) {
-    await throwUnlessWritable(store, positionKey(logId), err);
+    await throwUnlessWritable(store, key, err);
   }
-  const key = positionKey(logId);
   for (const entry of entries) await applyEntryIsolating(store, entry, startPreparation, key, now);
 }
 
@@ -41,7 +39,7 @@ async function throwUnlessWritable(store: Store, key: string, err: unknown): Pro
 }
 
 async function applyEntryIsolating(store: Store, entry: LogEntry, startPreparation: (() => EventPreparation) | undefined, key: string, now: () => number) {
-  const whole = { key, seq: entry.seq };
+  const whole: Position = { key, seq: entry.seq };
   try {
     await commitEvents(store, [entry], { startPreparation, position: whole });
     return;

@@ -42,10 +42,16 @@ export function applyEntries(store: Store, entries: LogEntry[], startPreparation
   return commitEvents(store, entries, { startPreparation, position: { key: positionKey(logId), seq: entries[entries.length - 1].seq } });
 }
 
+// A consumer's position: its key in `positions` and the log sequence it has applied.
+export interface Position {
+  key: string;
+  seq: number;
+}
+
 export interface CommitOptions {
   startPreparation?: () => EventPreparation;
   // Moved with the events; null leaves it (a part of an entry, src/events/consumer-loop.ts).
-  position: { key: string; seq: number } | null;
+  position: Position | null;
   // More writes of the same transaction.
   also?: () => void;
 }
