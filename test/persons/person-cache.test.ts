@@ -52,4 +52,19 @@ s('a merge early in a transaction holds after the transaction has touched more p
   assert.is(personRecordByDistinctId(store, P, 'visitor-19')?.distinct_ids[0], 'visitor-19');
 });
 
+s('persons dropped from a full cache are read back with every change the earlier transactions made', async () => {
+  const cache = new PersonCache(4);
+  for (let round = 0; round < 3; round++) {
+    await store.root.transaction(() => {
+      const batch = new PersonBatch(store, cache, NOW);
+      for (let i = 0; i < 10; i++) send(batch, ev('$pageview', `visitor-${i}`, { $set: { [`round_${round}`]: i } }));
+      batch.flush();
+    });
+  }
+  for (let i = 0; i < 10; i++) {
+    const { $creator_event_uuid: _, ...set } = personRecordByDistinctId(store, P, `visitor-${i}`)!.properties;
+    assert.equal(set, { round_0: i, round_1: i, round_2: i });
+  }
+});
+
 s.run();
