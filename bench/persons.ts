@@ -184,7 +184,7 @@ async function consumeThrough(store: Store, step: (() => EventPreparation) | und
   const done = new AbortController();
   try {
     await reader.consume(eventStorePosition(store), async (entries) => {
-      await applyEntriesIsolating(store, entries, step);
+      await applyEntriesIsolating(store, entries, { startPreparation: step });
       if (entries[entries.length - 1].seq >= last) done.abort();
     }, done.signal);
   } finally {

@@ -16,6 +16,7 @@ import { createTenancyStore, type TenancyStore } from './tenancy/store.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
+import { deadLettersCommand } from './events/cli.js';
 import { opsRoutes } from './ops/routes.js';
 import { captureRoutes } from './capture/routes.js';
 import { eventRoutes } from './events/routes.js';
@@ -73,6 +74,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   const metrics = createMetrics({
     backlog: () => Math.max(0, eventLog.lastSeq() - eventStorePosition(store, eventLog.id)),
     logPending: () => eventLog.pending(),
+    deadLetters: () => store.deadLetters.getCount(),
   });
   const members = createMemberStore(store);
   const access = createProjectAccess(members);
@@ -154,7 +156,8 @@ const USAGE = `usage: hedgerow <command> [options]
   key list [--email E] | key revoke --id ID                  list or revoke personal API keys
   quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
-  (user, key and quota take --data DIR and --json too; --organization defaults to the first organization)`;
+  dead-letters                                               log records the consumer could not decode and set aside
+  (user, key, quota and dead-letters take --data DIR and --json too; --organization defaults to the first organization)`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -186,6 +189,11 @@ export async function main(argv: string[]): Promise<number> {
       case 'quota': {
         const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
         const out = await run(command[1], parsed.flags, config);
+        if (out) process.stdout.write(out + '\n');
+        return 0;
+      }
+      case 'dead-letters': {
+        const out = await deadLettersCommand(config);
         if (out) process.stdout.write(out + '\n');
         return 0;
       }

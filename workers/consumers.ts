@@ -7,7 +7,8 @@ lowerThisThreadPriority(10);
 
 const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
-await runConsumers(workerData as ConsumerWorkerData, controller.signal);
+// The supervisor logs what was set aside: this thread has no logger of its own.
+await runConsumers(workerData as ConsumerWorkerData, controller.signal, (quarantined) => parentPort?.postMessage({ quarantined }));
 parentPort?.postMessage('stopped');
 // The message listener would keep this thread alive after its work is done.
 parentPort?.close();

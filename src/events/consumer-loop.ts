@@ -3,29 +3,37 @@
 // every event after it. Once the store is known to accept writes, the batch is applied
 // entry by entry, and the entry that fails event by event; an event that fails on its
 // own is stored without its person processing, and only then given up; each such event
-// leaves an ingestion warning. A failure the store itself causes (the probe write fails
-// too) is thrown: the supervisor restarts the consumer with backoff, and nothing is
-// skipped.
+// leaves an ingestion warning. An entry whose record cannot be decoded at all is set
+// aside whole (src/events/dead-letters.ts). A failure the store itself causes (the
+// probe write fails too) is thrown: the supervisor restarts the consumer with backoff,
+// and nothing is skipped.
 import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogReader } from '../log/types.js';
 import { applyEntries, commitEvents, eventStorePosition, positionKey, type EventPreparation, type Position } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
+import { quarantineRecord, type QuarantinedRecord } from './dead-letters.js';
 
-export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal, startPreparation?: () => EventPreparation): Promise<void> {
-  await reader.consume(eventStorePosition(store, reader.id), (entries) => applyEntriesIsolating(store, entries, startPreparation, reader.id), signal);
+export interface LoopOptions {
+  // The step run on each new event (person processing).
+  startPreparation?: () => EventPreparation;
+  now?: () => number;
+  // Told of each record set aside, for the operator's log.
+  onQuarantined?: (record: QuarantinedRecord) => void;
 }
 
-export async function applyEntriesIsolating(
-  store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID, now: () => number = Date.now,
-): Promise<void> {
+export async function runEventStore(store: Store, reader: LogReader, signal: AbortSignal, opts: LoopOptions = {}): Promise<void> {
+  await reader.consume(eventStorePosition(store, reader.id), (entries) => applyEntriesIsolating(store, entries, opts, reader.id), signal);
+}
+
+export async function applyEntriesIsolating(store: Store, entries: LogEntry[], opts: LoopOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
   const key = positionKey(logId);
   try {
-    await applyEntries(store, entries, startPreparation, logId);
+    await applyEntries(store, entries, opts.startPreparation, logId);
     return;
   } catch (err) {
     await throwUnlessWritable(store, key, err);
   }
-  for (const entry of entries) await applyEntryIsolating(store, entry, startPreparation, key, now);
+  for (const entry of entries) await applyEntryIsolating(store, entry, opts, logId, key);
 }
 
 // The store takes a write that changes nothing (the position, rewritten as it is), or
@@ -38,7 +46,8 @@ async function throwUnlessWritable(store: Store, key: string, err: unknown): Pro
   }
 }
 
-async function applyEntryIsolating(store: Store, entry: LogEntry, startPreparation: (() => EventPreparation) | undefined, key: string, now: () => number) {
+async function applyEntryIsolating(store: Store, entry: LogEntry, opts: LoopOptions, logId: string, key: string) {
+  const { startPreparation, now = Date.now } = opts;
   const whole: Position = { key, seq: entry.seq };
   try {
     await commitEvents(store, [entry], { startPreparation, position: whole });
@@ -46,7 +55,14 @@ async function applyEntryIsolating(store: Store, entry: LogEntry, startPreparati
   } catch (err) {
     await throwUnlessWritable(store, key, err);
   }
-  const events = entry.events;
+  let events: CapturedEvent[];
+  try {
+    events = entry.events;
+  } catch (err) {
+    const set = await quarantineRecord(store, entry, logId, whole, err, now());
+    opts.onQuarantined?.(set);
+    return;
+  }
   for (let i = 0; i < events.length; i++) {
     const position = i === events.length - 1 ? whole : null;
     // Each attempt gets the event as decoded afresh: a failed one may have changed it.

@@ -162,7 +162,7 @@ export function decodeRecord(data: Uint8Array): CapturedEvent[] {
 // transaction's events all outlived several scavenges, and copying and promoting them
 // was most of the consumer's GC time (bench/RESULTS.md).
 export function recordEntry(seq: number, data: Uint8Array): LogEntry {
-  return { seq, get events() { return decodeRecord(data); } };
+  return { seq, record: data, get events() { return decodeRecord(data); } };
 }
 
 // The events of one frame, as a reader would see them (the NATS log's fallback for a

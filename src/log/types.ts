@@ -21,6 +21,8 @@ export interface LogEntry {
   // Readers hand out entries that decode their record on each read of `events`
   // (src/log/record.ts recordEntry): read it once.
   readonly events: CapturedEvent[];
+  // The record as stored, kept aside when it cannot be decoded (src/events/dead-letters.ts).
+  readonly record?: Uint8Array;
 }
 
 // What one append puts in the log, already encoded as a frame of src/log/record.ts

@@ -2,7 +2,7 @@
 // process). Label values are bounded: route patterns, never raw paths.
 import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
 
-export function createMetrics(opts: { backlog: () => number; logPending: () => number }) {
+export function createMetrics(opts: { backlog: () => number; logPending: () => number; deadLetters: () => number }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Counted per request as a plain increment (prom-client hashes the label values on
@@ -42,6 +42,10 @@ export function createMetrics(opts: { backlog: () => number; logPending: () => n
   new Gauge({
     name: 'hedgerow_log_backlog_events', help: 'Log records appended but not yet applied by the event store',
     registers: [registry], collect() { this.set(opts.backlog()); },
+  });
+  new Gauge({
+    name: 'hedgerow_log_dead_letters', help: 'Log records the consumer could not decode and set aside (`hedgerow dead-letters`)',
+    registers: [registry], collect() { this.set(opts.deadLetters()); },
   });
   new Gauge({
     name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',

@@ -3,6 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { ConsumerWorkerData } from './run-consumers.js';
+import type { QuarantinedRecord } from '../events/dead-letters.js';
 
 const HEALTHY_AFTER_MS = 60_000;
 const WORKER_URL = new URL('../../workers/consumers.js', import.meta.url);
@@ -22,6 +23,9 @@ export function superviseConsumers(data: ConsumerWorkerData, log: Logger) {
       setTimeout(() => { if (worker === w && running) restarts = 0; }, HEALTHY_AFTER_MS).unref();
     });
     w.on('error', (err) => log.error('consumer worker failed', { error: err.stack ?? err.message }));
+    w.on('message', (m: { quarantined?: QuarantinedRecord } | string) => {
+      if (typeof m === 'object' && m.quarantined) log.error('log record could not be decoded: set aside, see `hedgerow dead-letters`', { ...m.quarantined });
+    });
     w.on('exit', (code) => {
       running = false;
       if (stopping) return;

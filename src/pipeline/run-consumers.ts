@@ -5,6 +5,7 @@ import { createLmdbLogReader } from '../log/lmdb-log.js';
 import { createNatsLogReader } from '../log/nats-log.js';
 import { runEventStore } from '../events/consumer-loop.js';
 import { createPersonStep } from '../persons/step.js';
+import type { QuarantinedRecord } from '../events/dead-letters.js';
 
 export interface ConsumerWorkerData {
   dataDir: string;
@@ -12,11 +13,11 @@ export interface ConsumerWorkerData {
   batchBytes: number;
 }
 
-export async function runConsumers(data: ConsumerWorkerData, signal: AbortSignal): Promise<void> {
+export async function runConsumers(data: ConsumerWorkerData, signal: AbortSignal, onQuarantined: (r: QuarantinedRecord) => void): Promise<void> {
   const store = openStore(data.dataDir);
   const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store, data.batchBytes);
   try {
-    await runEventStore(store, reader, signal, createPersonStep(store));
+    await runEventStore(store, reader, signal, { startPreparation: createPersonStep(store), onQuarantined });
   } finally {
     await reader.close();
     await store.close();

@@ -51,6 +51,8 @@ export interface Store {
   ingestionWarnings: Database<IngestionWarningRecord, IngestionWarningKey>;
   // [project_id, person uuid, flag key] → hash key (experience continuity).
   hashKeyOverrides: Database<string, HashKeyOverrideKey>;
+  // [log id, sequence] → a log record the consumer could not decode, kept aside.
+  deadLetters: Database<DeadLetter, [string, number]>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,13 @@ export interface StoredEventValue {
   timestamp: string;
   person_id: string | null;
   elements_chain: string;
+}
+
+export interface DeadLetter {
+  error: string;
+  quarantined_at: string;
+  // The record's bytes as the log held them (null when the reader had none to give).
+  record: Uint8Array | null;
 }
 
 export class DataDirError extends Error {}
@@ -109,10 +118,11 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const groups = root.openDB<GroupRecord, GroupKey>({ name: 'groups' });
   const ingestionWarnings = root.openDB<IngestionWarningRecord, IngestionWarningKey>({ name: 'ingestion_warnings' });
   const hashKeyOverrides = root.openDB<string, HashKeyOverrideKey>({ name: 'hash_key_overrides' });
+  const deadLetters = root.openDB<DeadLetter, [string, number]>({ name: 'dead_letters' });
   return {
     path, root, logRoot, logPath, log, events, eventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
-    persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides,
+    persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides, deadLetters,
     close: async () => { await logRoot.close(); await root.close(); },
   };
 }

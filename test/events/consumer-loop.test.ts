@@ -10,6 +10,8 @@ import { applyEntriesIsolating } from '../../src/events/consumer-loop.js';
 import { cutDeepValues, nestedDeeperThan } from '../../src/events/cut-deep.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
+import { encodeFrames, eventsFrame, recordEntry } from '../../src/log/record.js';
+import { listDeadLetters, type QuarantinedRecord } from '../../src/events/dead-letters.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId, warningsSince } from '../../src/persons/store.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
@@ -55,7 +57,7 @@ s('an event the person step throws on is stored without a person; the events aro
   const after = ev('$pageview', 'bob');
   const other = entry(ev('$pageview', 'carol'));
   const mixed = entry(before, bad, after);
-  await applyEntriesIsolating(store, [other, mixed], failing, undefined, () => NOW);
+  await applyEntriesIsolating(store, [other, mixed], { startPreparation: failing, now: () => NOW });
 
   assert.is(eventByUuid(store, P, before.uuid)!.person_id, personUuid(P, 'alice'));
   assert.is(eventByUuid(store, P, after.uuid)!.person_id, personUuid(P, 'bob'));
@@ -71,7 +73,7 @@ s('properties nested deeper than 100 levels are cut before anything reads them; 
   const deep = ev('$pageview', 'dana', { deep: NESTED, $set: { deep: NESTED, plan: 'pro' } });
   const fine = ev('$pageview', 'erin');
   const last = entry(deep, fine);
-  await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
+  await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW });
 
   const stored = eventByUuid(store, P, deep.uuid)!;
   assert.is(depthOf(stored.properties.deep), 99);
@@ -93,7 +95,7 @@ s('an event the step turns unstorable is stored without its person', async () =>
   const bad = ev('cyclic', 'hal');
   const good = ev('$pageview', 'ivy');
   const last = entry(bad, good);
-  await applyEntriesIsolating(store, [last], cyclic, undefined, () => NOW);
+  await applyEntriesIsolating(store, [last], { startPreparation: cyclic, now: () => NOW });
   assert.is(eventByUuid(store, P, bad.uuid)!.person_id, null);
   assert.is(eventByUuid(store, P, good.uuid)!.person_id, personUuid(P, 'ivy'));
   assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'stored_without_person', eventUuid: bad.uuid }]);
@@ -104,7 +106,7 @@ s('an event that cannot be stored at all is given up with a warning, and the ent
   const bad = { ...ev('$pageview', 'jay'), uuid: 'u'.repeat(3000) };
   const good = ev('$pageview', 'kim');
   const last = entry(bad, good);
-  await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
+  await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW });
   assert.ok(eventByUuid(store, P, good.uuid));
   assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'not_stored', eventUuid: 'u'.repeat(3000) }]);
   assert.is(eventStorePosition(store), last.seq);
@@ -113,23 +115,42 @@ s('an event that cannot be stored at all is given up with a warning, and the ent
 s('a replay after the isolation changes nothing: the isolated event counts as seen', async () => {
   const deep = ev('$pageview', 'dana', { deep: NESTED });
   const last = entry(deep, ev('$pageview', 'erin'));
-  await applyEntriesIsolating(store, [last], step, undefined, () => NOW);
-  await applyEntriesIsolating(store, [last], step, undefined, () => NOW + 1);
+  await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW });
+  await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW + 1 });
   assert.is(store.events.getCount(), 2);
   assert.is(warnings().length, 1);
 });
 
 s('a batch that fails because the store cannot write is thrown, and nothing is skipped', async () => {
-  await applyEntriesIsolating(store, [entry(ev('$pageview', 'frank'))], step);
+  await applyEntriesIsolating(store, [entry(ev('$pageview', 'frank'))], { startPreparation: step });
   const position = eventStorePosition(store);
   await store.close();
-  await applyEntriesIsolating(store, [entry(ev('$pageview', 'gina'))], step).then(
+  await applyEntriesIsolating(store, [entry(ev('$pageview', 'gina'))], { startPreparation: step }).then(
     () => assert.unreachable('a closed store must fail the batch'),
     (err: Error) => assert.instance(err, Error),
   );
   store = openStore(dir);
   assert.is(eventStorePosition(store), position);
   assert.is(store.events.getCount(), 1);
+});
+
+s('a record that cannot be decoded is set aside with its bytes; the records around it are applied', async () => {
+  const before = ev('$pageview', 'lena', { $set: { plan: 'pro' } });
+  const after = ev('$pageview', 'mo');
+  const damaged = Buffer.from([0xff, 0x00, 0x13, 0x37]);
+  const entries = [recordEntry(++seq, encodeFrames([eventsFrame([before])])), recordEntry(++seq, damaged), recordEntry(++seq, encodeFrames([eventsFrame([after])]))];
+  const told: QuarantinedRecord[] = [];
+  await applyEntriesIsolating(store, entries, { startPreparation: step, now: () => NOW, onQuarantined: (r) => told.push(r) });
+
+  assert.is(eventByUuid(store, P, before.uuid)!.person_id, personUuid(P, 'lena'));
+  assert.is(personRecordByDistinctId(store, P, 'lena')!.properties.plan, 'pro');
+  assert.is(eventByUuid(store, P, after.uuid)!.person_id, personUuid(P, 'mo'));
+  assert.is(eventStorePosition(store), entries[2].seq);
+  assert.equal(told, [{ log: 'lmdb', seq: entries[1].seq, error: 'log record: unknown format 255', bytes: 4 }]);
+  assert.equal(listDeadLetters(store), [{
+    log: 'lmdb', seq: entries[1].seq, error: 'log record: unknown format 255', quarantined_at: new Date(NOW).toISOString(),
+    bytes: 4, record: damaged.toString('base64'),
+  }]);
 });
 
 s('depth is measured without copying, and cutting keeps everything above the cut', () => {
