@@ -89,16 +89,18 @@ function mergePersons(ev: PersonEvent, into: PersonRecord, other: PersonRecord):
   return { personUuid: into.uuid, change: { kind: 'merge', person, source: other }, warnings: [] };
 }
 
-// Merges `otherId`'s person into `intoId`'s (the event's distinct id), or attaches the
-// id that has no person yet, or creates one person holding both.
+// Merges `otherId`'s person into `intoId`'s, or attaches the id that has no person yet,
+// or creates one person holding both (named after `intoId`). One of the two ids is the
+// event's own.
 function merge(ev: PersonEvent, intoId: string, otherId: string, lookup: PersonLookup): PersonOutcome {
   const other = lookup(otherId);
   const into = lookup(intoId);
   if (other && into) {
     if (other.uuid === into.uuid) return update(ev, into, true, null);
-    // Only $merge_dangerously may take over someone who already identified.
+    // Only $merge_dangerously may take over someone who already identified. Refused, the
+    // event still updates and identifies its own person.
     if (ev.event !== '$merge_dangerously' && other.is_identified) {
-      const refused = update(ev, into, true, null);
+      const refused = update(ev, otherId === ev.distinct_id ? other : into, true, null);
       refused.warnings.push({
         type: 'cannot_merge_already_identified',
         details: { sourcePersonDistinctId: otherId, targetPersonDistinctId: intoId, eventUuid: ev.uuid },
@@ -117,7 +119,10 @@ export function processPersonEvent(ev: PersonEvent, lookup: PersonLookup): Perso
   let warning: IngestionWarning | null = null;
   if (otherId !== null && otherId !== ev.distinct_id) {
     const illegal = isIllegalDistinctId(ev.distinct_id) ? ev.distinct_id : isIllegalDistinctId(otherId) ? otherId : null;
-    if (illegal === null) return merge(ev, ev.distinct_id, otherId, lookup);
+    // SPEC.md §6: $create_alias merges the distinct id's user into the alias's, which
+    // becomes the main id. $identify and $merge_dangerously merge the other way, into
+    // the event's own person, as PostHog does.
+    if (illegal === null) return ev.event === '$create_alias' ? merge(ev, otherId, ev.distinct_id, lookup) : merge(ev, ev.distinct_id, otherId, lookup);
     warning = {
       type: 'cannot_merge_with_illegal_distinct_id',
       details: { illegalDistinctId: illegal, otherDistinctId: illegal === otherId ? ev.distinct_id : otherId, eventUuid: ev.uuid },

@@ -154,17 +154,43 @@ s('$merge_dangerously merges even an identified person', () => {
   assert.equal(w.person('anon-1').distinct_ids, ['user-2', 'anon-2', 'user-1', 'anon-1']);
 });
 
-s('$create_alias merges the alias\'s person into the distinct id\'s, with the same restriction as $identify', () => {
+s('$create_alias merges the distinct id\'s person into the alias\'s, which becomes the main id (SPEC.md §6)', () => {
   const w = world();
-  w.send('e', 'user-1');
-  w.send('e', 'alias-1');
-  w.send('$create_alias', 'user-1', { alias: 'alias-1', distinct_id: 'user-1' });
+  w.send('e', 'user-1', { $set: { plan: 'free', from_user: true } }, '2026-01-10T12:00:00.000Z');
+  w.send('e', 'alias-1', { $set: { plan: 'pro' } }, '2026-01-10T12:00:05.000Z');
+  const out = w.send('$create_alias', 'user-1', { alias: 'alias-1', distinct_id: 'user-1', $set: { aliased: true } });
   assert.is(w.count(), 1);
-  assert.is(w.person('alias-1').uuid, personUuid(PROJECT, 'user-1'));
+  const p = w.person('user-1');
+  assert.is(p.uuid, personUuid(PROJECT, 'alias-1'));
+  assert.is(out.personUuid, p.uuid);
+  assert.equal(p.distinct_ids, ['alias-1', 'user-1']);
+  // On a conflict the alias's person wins; then the event's own updates apply.
+  const { $creator_event_uuid: _, ...props } = p.properties;
+  assert.equal(props, { plan: 'pro', from_user: true, aliased: true });
+  assert.is(p.created_at, '2026-01-10T12:00:00.000Z');
+  assert.is(p.is_identified, true);
+});
+
+s('$create_alias from an identified person is refused as $identify\'s merge is; the event still updates its own person', () => {
+  const w = world();
   w.send('$identify', 'user-3', { $anon_distinct_id: 'anon-3' });
-  const refused = w.send('$create_alias', 'user-1', { alias: 'user-3' });
-  assert.equal(refused.warnings.map((x) => x.type), ['cannot_merge_already_identified']);
+  w.send('e', 'alias-3');
+  const refused = w.send('$create_alias', 'user-3', { alias: 'alias-3', $set: { tried: true } });
+  assert.equal(refused.warnings, [{
+    type: 'cannot_merge_already_identified',
+    details: { sourcePersonDistinctId: 'user-3', targetPersonDistinctId: 'alias-3', eventUuid: 'ev-3' },
+  }]);
   assert.is(w.count(), 2);
+  assert.is(refused.personUuid, w.person('user-3').uuid);
+  assert.is(w.person('user-3').properties.tried, true);
+  assert.is(w.person('alias-3').properties.tried, undefined);
+});
+
+s('$create_alias between two ids without persons creates one named after the alias', () => {
+  const w = world();
+  w.send('$create_alias', 'user-5', { alias: 'alias-5' });
+  assert.equal(w.person('user-5').distinct_ids, ['alias-5', 'user-5']);
+  assert.is(w.person('user-5').uuid, personUuid(PROJECT, 'alias-5'));
 });
 
 s('$create_alias to an id without a person attaches it', () => {
