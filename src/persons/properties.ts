@@ -42,11 +42,22 @@ function sameValue(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Properties)[k], (b as Properties)[k]));
 }
 
+// A person's own value of `key`: never one every object inherits ("constructor").
+const own = (properties: Properties, key: string): unknown => (Object.hasOwn(properties, key) ? properties[key] : undefined);
+
+// Writes `key` as a property of its own: a plain assignment of "__proto__" would
+// replace the object's prototype instead.
+function put(target: Properties, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 // Records a $set of `key` when it changes the value; true when that change is worth a write.
 function setValue(set: Properties, current: Properties, key: string, value: unknown, force: boolean): boolean {
-  if (sameValue(current[key], value)) return false;
-  set[key] = value;
-  return force || current[key] === undefined || !NOISY_KEYS.has(key);
+  const before = own(current, key);
+  if (sameValue(before, value)) return false;
+  put(set, key, value);
+  return force || before === undefined || !NOISY_KEYS.has(key);
 }
 
 function unsetKeys(raw: unknown): unknown[] {
@@ -64,8 +75,8 @@ export function propertyUpdate(event: string, eventProperties: Properties, times
   const setOnce = eventProperties.$set_once;
   if (isPlainObject(setOnce)) {
     for (const key in setOnce) {
-      if (current[key] !== undefined) continue;
-      set[key] = setOnce[key];
+      if (own(current, key) !== undefined) continue;
+      put(set, key, setOnce[key]);
       significant = true;
     }
   }
@@ -77,10 +88,13 @@ export function propertyUpdate(event: string, eventProperties: Properties, times
     significant = setValue(set, current, '$survey_last_seen_date', timestamp, force) || significant;
   }
 
+  // Applied last: a key this event also set is gone afterwards, as PostHog does.
   const toUnset = eventProperties.$unset;
   if (toUnset !== undefined) {
     for (const key of unsetKeys(toUnset)) {
-      if (typeof key !== 'string' || !Object.hasOwn(current, key)) continue;
+      if (typeof key !== 'string') continue;
+      if (Object.hasOwn(set, key)) delete set[key];
+      if (!Object.hasOwn(current, key)) continue;
       unset.push(key);
       significant = true;
     }
@@ -96,8 +110,7 @@ export function hasChanges(update: PropertyUpdate): boolean {
 
 export function applyUpdate(current: Properties, update: PropertyUpdate): Properties {
   const next: Properties = {};
-  for (const key in current) if (!update.unset.includes(key)) next[key] = current[key];
-  // $unset comes last: it removes a key even when this event also set it.
-  for (const key in update.set) if (!update.unset.includes(key)) next[key] = update.set[key];
+  for (const key of Object.keys(current)) if (!update.unset.includes(key)) put(next, key, current[key]);
+  for (const key of Object.keys(update.set)) put(next, key, update.set[key]);
   return next;
 }

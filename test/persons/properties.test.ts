@@ -25,12 +25,25 @@ s('order is set_once, then set, then unset', () => {
   // set_once fills k, set overrides it; unset removes what set just wrote.
   const current = { old: 1 };
   const u = upd('e', { $set_once: { k: 'once', gone: 'once' }, $set: { k: 'set', gone: 'set' }, $unset: ['old', 'gone'] }, current);
-  // `gone` did not exist before the event, so $unset (which acts on present keys) leaves it.
-  assert.equal(applyUpdate(current, u), { k: 'set', gone: 'set' });
+  // `gone` did not exist before the event; set by it and then unset, it is gone after it.
+  assert.equal(applyUpdate(current, u), { k: 'set' });
+  assert.not.ok(hasChanges(upd('e', { $set: { brief: 1 }, $unset: ['brief'] }, {})), 'set and unset by one event: no change');
   const u2 = upd('e', { $set_once: { k: 'once' }, $unset: ['k'] }, { k: 'was' });
   assert.equal(applyUpdate({ k: 'was' }, u2), {});
   const u3 = upd('e', { $set: { k: 'new' }, $unset: ['k'] }, { k: 'was' });
   assert.equal(applyUpdate({ k: 'was' }, u3), {});
+});
+
+s('keys named like what every object inherits are keys like any other', () => {
+  const u = upd('e', { $set_once: { constructor: 'c', toString: 't' }, $set: JSON.parse('{"__proto__": {"polluted": true}, "hasOwnProperty": 1}') }, {});
+  const next = applyUpdate({}, u);
+  assert.equal(Object.keys(next).sort(), ['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
+  assert.equal(Object.getOwnPropertyDescriptor(next, '__proto__')?.value, { polluted: true });
+  assert.is(Object.getPrototypeOf(next), Object.prototype);
+  assert.is((next as { polluted?: boolean }).polluted, undefined);
+  const current = JSON.parse('{"__proto__": {"a": 1}, "constructor": "c"}');
+  assert.not.ok(hasChanges(upd('e', { $set_once: { constructor: 'other' }, $set: JSON.parse('{"__proto__": {"a": 1}}') }, current)));
+  assert.equal(Object.keys(applyUpdate(current, upd('e', { $unset: ['constructor'] }, current))), ['__proto__']);
 });
 
 s('setting the same value is no change; objects compare by content', () => {
