@@ -28,7 +28,7 @@ export async function runEventStore(store: Store, reader: LogReader, signal: Abo
 export async function applyEntriesIsolating(store: Store, entries: LogEntry[], opts: LoopOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
   const key = positionKey(logId);
   try {
-    await applyEntries(store, entries, opts.startPreparation, logId);
+    await applyEntries(store, entries, opts.startPreparation, logId, opts.now);
     return;
   } catch (err) {
     await throwUnlessWritable(store, key, err);
@@ -50,7 +50,7 @@ async function applyEntryIsolating(store: Store, entry: LogEntry, opts: LoopOpti
   const { startPreparation, now = Date.now } = opts;
   const whole: Position = { key, seq: entry.seq };
   try {
-    await commitEvents(store, [entry], { startPreparation, position: whole });
+    await commitEvents(store, [entry], { startPreparation, position: whole, now });
     return;
   } catch (err) {
     await throwUnlessWritable(store, key, err);
@@ -76,7 +76,7 @@ async function applyEventIsolating(
 ) {
   let error: unknown;
   try {
-    await commitEvents(store, [{ events: [ev] }], { startPreparation, position });
+    await commitEvents(store, [{ events: [ev] }], { startPreparation, position, now });
     return;
   } catch (err) {
     await throwUnlessWritable(store, key, err);
@@ -85,7 +85,7 @@ async function applyEventIsolating(
   const message = error instanceof Error ? error.message : String(error);
   try {
     const e = fresh();
-    await commitEvents(store, [{ events: [e] }], { position, also: () => recordProcessingWarning(store, e, 'stored_without_person', message, now()) });
+    await commitEvents(store, [{ events: [e] }], { position, now, also: () => recordProcessingWarning(store, e, 'stored_without_person', message, now()) });
     return;
   } catch (err) {
     await throwUnlessWritable(store, key, err);

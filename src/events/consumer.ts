@@ -33,13 +33,15 @@ function recordUuid(store: Store, projectId: number, uuid: string, ts: number): 
   return (store.eventUuids.putSync([projectId, uuid], ts, NO_OVERWRITE) as unknown as boolean) === true;
 }
 
-function cutDeepProperties(store: Store, ev: CapturedEvent): void {
+function cutDeepProperties(store: Store, ev: CapturedEvent, nowMs: number): void {
   ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
-  recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, Date.now());
+  recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, nowMs);
 }
 
-export function applyEntries(store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID): Promise<unknown> {
-  return commitEvents(store, entries, { startPreparation, position: { key: positionKey(logId), seq: entries[entries.length - 1].seq } });
+export function applyEntries(
+  store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID, now: () => number = Date.now,
+): Promise<unknown> {
+  return commitEvents(store, entries, { startPreparation, position: { key: positionKey(logId), seq: entries[entries.length - 1].seq }, now });
 }
 
 // A consumer's position: its key in `positions` and the log sequence it has applied.
@@ -54,6 +56,8 @@ export interface CommitOptions {
   position: Position | null;
   // More writes of the same transaction.
   also?: () => void;
+  // Stamps the warnings this pass records itself.
+  now?: () => number;
 }
 
 // Stores the events of `groups` in one transaction.
@@ -70,7 +74,7 @@ export function commitEvents(store: Store, groups: readonly { readonly events: C
         // (a get first cost a quarter of this loop). A dropped event's uuid is still
         // recorded, so a resend is not processed twice.
         if (!recordUuid(store, ev.project_id, ev.uuid, ts)) continue;
-        if (nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS)) cutDeepProperties(store, ev);
+        if (nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS)) cutDeepProperties(store, ev, (opts.now ?? Date.now)());
         const prepared = preparation ? preparation.prepare(ev) : unprepared;
         if (prepared === null) continue;
         store.events.put([ev.project_id, ts, ev.uuid], {

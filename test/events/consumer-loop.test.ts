@@ -81,6 +81,7 @@ s('properties nested deeper than 100 levels are cut before anything reads them; 
   assert.is(personRecordByDistinctId(store, P, 'dana')!.properties.plan, 'pro');
   assert.ok(eventByUuid(store, P, fine.uuid));
   assert.equal(warnings(), [{ type: 'event_processing_failed', outcome: 'stored_with_deep_values_cut', eventUuid: deep.uuid }]);
+  assert.is(warningsSince(store, P, 0)[0].timestamp, new Date(NOW).toISOString());
   assert.is(eventStorePosition(store), last.seq);
 });
 
