@@ -16,7 +16,12 @@ const CAMPAIGN = [
   'li_fat_id', 'mc_cid', 'igshid', 'ttclid', 'rdt_cid', 'irclid', '_kx', 'epik', 'qclid', 'sccid',
 ];
 // key → its first-touch name: "$browser" → "$initial_browser", "utm_source" → "$initial_utm_source".
-const INITIAL_NAME = new Map([...DEVICE_AND_PAGE, ...CAMPAIGN].map((k) => [k, `$initial_${k.replace('$', '')}`]));
+const INITIAL_NAME = [...DEVICE_AND_PAGE, ...CAMPAIGN].map((k) => [k, `$initial_${k.replace('$', '')}`] as const);
+// Some SDKs send $os_name for $os: it only fills $initial_os (see below), so it is never
+// lifted itself, and an explicit $set.$os_name or $set_once.$initial_os_name stays.
+const FROM_CLIENT = new Map(INITIAL_NAME.filter(([k]) => k !== '$os_name'));
+// Server SDKs stamp their host's OS, which says nothing about the user.
+const FROM_SERVER = new Map(INITIAL_NAME.filter(([k]) => k !== '$os' && k !== '$os_version'));
 
 // The event's $set or $set_once object, made one if it has none.
 function ownObject(properties: Properties, name: '$set' | '$set_once'): Properties {
@@ -31,15 +36,14 @@ function ownObject(properties: Properties, name: '$set' | '$set_once'): Properti
 // consumer owns the event it decoded, and a copy of every event's properties cost
 // more than the rest of the lifting. Returns the same properties object.
 export function liftPersonProperties(properties: Properties): Properties {
-  // Server SDKs stamp their host's OS, which says nothing about the user.
   const serverHost = properties.$is_server === true;
+  const lifted = serverHost ? FROM_SERVER : FROM_CLIENT;
   let set: Properties | null = null;
   let setOnce: Properties | null = null;
   // Walks the event's keys, not the list: events carry a few dozen at most.
   for (const key in properties) {
-    const initialKey = INITIAL_NAME.get(key);
+    const initialKey = lifted.get(key);
     if (initialKey === undefined) continue;
-    if (serverHost && (key === '$os' || key === '$os_version')) continue;
     if (set === null) {
       set = ownObject(properties, '$set');
       setOnce = ownObject(properties, '$set_once');
@@ -49,13 +53,12 @@ export function liftPersonProperties(properties: Properties): Properties {
     // A null first touch would block the real one forever ($set_once never overwrites).
     if (value != null && !Object.hasOwn(setOnce!, initialKey)) setOnce![initialKey] = value;
   }
-  if (set === null) return properties;
-  // Some SDKs send $os_name for $os: it only fills $initial_os and is not kept itself.
-  if (Object.hasOwn(properties, '$os_name') && !serverHost) {
+  // After the loop, so that $os, wherever it comes in the event, is the first touch.
+  if (!serverHost && Object.hasOwn(properties, '$os_name')) {
+    set ??= ownObject(properties, '$set');
+    setOnce ??= ownObject(properties, '$set_once');
     const osName = properties.$os_name;
-    if (osName != null && !Object.hasOwn(setOnce!, '$initial_os')) setOnce!.$initial_os = osName;
-    delete set.$os_name;
-    delete setOnce!.$initial_os_name;
+    if (osName != null && !Object.hasOwn(setOnce, '$initial_os')) setOnce.$initial_os = osName;
   }
   return properties;
 }

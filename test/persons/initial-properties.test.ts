@@ -35,6 +35,21 @@ s('$os_name stands in for $os as first touch and is not kept itself', () => {
   assert.equal(p.$set_once, { $initial_os: 'iOS' });
 });
 
+s('an explicit $set.$os_name or $set_once.$initial_os_name is kept beside the $os_name stand-in', () => {
+  const set = liftPersonProperties({ $os_name: 'iOS', $set: { $os_name: 'custom', k: 1 } });
+  assert.equal(set.$set, { $os_name: 'custom', k: 1 });
+  assert.equal(set.$set_once, { $initial_os: 'iOS' });
+  const setOnce = liftPersonProperties({ $os_name: 'iOS', $set_once: { $initial_os_name: 'first' } });
+  assert.equal(setOnce.$set, {});
+  assert.equal(setOnce.$set_once, { $initial_os_name: 'first', $initial_os: 'iOS' });
+});
+
+s('$os is the first touch over $os_name, whichever comes first', () => {
+  const p = liftPersonProperties({ $os_name: 'iOS', $os: 'Mac OS X' });
+  assert.equal(p.$set, { $os: 'Mac OS X' });
+  assert.equal(p.$set_once, { $initial_os: 'Mac OS X' });
+});
+
 s('events without such keys come back unchanged', () => {
   const props = { plan: 'pro', $set: { a: 1 } };
   assert.is(liftPersonProperties(props), props);
