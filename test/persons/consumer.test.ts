@@ -170,6 +170,48 @@ s('dropped events are not stored, and the reason is recorded as an ingestion war
   }]);
 });
 
+// Everything persons and groups are kept in, to show an event changed none of it.
+const personsAndGroups = () => [store.persons, store.personDistinctIds, store.personIds, store.personRedirects, store.personSeq, store.groupTypes, store.groups]
+  .map((db) => [...db.getRange()].map(({ key, value }) => [key, value]));
+
+const PERSON_ONLY = [
+  ['$create_alias', 'u', { alias: 'other', $set: { a: 2 } }],
+  ['$merge_dangerously', 'u', { alias: 'other', $set: { a: 2 } }],
+  ['$groupidentify', '$company_acme', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Changed' } }],
+] as const;
+for (const [event, distinctId, properties] of PERSON_ONLY) {
+  s(`${event} with $process_person_profile: false is dropped with a warning, changing no person and no group`, async () => {
+    await apply(entry(
+      ev('e', 'u', { $set: { a: 1 } }),
+      ev('e', 'other', { $set: { b: 1 } }),
+      ev('$groupidentify', 'u', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme' } }),
+    ));
+    const before = personsAndGroups();
+    const dropped = ev(event, distinctId, { ...properties, $process_person_profile: false });
+    await apply(entry(dropped));
+    assert.is(eventByUuid(store, P, dropped.uuid), undefined);
+    assert.equal(personsAndGroups(), before);
+    assert.equal(warningsSince(store, P, 0), [{
+      type: 'invalid_event_when_process_person_profile_is_false',
+      timestamp: new Date(NOW).toISOString(),
+      details: { eventUuid: dropped.uuid, event, distinctId, category: 'event', severity: 'error' },
+    }]);
+  });
+}
+
+s('a person-less event\'s $set_once and $unset are neither stored nor applied to the person', async () => {
+  await apply(entry(ev('e', 'u', { $set: { keep: 1 } })));
+  const before = person('u');
+  const personless = ev('e', 'u', { $process_person_profile: false, $set_once: { first: 'x' }, $unset: ['keep'] });
+  await apply(entry(personless));
+  const stored = eventByUuid(store, P, personless.uuid)!;
+  assert.is(stored.person_id, null);
+  assert.equal(stored.properties, { $process_person_profile: false });
+  assert.equal(person('u'), before);
+  assert.is(person('u')!.properties.keep, 1);
+  assert.is(person('u')!.properties.first, undefined);
+});
+
 s('events with $process_person_profile: false are stored without a person and change no one', async () => {
   await apply(entry(ev('e', 'u', { $set: { a: 1 } })));
   const personless = ev('e', 'u', { $process_person_profile: false, $set: { a: 2 } });
@@ -202,6 +244,26 @@ s('$groupidentify creates and updates the group; a sixth group type is refused w
   assert.ok(eventByUuid(store, P, sixth.uuid));
   const warnings = warningsSince(store, P, 0);
   assert.equal(warnings.map((w) => [w.type, w.details.groupType]), [['group_type_limit_reached', 'sixth']]);
+});
+
+s('a $groupidentify whose $group_key is over 400 characters is dropped with a warning and creates no group', async () => {
+  const tooLong = ev('$groupidentify', 'u', { $group_type: 'company', $group_key: 'k'.repeat(401), $group_set: { name: 'Acme' } });
+  await apply(entry(tooLong));
+  assert.is(eventByUuid(store, P, tooLong.uuid), undefined);
+  assert.equal(groupTypeMapping(store, P), []);
+  assert.is(person('u'), undefined);
+  assert.equal(warningsSince(store, P, 0), [{
+    type: 'group_key_too_long',
+    timestamp: new Date(NOW).toISOString(),
+    details: {
+      eventUuid: tooLong.uuid, event: '$groupidentify', distinctId: 'u',
+      groupKey: 'k'.repeat(401), groupKeyLength: 401, maxLength: 400, category: 'size', severity: 'error',
+    },
+  }]);
+  // 400 characters is still a key.
+  await apply(entry(ev('$groupidentify', 'u', { $group_type: 'company', $group_key: 'k'.repeat(400), $group_set: { name: 'Acme' } })));
+  assert.equal(groupProperties(store, P, 0, 'k'.repeat(400)), { name: 'Acme' });
+  assert.is(warningsSince(store, P, 0).length, 1);
 });
 
 s('flag hash key overrides follow a merge; the surviving person keeps its own', async () => {
