@@ -154,6 +154,24 @@ s('$merge_dangerously merges even an identified person', () => {
   assert.equal(w.person('anon-1').distinct_ids, ['user-2', 'anon-2', 'user-1', 'anon-1']);
 });
 
+s('$merge_dangerously merges the alias\'s person into the distinct id\'s: its properties win conflicts, then the event\'s $set applies', () => {
+  const w = world();
+  w.send('e', 'user-1', { $set: { plan: 'free', shared: 'user' } }, '2026-01-10T12:00:30.000Z');
+  w.send('e', 'other-1', { $set: { plan: 'pro', shared: 'other', utm: 'ad' } }, '2026-01-10T11:00:00.000Z');
+  const otherUuid = w.person('other-1').uuid;
+  const out = w.send('$merge_dangerously', 'user-1', { alias: 'other-1', $set: { plan: 'team' } });
+  assert.is(w.count(), 1);
+  assert.is(out.change?.kind, 'merge');
+  if (out.change?.kind === 'merge') assert.is(out.change.source.uuid, otherUuid);
+  const p = w.person('other-1');
+  assert.is(p.uuid, personUuid(PROJECT, 'user-1'));
+  assert.is(out.personUuid, p.uuid);
+  assert.equal(p.distinct_ids, ['user-1', 'other-1']);
+  assert.equal(p.properties, { plan: 'team', shared: 'user', utm: 'ad', $creator_event_uuid: 'ev-1' });
+  assert.is(p.created_at, '2026-01-10T11:00:00.000Z');
+  assert.is(p.is_identified, true);
+});
+
 s('$create_alias merges the distinct id\'s person into the alias\'s, which becomes the main id (SPEC.md §6)', () => {
   const w = world();
   w.send('e', 'user-1', { $set: { plan: 'free', from_user: true } }, '2026-01-10T12:00:00.000Z');
@@ -209,6 +227,23 @@ s('illegal ids never merge: a warning, and the event goes to its own person unid
   assert.is(w.person('undefined'), undefined);
   const other = w.send('$create_alias', 'null', { alias: 'user-1' });
   assert.equal(other.warnings[0].details, { illegalDistinctId: 'null', otherDistinctId: 'user-1', eventUuid: 'ev-2' });
+});
+
+s('an illegal id as $identify\'s own distinct_id merges nothing: the event goes to that id\'s own person, unidentified', () => {
+  const w = world();
+  w.send('e', 'anon-9', { $set: { seen: true } });
+  const out = w.send('$identify', 'null', { $anon_distinct_id: 'anon-9', $set: { email: 'a@x' } });
+  assert.equal(out.warnings, [{ type: 'cannot_merge_with_illegal_distinct_id', details: { illegalDistinctId: 'null', otherDistinctId: 'anon-9', eventUuid: 'ev-2' } }]);
+  assert.is(w.count(), 2);
+  const own = w.person('null');
+  assert.is(out.personUuid, personUuid(PROJECT, 'null'));
+  assert.is(own.uuid, out.personUuid);
+  assert.equal(own.distinct_ids, ['null']);
+  assert.is(own.is_identified, false);
+  assert.is(own.properties.email, 'a@x');
+  assert.equal(w.person('anon-9').distinct_ids, ['anon-9']);
+  assert.equal(w.person('anon-9').properties, { seen: true, $creator_event_uuid: 'ev-1' });
+  assert.is(w.person('anon-9').is_identified, false);
 });
 
 s('identifying an id with itself, or without $anon_distinct_id, neither merges nor identifies', () => {
