@@ -195,7 +195,7 @@ async function consumeThrough(store: Store, step: (() => EventPreparation) | und
 // What the store holds after a pass: the check that the mix did what it says.
 function storeCounts(store: Store) {
   return {
-    events: store.events.getCount(), persons: store.persons.getCount(), distinctIds: store.personDistinctIds.getCount(),
+    events: store.eventRows.getCount(), persons: store.persons.getCount(), distinctIds: store.personDistinctIds.getCount(),
     merged: store.personRedirects.getCount(), warnings: store.ingestionWarnings.getCount(),
   };
 }

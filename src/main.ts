@@ -17,6 +17,7 @@ import { bootstrap } from './tenancy/bootstrap.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { deadLettersCommand } from './events/cli.js';
+import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
 import { captureRoutes } from './capture/routes.js';
 import { eventRoutes } from './events/routes.js';
@@ -58,6 +59,8 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   assertNativeUws();
   const store = openStore(config.dataDir);
+  const movedEvents = await migrateEventLayout(store);
+  if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
   const tenancy = createTenancyStore(store);
   const boot = bootstrap(tenancy);
   if (boot.created) {

@@ -94,7 +94,7 @@ async function applyEventIsolating(
   // as for any stored event; a write refused for its key (thrown before anything is
   // written) must not stop the position from moving on.
   await store.root.transaction(() => {
-    attempt(() => store.eventUuids.put([ev.project_id, ev.uuid], Date.parse(ev.timestamp) || 0));
+    attempt(() => store.eventRows.putSync([ev.project_id, ev.uuid], null, { noOverwrite: true }));
     attempt(() => recordProcessingWarning(store, ev, 'not_stored', message, now()));
     if (position) store.positions.put(position.key, position.seq);
   });

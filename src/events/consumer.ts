@@ -1,11 +1,12 @@
-// The event store: a log consumer that writes each event under
-// [project_id, timestamp_ms, uuid] for time-range scans. Idempotent on uuid, and
-// the position is committed in the same transaction as the events it covers, so a
-// crash at any point replays from exactly where the store stands.
-import type { Store } from '../store/env.js';
+// The event store: a log consumer that writes each event once, under [project_id, uuid],
+// and a time index per chunk of events for reads newest first (src/events/time-index.ts).
+// Idempotent on uuid, and the position is committed in the same transaction as the
+// events it covers, so a crash at any point replays from exactly where the store stands.
+import type { Store, StoredEventValue } from '../store/env.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry } from '../log/types.js';
 import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
 import { recordProcessingWarning } from './processing-warning.js';
+import { createTimeIndexWriter } from './time-index.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
@@ -15,27 +16,37 @@ export function positionKey(logId: string): string {
   return logId === LMDB_LOG_ID ? EVENT_STORE_CONSUMER : `${EVENT_STORE_CONSUMER}@${logId}`;
 }
 
-// A step that runs on each new event before it is stored, in the same transaction
-// (person processing, src/persons/step.ts). One is started per transaction.
+// A step that runs on each event before it is stored, in the same transaction (person
+// processing, src/persons/step.ts). One is started per transaction. The write of the
+// event's row is also its duplicate check (one write, not a check and a write: lmdb-js
+// costs 1–2 µs per operation, bench/RESULTS.md), so the step first works out what the
+// event will be, changing nothing, and makes its changes only once the row is written.
 export interface EventPreparation {
-  // The person the event resolved to, or null to drop the event. May rewrite properties.
-  prepare(ev: CapturedEvent): { person_id: string | null } | null;
+  // Shapes the event (may rewrite its properties) and resolves its person: the person's
+  // uuid, null for none, or DROPPED when the event is not to be stored.
+  prepare(ev: CapturedEvent): string | null | typeof DROPPED;
+  // The event just prepared is new: makes its changes (persons, groups, warnings).
+  commit(): void;
   // Writes what the step changed; called once, after the last event.
   finish(): void;
 }
 
-const unprepared = { person_id: null };
+export const DROPPED = Symbol('dropped');
 const NO_OVERWRITE = { noOverwrite: true };
 
-// Records the uuid; false when it already was. Inside a write transaction lmdb-js's
-// putSync reports whether a noOverwrite put happened (its typings say void).
-function recordUuid(store: Store, projectId: number, uuid: string, ts: number): boolean {
-  return (store.eventUuids.putSync([projectId, uuid], ts, NO_OVERWRITE) as unknown as boolean) === true;
+// Writes the event's row unless its uuid has one (a stored event, or null for a uuid seen
+// and dropped); false when it had. Inside a write transaction lmdb-js's putSync reports
+// whether a noOverwrite put happened (its typings say void), and sees the transaction's
+// own writes, so a uuid twice in one batch is caught too.
+function writeRow(store: Store, ev: CapturedEvent, row: StoredEventValue | null): boolean {
+  return (store.eventRows.putSync([ev.project_id, ev.uuid], row, NO_OVERWRITE) as unknown as boolean) === true;
 }
 
-function cutDeepProperties(store: Store, ev: CapturedEvent, nowMs: number): void {
-  ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
-  recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, nowMs);
+function toRow(ev: CapturedEvent, personId: string | null): StoredEventValue {
+  return {
+    uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties, timestamp: ev.timestamp,
+    person_id: personId, elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
+  };
 }
 
 export function applyEntries(
@@ -67,22 +78,21 @@ export function commitEvents(store: Store, groups: readonly { readonly events: C
   // child transaction is rolled back instead, so a failed batch leaves nothing behind.
   return store.root.transaction(() => store.root.childTransaction(() => {
     const preparation = startPreparation?.();
+    const times = createTimeIndexWriter(store);
     for (const group of groups) {
       for (const ev of group.events) {
-        const ts = Date.parse(ev.timestamp);
-        // One write is the idempotency check: it fails when the uuid is already recorded
-        // (a get first cost a quarter of this loop). A dropped event's uuid is still
-        // recorded, so a resend is not processed twice.
-        if (!recordUuid(store, ev.project_id, ev.uuid, ts)) continue;
-        if (nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS)) cutDeepProperties(store, ev, (opts.now ?? Date.now)());
-        const prepared = preparation ? preparation.prepare(ev) : unprepared;
-        if (prepared === null) continue;
-        store.events.put([ev.project_id, ts, ev.uuid], {
-          uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties,
-          timestamp: ev.timestamp, person_id: prepared.person_id, elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
-        });
+        const cut = nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS);
+        if (cut) ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
+        const prepared = preparation ? preparation.prepare(ev) : null;
+        // A dropped event's uuid is recorded too, so a resend is not processed twice.
+        const stored = prepared !== DROPPED;
+        if (!writeRow(store, ev, stored ? toRow(ev, prepared) : null)) continue;
+        preparation?.commit();
+        if (cut) recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, (opts.now ?? Date.now)());
+        if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid);
       }
     }
+    times.write();
     preparation?.finish();
     opts.also?.();
     if (position) store.positions.put(position.key, position.seq);

@@ -1,5 +1,6 @@
 // Reading stored events newest first with PostHog's events API filters.
 import type { Store, StoredEventValue } from '../store/env.js';
+import { newestFirst } from './time-index.js';
 
 export interface EventQuery {
   projectId: number;
@@ -7,7 +8,7 @@ export interface EventQuery {
   distinctId?: string;
   afterMs?: number;
   beforeMs?: number;
-  // Resume strictly below this [timestamp, uuid] key (pagination cursor).
+  // Resume strictly below this [timestamp, uuid] (pagination cursor).
   cursor?: { ts: number; uuid: string };
   limit: number;
 }
@@ -17,21 +18,17 @@ export interface EventRow {
   value: StoredEventValue;
 }
 
-// Scanning stops after this many non-matching rows so a rare filter cannot pin a thread.
+// Scanning stops after this many non-matching events so a rare filter cannot pin a thread.
 const SCAN_BUDGET = 200_000;
 
 export function queryEvents(store: Store, q: EventQuery): { rows: EventRow[]; more: boolean } {
-  const start: [number, number, string] = q.cursor
-    ? [q.projectId, q.cursor.ts, q.cursor.uuid]
-    : [q.projectId, q.beforeMs !== undefined ? q.beforeMs : Number.MAX_SAFE_INTEGER, ''];
-  const end: [number, number, string] = [q.projectId, q.afterMs !== undefined ? q.afterMs : -1, '\uffff'];
+  const below = q.cursor ?? (q.beforeMs !== undefined ? { ts: q.beforeMs, uuid: '' } : null);
   const rows: EventRow[] = [];
   let scanned = 0;
-  for (const { key, value } of store.events.getRange({ start, end, reverse: true })) {
-    const [, ts, uuid] = key as [number, number, string];
-    if (q.cursor && ts === q.cursor.ts && uuid === q.cursor.uuid) continue;
-    if (q.afterMs !== undefined && ts <= q.afterMs) break;
+  for (const { ts, uuid } of newestFirst(store, q.projectId, below, q.afterMs)) {
     if (++scanned > SCAN_BUDGET) break;
+    const value = store.eventRows.get([q.projectId, uuid]);
+    if (!value) continue;
     if (q.event !== undefined && value.event !== q.event) continue;
     if (q.distinctId !== undefined && value.distinct_id !== q.distinctId) continue;
     if (rows.length === q.limit) return { rows, more: true };
@@ -41,7 +38,5 @@ export function queryEvents(store: Store, q: EventQuery): { rows: EventRow[]; mo
 }
 
 export function eventByUuid(store: Store, projectId: number, uuid: string): StoredEventValue | undefined {
-  const ts = store.eventUuids.get([projectId, uuid]);
-  if (ts === undefined) return undefined;
-  return store.events.get([projectId, ts, uuid]);
+  return store.eventRows.get([projectId, uuid]) ?? undefined;
 }

@@ -1,6 +1,7 @@
 // Distinct recent values of one event property (PostHog's events/values): the last
 // 7 days, newest first, optional case-insensitive substring and event filters.
 import type { Store } from '../store/env.js';
+import { newestFirst } from './time-index.js';
 
 const WINDOW_MS = 7 * 24 * 3600 * 1000;
 const MAX_VALUES = 10;
@@ -23,10 +24,10 @@ export function propertyValues(store: Store, q: ValuesQuery): string[] {
   const needle = q.value?.toLowerCase();
   const seen = new Set<string>();
   let scanned = 0;
-  for (const { value } of store.events.getRange({
-    start: [q.projectId, q.nowMs + 1, ''], end: [q.projectId, q.nowMs - WINDOW_MS, ''], reverse: true,
-  })) {
+  for (const { uuid } of newestFirst(store, q.projectId, { ts: q.nowMs + 1, uuid: '' }, q.nowMs - WINDOW_MS - 1)) {
     if (++scanned > SCAN_BUDGET) break;
+    const value = store.eventRows.get([q.projectId, uuid]);
+    if (!value) continue;
     if (q.eventName !== undefined && value.event !== q.eventName) continue;
     const raw = value.properties[q.key];
     if (raw === undefined || raw === null) continue;

@@ -1,18 +1,30 @@
-// Person and group processing as a step of the event-store pass: it runs on each new
-// event, in log order, inside the transaction that stores the events and commits the
-// consumer position. Every stored event thus carries the person it resolved to, and a
-// replay after a crash starts from a state where none of the batch was applied.
+// Person and group processing as a step of the event-store pass: it runs on each event,
+// in log order, inside the transaction that stores the events and commits the consumer
+// position. Every stored event thus carries the person it resolved to, and a replay
+// after a crash starts from a state where none of the batch was applied. An event is
+// prepared (shaped, its person resolved) before its row is written, since that write is
+// the duplicate check, and committed (its changes made) only once the write succeeded.
 import type { Store } from '../store/env.js';
 import type { CapturedEvent } from '../log/types.js';
-import type { EventPreparation } from '../events/consumer.js';
+import { DROPPED, type EventPreparation } from '../events/consumer.js';
 import { PersonBatch } from './batch.js';
 import { PersonCache } from './person-cache.js';
-import { processPersonEvent } from './identity.js';
+import { processPersonEvent, type PersonOutcome } from './identity.js';
 import { normalizePersonEvent } from './normalize.js';
 import { isPlainObject } from './properties.js';
 import { createWarningLimiter, type WarningLimiter } from './warning-limiter.js';
 import { pruneWarnings, WARNINGS_KEPT_MS } from './warnings-retention.js';
 import { groupIdentifyFields, MAX_GROUP_TYPES } from './groups.js';
+import type { IngestionWarning } from './warnings.js';
+
+// What the event last prepared will change once it proves new.
+interface Pending {
+  ev: CapturedEvent | null;
+  warnings: IngestionWarning[];
+  outcome: PersonOutcome | null;
+  // Group types past the fifth that the event names.
+  refusedGroupTypes: string[];
+}
 
 function warnGroupTypeLimit(batch: PersonBatch, limiter: WarningLimiter, ev: CapturedEvent, groupType: string): void {
   if (!limiter.allow(ev.project_id, 'group_type_limit_reached', groupType)) return;
@@ -22,13 +34,15 @@ function warnGroupTypeLimit(batch: PersonBatch, limiter: WarningLimiter, ev: Cap
   });
 }
 
-// properties.$groups {type: key} → `$group_<index>` on the event, for later queries.
-function associateGroups(batch: PersonBatch, limiter: WarningLimiter, ev: CapturedEvent): void {
+// properties.$groups {type: key} → `$group_<index>` on the event, for later queries. A
+// type's index is handed out on first sight, which a duplicate of the event that first
+// named it can only repeat.
+function associateGroups(batch: PersonBatch, ev: CapturedEvent, pending: Pending): void {
   const groups = ev.properties.$groups;
   if (!isPlainObject(groups)) return;
   for (const groupType of Object.keys(groups)) {
     const index = batch.groupTypeIndex(ev.project_id, groupType, ev.timestamp);
-    if (index === null) warnGroupTypeLimit(batch, limiter, ev, groupType);
+    if (index === null) pending.refusedGroupTypes.push(groupType);
     else ev.properties[`$group_${index}`] = groups[groupType];
   }
 }
@@ -41,22 +55,35 @@ function identifyGroup(batch: PersonBatch, limiter: WarningLimiter, ev: Captured
   else batch.identifyGroup(ev.project_id, index, g, ev.timestamp);
 }
 
-function prepare(batch: PersonBatch, limiter: WarningLimiter, ev: CapturedEvent): { person_id: string | null } | null {
+// Shapes the event and resolves its person; nothing changes until `commit`.
+function prepare(batch: PersonBatch, ev: CapturedEvent, pending: Pending): string | null | typeof DROPPED {
+  pending.ev = ev;
+  pending.outcome = null;
+  pending.refusedGroupTypes.length = 0;
   const normalized = normalizePersonEvent(ev);
   if (normalized.kind === 'drop') {
-    batch.warn(ev.project_id, ev.uuid, normalized.warning);
-    return null;
+    pending.warnings = [normalized.warning];
+    return DROPPED;
   }
-  for (const w of normalized.warnings) batch.warn(ev.project_id, ev.uuid, w);
+  pending.warnings = normalized.warnings;
   ev.properties = normalized.properties;
-  if (!normalized.processPerson) return { person_id: null };
+  if (!normalized.processPerson) return null;
+  pending.outcome = processPersonEvent(ev, (distinctId) => batch.lookup(ev.project_id, distinctId));
+  associateGroups(batch, ev, pending);
+  return pending.outcome.personUuid;
+}
 
-  const outcome = processPersonEvent(ev, (distinctId) => batch.lookup(ev.project_id, distinctId));
-  if (outcome.change) batch.apply(ev.project_id, outcome.change);
-  for (const w of outcome.warnings) batch.warn(ev.project_id, ev.uuid, w);
-  associateGroups(batch, limiter, ev);
-  if (ev.event === '$groupidentify') identifyGroup(batch, limiter, ev);
-  return { person_id: outcome.personUuid };
+function commit(batch: PersonBatch, limiter: WarningLimiter, pending: Pending): void {
+  const { ev, outcome } = pending;
+  if (ev === null) return;
+  for (const w of pending.warnings) batch.warn(ev.project_id, ev.uuid, w);
+  if (outcome) {
+    if (outcome.change) batch.apply(ev.project_id, outcome.change);
+    for (const w of outcome.warnings) batch.warn(ev.project_id, ev.uuid, w);
+  }
+  for (const groupType of pending.refusedGroupTypes) warnGroupTypeLimit(batch, limiter, ev, groupType);
+  if (outcome && ev.event === '$groupidentify') identifyGroup(batch, limiter, ev);
+  pending.ev = null;
 }
 
 const PRUNE_EVERY_MS = 3600 * 1000;
@@ -70,8 +97,10 @@ export function createPersonStep(store: Store, now: () => number = Date.now): ()
   return () => {
     const t = now();
     const batch = new PersonBatch(store, cache, t);
+    const pending: Pending = { ev: null, warnings: [], outcome: null, refusedGroupTypes: [] };
     return {
-      prepare: (ev) => prepare(batch, limiter, ev),
+      prepare: (ev) => prepare(batch, ev, pending),
+      commit: () => commit(batch, limiter, pending),
       finish() {
         batch.flush();
         if (t - prunedAt < PRUNE_EVERY_MS) return;

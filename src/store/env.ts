@@ -18,10 +18,16 @@ export interface Store {
   logPath: string;
   // Embedded event log: monotonic sequence → one encoded group of events.
   log: Database<Buffer, number>;
-  // [project_id, timestamp_ms, uuid] → stored event; ordered for time-range scans.
-  events: Database<StoredEventValue, [number, number, string]>;
-  // [project_id, uuid] → timestamp_ms: idempotency and lookup by uuid.
-  eventUuids: Database<number, [number, string]>;
+  // [project_id, uuid] → the stored event, or null for a uuid seen but not stored (a
+  // dropped event): idempotency and lookup by uuid in one read.
+  eventRows: Database<StoredEventValue | null, [number, string]>;
+  // [project_id, newest timestamp_ms, newest uuid] → a chunk of a transaction's events,
+  // newest first: the time index (src/events/time-index.ts).
+  eventTimes: Database<TimeChunk, [number, number, string]>;
+  // The layout before session 4, read once to move it (src/events/migrate-layout.ts):
+  // [project_id, timestamp_ms, uuid] → event, and [project_id, uuid] → timestamp_ms.
+  legacyEvents: Database<StoredEventValue, [number, number, string]>;
+  legacyEventUuids: Database<number, [number, string]>;
   // consumer name → last log sequence it applied (and 'log_pruner' → the sequence the
   // embedded log is pruned through; retention takes the minimum over the others).
   positions: Database<number, string>;
@@ -66,6 +72,13 @@ export interface StoredEventValue {
   elements_chain: string;
 }
 
+// A chunk of the events time index, newest first: timestamps descending, then uuids
+// descending (src/events/time-index.ts).
+export interface TimeChunk {
+  ts: number[];
+  uuids: string[];
+}
+
 export interface DeadLetter {
   error: string;
   quarantined_at: string;
@@ -100,8 +113,10 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   // through; its typings do not list them.
   const plainMaps: object = { useRecords: false };
   const log = logRoot.openDB<Buffer, number>({ name: 'log', encoding: 'binary' });
-  const events = root.openDB<StoredEventValue, [number, number, string]>({ name: 'events', ...plainMaps });
-  const eventUuids = root.openDB<number, [number, string]>({ name: 'event_uuids' });
+  const eventRows = root.openDB<StoredEventValue | null, [number, string]>({ name: 'event_rows', ...plainMaps });
+  const eventTimes = root.openDB<TimeChunk, [number, number, string]>({ name: 'event_times', ...plainMaps });
+  const legacyEvents = root.openDB<StoredEventValue, [number, number, string]>({ name: 'events', ...plainMaps });
+  const legacyEventUuids = root.openDB<number, [number, string]>({ name: 'event_uuids' });
   const positions = root.openDB<number, string>({ name: 'positions' });
   const tenancy = root.openDB<unknown, (string | number)[]>({ name: 'tenancy' });
   const flags = root.openDB<unknown, [number, number]>({ name: 'flags' });
@@ -120,7 +135,7 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const hashKeyOverrides = root.openDB<string, HashKeyOverrideKey>({ name: 'hash_key_overrides' });
   const deadLetters = root.openDB<DeadLetter, [string, number]>({ name: 'dead_letters' });
   return {
-    path, root, logRoot, logPath, log, events, eventUuids, positions, tenancy,
+    path, root, logRoot, logPath, log, eventRows, eventTimes, legacyEvents, legacyEventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
     persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides, deadLetters,
     close: async () => { await logRoot.close(); await root.close(); },

@@ -32,6 +32,7 @@ const entry = (...events: CapturedEvent[]): LogEntry => {
   const json = JSON.stringify(events).replaceAll(`"${NESTED}"`, '['.repeat(5000) + ']'.repeat(5000));
   return { seq: ++seq, get events() { return JSON.parse(json) as CapturedEvent[]; } };
 };
+const storedCount = () => [...store.eventRows.getRange()].filter(({ value }) => value !== null).length;
 const depthOf = (v: unknown): number => (Array.isArray(v) ? 1 + (v.length === 0 ? 0 : depthOf(v[0])) : 0);
 const warnings = () => warningsSince(store, P, 0).map((w) => ({ type: w.type, outcome: w.details.outcome, eventUuid: w.details.eventUuid }));
 
@@ -50,7 +51,7 @@ s.after.each(async () => {
 s('an event the person step throws on is stored without a person; the events around it keep theirs', async () => {
   const failing = (): EventPreparation => {
     const inner = step();
-    return { prepare: (e) => { if (e.event === 'boom') throw new Error('rule failed'); return inner.prepare(e); }, finish: () => inner.finish() };
+    return { prepare: (e) => { if (e.event === 'boom') throw new Error('rule failed'); return inner.prepare(e); }, commit: () => inner.commit(), finish: () => inner.finish() };
   };
   const before = ev('$pageview', 'alice', { $set: { plan: 'pro' } });
   const bad = ev('boom', 'alice');
@@ -90,6 +91,7 @@ s('an event the step turns unstorable is stored without its person', async () =>
     const inner = step();
     return {
       prepare: (e) => { if (e.event === 'cyclic') e.properties.self = e.properties; return inner.prepare(e); },
+      commit: () => inner.commit(),
       finish: () => inner.finish(),
     };
   };
@@ -118,7 +120,7 @@ s('a replay after the isolation changes nothing: the isolated event counts as se
   const last = entry(deep, ev('$pageview', 'erin'));
   await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW });
   await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW + 1 });
-  assert.is(store.events.getCount(), 2);
+  assert.is(storedCount(), 2);
   assert.is(warnings().length, 1);
 });
 
@@ -132,7 +134,7 @@ s('a batch that fails because the store cannot write is thrown, and nothing is s
   );
   store = openStore(dir);
   assert.is(eventStorePosition(store), position);
-  assert.is(store.events.getCount(), 1);
+  assert.is(storedCount(), 1);
 });
 
 s('a record that cannot be decoded is set aside with its bytes; the records around it are applied', async () => {

@@ -118,6 +118,24 @@ s('a resent event (same uuid) is not applied twice', async () => {
   assert.is(person('u')!.properties.v, 2);
 });
 
+s('a resent event changes nothing, in the same batch or a later one: no $set, no merge, no warning, no group update', async () => {
+  const oldSet = ev('e', 'u', { $set: { plan: 'free' } });
+  const merge = ev('$identify', 'u', { $anon_distinct_id: 'anon' });
+  const dropped = ev('$identify', 'x', { $process_person_profile: false });
+  const group = ev('$groupidentify', 'g', { $group_type: 'company', $group_key: 'acme', $group_set: { size: 1 } });
+  await apply(entry(ev('e', 'anon'), oldSet, merge, ev('e', 'u', { $set: { plan: 'pro' } }), { ...oldSet, properties: { $set: { plan: 'free' } } }, dropped, group));
+  await apply(entry(ev('$groupidentify', 'g', { $group_type: 'company', $group_key: 'acme', $group_set: { size: 2 } })));
+  // Resent later: each as SDKs resend, the same uuid and body.
+  await apply(entry(
+    { ...oldSet, properties: { $set: { plan: 'free' } } }, { ...merge, properties: { $anon_distinct_id: 'anon' } },
+    { ...dropped, properties: { $process_person_profile: false } }, { ...group, properties: { $group_type: 'company', $group_key: 'acme', $group_set: { size: 1 } } },
+  ));
+  assert.is(person('u')!.properties.plan, 'pro');
+  assert.equal(person('anon')!.distinct_ids, ['u', 'anon']);
+  assert.equal(groupProperties(store, P, 0, 'acme'), { size: 2 });
+  assert.equal(warningsSince(store, P, 0).map((w) => w.type), ['invalid_event_when_process_person_profile_is_false']);
+});
+
 for (const when of ['while events are prepared', 'after the step wrote its changes'] as const) {
   s(`a transaction that fails ${when} applies nothing; the retry, by the same step, applies everything once`, async () => {
     // A known person first, so the failed batch changes a cached person too.
@@ -128,8 +146,8 @@ for (const when of ['while events are prepared', 'after the step wrote its chang
     const dying = (): EventPreparation => {
       const inner = step();
       return when === 'while events are prepared'
-        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, finish: () => inner.finish() }
-        : { prepare: (x) => inner.prepare(x), finish: () => { inner.finish(); throw new Error('killed'); } };
+        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, commit: () => inner.commit(), finish: () => inner.finish() }
+        : { prepare: (x) => inner.prepare(x), commit: () => inner.commit(), finish: () => { inner.finish(); throw new Error('killed'); } };
     };
     await applyEntries(store, [e], dying).then(() => assert.unreachable('should fail'), (err: Error) => assert.is(err.message, 'killed'));
     assert.is(eventStorePosition(store), 1);

@@ -113,7 +113,8 @@ s('after kills with a backlog and mid-backlog, and a duplicate batch, every pers
     // One creation per anonymous visitor and per odd user, never more.
     assert.is(view.personSeq.get(keys.project_id), PEOPLE + PEOPLE / 2);
     let stored = 0;
-    for (const { value } of view.events.getRange({ start: [keys.project_id, 0, ''], end: [keys.project_id, Number.MAX_SAFE_INTEGER, ''] })) {
+    for (const { value } of view.eventRows.getRange({ start: [keys.project_id, ''], end: [keys.project_id, '\uffff'] })) {
+      if (!value) continue;
       stored++;
       const k = Number(value.distinct_id.split('-')[1]);
       const survivor = k % 2 === 1 ? `user-${k}` : `anon-${k}`;

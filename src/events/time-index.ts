@@ -1,0 +1,104 @@
+// Events are kept once, under [project, uuid] (src/store/env.ts eventRows): the uuid
+// check and the row are one read and one write. Reads newest first go through this time
+// index, written once per chunk of a transaction's events rather than once per event
+// (lmdb-js costs 1–2 µs per operation before any B-tree work; bench/RESULTS.md). A chunk
+// lists up to CHUNK_EVENTS (timestamp, uuid) pairs, newest first, spanning at most
+// CHUNK_SPAN_MS, under [project, its newest timestamp, its newest uuid]. So a chunk
+// filed under m holds nothing older than m − CHUNK_SPAN_MS: a read below t starts at
+// the chunks filed under t + CHUNK_SPAN_MS and merges chunks in (timestamp, uuid) order.
+import type { Store, TimeChunk } from '../store/env.js';
+
+export const CHUNK_EVENTS = 512;
+export const CHUNK_SPAN_MS = 3600 * 1000;
+
+export interface TimedUuid {
+  ts: number;
+  uuid: string;
+}
+
+const newerFirst = (a: TimedUuid, b: TimedUuid) => (b.ts - a.ts) || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0);
+
+// Cuts one project's events into chunks. Pure.
+export function buildChunks(events: TimedUuid[]): TimeChunk[] {
+  const sorted = [...events].sort(newerFirst);
+  const chunks: TimeChunk[] = [];
+  let chunk: TimeChunk | null = null;
+  for (const { ts, uuid } of sorted) {
+    if (chunk === null || chunk.ts.length === CHUNK_EVENTS || chunk.ts[0] - ts > CHUNK_SPAN_MS) {
+      chunk = { ts: [], uuids: [] };
+      chunks.push(chunk);
+    }
+    chunk.ts.push(ts);
+    chunk.uuids.push(uuid);
+  }
+  return chunks;
+}
+
+// Writes a transaction's stored events into chunks as they come, one open chunk per
+// project, so that no more than a chunk's worth of them is held: holding a whole
+// transaction's (50,000 events) until its end had them all survive into the old
+// generation, and GC went from 1% to 9% of the pass. An event outside the open chunk's
+// span closes it; live traffic arrives in time order, so its chunks stay full.
+export function createTimeIndexWriter(store: Store) {
+  const open = new Map<number, { events: TimedUuid[]; oldest: number; newest: number }>();
+  const close = (projectId: number, events: TimedUuid[]) => {
+    const [chunk] = buildChunks(events);
+    store.eventTimes.put([projectId, chunk.ts[0], chunk.uuids[0]], chunk);
+  };
+  return {
+    add(projectId: number, ts: number, uuid: string): void {
+      // A timestamp capture did not normalize (an old log's) sorts as the epoch.
+      if (Number.isNaN(ts)) ts = 0;
+      let chunk = open.get(projectId);
+      if (chunk && (chunk.events.length === CHUNK_EVENTS || ts > chunk.oldest + CHUNK_SPAN_MS || ts < chunk.newest - CHUNK_SPAN_MS)) {
+        close(projectId, chunk.events);
+        chunk = undefined;
+      }
+      if (!chunk) open.set(projectId, (chunk = { events: [], oldest: ts, newest: ts }));
+      chunk.events.push({ ts, uuid });
+      if (ts < chunk.oldest) chunk.oldest = ts;
+      if (ts > chunk.newest) chunk.newest = ts;
+    },
+    write(): void {
+      for (const [projectId, chunk] of open) close(projectId, chunk.events);
+      open.clear();
+    },
+  };
+}
+
+// A (ts, uuid) strictly below `below` in the newest-first order.
+const isBelow = (ts: number, uuid: string, below: TimedUuid) => ts < below.ts || (ts === below.ts && uuid < below.uuid);
+
+// Merges two newest-first lists.
+function merge(a: TimedUuid[], b: TimedUuid[]): TimedUuid[] {
+  const out: TimedUuid[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(newerFirst(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
+
+// A project's events newest first, strictly below `below` (every event when null) and
+// newer than `afterMs`.
+export function* newestFirst(store: Store, projectId: number, below: TimedUuid | null, afterMs = -Infinity): Generator<TimedUuid> {
+  const from = below === null ? Number.MAX_SAFE_INTEGER : below.ts + CHUNK_SPAN_MS;
+  const to = Number.isFinite(afterMs) ? afterMs : -Number.MAX_SAFE_INTEGER;
+  let pending: TimedUuid[] = [];
+  let next = 0;
+  for (const { key, value } of store.eventTimes.getRange({ start: [projectId, from, '\uffff'], end: [projectId, to, ''], reverse: true })) {
+    // Everything pending that is newer than this chunk's newest event is final.
+    const newest = key[1];
+    while (next < pending.length && pending[next].ts > newest) yield pending[next++];
+    const fresh: TimedUuid[] = [];
+    for (let i = 0; i < value.ts.length; i++) {
+      const ts = value.ts[i];
+      if (ts <= afterMs) break;
+      if (below === null || isBelow(ts, value.uuids[i], below)) fresh.push({ ts, uuid: value.uuids[i] });
+    }
+    pending = merge(pending.slice(next), fresh);
+    next = 0;
+  }
+  while (next < pending.length) yield pending[next++];
+}

@@ -1,0 +1,75 @@
+// The events time index: chunks cut by count and by span, and reads newest first that
+// merge overlapping chunks into exactly the order a sort of every event gives, below any
+// cursor and above any lower bound.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { openStore, type Store } from '../../src/store/env.js';
+import { buildChunks, CHUNK_EVENTS, CHUNK_SPAN_MS, createTimeIndexWriter, newestFirst, type TimedUuid } from '../../src/events/time-index.js';
+import { tempDir } from '../helpers/server.js';
+
+const s = suite('events time index');
+let dir: string;
+let store: Store;
+s.before.each(() => { dir = tempDir('hedgerow-time-index-'); store = openStore(dir); });
+s.after.each(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+
+const T0 = Date.parse('2026-01-10T12:00:00.000Z');
+const newestFirstSort = (xs: TimedUuid[]) => [...xs].sort((a, b) => (b.ts - a.ts) || (a.uuid < b.uuid ? 1 : -1));
+
+s('chunks list their events newest first, and are cut at the count limit and at the span', () => {
+  const events = Array.from({ length: CHUNK_EVENTS + 3 }, (_, i) => ({ ts: T0 + i, uuid: `u-${String(i).padStart(4, '0')}` }));
+  const chunks = buildChunks([...events].reverse());
+  assert.equal(chunks.map((c) => c.ts.length), [CHUNK_EVENTS, 3]);
+  assert.is(chunks[0].ts[0], T0 + CHUNK_EVENTS + 2);
+  assert.equal(chunks[1].uuids, ['u-0002', 'u-0001', 'u-0000']);
+  const spread = buildChunks([{ ts: T0, uuid: 'a' }, { ts: T0 - CHUNK_SPAN_MS, uuid: 'b' }, { ts: T0 - CHUNK_SPAN_MS - 1, uuid: 'c' }]);
+  assert.equal(spread.map((c) => c.uuids), [['a', 'b'], ['c']]);
+  assert.equal(buildChunks([{ ts: T0, uuid: 'a' }, { ts: T0, uuid: 'b' }])[0].uuids, ['b', 'a']);
+});
+
+s('reads merge overlapping chunks from many transactions into the order of a full sort, below every cursor', async () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const all: TimedUuid[] = [];
+  for (let txn = 0; txn < 12; txn++) {
+    await store.root.transaction(() => {
+      const writer = createTimeIndexWriter(store);
+      for (let i = 0; i < 300; i++) {
+        // Live traffic, late arrivals, a historical import and ties on one millisecond.
+        const r = random();
+        const ts = r < 0.6 ? T0 + txn * 60_000 + Math.floor(random() * 90_000)
+          : r < 0.8 ? T0 - Math.floor(random() * 3 * CHUNK_SPAN_MS)
+            : r < 0.95 ? T0 - 400 * 24 * CHUNK_SPAN_MS + Math.floor(random() * 1000 * CHUNK_SPAN_MS) : T0;
+        const e = { ts, uuid: `u-${txn}-${String(i).padStart(3, '0')}` };
+        all.push(e);
+        writer.add(1, e.ts, e.uuid);
+      }
+      writer.add(2, T0, 'other-project');
+      writer.write();
+    });
+  }
+  const sorted = newestFirstSort(all);
+  assert.equal([...newestFirst(store, 1, null)], sorted);
+  for (let k = 0; k < 25; k++) {
+    const cursor = sorted[Math.floor(random() * sorted.length)];
+    const after = random() < 0.5 ? undefined : sorted[Math.floor(random() * sorted.length)].ts;
+    const want = sorted.filter((e) => (e.ts < cursor.ts || (e.ts === cursor.ts && e.uuid < cursor.uuid)) && (after === undefined || e.ts > after));
+    assert.equal([...newestFirst(store, 1, cursor, after)], want, `below ${cursor.ts}/${cursor.uuid}, after ${after}`);
+  }
+  assert.equal([...newestFirst(store, 2, null)], [{ ts: T0, uuid: 'other-project' }]);
+});
+
+s('events of one millisecond written by different transactions come out in uuid order', async () => {
+  for (const uuids of [['b', 'd'], ['a', 'c', 'e']]) {
+    await store.root.transaction(() => {
+      const writer = createTimeIndexWriter(store);
+      for (const uuid of uuids) writer.add(1, T0, uuid);
+      writer.write();
+    });
+  }
+  assert.equal([...newestFirst(store, 1, null)].map((e) => e.uuid), ['e', 'd', 'c', 'b', 'a']);
+  assert.equal([...newestFirst(store, 1, { ts: T0, uuid: 'd' })].map((e) => e.uuid), ['c', 'b', 'a']);
+});
+
+s.run();
