@@ -2,23 +2,15 @@
 // separate processes on the data directory of a running server.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, tempDir, request, bearer, type TestServer } from '../helpers/server.js';
+import { cliRun } from '../helpers/cli-server.js';
 
 const s = suite('user and key CLI');
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 let dataDir: string;
 let t: TestServer;
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]) => cliRun(dataDir, ...args);
 
 const get = (path: string, key: string) => request(`${t.url}${path}`, { headers: bearer(key) });
 

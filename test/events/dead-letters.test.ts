@@ -3,27 +3,19 @@
 // `hedgerow dead-letters` hands back their bytes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/env.js';
 import { encodeFrames, eventsFrame } from '../../src/log/record.js';
 import { startTestServer, tempDir, request, eventually, type TestServer } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
 import { eventMaker } from '../helpers/person-events.js';
+import { cliRun } from '../helpers/cli-server.js';
 
 const s = suite('dead letters');
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 let dataDir: string;
 let t: TestServer;
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]) => cliRun(dataDir, ...args);
 
 s.before(() => { dataDir = tempDir('hedgerow-dead-letters-'); });
 s.after(async () => {

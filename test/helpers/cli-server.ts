@@ -1,5 +1,6 @@
-// The real `hedgerow` CLI as a child process: init a data dir, serve it, SIGKILL it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// The real `hedgerow` CLI as a child process: init a data dir, serve it, SIGKILL it, run
+// its other commands.
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -42,5 +43,16 @@ export function cliStop(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Pro
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill(signal);
+  });
+}
+
+export interface CliRun { code: number; stdout: string; stderr: string }
+
+// Runs one command on `dataDir` and resolves with its exit code and output.
+export function cliRun(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
   });
 }

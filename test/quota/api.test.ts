@@ -3,8 +3,6 @@
 // limit set from the command line reaching the running server.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { PostHog } from 'posthog-node';
 import { request, bearer, eventually, type TestServer } from '../helpers/server.js';
 import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
@@ -12,9 +10,9 @@ import { addUser } from '../helpers/users.js';
 import { OrgLevel } from '../../src/tenancy/types.js';
 import { createFlag, flagBody } from '../flags/api/helpers.js';
 import { warningsDuring } from '../helpers/console.js';
+import { cliRun } from '../helpers/cli-server.js';
 
 const s = suite('flag quota API and CLI');
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 let t: TestServer;
 let api: ApiCall;
 
@@ -24,13 +22,7 @@ const QUOTA = '/api/organizations/@current/quota/';
 const feed = () => request(`${t.url}/flags/definitions?token=${t.projectKey}`, { headers: bearer(t.personalKey) });
 const setLimit = (limit: unknown, key = t.personalKey) => api('PATCH', QUOTA, key, { feature_flag_requests: limit });
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, 'quota', ...args, '--data', t.dataDir], (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]) => cliRun(t.dataDir, 'quota', ...args);
 
 s('GET: unlimited by default, with this month\'s usage and period (UTC)', async () => {
   const r = await api('GET', QUOTA, t.personalKey);
