@@ -18,20 +18,10 @@ export interface TimedUuid {
 
 const newerFirst = (a: TimedUuid, b: TimedUuid) => (b.ts - a.ts) || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0);
 
-// Cuts one project's events into chunks. Pure.
-export function buildChunks(events: TimedUuid[]): TimeChunk[] {
-  const sorted = [...events].sort(newerFirst);
-  const chunks: TimeChunk[] = [];
-  let chunk: TimeChunk | null = null;
-  for (const { ts, uuid } of sorted) {
-    if (chunk === null || chunk.ts.length === CHUNK_EVENTS || chunk.ts[0] - ts > CHUNK_SPAN_MS) {
-      chunk = { ts: [], uuids: [] };
-      chunks.push(chunk);
-    }
-    chunk.ts.push(ts);
-    chunk.uuids.push(uuid);
-  }
-  return chunks;
+// One chunk's events, newest first. Pure.
+export function toChunk(events: TimedUuid[]): TimeChunk {
+  const sorted = events.sort(newerFirst);
+  return { ts: sorted.map((e) => e.ts), uuids: sorted.map((e) => e.uuid) };
 }
 
 // Writes a transaction's stored events into chunks as they come, one open chunk per
@@ -42,7 +32,7 @@ export function buildChunks(events: TimedUuid[]): TimeChunk[] {
 export function createTimeIndexWriter(store: Store) {
   const open = new Map<number, { events: TimedUuid[]; oldest: number; newest: number }>();
   const close = (projectId: number, events: TimedUuid[]) => {
-    const [chunk] = buildChunks(events);
+    const chunk = toChunk(events);
     store.eventTimes.put([projectId, chunk.ts[0], chunk.uuids[0]], chunk);
   };
   return {

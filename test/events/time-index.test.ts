@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/env.js';
-import { buildChunks, CHUNK_EVENTS, CHUNK_SPAN_MS, createTimeIndexWriter, newestFirst, type TimedUuid } from '../../src/events/time-index.js';
+import { CHUNK_EVENTS, CHUNK_SPAN_MS, createTimeIndexWriter, newestFirst, type TimedUuid } from '../../src/events/time-index.js';
 import { tempDir } from '../helpers/server.js';
 
 const s = suite('events time index');
@@ -17,15 +17,21 @@ s.after.each(async () => { await store.close(); rmSync(dir, { recursive: true, f
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const newestFirstSort = (xs: TimedUuid[]) => [...xs].sort((a, b) => (b.ts - a.ts) || (a.uuid < b.uuid ? 1 : -1));
 
-s('chunks list their events newest first, and are cut at the count limit and at the span', () => {
-  const events = Array.from({ length: CHUNK_EVENTS + 3 }, (_, i) => ({ ts: T0 + i, uuid: `u-${String(i).padStart(4, '0')}` }));
-  const chunks = buildChunks([...events].reverse());
-  assert.equal(chunks.map((c) => c.ts.length), [CHUNK_EVENTS, 3]);
-  assert.is(chunks[0].ts[0], T0 + CHUNK_EVENTS + 2);
-  assert.equal(chunks[1].uuids, ['u-0002', 'u-0001', 'u-0000']);
-  const spread = buildChunks([{ ts: T0, uuid: 'a' }, { ts: T0 - CHUNK_SPAN_MS, uuid: 'b' }, { ts: T0 - CHUNK_SPAN_MS - 1, uuid: 'c' }]);
-  assert.equal(spread.map((c) => c.uuids), [['a', 'b'], ['c']]);
-  assert.equal(buildChunks([{ ts: T0, uuid: 'a' }, { ts: T0, uuid: 'b' }])[0].uuids, ['b', 'a']);
+s('chunks list their events newest first, and close at the count limit and past the span', async () => {
+  const id = (i: number) => `u-${String(i).padStart(4, '0')}`;
+  await store.root.transaction(() => {
+    const writer = createTimeIndexWriter(store);
+    for (let i = 0; i < CHUNK_EVENTS + 3; i++) writer.add(1, T0 + i, id(i));
+    for (const [ts, uuid] of [[T0, 'a'], [T0 - CHUNK_SPAN_MS, 'b'], [T0 - CHUNK_SPAN_MS - 1, 'c'], [T0, 'e'], [T0, 'd']] as const) writer.add(2, ts, uuid);
+    writer.write();
+  });
+  const chunks = (projectId: number) => [...store.eventTimes.getRange({ start: [projectId], end: [projectId + 1] })].map(({ key, value }) => ({ key, value }));
+  const first = chunks(1);
+  assert.equal(first.map((c) => c.value.ts.length), [CHUNK_EVENTS, 3]);
+  assert.equal(first[1].key, [1, T0 + CHUNK_EVENTS + 2, id(CHUNK_EVENTS + 2)]);
+  assert.equal(first[1].value.uuids, [id(CHUNK_EVENTS + 2), id(CHUNK_EVENTS + 1), id(CHUNK_EVENTS)]);
+  // b fits the hour below a; c does not, and opens a chunk d and e cannot join.
+  assert.equal(chunks(2).map((c) => c.value.uuids), [['c'], ['a', 'b'], ['e', 'd']]);
 });
 
 s('reads merge overlapping chunks from many transactions into the order of a full sort, below every cursor', async () => {
