@@ -89,7 +89,7 @@ export function commitEvents(store: Store, groups: readonly { readonly events: C
         if (!writeRow(store, ev, stored ? toRow(ev, prepared) : null)) continue;
         preparation?.commit();
         if (cut) recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, (opts.now ?? Date.now)());
-        if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid);
+        if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid, ev.event, ev.distinct_id);
       }
     }
     times.write();

@@ -18,7 +18,7 @@ export async function migrateEventLayout(store: Store): Promise<number> {
       for (const { key, value } of batch) {
         const [projectId, ts, uuid] = key;
         store.eventRows.put([projectId, uuid], value);
-        times.add(projectId, ts, uuid);
+        times.add(projectId, ts, uuid, value.event, value.distinct_id);
         store.legacyEvents.remove(key);
         store.legacyEventUuids.remove([projectId, uuid]);
       }

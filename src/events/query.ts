@@ -25,14 +25,14 @@ export function queryEvents(store: Store, q: EventQuery): { rows: EventRow[]; mo
   const below = q.cursor ?? (q.beforeMs !== undefined ? { ts: q.beforeMs, uuid: '' } : null);
   const rows: EventRow[] = [];
   let scanned = 0;
-  for (const { ts, uuid } of newestFirst(store, q.projectId, below, q.afterMs)) {
+  for (const e of newestFirst(store, q.projectId, below, q.afterMs)) {
     if (++scanned > SCAN_BUDGET) break;
-    const value = store.eventRows.get([q.projectId, uuid]);
+    if (q.event !== undefined && e.event !== q.event) continue;
+    if (q.distinctId !== undefined && e.distinct_id !== q.distinctId) continue;
+    const value = store.eventRows.get([q.projectId, e.uuid]);
     if (!value) continue;
-    if (q.event !== undefined && value.event !== q.event) continue;
-    if (q.distinctId !== undefined && value.distinct_id !== q.distinctId) continue;
     if (rows.length === q.limit) return { rows, more: true };
-    rows.push({ ts, value });
+    rows.push({ ts: e.ts, value });
   }
   return { rows, more: false };
 }

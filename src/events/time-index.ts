@@ -16,12 +16,18 @@ export interface TimedUuid {
   uuid: string;
 }
 
+// An event as the index knows it.
+export interface IndexedEvent extends TimedUuid {
+  event: string;
+  distinct_id: string;
+}
+
 const newerFirst = (a: TimedUuid, b: TimedUuid) => (b.ts - a.ts) || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0);
 
 // One chunk's events, newest first. Pure.
-export function toChunk(events: TimedUuid[]): TimeChunk {
+export function toChunk(events: IndexedEvent[]): TimeChunk {
   const sorted = events.sort(newerFirst);
-  return { ts: sorted.map((e) => e.ts), uuids: sorted.map((e) => e.uuid) };
+  return { ts: sorted.map((e) => e.ts), uuids: sorted.map((e) => e.uuid), names: sorted.map((e) => e.event), distinctIds: sorted.map((e) => e.distinct_id) };
 }
 
 // Writes a transaction's stored events into chunks as they come, one open chunk per
@@ -30,13 +36,13 @@ export function toChunk(events: TimedUuid[]): TimeChunk {
 // generation, and GC went from 1% to 9% of the pass. An event outside the open chunk's
 // span closes it; live traffic arrives in time order, so its chunks stay full.
 export function createTimeIndexWriter(store: Store) {
-  const open = new Map<number, { events: TimedUuid[]; oldest: number; newest: number }>();
-  const close = (projectId: number, events: TimedUuid[]) => {
+  const open = new Map<number, { events: IndexedEvent[]; oldest: number; newest: number }>();
+  const close = (projectId: number, events: IndexedEvent[]) => {
     const chunk = toChunk(events);
     store.eventTimes.put([projectId, chunk.ts[0], chunk.uuids[0]], chunk);
   };
   return {
-    add(projectId: number, ts: number, uuid: string): void {
+    add(projectId: number, ts: number, uuid: string, event: string, distinctId: string): void {
       // A timestamp capture did not normalize (an old log's) sorts as the epoch.
       if (Number.isNaN(ts)) ts = 0;
       let chunk = open.get(projectId);
@@ -45,7 +51,7 @@ export function createTimeIndexWriter(store: Store) {
         chunk = undefined;
       }
       if (!chunk) open.set(projectId, (chunk = { events: [], oldest: ts, newest: ts }));
-      chunk.events.push({ ts, uuid });
+      chunk.events.push({ ts, uuid, event, distinct_id: distinctId });
       if (ts < chunk.oldest) chunk.oldest = ts;
       if (ts > chunk.newest) chunk.newest = ts;
     },
@@ -60,8 +66,8 @@ export function createTimeIndexWriter(store: Store) {
 const isBelow = (ts: number, uuid: string, below: TimedUuid) => ts < below.ts || (ts === below.ts && uuid < below.uuid);
 
 // Merges two newest-first lists.
-function merge(a: TimedUuid[], b: TimedUuid[]): TimedUuid[] {
-  const out: TimedUuid[] = [];
+function merge(a: IndexedEvent[], b: IndexedEvent[]): IndexedEvent[] {
+  const out: IndexedEvent[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) out.push(newerFirst(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
@@ -72,20 +78,21 @@ function merge(a: TimedUuid[], b: TimedUuid[]): TimedUuid[] {
 
 // A project's events newest first, strictly below `below` (every event when null) and
 // newer than `afterMs`.
-export function* newestFirst(store: Store, projectId: number, below: TimedUuid | null, afterMs = -Infinity): Generator<TimedUuid> {
+export function* newestFirst(store: Store, projectId: number, below: TimedUuid | null, afterMs = -Infinity): Generator<IndexedEvent> {
   const from = below === null ? Number.MAX_SAFE_INTEGER : below.ts + CHUNK_SPAN_MS;
   const to = Number.isFinite(afterMs) ? afterMs : -Number.MAX_SAFE_INTEGER;
-  let pending: TimedUuid[] = [];
+  let pending: IndexedEvent[] = [];
   let next = 0;
   for (const { key, value } of store.eventTimes.getRange({ start: [projectId, from, '\uffff'], end: [projectId, to, ''], reverse: true })) {
     // Everything pending that is newer than this chunk's newest event is final.
     const newest = key[1];
     while (next < pending.length && pending[next].ts > newest) yield pending[next++];
-    const fresh: TimedUuid[] = [];
+    const fresh: IndexedEvent[] = [];
     for (let i = 0; i < value.ts.length; i++) {
       const ts = value.ts[i];
       if (ts <= afterMs) break;
-      if (below === null || isBelow(ts, value.uuids[i], below)) fresh.push({ ts, uuid: value.uuids[i] });
+      if (below !== null && !isBelow(ts, value.uuids[i], below)) continue;
+      fresh.push({ ts, uuid: value.uuids[i], event: value.names[i], distinct_id: value.distinctIds[i] });
     }
     pending = merge(pending.slice(next), fresh);
     next = 0;

@@ -24,11 +24,11 @@ export function propertyValues(store: Store, q: ValuesQuery): string[] {
   const needle = q.value?.toLowerCase();
   const seen = new Set<string>();
   let scanned = 0;
-  for (const { uuid } of newestFirst(store, q.projectId, { ts: q.nowMs + 1, uuid: '' }, q.nowMs - WINDOW_MS - 1)) {
+  for (const e of newestFirst(store, q.projectId, { ts: q.nowMs + 1, uuid: '' }, q.nowMs - WINDOW_MS - 1)) {
     if (++scanned > SCAN_BUDGET) break;
-    const value = store.eventRows.get([q.projectId, uuid]);
+    if (q.eventName !== undefined && e.event !== q.eventName) continue;
+    const value = store.eventRows.get([q.projectId, e.uuid]);
     if (!value) continue;
-    if (q.eventName !== undefined && value.event !== q.eventName) continue;
     const raw = value.properties[q.key];
     if (raw === undefined || raw === null) continue;
     const text = asText(raw);

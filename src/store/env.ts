@@ -73,10 +73,13 @@ export interface StoredEventValue {
 }
 
 // A chunk of the events time index, newest first: timestamps descending, then uuids
-// descending (src/events/time-index.ts).
+// descending (src/events/time-index.ts); with each event's name and distinct id, which
+// the events API filters on without reading the rows that do not match.
 export interface TimeChunk {
   ts: number[];
   uuids: string[];
+  names: string[];
+  distinctIds: string[];
 }
 
 export interface DeadLetter {
