@@ -1,5 +1,5 @@
-// Data directories written before session 4 keep each event under [project, timestamp,
-// uuid] beside a separate uuid index (two writes per event). They are moved to the
+// Data directories written before the one-write layout (docs/decisions/0012) keep each
+// event under [project, timestamp, uuid] beside a separate uuid index. They are moved to the
 // current layout once, at start-up, before anything reads or writes events: a batch per
 // transaction, each batch leaving the old layout in the transaction that writes it to
 // the new one, so a crash resumes where it stopped.

@@ -1,11 +1,12 @@
 // Events are kept once, under [project, uuid] (src/store/env.ts eventRows): the uuid
-// check and the row are one read and one write. Reads newest first go through this time
-// index, written once per chunk of a transaction's events rather than once per event
-// (lmdb-js costs 1–2 µs per operation before any B-tree work; bench/RESULTS.md). A chunk
-// lists up to CHUNK_EVENTS (timestamp, uuid) pairs, newest first, spanning at most
-// CHUNK_SPAN_MS, under [project, its newest timestamp, its newest uuid]. So a chunk
-// filed under m holds nothing older than m − CHUNK_SPAN_MS: a read below t starts at
-// the chunks filed under t + CHUNK_SPAN_MS and merges chunks in (timestamp, uuid) order.
+// check and the row are one write (docs/decisions/0012). Reads newest first go through
+// this time index, written once per chunk of a transaction's events rather than once per
+// event (lmdb-js costs 1–2 µs per operation before any B-tree work; bench/RESULTS.md). A
+// chunk lists up to CHUNK_EVENTS events (timestamp, uuid, name, distinct id), newest
+// first, spanning at most CHUNK_SPAN_MS, under [project, its newest timestamp, its newest
+// uuid]. So a chunk filed under m holds nothing older than m − CHUNK_SPAN_MS: a read
+// below t starts at the chunks filed under t + CHUNK_SPAN_MS and merges chunks in
+// (timestamp, uuid) order.
 import type { Store, TimeChunk } from '../store/env.js';
 
 export const CHUNK_EVENTS = 512;

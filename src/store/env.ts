@@ -24,7 +24,7 @@ export interface Store {
   // [project_id, newest timestamp_ms, newest uuid] → a chunk of a transaction's events,
   // newest first: the time index (src/events/time-index.ts).
   eventTimes: Database<TimeChunk, [number, number, string]>;
-  // The layout before session 4, read once to move it (src/events/migrate-layout.ts):
+  // The layout before docs/decisions/0012, read once to move it (src/events/migrate-layout.ts):
   // [project_id, timestamp_ms, uuid] → event, and [project_id, uuid] → timestamp_ms.
   legacyEvents: Database<StoredEventValue, [number, number, string]>;
   legacyEventUuids: Database<number, [number, string]>;
