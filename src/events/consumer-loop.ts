@@ -9,7 +9,9 @@
 // and nothing is skipped.
 import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogReader } from '../log/types.js';
-import { applyEntries, commitEvents, eventStorePosition, positionKey, type EventPreparation, type Position } from './consumer.js';
+import {
+  applyEntries, commitEvents, eventStorePosition, positionKey, writeEventRow, type EventPreparation, type Position,
+} from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
 import { quarantineRecord, type QuarantinedRecord } from './dead-letters.js';
 
@@ -94,7 +96,7 @@ async function applyEventIsolating(
   // as for any stored event; a write refused for its key (thrown before anything is
   // written) must not stop the position from moving on.
   await store.root.transaction(() => {
-    attempt(() => store.eventRows.putSync([ev.project_id, ev.uuid], null, { noOverwrite: true }));
+    attempt(() => writeEventRow(store, ev.project_id, ev.uuid, null));
     attempt(() => recordProcessingWarning(store, ev, 'not_stored', message, now()));
     if (position) store.positions.put(position.key, position.seq);
   });

@@ -34,12 +34,12 @@ export interface EventPreparation {
 export const DROPPED = Symbol('dropped');
 const NO_OVERWRITE = { noOverwrite: true };
 
-// Writes the event's row unless its uuid has one (a stored event, or null for a uuid seen
-// and dropped); false when it had. Inside a write transaction lmdb-js's putSync reports
+// Writes an event's row unless its uuid has one (a stored event, or null for a uuid seen
+// but not stored); false when it had. Inside a write transaction lmdb-js's putSync reports
 // whether a noOverwrite put happened (its typings say void), and sees the transaction's
 // own writes, so a uuid twice in one batch is caught too.
-function writeRow(store: Store, ev: CapturedEvent, row: StoredEventValue | null): boolean {
-  return (store.eventRows.putSync([ev.project_id, ev.uuid], row, NO_OVERWRITE) as unknown as boolean) === true;
+export function writeEventRow(store: Store, projectId: number, uuid: string, row: StoredEventValue | null): boolean {
+  return (store.eventRows.putSync([projectId, uuid], row, NO_OVERWRITE) as unknown as boolean) === true;
 }
 
 function toRow(ev: CapturedEvent, personId: string | null): StoredEventValue {
@@ -86,7 +86,7 @@ export function commitEvents(store: Store, groups: readonly { readonly events: C
         const prepared = preparation ? preparation.prepare(ev) : null;
         // A dropped event's uuid is recorded too, so a resend is not processed twice.
         const stored = prepared !== DROPPED;
-        if (!writeRow(store, ev, stored ? toRow(ev, prepared) : null)) continue;
+        if (!writeEventRow(store, ev.project_id, ev.uuid, stored ? toRow(ev, prepared) : null)) continue;
         preparation?.commit();
         if (cut) recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, (opts.now ?? Date.now)());
         if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid, ev.event, ev.distinct_id);
