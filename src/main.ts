@@ -85,7 +85,9 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
-  const consumers = superviseConsumers({ dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log);
+  const consumers = superviseConsumers(
+    { dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes, cachedPersons: config.personCacheSize }, log,
+  );
   const geoip = deferredGeoIp(
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),

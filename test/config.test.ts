@@ -1,5 +1,6 @@
-// The consumer's transaction size is a setting: a whole number of log bytes from the
-// environment, 16 MiB unless set, refused at start-up when it is not usable.
+// The consumer's settings: its transaction size (a whole number of log bytes, 16 MiB
+// unless set) and how many persons it keeps in memory (200,000 unless set), each from
+// the environment and refused at start-up when not usable.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, parseCommandLine } from '../src/config.js';
@@ -19,4 +20,19 @@ s('refuses zero, a fraction and text, naming the setting', () => {
   }
 });
 
+const cache = suite('config: person cache size');
+
+cache('keeps 200,000 persons unless HEDGEROW_PERSON_CACHE says otherwise', () => {
+  assert.is(parse({}).personCacheSize, 200_000);
+  assert.is(parse({ HEDGEROW_PERSON_CACHE: '5000' }).personCacheSize, 5000);
+});
+
+cache('refuses a size below 2 or not a whole number, naming the setting', () => {
+  for (const bad of ['0', '1', '2.5', 'lots']) {
+    assert.throws(() => parse({ HEDGEROW_PERSON_CACHE: bad }), (err: unknown) =>
+      err instanceof ConfigError && /HEDGEROW_PERSON_CACHE|personCacheSize/.test((err as Error).message));
+  }
+});
+
 s.run();
+cache.run();

@@ -53,7 +53,7 @@ class TwoGenerationMap<V> {
   }
 }
 
-const DEFAULT_CACHED_PERSONS = 200_000;
+export const DEFAULT_CACHED_PERSONS = 200_000;
 
 export class PersonCache {
   // Distinct id → person uuid, or null for "no person".

@@ -90,9 +90,9 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 
 // One preparation per consumer transaction; the cache, the limiter and the pruning
 // clock outlive them.
-export function createPersonStep(store: Store, now: () => number = Date.now): () => EventPreparation {
+export function createPersonStep(store: Store, now: () => number = Date.now, cachedPersons?: number): () => EventPreparation {
   const limiter = createWarningLimiter(now);
-  const cache = new PersonCache();
+  const cache = new PersonCache(cachedPersons);
   let prunedAt = -Infinity;
   return () => {
     const t = now();

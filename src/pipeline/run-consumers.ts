@@ -11,13 +11,14 @@ export interface ConsumerWorkerData {
   dataDir: string;
   natsUrl: string | null;
   batchBytes: number;
+  cachedPersons: number;
 }
 
 export async function runConsumers(data: ConsumerWorkerData, signal: AbortSignal, onQuarantined: (r: QuarantinedRecord) => void): Promise<void> {
   const store = openStore(data.dataDir);
   const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store, data.batchBytes);
   try {
-    await runEventStore(store, reader, signal, { startPreparation: createPersonStep(store), onQuarantined });
+    await runEventStore(store, reader, signal, { startPreparation: createPersonStep(store, Date.now, data.cachedPersons), onQuarantined });
   } finally {
     await reader.close();
     await store.close();
