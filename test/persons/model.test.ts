@@ -1,12 +1,14 @@
-// The stored persons against a model: the same person rules (identity.ts, normalize.ts)
-// applied one event at a time to a plain Map. What differs between the two is everything
-// the consumer adds around the rules — the batch working set, the cache kept across
-// transactions, person rows (whole, or by reference past PERSON_ROW_COPY_LIMIT ids), merges
-// inside one transaction, duplicate uuids, replays after a crash, a restart with an empty
-// cache and deletions through the API — so any difference is a bug there. Random event
-// streams over a few dozen distinct ids (some illegal, so merges are refused too) make
-// persons with many ids, chains of merges and repeated values; each seed is cut into
-// transactions differently.
+// The stored persons and groups against a model: the same rules (identity.ts,
+// normalize.ts, groups.ts) applied one event at a time to plain Maps. What differs
+// between the two is everything the consumer adds around the rules — the batch working
+// set, the cache kept across transactions, person rows (whole, or by reference past
+// PERSON_ROW_COPY_LIMIT ids), merges and group updates inside one transaction, group
+// types handed out while events are prepared, duplicate uuids, replays after a crash, a
+// restart with an empty cache and deletions through the API — so any difference is a
+// bug there. Random event streams over a few dozen distinct ids (some illegal, so merges
+// are refused too) and seven group types make persons with many ids, chains of merges,
+// refused group types and repeated values; each seed is cut into transactions
+// differently.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -17,8 +19,9 @@ import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { normalizePersonEvent } from '../../src/persons/normalize.js';
 import { processPersonEvent } from '../../src/persons/identity.js';
-import { deletePerson, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
-import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/store/persons.js';
+import { groupIdentifyFields, resolveGroupType, upsertGroup } from '../../src/persons/groups.js';
+import { deletePerson, groupByKey, groupTypeMapping, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
+import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/store/persons.js';
 import { tempDir } from '../helpers/server.js';
 import { eventMaker } from '../helpers/person-events.js';
 
@@ -30,6 +33,9 @@ const EVENTS_PER_SEED = 400;
 const IDS = [...Array.from({ length: 24 }, (_, i) => `user-${i}`), 'anonymous', 'null', 'Guest'];
 const KEYS = ['plan', 'email', 'seen', '$current_url', '$browser'];
 const VALUES = ['a', 'b', 1, true, null, { nested: 'x' }];
+// Seven group types: the sixth and seventh to appear are refused.
+const GROUP_TYPES = ['company', 'team', 'project', 'org', 'region', 'plan', 'shard'];
+const GROUP_KEYS = ['g1', 'g2', 'g3'];
 
 function xorshift(seed: number) {
   let x = seed | 1;
@@ -63,23 +69,40 @@ function randomStream(random: () => number, count: number): CapturedEvent[] {
     if (maybe(0.1)) properties.$unset = [pick(KEYS)];
     if (maybe(0.05)) properties.$process_person_profile = false;
     const r = random();
+    if (r < 0.08) {
+      events.push(ev('$groupidentify', pick(IDS), { $group_type: pick(GROUP_TYPES), $group_key: pick(GROUP_KEYS), $group_set: someProperties() }));
+      continue;
+    }
     const name = r < 0.55 ? pick(['$pageview', 'signed up']) : r < 0.75 ? '$identify' : r < 0.9 ? '$create_alias' : r < 0.95 ? '$merge_dangerously' : '$set';
     if (name === '$identify') properties.$anon_distinct_id = pick(IDS);
     if (name === '$create_alias' || name === '$merge_dangerously') properties.alias = pick(IDS);
+    if (maybe(0.15)) properties.$groups = { [pick(GROUP_TYPES)]: pick(GROUP_KEYS) };
     events.push(ev(name, pick(IDS), properties));
   }
   return events;
 }
 
-// The rules applied to a Map, one event at a time: distinct id → person.
+// The rules applied to Maps, one event at a time: distinct id → person, group type →
+// index, (index, key) → group, event → the `$group_<n>` it carries.
 function createModel() {
   const byId = new Map<string, PersonRecord>();
+  let groupTypes: GroupTypeRecord[] = [];
+  const groups = new Map<string, GroupRecord>();
+  const groupsOfEvent = new Map<string, Record<string, unknown>>();
+  const typeIndex = (type: string, timestamp: string) => {
+    const resolved = resolveGroupType(groupTypes, type, timestamp);
+    if (resolved?.added) groupTypes = [...groupTypes, resolved.added];
+    return resolved ? resolved.index : null;
+  };
   const seen = new Set<string>();
   const personOfEvent = new Map<string, string | null>();
   let lastId = 0;
   return {
     byId,
     personOfEvent,
+    groups,
+    groupsOfEvent,
+    groupTypes: () => groupTypes,
     apply(input: CapturedEvent) {
       if (seen.has(input.uuid)) return;
       seen.add(input.uuid);
@@ -93,10 +116,27 @@ function createModel() {
       }
       const outcome = processPersonEvent(ev, (id) => byId.get(id));
       personOfEvent.set(ev.uuid, outcome.personUuid);
+      const associated: Record<string, unknown> = {};
+      const named = ev.properties.$groups;
+      if (named && typeof named === 'object') {
+        for (const [type, key] of Object.entries(named)) {
+          const index = typeIndex(type, ev.timestamp);
+          if (index !== null) associated[`$group_${index}`] = key;
+        }
+      }
+      groupsOfEvent.set(ev.uuid, associated);
       const change = outcome.change;
-      if (!change) return;
-      const person = change.kind === 'create' ? { id: ++lastId, ...change.person } : change.person;
-      for (const id of person.distinct_ids) byId.set(id, person);
+      if (change) {
+        const person = change.kind === 'create' ? { id: ++lastId, ...change.person } : change.person;
+        for (const id of person.distinct_ids) byId.set(id, person);
+      }
+      const g = ev.event === '$groupidentify' ? groupIdentifyFields(ev.properties) : null;
+      const index = g && typeIndex(g.groupType, ev.timestamp);
+      if (g && index !== null) {
+        const key = `${index}/${g.groupKey}`;
+        const next = upsertGroup(groups.get(key), index, g, ev.timestamp);
+        if (next) groups.set(key, next);
+      }
     },
     delete(distinctId: string) {
       const person = byId.get(distinctId);
@@ -163,8 +203,15 @@ async function runSeed(seed: number) {
 }
 
 for (let seed = 1; seed <= SEEDS; seed++) {
-  s(`seed ${seed}: every distinct id reads the person the model holds, and every event its person`, async () => {
+  s(`seed ${seed}: every distinct id reads the person the model holds, every group and event the model's`, async () => {
     const { events, model } = await runSeed(seed);
+    assert.equal(groupTypeMapping(store, P), model.groupTypes(), `seed ${seed}: group types`);
+    assert.is(model.groupTypes().length, 5, `seed ${seed}: the stream names more group types than a project may have`);
+    for (const type of model.groupTypes()) {
+      for (const key of GROUP_KEYS) {
+        assert.equal(groupByKey(store, P, type.group_type_index, key), model.groups.get(`${type.group_type_index}/${key}`), `seed ${seed}: group ${type.group_type} ${key}`);
+      }
+    }
     if (seed % 2 === 0) {
       // The stream is worth its name: without deletions, merges make persons past the
       // row-copy limit (kept by reference, src/store/persons.ts).
@@ -181,6 +228,8 @@ for (let seed = 1; seed <= SEEDS; seed++) {
       }
       const personUuid = model.personOfEvent.get(ev.uuid)!;
       assert.is(row?.person_id, personUuid, `seed ${seed}: person of event ${ev.uuid}`);
+      const carried = Object.fromEntries(Object.entries(row!.properties).filter(([k]) => /^\$group_\d$/.test(k)));
+      assert.equal(carried, model.groupsOfEvent.get(ev.uuid) ?? {}, `seed ${seed}: groups of event ${ev.uuid}`);
       // Without deletions, an event's person was merged, maybe through a chain, into
       // the person its distinct id has now: the events API reads it as that person.
       if (seed % 2 === 0 && personUuid !== null) {
