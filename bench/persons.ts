@@ -85,8 +85,7 @@ const loadAtStart = loadavg();
 let seed = 42;
 let idSeed = 7;
 const reseed = () => { seed = 42; idSeed = 7; uuids = 0; };
-const lcg = (s: number) => (s * 1103515245 + 12345) % 2 ** 31;
-const random = () => ((seed = lcg(seed)) / 2 ** 31);
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
 let uuids = 0;
 const t0 = Date.parse('2026-01-01T00:00:00.000Z');
@@ -106,7 +105,7 @@ const FIRST_VISITS_MS = 90 * 86_400_000;
 // distinct ids. Its random bits come from a generator of their own, so the mix is the
 // same whatever the ids look like. (Ids that share a long prefix, as a counter padded
 // into a fixed uuid does, make every B-tree key comparison walk that prefix: the event
-// store alone measured a fifth slower on them.)
+// store alone measured about a tenth slower on them; bench/RESULTS.md.)
 function uuidv7(ms: number): string {
   const hex = (digits: number) => Math.floor(idRandom() * 16 ** digits).toString(16).padStart(digits, '0');
   const t = ms.toString(16).padStart(12, '0');
