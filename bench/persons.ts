@@ -45,6 +45,7 @@ import { createLmdbLogReader, READ_BYTE_BUDGET } from '../src/log/lmdb-log.js';
 import { scanCapture } from '../src/capture/normalize.js';
 import { createPersonStep } from '../src/persons/step.js';
 import { tempDir } from '../test/helpers/server.js';
+import { xorshift } from '../test/helpers/xorshift.js';
 import { measureCeiling, type Ceiling } from './ceiling.js';
 
 const { values: args } = parseArgs({ options: {
@@ -83,21 +84,15 @@ const command = ['node', relative(process.cwd(), process.argv[1]), ...process.ar
 const loadAtStart = loadavg();
 
 let seed = 42;
-let idSeed = 7;
-const reseed = () => { seed = 42; idSeed = 7; uuids = 0; };
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+// The ids' random bits: a generator of their own (the LCG above repeats its low bits,
+// and its product loses precision past 2^53, so its ids would collide).
+let idRandom = xorshift(7);
+const reseed = () => { seed = 42; idRandom = xorshift(7); uuids = 0; };
 const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
 let uuids = 0;
 const t0 = Date.parse('2026-01-01T00:00:00.000Z');
 
-// xorshift32: the ids need all their random bits distinct (the LCG above repeats its
-// low bits, and its product loses precision past 2^53, so its ids would collide).
-const idRandom = () => {
-  idSeed ^= idSeed << 13;
-  idSeed ^= idSeed >>> 17;
-  idSeed ^= idSeed << 5;
-  return (idSeed >>> 0) / 2 ** 32;
-};
 // Existing persons first came at some time in the 90 days before the mix.
 const FIRST_VISITS_MS = 90 * 86_400_000;
 

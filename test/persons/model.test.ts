@@ -24,6 +24,7 @@ import { deletePerson, groupByKey, groupTypeMapping, personRecordByDistinctId, r
 import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/store/persons.js';
 import { tempDir } from '../helpers/server.js';
 import { eventMaker } from '../helpers/person-events.js';
+import { xorshift } from '../helpers/xorshift.js';
 
 const P = 1;
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');
@@ -36,16 +37,6 @@ const VALUES = ['a', 'b', 1, true, null, { nested: 'x' }];
 // Seven group types: the sixth and seventh to appear are refused.
 const GROUP_TYPES = ['company', 'team', 'project', 'org', 'region', 'plan', 'shard'];
 const GROUP_KEYS = ['g1', 'g2', 'g3'];
-
-function xorshift(seed: number) {
-  let x = seed | 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 function randomStream(random: () => number, count: number): CapturedEvent[] {
   const ev = eventMaker(P, NOW);
@@ -169,26 +160,25 @@ async function runSeed(seed: number) {
   let seq = 0;
   const applied: LogEntry[] = [];
   for (let i = 0; i < events.length;) {
-    // A transaction of 1–4 log entries of 1–12 events each. The consumer gets copies: it
-    // reshapes the events it stores.
+    // A transaction of 1–4 log entries of 1–12 events each. The consumer gets copies (it
+    // reshapes the events it stores); `applied` keeps the entries as they were sent.
     const entries: LogEntry[] = [];
     const batch: CapturedEvent[] = [];
     for (let n = 1 + Math.floor(random() * 4); n > 0 && i < events.length; n--) {
       const size = 1 + Math.floor(random() * 12);
       const slice = events.slice(i, i + size);
       batch.push(...slice);
-      entries.push({ seq: ++seq, events: structuredClone(slice) });
+      entries.push({ seq: ++seq, events: slice });
       i += size;
     }
-    await applyEntries(store, entries, step, undefined, () => NOW);
+    await applyEntries(store, entries.map((e) => structuredClone(e)), step, undefined, () => NOW);
     for (const ev of batch) model.apply(ev);
     applied.push(...entries);
     const r = random();
     if (r < 0.1) {
       // A replay of an entry already applied, as after a crash: it changes nothing.
       const again = applied[Math.floor(random() * applied.length)];
-      const originals = again.events.map((x) => events.find((e) => e.uuid === x.uuid)!);
-      await applyEntries(store, [{ seq: again.seq, events: structuredClone(originals) }], step, undefined, () => NOW);
+      await applyEntries(store, [structuredClone(again)], step, undefined, () => NOW);
     } else if (r < 0.15) {
       // A restart: the consumer's cache starts empty.
       step = startStep();
