@@ -40,7 +40,7 @@ export function createMetrics(opts: { backlog: () => number; logPending: () => n
     labelNames: ['reason'] as const, registers: [registry],
   });
   new Gauge({
-    name: 'hedgerow_log_backlog_events', help: 'Log records appended but not yet applied by the event store',
+    name: 'hedgerow_log_backlog_records', help: 'Log records appended but not yet applied by the event store',
     registers: [registry], collect() { this.set(opts.backlog()); },
   });
   new Gauge({

@@ -1,6 +1,6 @@
 // Consumers run at a lower CPU priority than the capture thread: under a burst the
 // durable acks stay fast and the consumers catch up afterwards (the backlog is
-// exported as hedgerow_log_backlog_events). Linux applies nice values per thread;
+// exported as hedgerow_log_backlog_records). Linux applies nice values per thread;
 // /proc/thread-self names this thread's id. Elsewhere this is a no-op.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';

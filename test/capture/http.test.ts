@@ -167,8 +167,9 @@ s('liveness, readiness and metrics answer', async () => {
   const metrics = await (await fetch(`${t.url}/metrics`)).text();
   assert.match(metrics, /hedgerow_http_requests_total\{route="\/i\/v0\/e",method="POST",status="200"\}/);
   assert.match(metrics, /hedgerow_capture_ack_seconds_bucket/);
-  assert.match(metrics, /hedgerow_log_backlog_events/);
   assert.not.match(metrics, new RegExp(t.projectKey));
+  // Once the consumer has applied what this suite captured, no log record is behind.
+  await eventually(async () => /^hedgerow_log_backlog_records 0$/m.test(await (await fetch(`${t.url}/metrics`)).text()));
 });
 
 s.run();
