@@ -6,13 +6,13 @@ import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
 import type { Store } from '../store/env.js';
 import type { PersonRecord } from '../store/persons.js';
-import { lazyPage } from './page.js';
+import { lazyPage, pageOf, pageWindow, scanWindow } from './page.js';
+import type { PersonScan, PersonScanTask } from './list.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
 import {
-  deletePerson, groupByKey, groupTypeMapping, groupsOfType, personById, personByUuid, personRecordByDistinctId,
-  personsNewestFirst, warningsSince,
+  deletePerson, groupByKey, groupTypeMapping, groupsOfType, personById, personByUuid, personRecordByDistinctId, warningsSince,
 } from './store.js';
 import { summarizeWarnings } from './warnings-summary.js';
 
@@ -56,28 +56,27 @@ function groupTypeIndexParam(req: HttpRequest): number {
   return Number(raw);
 }
 
-export function personRoutes(auth: ManagementAuth, store: Store): Route[] {
+// `scanPersons` runs the persons list's scan off the HTTP thread (src/persons/list.ts).
+export function personRoutes(auth: ManagementAuth, store: Store, scanPersons: (task: PersonScanTask) => Promise<PersonScan>): Route[] {
   return PREFIXES.flatMap((prefix) => [
     auth.route({
       methods: ['GET'], pattern: `${prefix}/:project_id/persons`, scope: 'person',
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
-        const match = personFilter({
+        const filter = {
           search: req.query.get('search') ?? undefined,
           email: req.query.get('email') ?? undefined,
           properties: propertyFilters(req),
-        }, Date.now());
+        };
+        const now = Date.now();
+        const window = pageWindow(req);
+        const withCount = req.query.has('include_total');
         const distinctId = req.query.get('distinct_id');
-        let candidates: Iterable<PersonRecord>;
-        if (distinctId) {
-          // One person at most: found through its distinct id, not by scanning.
-          const person = personRecordByDistinctId(store, project.id, distinctId);
-          candidates = person ? [person] : [];
-        } else {
-          candidates = personsNewestFirst(store, project.id);
-        }
-        const matching = (function* () { for (const p of candidates) if (match(p)) yield presentPerson(p); })();
-        return json(200, lazyPage(req, matching, req.query.has('include_total')));
+        if (!distinctId) return json(200, pageOf(req, window, await scanPersons({ projectId: project.id, filter, now, window, withCount }), withCount));
+        // One person at most: found through its distinct id, not by scanning.
+        const person = personRecordByDistinctId(store, project.id, distinctId);
+        const found = person && personFilter(filter, now)(person) ? [presentPerson(person)] : [];
+        return json(200, pageOf(req, window, scanWindow(found, window, withCount), withCount));
       },
     }),
     auth.route({
