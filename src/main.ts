@@ -42,13 +42,11 @@ import { quotaCommand } from './quota/cli.js';
 import { flushFlagUsage } from './quota/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createBatchingPool } from './pipeline/batching-pool.js';
-import { Piscina } from 'piscina';
-import type { PersonScan, PersonScanTask } from './persons/list.js';
+import { createQueryPool } from './pipeline/query-pool.js';
 import { decideRoutes } from './flags/decide-routes.js';
 import type { FlagTask, FlagTaskResult } from './flags/serve/types.js';
 
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
-const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
 
 export interface RunningServer {
   port: number;
@@ -98,14 +96,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   const flagPool = createBatchingPool<FlagTask, FlagTaskResult>({
     filename: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
   });
-  // Management reads that scan (the persons list) run here, off the HTTP thread. One
-  // thread: they are rare, and the flag workers keep the other cores.
-  const queryPool = new Piscina<PersonScanTask, PersonScan>({
-    filename: QUERY_WORKER_URL.href, minThreads: 1, maxThreads: 1, workerData: { dataDir: config.dataDir }, idleTimeout: Number.MAX_SAFE_INTEGER,
-    // A worker blocked in Atomics.wait never runs lmdb-js's timer that ends its read
-    // snapshot, and would go on reading the store as it was.
-    atomics: 'async',
-  });
+  const queries = createQueryPool(config.dataDir);
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs);
 
@@ -115,8 +106,8 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
       return { ok: checks.consumers && checks.log && checks.geoip, checks };
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
-    ...eventRoutes(auth, store),
-    ...personRoutes(auth, store, (task) => queryPool.run(task)),
+    ...eventRoutes(auth, store, queries),
+    ...personRoutes(auth, store, queries),
     ...projectRoutes(auth, tenancy, access),
     ...memberRoutes({ auth, tenancy, members, access }),
     ...userRoutes(auth, tenancy),
@@ -144,7 +135,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
       await consumers.stop();
       await retention?.stop();
       await flagPool.close();
-      await queryPool.destroy();
+      await queries.close();
       flushFlagUsage(store);
       await store.close();
     },

@@ -4,8 +4,8 @@ import { json } from '../http/reply.js';
 import { errors } from '../errors.js';
 import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import type { Store, StoredEventValue } from '../store/env.js';
-import { eventByUuid, queryEvents } from './query.js';
-import { propertyValues } from './values.js';
+import { eventByUuid, type EventQuery, type EventRow } from './query.js';
+import type { ValuesQuery } from './values.js';
 import { resolvePersonUuid } from '../persons/store.js';
 
 const DEFAULT_LIMIT = 100;
@@ -40,16 +40,22 @@ function absoluteUrl(req: HttpRequest, params: URLSearchParams): string {
   return `${proto}://${host}${req.path}?${params.toString()}`;
 }
 
-export function eventRoutes(auth: ManagementAuth, store: Store): Route[] {
+// Listings and values scans run off the HTTP thread (src/pipeline/query-pool.ts).
+export interface EventScans {
+  events(query: EventQuery): Promise<{ rows: EventRow[]; more: boolean }>;
+  values(query: ValuesQuery): Promise<string[]>;
+}
+
+export function eventRoutes(auth: ManagementAuth, store: Store, scans: EventScans): Route[] {
   return [
     auth.route({
       methods: ['GET'], pattern: '/api/environments/:project_id/events', scope: 'query',
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
         const limit = limitParam(req);
         const cursorUuid = req.query.get('before_uuid');
         const beforeMs = timeParam(req, 'before');
-        const { rows, more } = queryEvents(store, {
+        const { rows, more } = await scans.events({
           projectId: project.id,
           event: req.query.get('event') || undefined,
           distinctId: req.query.get('distinct_id') || undefined,
@@ -71,13 +77,13 @@ export function eventRoutes(auth: ManagementAuth, store: Store): Route[] {
     }),
     auth.route({
       methods: ['GET'], pattern: '/api/environments/:project_id/events/values', scope: 'query',
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
         const key = req.query.get('key');
         if (!key) throw errors.required('key');
         const format = req.query.get('format') ?? 'json';
         if (format !== 'json' && format !== 'csv') throw errors.validation('format must be csv or json.', 'format');
-        const values = propertyValues(store, {
+        const values = await scans.values({
           projectId: project.id, key, value: req.query.get('value') ?? undefined,
           eventName: req.query.get('event_name') ?? undefined, nowMs: Date.now(),
         });

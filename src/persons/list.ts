@@ -1,14 +1,14 @@
-// The persons list: newest first, filtered by search, email and property filters. With
-// a filter it reads and tests every person until the page is full, about 17 µs a
-// person here (1.6–1.9 s per 100,000 when nothing matches). It therefore runs in a
-// query worker (workers/queries.ts), so the HTTP thread (capture's acks, /decide)
-// never waits on a scan.
+// The persons and groups lists, which scan. The persons list is newest first, filtered by
+// search, email and property filters. With a filter it reads and tests every person
+// until the page is full, about 17 µs a person here (1.6–1.9 s per 100,000 when nothing
+// matches). The groups list reads every group of its type. Both run in the query worker
+// (src/pipeline/query-pool.ts, docs/decisions/0013).
 import type { Store } from '../store/env.js';
 import { personFilter, type PersonFilterSpec } from './person-filter.js';
-import { presentPerson } from './present.js';
+import { presentGroup, presentPerson } from './present.js';
 import { scanWindow, type PageWindow, type WindowScan } from './page.js';
-import { personsNewestFirst } from './store.js';
-import type { Person } from './schemas.js';
+import { groupsOfType, personsNewestFirst } from './store.js';
+import type { Group, Person } from './schemas.js';
 
 // Plain data, for the trip to the worker.
 export interface PersonScanTask {
@@ -28,4 +28,25 @@ export function scanPersons(store: Store, task: PersonScanTask): PersonScan {
     for (const p of personsNewestFirst(store, task.projectId)) if (match(p)) yield presentPerson(p);
   })();
   return scanWindow(matching, task.window, task.withCount);
+}
+
+export interface GroupScanTask {
+  projectId: number;
+  typeIndex: number;
+  // Case-insensitive substring of the group key.
+  keyPart: string;
+  // The exact group key or a substring of its properties' JSON, case-insensitive.
+  search: string | null;
+  window: PageWindow;
+}
+
+export function scanGroups(store: Store, task: GroupScanTask): WindowScan<Group> {
+  const keyPart = task.keyPart.toLowerCase();
+  const search = task.search?.toLowerCase() ?? null;
+  const groups = groupsOfType(store, task.projectId, task.typeIndex)
+    .filter((g) => g.group_key.toLowerCase().includes(keyPart))
+    .filter((g) => search === null || g.group_key.toLowerCase() === search || JSON.stringify(g.group_properties).toLowerCase().includes(search))
+    // Newest first, as PostHog lists them.
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.group_key.localeCompare(b.group_key));
+  return scanWindow(groups.map(presentGroup), task.window, false);
 }

@@ -46,8 +46,3 @@ export function pageOf<T>(req: HttpRequest, { offset, limit }: PageWindow, scan:
   if (offset > 0) previous = offset - limit > 0 ? pageUrl(req, { limit, offset: offset - limit }) : pageUrl(req, { limit, offset: null });
   return { ...(withCount ? { count: scan.seen } : {}), next, previous, results: scan.results };
 }
-
-export function lazyPage<T>(req: HttpRequest, items: Iterable<T>, withCount: boolean): LazyPage<T> {
-  const window = pageWindow(req);
-  return pageOf(req, window, scanWindow(items, window, withCount), withCount);
-}

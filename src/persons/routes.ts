@@ -6,13 +6,14 @@ import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
 import type { Store } from '../store/env.js';
 import type { PersonRecord } from '../store/persons.js';
-import { lazyPage, pageOf, pageWindow, scanWindow } from './page.js';
-import type { PersonScan, PersonScanTask } from './list.js';
+import { pageOf, pageWindow, scanWindow, type WindowScan } from './page.js';
+import type { GroupScanTask, PersonScan, PersonScanTask } from './list.js';
+import type { Group } from './schemas.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
 import {
-  deletePerson, groupByKey, groupTypeMapping, groupsOfType, personById, personByUuid, personRecordByDistinctId, warningsSince,
+  deletePerson, groupByKey, groupTypeMapping, personById, personByUuid, personRecordByDistinctId, warningsSince,
 } from './store.js';
 import { summarizeWarnings } from './warnings-summary.js';
 
@@ -56,8 +57,13 @@ function groupTypeIndexParam(req: HttpRequest): number {
   return Number(raw);
 }
 
-// `scanPersons` runs the persons list's scan off the HTTP thread (src/persons/list.ts).
-export function personRoutes(auth: ManagementAuth, store: Store, scanPersons: (task: PersonScanTask) => Promise<PersonScan>): Route[] {
+// The lists that scan run off the HTTP thread (src/pipeline/query-pool.ts).
+export interface PersonScans {
+  persons(task: PersonScanTask): Promise<PersonScan>;
+  groups(task: GroupScanTask): Promise<WindowScan<Group>>;
+}
+
+export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonScans): Route[] {
   return PREFIXES.flatMap((prefix) => [
     auth.route({
       methods: ['GET'], pattern: `${prefix}/:project_id/persons`, scope: 'person',
@@ -72,7 +78,7 @@ export function personRoutes(auth: ManagementAuth, store: Store, scanPersons: (t
         const window = pageWindow(req);
         const withCount = req.query.has('include_total');
         const distinctId = req.query.get('distinct_id');
-        if (!distinctId) return json(200, pageOf(req, window, await scanPersons({ projectId: project.id, filter, now, window, withCount }), withCount));
+        if (!distinctId) return json(200, pageOf(req, window, await scans.persons({ projectId: project.id, filter, now, window, withCount }), withCount));
         // One person at most: found through its distinct id, not by scanning.
         const person = personRecordByDistinctId(store, project.id, distinctId);
         const found = person && personFilter(filter, now)(person) ? [presentPerson(person)] : [];
@@ -97,18 +103,13 @@ export function personRoutes(auth: ManagementAuth, store: Store, scanPersons: (t
     }),
     auth.route({
       methods: ['GET'], pattern: `${prefix}/:project_id/groups`, scope: 'group',
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
-        const typeIndex = groupTypeIndexParam(req);
-        const keyPart = (req.query.get('group_key') ?? '').toLowerCase();
-        const search = req.query.get('search');
-        const groups = groupsOfType(store, project.id, typeIndex)
-          .filter((g) => g.group_key.toLowerCase().includes(keyPart))
-          .filter((g) => search === null || g.group_key.toLowerCase() === search.toLowerCase() ||
-            JSON.stringify(g.group_properties).toLowerCase().includes(search.toLowerCase()))
-          // Newest first, as PostHog lists them.
-          .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.group_key.localeCompare(b.group_key));
-        const page = lazyPage(req, groups.map(presentGroup), false);
+        const window = pageWindow(req);
+        const page = pageOf(req, window, await scans.groups({
+          projectId: project.id, typeIndex: groupTypeIndexParam(req), keyPart: req.query.get('group_key') ?? '',
+          search: req.query.get('search'), window,
+        }), false);
         return json(200, { next: page.next, previous: page.previous, results: page.results });
       },
     }),

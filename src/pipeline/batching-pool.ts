@@ -35,7 +35,8 @@ export function createBatchingPool<Req, Res>(opts: BatchingPoolOptions) {
     workerData: opts.workerData,
     // Workers keep compiled state warm: never reap them for idleness.
     idleTimeout: Number.MAX_SAFE_INTEGER,
-    // Long-lived tasks are not expected; async atomics avoid blocking a worker waiting for work.
+    // A worker blocked in Atomics.wait between tasks never runs lmdb-js's timer that ends
+    // its read snapshot, and would go on reading the store as it was (docs/decisions/0013).
     atomics: 'async',
   });
   const maxQueued = opts.maxQueued ?? 100_000;
