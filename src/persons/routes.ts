@@ -7,15 +7,14 @@ import type { HttpRequest, Route } from '../http/types.js';
 import type { Store } from '../store/env.js';
 import type { PersonRecord } from '../store/persons.js';
 import { pageOf, pageWindow, scanWindow, type WindowScan } from './page.js';
-import type { GroupScanTask, PersonScan, PersonScanTask } from './list.js';
-import type { Group } from './schemas.js';
+import type { GroupScanTask, PersonScan, PersonScanTask, WarningsTask } from './list.js';
+import type { Group, WarningSummary } from './schemas.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
 import {
-  deletePerson, groupByKey, groupTypeMapping, personById, personByUuid, personRecordByDistinctId, warningsSince,
+  deletePerson, groupByKey, groupTypeMapping, personById, personByUuid, personRecordByDistinctId,
 } from './store.js';
-import { summarizeWarnings } from './warnings-summary.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WARNINGS_WINDOW_MS = 30 * 24 * 3600 * 1000;
@@ -61,6 +60,7 @@ function groupTypeIndexParam(req: HttpRequest): number {
 export interface PersonScans {
   persons(task: PersonScanTask): Promise<PersonScan>;
   groups(task: GroupScanTask): Promise<WindowScan<Group>>;
+  warnings(task: WarningsTask): Promise<WarningSummary[]>;
 }
 
 export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonScans): Route[] {
@@ -135,10 +135,10 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonSc
     auth.route({
       // PostHog keeps this internal; here a person:read key may read it.
       methods: ['GET'], pattern: `${prefix}/:project_id/ingestion_warnings`, scope: 'person',
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
-        const records = warningsSince(store, project.id, Date.now() - WARNINGS_WINDOW_MS);
-        return json(200, { results: summarizeWarnings(records, req.query.get('q') ?? undefined) });
+        const results = await scans.warnings({ projectId: project.id, sinceMs: Date.now() - WARNINGS_WINDOW_MS, search: req.query.get('q') ?? undefined });
+        return json(200, { results });
       },
     }),
   ]);
