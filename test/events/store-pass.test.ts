@@ -2,16 +2,14 @@
 // batch, across batches and across projects; the position moves with the writes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import type { Store } from '../../src/store/env.js';
 import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
-import { tempDir } from '../helpers/server.js';
+import { storePerTest } from '../helpers/temp-store.js';
 import { appliedByAll } from '../../src/log/retention.js';
 
 let store: Store;
-let dir: string;
 let seq = 0;
 
 function ev(uuid: string, event: string, projectId = 1): CapturedEvent {
@@ -24,14 +22,7 @@ const entry = (...events: CapturedEvent[]): LogEntry => ({ seq: ++seq, events })
 const stored = () => [...store.eventRows.getRange()].flatMap(({ value }) => (value ? [value.event] : []));
 
 const s = suite('event-store pass');
-s.before.each(() => {
-  dir = tempDir('hedgerow-store-pass-');
-  store = openStore(dir);
-});
-s.after.each(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+storePerTest(s, 'hedgerow-store-pass-', (opened) => { store = opened; });
 
 const U1 = '0190a0e4-1c4e-7b1a-9e5b-000000000001';
 const U2 = '0190a0e4-1c4e-7b1a-9e5b-000000000002';

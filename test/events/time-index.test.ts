@@ -3,16 +3,13 @@
 // cursor and above any lower bound.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import type { Store } from '../../src/store/env.js';
 import { CHUNK_EVENTS, CHUNK_SPAN_MS, createTimeIndexWriter, newestFirst, type IndexedEvent } from '../../src/events/time-index.js';
-import { tempDir } from '../helpers/server.js';
+import { storePerTest } from '../helpers/temp-store.js';
 
 const s = suite('events time index');
-let dir: string;
 let store: Store;
-s.before.each(() => { dir = tempDir('hedgerow-time-index-'); store = openStore(dir); });
-s.after.each(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+storePerTest(s, 'hedgerow-time-index-', (opened) => { store = opened; });
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const newestFirstSort = (xs: IndexedEvent[]) => [...xs].sort((a, b) => (b.ts - a.ts) || (a.uuid < b.uuid ? 1 : -1));

@@ -2,8 +2,7 @@
 // stored, what a replay does, and that a failed transaction leaves nothing behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import type { Store } from '../../src/store/env.js';
 import { applyEntries, eventStorePosition, type EventPreparation } from '../../src/events/consumer.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
@@ -13,14 +12,13 @@ import {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid, personRecordByDistinctId, resolvePersonUuid,
   warningsSince, writeHashKeyOverrides, deletePerson,
 } from '../../src/persons/store.js';
-import { tempDir } from '../helpers/server.js';
+import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/store/persons.js';
 
 const P = 1;
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');
 let store: Store;
-let dir: string;
 let seq = 0;
 const ev = eventMaker(P, NOW);
 
@@ -31,15 +29,10 @@ const apply = (...entries: LogEntry[]) => applyEntries(store, entries, step);
 const person = (distinctId: string) => personRecordByDistinctId(store, P, distinctId);
 
 const s = suite('person step in the event-store pass');
-s.before.each(() => {
-  dir = tempDir('hedgerow-persons-');
-  store = openStore(dir);
+storePerTest(s, 'hedgerow-persons-', (opened) => {
+  store = opened;
   step = createPersonStep(store, () => NOW);
   seq = 0;
-});
-s.after.each(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 s('every stored event carries the person it resolved to; merges are followed on read', async () => {

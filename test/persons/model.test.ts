@@ -11,8 +11,7 @@
 // differently.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import type { Store } from '../../src/store/env.js';
 import { applyEntries } from '../../src/events/consumer.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
@@ -22,7 +21,7 @@ import { processPersonEvent } from '../../src/persons/identity.js';
 import { groupIdentifyFields, resolveGroupType, upsertGroup } from '../../src/persons/groups.js';
 import { deletePerson, groupByKey, groupTypeMapping, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
 import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/store/persons.js';
-import { tempDir } from '../helpers/server.js';
+import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { xorshift } from '../helpers/xorshift.js';
 
@@ -138,15 +137,7 @@ function createModel() {
 
 const s = suite('stored persons match the person rules applied one event at a time');
 let store: Store;
-let dir: string;
-s.before.each(() => {
-  dir = tempDir('hedgerow-person-model-');
-  store = openStore(dir);
-});
-s.after.each(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+storePerTest(s, 'hedgerow-person-model-', (opened) => { store = opened; });
 
 // Odd seeds also delete persons through the API now and then; every third seed gives
 // the consumer a cache of 4 persons, so most lookups go back to LMDB.

@@ -3,13 +3,12 @@
 // transactions, never within one.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import type { Store } from '../../src/store/env.js';
 import { PersonBatch } from '../../src/persons/batch.js';
 import { PersonCache } from '../../src/persons/person-cache.js';
 import { processPersonEvent, type PersonEvent } from '../../src/persons/identity.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
-import { tempDir } from '../helpers/server.js';
+import { storePerTest } from '../helpers/temp-store.js';
 
 const P = 1;
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');
@@ -26,10 +25,8 @@ function send(batch: PersonBatch, e: PersonEvent): string {
 }
 
 const s = suite('person cache');
-let dir: string;
 let store: Store;
-s.before.each(() => { dir = tempDir('hedgerow-person-cache-'); store = openStore(dir); });
-s.after.each(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+storePerTest(s, 'hedgerow-person-cache-', (opened) => { store = opened; });
 
 s('a merge early in a transaction holds after the transaction has touched more persons than half the cache', async () => {
   // Room for 4 entries a generation: the 20 new persons below would turn it over 5 times.
