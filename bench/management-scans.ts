@@ -1,5 +1,5 @@
 // How long the HTTP thread is held up while the management API scans. A data dir is
-// seeded with `--persons` persons (30-odd properties each). Then, for each server build
+// seeded with `--persons` persons (30-odd properties each, test/helpers/synthetic-persons.ts). Then, for each server build
 // (this one, and with --baseline DIR also a built worktree of an earlier commit), the real
 // server runs on CPU 0. This process is on CPU 1 and sends a persons search that matches
 // nobody, so the server reads every person. While that search runs, this process
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/env.js';
-import { writePerson } from '../src/persons/person-rows.js';
+import { writeSyntheticPersons } from '../test/helpers/synthetic-persons.js';
 import { percentile } from './fixed-rate.js';
 import { root, startPinned } from './ceiling.js';
 
@@ -38,15 +38,7 @@ const projectId: number = init.project_id;
 const key: string = init.personal_api_key;
 {
   const store = openStore(dataDir);
-  await store.root.transaction(() => {
-    for (let i = 1; i <= PERSONS; i++) {
-      const properties: Record<string, unknown> = { email: `user${i}@example.com`, name: `User ${i}` };
-      for (let k = 0; k < 30; k++) properties[`prop_${k}`] = `value-${k}-${i % 97}`;
-      const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      writePerson(store, projectId, { id: i, uuid, created_at: '2026-01-01T00:00:00.000Z', properties, is_identified: true, distinct_ids: [`user-${i}`] }, 0);
-      store.personIds.put([projectId, i], uuid);
-    }
-  });
+  await writeSyntheticPersons(store, projectId, PERSONS);
   await store.close();
 }
 

@@ -3,21 +3,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { writePerson } from '../../src/persons/person-rows.js';
-import type { PersonRecord } from '../../src/store/persons.js';
+import { syntheticUuid, writeSyntheticPersons } from '../helpers/synthetic-persons.js';
 
 const s = suite('persons list in a query worker');
 // Enough persons that a search matching none of them takes a good fraction of a second.
 const PERSONS = 40_000;
 let t: TestServer;
-
-const uuidOf = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-
-function person(i: number): PersonRecord {
-  const properties: Record<string, unknown> = { email: `user${i}@example.com` };
-  for (let k = 0; k < 20; k++) properties[`prop_${k}`] = `value-${k}-${i % 97}`;
-  return { id: i, uuid: uuidOf(i), created_at: '2026-01-01T00:00:00.000Z', properties, is_identified: true, distinct_ids: [`user-${i}`] };
-}
 
 const list = async (query: string) => {
   const r = await fetch(`${t.url}/api/environments/${t.projectId}/persons/?${query}`, { headers: { authorization: `Bearer ${t.personalKey}` } });
@@ -27,26 +18,19 @@ const list = async (query: string) => {
 
 s.before(async () => {
   t = await startTestServer();
-  const { store } = t.server;
-  await store.root.transaction(() => {
-    for (let i = 1; i <= PERSONS; i++) {
-      const p = person(i);
-      writePerson(store, t.projectId, p, 0);
-      store.personIds.put([t.projectId, i], p.uuid);
-    }
-  });
+  await writeSyntheticPersons(t.server.store, t.projectId, PERSONS);
 });
 s.after(async () => { await t.close(); });
 
 s('a search reaches the oldest person, and one matching nobody scans them all', async () => {
   // Newest first: person 1 is the last the scan reaches.
   const oldest = await list('search=user1@example.com');
-  assert.equal(oldest.results.map((p) => p.uuid), [uuidOf(1)]);
+  assert.equal(oldest.results.map((p) => p.uuid), [syntheticUuid(1)]);
   const none = await list('search=nobody-has-this&include_total');
   assert.equal(none, { count: 0, next: null, previous: null, results: [] });
   const all = await list('include_total&limit=2&offset=1');
   assert.is(all.count, PERSONS);
-  assert.equal(all.results.map((p) => p.uuid), [uuidOf(PERSONS - 1), uuidOf(PERSONS - 2)]);
+  assert.equal(all.results.map((p) => p.uuid), [syntheticUuid(PERSONS - 1), syntheticUuid(PERSONS - 2)]);
 });
 
 s('the HTTP thread answers while a search scans', async () => {
