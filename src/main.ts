@@ -41,12 +41,13 @@ import { quotaRoutes } from './quota/routes.js';
 import { quotaCommand } from './quota/cli.js';
 import { flushFlagUsage } from './quota/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
-import { createBatchingPool } from './pipeline/batching-pool.js';
-import { createQueryPool } from './pipeline/query-pool.js';
+import { createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
-import type { FlagTask, FlagTaskResult } from './flags/serve/types.js';
+import type { FlagTasks, FlagWorkerData } from './flags/tasks.js';
+import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
+const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
 
 export interface RunningServer {
   port: number;
@@ -93,10 +94,12 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
   );
-  const flagPool = createBatchingPool<FlagTask, FlagTaskResult>({
-    filename: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
+  const flagPool = createWorkerPool<FlagTasks, FlagWorkerData>({
+    worker: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
   });
-  const queries = createQueryPool(config.dataDir);
+  // One thread: management scans are rare, and the flag workers keep the other cores
+  // (docs/decisions/0013).
+  const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs);
 

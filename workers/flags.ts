@@ -1,9 +1,10 @@
-// Piscina worker for /decide and /flags: opens LMDB in this thread and evaluates
-// batches of flag requests (src/flags/serve/evaluate-batch.ts).
+// Piscina worker for /decide and /flags (the flag pool, src/flags/tasks.ts): opens LMDB
+// in this thread and evaluates batches of flag requests (src/flags/serve/evaluate-batch.ts).
 import { workerData } from 'piscina';
 import { openStore } from '../src/store/env.js';
+import { serveTasks } from '../src/pools/serve.js';
 import { createBatchEvaluator } from '../src/flags/serve/evaluate-batch.js';
-import type { FlagWorkerData } from '../src/flags/serve/types.js';
+import type { FlagTasks, FlagWorkerData } from '../src/flags/tasks.js';
 
 const store = openStore((workerData as FlagWorkerData).dataDir);
-export default createBatchEvaluator(store);
+export default serveTasks<FlagTasks>({ evaluate: { batch: createBatchEvaluator(store) } });

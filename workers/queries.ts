@@ -1,20 +1,26 @@
-// Piscina worker for management reads that scan (src/pipeline/query-pool.ts): opens LMDB
-// in this thread, so a long scan never holds up the HTTP thread.
+// Piscina worker for management reads that scan (the query pool: the persons domain's and
+// the events domain's tasks, docs/decisions/0013): opens LMDB in this thread, so a long
+// scan never holds up the HTTP thread.
 import { workerData } from 'piscina';
 import { openStore } from '../src/store/env.js';
+import { serveTasks } from '../src/pools/serve.js';
 import { scanGroups, scanPersons, summarizeRecentWarnings } from '../src/persons/list.js';
+import type { PersonTasks } from '../src/persons/tasks.js';
 import { queryEvents } from '../src/events/query.js';
 import { propertyValues } from '../src/events/values.js';
-import type { QueryTask } from '../src/pipeline/query-pool.js';
+import type { EventTasks } from '../src/events/tasks.js';
 
-const store = openStore((workerData as { dataDir: string }).dataDir);
-
-export default function run(t: QueryTask): unknown {
-  switch (t.kind) {
-    case 'persons': return scanPersons(store, t.task);
-    case 'groups': return scanGroups(store, t.task);
-    case 'warnings': return summarizeRecentWarnings(store, t.task);
-    case 'events': return queryEvents(store, t.query);
-    case 'values': return propertyValues(store, t.query);
-  }
+export type QueryTasks = PersonTasks & EventTasks;
+export interface QueryWorkerData {
+  dataDir: string;
 }
+
+const store = openStore((workerData as QueryWorkerData).dataDir);
+
+export default serveTasks<QueryTasks>({
+  persons: (task) => scanPersons(store, task),
+  groups: (task) => scanGroups(store, task),
+  warnings: (task) => summarizeRecentWarnings(store, task),
+  events: (query) => queryEvents(store, query),
+  values: (query) => propertyValues(store, query),
+});

@@ -4,8 +4,9 @@ import { json } from '../http/reply.js';
 import { errors } from '../errors.js';
 import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import type { Store, StoredEventValue } from '../store/env.js';
-import { eventByUuid, type EventQuery, type EventRow } from './query.js';
-import type { ValuesQuery } from './values.js';
+import type { TaskRunner } from '../pools/index.js';
+import { eventByUuid } from './query.js';
+import type { EventTasks } from './tasks.js';
 import { resolvePersonUuid } from '../persons/store.js';
 
 const DEFAULT_LIMIT = 100;
@@ -40,13 +41,8 @@ function absoluteUrl(req: HttpRequest, params: URLSearchParams): string {
   return `${proto}://${host}${req.path}?${params.toString()}`;
 }
 
-// Listings and values scans run off the HTTP thread (src/pipeline/query-pool.ts).
-export interface EventScans {
-  events(query: EventQuery): Promise<{ rows: EventRow[]; more: boolean }>;
-  values(query: ValuesQuery): Promise<string[]>;
-}
-
-export function eventRoutes(auth: ManagementAuth, store: Store, scans: EventScans): Route[] {
+// Listings and values scans run off the HTTP thread, in the query pool (./tasks.ts).
+export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<EventTasks>): Route[] {
   return [
     auth.route({
       methods: ['GET'], pattern: '/api/environments/:project_id/events', scope: 'query',
@@ -55,7 +51,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: EventScan
         const limit = limitParam(req);
         const cursorUuid = req.query.get('before_uuid');
         const beforeMs = timeParam(req, 'before');
-        const { rows, more } = await scans.events({
+        const { rows, more } = await scans.run('events', {
           projectId: project.id,
           event: req.query.get('event') || undefined,
           distinctId: req.query.get('distinct_id') || undefined,
@@ -83,7 +79,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: EventScan
         if (!key) throw errors.required('key');
         const format = req.query.get('format') ?? 'json';
         if (format !== 'json' && format !== 'csv') throw errors.validation('format must be csv or json.', 'format');
-        const values = await scans.values({
+        const values = await scans.run('values', {
           projectId: project.id, key, value: req.query.get('value') ?? undefined,
           eventName: req.query.get('event_name') ?? undefined, nowMs: Date.now(),
         });

@@ -13,16 +13,16 @@ import { clientAddress } from '../geoip/properties.js';
 import { decodePayload } from '../capture/decode.js';
 import { isFlagQuotaExceeded, recordFlagRequest } from '../quota/index.js';
 import { writeHashKeyOverrides } from '../persons/store.js';
-import type { BatchingPool } from '../pipeline/batching-pool.js';
+import type { TaskRunner } from '../pools/index.js';
 import { responseProtocol, type ResponseProtocol } from './projection.js';
 import { readFlagRequest, readFlagToken, requestVersion } from './request.js';
 import { decideEnvelope, emptyFlagsBody, QUOTA_LIMITED } from './envelope.js';
-import type { FlagTask, FlagTaskResult } from './serve/types.js';
+import type { FlagTaskResult, FlagTasks } from './tasks.js';
 
 export interface DecideDeps {
   store: Store;
   tenancy: TenancyStore;
-  pool: BatchingPool<FlagTask, FlagTaskResult>;
+  pool: TaskRunner<FlagTasks>;
   geoip: GeoIp;
   log: Logger;
   maxDecompressedBytes: number;
@@ -80,7 +80,7 @@ export function decideRoutes(deps: DecideDeps): Route[] {
     const geo = request.geoipDisable ? {} : geoip.lookup(clientAddress(req.headers['x-forwarded-for'], req.ip));
     let result: FlagTaskResult;
     try {
-      result = await pool.run({
+      result = await pool.run('evaluate', {
         projectId: project.id, distinctId: request.distinctId, groups: request.groups,
         personProperties: request.personProperties, groupProperties: request.groupProperties, geo: geo as Record<string, string>,
         flagKeys: request.flagKeys, anonDistinctId: request.anonDistinctId, deviceId: request.deviceId, protocol, now,

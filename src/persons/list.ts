@@ -3,26 +3,15 @@
 // until the page is full, about 17 µs a person here (1.6–1.9 s per 100,000 when nothing
 // matches). The groups list reads every group of its type, and the ingestion warnings
 // summary every warning of the last 30 days. They run in the query worker
-// (src/pipeline/query-pool.ts, docs/decisions/0013).
+// (the query pool: ./tasks.ts, workers/queries.ts; docs/decisions/0013).
 import type { Store } from '../store/env.js';
-import { personFilter, type PersonFilterSpec } from './person-filter.js';
+import { personFilter } from './person-filter.js';
 import { presentGroup, presentPerson } from './present.js';
-import { scanWindow, type PageWindow, type WindowScan } from './page.js';
+import { scanWindow, type WindowScan } from './page.js';
 import { groupsOfType, personsNewestFirst, warningsSince } from './store.js';
 import { summarizeWarnings } from './warnings-summary.js';
-import type { Group, Person, WarningSummary } from './schemas.js';
-
-// Plain data, for the trip to the worker.
-export interface PersonScanTask {
-  projectId: number;
-  filter: PersonFilterSpec;
-  // The clock the property filters' relative dates are read against.
-  now: number;
-  window: PageWindow;
-  withCount: boolean;
-}
-
-export type PersonScan = WindowScan<Person>;
+import type { Group, WarningSummary } from './schemas.js';
+import type { GroupScanTask, PersonScan, PersonScanTask, WarningsTask } from './tasks.js';
 
 export function scanPersons(store: Store, task: PersonScanTask): PersonScan {
   const match = personFilter(task.filter, task.now);
@@ -30,16 +19,6 @@ export function scanPersons(store: Store, task: PersonScanTask): PersonScan {
     for (const p of personsNewestFirst(store, task.projectId)) if (match(p)) yield presentPerson(p);
   })();
   return scanWindow(matching, task.window, task.withCount);
-}
-
-export interface GroupScanTask {
-  projectId: number;
-  typeIndex: number;
-  // Case-insensitive substring of the group key.
-  keyPart: string;
-  // The exact group key or a substring of its properties' JSON, case-insensitive.
-  search: string | null;
-  window: PageWindow;
 }
 
 export function scanGroups(store: Store, task: GroupScanTask): WindowScan<Group> {
@@ -51,13 +30,6 @@ export function scanGroups(store: Store, task: GroupScanTask): WindowScan<Group>
     // Newest first, as PostHog lists them.
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.group_key.localeCompare(b.group_key));
   return scanWindow(groups.map(presentGroup), task.window, false);
-}
-
-export interface WarningsTask {
-  projectId: number;
-  sinceMs: number;
-  // Matches the type or the details' JSON text.
-  search?: string;
 }
 
 export function summarizeRecentWarnings(store: Store, task: WarningsTask): WarningSummary[] {

@@ -6,9 +6,9 @@ import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
 import type { Store } from '../store/env.js';
 import type { PersonRecord } from '../store/persons.js';
-import { pageOf, pageWindow, scanWindow, type WindowScan } from './page.js';
-import type { GroupScanTask, PersonScan, PersonScanTask, WarningsTask } from './list.js';
-import type { Group, WarningSummary } from './schemas.js';
+import type { TaskRunner } from '../pools/index.js';
+import { pageOf, pageWindow, scanWindow } from './page.js';
+import type { PersonTasks } from './tasks.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
@@ -56,14 +56,8 @@ function groupTypeIndexParam(req: HttpRequest): number {
   return Number(raw);
 }
 
-// The lists that scan run off the HTTP thread (src/pipeline/query-pool.ts).
-export interface PersonScans {
-  persons(task: PersonScanTask): Promise<PersonScan>;
-  groups(task: GroupScanTask): Promise<WindowScan<Group>>;
-  warnings(task: WarningsTask): Promise<WarningSummary[]>;
-}
-
-export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonScans): Route[] {
+// The lists that scan run off the HTTP thread, in the query pool (./tasks.ts).
+export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<PersonTasks>): Route[] {
   return PREFIXES.flatMap((prefix) => [
     auth.route({
       methods: ['GET'], pattern: `${prefix}/:project_id/persons`, scope: 'person',
@@ -78,7 +72,7 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonSc
         const window = pageWindow(req);
         const withCount = req.query.has('include_total');
         const distinctId = req.query.get('distinct_id');
-        if (!distinctId) return json(200, pageOf(req, window, await scans.persons({ projectId: project.id, filter, now, window, withCount }), withCount));
+        if (!distinctId) return json(200, pageOf(req, window, await scans.run('persons', { projectId: project.id, filter, now, window, withCount }), withCount));
         // One person at most: found through its distinct id, not by scanning.
         const person = personRecordByDistinctId(store, project.id, distinctId);
         const found = person && personFilter(filter, now)(person) ? [presentPerson(person)] : [];
@@ -106,7 +100,7 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonSc
       async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
         const window = pageWindow(req);
-        const page = pageOf(req, window, await scans.groups({
+        const page = pageOf(req, window, await scans.run('groups', {
           projectId: project.id, typeIndex: groupTypeIndexParam(req), keyPart: req.query.get('group_key') ?? '',
           search: req.query.get('search'), window,
         }), false);
@@ -137,7 +131,7 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: PersonSc
       methods: ['GET'], pattern: `${prefix}/:project_id/ingestion_warnings`, scope: 'person',
       async handler(req, ctx) {
         const { project } = ctx as ProjectContext;
-        const results = await scans.warnings({ projectId: project.id, sinceMs: Date.now() - WARNINGS_WINDOW_MS, search: req.query.get('q') ?? undefined });
+        const results = await scans.run('warnings', { projectId: project.id, sinceMs: Date.now() - WARNINGS_WINDOW_MS, search: req.query.get('q') ?? undefined });
         return json(200, { results });
       },
     }),

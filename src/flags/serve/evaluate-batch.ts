@@ -1,13 +1,15 @@
 // Flag evaluation inside a worker: read what a request needs from LMDB (person,
 // groups, hash keys, static cohorts), evaluate with definitions compiled once per
-// version, and project onto the requested protocol. One batch of tasks per call.
+// version, and project onto the requested protocol. One batch of tasks per call; a
+// request that throws fails alone (src/pools/serve.ts settleEach).
 import type { Store } from '../../store/env.js';
 import { compileFlags, evaluateFlags, personPropertiesForEvaluation, type CompiledFlags } from '../index.js';
 import { renderBody } from '../render.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
 import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personRecordByDistinctId } from '../../persons/store.js';
 import type { DistinctIdRecord } from '../../store/persons.js';
-import type { FlagTask, FlagTaskResult } from './types.js';
+import { settleEach, type BatchOutcome } from '../../pools/index.js';
+import type { FlagTask, FlagTaskResult } from '../tasks.js';
 
 interface ProjectFlags {
   version: number;
@@ -124,13 +126,8 @@ export function createBatchEvaluator(store: Store) {
     return { body: renderBody(task.protocol, final), errors: final.errors_while_computing_flags, missingOverrides: continuity.missing };
   }
 
-  return function evaluateBatch(tasks: FlagTask[]): FlagTaskResult[] {
+  return function evaluateBatch(tasks: readonly FlagTask[]): BatchOutcome<FlagTaskResult> {
     const seen = new Set<number>();
-    const out = new Array<FlagTaskResult>(tasks.length);
-    for (let i = 0; i < tasks.length; i++) {
-      const task = tasks[i];
-      out[i] = evaluateOne(task, projectFlags(task.projectId, seen));
-    }
-    return out;
+    return settleEach(tasks, (task) => evaluateOne(task, projectFlags(task.projectId, seen)));
   };
 }

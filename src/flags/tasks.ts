@@ -1,6 +1,12 @@
-// What the main thread sends the flag workers and what comes back, shared by both
-// sides. Plain data only: it crosses a thread boundary.
-import type { ResponseProtocol } from '../projection.js';
+// The flag pool's tasks (src/pools/): what the main thread sends the flag workers and
+// what comes back, shared by both sides. Plain data only: it crosses a thread boundary.
+import type { Task } from '../pools/index.js';
+import type { ResponseProtocol } from './projection.js';
+
+export type FlagTasks = {
+  // One /decide or /flags request; the pool batches them.
+  evaluate: Task<FlagTask, FlagTaskResult>;
+};
 
 export interface FlagTask {
   projectId: number;

@@ -1,0 +1,127 @@
+// The main-thread side of a worker pool (Piscina), for every pool of the service: the
+// flag evaluators, the query worker, and the pools to come. Typed by the task map its
+// worker module serves (./tasks.ts, ./serve.ts).
+//
+// Batching: one Piscina task costs tens of microseconds of main-thread time (messaging,
+// promise plumbing) — as much as a whole capture request — and as much again in the
+// worker, while a task carrying 32 requests costs one or two microseconds per request.
+// So requests of one kind arriving in one event-loop turn travel together (up to
+// `maxBatch`), and while every worker is busy (at most `tasksPerThread` tasks in flight
+// per thread) requests wait here and leave together when one comes back: an idle pool
+// answers at once, a busy one batches more the busier it gets. A pool with maxBatch 1
+// sends each request on its own, in arrival order.
+import { Piscina } from 'piscina';
+import type { BatchOutcome, InputOf, Kind, OutputOf, TaskMap, TaskMessage, TaskRunner } from './tasks.js';
+
+export interface WorkerPoolOptions<D> {
+  // The worker module; its default export is serveTasks(...) for the same task map.
+  worker: URL;
+  threads: number;
+  // Handed to each worker thread (piscina's workerData): plain data.
+  workerData: D;
+  // Most requests of one kind in one task (default 1: no batching).
+  maxBatch?: number;
+  // Requests waiting beyond this are refused so a stalled pool cannot grow memory.
+  maxQueued?: number;
+  // Tasks in flight per thread (default 1): more keeps workers fed across the message
+  // round trip, fewer makes batches larger.
+  tasksPerThread?: number;
+}
+
+export interface WorkerPool<T> extends TaskRunner<T> {
+  // Requests accepted and not yet answered.
+  queued(): number;
+  close(): Promise<void>;
+}
+
+export class PoolOverloadedError extends Error {}
+
+// One request of a batch failed in the worker (the rest of its batch was answered).
+export class TaskFailedError extends Error {}
+
+// Methods, so the promise's typed resolve fits (the caller's kind fixed its type).
+interface Pending {
+  input: unknown;
+  resolve(output: unknown): void;
+  reject(err: unknown): void;
+}
+
+export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: WorkerPoolOptions<D>): WorkerPool<T> {
+  const pool = new Piscina<TaskMessage, BatchOutcome<unknown>>({
+    filename: opts.worker.href,
+    minThreads: opts.threads,
+    maxThreads: opts.threads,
+    workerData: opts.workerData,
+    // Workers keep compiled state warm: never reap them for idleness.
+    idleTimeout: Number.MAX_SAFE_INTEGER,
+    // A worker blocked in Atomics.wait between tasks never runs lmdb-js's timer that ends
+    // its read snapshot, and would go on reading the store as it was (docs/decisions/0013).
+    atomics: 'async',
+  });
+  const maxBatch = opts.maxBatch ?? 1;
+  const maxQueued = opts.maxQueued ?? 100_000;
+  const maxInFlight = opts.threads * (opts.tasksPerThread ?? 1);
+  // Waiting requests by kind, in arrival order.
+  const pending = new Map<string, Pending[]>();
+  let queued = 0;
+  let inFlight = 0;
+  let scheduled = false;
+
+  function settle(batch: Pending[]) {
+    queued -= batch.length;
+    inFlight--;
+    pump();
+  }
+
+  function dispatch(kind: string, batch: Pending[]) {
+    inFlight++;
+    const inputs = new Array<unknown>(batch.length);
+    for (let i = 0; i < batch.length; i++) inputs[i] = batch[i].input;
+    pool.run({ kind, inputs }).then(
+      ({ outputs, failed }) => {
+        settle(batch);
+        // A request already rejected ignores the resolve that follows.
+        if (failed) for (const f of failed) batch[f.index].reject(new TaskFailedError(f.error));
+        for (let i = 0; i < batch.length; i++) batch[i].resolve(outputs[i]);
+      },
+      (err) => {
+        settle(batch);
+        for (const p of batch) p.reject(err);
+      },
+    );
+  }
+
+  // Sends what waits, in batches of at most maxBatch, while a task slot is free.
+  function pump() {
+    for (const [kind, all] of pending) {
+      if (inFlight >= maxInFlight) return;
+      if (all.length === 0) continue;
+      let i = 0;
+      for (; i < all.length && inFlight < maxInFlight; i += maxBatch) dispatch(kind, all.slice(i, i + maxBatch));
+      pending.set(kind, i < all.length ? all.slice(i) : []);
+    }
+  }
+
+  function flush() {
+    scheduled = false;
+    pump();
+  }
+
+  return {
+    run<K extends Kind<T>>(kind: K, input: InputOf<T, K>): Promise<OutputOf<T, K>> {
+      if (queued >= maxQueued) return Promise.reject(new PoolOverloadedError('worker pool queue is full'));
+      queued++;
+      let waiting = pending.get(kind);
+      if (!waiting) pending.set(kind, (waiting = []));
+      const list = waiting;
+      const p = new Promise<OutputOf<T, K>>((resolve, reject) => { list.push({ input, resolve, reject }); });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+      return p;
+    },
+    queued: () => queued,
+    close: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,53 @@
+// The worker side of a pool: a worker module's default export is serveTasks(handlers)
+// for the pool's task map. A handler takes one input, or a whole batch when it keeps
+// state across the batch (the flag evaluator reads each project's definitions version
+// once per batch); an error thrown for one input fails that request alone.
+import type { BatchOutcome, FailedItem, InputOf, Kind, OutputOf, TaskMap, TaskMessage } from './tasks.js';
+
+export type EachHandler<I, O> = (input: I) => O | Promise<O>;
+
+export interface BatchHandler<I, O> {
+  batch(inputs: readonly I[]): BatchOutcome<O> | Promise<BatchOutcome<O>>;
+}
+
+export type TaskHandlers<T extends TaskMap<T>> = {
+  [K in Kind<T>]: EachHandler<InputOf<T, K>, OutputOf<T, K>> | BatchHandler<InputOf<T, K>, OutputOf<T, K>>;
+};
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+// Runs `run` on each input; a throw fails that input only.
+export function settleEach<I, O>(inputs: readonly I[], run: (input: I) => O): BatchOutcome<O> {
+  const outputs = new Array<O>(inputs.length);
+  let failed: FailedItem[] | null = null;
+  for (let i = 0; i < inputs.length; i++) {
+    try {
+      outputs[i] = run(inputs[i]);
+    } catch (err) {
+      (failed ??= []).push({ index: i, error: messageOf(err) });
+    }
+  }
+  return { outputs, failed };
+}
+
+async function settleEachAsync<I, O>(inputs: readonly I[], run: EachHandler<I, O>): Promise<BatchOutcome<O>> {
+  const outputs = new Array<O>(inputs.length);
+  let failed: FailedItem[] | null = null;
+  for (let i = 0; i < inputs.length; i++) {
+    try {
+      outputs[i] = await run(inputs[i]);
+    } catch (err) {
+      (failed ??= []).push({ index: i, error: messageOf(err) });
+    }
+  }
+  return { outputs, failed };
+}
+
+export function serveTasks<T extends TaskMap<T>>(handlers: TaskHandlers<T>): (message: TaskMessage) => Promise<BatchOutcome<unknown>> {
+  const byKind = new Map<string, EachHandler<unknown, unknown> | BatchHandler<unknown, unknown>>(Object.entries(handlers));
+  return async (message) => {
+    const handler = byKind.get(message.kind);
+    if (!handler) throw new Error(`this worker serves no task of kind "${message.kind}"`);
+    return typeof handler === 'function' ? settleEachAsync(message.inputs, handler) : handler.batch(message.inputs);
+  };
+}

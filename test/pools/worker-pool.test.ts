@@ -1,0 +1,90 @@
+// The worker-pool factory (src/pools/) with a real Piscina worker
+// (test/fixtures/batch-echo-worker.ts): batching, queueing, and failures per request.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createWorkerPool, PoolOverloadedError, TaskFailedError, type Task, type TaskRunner } from '../../src/pools/index.js';
+import type { EchoTasks, Res } from '../fixtures/batch-echo-worker.js';
+
+const worker = new URL('../fixtures/batch-echo-worker.js', import.meta.url);
+type Tag = { tag: string };
+const echoPool = (opts: { maxBatch: number; maxQueued?: number }) =>
+  createWorkerPool<EchoTasks, Tag>({ worker, threads: 1, workerData: { tag: 'w' }, ...opts });
+
+const s = suite('worker pool');
+
+s('requests made in one event-loop turn travel in batches of at most maxBatch, each answered in order', async () => {
+  const pool = echoPool({ maxBatch: 32 });
+  const results = await Promise.all(Array.from({ length: 70 }, (_, n) => pool.run('echo', { n })));
+  assert.equal(results.map((r) => r.doubled), Array.from({ length: 70 }, (_, n) => n * 2));
+  assert.equal([...new Set(results.map((r) => r.batchSize))].sort((a, b) => a - b), [6, 32]);
+  assert.is(results[0].tag, 'w');
+  assert.is(pool.queued(), 0);
+  await pool.close();
+});
+
+s('while every worker is busy, requests from later turns wait and leave together', async () => {
+  const pool = echoPool({ maxBatch: 32 });
+  const first = pool.run('echo', { n: 0, waitMs: 150 });
+  const later: Promise<Res>[] = [];
+  for (let turn = 0; turn < 5; turn++) {
+    await new Promise((r) => setTimeout(r, 10));
+    later.push(pool.run('echo', { n: turn + 1 }));
+  }
+  assert.is((await first).batchSize, 1);
+  const sizes = (await Promise.all(later)).map((r) => r.batchSize);
+  assert.equal(sizes, [5, 5, 5, 5, 5]);
+  await pool.close();
+});
+
+s('a failing batch rejects every request in it and the pool keeps working', async () => {
+  const pool = echoPool({ maxBatch: 8 });
+  const bad = await Promise.allSettled([pool.run('echo', { n: 1 }), pool.run('echo', { n: -1 })]);
+  assert.equal(bad.map((r) => r.status), ['rejected', 'rejected']);
+  assert.is((await pool.run('echo', { n: 4 })).doubled, 8);
+  await pool.close();
+});
+
+s('a request that fails on its own fails alone: the rest of its batch is answered', async () => {
+  const pool = echoPool({ maxBatch: 8 });
+  const settled = await Promise.allSettled([0, 1, 2, 3].map((n) => pool.run('echo', { n, fail: n === 2 })));
+  assert.equal(settled.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(settled.map((r) => (r.status === 'fulfilled' ? r.value.batchSize : null)), [4, 4, null, 4]);
+  const failure = (settled[2] as PromiseRejectedResult).reason;
+  assert.ok(failure instanceof TaskFailedError);
+  assert.is(failure.message, 'request 2 failed');
+  await pool.close();
+});
+
+s('each kind is batched apart and served by its own handler; one input at a time fails alone too', async () => {
+  const pool = echoPool({ maxBatch: 8 });
+  const [echoed, squares, tooLarge] = await Promise.all([
+    pool.run('echo', { n: 3 }),
+    Promise.all([2, 3].map((n) => pool.run('square', n))),
+    pool.run('square', 5000).then(() => 'answered', (err: Error) => err.message),
+  ]);
+  assert.is(echoed.doubled, 6);
+  assert.is(echoed.batchSize, 1);
+  assert.equal(squares, [4, 9]);
+  assert.is(tooLarge, 'too large');
+  await pool.close();
+});
+
+s('a pool of a larger task map serves a caller that asks for part of it', async () => {
+  const pool = echoPool({ maxBatch: 8 });
+  const squaresOnly: TaskRunner<{ square: Task<number, number> }> = pool;
+  assert.is(await squaresOnly.run('square', 12), 144);
+  await pool.close();
+});
+
+s('beyond maxQueued waiting requests the pool refuses instead of growing', async () => {
+  const pool = echoPool({ maxBatch: 8, maxQueued: 3 });
+  const runs = Array.from({ length: 5 }, (_, n) => pool.run('echo', { n }));
+  const settled = await Promise.allSettled(runs);
+  assert.is(settled.filter((r) => r.status === 'fulfilled').length, 3);
+  const refused = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  assert.is(refused.length, 2);
+  assert.ok(refused.every((r) => r.reason instanceof PoolOverloadedError));
+  await pool.close();
+});
+
+s.run();
