@@ -127,22 +127,26 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     router, log,
     observe: metrics.observeRequest,
   });
-  const port = await server.listen(config.host, config.port);
+  async function close() {
+    server.close();
+    await eventLog.close();
+    await consumers.stop();
+    await retention?.stop();
+    await flagPool.close();
+    await queries.close();
+    flushFlagUsage(store);
+    await store.close();
+  }
+  let port: number;
+  try {
+    port = await server.listen(config.host, config.port);
+  } catch (err) {
+    await close();
+    throw err;
+  }
   log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb' });
 
-  return {
-    port, store, tenancy, routes: router.routes,
-    async close() {
-      server.close();
-      await eventLog.close();
-      await consumers.stop();
-      await retention?.stop();
-      await flagPool.close();
-      await queries.close();
-      flushFlagUsage(store);
-      await store.close();
-    },
-  };
+  return { port, store, tenancy, routes: router.routes, close };
 }
 
 function initCommand(config: Config): void {

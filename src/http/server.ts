@@ -88,8 +88,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const contentLength = Number(headers['content-length'] ?? 0);
     if (contentLength > route.bodyLimit) {
       observe(route.pattern, method, 413);
-      // Close the connection so the unread body is never buffered.
-      write(res, state, errorResponse(errors.tooLarge(), log), cors, true);
+      // Answered before the body arrives. uWS reads the rest of a declared body and drops
+      // it, so a client that writes its whole body before reading still reads this 413
+      // (closing now would reset it mid-write). Past the discard bound we close instead.
+      write(res, state, errorResponse(errors.tooLarge(), log), cors, contentLength - route.bodyLimit > DISCARD_BYTES);
       return;
     }
 
@@ -103,10 +105,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       dispatch();
       return;
     }
-    readBody(res, route.bodyLimit, contentLength, (body) => {
+    readBody(res, route.bodyLimit, contentLength, (body, discardedTooMuch) => {
       if (body === null) {
         observe(route.pattern, method, 413);
-        write(res, state, errorResponse(errors.tooLarge(), log), cors, true);
+        write(res, state, errorResponse(errors.tooLarge(), log), cors, discardedTooMuch);
         return;
       }
       request.body = body;
@@ -139,8 +141,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   return {
     listen(host, port) {
       return new Promise((resolve, reject) => {
-        app.listen(host, port, (socket) => {
-          if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
+        // Exclusive: without it Linux lets a second server bind the same port (SO_REUSEPORT)
+        // and the kernel splits connections between the two.
+        listenExclusive(app, host, port, (socket) => {
+          if (!socket) return reject(new Error(`could not listen on ${host}:${port}: the port is in use (another hedgerow?) or not allowed; choose one with --port or PORT`));
           listenSocket = socket;
           resolve(uWS.us_socket_local_port(socket));
         });
@@ -153,34 +157,54 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   };
 }
 
+// uWS.js takes (host, port, options, handler), though its typings offer options only
+// without a host; 1 is LIBUS_LISTEN_EXCLUSIVE_PORT.
+type ListenWithOptions = (host: string, port: number, options: number, handler: (socket: uWS.us_listen_socket | false) => void) => unknown;
+function listenExclusive(app: uWS.TemplatedApp, host: string, port: number, handler: (socket: uWS.us_listen_socket | false) => void): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, 1, handler);
+}
+
 const EMPTY_BODY = Buffer.alloc(0);
 // Shared by every request without a query string; handlers treat `query` as read-only.
 const EMPTY_QUERY = new URLSearchParams();
 
-// Collects the body in one buffer when Content-Length is known, else in chunks;
-// gives null as soon as the cap is passed so a liar or a stream cannot grow memory.
-function readBody(res: uWS.HttpResponse, limit: number, contentLength: number, done: (body: Buffer | null) => void) {
+// A refused body is still read and thrown away, up to this many bytes past the route's
+// cap, so the client can read its 413 (posthog-node halves its batch on 413 but retries
+// the same batch after a connection reset). Beyond it the connection is closed.
+const DISCARD_BYTES = 64 * 1024 * 1024;
+
+// Collects the body in one buffer when Content-Length is known, else in chunks. Once the
+// cap is passed nothing more is kept: the rest of a chunked body is read and dropped, and
+// `done(null, …)` comes at its end, or as soon as DISCARD_BYTES more have arrived (then
+// `discardedTooMuch` says to close the connection).
+function readBody(res: uWS.HttpResponse, limit: number, contentLength: number,
+  done: (body: Buffer | null, discardedTooMuch: boolean) => void) {
   let buffer: Buffer | null = contentLength > 0 ? Buffer.allocUnsafe(contentLength) : null;
   let chunks: Buffer[] | null = buffer ? null : [];
   let size = 0;
+  let refused = false;
   let finished = false;
   res.onData((chunk, isLast) => {
     if (finished) return;
     const n = chunk.byteLength;
-    if (size + n > limit || (buffer && size + n > buffer.length)) {
-      finished = true;
+    size += n;
+    if (!refused && (size > limit || (buffer && size > buffer.length))) {
+      refused = true;
       buffer = null;
       chunks = null;
-      done(null);
+    }
+    if (refused) {
+      if (isLast || size - limit > DISCARD_BYTES) {
+        finished = true;
+        done(null, !isLast);
+      }
       return;
     }
-    if (buffer) Buffer.from(chunk).copy(buffer, size);
+    if (buffer) Buffer.from(chunk).copy(buffer, size - n);
     else chunks!.push(Buffer.from(chunk.slice(0)));
-    size += n;
     if (isLast) {
       finished = true;
-      done(buffer ? buffer.subarray(0, size) : Buffer.concat(chunks!, size));
+      done(buffer ? buffer.subarray(0, size) : Buffer.concat(chunks!, size), false);
     }
   });
 }
-

@@ -121,6 +121,7 @@ s('a single-event body over 2 MB is 413, also when streamed chunked', async () =
   const chunk = 'a'.repeat(64 * 1024);
   const r = await rawExchange(port, 'POST /e/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', (write) => {
     for (let i = 0; i < 40; i++) write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    write('0\r\n\r\n'); // a refused chunked body is answered at its end (test/http/refused-body.test.ts)
   });
   assert.is(r.status, 413);
 });

@@ -1,0 +1,92 @@
+// A body over its route's cap is refused with a 413 the client can read, even when the
+// client writes the whole body before it reads: the server answers, drops the rest of
+// the body, and keeps the connection usable.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { PostHog } from 'posthog-node';
+import { startTestServer, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { writeAllThenRead } from '../helpers/raw-http.js';
+
+const MB = 1024 * 1024;
+
+const s = suite('refused bodies are answered');
+let t: TestServer;
+s.before(async () => { t = await startTestServer(); });
+s.after(async () => { await t.close(); });
+
+const port = () => Number(new URL(t.url).port);
+const next = (key: string) => `POST /i/v0/e/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(key)}\r\n\r\n${key}`;
+
+s('a 25 MB /batch/ body written whole before reading gets a readable 413, and the connection serves the next request', async () => {
+  const size = 25 * MB;
+  const event = JSON.stringify({ api_key: t.projectKey, event: 'after 413', distinct_id: `refused-${process.pid}` });
+  const r = await writeAllThenRead(port(), [
+    `POST /batch/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+    Buffer.alloc(size, 0x20),
+    next(event),
+  ], 2);
+  assert.is(r.writeError, null);
+  assert.is(r.responses.length, 2);
+  assert.is(r.responses[0].status, 413);
+  const body = JSON.parse(r.responses[0].body);
+  assert.is(body.type, 'invalid_request');
+  assert.is(body.code, 'payload_too_large');
+  assert.is(r.responses[1].status, 200);
+  assert.equal(JSON.parse(r.responses[1].body), { status: 1 });
+});
+
+s('a chunked body that grows past the cap is read to its end, then answered 413 on a connection that stays open', async () => {
+  const chunk = 'a'.repeat(256 * 1024);
+  const chunks = Array.from({ length: 40 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`); // 10 MB to a 2 MB route
+  const event = JSON.stringify({ api_key: t.projectKey, event: 'after chunked 413', distinct_id: `refused-${process.pid}` });
+  const r = await writeAllThenRead(port(), ['POST /e/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', ...chunks, '0\r\n\r\n', next(event)], 2);
+  assert.is(r.writeError, null);
+  assert.is(r.responses[0]?.status, 413);
+  assert.is(JSON.parse(r.responses[0].body).code, 'payload_too_large');
+  assert.is(r.responses[1]?.status, 200);
+});
+
+s('a declared body more than 64 MB past the cap is answered at once and the connection closed', async () => {
+  const r = await writeAllThenRead(port(), [`POST /batch/ HTTP/1.1\r\nHost: x\r\nContent-Length: ${20 * MB + 65 * MB}\r\n\r\n`], 1, 5000);
+  assert.is(r.responses[0]?.status, 413);
+  assert.match(r.responses[0].headers, /Connection: close/i);
+});
+
+s('posthog-node halves its batch on 413 and every event arrives', async () => {
+  const small = await startTestServer({ env: { HEDGEROW_MAX_BATCH_BYTES: String(1 * MB) } });
+  const statuses: number[] = [];
+  const networkErrors: string[] = [];
+  const client = new PostHog(small.projectKey, {
+    host: small.url, flushAt: 1000, flushInterval: 0, maxBatchSize: 100, fetchRetryCount: 0,
+    fetch: async (url, options) => {
+      try {
+        const res = await fetch(url, options as RequestInit);
+        if (String(url).includes('/batch')) statuses.push(res.status);
+        return res;
+      } catch (err) {
+        networkErrors.push(String((err as Error).cause ?? err));
+        throw err;
+      }
+    },
+  });
+  try {
+    const distinctId = `halving-${process.pid}`;
+    // Random text does not compress: 100 events of 48 KB are about 4.8 MB gzipped.
+    for (let i = 0; i < 100; i++) client.capture({ distinctId, event: 'big', properties: { i, blob: randomBytes(36 * 1024).toString('base64') } });
+    await client.flush();
+    assert.equal(networkErrors, []);
+    assert.ok(statuses.includes(413), `statuses ${statuses}`);
+    assert.is(statuses.at(-1), 200);
+    const rows = await eventually(async () => {
+      const r = await request(`${small.url}/api/environments/${small.projectId}/events/?distinct_id=${distinctId}&limit=200`, { headers: bearer(small.personalKey) });
+      return r.body.results.length === 100 ? r.body.results : null;
+    });
+    assert.equal(new Set(rows.map((e: { properties: { i: number } }) => e.properties.i)).size, 100);
+  } finally {
+    await client.shutdown();
+    await small.close();
+  }
+});
+
+s.run();
