@@ -1,0 +1,179 @@
+// Runs Hog bytecode with @posthog/hogvm inside bounds (time, memory, async steps), with
+// the host functions the caller supplies: print, postHogCapture, fetch and any others.
+// The same function serves the CLI, tests and Piscina workers: its inputs and its report
+// are plain data, and it does no I/O of its own.
+
+import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { ExecOptions, ExecResult, VMState } from './vm.js';
+import { convertHogToJS, exec, HogVMException, printHogStringOutput, STL, UncaughtHogVMException } from './vm.js';
+import { regexExtract, regexMatch } from './regex.js';
+
+export interface FetchOptions {
+  method?: string;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface FetchResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface HostFunctions {
+  /** Each print(...) call as one line, formatted as the VM prints. */
+  print?: (line: string) => void;
+  postHogCapture?: (event: Record<string, unknown>) => void;
+  /** Suspends the program until the response (or a rejection, which fails the program). */
+  fetch?: (url: string, options: FetchOptions | null) => Promise<FetchResponse>;
+  /** Further synchronous host functions, called with plain JS values. */
+  functions?: Record<string, (...args: unknown[]) => unknown>;
+  /** Further asynchronous host functions; each call counts as one async step. */
+  asyncFunctions?: Record<string, (...args: unknown[]) => Promise<unknown>>;
+}
+
+export interface ExecuteOptions extends HostFunctions {
+  /** Budget of synchronous run time (time awaiting async calls is not counted). Default 5000. */
+  timeoutMs?: number;
+  /** Bytes of VM stack (as the VM estimates them). Default 64 MiB. */
+  memoryLimit?: number;
+  /** Async calls allowed (fetch and the like). Default 100. */
+  maxAsyncSteps?: number;
+}
+
+export interface ExecutionError {
+  /** The Hog error type for errors the program threw (Error, RetryError, ...), else the exception's name. */
+  type: string;
+  message: string;
+  payload: unknown;
+  /** True for an error value the program threw and did not catch; false for the VM's own faults. */
+  thrown: boolean;
+}
+
+export interface ExecutionTiming {
+  kind: 'hog' | 'async_function';
+  durationMs: number;
+}
+
+export interface ExecutionReport {
+  /** The program's return value as plain JS (dicts become objects); null after an error. */
+  result: unknown;
+  error: ExecutionError | null;
+  /** What print() printed, one entry per call. */
+  logs: string[];
+  /** One entry per synchronous run and per awaited async call, in order. */
+  timings: ExecutionTiming[];
+  asyncSteps: number;
+  ops: number;
+  maxMemoryBytes: number;
+}
+
+// The VM's print writes to console.log and a host function would receive its arguments
+// converted to plain JS (tuples lose their marker). So the library's print is wrapped once
+// to write to the running program's sink instead. exec() is synchronous, so at most one
+// program runs at a time on a thread and the sink is set around each exec() call.
+let printSink: ((line: string) => void) | null = null;
+const libraryPrint = STL.print.fn;
+STL.print.fn = (args, name, options) => {
+  if (printSink === null) return libraryPrint(args, name, options);
+  printSink(args.map(printHogStringOutput).join(' '));
+  return undefined;
+};
+
+function describeError(err: unknown): ExecutionError {
+  if (err instanceof UncaughtHogVMException) {
+    return { type: String(err.type), message: err.message, payload: convertHogToJS(err.payload ?? null), thrown: true };
+  }
+  if (err instanceof Error) return { type: err.name, message: err.message, payload: null, thrown: false };
+  return { type: 'Error', message: String(err), payload: null, thrown: false };
+}
+
+/** The error as PostHog reports it: `Type('message')` for errors the program threw, else `Name: message`. */
+export function errorText(error: ExecutionError): string {
+  if (!error.thrown) return `${error.type}: ${error.message}`;
+  return `${error.type}('${error.message.replaceAll("'", "\\'")}')`;
+}
+
+function vmOptions(globals: Record<string, unknown>, options: ExecuteOptions): ExecOptions {
+  const functions: Record<string, (...args: unknown[]) => unknown> = { ...options.functions };
+  const capture = options.postHogCapture;
+  if (capture) {
+    functions.postHogCapture = (event: unknown) => {
+      capture(event as Record<string, unknown>);
+      return null;
+    };
+  }
+  const asyncFunctions: Record<string, (...args: unknown[]) => Promise<unknown>> = { ...options.asyncFunctions };
+  const fetch = options.fetch;
+  if (fetch) {
+    asyncFunctions.fetch = (url: unknown, init: unknown) => fetch(String(url), (init ?? null) as FetchOptions | null);
+  }
+  return {
+    globals,
+    functions,
+    asyncFunctions,
+    timeout: options.timeoutMs,
+    memoryLimit: options.memoryLimit,
+    maxAsyncSteps: options.maxAsyncSteps,
+    external: { regex: { match: regexMatch, extract: regexExtract }, crypto },
+  };
+}
+
+/** Runs `bytecode` to its end, awaiting async host calls; never throws for the program's faults. */
+export async function execute(
+  bytecode: unknown[],
+  globals: Record<string, unknown>,
+  options: ExecuteOptions = {},
+): Promise<ExecutionReport> {
+  const vm = vmOptions(globals, options);
+  const logs: string[] = [];
+  const timings: ExecutionTiming[] = [];
+  const report = (result: unknown, error: ExecutionError | null, state: VMState | undefined): ExecutionReport => ({
+    result, error, logs, timings,
+    asyncSteps: state?.asyncSteps ?? 0,
+    ops: state?.ops ?? 0,
+    maxMemoryBytes: state?.maxMemUsed ?? 0,
+  });
+  const sink = (line: string) => {
+    logs.push(line);
+    options.print?.(line);
+  };
+
+  let input: unknown[] | VMState = bytecode;
+  let lastState: VMState | undefined;
+  for (;;) {
+    let step: ExecResult;
+    const started = performance.now();
+    printSink = sink;
+    try {
+      step = exec(input as unknown[], vm);
+    } catch (err) {
+      // Bytecode the VM refuses outright (no "_H" header).
+      return report(null, describeError(err), lastState);
+    } finally {
+      printSink = null;
+      timings.push({ kind: 'hog', durationMs: performance.now() - started });
+    }
+    lastState = step.state;
+    if (step.finished) return report(convertHogToJS(step.result ?? null), null, step.state);
+    if (step.error !== undefined) return report(null, describeError(step.error), step.state);
+
+    const name = step.asyncFunctionName ?? '';
+    const handler = vm.asyncFunctions?.[name];
+    const state = step.state;
+    if (handler === undefined || state === undefined) {
+      return report(null, describeError(new HogVMException(`Unsupported async function call: ${name}`)), state);
+    }
+    const awaited = performance.now();
+    let value: unknown;
+    try {
+      value = await handler(...(step.asyncFunctionArgs ?? []));
+    } catch (err) {
+      return report(null, describeError(err), state);
+    } finally {
+      timings.push({ kind: 'async_function', durationMs: performance.now() - awaited });
+    }
+    state.stack.push(value ?? null);
+    input = state;
+  }
+}

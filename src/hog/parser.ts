@@ -1,0 +1,68 @@
+// The Hog parser: @posthog/hogql-parser (PostHog's ANTLR grammar compiled to WASM), loaded
+// once per thread by loadHogParser() and used synchronously after that. It returns the
+// AST as JSON; this module turns a parse error into a HogCompileError with its location.
+
+import createHogQLParser, { type HogQLParser } from '@posthog/hogql-parser';
+import type { Expr, Program } from './ast.js';
+import { HogCompileError, locate } from './errors.js';
+
+let parser: HogQLParser | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads the WASM parser (about 50 ms); later calls return the same promise. */
+export function loadHogParser(): Promise<void> {
+  loading ??= createHogQLParser().then((loaded) => {
+    parser = loaded;
+  });
+  return loading;
+}
+
+function loadedParser(): HogQLParser {
+  if (parser === null) throw new Error('the Hog parser is not loaded: await initHog() before compiling');
+  return parser;
+}
+
+// JSON numbers written with a fraction or exponent are floats in PostHog's parser; JSON.parse
+// would turn `1.0` into the integer 1 and the compiler would emit INTEGER where PostHog emits
+// FLOAT. Integral floats are wrapped as {"$float": n} before parsing (strings pass untouched).
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+function markFloats(json: string): string {
+  return json.replace(JSON_TOKEN, (token) => {
+    if (token.charCodeAt(0) === 34 /* " */) return token;
+    if (!/[.eE]/.test(token) || !Number.isInteger(Number(token))) return token;
+    return `{"$float":${token}}`;
+  });
+}
+
+interface ParseFailure {
+  error: true;
+  message: string;
+  start?: { offset: number };
+}
+
+function read<T>(json: string, source: string, offsetShift: number): T {
+  const parsed = JSON.parse(markFloats(json)) as T | ParseFailure;
+  if ((parsed as ParseFailure).error === true) {
+    const failure = parsed as ParseFailure;
+    const offset = failure.start ? Math.max(0, failure.start.offset - offsetShift) : null;
+    throw new HogCompileError(failure.message, offset === null ? null : locate(source, offset));
+  }
+  return parsed as T;
+}
+
+/** Parses a Hog program; throws HogCompileError on a syntax error. */
+export function parseProgram(source: string): Program {
+  return read<Program>(loadedParser().parseProgram(source, false), source, 0);
+}
+
+/** Parses one HogQL expression (filters of type "hogql"). */
+export function parseExpression(source: string): Expr {
+  return read<Expr>(loadedParser().parseExpr(source, false), source, 0);
+}
+
+/** Parses an input template: text with `{expression}` placeholders, as PostHog's f-strings. */
+export function parseTemplate(text: string): Expr {
+  // PostHog parses templates as an f-string opened by F' and never closed.
+  return read<Expr>(loadedParser().parseFullTemplateString(`F'${text}`, false), text, 2);
+}
