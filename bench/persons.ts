@@ -7,7 +7,7 @@
 // two unidentified persons. The consumer is fed what it really reads: capture requests
 // of 100 events ({api_key, batch}), one capture frame each, in records of 10 frames
 // (1,000 events) as the group commit writes them, in the store's own LMDB log. The timed
-// part is the consumer thread's loop itself (src/events/consumer-loop.ts runEventStore): the
+// part is the consumer thread's loop itself (src/log/consumers/ with the event store's handler): the
 // LMDB log reader hands over records up to `--pass-bytes` at a time, and applyEntriesIsolating
 // decodes each record as it reaches it (JSON.parse of the request text and buildEvents)
 // and applies it with the person step, one transaction per hand-over.
@@ -37,8 +37,9 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore, type Store } from '../src/store/env.js';
-import { eventStorePosition, type EventPreparation } from '../src/events/consumer.js';
-import { applyEntriesIsolating } from '../src/events/consumer-loop.js';
+import { eventStorePosition } from '../src/events/consumer.js';
+import type { EventPreparation } from '../src/persons/step.js';
+import { applyEntriesIsolating } from '../src/events/store-consumer.js';
 import type { LogFrame } from '../src/log/types.js';
 import { captureFrame, decodeRecord, encodeFrames } from '../src/log/record.js';
 import { createLmdbLogReader, READ_BYTE_BUDGET } from '../src/log/lmdb-log.js';

@@ -11,19 +11,22 @@ import { openStore, DataDirError, type Store } from './store/env.js';
 import { createLmdbLog } from './log/lmdb-log.js';
 import { createNatsLog } from './log/nats-log.js';
 import { startLogRetention } from './log/retention.js';
-import type { EventLog } from './log/types.js';
+import { LMDB_LOG_ID, type EventLog } from './log/types.js';
+import { eventsAfter } from './log/lag.js';
+import {
+  deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer, type RegisteredConsumer,
+} from './log/consumers/index.js';
+import { eventStoreConsumer } from './events/store-consumer.js';
 import { createTenancyStore, type TenancyStore } from './tenancy/store.js';
 import { bootstrap } from './tenancy/bootstrap.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
-import { deadLettersCommand } from './events/cli.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
 import { captureRoutes } from './capture/routes.js';
 import { eventRoutes } from './events/routes.js';
 import { personRoutes } from './persons/routes.js';
-import { eventStorePosition } from './events/consumer.js';
-import { superviseConsumers } from './pipeline/consumer-worker.js';
+import { warningRoutes } from './ingestion-warnings/index.js';
 import { ALL_SCOPES } from './auth/scopes.js';
 import { createRateLimiter } from './auth/rate-limit.js';
 import type { Route } from './http/types.js';
@@ -49,6 +52,14 @@ import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
 
+// Every consumer of the event log the service runs, each in a worker thread of its own
+// (src/log/consumers/, docs/decisions/0014).
+export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
+  return [
+    registered(eventStoreConsumer, { cachedPersons: config.personCacheSize }),
+  ];
+}
+
 export interface RunningServer {
   port: number;
   store: Store;
@@ -58,7 +69,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Readonly<Config>, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: Readonly<Config>, log: Logger = createLogger(config.logLevel), consumers: readonly RegisteredConsumer[] = logConsumers(config),
+): Promise<RunningServer> {
   assertNativeUws();
   const store = openStore(config.dataDir);
   const movedEvents = await migrateEventLayout(store);
@@ -76,8 +89,12 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   }
 
   const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl }) : createLmdbLog(store);
+  await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
   const metrics = createMetrics({
-    backlog: () => Math.max(0, eventLog.lastSeq() - eventStorePosition(store, eventLog.id)),
+    consumers: () => positionsOf(store, eventLog.id, consumers).map(({ name, position }) => ({
+      name, position, lagRecords: Math.max(0, eventLog.lastSeq() - position),
+      lagEvents: eventLog.id === LMDB_LOG_ID ? eventsAfter(store, position) : null,
+    })),
     logPending: () => eventLog.pending(),
     deadLetters: () => store.deadLetters.getCount(),
   });
@@ -87,9 +104,10 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
-  const consumers = superviseConsumers(
-    { dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes, cachedPersons: config.personCacheSize }, log,
-  );
+  const supervised = consumers.map((consumer) => superviseConsumer(
+    { consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log,
+    (kind) => metrics.consumerFailures.inc({ consumer: consumer.name, kind }),
+  ));
   const geoip = deferredGeoIp(
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
@@ -101,16 +119,17 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   // (docs/decisions/0013).
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
-  const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs);
+  const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 
   const router = createRouter([
     ...opsRoutes(metrics, () => {
-      const checks = { consumers: consumers.running(), log: eventLog.pending() < 1_000_000, geoip: geoip.ready() };
+      const checks = { consumers: supervised.every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready() };
       return { ok: checks.consumers && checks.log && checks.geoip, checks };
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
     ...eventRoutes(auth, store, queries),
     ...personRoutes(auth, store, queries),
+    ...warningRoutes(auth, queries),
     ...projectRoutes(auth, tenancy, access),
     ...memberRoutes({ auth, tenancy, members, access }),
     ...userRoutes(auth, tenancy),
@@ -130,7 +149,7 @@ export async function startServer(config: Readonly<Config>, log: Logger = create
   async function close() {
     server.close();
     await eventLog.close();
-    await consumers.stop();
+    await Promise.all(supervised.map((c) => c.stop()));
     await retention?.stop();
     await flagPool.close();
     await queries.close();

@@ -4,34 +4,16 @@
 // events it covers, so a crash at any point replays from exactly where the store stands.
 import type { Store, StoredEventValue } from '../store/env.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry } from '../log/types.js';
+import { positionKey as consumerPositionKey } from '../log/consumers/index.js';
 import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
 import { recordProcessingWarning } from './processing-warning.js';
 import { createTimeIndexWriter } from './time-index.js';
+import { DROPPED, type EventPreparation } from '../persons/index.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
-// The embedded log keeps the plain name (data dirs written before positions were
-// per log); any other log's position carries that log's id.
-export function positionKey(logId: string): string {
-  return logId === LMDB_LOG_ID ? EVENT_STORE_CONSUMER : `${EVENT_STORE_CONSUMER}@${logId}`;
-}
+export const positionKey = (logId: string): string => consumerPositionKey(EVENT_STORE_CONSUMER, logId);
 
-// A step that runs on each event before it is stored, in the same transaction (person
-// processing, src/persons/step.ts). One is started per transaction. The write of the
-// event's row is also its duplicate check (one write, not a check and a write: lmdb-js
-// costs 1–2 µs per operation, bench/RESULTS.md), so the step first works out what the
-// event will be, changing nothing, and makes its changes only once the row is written.
-export interface EventPreparation {
-  // Shapes the event (may rewrite its properties) and resolves its person: the person's
-  // uuid, null for none, or DROPPED when the event is not to be stored.
-  prepare(ev: CapturedEvent): string | null | typeof DROPPED;
-  // The event just prepared is new: makes its changes (persons, groups, warnings).
-  commit(): void;
-  // Writes what the step changed; called once, after the last event.
-  finish(): void;
-}
-
-export const DROPPED = Symbol('dropped');
 const NO_OVERWRITE = { noOverwrite: true };
 
 // Writes an event's row unless its uuid has one (a stored event, or null for a uuid seen
@@ -55,7 +37,7 @@ export function applyEntries(
   return commitEvents(store, entries, { startPreparation, position: { key: positionKey(logId), seq: entries[entries.length - 1].seq }, now });
 }
 
-// A consumer's position: its key in `positions` and the log sequence it has applied.
+// The event store's position: its key in `positions` and the log sequence it has applied.
 export interface Position {
   key: string;
   seq: number;
@@ -63,7 +45,7 @@ export interface Position {
 
 export interface CommitOptions {
   startPreparation?: () => EventPreparation;
-  // Moved with the events; null leaves it (a part of an entry, src/events/consumer-loop.ts).
+  // Moved with the events; null leaves it (a part of an entry, src/log/consumers/ladder.ts).
   position: Position | null;
   // More writes of the same transaction.
   also?: () => void;

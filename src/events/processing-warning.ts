@@ -1,18 +1,14 @@
 // The ingestion warning of an event the consumer could not apply as it came.
 import type { Store } from '../store/env.js';
 import type { CapturedEvent } from '../log/types.js';
-import { warningDetails } from '../persons/warnings.js';
+import { putWarning } from '../ingestion-warnings/index.js';
 
 export type ProcessingOutcome = 'stored_with_deep_values_cut' | 'stored_without_person' | 'not_stored';
 
 export function recordProcessingWarning(store: Store, ev: CapturedEvent, outcome: ProcessingOutcome, error: string, nowMs: number): void {
   // A uuid is 36 characters; one from a log written by other tools may be anything.
-  store.ingestionWarnings.put([ev.project_id, nowMs, ev.uuid.slice(0, 64), 0], {
+  putWarning(store, ev.project_id, nowMs, ev.uuid.slice(0, 64), 0, {
     type: 'event_processing_failed',
-    timestamp: new Date(nowMs).toISOString(),
-    details: warningDetails({
-      type: 'event_processing_failed',
-      details: { eventUuid: ev.uuid, event: ev.event, distinctId: ev.distinct_id, error: error.slice(0, 500), outcome },
-    }),
+    details: { eventUuid: ev.uuid, event: ev.event, distinctId: ev.distinct_id, error: error.slice(0, 500), outcome },
   });
 }

@@ -25,15 +25,27 @@ export function newestSeq(store: Store): number {
   return 0;
 }
 
+export function oldestSeq(store: Store): number {
+  for (const key of store.log.getKeys({ limit: 1 })) return key as number;
+  return 0;
+}
+
 export function createLmdbLog(store: Store): EventLog {
   let seq = newestSeq(store);
   let durableSeq = seq;
+  let appended = store.logCounts.get(seq)?.[1] ?? 0;
   const channel = new BroadcastChannel(channelName(store));
   const committer = createGroupCommitter({
     maxInFlight: 4,
     async commit(frames) {
       const s = ++seq;
-      await store.log.put(s, encodeFrames(frames));
+      let events = 0;
+      for (let i = 0; i < frames.length; i++) events += frames[i].events;
+      appended += events;
+      // Both puts ride on the same LMDB transaction: lmdb-js batches the writes of one turn.
+      const written = store.log.put(s, encodeFrames(frames));
+      store.logCounts.put(s, [events, appended]);
+      await written;
       if (s > durableSeq) durableSeq = s;
       wakeReaders();
     },
@@ -104,6 +116,9 @@ export function createLmdbLogReader(store: Store, maxBytes = READ_BYTE_BUDGET): 
     },
     async lastSeq() {
       return newestSeq(store);
+    },
+    async firstSeq() {
+      return oldestSeq(store);
     },
     async close() {
       channel.close();

@@ -183,6 +183,11 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
       const info = await jsm.streams.info(STREAM);
       return info.state.last_seq;
     },
+    async firstSeq() {
+      // Once every message aged out, first_seq is the next sequence: a consumer that
+      // applied the last one has lost nothing, one that did not has.
+      return (await jsm.streams.info(STREAM)).state.first_seq;
+    },
     async close() {
       if (nc.isClosed()) return;
       await nc.drain().catch(() => nc.close());

@@ -21,7 +21,7 @@ export interface LogEntry {
   // Readers hand out entries that decode their record on each read of `events`
   // (src/log/record.ts recordEntry): read it once.
   readonly events: CapturedEvent[];
-  // The record as stored, kept aside when it cannot be decoded (src/events/dead-letters.ts).
+  // The record as stored, kept aside when it cannot be decoded (src/log/consumers/dead-letters.ts).
   readonly record?: Uint8Array;
 }
 
@@ -59,5 +59,10 @@ export interface LogReader {
   consume(after: number, handle: (entries: LogEntry[]) => Promise<void>, signal: AbortSignal): Promise<void>;
   // Highest sequence appended so far (0 when empty).
   lastSeq(): Promise<number>;
+  // Lowest sequence the log still holds (0 for a log never written; a NATS stream whose
+  // messages all aged out gives the next one): retention or a stream's age limit drop
+  // older ones. A consumer whose position is below firstSeq() - 1 has lost records
+  // (src/log/consumers/run.ts).
+  firstSeq(): Promise<number>;
   close(): Promise<void>;
 }

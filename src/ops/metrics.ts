@@ -2,7 +2,22 @@
 // process). Label values are bounded: route patterns, never raw paths.
 import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
 
-export function createMetrics(opts: { backlog: () => number; logPending: () => number; deadLetters: () => number }) {
+// Where one log consumer stands (src/log/consumers/): its position, and how far behind
+// the log's end it is, in records and in events (null where the log does not count them).
+export interface ConsumerState {
+  name: string;
+  position: number;
+  lagRecords: number;
+  lagEvents: number | null;
+}
+
+export interface MetricSources {
+  consumers: () => ConsumerState[];
+  logPending: () => number;
+  deadLetters: () => number;
+}
+
+export function createMetrics(opts: MetricSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Counted per request as a plain increment (prom-client hashes the label values on
@@ -40,11 +55,31 @@ export function createMetrics(opts: { backlog: () => number; logPending: () => n
     labelNames: ['reason'] as const, registers: [registry],
   });
   new Gauge({
-    name: 'hedgerow_log_backlog_records', help: 'Log records appended but not yet applied by the event store',
-    registers: [registry], collect() { this.set(opts.backlog()); },
+    name: 'hedgerow_log_backlog_records', help: 'Log records appended but not yet applied by every consumer (the largest lag)',
+    registers: [registry], collect() { this.set(Math.max(0, ...opts.consumers().map((c) => c.lagRecords))); },
   });
   new Gauge({
-    name: 'hedgerow_log_dead_letters', help: 'Log records the consumer could not decode and set aside (`hedgerow dead-letters`)',
+    name: 'hedgerow_consumer_position', help: 'Last log sequence each consumer applied',
+    labelNames: ['consumer'] as const, registers: [registry],
+    collect() { for (const c of opts.consumers()) this.set({ consumer: c.name }, c.position); },
+  });
+  new Gauge({
+    name: 'hedgerow_consumer_lag_records', help: 'Log records appended but not yet applied, per consumer',
+    labelNames: ['consumer'] as const, registers: [registry],
+    collect() { for (const c of opts.consumers()) this.set({ consumer: c.name }, c.lagRecords); },
+  });
+  new Gauge({
+    name: 'hedgerow_consumer_lag_events', help: 'Events appended but not yet applied, per consumer (embedded log)',
+    labelNames: ['consumer'] as const, registers: [registry],
+    collect() { for (const c of opts.consumers()) if (c.lagEvents !== null) this.set({ consumer: c.name }, c.lagEvents); },
+  });
+  const consumerFailures = new Counter({
+    name: 'hedgerow_consumer_failures_total',
+    help: 'Consumer failures: batch_split (a batch failed and was applied piece by piece), given_up (an event went to the consumer\'s fallback), set_aside (a record or event set aside), restart (its thread restarted)',
+    labelNames: ['consumer', 'kind'] as const, registers: [registry],
+  });
+  new Gauge({
+    name: 'hedgerow_log_dead_letters', help: 'Log records and events the consumers set aside (`hedgerow dead-letters`)',
     registers: [registry], collect() { this.set(opts.deadLetters()); },
   });
   new Gauge({
@@ -60,7 +95,7 @@ export function createMetrics(opts: { backlog: () => number; logPending: () => n
     if (cell) cell.n++;
     else byStatus.set(status, { n: 1 });
   }
-  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures };
+  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures, consumerFailures };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

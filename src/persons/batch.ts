@@ -8,7 +8,7 @@ import type { PersonChange } from './identity.js';
 import type { Held, PersonCache } from './person-cache.js';
 import { isWholePerson, readByUuid, removePerson, rowPersonUuid, writePerson } from './person-rows.js';
 import { resolveGroupType, upsertGroup, type GroupIdentify } from './groups.js';
-import { warningDetails, type IngestionWarning } from './warnings.js';
+import { putWarning, type IngestionWarning } from '../ingestion-warnings/index.js';
 import { withPrefix } from './prefix.js';
 
 interface Removal {
@@ -150,10 +150,7 @@ export class PersonBatch {
     }
     if (this.changed.length > 0 || this.removals.length > 0 || this.changedGroupTypes.size > 0) this.cache.advance(s);
     this.cache.settle();
-    const timestamp = new Date(this.nowMs).toISOString();
-    this.warnings.forEach(({ projectId, eventUuid, warning }, n) => {
-      s.ingestionWarnings.put([projectId, this.nowMs, eventUuid, n], { type: warning.type, timestamp, details: warningDetails(warning) });
-    });
+    this.warnings.forEach(({ projectId, eventUuid, warning }, n) => putWarning(s, projectId, this.nowMs, eventUuid, n, warning));
   }
 }
 

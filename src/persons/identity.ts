@@ -7,7 +7,7 @@ import { isIllegalDistinctId } from './illegal-ids.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 import { personUuid } from './person-uuid.js';
 import { applyUpdate, hasChanges, isPlainObject, propertyUpdate } from './properties.js';
-import type { IngestionWarning } from './warnings.js';
+import type { IngestionWarning } from '../ingestion-warnings/index.js';
 
 export interface PersonEvent {
   uuid: string;

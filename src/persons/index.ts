@@ -1,6 +1,6 @@
 // Public face of persons and groups: the consumer step, the API routes and the reads
 // other domains (flag evaluation, events) use.
-export { createPersonStep } from './step.js';
+export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
 export { personRoutes } from './routes.js';
 export {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,

@@ -1,17 +1,15 @@
 // The persons and groups lists, which scan. The persons list is newest first, filtered by
 // search, email and property filters. With a filter it reads and tests every person
 // until the page is full, about 17 µs a person here (1.6–1.9 s per 100,000 when nothing
-// matches). The groups list reads every group of its type, and the ingestion warnings
-// summary every warning of the last 30 days. They run in the query worker
+// matches). The groups list reads every group of its type. They run in the query worker
 // (the query pool: ./tasks.ts, workers/queries.ts; docs/decisions/0013).
 import type { Store } from '../store/env.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentPerson } from './present.js';
 import { scanWindow, type WindowScan } from './page.js';
-import { groupsOfType, personsNewestFirst, warningsSince } from './store.js';
-import { summarizeWarnings } from './warnings-summary.js';
-import type { Group, WarningSummary } from './schemas.js';
-import type { GroupScanTask, PersonScan, PersonScanTask, WarningsTask } from './tasks.js';
+import { groupsOfType, personsNewestFirst } from './store.js';
+import type { Group } from './schemas.js';
+import type { GroupScanTask, PersonScan, PersonScanTask } from './tasks.js';
 
 export function scanPersons(store: Store, task: PersonScanTask): PersonScan {
   const match = personFilter(task.filter, task.now);
@@ -30,8 +28,4 @@ export function scanGroups(store: Store, task: GroupScanTask): WindowScan<Group>
     // Newest first, as PostHog lists them.
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.group_key.localeCompare(b.group_key));
   return scanWindow(groups.map(presentGroup), task.window, false);
-}
-
-export function summarizeRecentWarnings(store: Store, task: WarningsTask): WarningSummary[] {
-  return summarizeWarnings(warningsSince(store, task.projectId, task.sinceMs), task.search);
 }

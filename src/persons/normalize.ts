@@ -4,7 +4,7 @@
 // properties extends the event's own $set / $set_once (src/persons/initial-properties.ts).
 import type { Properties } from '../store/persons.js';
 import { liftPersonProperties } from './initial-properties.js';
-import type { IngestionWarning } from './warnings.js';
+import type { IngestionWarning } from '../ingestion-warnings/index.js';
 
 export interface EventInput {
   uuid: string;

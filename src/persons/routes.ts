@@ -1,4 +1,4 @@
-// Persons, groups, group types and ingestion warnings, under /api/projects/:id/ and
+// Persons, groups and group types, under /api/projects/:id/ and
 // /api/environments/:id/ as in PostHog. Reads only, plus person deletion.
 import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import { errors } from '../errors.js';
@@ -17,7 +17,6 @@ import {
 } from './store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const WARNINGS_WINDOW_MS = 30 * 24 * 3600 * 1000;
 const PREFIXES = ['/api/projects', '/api/environments'];
 
 function propertyFilters(req: HttpRequest): PersonPropertyFilters | undefined {
@@ -124,15 +123,6 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunn
       handler(_req, ctx) {
         const { project } = ctx as ProjectContext;
         return json(200, groupTypeMapping(store, project.id).map(presentGroupType));
-      },
-    }),
-    auth.route({
-      // PostHog keeps this internal; here a person:read key may read it.
-      methods: ['GET'], pattern: `${prefix}/:project_id/ingestion_warnings`, scope: 'person',
-      async handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
-        const results = await scans.run('warnings', { projectId: project.id, sinceMs: Date.now() - WARNINGS_WINDOW_MS, search: req.query.get('q') ?? undefined });
-        return json(200, { results });
       },
     }),
   ]);

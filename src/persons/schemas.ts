@@ -1,5 +1,5 @@
-// Shapes of the persons, groups and ingestion warnings APIs: the one request body-like
-// input (the `properties` filter of the person list) and the response objects.
+// Shapes of the persons and groups APIs: the one request body-like input (the
+// `properties` filter of the person list) and the response objects.
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 
@@ -45,13 +45,3 @@ export const GroupType = Type.Object({
   created_at: Type.String(),
 });
 export type GroupType = Static<typeof GroupType>;
-
-export const WarningSummary = Type.Object({
-  type: Type.String(),
-  lastSeen: Type.String(),
-  // [count, day] per day that saw the type.
-  sparkline: Type.Array(Type.Tuple([Type.Integer(), Type.String()])),
-  warnings: Type.Array(Type.Object({ type: Type.String(), timestamp: Type.String(), details: Props })),
-  count: Type.Integer(),
-});
-export type WarningSummary = Static<typeof WarningSummary>;

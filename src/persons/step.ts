@@ -6,16 +6,31 @@
 // the duplicate check, and committed (its changes made) only once the write succeeded.
 import type { Store } from '../store/env.js';
 import type { CapturedEvent } from '../log/types.js';
-import { DROPPED, type EventPreparation } from '../events/consumer.js';
 import { PersonBatch } from './batch.js';
 import { PersonCache } from './person-cache.js';
 import { processPersonEvent, type PersonOutcome } from './identity.js';
 import { normalizePersonEvent } from './normalize.js';
 import { isPlainObject } from './properties.js';
 import { createWarningLimiter, type WarningLimiter } from './warning-limiter.js';
-import { pruneWarnings, WARNINGS_KEPT_MS } from './warnings-retention.js';
 import { groupIdentifyFields, MAX_GROUP_TYPES } from './groups.js';
-import type { IngestionWarning } from './warnings.js';
+import { pruneWarnings, WARNINGS_KEPT_MS, type IngestionWarning } from '../ingestion-warnings/index.js';
+
+// What the event store (src/events/consumer.ts) runs on each event before storing it, in
+// the same transaction: this person processing. One is started per transaction. The write
+// of the event's row is also its duplicate check (one write, not a check and a write: lmdb-js
+// costs 1–2 µs per operation, bench/RESULTS.md), so the step first works out what the
+// event will be, changing nothing, and makes its changes only once the row is written.
+export interface EventPreparation {
+  // Shapes the event (may rewrite its properties) and resolves its person: the person's
+  // uuid, null for none, or DROPPED when the event is not to be stored.
+  prepare(ev: CapturedEvent): string | null | typeof DROPPED;
+  // The event just prepared is new: makes its changes (persons, groups, warnings).
+  commit(): void;
+  // Writes what the step changed; called once, after the last event.
+  finish(): void;
+}
+
+export const DROPPED = Symbol('dropped');
 
 // What the event last prepared will change once it proves new.
 interface Pending {

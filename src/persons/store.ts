@@ -7,7 +7,7 @@
 // Experience continuity keeps flag hash key overrides per person; the person consumer
 // moves them when it merges two persons (src/persons/batch.ts).
 import type { Store } from '../store/env.js';
-import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, IngestionWarningRecord, PersonRecord, Properties } from '../store/persons.js';
+import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, Properties } from '../store/persons.js';
 import { readByDistinctId, readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
 import { personUuid } from './person-uuid.js';
@@ -120,9 +120,4 @@ export function* personsNewestFirst(store: Store, projectId: number): Generator<
 /** Every group of one type, by group key. */
 export function groupsOfType(store: Store, projectId: number, typeIndex: number): GroupRecord[] {
   return [...withPrefix(store.groups, [projectId, typeIndex])].map(({ value }) => value);
-}
-
-/** The project's ingestion warnings recorded at or after `sinceMs`, oldest first. */
-export function warningsSince(store: Store, projectId: number, sinceMs: number): IngestionWarningRecord[] {
-  return [...store.ingestionWarnings.getRange({ start: [projectId, sinceMs], end: [projectId, Number.MAX_SAFE_INTEGER] }).map(({ value }) => value)];
 }

@@ -3,12 +3,11 @@
 import type { Task } from '../pools/index.js';
 import type { PersonFilterSpec } from './person-filter.js';
 import type { PageWindow, WindowScan } from './page.js';
-import type { Group, Person, WarningSummary } from './schemas.js';
+import type { Group, Person } from './schemas.js';
 
 export type PersonTasks = {
   persons: Task<PersonScanTask, PersonScan>;
   groups: Task<GroupScanTask, WindowScan<Group>>;
-  warnings: Task<WarningsTask, WarningSummary[]>;
 };
 
 export interface PersonScanTask {
@@ -30,11 +29,4 @@ export interface GroupScanTask {
   // The exact group key or a substring of its properties' JSON, case-insensitive.
   search: string | null;
   window: PageWindow;
-}
-
-export interface WarningsTask {
-  projectId: number;
-  sinceMs: number;
-  // Matches the type or the details' JSON text.
-  search?: string;
 }

@@ -4,9 +4,9 @@ import { open, type RootDatabase, type Database } from 'lmdb';
 import { mkdirSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import type {
-  DistinctIdKey, GroupKey, GroupRecord, GroupTypeRecord, HashKeyOverrideKey,
-  IngestionWarningKey, IngestionWarningRecord, PersonIdKey, PersonKey, PersonLocation, PersonRow,
+  DistinctIdKey, GroupKey, GroupRecord, GroupTypeRecord, HashKeyOverrideKey, PersonIdKey, PersonKey, PersonLocation, PersonRow,
 } from './persons.js';
+import type { IngestionWarningKey, IngestionWarningRecord } from './ingestion-warnings.js';
 
 export interface Store {
   path: string;
@@ -18,6 +18,9 @@ export interface Store {
   logPath: string;
   // Embedded event log: monotonic sequence → one encoded group of events.
   log: Database<Buffer, number>;
+  // Beside each log record: [events in it, events appended through it], so a consumer's
+  // lag in events is two reads (src/log/lag.ts). Records written before it have none.
+  logCounts: Database<[number, number], number>;
   // [project_id, uuid] → the stored event, or null for a uuid seen but not stored (a
   // dropped event): idempotency and lookup by uuid in one read.
   eventRows: Database<StoredEventValue | null, [number, string]>;
@@ -57,8 +60,9 @@ export interface Store {
   ingestionWarnings: Database<IngestionWarningRecord, IngestionWarningKey>;
   // [project_id, person uuid, flag key] → hash key (experience continuity).
   hashKeyOverrides: Database<string, HashKeyOverrideKey>;
-  // [log id, sequence] → a log record the consumer could not decode, kept aside.
-  deadLetters: Database<DeadLetter, [string, number]>;
+  // [log id, sequence] → a log record no consumer could decode, and [log id, sequence,
+  // consumer, index] → one event a consumer could not apply: set aside (src/log/consumers/).
+  deadLetters: Database<DeadLetter, DeadLetterKey>;
   close(): Promise<void>;
 }
 
@@ -82,10 +86,13 @@ export interface TimeChunk {
   distinctIds: string[];
 }
 
+export type DeadLetterKey = [logId: string, seq: number] | [logId: string, seq: number, consumer: string, index: number];
+
 export interface DeadLetter {
   error: string;
   quarantined_at: string;
-  // The record's bytes as the log held them (null when the reader had none to give).
+  // The record's bytes as the log held them, or one event's JSON (null when there was
+  // none to keep).
   record: Uint8Array | null;
 }
 
@@ -116,6 +123,7 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   // through; its typings do not list them.
   const plainMaps: object = { useRecords: false };
   const log = logRoot.openDB<Buffer, number>({ name: 'log', encoding: 'binary' });
+  const logCounts = logRoot.openDB<[number, number], number>({ name: 'log_counts' });
   const eventRows = root.openDB<StoredEventValue | null, [number, string]>({ name: 'event_rows', ...plainMaps });
   const eventTimes = root.openDB<TimeChunk, [number, number, string]>({ name: 'event_times', ...plainMaps });
   const legacyEvents = root.openDB<StoredEventValue, [number, number, string]>({ name: 'events', ...plainMaps });
@@ -136,9 +144,9 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const groups = root.openDB<GroupRecord, GroupKey>({ name: 'groups' });
   const ingestionWarnings = root.openDB<IngestionWarningRecord, IngestionWarningKey>({ name: 'ingestion_warnings' });
   const hashKeyOverrides = root.openDB<string, HashKeyOverrideKey>({ name: 'hash_key_overrides' });
-  const deadLetters = root.openDB<DeadLetter, [string, number]>({ name: 'dead_letters' });
+  const deadLetters = root.openDB<DeadLetter, DeadLetterKey>({ name: 'dead_letters' });
   return {
-    path, root, logRoot, logPath, log, eventRows, eventTimes, legacyEvents, legacyEventUuids, positions, tenancy,
+    path, root, logRoot, logPath, log, logCounts, eventRows, eventTimes, legacyEvents, legacyEventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
     persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides, deadLetters,
     close: async () => { await logRoot.close(); await root.close(); },

@@ -54,13 +54,6 @@ export interface GroupRecord {
   created_at: string;
 }
 
-// [project_id, timestamp_ms, event uuid, n] → why an event was not fully processed.
-export interface IngestionWarningRecord {
-  type: string;
-  timestamp: string;
-  details: Record<string, unknown>;
-}
-
 // `personSeq` (project_id → last numeric person id) also holds, under this key, the
 // persons generation: moved by every write to persons and groups, so the consumer knows
 // when what it cached is no longer what is stored (src/persons/person-cache.ts).
@@ -70,5 +63,4 @@ export type PersonKey = [projectId: number, uuid: string];
 export type DistinctIdKey = [projectId: number, distinctId: string];
 export type PersonIdKey = [projectId: number, id: number];
 export type GroupKey = [projectId: number, typeIndex: number, groupKey: string];
-export type IngestionWarningKey = [projectId: number, timestampMs: number, eventUuid: string, n: number];
 export type HashKeyOverrideKey = [projectId: number, personUuid: string, flagKey: string];

@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../../src/main.js';
+import { logConsumers, startServer, type RunningServer } from '../../src/main.js';
+import type { RegisteredConsumer } from '../../src/log/consumers/index.js';
 import { parseCommandLine, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/tenancy/bootstrap.js';
@@ -26,7 +27,15 @@ export function testConfig(dataDir: string, extra: string[] = [], env: NodeJS.Pr
   return parseCommandLine(['serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'silent', ...extra], env).config;
 }
 
-export async function startTestServer(opts: { extra?: string[]; env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  extra?: string[];
+  env?: NodeJS.ProcessEnv;
+  dataDir?: string;
+  // Log consumers run beside the service's own (src/main.ts logConsumers).
+  moreConsumers?: RegisteredConsumer[];
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = testConfig(dataDir, opts.extra, opts.env);
   const quietStderr = process.stderr.write;
@@ -34,7 +43,7 @@ export async function startTestServer(opts: { extra?: string[]; env?: NodeJS.Pro
   process.stderr.write = (() => true) as typeof process.stderr.write;
   let server: RunningServer;
   try {
-    server = await startServer(config, createLogger('silent'));
+    server = await startServer(config, createLogger('silent'), [...logConsumers(config), ...(opts.moreConsumers ?? [])]);
   } finally {
     process.stderr.write = quietStderr;
   }

@@ -81,6 +81,16 @@ export function runLogContract(impl: LogImplementation): void {
     assert.is(await reader.lastSeq(), 0);
   });
 
+  s('firstSeq is the oldest record held: none for an empty log, the first once appended to', async () => {
+    const log = await current().openLog();
+    const reader = await current().openReader();
+    assert.is(await reader.firstSeq(), 0);
+    await log.append([logEvent()]);
+    await log.append([logEvent()]);
+    assert.is(await reader.firstSeq(), 1);
+    assert.is(await reader.lastSeq(), 2);
+  });
+
   s('an append resolves once its events are in the log: counted in lastSeq and readable', async () => {
     const log = await current().openLog();
     const events = logEvents(3);

@@ -3,15 +3,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Store } from '../../src/store/env.js';
-import { applyEntries, eventStorePosition, type EventPreparation } from '../../src/events/consumer.js';
+import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
+import type { EventPreparation } from '../../src/persons/step.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid, personRecordByDistinctId, resolvePersonUuid,
-  warningsSince, writeHashKeyOverrides, deletePerson,
+  writeHashKeyOverrides, deletePerson,
 } from '../../src/persons/store.js';
+import { warningsSince } from '../../src/ingestion-warnings/store.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/store/persons.js';

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { displayName, presentPerson, sortDistinctIds } from '../../src/persons/present.js';
 import { personFilter } from '../../src/persons/person-filter.js';
-import { summarizeWarnings } from '../../src/persons/warnings-summary.js';
+import { summarizeWarnings } from '../../src/ingestion-warnings/summary.js';
 import type { PersonRecord } from '../../src/store/persons.js';
 
 const person = (over: Partial<PersonRecord>): PersonRecord => ({

@@ -1,6 +1,7 @@
 // Ingestion warnings: why an event was dropped or only partly applied. The types are
-// PostHog's (with its category and severity), plus one of hedgerow's own where PostHog
-// stays silent (a sixth group type, an event the consumer could not apply).
+// PostHog's (with its category and severity), plus hedgerow's own where PostHog stays
+// silent (a sixth group type, an event the consumer could not apply). Person processing
+// and the event store record them; the persons API lists them.
 
 export const WARNING_TYPES = {
   cannot_merge_already_identified: { category: 'merge', severity: 'warning' },
@@ -12,7 +13,7 @@ export const WARNING_TYPES = {
   group_key_too_long: { category: 'size', severity: 'error' },
   // hedgerow's: PostHog ignores the type without telling anyone.
   group_type_limit_reached: { category: 'event', severity: 'warning' },
-  // hedgerow's: an event the consumer could not apply as it is (src/events/consumer-loop.ts).
+  // hedgerow's: an event the consumer could not apply as it is (src/events/store-consumer.ts).
   event_processing_failed: { category: 'event', severity: 'error' },
 } as const;
 

@@ -1,0 +1,77 @@
+// The event store as a consumer of the log (src/log/consumers/): it starts at the log's
+// beginning, runs person processing on each event in the transaction that stores it and
+// moves its position (src/events/consumer.ts), and when an event fails on its own it
+// stores the event without its person, and only if even that fails gives it up; each
+// such event leaves an ingestion warning.
+import type { Store } from '../store/env.js';
+import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
+import {
+  applyIsolating, consumerContext, defineConsumer, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
+} from '../log/consumers/index.js';
+import { createPersonStep, type EventPreparation } from '../persons/index.js';
+import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow } from './consumer.js';
+import { recordProcessingWarning } from './processing-warning.js';
+
+export interface EventStoreSettings {
+  // Persons the person step keeps in memory between transactions (src/persons/person-cache.ts).
+  cachedPersons: number;
+}
+
+export function eventStoreHandler<S>(ctx: ConsumerContext<S>, startPreparation?: () => EventPreparation): ConsumerHandler {
+  const { store, now, position } = ctx;
+  const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
+  return {
+    apply: async (groups, through) => { await commitEvents(store, groups, { startPreparation, position: at(through), now }); },
+    async giveUp(ev, error, through, fresh) {
+      const message = error instanceof Error ? error.message : String(error);
+      try {
+        const e = fresh();
+        await commitEvents(store, [{ events: [e] }], {
+          position: at(through), now, also: () => recordProcessingWarning(store, e, 'stored_without_person', message, now()),
+        });
+        return;
+      } catch (err) {
+        await ctx.rethrowUnlessWritable(err);
+      }
+      // Given up. Its uuid is still recorded where it can be, so a resend stays a duplicate
+      // as for any stored event; a write refused for its key (thrown before anything is
+      // written) must not stop the position from moving on.
+      await store.root.transaction(() => {
+        attempt(() => writeEventRow(store, ev.project_id, ev.uuid, null));
+        attempt(() => recordProcessingWarning(store, ev, 'not_stored', message, now()));
+        if (through !== null) position.write(through);
+      });
+    },
+  };
+}
+
+function attempt(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // The warning, or the error that brought us here, already says what was lost.
+  }
+}
+
+export const eventStoreConsumer = defineConsumer<EventStoreSettings>({
+  module: import.meta.url,
+  name: EVENT_STORE_CONSUMER,
+  startsAt: 'beginning',
+  open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons)),
+});
+
+export interface IsolatingOptions {
+  // The step run on each new event (person processing).
+  startPreparation?: () => EventPreparation;
+  now?: () => number;
+  // Told of each record set aside, for the operator's log.
+  onQuarantined?: (record: QuarantinedRecord) => void;
+}
+
+// The event store's handler through the consumer ladder, in this thread: what the
+// consumer's worker does with each batch (tests and bench/persons call it directly).
+export function applyEntriesIsolating(store: Store, entries: readonly LogEntry[], opts: IsolatingOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
+  const ctx = consumerContext(EVENT_STORE_CONSUMER, store, logId, undefined, opts.now);
+  const reports: ConsumerReports = { setAside: (r) => opts.onQuarantined?.(r), failed() {} };
+  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation), entries, ctx, reports);
+}

@@ -1,0 +1,74 @@
+// The isolate-and-retry ladder. A batch that fails is not retried as it is forever: one
+// bad event (a value nested too deep to encode, an input a consumer's rules choke on)
+// would stop every event after it. Once the store is known to accept writes, the batch
+// is applied entry by entry, and the entry that fails event by event; an event that fails
+// on its own goes to the consumer's last resort (giveUp), or is set aside. An entry whose
+// record cannot be decoded at all is set aside whole (./dead-letters.ts). A failure the
+// store itself causes (the probe write fails too) is thrown: the supervisor restarts the
+// consumer with backoff, and nothing is skipped.
+import type { CapturedEvent, LogEntry } from '../types.js';
+import type { ConsumerContext, ConsumerHandler } from './types.js';
+import { quarantineRecord, setAsideEvent, type QuarantinedRecord } from './dead-letters.js';
+
+// Why a consumer's work did not go as planned, counted per consumer
+// (hedgerow_consumer_failures_total): a batch split to isolate a failure, an event handed
+// to the consumer's giveUp, a record or event set aside, the worker thread restarted.
+export type FailureKind = 'batch_split' | 'given_up' | 'set_aside' | 'restart';
+
+// What the ladder tells whoever runs it (the worker thread passes it to the supervisor).
+export interface ConsumerReports {
+  setAside(what: QuarantinedRecord): void;
+  failed(kind: FailureKind): void;
+}
+
+export const SILENT: ConsumerReports = { setAside() {}, failed() {} };
+
+export async function applyIsolating<S>(
+  handler: ConsumerHandler, entries: readonly LogEntry[], ctx: ConsumerContext<S>, reports: ConsumerReports = SILENT,
+): Promise<void> {
+  try {
+    await handler.apply(entries, entries[entries.length - 1].seq);
+    return;
+  } catch (err) {
+    await ctx.rethrowUnlessWritable(err);
+  }
+  reports.failed('batch_split');
+  for (const entry of entries) await applyEntryIsolating(handler, entry, ctx, reports);
+}
+
+async function applyEntryIsolating<S>(handler: ConsumerHandler, entry: LogEntry, ctx: ConsumerContext<S>, reports: ConsumerReports) {
+  try {
+    await handler.apply([entry], entry.seq);
+    return;
+  } catch (err) {
+    await ctx.rethrowUnlessWritable(err);
+  }
+  let events: CapturedEvent[];
+  try {
+    events = entry.events;
+  } catch (err) {
+    reports.setAside(await quarantineRecord(ctx.store, entry, ctx.logId, ctx.position, err, ctx.now()));
+    reports.failed('set_aside');
+    return;
+  }
+  for (let i = 0; i < events.length; i++) {
+    const through = i === events.length - 1 ? entry.seq : null;
+    let error: unknown;
+    try {
+      await handler.apply([{ events: [events[i]] }], through);
+      continue;
+    } catch (err) {
+      await ctx.rethrowUnlessWritable(err);
+      error = err;
+    }
+    // The last resort gets the event as decoded afresh: the failed attempt may have changed it.
+    const fresh = () => entry.events[i];
+    if (handler.giveUp) {
+      reports.failed('given_up');
+      await handler.giveUp(events[i], error, through, fresh);
+    } else {
+      reports.setAside(await setAsideEvent(ctx.store, ctx.name, ctx.logId, entry.seq, i, fresh(), error, through, ctx.position, ctx.now()));
+      reports.failed('set_aside');
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Runs one consumer over a log reader until told to stop: works out where it starts
+// (its stored position; else the log's beginning or end, as it declares; a gap the log
+// no longer holds goes to its backfill or stops it loudly), then applies entries through
+// the ladder, never past the consumer it follows.
+import type { Store } from '../../store/env.js';
+import type { LogEntry, LogReader } from '../types.js';
+import { consumerPosition, rethrowUnlessWritable } from './positions.js';
+import { applyIsolating, SILENT, type ConsumerReports } from './ladder.js';
+import { LogGapError, type ConsumerContext, type ConsumerDefinition, type ConsumerHandler } from './types.js';
+
+// How often a consumer waiting for the one it follows looks at that one's position.
+const FOLLOW_POLL_MS = 50;
+
+export interface RunOptions<S> {
+  store: Store;
+  reader: LogReader;
+  signal: AbortSignal;
+  settings: S;
+  now?: () => number;
+  reports?: ConsumerReports;
+}
+
+export function consumerContext<S>(name: string, store: Store, logId: string, settings: S, now: () => number = Date.now): ConsumerContext<S> {
+  const position = consumerPosition(store, name, logId);
+  return { name, store, logId, settings, position, now, rethrowUnlessWritable: (err) => rethrowUnlessWritable(store, position.key, err) };
+}
+
+// The position reading starts after. Records a consumer that starts at the end there on
+// its first run (the service records it earlier, at registration: ./registry.ts).
+export async function startingPosition<S>(ctx: ConsumerContext<S>, startsAt: 'beginning' | 'end', handler: ConsumerHandler, reader: LogReader): Promise<number> {
+  let position = ctx.position.read();
+  if (position === undefined && startsAt === 'end') {
+    position = await reader.lastSeq();
+    await ctx.position.commit(position);
+  }
+  position ??= 0;
+  const firstHeld = await reader.firstSeq();
+  if (firstHeld <= position + 1) return position;
+  const missing = `records ${position + 1} to ${firstHeld - 1}`;
+  if (!handler.backfill) {
+    throw new LogGapError(`consumer ${ctx.name}: the log ${reader.id} no longer holds ${missing}, which it has not applied, and it declares no backfill`);
+  }
+  const through = await handler.backfill({ after: position, firstHeld });
+  if (through < firstHeld - 1) throw new LogGapError(`consumer ${ctx.name}: its backfill reached ${through}, short of ${missing}`);
+  if (ctx.position.read() !== through) await ctx.position.commit(through);
+  return through;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
+export async function runConsumer<S>(definition: ConsumerDefinition<S>, opts: RunOptions<S>): Promise<void> {
+  const { store, reader, signal } = opts;
+  const reports = opts.reports ?? SILENT;
+  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now);
+  const handler = await definition.open(ctx);
+  try {
+    const start = await startingPosition(ctx, definition.startsAt, handler, reader);
+    const leader = definition.follows === undefined ? null : consumerPosition(store, definition.follows, reader.id);
+    const apply = (entries: LogEntry[]) => applyIsolating(handler, entries, ctx, reports);
+    await reader.consume(start, leader === null ? apply : async (entries) => {
+      // Only what the leader has applied; the rest once it has.
+      let rest = entries;
+      while (rest.length > 0 && !signal.aborted) {
+        const reached = leader.read() ?? 0;
+        let n = 0;
+        while (n < rest.length && rest[n].seq <= reached) n++;
+        if (n === 0) {
+          await sleep(FOLLOW_POLL_MS, signal);
+          continue;
+        }
+        await apply(rest.slice(0, n));
+        rest = rest.slice(n);
+      }
+    }, signal);
+  } finally {
+    await handler.close?.();
+  }
+}

@@ -1,0 +1,67 @@
+// Supervises one consumer's worker thread (workers/consumer.ts): starts it, restarts it
+// with backoff when it dies (a store failure, a lost log), and stops it cleanly on
+// shutdown. Every consumer has a thread of its own (docs/decisions/0014).
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../logger.js';
+import type { ConsumerThreadData, ThreadMessage } from './thread.js';
+import type { FailureKind } from './ladder.js';
+
+const HEALTHY_AFTER_MS = 60_000;
+const WORKER_URL = new URL('../../../workers/consumer.js', import.meta.url);
+
+export interface SupervisedConsumer {
+  name: string;
+  running(): boolean;
+  stop(): Promise<void>;
+}
+
+export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailure: (kind: FailureKind) => void = () => {}): SupervisedConsumer {
+  const { name } = data.consumer;
+  // The thread while it is alive; null between a death and its restart.
+  let worker: Worker | null = null;
+  let stopping = false;
+  let restarts = 0;
+  let running = false;
+
+  function start() {
+    const w = new Worker(WORKER_URL, { workerData: data });
+    worker = w;
+    w.on('online', () => {
+      running = true;
+      // A worker that stays up for a while has recovered: later failures start the backoff afresh.
+      setTimeout(() => { if (worker === w && running) restarts = 0; }, HEALTHY_AFTER_MS).unref();
+    });
+    w.on('error', (err) => log.error('consumer worker failed', { consumer: name, error: err.stack ?? err.message }));
+    w.on('message', (m: ThreadMessage) => {
+      if (typeof m !== 'object') return;
+      if ('failed' in m) onFailure(m.failed);
+      else if ('consumer' in m.setAside) log.error('an event the consumer could not apply: set aside, see `hedgerow dead-letters`', { ...m.setAside });
+      else log.error('log record could not be decoded: set aside, see `hedgerow dead-letters`', { consumer: name, ...m.setAside });
+    });
+    w.on('exit', (code) => {
+      running = false;
+      if (worker === w) worker = null;
+      if (stopping) return;
+      onFailure('restart');
+      const delay = Math.min(30_000, 100 * 2 ** Math.min(restarts++, 8));
+      log.warn('consumer worker exited, restarting', { consumer: name, code, delay_ms: delay });
+      setTimeout(() => { if (!stopping) start(); }, delay).unref();
+    });
+  }
+
+  start();
+  return {
+    name,
+    running: () => running,
+    async stop(): Promise<void> {
+      stopping = true;
+      const w = worker;
+      if (!w) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => { void w.terminate(); }, 5000);
+        w.once('exit', () => { clearTimeout(timer); resolve(); });
+        w.postMessage('stop');
+      });
+    },
+  };
+}

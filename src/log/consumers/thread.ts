@@ -1,0 +1,46 @@
+// What a consumer's worker thread runs (workers/consumer.ts): open the store and the log
+// reader the config names, find the consumer's definition in the module it came from,
+// and run it until told to stop. Reports go to the supervisor as plain messages.
+import { openStore } from '../../store/env.js';
+import { createLmdbLogReader } from '../lmdb-log.js';
+import { createNatsLogReader } from '../nats-log.js';
+import { runConsumer } from './run.js';
+import type { ConsumerReports, FailureKind } from './ladder.js';
+import type { QuarantinedRecord } from './dead-letters.js';
+import type { RegisteredConsumer } from './registry.js';
+import type { ConsumerDefinition } from './types.js';
+
+export interface ConsumerThreadData {
+  consumer: RegisteredConsumer;
+  dataDir: string;
+  natsUrl: string | null;
+  // Log bytes handed to the consumer at most at once (embedded log).
+  batchBytes: number;
+}
+
+export type ThreadMessage = { setAside: QuarantinedRecord } | { failed: FailureKind } | 'stopped';
+
+function isDefinition(value: unknown, name: string): value is ConsumerDefinition<unknown> {
+  const d = value as Partial<ConsumerDefinition<unknown>> | null;
+  return typeof d === 'object' && d !== null && d.name === name && typeof d.open === 'function' && typeof d.module === 'string';
+}
+
+export async function loadDefinition(consumer: RegisteredConsumer): Promise<ConsumerDefinition<unknown>> {
+  const exported: Record<string, unknown> = await import(consumer.module);
+  const found = Object.values(exported).find((v) => isDefinition(v, consumer.name));
+  if (!found) throw new Error(`${consumer.module} exports no log consumer named ${consumer.name}`);
+  return found;
+}
+
+export async function runConsumerThread(data: ConsumerThreadData, signal: AbortSignal, post: (m: ThreadMessage) => void): Promise<void> {
+  const definition = await loadDefinition(data.consumer);
+  const store = openStore(data.dataDir);
+  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store, data.batchBytes);
+  const reports: ConsumerReports = { setAside: (setAside) => post({ setAside }), failed: (failed) => post({ failed }) };
+  try {
+    await runConsumer(definition, { store, reader, signal, settings: data.consumer.settings, reports });
+  } finally {
+    await reader.close();
+    await store.close();
+  }
+}

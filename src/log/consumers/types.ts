@@ -1,0 +1,101 @@
+// A consumer of the event log, as the consumer mechanism (this folder) runs it. A domain
+// defines one with defineConsumer and says what it does with a batch of entries; the
+// mechanism owns the rest: the stored position (per log), where it starts, the
+// isolate-and-retry ladder (./ladder.ts), setting aside what it cannot apply
+// (./dead-letters.ts), the worker thread and its supervision (./supervise.ts), metrics,
+// and holding back log retention until it has applied a record (docs/decisions/0014).
+import type { Store } from '../../store/env.js';
+import type { CapturedEvent } from '../types.js';
+
+// Where a consumer that has no stored position starts: at the log's first record, or at
+// its current end (a consumer that must not act on history, such as hog destinations
+// firing webhooks, records the end as its position when it is first registered).
+export type StartAt = 'beginning' | 'end';
+
+// What a consumer applies: log entries (each decodes its record again on every read of
+// `events`: read it once), or, while isolating a failure, one event alone.
+export interface EventGroup {
+  readonly events: CapturedEvent[];
+}
+
+export interface ConsumerDefinition<S = undefined> {
+  // import.meta.url of the module that exports this definition: the consumer's worker
+  // thread imports that module and finds the definition by name.
+  readonly module: string;
+  // Unique. Names the stored position and the metrics.
+  readonly name: string;
+  readonly startsAt: StartAt;
+  // The name of another consumer whose position this one never passes: it applies a
+  // record only once that consumer has (insights reads the persons the event store
+  // resolved). Both must be registered.
+  readonly follows?: string;
+  // Runs in the consumer's own worker thread, once per start: opens what the consumer
+  // needs (caches, another database) and returns its handler.
+  open(ctx: ConsumerContext<S>): ConsumerHandler | Promise<ConsumerHandler>;
+}
+
+export interface ConsumerContext<S> {
+  readonly name: string;
+  // The LMDB environment, opened in this thread.
+  readonly store: Store;
+  // The log being read (positions are per log).
+  readonly logId: string;
+  // What the service registered the consumer with (plain data: it crossed a thread).
+  readonly settings: S;
+  readonly position: ConsumerPosition;
+  now(): number;
+  // Rethrows `err` unless the store still takes a write (the position rewritten as it
+  // is): tells a failure of the batch from a failure of the store. The mechanism calls
+  // it between the rungs of its ladder; a handler's own fallbacks (giveUp) call it too.
+  rethrowUnlessWritable(err: unknown): Promise<void>;
+}
+
+// The consumer's stored position: the last log sequence it applied.
+export interface ConsumerPosition {
+  readonly key: string;
+  // undefined when the consumer never stored one.
+  read(): number | undefined;
+  // Inside the caller's own LMDB write transaction, so the position moves with the
+  // writes it covers (an LMDB consumer: exactly once).
+  write(seq: number): void;
+  // In a transaction of its own: for a consumer whose output lives outside LMDB, called
+  // after its own commit. A crash in between replays the batch (at least once), so such a
+  // consumer must be idempotent on the event uuid.
+  commit(seq: number): Promise<void>;
+}
+
+// What the log no longer holds for a consumer: it applied records through `after`, and
+// the oldest record left is `firstHeld` (retention pruned the rest before the consumer
+// was registered, or a NATS stream aged them out).
+export interface LogGap {
+  after: number;
+  firstHeld: number;
+}
+
+export interface ConsumerHandler {
+  // Applies the events of `groups` in order and moves the position to `through` with them
+  // (position.write in the same transaction, or position.commit after its own commit);
+  // `through` is null for part of an entry: the position stays. Throwing refuses the
+  // whole call: nothing of it may stay applied, except what is idempotent on uuid.
+  apply(groups: readonly EventGroup[], through: number | null): Promise<void>;
+  // One event that failed on its own while the store takes writes: the consumer's last
+  // resort (apply what it can of it, or record that it gave up), moving the position as
+  // apply does. `fresh` decodes the event again, untouched by the failed attempt.
+  // Without one, the mechanism sets the event aside (`hedgerow dead-letters`).
+  giveUp?(event: CapturedEvent, error: unknown, through: number | null, fresh: () => CapturedEvent): Promise<void>;
+  // Fills what the log no longer holds from elsewhere (insights: from the event store),
+  // and resolves with the log sequence it now stands at, at least gap.firstHeld - 1; it
+  // stores that position itself or the mechanism commits it. Without one, a gap stops
+  // the consumer with LogGapError: history is never silently skipped.
+  backfill?(gap: LogGap): Promise<number>;
+  close?(): void | Promise<void>;
+}
+
+// Identity, for the types: `settings` of the context is what the service registers.
+export function defineConsumer<S = undefined>(definition: ConsumerDefinition<S>): ConsumerDefinition<S> {
+  return definition;
+}
+
+// The log has lost records the consumer has not applied and it has no backfill, or its
+// backfill fell short.
+export class LogGapError extends Error {}
