@@ -21,12 +21,18 @@ export class ApiError extends Error {
   readonly status: number;
   readonly body: ErrorBody;
   readonly headers: Record<string, string> | undefined;
+  // Answered with the status alone, where PostHog sends no body.
+  readonly bodiless: boolean;
 
-  constructor(status: number, type: ErrorType, code: string, detail: string, attr: string | null = null, headers?: Record<string, string>) {
+  constructor(
+    status: number, type: ErrorType, code: string, detail: string, attr: string | null = null, headers?: Record<string, string>,
+    bodiless = false,
+  ) {
     super(detail);
     this.status = status;
     this.body = { type, code, detail, attr };
     this.headers = headers;
+    this.bodiless = bodiless;
   }
 }
 
@@ -102,6 +108,10 @@ export const errors = {
   projectNotFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Project not found.'),
   methodNotAllowed: (method: string) =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`),
+  // DELETE of a resource deleted only softly (PATCH {"deleted": true}): flags, cohorts,
+  // hog functions, insights. PostHog answers 405 with no body.
+  softDeleteOnly: () =>
+    new ApiError(405, 'invalid_request', 'method_not_allowed', 'Method "DELETE" not allowed.', null, undefined, true),
   tooLarge: (detail = 'Request body is too large.') =>
     new ApiError(413, 'invalid_request', 'payload_too_large', detail),
   // The local-evaluation feed of an organization over its feature flag quota (PostHog's words).

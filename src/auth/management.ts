@@ -1,5 +1,8 @@
 // Management API authentication and authorization: one mechanism for every route.
-// A route declares the scope object it needs; read or write follows the method.
+// A route declares the scope object it needs; read or write follows the method. A
+// project's routes are declared once with projectRoutes, which registers them under
+// /api/projects/:project_id/ and /api/environments/:project_id/ (PostHog serves both)
+// and hands the handler the resolved project.
 import { errors } from '../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import type { TenancyStore } from '../tenancy/store.js';
@@ -17,20 +20,39 @@ export interface ProjectContext extends AuthContext {
   project: Project;
 }
 
-export interface ManagementRouteSpec {
+interface RouteRules {
   methods: readonly string[];
-  pattern: string;
   // The scope object, e.g. 'query' → query:read for GET, query:write otherwise.
   scope: string;
+  bodyLimit?: number;
+}
+
+// A route outside any one project (users, organizations, the flag feed).
+export interface ManagementRouteSpec extends RouteRules {
+  pattern: string;
   // The route acts on the organization rather than one project (project list,
   // organization members): PostHog refuses keys limited to projects there.
   organizationLevel?: boolean;
+  handler: (req: HttpRequest, ctx: AuthContext) => HttpResponse | Promise<HttpResponse>;
+}
+
+export type ProjectHandler = (req: HttpRequest, ctx: ProjectContext) => HttpResponse | Promise<HttpResponse>;
+
+// A route of one project's resource.
+export interface ProjectRouteSpec extends RouteRules {
+  // Below the project: 'feature_flags/:id' serves /api/projects/:project_id/feature_flags/:id
+  // and /api/environments/:project_id/feature_flags/:id; '' the project itself.
+  path: string;
+  // Where PostHog serves it, when not under both (the events API: environments only).
+  under?: readonly ProjectPrefix[];
   // What the caller's project membership must allow: 'member' (default) any access;
   // 'manage' PostHog's strict management, member to read and project admin to change.
   projectAccess?: ProjectAccessRule;
-  bodyLimit?: number;
-  handler: (req: HttpRequest, ctx: ProjectContext | AuthContext) => HttpResponse | Promise<HttpResponse>;
+  handler: ProjectHandler;
 }
+
+export type ProjectPrefix = '/api/projects' | '/api/environments';
+const PROJECT_PREFIXES: readonly ProjectPrefix[] = ['/api/projects', '/api/environments'];
 
 // What auth.route builds: a plain route that still says which scope it enforces,
 // so the route table can be audited (test/auth/route-scopes.test.ts).
@@ -110,30 +132,50 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
     return project;
   }
 
+  // The caller, rate-limited and holding the route's scope.
+  function admit(req: HttpRequest, scope: string): AuthContext {
+    const auth = authenticate(req);
+    opts.rateLimit.hit(auth.key.id);
+    const access = accessFor(req.method);
+    if (!hasScope(auth.key.scopes, scope, access)) throw errors.missingScope(`${scope}:${access}`);
+    return auth;
+  }
+
+  // The project of the path, once the caller may act on it.
+  function enterProject(req: HttpRequest, auth: AuthContext, rule: ProjectAccessRule): ProjectContext {
+    const project = resolveProject(auth, req.params.project_id);
+    opts.projectAccess?.(auth, project, accessFor(req.method), rule);
+    return { ...auth, project };
+  }
+
   function route(spec: ManagementRouteSpec): ManagementRoute {
+    if (spec.pattern.includes(':project_id')) throw new Error(`${spec.pattern}: a project's routes are declared with projectRoutes`);
     return {
       methods: spec.methods,
       pattern: spec.pattern,
       scope: spec.scope,
       bodyLimit: spec.bodyLimit ?? MANAGEMENT_BODY_LIMIT,
       handler(req) {
-        const auth = authenticate(req);
-        opts.rateLimit.hit(auth.key.id);
-        const access = accessFor(req.method);
-        if (!hasScope(auth.key.scopes, spec.scope, access)) throw errors.missingScope(`${spec.scope}:${access}`);
-        const projectParam = req.params.project_id;
-        if (projectParam === undefined) {
-          if (spec.organizationLevel && auth.key.scoped_projects) throw errors.projectScopedKeyOnOrgRoute();
-          return spec.handler(req, auth);
-        }
-        const project = resolveProject(auth, projectParam);
-        opts.projectAccess?.(auth, project, access, spec.projectAccess ?? 'member');
-        return spec.handler(req, { ...auth, project });
+        const auth = admit(req, spec.scope);
+        if (spec.organizationLevel && auth.key.scoped_projects) throw errors.projectScopedKeyOnOrgRoute();
+        return spec.handler(req, auth);
       },
     };
   }
 
-  return { authenticate, resolveProject, route };
+  function projectRoutes(spec: ProjectRouteSpec): ManagementRoute[] {
+    const rule = spec.projectAccess ?? 'member';
+    const handler = (req: HttpRequest) => spec.handler(req, enterProject(req, admit(req, spec.scope), rule));
+    return (spec.under ?? PROJECT_PREFIXES).map((prefix) => ({
+      methods: spec.methods,
+      pattern: spec.path === '' ? `${prefix}/:project_id` : `${prefix}/:project_id/${spec.path}`,
+      scope: spec.scope,
+      bodyLimit: spec.bodyLimit ?? MANAGEMENT_BODY_LIMIT,
+      handler,
+    }));
+  }
+
+  return { authenticate, resolveProject, route, projectRoutes };
 }
 
 export type ManagementAuth = ReturnType<typeof createManagementAuth>;

@@ -2,7 +2,7 @@
 import type { Route, HttpRequest } from '../http/types.js';
 import { json } from '../http/reply.js';
 import { errors } from '../errors.js';
-import type { ManagementAuth, ProjectContext } from '../auth/management.js';
+import type { ManagementAuth } from '../auth/management.js';
 import type { Store, StoredEventValue } from '../store/env.js';
 import type { TaskRunner } from '../pools/index.js';
 import { eventByUuid } from './query.js';
@@ -44,10 +44,9 @@ function absoluteUrl(req: HttpRequest, params: URLSearchParams): string {
 // Listings and values scans run off the HTTP thread, in the query pool (./tasks.ts).
 export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<EventTasks>): Route[] {
   return [
-    auth.route({
-      methods: ['GET'], pattern: '/api/environments/:project_id/events', scope: 'query',
-      async handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'events', under: ['/api/environments'], scope: 'query',
+      async handler(req, { project }) {
         const limit = limitParam(req);
         const cursorUuid = req.query.get('before_uuid');
         const beforeMs = timeParam(req, 'before');
@@ -71,10 +70,9 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunne
         return json(200, { next, results: rows.map((r) => toApi(r.value, (u) => resolvePersonUuid(store, project.id, u))) });
       },
     }),
-    auth.route({
-      methods: ['GET'], pattern: '/api/environments/:project_id/events/values', scope: 'query',
-      async handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'events/values', under: ['/api/environments'], scope: 'query',
+      async handler(req, { project }) {
         const key = req.query.get('key');
         if (!key) throw errors.required('key');
         const format = req.query.get('format') ?? 'json';
@@ -90,10 +88,9 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunne
         return json(200, values.map((name) => ({ name })));
       },
     }),
-    auth.route({
-      methods: ['GET'], pattern: '/api/environments/:project_id/events/:uuid', scope: 'query',
-      handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'events/:uuid', under: ['/api/environments'], scope: 'query',
+      handler(req, { project }) {
         const event = eventByUuid(store, project.id, req.params.uuid.toLowerCase());
         if (!event) throw errors.notFound();
         return json(200, toApi(event, (u) => resolvePersonUuid(store, project.id, u)));

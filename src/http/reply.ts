@@ -19,5 +19,6 @@ export function errorResponse(err: unknown, log: Logger): HttpResponse {
     log.error('unhandled error', { error: err instanceof Error ? err.stack ?? err.message : String(err) });
   }
   const e = apiError ?? errors.internal();
+  if (e.bodiless) return { status: e.status, headers: e.headers, body: null };
   return json(e.status, e.body, e.headers);
 }

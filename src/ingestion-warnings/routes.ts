@@ -1,6 +1,6 @@
 // GET /api/projects/:id/ingestion_warnings/ (and its /api/environments/ twin): the last
 // 30 days of warnings, summarized per type in the query worker (./tasks.ts).
-import type { ManagementAuth, ProjectContext } from '../auth/management.js';
+import type { ManagementAuth } from '../auth/management.js';
 import { json } from '../http/reply.js';
 import type { Route } from '../http/types.js';
 import type { TaskRunner } from '../pools/index.js';
@@ -8,13 +8,12 @@ import type { WarningTasks } from './tasks.js';
 import { WARNINGS_KEPT_MS } from './retention.js';
 
 export function warningRoutes(auth: ManagementAuth, scans: TaskRunner<WarningTasks>): Route[] {
-  return ['/api/projects', '/api/environments'].map((prefix) => auth.route({
+  return auth.projectRoutes({
     // PostHog keeps this internal; here a person:read key may read it.
-    methods: ['GET'], pattern: `${prefix}/:project_id/ingestion_warnings`, scope: 'person',
-    async handler(req, ctx) {
-      const { project } = ctx as ProjectContext;
+    methods: ['GET'], path: 'ingestion_warnings', scope: 'person',
+    async handler(req, { project }) {
       const results = await scans.run('warnings', { projectId: project.id, sinceMs: Date.now() - WARNINGS_KEPT_MS, search: req.query.get('q') ?? undefined });
       return json(200, { results });
     },
-  }));
+  });
 }

@@ -1,7 +1,7 @@
 // Explicit project members under /api/projects/:id/ and /api/environments/:id/,
 // looked up by user uuid. Reading needs project membership, changing needs admin;
 // a member may always leave (DELETE of their own uuid).
-import type { AuthContext, ManagementAuth, ProjectContext } from '../auth/management.js';
+import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import { errors } from '../errors.js';
 import { jsonObject } from '../http/body.js';
 import { json, noContent } from '../http/reply.js';
@@ -44,15 +44,13 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return { id: ctx.user.id, uuid: ctx.user.uuid, level };
   }
 
-  function list(_req: HttpRequest, c: AuthContext) {
-    const ctx = c as ProjectContext;
+  function list(_req: HttpRequest, ctx: ProjectContext) {
     const rows = members.list(ctx.project.id)
       .sort((a, b) => a.level - b.level || b.joined_at.localeCompare(a.joined_at));
     return json(200, rows.map(present));
   }
 
-  function create(req: HttpRequest, c: AuthContext) {
-    const ctx = c as ProjectContext;
+  function create(req: HttpRequest, ctx: ProjectContext) {
     const who = requester(ctx, 'write');
     const write = parseMemberWrite(jsonObject(req), true);
     validateMemberWrite({ accessControl: ctx.project.access_control, requester: who, write });
@@ -63,13 +61,11 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return json(201, present(m));
   }
 
-  function retrieve(req: HttpRequest, c: AuthContext) {
-    const ctx = c as ProjectContext;
+  function retrieve(req: HttpRequest, ctx: ProjectContext) {
     return json(200, present(lookup(ctx.project, ctx.user, req.params.user_uuid)));
   }
 
-  function update(req: HttpRequest, c: AuthContext) {
-    const ctx = c as ProjectContext;
+  function update(req: HttpRequest, ctx: ProjectContext) {
     const who = requester(ctx, 'write');
     const m = lookup(ctx.project, ctx.user, req.params.user_uuid);
     const write = parseMemberWrite(jsonObject(req), false);
@@ -79,24 +75,21 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return json(200, present(write.level === undefined ? m : members.setLevel(m, write.level)));
   }
 
-  function remove(req: HttpRequest, c: AuthContext) {
-    const ctx = c as ProjectContext;
+  function remove(req: HttpRequest, ctx: ProjectContext) {
     // Leaving a project needs no level; removing someone else needs admin.
     if (req.params.user_uuid.toLowerCase() !== ctx.user.uuid) requester(ctx, 'write');
     members.remove(lookup(ctx.project, ctx.user, req.params.user_uuid));
     return noContent(204);
   }
 
-  return ['/api/projects', '/api/environments'].flatMap((prefix) => {
-    const base = `${prefix}/:project_id/explicit_members`;
-    const one = `${base}/:user_uuid`;
-    return [
-      auth.route({ methods: ['GET'], pattern: base, scope: 'project', projectAccess: 'manage', handler: list }),
-      auth.route({ methods: ['POST'], pattern: base, scope: 'project', projectAccess: 'manage', handler: create }),
-      auth.route({ methods: ['GET'], pattern: one, scope: 'project', projectAccess: 'manage', handler: retrieve }),
-      auth.route({ methods: ['PATCH'], pattern: one, scope: 'project', projectAccess: 'manage', handler: update }),
-      // Any member may leave, so the admin check for removing others is the handler's.
-      auth.route({ methods: ['DELETE'], pattern: one, scope: 'project', handler: remove }),
-    ];
-  });
+  const base = 'explicit_members';
+  const one = `${base}/:user_uuid`;
+  return [
+    ...auth.projectRoutes({ methods: ['GET'], path: base, scope: 'project', projectAccess: 'manage', handler: list }),
+    ...auth.projectRoutes({ methods: ['POST'], path: base, scope: 'project', projectAccess: 'manage', handler: create }),
+    ...auth.projectRoutes({ methods: ['GET'], path: one, scope: 'project', projectAccess: 'manage', handler: retrieve }),
+    ...auth.projectRoutes({ methods: ['PATCH'], path: one, scope: 'project', projectAccess: 'manage', handler: update }),
+    // Any member may leave, so the admin check for removing others is the handler's.
+    ...auth.projectRoutes({ methods: ['DELETE'], path: one, scope: 'project', handler: remove }),
+  ];
 }

@@ -1,6 +1,6 @@
 // Persons, groups and group types, under /api/projects/:id/ and
 // /api/environments/:id/ as in PostHog. Reads only, plus person deletion.
-import type { ManagementAuth, ProjectContext } from '../auth/management.js';
+import type { ManagementAuth } from '../auth/management.js';
 import { errors } from '../errors.js';
 import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
@@ -17,7 +17,6 @@ import {
 } from './store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PREFIXES = ['/api/projects', '/api/environments'];
 
 function propertyFilters(req: HttpRequest): PersonPropertyFilters | undefined {
   const raw = req.query.get('properties');
@@ -57,11 +56,10 @@ function groupTypeIndexParam(req: HttpRequest): number {
 
 // The lists that scan run off the HTTP thread, in the query pool (./tasks.ts).
 export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<PersonTasks>): Route[] {
-  return PREFIXES.flatMap((prefix) => [
-    auth.route({
-      methods: ['GET'], pattern: `${prefix}/:project_id/persons`, scope: 'person',
-      async handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+  return [
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'persons', scope: 'person',
+      async handler(req, { project }) {
         const filter = {
           search: req.query.get('search') ?? undefined,
           email: req.query.get('email') ?? undefined,
@@ -78,26 +76,23 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunn
         return json(200, pageOf(req, window, scanWindow(found, window, withCount), withCount));
       },
     }),
-    auth.route({
-      methods: ['GET'], pattern: `${prefix}/:project_id/persons/:id`, scope: 'person',
-      handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'persons/:id', scope: 'person',
+      handler(req, { project }) {
         return json(200, presentPerson(personFromPath(store, project.id, req.params.id)));
       },
     }),
-    auth.route({
-      methods: ['DELETE'], pattern: `${prefix}/:project_id/persons/:id`, scope: 'person',
-      async handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['DELETE'], path: 'persons/:id', scope: 'person',
+      async handler(req, { project }) {
         await deletePerson(store, project.id, personFromPath(store, project.id, req.params.id));
         // PostHog answers 202: its event deletion, when asked for, happens later.
         return { status: 202, body: null };
       },
     }),
-    auth.route({
-      methods: ['GET'], pattern: `${prefix}/:project_id/groups`, scope: 'group',
-      async handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'groups', scope: 'group',
+      async handler(req, { project }) {
         const window = pageWindow(req);
         const page = pageOf(req, window, await scans.run('groups', {
           projectId: project.id, typeIndex: groupTypeIndexParam(req), keyPart: req.query.get('group_key') ?? '',
@@ -106,10 +101,9 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunn
         return json(200, { next: page.next, previous: page.previous, results: page.results });
       },
     }),
-    auth.route({
-      methods: ['GET'], pattern: `${prefix}/:project_id/groups/find`, scope: 'group',
-      handler(req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'groups/find', scope: 'group',
+      handler(req, { project }) {
         const typeIndex = groupTypeIndexParam(req);
         const key = req.query.get('group_key');
         if (key === null) throw errors.required('group_key');
@@ -118,12 +112,11 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunn
         return json(200, { ...presentGroup(group), notebook: null });
       },
     }),
-    auth.route({
-      methods: ['GET'], pattern: `${prefix}/:project_id/groups_types`, scope: 'group',
-      handler(_req, ctx) {
-        const { project } = ctx as ProjectContext;
+    ...auth.projectRoutes({
+      methods: ['GET'], path: 'groups_types', scope: 'group',
+      handler(_req, { project }) {
         return json(200, groupTypeMapping(store, project.id).map(presentGroupType));
       },
     }),
-  ]);
+  ];
 }

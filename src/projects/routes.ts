@@ -1,6 +1,6 @@
 // Projects API: list and create under /api/projects/, read, update and rotate the
 // project API key under both /api/projects/:id/ and /api/environments/:id/.
-import type { AuthContext, ManagementAuth, ProjectContext } from '../auth/management.js';
+import type { ManagementAuth, ProjectContext } from '../auth/management.js';
 import { errors } from '../errors.js';
 import { jsonObject } from '../http/body.js';
 import { json } from '../http/reply.js';
@@ -15,10 +15,10 @@ import { projectBasic, projectDetail } from './serialize.js';
 export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, access: ProjectAccess): Route[] {
   const detail = ({ user, project }: ProjectContext) => projectDetail(project, access.levelOf(user, project));
 
-  const retrieve = (_req: HttpRequest, ctx: AuthContext) => json(200, detail(ctx as ProjectContext));
+  const retrieve = (_req: HttpRequest, ctx: ProjectContext) => json(200, detail(ctx));
 
-  function update(req: HttpRequest, ctx: AuthContext) {
-    const { user, project } = ctx as ProjectContext;
+  function update(req: HttpRequest, ctx: ProjectContext) {
+    const { user, project } = ctx;
     const fields = parseProjectFields(jsonObject(req));
     // Only organization-wide admins may open or close a project: a project admin who is
     // a mere organization member could lock themselves out for good.
@@ -26,24 +26,20 @@ export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, acces
       throw errors.insufficientOrgLevel('Your organization access level is insufficient to configure project access restrictions.');
     }
     const updated = tenancy.updateProject(project.id, fields) ?? project;
-    return json(200, detail({ ...(ctx as ProjectContext), project: updated }));
+    return json(200, detail({ ...ctx, project: updated }));
   }
 
-  function resetToken(_req: HttpRequest, ctx: AuthContext) {
-    const { project } = ctx as ProjectContext;
-    const rotated = tenancy.rotateProjectToken(project.id) ?? project;
-    return json(200, detail({ ...(ctx as ProjectContext), project: rotated }));
+  function resetToken(_req: HttpRequest, ctx: ProjectContext) {
+    const rotated = tenancy.rotateProjectToken(ctx.project.id) ?? ctx.project;
+    return json(200, detail({ ...ctx, project: rotated }));
   }
 
-  const twins = ['/api/projects', '/api/environments'].flatMap((prefix) => [
-    auth.route({ methods: ['GET'], pattern: `${prefix}/:project_id`, scope: 'project', handler: retrieve }),
-    auth.route({ methods: ['PATCH'], pattern: `${prefix}/:project_id`, scope: 'project', handler: update }),
+  const twins = [
+    ...auth.projectRoutes({ methods: ['GET'], path: '', scope: 'project', handler: retrieve }),
+    ...auth.projectRoutes({ methods: ['PATCH'], path: '', scope: 'project', handler: update }),
     // PostHog rotates with PATCH; POST is accepted as well.
-    auth.route({
-      methods: ['PATCH', 'POST'], pattern: `${prefix}/:project_id/reset_token`, scope: 'project', projectAccess: 'manage',
-      handler: resetToken,
-    }),
-  ]);
+    ...auth.projectRoutes({ methods: ['PATCH', 'POST'], path: 'reset_token', scope: 'project', projectAccess: 'manage', handler: resetToken }),
+  ];
 
   return [
     auth.route({

@@ -1,5 +1,5 @@
 // Walks the whole route table of a running server: every management route (everything
-// under /api/, and anything else that declares a scope) must come from auth.route,
+// under /api/, and anything else that declares a scope) must come from auth.route or auth.projectRoutes,
 // name a scope object keys can be minted with, refuse a key missing that scope and let
 // a key holding only that scope past the scope check. A route added later without a
 // scope fails here.
@@ -57,7 +57,7 @@ s('the route table holds the management routes of this issue', () => {
 s('every management route declares a known scope, refuses a key without it and admits one with only it', async () => {
   const walked: string[] = [];
   for (const route of managementRoutes()) {
-    assert.type(route.scope, 'string', `${route.pattern} was not built with auth.route (no declared scope)`);
+    assert.type(route.scope, 'string', `${route.pattern} was not built with auth.route or auth.projectRoutes (no declared scope)`);
     const scope = route.scope!;
     assert.ok((SCOPE_OBJECTS as readonly string[]).includes(scope), `${route.pattern}: scope "${scope}" is not in SCOPE_OBJECTS`);
     for (const method of route.methods) {

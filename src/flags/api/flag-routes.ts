@@ -1,18 +1,15 @@
 // Feature flag management under /api/projects/:id/feature_flags/ and its
 // /api/environments/ twin (scope feature_flag). DELETE answers 405 as in PostHog:
 // deleting is PATCH {"deleted": true}.
-import type { AuthContext, ManagementAuth, ProjectContext } from '../../auth/management.js';
-import { jsonObject } from '../../http/body.js';
-import { paginate } from '../../http/paginate.js';
-import { json } from '../../http/reply.js';
+import type { ManagementAuth } from '../../auth/management.js';
+import { resourceRoutes } from '../../auth/resource-routes.js';
 import type { HttpRequest, Route } from '../../http/types.js';
 import type { Store } from '../../store/env.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { flagById, projectCohorts, projectFlags } from '../definitions/store.js';
 import type { StoredFlag } from '../definitions/types.js';
 import { flagResponse } from './flag-serialize.js';
-import { createFlag, updateFlag } from './flag-write.js';
-import { recordById, writeContext } from './project-request.js';
+import { createFlag, updateFlag, writeContext } from './flag-write.js';
 
 // The list filters of PostHog's flag list that apply here.
 function listFilter(req: HttpRequest): (f: StoredFlag) => boolean {
@@ -35,40 +32,15 @@ function listFilter(req: HttpRequest): (f: StoredFlag) => boolean {
 const newestFirst = (a: StoredFlag, b: StoredFlag) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
 export function flagRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
-  const cohortsOf = (projectId: number) => new Map(projectCohorts(store, projectId).map((c) => [c.id, c]));
-  const present = (flag: StoredFlag) => flagResponse(flag, tenancy, cohortsOf(flag.project_id));
-  const lookup = (req: HttpRequest, ctx: AuthContext) => recordById(req, ctx, (projectId, id) => flagById(store, projectId, id));
-
-  return ['/api/projects', '/api/environments'].flatMap((prefix) => {
-    const list = `${prefix}/:project_id/feature_flags`;
-    const one = `${list}/:id`;
-    return [
-      auth.route({
-        methods: ['GET'], pattern: list, scope: 'feature_flag',
-        handler(req, ctx) {
-          const cohorts = cohortsOf((ctx as ProjectContext).project.id);
-          const flags = projectFlags(store, (ctx as ProjectContext).project.id)
-            .filter((f) => !f.deleted).filter(listFilter(req)).sort(newestFirst);
-          const page = paginate(req, flags);
-          return json(200, { ...page, results: page.results.map((f) => flagResponse(f, tenancy, cohorts)) });
-        },
-      }),
-      auth.route({
-        methods: ['POST'], pattern: list, scope: 'feature_flag',
-        handler: (req, ctx) => json(201, present(createFlag(jsonObject(req), writeContext(store, ctx)))),
-      }),
-      auth.route({
-        methods: ['GET'], pattern: one, scope: 'feature_flag',
-        handler: (req, ctx) => json(200, present(lookup(req, ctx))),
-      }),
-      auth.route({
-        methods: ['PATCH'], pattern: one, scope: 'feature_flag',
-        handler: (req, ctx) => json(200, present(updateFlag(lookup(req, ctx), jsonObject(req), writeContext(store, ctx)))),
-      }),
-      auth.route({
-        methods: ['DELETE'], pattern: one, scope: 'feature_flag',
-        handler: () => ({ status: 405, body: null }),
-      }),
-    ];
+  return resourceRoutes<StoredFlag>(auth, {
+    path: 'feature_flags', scope: 'feature_flag',
+    list: (req, { project }) => projectFlags(store, project.id).filter((f) => !f.deleted).filter(listFilter(req)).sort(newestFirst),
+    find: (projectId, id) => flagById(store, projectId, id),
+    create: (body, ctx) => createFlag(body, writeContext(store, ctx)),
+    update: (flag, body, ctx) => updateFlag(flag, body, writeContext(store, ctx)),
+    presenter({ project }) {
+      const cohorts = new Map(projectCohorts(store, project.id).map((c) => [c.id, c]));
+      return (flag) => flagResponse(flag, tenancy, cohorts);
+    },
   });
 }

@@ -2,6 +2,7 @@
 // order (the first failing field is the error), its filter rules, then the update-time
 // checks on deleting, disabling and enabling. Versions start at 1 and grow by one on
 // every update, as in PostHog.
+import type { ProjectContext } from '../../auth/management.js';
 import { errors } from '../../errors.js';
 import type { Store } from '../../store/env.js';
 import type { Project, User } from '../../tenancy/types.js';
@@ -17,6 +18,11 @@ export interface WriteContext {
   project: Project;
   user: User;
   now: Date;
+}
+
+// A write of the request's caller in its project, now.
+export function writeContext(store: Store, { project, user }: ProjectContext): WriteContext {
+  return { store, project, user, now: new Date() };
 }
 
 const KEY_MAX = 400;
