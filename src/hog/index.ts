@@ -11,3 +11,17 @@ export function initHog(): Promise<void> {
 export { compileProgram, compileExpression } from './program.js';
 export type { CompileResult, HogDiagnostic, ProgramOptions } from './program.js';
 export type { Bytecode, BytecodeItem } from './opcodes.js';
+
+export { compileHashTemplate } from './templates.js';
+export { compileTemplateInputs, MASKED_SECRET_VALUE } from './inputs.js';
+export type { CompiledInput, InputError, InputSchemaItem, InputsOptions, InputsResult } from './inputs.js';
+export { compileFilters } from './filters/filters.js';
+export type { EntityFilter, FiltersResult, HogFunctionFilters } from './filters/filters.js';
+export type { ActionStep, CohortDefinition, FilterContext, PropertyFilter } from './filters/context.js';
+
+export { execute, errorText } from './host.js';
+export type {
+  ExecuteOptions, ExecutionError, ExecutionReport, ExecutionTiming, FetchOptions, FetchResponse, HostFunctions,
+} from './host.js';
+export { evaluateInputs } from './evaluate-inputs.js';
+export type { InputsEvaluation } from './evaluate-inputs.js';

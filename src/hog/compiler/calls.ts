@@ -75,7 +75,7 @@ export function call(c: FunctionCompiler, node: Call): Emitted {
       ops.push(Op.GET_UPVALUE, upvalue, Op.CALL_LOCAL, first.length);
     } else {
       if (!c.session.knownFunctions.has(node.name) && !isLibraryFunction(node.name)) {
-        c.warn(`Hog function \`${node.name}\` is not implemented`, node);
+        c.warn(`Hog function \`${node.name}\` is not implemented`, node, 'error');
       }
       ops.push(Op.CALL_GLOBAL, node.name, first.length);
     }

@@ -70,6 +70,7 @@ function inAstMode(c: FunctionCompiler, node: Node) {
 export interface CompileWarning {
   message: string;
   node: Node;
+  kind: 'error' | 'warning';
 }
 
 export interface Compiled {

@@ -5,6 +5,7 @@ import type {
   And, ArithmeticOperation, ArrayAccess, ArrayNode, BetweenExpr, CompareOperation, Constant, ConstantValue,
   Dict, Field, Not, Or, Tuple, TupleAccess,
 } from '../ast.js';
+import { HogCompileError } from '../errors.js';
 import { Op } from '../opcodes.js';
 import type { Emitted, FunctionCompiler } from './scope.js';
 
@@ -25,7 +26,9 @@ export function constantOps(value: ConstantValue | undefined): Emitted {
   if (value === null || value === undefined) return [Op.NULL];
   if (typeof value === 'string') return [Op.STRING, value];
   if (typeof value === 'number') return [Number.isInteger(value) ? Op.INTEGER : Op.FLOAT, value];
-  return [Op.FLOAT, value.$float];
+  if (typeof value === 'object' && typeof (value as { $float?: unknown }).$float === 'number') return [Op.FLOAT, value.$float];
+  // Filters build constants from stored values, which may be lists or dictionaries.
+  throw new HogCompileError(`Constant type \`<class '${Array.isArray(value) ? 'list' : 'dict'}'>\` is not supported`);
 }
 
 export function constant(_c: FunctionCompiler, node: Constant): Emitted {

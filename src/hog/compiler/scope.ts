@@ -26,7 +26,8 @@ export interface Session {
   source: string;
   /** Names a call may use without a "not implemented" warning (beyond the VM's library). */
   knownFunctions: ReadonlySet<string>;
-  warnings: { message: string; node: Node }[];
+  /** PostHog's context errors (kind "error": calls to unknown functions) and warnings; neither stops compiling. */
+  warnings: { message: string; node: Node; kind: 'error' | 'warning' }[];
   handlers: Readonly<Record<string, Handler>>;
 }
 
@@ -126,7 +127,7 @@ export class FunctionCompiler {
     return this.upvalues.length - 1;
   }
 
-  warn(message: string, node: Node): void {
-    this.session.warnings.push({ message, node });
+  warn(message: string, node: Node, kind: 'error' | 'warning' = 'warning'): void {
+    this.session.warnings.push({ message, node, kind });
   }
 }

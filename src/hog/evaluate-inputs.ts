@@ -1,0 +1,61 @@
+// Evaluating a function's compiled inputs for one invocation, as PostHog's CDP does: in
+// `order`, each templated value rendered by running its bytecode with the invocation's
+// globals, where `inputs` holds the inputs evaluated so far.
+
+import type { CompiledInput } from './inputs.js';
+import { execute, type ExecuteOptions } from './host.js';
+
+export type InputsEvaluation = { ok: true; inputs: Record<string, unknown> } | { ok: false; key: string; message: string };
+
+const isProgram = (v: unknown): v is unknown[] => Array.isArray(v) && (v[0] === '_H' || v[0] === '_h');
+
+class InputFailed extends Error {}
+
+async function render(bytecode: unknown, globals: Record<string, unknown>, options: ExecuteOptions): Promise<unknown> {
+  if (isProgram(bytecode)) {
+    const report = await execute(bytecode, globals, options);
+    if (report.error) throw new InputFailed(report.error.message);
+    return report.result;
+  }
+  if (Array.isArray(bytecode)) {
+    const out: unknown[] = [];
+    for (const item of bytecode) out.push(await render(item, globals, options));
+    return out;
+  }
+  if (typeof bytecode === 'object' && bytecode !== null) {
+    const source = bytecode as Record<string, unknown>;
+    // `$$_extend_object` spreads its rendered value into the object beside the other keys.
+    const out: Record<string, unknown> = '$$_extend_object' in source
+      ? { ...(await render(source.$$_extend_object, globals, options) as Record<string, unknown>) }
+      : {};
+    for (const [key, value] of Object.entries(source)) {
+      if (key !== '$$_extend_object') out[key] = await render(value, globals, options);
+    }
+    return out;
+  }
+  return bytecode;
+}
+
+/**
+ * Renders `inputs` (compiled by compileTemplateInputs) for one invocation. Templates run
+ * synchronously with the given bounds; they have no async host functions.
+ */
+export async function evaluateInputs(
+  inputs: Record<string, CompiledInput>,
+  globals: Record<string, unknown>,
+  options: Pick<ExecuteOptions, 'timeoutMs' | 'memoryLimit'> = {},
+): Promise<InputsEvaluation> {
+  const done: Record<string, unknown> = {};
+  const ordered = Object.entries(inputs).sort(([, a], [, b]) => (a.order ?? -1) - (b.order ?? -1));
+  for (const [key, input] of ordered) {
+    try {
+      done[key] = input.bytecode !== undefined && input.templating !== 'liquid'
+        ? await render(input.bytecode, { ...globals, inputs: done }, options)
+        : input.value ?? null;
+    } catch (err) {
+      if (!(err instanceof InputFailed)) throw err;
+      return { ok: false, key, message: `Could not execute bytecode for input field: ${key}` };
+    }
+  }
+  return { ok: true, inputs: done };
+}
