@@ -70,6 +70,7 @@ const commonOptions = {
   flags: { type: 'string' },
   'geoip-db': { type: 'string' },
   'flag-workers': { type: 'string' },
+  globals: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

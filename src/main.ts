@@ -42,6 +42,7 @@ import { cohortRoutes } from './flags/api/cohort-routes.js';
 import { feedRoutes } from './flags/api/feed-routes.js';
 import { quotaRoutes } from './quota/routes.js';
 import { quotaCommand } from './quota/cli.js';
+import { hogCommand } from './hog/cli.js';
 import { flushFlagUsage } from './quota/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createWorkerPool } from './pools/index.js';
@@ -191,6 +192,9 @@ const USAGE = `usage: hedgerow <command> [options]
   quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
   dead-letters                                               log records the consumer could not decode and set aside
+  hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
+  hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
+                                                             (--globals: a JSON object of globals; fetch() makes real requests)
   (user, key, quota and dead-letters take --data DIR and --json too; --organization defaults to the first organization)`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -226,6 +230,8 @@ export async function main(argv: string[]): Promise<number> {
         if (out) process.stdout.write(out + '\n');
         return 0;
       }
+      case 'hog':
+        return await hogCommand(command[1], command[2], parsed.flags);
       case 'dead-letters': {
         const out = await deadLettersCommand(config);
         if (out) process.stdout.write(out + '\n');
