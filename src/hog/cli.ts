@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { cliFetch } from './cli-fetch.js';
 import { errorText, execute } from './host.js';
 import { loadHogParser } from './parser.js';
-import { compileProgram } from './program.js';
+import { compileProgram, DESTINATION_FUNCTIONS } from './program.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -41,7 +41,7 @@ export async function hogCommand(sub: string | undefined, file: string | undefin
   const name = file === '-' ? '<stdin>' : file;
   const globals = sub === 'run' ? readGlobals(flags) : {};
   await loadHogParser();
-  const compiled = compileProgram(source, { functions: ['fetch', 'postHogCapture'] });
+  const compiled = compileProgram(source, { functions: DESTINATION_FUNCTIONS });
   if (!compiled.ok) {
     const { line, column, message } = compiled.error;
     io.stderr(`${name}:${line ?? '?'}:${column ?? '?'}: ${message}\n`);

@@ -8,7 +8,7 @@ export function initHog(): Promise<void> {
   return loadHogParser();
 }
 
-export { compileProgram, compileExpression } from './program.js';
+export { compileProgram, compileExpression, DESTINATION_FUNCTIONS } from './program.js';
 export type { CompileResult, HogDiagnostic, ProgramOptions } from './program.js';
 export type { Bytecode, BytecodeItem } from './opcodes.js';
 

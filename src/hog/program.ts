@@ -18,6 +18,9 @@ export type CompileResult =
   | { ok: true; bytecode: Bytecode; warnings: HogDiagnostic[] }
   | { ok: false; error: HogDiagnostic };
 
+/** The host functions PostHog's API lets destination programs call (fetch, postHogCapture). */
+export const DESTINATION_FUNCTIONS: readonly string[] = ['fetch', 'postHogCapture'];
+
 export interface ProgramOptions {
   /** Host functions the program may call without a warning, e.g. fetch and postHogCapture. */
   functions?: Iterable<string>;

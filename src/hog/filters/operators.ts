@@ -110,17 +110,13 @@ export function compareOperator(
     case 'not_in':
       if (!Array.isArray(v)) throw new FilterError('IN and NOT IN operators require a list of values');
       return compare(operator === 'in' ? 'in' : 'not in', expr, array(v.map(value)));
-    case 'semver_eq':
-    case 'semver_neq':
-    case 'semver_gt':
-    case 'semver_gte':
-    case 'semver_lt':
-    case 'semver_lte':
-      return compare(SEMVER_COMPARE[operator], call('sortableSemver', expr), call('sortableSemver', value(v)));
     case 'semver_tilde': return semverRange(expr, v, 'Tilde', tildeBounds);
     case 'semver_caret': return semverRange(expr, v, 'Caret', caretBounds);
     case 'semver_wildcard': return semverRange(expr, v, 'Wildcard', wildcardBounds);
     default:
+      if (Object.hasOwn(SEMVER_COMPARE, operator)) {
+        return compare(SEMVER_COMPARE[operator], call('sortableSemver', expr), call('sortableSemver', value(v)));
+      }
       throw new FilterError(`PropertyOperator ${operator} not implemented`);
   }
 }
