@@ -1,0 +1,82 @@
+// The columnar store: one DuckDB database file under the data dir, a connection for loads
+// (one writer, batches in order) and one for queries (DuckDB's MVCC lets queries read the
+// last committed batch while the next loads).
+import { mkdirSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { render, type Sql } from '../planner/sql.js';
+import type { Row } from '../planner/context.js';
+import { duckValues } from './params.js';
+import { DDL, SCHEMA_VERSION } from './schema.js';
+
+export const DATABASE_FILE = 'insights.duckdb';
+
+export interface ColumnarOptions {
+  /** Directory of the database file (created if missing). */
+  dir: string;
+  /** DuckDB worker threads (default: DuckDB's, the number of cores). */
+  threads?: number;
+  /** DuckDB's memory limit, e.g. "2GB" (default: DuckDB's, 80% of RAM). */
+  memoryLimit?: string;
+}
+
+export interface Columnar {
+  readonly dir: string;
+  /** Runs one planned statement on the query connection. */
+  query(statement: Sql): Promise<Row[]>;
+  /** Runs statements on the load connection, in one transaction. */
+  write<T>(work: (run: (statement: Sql) => Promise<Row[]>) => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+async function runOn(connection: DuckDBConnection, statement: Sql): Promise<Row[]> {
+  const { text, params } = render(statement);
+  const { values, types } = duckValues(params);
+  const reader = await connection.runAndReadAll(text, values, types);
+  return reader.getRowObjectsJS() as Row[];
+}
+
+export async function openColumnar(options: ColumnarOptions): Promise<Columnar> {
+  mkdirSync(options.dir, { recursive: true });
+  const config: Record<string, string> = {
+    // Nothing is ever downloaded: the json, parquet and icu extensions are built in.
+    autoinstall_known_extensions: 'false',
+    preserve_insertion_order: 'false',
+  };
+  if (options.threads !== undefined) config.threads = String(options.threads);
+  if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
+  const instance = await DuckDBInstance.create(joinPath(options.dir, DATABASE_FILE), config);
+  const loadConnection = await instance.connect();
+  const queryConnection = await instance.connect();
+  // Text cast to a TIMESTAMPTZ without an offset reads as UTC, whatever the host's zone.
+  for (const c of [loadConnection, queryConnection]) await c.run("SET TimeZone = 'UTC'");
+  for (const ddl of DDL) await loadConnection.run(ddl);
+  await loadConnection.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}')`);
+
+  // Loads are serialized: a batch starts once the previous one has committed.
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    dir: options.dir,
+    query: (statement) => runOn(queryConnection, statement),
+    write<T>(work: (run: (statement: Sql) => Promise<Row[]>) => Promise<T>): Promise<T> {
+      const next = tail.then(async () => {
+        await loadConnection.run('BEGIN TRANSACTION');
+        try {
+          const result = await work((statement) => runOn(loadConnection, statement));
+          await loadConnection.run('COMMIT');
+          return result;
+        } catch (err) {
+          await loadConnection.run('ROLLBACK');
+          throw err;
+        }
+      });
+      tail = next.catch(() => undefined);
+      return next;
+    },
+    close() {
+      queryConnection.closeSync();
+      loadConnection.closeSync();
+      instance.closeSync();
+    },
+  };
+}

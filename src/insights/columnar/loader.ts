@@ -1,0 +1,141 @@
+// Micro-batch loads into the columnar store, each one transaction: new events (idempotent
+// on uuid), persons' current properties, the current person of distinct ids (a change moves
+// the old person's events to the new one: how merges reach analytics) and the loader's log
+// position, so a crash replays exactly the batches that did not commit.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { join, raw, sql, text, timestamp, type Sql } from '../planner/sql.js';
+import type { Columnar } from './database.js';
+import { HOT } from './schema.js';
+import {
+  distinctIdLines, eventLines, firstOfEachUuid, personLines, timeRanges,
+  type ColumnarEvent, type ColumnarPerson, type DistinctIdMapping,
+} from './stage.js';
+
+export interface LoadBatch {
+  events?: readonly ColumnarEvent[];
+  persons?: readonly ColumnarPerson[];
+  distinctIds?: readonly DistinctIdMapping[];
+  deletedPersons?: readonly { project_id: number; id: string }[];
+  /** Stored with the batch: the last log sequence it covers. */
+  position?: { name: string; seq: number };
+}
+
+export interface LoadResult {
+  /** Events stored (duplicates of stored uuids are not). */
+  inserted: number;
+  /** Persons whose events moved to another person. */
+  moved: number;
+}
+
+const EVENT_COLUMNS = `{project: 'INTEGER', uuid: 'UUID', event: 'VARCHAR', distinct_id: 'VARCHAR', person_id: 'UUID', timestamp: 'TIMESTAMPTZ', properties: 'JSON'}`;
+const PERSON_COLUMNS = `{project: 'INTEGER', id: 'UUID', created_at: 'TIMESTAMPTZ', properties: 'JSON'}`;
+const MAPPING_COLUMNS = `{project: 'INTEGER', distinct_id: 'VARCHAR', person_id: 'UUID'}`;
+
+function readJson(file: string, columns: string): Sql {
+  return sql`read_json(${text(file)}, format = 'newline_delimited', columns = ${raw(columns)})`;
+}
+
+// The hot columns, read from the staged JSON by DuckDB (their pointers are this module's
+// constants: "$" and lower-case letters only).
+const HOT_SELECT = raw(HOT.map((h) => {
+  if (!/^\$[a-z_]+$/.test(h.property)) throw new Error(`unexpected hot property ${h.property}`);
+  return `s.properties->>'/${h.property}'`;
+}).join(', '));
+
+interface Staged {
+  events: { file: string; count: number; ranges: { from: number; to: number }[] } | null;
+  persons: string | null;
+  mappings: string | null;
+}
+
+export interface Loader {
+  /**
+   * Loads a batch. The staging text is built at once (so the next batch's preparation runs
+   * while DuckDB still loads this one); batches commit in call order.
+   */
+  load(batch: LoadBatch): Promise<LoadResult>;
+  position(name: string): Promise<number>;
+}
+
+export function createLoader(db: Columnar): Loader {
+  const stageDir = joinPath(db.dir, 'insights-stage');
+  rmSync(stageDir, { recursive: true, force: true });
+  mkdirSync(stageDir, { recursive: true });
+  let counter = 0;
+
+  function stage(batch: LoadBatch): Staged {
+    const n = counter++;
+    const write = (name: string, body: string) => {
+      const file = joinPath(stageDir, `${n}-${name}.ndjson`);
+      writeFileSync(file, body);
+      return file;
+    };
+    let events: Staged['events'] = null;
+    if (batch.events && batch.events.length > 0) {
+      const unique = firstOfEachUuid(batch.events);
+      events = { file: write('events', eventLines(unique)), count: unique.length, ranges: timeRanges(unique.map((e) => Date.parse(e.timestamp))) };
+    }
+    return {
+      events,
+      persons: batch.persons && batch.persons.length > 0 ? write('persons', personLines(batch.persons)) : null,
+      mappings: batch.distinctIds && batch.distinctIds.length > 0 ? write('ids', distinctIdLines(batch.distinctIds)) : null,
+    };
+  }
+
+  function insertEvents(s: NonNullable<Staged['events']>): Sql {
+    // Stored events of the batch's time ranges only: a redelivered event has its stored
+    // twin's timestamp (the event store's row), so the anti-join needs no other rows.
+    const slices = s.ranges.map((r) => sql`SELECT project, uuid, timestamp FROM events WHERE timestamp BETWEEN ${timestamp(r.from * 1000)} AND ${timestamp(r.to * 1000)}`);
+    return sql`INSERT INTO events
+SELECT s.project, s.uuid, s.event, s.distinct_id, s.person_id, s.timestamp, ${HOT_SELECT}, s.properties
+FROM ${readJson(s.file, EVENT_COLUMNS)} s
+WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.project = s.project AND e.uuid = s.uuid AND e.timestamp = s.timestamp)`;
+  }
+
+  return {
+    load(batch) {
+      const staged = stage(batch);
+      const files = [staged.events?.file, staged.persons, staged.mappings].filter((f): f is string => !!f);
+      return db.write(async (run) => {
+        let inserted = 0;
+        let moved = 0;
+        if (staged.events) {
+          const rows = await run(insertEvents(staged.events));
+          inserted = Number(rows[0]?.Count ?? 0);
+        }
+        if (staged.persons) {
+          await run(sql`INSERT OR REPLACE INTO persons SELECT project, id, created_at, properties FROM ${readJson(staged.persons, PERSON_COLUMNS)}`);
+        }
+        if (staged.mappings) {
+          await run(sql`CREATE OR REPLACE TEMP TABLE mapping_stage AS SELECT DISTINCT ON (project, distinct_id) project, distinct_id, person_id FROM ${readJson(staged.mappings, MAPPING_COLUMNS)}`);
+          await run(raw(`CREATE OR REPLACE TEMP TABLE person_moves AS
+SELECT DISTINCT d.project, d.person_id AS old_id, m.person_id AS new_id
+FROM person_distinct_ids d JOIN mapping_stage m ON m.project = d.project AND m.distinct_id = d.distinct_id
+WHERE d.person_id <> m.person_id`));
+          const count = await run(raw('SELECT count(*) AS n FROM person_moves'));
+          moved = Number(count[0].n);
+          if (moved > 0) {
+            await run(raw('UPDATE events SET person_id = mv.new_id FROM person_moves mv WHERE events.project = mv.project AND events.person_id = mv.old_id'));
+            await run(raw('UPDATE person_distinct_ids SET person_id = mv.new_id FROM person_moves mv WHERE person_distinct_ids.project = mv.project AND person_distinct_ids.person_id = mv.old_id'));
+          }
+          await run(raw('INSERT OR REPLACE INTO person_distinct_ids SELECT project, distinct_id, person_id FROM mapping_stage'));
+        }
+        for (const p of batch.deletedPersons ?? []) {
+          await run(sql`DELETE FROM persons WHERE project = ${p.project_id} AND id = ${text(p.id)}::UUID`);
+          await run(sql`DELETE FROM person_distinct_ids WHERE project = ${p.project_id} AND person_id = ${text(p.id)}::UUID`);
+        }
+        if (batch.position) {
+          await run(sql`INSERT OR REPLACE INTO positions VALUES (${text(batch.position.name)}, ${batch.position.seq})`);
+        }
+        return { inserted, moved };
+      }).finally(() => {
+        for (const f of files) rmSync(f, { force: true });
+      });
+    },
+    async position(name) {
+      const rows = await db.query(sql`SELECT seq FROM positions WHERE name = ${text(name)}`);
+      return rows.length === 0 ? 0 : Number(rows[0].seq);
+    },
+  };
+}

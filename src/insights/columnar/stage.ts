@@ -1,0 +1,86 @@
+// Building a load batch's staging text and the time windows its duplicate check reads.
+// Pure: the loader writes the text to a file DuckDB reads with its own JSON parser
+// (measured faster than appending row by row through the Node bindings: bench/RESULTS.md).
+
+/** One event as the columnar store takes it: the event store's row with its resolved person. */
+export interface ColumnarEvent {
+  project_id: number;
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  person_id: string;
+  /** ISO 8601 instant. */
+  timestamp: string;
+  properties: Record<string, unknown>;
+}
+
+export interface ColumnarPerson {
+  project_id: number;
+  id: string;
+  created_at: string;
+  properties: Record<string, unknown>;
+}
+
+export interface DistinctIdMapping {
+  project_id: number;
+  distinct_id: string;
+  person_id: string;
+}
+
+/**
+ * JSON.stringify writes a lone UTF-16 surrogate as a \udXXX escape, which DuckDB's JSON
+ * reader refuses; such escapes become U+FFFD (an escaped backslash is left alone).
+ */
+export function wellFormedJson(text: string): string {
+  if (!text.includes('\\ud')) return text;
+  return text.replace(/\\(\\|ud[89a-f][0-9a-f]{2})/g, (m, g: string) => (g === '\\' ? m : '\\ufffd'));
+}
+
+export function eventLines(events: readonly ColumnarEvent[]): string {
+  let out = '';
+  for (const e of events) {
+    out += `{"project":${e.project_id},"uuid":${JSON.stringify(e.uuid)},"event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinct_id)},"person_id":${JSON.stringify(e.person_id)},"timestamp":${JSON.stringify(e.timestamp)},"properties":${JSON.stringify(e.properties)}}\n`;
+  }
+  return wellFormedJson(out);
+}
+
+export function personLines(persons: readonly ColumnarPerson[]): string {
+  return wellFormedJson(persons.map((p) => JSON.stringify({ project: p.project_id, id: p.id, created_at: p.created_at, properties: p.properties })).join('\n'));
+}
+
+export function distinctIdLines(rows: readonly DistinctIdMapping[]): string {
+  return wellFormedJson(rows.map((r) => JSON.stringify({ project: r.project_id, distinct_id: r.distinct_id, person_id: r.person_id })).join('\n'));
+}
+
+/** Events of the batch with a uuid not seen earlier in it (the first one wins). */
+export function firstOfEachUuid(events: readonly ColumnarEvent[]): ColumnarEvent[] {
+  const seen = new Set<string>();
+  const out: ColumnarEvent[] = [];
+  for (const e of events) {
+    const key = `${e.project_id}:${e.uuid}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+  }
+  return out;
+}
+
+/**
+ * At most `max` closed ranges [from, to] (ms) covering every timestamp, cut at the widest
+ * gaps: the duplicate check scans only the stored events of these ranges (DuckDB skips the
+ * row groups outside them by their min/max), so a batch of live events with a few late ones
+ * reads a few narrow slices, not the whole table.
+ */
+export function timeRanges(timestampsMs: readonly number[], max = 8): { from: number; to: number }[] {
+  if (timestampsMs.length === 0) return [];
+  const sorted = [...timestampsMs].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((t, i) => ({ at: i + 1, width: t - sorted[i] })).filter((g) => g.width > 0);
+  const cuts = gaps.sort((a, b) => b.width - a.width).slice(0, max - 1).map((g) => g.at).sort((a, b) => a - b);
+  const ranges: { from: number; to: number }[] = [];
+  let start = 0;
+  for (const cut of [...cuts, sorted.length]) {
+    ranges.push({ from: sorted[start], to: sorted[cut - 1] });
+    start = cut;
+  }
+  return ranges;
+}

@@ -1,0 +1,56 @@
+// What every planner shares: the context a query is planned in, the plan it returns, and
+// the events scan (project, time range, event name, property filters) each query kind
+// starts from.
+import type { EventsNode } from '../schemas.js';
+import type { TimeContext } from './dates.js';
+import { propertiesSql, usesPersons, type Properties, type ValueSets } from './properties.js';
+import { raw, sql, timestamp, type Sql } from './sql.js';
+
+export interface PlanContext extends TimeContext {
+  projectId: number;
+  /** Value-set filters resolved by the runner (planner/properties.ts). */
+  valueSets: ValueSets;
+}
+
+/** A row as the runner hands it to a plan: column name → plain JS value. */
+export type Row = Record<string, unknown>;
+
+/** SQL statements to run (in order) and the function that shapes their rows into the result. */
+export interface Plan<R = unknown> {
+  statements: Sql[];
+  shape(results: Row[][]): R;
+}
+
+/** `events e`, joined to the current person's row when person properties are needed. */
+export function eventsFrom(persons: boolean): Sql {
+  return persons ? raw('events e LEFT JOIN persons p ON p.project = e.project AND p.id = e.person_id') : raw('events e');
+}
+
+/** Project and [fromUs, toUs) conditions. */
+export function scopeWhere(ctx: PlanContext, fromUs: number, toUs: number): Sql[] {
+  return [sql`e.project = ${ctx.projectId}`, sql`e.timestamp >= ${timestamp(fromUs)}`, sql`e.timestamp < ${timestamp(toUs)}`];
+}
+
+/** An events node's own conditions: its event name (none: all events) and its properties. */
+export function nodeWhere(node: Pick<EventsNode, 'event' | 'properties'>, ctx: PlanContext, attr: string): Sql[] {
+  const out: Sql[] = [];
+  if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
+  if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx.valueSets, `${attr}.properties`));
+  return out;
+}
+
+export function queryPropertiesWhere(properties: unknown, ctx: PlanContext): Sql[] {
+  return properties ? [propertiesSql(properties as Properties, ctx.valueSets, 'properties')] : [];
+}
+
+/** Whether any of the property lists reads person properties (so the scan joins persons). */
+export function needsPersons(...lists: unknown[]): boolean {
+  return lists.some((p) => p !== null && p !== undefined && usesPersons(p as Properties));
+}
+
+/** A node's label: its event, or "All events". */
+export function nodeName(node: Pick<EventsNode, 'event'>): string {
+  return node.event ?? 'All events';
+}
+
+export const toNumber = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v === null || v === undefined ? 0 : Number(v));

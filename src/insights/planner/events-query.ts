@@ -1,0 +1,74 @@
+// EventsQuery → one statement: the selected HogQL expressions over the project's events in
+// [after, before) (default: the last 24 hours, up to 5 s from now, as PostHog), filtered by
+// event, properties and `where`, grouped by the plain columns when any column aggregates,
+// ordered (default newest first), one row past `limit` read to tell whether there is more.
+import type { EventsQuery } from '../schemas.js';
+import { eventsFrom, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
+import { parseInstant } from './dates.js';
+import { translate, type Decode, type ParsedEventsQuery, type Translated } from './hogql-expr.js';
+import { and, int, join, raw, sql, text, timestamp, type Sql } from './sql.js';
+
+export interface EventsQueryResult {
+  results: unknown[][];
+  columns: string[];
+  types: string[];
+  hasMore: boolean;
+  limit: number;
+  offset: number;
+}
+
+const DEFAULT_LIMIT = 100;
+
+function decode(v: unknown, how: Decode): unknown {
+  if (v === null || v === undefined) return null;
+  switch (how) {
+    case 'plain':
+      return typeof v === 'bigint' ? Number(v) : v;
+    case 'json':
+      return JSON.parse(String(v));
+    case 'timestamp':
+      return new Date(Number(v) / 1000).toISOString();
+    case 'star': {
+      const o = JSON.parse(String(v)) as Record<string, unknown>;
+      return { ...o, timestamp: new Date(Number(o.timestamp) / 1000).toISOString(), elements_chain: '' };
+    }
+  }
+}
+
+export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: ParsedEventsQuery): Plan<EventsQueryResult> {
+  const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`));
+  const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`));
+  if (conditions.some((c) => c.aggregate)) throw new Error('unreachable');
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const offset = query.offset ?? 0;
+  const where: Sql[] = [sql`e.project = ${ctx.projectId}`];
+  const after = query.after ?? '-24h';
+  if (after !== 'all') where.push(sql`e.timestamp > ${timestamp(parseInstant(after, ctx, 'after') * 1000)}`);
+  const before = query.before ? parseInstant(query.before, ctx, 'before') : ctx.nowMs + 5000;
+  where.push(sql`e.timestamp < ${timestamp(before * 1000)}`);
+  if (query.event) where.push(sql`e.event = ${query.event}`);
+  if (query.personId) where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
+  where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx));
+  for (const c of conditions) where.push(c.sql);
+
+  const aggregated = columns.some((c) => c.aggregate);
+  const order: Sql[] = parsed.orderBy.map((o, i) => {
+    const t = translate(o.expr as never, `orderBy.${i}`);
+    return sql`${t.decode === 'timestamp' ? t.asText : t.sql} ${raw(o.order === 'DESC' ? 'DESC' : 'ASC')}`;
+  });
+  if (order.length === 0 && !aggregated) order.push(raw('e.timestamp DESC'));
+  const persons = needsPersons(query.properties, query.fixedProperties) || [...columns, ...conditions].some((c) => c.persons);
+  const groupBy = aggregated ? columns.map((c, i) => (c.aggregate ? null : raw(String(i + 1)))).filter((x): x is Sql => x !== null) : [];
+
+  const statement = sql`SELECT ${join(columns.map((c, i) => sql`${c.sql} AS ${raw(`c${i}`)}`), ', ')}
+FROM ${eventsFrom(persons)} WHERE ${and(where)}${groupBy.length ? sql` GROUP BY ${join(groupBy, ', ')}` : raw('')}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}
+LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
+
+  return {
+    statements: [statement],
+    shape([rows]) {
+      const results = rows.slice(0, limit).map((r) => columns.map((c, i) => decode(r[`c${i}`], c.decode)));
+      return { results, columns: query.select, types: columns.map((c) => c.type), hasMore: rows.length > limit, limit, offset };
+    },
+  };
+}

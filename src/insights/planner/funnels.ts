@@ -1,0 +1,179 @@
+// FunnelsQuery (steps) → one statement: per person, each step-1 event starts a try; the try
+// reaches the furthest step whose event follows in order within the conversion window, each
+// next step taken as early as possible (which can only help the later ones), found with
+// DuckDB's ASOF join instead of a scan per try. The person counts at the furthest step any
+// of their tries reached; conversion times come from the tries that reached it.
+//   ordered    next step: the person's first matching event after the previous step's
+//   strict     next step: the person's very next event, which must match
+//   unordered  a try starts at any step event; it reaches as many distinct steps as have an
+//              event at or after it within the window
+import type { EventsNode, FunnelsQuery } from '../schemas.js';
+import { breakdownOf, breakdownValueSql, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues } from './breakdown.js';
+import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { isoWithOffset, resolveRange } from './dates.js';
+import { QueryError } from './errors.js';
+import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
+
+export interface FunnelStep {
+  action_id: string | null;
+  name: string | null;
+  custom_name: string | null;
+  order: number;
+  people: never[];
+  count: number;
+  type: 'events';
+  average_conversion_time: number | null;
+  median_conversion_time: number | null;
+  breakdown?: string | string[];
+  breakdown_value?: string | string[];
+}
+
+export interface FunnelResult {
+  results: FunnelStep[] | FunnelStep[][];
+  dateFrom: string;
+  dateTo: string;
+}
+
+const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400, week: 604_800, month: 2_592_000 };
+
+const stepCol = (k: number) => raw(`s${k}`);
+const timeCol = (k: number) => raw(`t${k}`);
+const ordCol = (k: number) => raw(`n${k}`);
+
+function stepCondition(node: EventsNode, ctx: PlanContext, index: number): Sql {
+  return and(nodeWhere(node, ctx, `series.${index}`));
+}
+
+/** Per-person breakdown value by attribution (all_events keeps each event's own). */
+function personValueSql(attribution: string, attributionStep: number): Sql {
+  switch (attribution) {
+    case 'last_touch':
+      return raw('arg_max(bv, ts)');
+    case 'step':
+      return sql`arg_min(bv, ts) FILTER (WHERE ${stepCol(attributionStep)})`;
+    default:
+      return raw('arg_min(bv, ts) FILTER (WHERE s0)');
+  }
+}
+
+/** c0…c{steps-1}: each try's step times, the next step joined on the previous one's number. */
+function chainSql(steps: number, strict: boolean): Sql {
+  const ctes: Sql[] = [raw('c0 AS (SELECT pid, ts AS t0, n AS n0 FROM st0)')];
+  for (let k = 1; k < steps; k++) {
+    const carried = join(Array.from({ length: k }, (_, i) => sql`a.${timeCol(i)}`), ', ');
+    const st = raw(`st${k}`);
+    const joinOn = strict
+      ? sql`LEFT JOIN ${st} b ON a.pid = b.pid AND b.n = a.${ordCol(k - 1)} + 1`
+      : sql`ASOF LEFT JOIN ${st} b ON a.pid = b.pid AND b.n > a.${ordCol(k - 1)}`;
+    ctes.push(sql`c${raw(String(k))} AS (SELECT a.pid, ${carried}, b.ts AS ${timeCol(k)}, b.n AS ${ordCol(k)} FROM c${raw(String(k - 1))} a ${joinOn})`);
+  }
+  return join(ctes, ',\n');
+}
+
+export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
+  const f = query.funnelsFilter ?? {};
+  const steps = query.series.length;
+  if (steps < 2) throw new QueryError('A funnel needs at least two steps', 'series');
+  const order = f.funnelOrderType ?? 'ordered';
+  const windowUs = (f.funnelWindowInterval ?? 14) * UNIT_SECONDS[f.funnelWindowIntervalUnit ?? 'day'] * 1_000_000;
+  const range = resolveRange(query.dateRange, 'day', ctx);
+  const breakdown = breakdownOf(query.breakdownFilter);
+  const attribution = f.breakdownAttributionType ?? 'first_touch';
+  const attributionStep = f.breakdownAttributionValue ?? 0;
+  if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
+
+  const persons = needsPersons(query.properties, ...query.series.map((s) => s.properties)) || breakdown?.source === 'person';
+  const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
+  const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
+  conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
+  if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
+  const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx)];
+  // Strict funnels number every event of the person; the others only the step events.
+  if (order !== 'strict') where.push(or(conditions));
+  const ctes: Sql[] = [sql`ev0 AS (SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${and(where)})`];
+
+  if (breakdown) {
+    if (attribution === 'all_events') {
+      ctes.push(raw('ev1 AS (SELECT * FROM ev0)'));
+      ctes.push(sql`top AS (SELECT bv FROM ev1 WHERE s0 GROUP BY bv ORDER BY count(DISTINCT pid) DESC, bv LIMIT ${int(breakdown.limit)})`);
+    } else {
+      ctes.push(sql`pbv AS (SELECT pid, ${personValueSql(attribution, attributionStep)} AS bv FROM ev0 GROUP BY pid)`);
+      ctes.push(sql`ev1 AS (SELECT ev0.* EXCLUDE (bv), coalesce(pbv.bv, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0 JOIN pbv USING (pid))`);
+      ctes.push(sql`top AS (SELECT bv FROM pbv GROUP BY bv ORDER BY count(*) DESC, bv LIMIT ${int(breakdown.limit)})`);
+    }
+    ctes.push(sql`ev AS (SELECT * EXCLUDE (bv), CASE WHEN bv IN (SELECT bv FROM top) THEN bv ELSE ${text(BREAKDOWN_OTHER)} END AS bv FROM ev1)`);
+  } else {
+    ctes.push(raw('ev AS (SELECT * FROM ev0)'));
+  }
+  // A funnel is computed per person, or with all_events attribution per (person, value):
+  // that pair then gets one key so every join below stays on one column.
+  const key = breakdown && attribution === 'all_events' ? raw("e0.pid::VARCHAR || '|' || e0.bv") : raw('e0.pid');
+  const stepList = join(conditions.map((_, k) => stepCol(k)), ', ');
+  // Events at the same instant are numbered earlier steps first.
+  const ties = join(conditions.map((_, k) => sql`${stepCol(k)} DESC`), ', ');
+  ctes.push(sql`ord AS (SELECT ${key} AS pid, ts, ${stepList}${breakdown ? raw(', bv') : raw('')}, row_number() OVER (PARTITION BY ${key} ORDER BY ts, ${ties}) AS n FROM ev e0)`);
+  for (let k = 0; k < steps; k++) ctes.push(sql`st${raw(String(k))} AS (SELECT pid, ts, n FROM ord WHERE ${stepCol(k)})`);
+
+  if (order === 'unordered') {
+    ctes.push(sql`anchors AS (SELECT pid, ts AS t FROM ord WHERE ${or(conditions.map((_, k) => stepCol(k)))})`);
+    let from = raw('anchors a');
+    const hits: Sql[] = [];
+    for (let k = 0; k < steps; k++) {
+      const j = raw(`j${k}`);
+      from = sql`${from} ASOF LEFT JOIN st${raw(String(k))} ${j} ON a.pid = ${j}.pid AND ${j}.ts >= a.t`;
+      hits.push(sql`CASE WHEN ${j}.ts - a.t <= ${int(windowUs)} THEN ${j}.ts END`);
+    }
+    ctes.push(sql`hit AS (SELECT a.pid, list_sort(list_filter([${join(hits, ', ')}], x -> x IS NOT NULL)) AS times FROM ${from})`);
+    ctes.push(sql`tries AS (SELECT pid, len(times) AS steps, ${join(Array.from({ length: steps }, (_, k) => sql`times[${raw(String(k + 1))}] AS ${timeCol(k)}`), ', ')} FROM hit)`);
+  } else {
+    ctes.push(chainSql(steps, order === 'strict'));
+    const reached = Array.from({ length: steps - 1 }, (_, i) => sql`coalesce(${timeCol(i + 1)} - t0 <= ${int(windowUs)}, FALSE)::INTEGER`);
+    ctes.push(sql`tries AS (SELECT pid, 1 + ${join(reached, ' + ')} AS steps, ${join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ')} FROM c${raw(String(steps - 1))})`);
+  }
+
+  // Whole seconds between two steps, as ClickHouse's dateDiff('second').
+  const secs = (k: number) => sql`(${timeCol(k)} // 1000000 - ${timeCol(k - 1)} // 1000000)`;
+  const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
+  ctes.push(raw('best AS (SELECT pid, max(steps) AS steps FROM tries GROUP BY pid)'));
+  ctes.push(sql`times AS (SELECT t.pid, t.steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`avg(CASE WHEN t.steps > ${int(k)} THEN ${secs(k)} END) AS a${raw(String(k))}, median(CASE WHEN t.steps > ${int(k)} THEN ${secs(k)} END) AS m${raw(String(k))}`), ', ')}
+FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps GROUP BY t.pid, t.steps)`);
+  const finalCols: Sql[] = [];
+  for (let k = 0; k < steps; k++) finalCols.push(sql`count(*) FILTER (WHERE x.steps >= ${int(k + 1)}) AS c${raw(String(k))}`);
+  for (const k of later) finalCols.push(sql`avg(x.a${raw(String(k))}) FILTER (WHERE x.steps > ${int(k)}) AS avg${raw(String(k))}, median(x.m${raw(String(k))}) FILTER (WHERE x.steps > ${int(k)}) AS med${raw(String(k))}`);
+  let source = raw('times x');
+  if (breakdown) {
+    ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
+    source = raw('times x JOIN unit_value u ON u.pid = x.pid');
+  }
+  const statement = sql`WITH ${join(ctes, ',\n')}
+SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${source}${breakdown ? raw(' GROUP BY u.bv') : raw('')}`;
+
+  return {
+    statements: [statement],
+    shape([rows]) {
+      const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>
+        query.series.map((node, k) => {
+          const step: FunnelStep = {
+            action_id: node.event ?? null, name: node.event ?? null, custom_name: node.custom_name ?? null, order: k, people: [],
+            count: row ? toNumber(row[`c${k}`]) : 0, type: 'events',
+            average_conversion_time: k === 0 || !row || row[`avg${k}`] === null ? null : toNumber(row[`avg${k}`]),
+            median_conversion_time: k === 0 || !row || row[`med${k}`] === null ? null : toNumber(row[`med${k}`]),
+          };
+          if (value !== undefined && breakdown) {
+            const v = breakdown.asList ? [value] : value;
+            step.breakdown = v;
+            step.breakdown_value = v;
+          }
+          return step;
+        });
+      const dates = { dateFrom: isoWithOffset(range.fromLocal, range.segments), dateTo: isoWithOffset(range.toLocal, range.segments) };
+      if (!breakdown) return { results: stepsOf(rows[0]), ...dates };
+      const lists = rows
+        .map((r) => ({ value: String(r.bv), total: toNumber(r.c0), row: r }))
+        .sort(compareBreakdownValues)
+        .map((x) => stepsOf(x.row, x.value));
+      return { results: lists, ...dates };
+    },
+  };
+}
+

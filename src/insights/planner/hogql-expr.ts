@@ -1,0 +1,200 @@
+// A small, safe part of HogQL (parsed by PostHog's grammar: src/insights/hogql.ts) turned
+// into SQL over `events e` (and `persons p`): fields of the event and its person, their
+// properties, constants, comparisons, boolean logic, arithmetic and a few functions. Every
+// constant and property name is a bound parameter; anything else is refused with a clear
+// error rather than guessed at.
+import { QueryError } from './errors.js';
+import { HOT_COLUMNS, pointer } from './properties.js';
+import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
+
+export interface HogExpr {
+  node: string;
+  [key: string]: unknown;
+}
+
+export interface ParsedEventsQuery {
+  select: HogExpr[];
+  where: HogExpr[];
+  orderBy: HogExpr[];
+}
+
+/** How a translated value reads back: plain, JSON text to parse, µs to format, or the whole event. */
+export type Decode = 'plain' | 'json' | 'timestamp' | 'star';
+
+export interface Translated {
+  sql: Sql;
+  /** The expression read as text, for comparisons with strings (properties: their text). */
+  asText: Sql;
+  /** The expression read as a number. */
+  asNumber: Sql;
+  type: string;
+  decode: Decode;
+  aggregate: boolean;
+  persons: boolean;
+}
+
+function value(s: Sql, type: string, extra: Partial<Translated> = {}): Translated {
+  return { sql: s, asText: sql`CAST(${s} AS VARCHAR)`, asNumber: sql`TRY_CAST(${s} AS DOUBLE)`, type, decode: 'plain', aggregate: false, persons: false, ...extra };
+}
+
+function propertyOf(source: 'e' | 'p', key: string): Translated {
+  const column = source === 'e' ? HOT_COLUMNS[key] : undefined;
+  const bag = raw(`${source}.properties`);
+  const textSql = column !== undefined ? sql`e.${raw(column)}` : sql`json_extract_string(${bag}, ${text(pointer(key))})`;
+  const jsonSql = column !== undefined ? sql`to_json(e.${raw(column)})::VARCHAR` : sql`json_extract(${bag}, ${text(pointer(key))})::VARCHAR`;
+  return { sql: jsonSql, asText: textSql, asNumber: sql`TRY_CAST(${textSql} AS DOUBLE)`, type: 'String', decode: 'json', aggregate: false, persons: source === 'p' };
+}
+
+const STAR = raw(`to_json(struct_pack(uuid := e.uuid::VARCHAR, event := e.event, properties := e.properties, timestamp := epoch_us(e.timestamp), team_id := e.project, distinct_id := e.distinct_id, person_id := e.person_id::VARCHAR))::VARCHAR`);
+
+function field(chain: unknown[], attr: string): Translated {
+  const parts = chain.map(String);
+  const [head, ...rest] = parts;
+  if (head === '*' && rest.length === 0) return { ...value(STAR, 'Tuple'), decode: 'star' };
+  if (rest.length === 0) {
+    switch (head) {
+      case 'event':
+      case 'distinct_id':
+        return value(sql`e.${raw(head)}`, 'String');
+      case 'uuid':
+        return value(raw('e.uuid::VARCHAR'), 'UUID');
+      case 'person_id':
+        return value(raw('e.person_id::VARCHAR'), 'UUID');
+      case 'timestamp':
+        return { ...value(raw('epoch_us(e.timestamp)'), "DateTime64(6, 'UTC')"), asText: raw('e.timestamp'), asNumber: raw('epoch_us(e.timestamp)'), decode: 'timestamp' };
+      case 'properties':
+        return { ...value(raw('e.properties::VARCHAR'), 'String'), decode: 'json' };
+    }
+  }
+  if (head === 'properties' && rest.length === 1) return propertyOf('e', rest[0]);
+  if (head === 'person' && rest.length === 1 && rest[0] === 'id') return value(raw('e.person_id::VARCHAR'), 'UUID');
+  if (head === 'person' && rest.length === 1 && rest[0] === 'properties') return { ...value(raw('p.properties::VARCHAR'), 'String'), decode: 'json', persons: true };
+  if (head === 'person' && rest[0] === 'properties' && rest.length === 2) return propertyOf('p', rest[1]);
+  throw new QueryError(`Unknown field "${parts.join('.')}"`, attr);
+}
+
+function constant(v: unknown, attr: string): Translated {
+  if (v === null) return value(raw('NULL'), 'Nullable(Nothing)');
+  if (typeof v === 'string') return { ...value(sql`${text(v)}`, 'String'), asText: sql`${text(v)}` };
+  if (typeof v === 'boolean') return value(sql`${bool(v)}`, 'Bool');
+  if (typeof v === 'number') {
+    const p = Number.isSafeInteger(v) ? int(v) : float(v);
+    return { ...value(sql`${p}`, 'Float64'), asNumber: sql`${p}` };
+  }
+  throw new QueryError('Unsupported constant', attr);
+}
+
+const COMPARE: Record<string, string> = { '==': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const AGGREGATES = new Set(['count', 'uniq', 'sum', 'avg', 'min', 'max']);
+
+function isStringLike(t: Translated): boolean {
+  return t.type === 'String' || t.type === 'UUID';
+}
+
+function any(...xs: Translated[]): Pick<Translated, 'aggregate' | 'persons'> {
+  return { aggregate: xs.some((x) => x.aggregate), persons: xs.some((x) => x.persons) };
+}
+
+export function translate(expr: HogExpr, attr: string): Translated {
+  switch (expr.node) {
+    case 'Field':
+      return field(expr.chain as unknown[], attr);
+    case 'Constant':
+      return constant(expr.value, attr);
+    case 'Alias':
+      return translate(expr.expr as HogExpr, attr);
+    case 'And':
+    case 'Or': {
+      const parts = (expr.exprs as HogExpr[]).map((e) => translate(e, attr));
+      const s = { parts: ['(', join(parts.map((p) => p.sql), expr.node === 'And' ? ' AND ' : ' OR '), ')'] };
+      return value(s, 'Bool', any(...parts));
+    }
+    case 'Not': {
+      const inner = translate(expr.expr as HogExpr, attr);
+      return value(sql`(NOT ${inner.sql})`, 'Bool', any(inner));
+    }
+    case 'CompareOperation':
+      return compare(expr, attr);
+    case 'ArithmeticOperation': {
+      const op = expr.op as string;
+      if (!['+', '-', '*', '/', '%'].includes(op)) throw new QueryError(`Unsupported operator "${op}"`, attr);
+      const a = translate(expr.left as HogExpr, attr);
+      const b = translate(expr.right as HogExpr, attr);
+      const s = op === '/' ? sql`(${a.asNumber} / nullif(${b.asNumber}, 0))` : sql`(${a.asNumber} ${raw(op)} ${b.asNumber})`;
+      return { ...value(s, 'Float64'), asNumber: s, ...any(a, b) };
+    }
+    case 'Call':
+      return call(expr, attr);
+    default:
+      throw new QueryError(`Unsupported HogQL expression "${expr.node}"`, attr);
+  }
+}
+
+function compare(expr: HogExpr, attr: string): Translated {
+  const op = expr.op as string;
+  const left = translate(expr.left as HogExpr, attr);
+  const right = expr.right as HogExpr;
+  if (op === 'in' || op === 'not in') {
+    const items = right.node === 'Tuple' || right.node === 'Array' ? (right.exprs as HogExpr[]) : [right];
+    const values = items.map((i) => translate(i, attr));
+    const s = sql`(${left.asText} ${raw(op === 'in' ? 'IN' : 'NOT IN')} (${join(values.map((v) => v.asText), ', ')}))`;
+    return value(s, 'Bool', any(left, ...values));
+  }
+  const r = translate(right, attr);
+  const flags = any(left, r);
+  if (r.type === 'Nullable(Nothing)' || left.type === 'Nullable(Nothing)') {
+    const other = r.type === 'Nullable(Nothing)' ? left : r;
+    if (op === '==') return value(sql`(${other.asText} IS NULL)`, 'Bool', flags);
+    if (op === '!=') return value(sql`(${other.asText} IS NOT NULL)`, 'Bool', flags);
+  }
+  const likeOps: Record<string, string> = { like: 'LIKE', ilike: 'ILIKE', 'not like': 'NOT LIKE', 'not ilike': 'NOT ILIKE' };
+  if (likeOps[op]) return value(sql`(${left.asText} ${raw(likeOps[op])} ${r.asText})`, 'Bool', flags);
+  if (op === '=~' || op === '!~' || op === '=~*' || op === '!~*') {
+    const re = op.endsWith('*') ? sql`'(?i)' || ${r.asText}` : r.asText;
+    const m = sql`regexp_matches(${left.asText}, ${re})`;
+    return value(op.startsWith('!') ? sql`(NOT ${m})` : m, 'Bool', flags);
+  }
+  const cmp = COMPARE[op];
+  if (cmp === undefined) throw new QueryError(`Unsupported comparison "${op}"`, attr);
+  // Timestamps compare as instants; strings as text; anything against a number as numbers.
+  if (left.decode === 'timestamp' || r.decode === 'timestamp') {
+    const asTs = (t: Translated) => (t.decode === 'timestamp' ? t.asText : sql`CAST(${t.asText} AS TIMESTAMPTZ)`);
+    return value(sql`(${asTs(left)} ${raw(cmp)} ${asTs(r)})`, 'Bool', flags);
+  }
+  const textual = (isStringLike(left) || left.decode === 'json') && (isStringLike(r) || r.decode === 'json');
+  return value(textual ? sql`(${left.asText} ${raw(cmp)} ${r.asText})` : sql`(${left.asNumber} ${raw(cmp)} ${r.asNumber})`, 'Bool', flags);
+}
+
+function call(expr: HogExpr, attr: string): Translated {
+  const name = String(expr.name);
+  const args = (expr.args as HogExpr[]).map((a) => translate(a, attr));
+  const distinct = expr.distinct === true;
+  if (name === 'not' && args.length === 1) return value(sql`(NOT ${args[0].sql})`, 'Bool', any(...args));
+  if (AGGREGATES.has(name)) {
+    if (args.some((a) => a.aggregate)) throw new QueryError('Aggregations cannot nest', attr);
+    let s: Sql;
+    if (name === 'count' && args.length === 0) s = raw('count(*)');
+    else if (args.length !== 1) throw new QueryError(`${name}() takes one argument`, attr);
+    else if (name === 'count') s = distinct ? sql`count(DISTINCT ${args[0].asText})` : sql`count(${args[0].asText})`;
+    else if (name === 'uniq') s = sql`count(DISTINCT ${args[0].asText})`;
+    else s = sql`${raw(name)}(${args[0].asNumber})`;
+    const type = name === 'count' || name === 'uniq' ? 'UInt64' : 'Float64';
+    return { ...value(s, type), asNumber: s, aggregate: true, persons: args.some((a) => a.persons) };
+  }
+  switch (name) {
+    case 'lower':
+    case 'upper':
+    case 'length': {
+      if (args.length !== 1) throw new QueryError(`${name}() takes one argument`, attr);
+      const s = sql`${raw(name)}(${args[0].asText})`;
+      return { ...value(s, name === 'length' ? 'UInt64' : 'String'), asText: s, ...any(...args) };
+    }
+    case 'toString':
+      if (args.length !== 1) throw new QueryError('toString() takes one argument', attr);
+      return { ...value(args[0].asText, 'String'), asText: args[0].asText, ...any(...args) };
+    case 'now':
+      return { ...value(raw('epoch_us(now())'), "DateTime64(6, 'UTC')"), asText: raw('now()'), decode: 'timestamp' };
+    default:
+      throw new QueryError(`Unsupported HogQL function "${name}"`, attr);
+  }
+}

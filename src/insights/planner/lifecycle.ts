@@ -1,0 +1,73 @@
+// LifecycleQuery → one statement. Per person, the intervals with an event (one interval of
+// look-back before the range, so activity just before it counts): an active interval is
+// "new" when it is the person's first one here and the person was created in it,
+// "returning" when the person was active in the interval before, "resurrecting" otherwise;
+// the interval after an active one without activity is "dormant" (reported negative).
+import type { LifecycleQuery } from '../schemas.js';
+import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
+import { and, int, raw, sql } from './sql.js';
+import { bucketSql, localUs } from './time-sql.js';
+
+export const LIFECYCLE_STATUSES = ['new', 'returning', 'resurrecting', 'dormant'] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+export interface LifecycleItem {
+  action: { id: string | null; name: string; type: 'events'; order: 0; math: 'total' };
+  data: number[];
+  count: number;
+  labels: string[];
+  days: string[];
+  label: string;
+  status: LifecycleStatus;
+}
+
+export interface LifecycleResult {
+  results: LifecycleItem[];
+  dateFrom: string;
+  dateTo: string;
+}
+
+export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<LifecycleResult> {
+  const interval = query.interval ?? 'day';
+  const range = resolveRange(query.dateRange, interval, ctx);
+  const node = query.series[0];
+  const first = range.buckets[0];
+  const last = range.buckets[range.buckets.length - 1];
+  const fromUs = localToUs(range.segments, addIntervals(first.localMs, interval, -1));
+  const toUs = localToUs(range.segments, addIntervals(last.localMs, interval, 1));
+  const persons = needsPersons(query.properties, node.properties);
+  const bucketOf = (column: string) => bucketSql(localUs(raw(column), range.segments, fromUs, toUs), interval, ctx.weekStart);
+
+  const statement = sql`WITH act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
+    ...scopeWhere(ctx, fromUs, toUs), ...nodeWhere(node, ctx, 'series.0'), ...queryPropertiesWhere(query.properties, ctx),
+  ])}),
+l AS (SELECT a.pid, a.b, lag(a.b) OVER w AS prev, lead(a.b) OVER w AS nxt, ${bucketOf('p.created_at')} AS cb
+  FROM act a LEFT JOIN persons p ON p.project = ${ctx.projectId} AND p.id = a.pid WINDOW w AS (PARTITION BY a.pid ORDER BY a.b)),
+s AS (SELECT b, CASE WHEN prev IS NULL AND cb = b THEN 'new' WHEN prev = b - 1 THEN 'returning' ELSE 'resurrecting' END AS status, pid FROM l
+  UNION ALL SELECT b + 1 AS b, 'dormant' AS status, pid FROM l WHERE nxt IS NULL OR nxt > b + 1)
+SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id)} AND ${int(last.id)} GROUP BY ALL`;
+
+  return {
+    statements: [statement],
+    shape([rows]) {
+      const index = new Map(range.buckets.map((b, i) => [b.id, i]));
+      const labels = range.buckets.map((b) => dayLabel(b.localMs, interval === 'hour'));
+      const days = range.buckets.map((b) => dayString(b.localMs, interval));
+      const name = nodeName(node);
+      const results = LIFECYCLE_STATUSES.map((status) => {
+        const data = range.buckets.map(() => 0);
+        for (const r of rows) {
+          if (r.status !== status) continue;
+          const i = index.get(toNumber(r.b));
+          if (i !== undefined) data[i] = status === 'dormant' ? -toNumber(r.n) : toNumber(r.n);
+        }
+        return {
+          action: { id: node.event ?? null, name, type: 'events' as const, order: 0 as const, math: 'total' as const },
+          data, count: data.reduce((a, b) => a + b, 0), labels, days, label: `${name} - ${status}`, status,
+        };
+      });
+      return { results, dateFrom: isoWithOffset(range.fromLocal, range.segments), dateTo: isoWithOffset(range.toLocal, range.segments) };
+    },
+  };
+}

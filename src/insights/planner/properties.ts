@@ -1,0 +1,232 @@
+// Property filters → SQL, with the flag evaluator's operator semantics (src/flags/operators.ts):
+// case-insensitive exact matching, negative operators matching an absent property, numbers
+// read from text, guarded regexes. Property keys and values are always bound parameters:
+// a key becomes a JSON pointer parameter of json_extract_string, never SQL text.
+//
+// A property is absent when the event (or person) lacks it or holds JSON null. Operators
+// whose reading of a value is too rich for SQL (dates, semantic versions) are decided in
+// JavaScript by the flag evaluator's own tests over the distinct values the data holds
+// (resolved by the runner before planning: see valueSetLookups).
+import { compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from './flag-operators.js';
+import { QueryError } from './errors.js';
+import { and, bool, float, ident, or, raw, sql, text, texts, type Sql } from './sql.js';
+
+export interface PropertyFilter {
+  key: string;
+  value?: unknown;
+  operator?: string | null;
+  type?: string;
+}
+
+export interface PropertyGroup {
+  type: 'AND' | 'OR';
+  values: (PropertyFilter | PropertyGroup)[];
+}
+
+export type Properties = PropertyFilter[] | PropertyGroup | null | undefined;
+
+/** Event properties kept in columns of their own (columnar/schema.ts), by property name. */
+export const HOT_COLUMNS: Readonly<Record<string, string>> = {
+  $session_id: 'session_id',
+  $current_url: 'current_url',
+  $pathname: 'pathname',
+  $host: 'host',
+  $browser: 'browser',
+  $os: 'os',
+  $device_type: 'device_type',
+  $referring_domain: 'referring_domain',
+  $lib: 'lib',
+};
+
+/** RFC 6901 pointer to a top-level key (DuckDB's JSON functions take it as a parameter). */
+export function pointer(key: string): string {
+  return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+export type PropertySource = 'event' | 'person';
+
+/** The property's text (NULL when absent): strings as they are, other JSON as its text. */
+export function propertyText(source: PropertySource, key: string): Sql {
+  if (source === 'event') {
+    const column = HOT_COLUMNS[key];
+    if (column !== undefined) return sql`e.${ident(column)}`;
+    return sql`json_extract_string(e.properties, ${text(pointer(key))})`;
+  }
+  return sql`json_extract_string(p.properties, ${text(pointer(key))})`;
+}
+
+/** The property read as a number (NULL when absent or not a number). */
+export function propertyNumber(source: PropertySource, key: string): Sql {
+  return sql`TRY_CAST(${propertyText(source, key)} AS DOUBLE)`;
+}
+
+function isGroup(x: PropertyFilter | PropertyGroup): x is PropertyGroup {
+  return Array.isArray((x as PropertyGroup).values) && ((x as PropertyGroup).type === 'AND' || (x as PropertyGroup).type === 'OR');
+}
+
+export function sourceOf(filter: PropertyFilter, attr: string): PropertySource {
+  const type = filter.type ?? 'event';
+  if (type === 'event' || type === 'person') return type;
+  throw new QueryError(`Property filters of type "${type}" are not supported`, attr);
+}
+
+/** Every leaf filter of a properties value, in order. */
+export function leaves(properties: Properties): PropertyFilter[] {
+  if (properties === null || properties === undefined) return [];
+  const out: PropertyFilter[] = [];
+  const walk = (items: (PropertyFilter | PropertyGroup)[]) => {
+    for (const item of items) {
+      if (isGroup(item)) walk(item.values);
+      else out.push(item);
+    }
+  };
+  walk(Array.isArray(properties) ? properties : [properties]);
+  return out;
+}
+
+export function usesPersons(properties: Properties): boolean {
+  return leaves(properties).some((f) => (f.type ?? 'event') === 'person');
+}
+
+const VALUE_SET_OPERATORS = new Set([
+  'is_date_before', 'is_date_after', 'is_date_exact',
+  'semver_eq', 'semver_neq', 'semver_gt', 'semver_gte', 'semver_lt', 'semver_lte',
+  'semver_tilde', 'semver_caret', 'semver_wildcard',
+]);
+const KNOWN_OPERATORS = new Set<string>(PROPERTY_OPERATORS);
+
+/** Identity of a value-set filter: the runner resolves each one once. */
+export function valueSetKey(filter: PropertyFilter): string {
+  return JSON.stringify([filter.type ?? 'event', filter.key, filter.operator, filter.value]);
+}
+
+/** Filters whose matching values the runner must work out in JavaScript. */
+export function valueSetLookups(properties: Properties): PropertyFilter[] {
+  return leaves(properties).filter((f) => VALUE_SET_OPERATORS.has(f.operator ?? 'exact') && f.value !== null && f.value !== undefined);
+}
+
+/** The distinct values a value-set filter must be decided on: (text, JSON) pairs. */
+export function valueSetQuery(filter: PropertyFilter, projectId: number): Sql {
+  const source = sourceOf(filter, 'properties');
+  const textExpr = propertyText(source, filter.key);
+  const json = source === 'event' && HOT_COLUMNS[filter.key] !== undefined
+    ? sql`to_json(${textExpr})::VARCHAR`
+    : sql`json_extract(${source === 'event' ? raw('e.properties') : raw('p.properties')}, ${text(pointer(filter.key))})::VARCHAR`;
+  const from = source === 'event' ? raw('events e') : raw('persons p');
+  const project = source === 'event' ? raw('e.project') : raw('p.project');
+  return sql`SELECT DISTINCT ${textExpr} AS t, ${json} AS j FROM ${from} WHERE ${project} = ${projectId} AND ${textExpr} IS NOT NULL`;
+}
+
+/** Which of the distinct values pass the flag evaluator's test for the filter. */
+export function matchingValues(filter: PropertyFilter, values: readonly { t: string; j: string }[], nowMs: number): string[] {
+  const test = compileOperator(filter.operator ?? 'exact', filter.value);
+  return values.filter((v) => test(JSON.parse(v.j), nowMs)).map((v) => v.t);
+}
+
+/** Resolved value sets, by valueSetKey. */
+export type ValueSets = ReadonlyMap<string, readonly string[]>;
+
+const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ASCII_LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+function asciiLowerSql(x: Sql): Sql {
+  return sql`translate(${x}, ${raw(`'${ASCII_UPPER}'`)}, ${raw(`'${ASCII_LOWER}'`)})`;
+}
+
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+function polarized(x: Sql, test: Sql, negative: boolean): Sql {
+  return negative ? sql`(${x} IS NULL OR NOT (${test}))` : sql`(${x} IS NOT NULL AND (${test}))`;
+}
+
+function exactTest(x: Sql, value: unknown): Sql {
+  if (isBooleanish(value)) return sql`((lower(${x}) = 'true') = ${bool(isTruthy(value))})`;
+  if (Array.isArray(value)) return sql`list_contains(${texts(value.map((v) => stringRepresentation(v).toLowerCase()))}, lower(${x}))`;
+  return sql`lower(${x}) = ${text(stringRepresentation(value).toLowerCase())}`;
+}
+
+/** One leaf filter as a boolean SQL expression. */
+export function filterSql(filter: PropertyFilter, valueSets: ValueSets, attr: string): Sql {
+  if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
+  const operator = filter.operator ?? 'exact';
+  if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
+  const x = propertyText(sourceOf(filter, attr), filter.key);
+  if (operator === 'is_set') return sql`(${x} IS NOT NULL)`;
+  if (operator === 'is_not_set') return sql`(${x} IS NULL)`;
+  const value = filter.value;
+  // A filter without a value matches nothing, whatever the operator (as flags).
+  if (value === null || value === undefined) return raw('FALSE');
+  if (VALUE_SET_OPERATORS.has(operator)) {
+    const matching = valueSets.get(valueSetKey(filter));
+    if (matching === undefined) throw new Error(`value set not resolved for ${valueSetKey(filter)}`);
+    return sql`(${x} IS NOT NULL AND list_contains(${texts(matching)}, ${x}))`;
+  }
+  const lx = asciiLowerSql(x);
+  switch (operator) {
+    case 'exact':
+      return polarized(x, exactTest(x, value), false);
+    case 'is_not':
+      return polarized(x, exactTest(x, value), true);
+    case 'icontains':
+    case 'not_icontains':
+      return polarized(x, sql`contains(${lx}, ${text(asciiLower(stringRepresentation(value)))})`, operator === 'not_icontains');
+    case 'icontains_multi':
+    case 'not_icontains_multi': {
+      const needles = (Array.isArray(value) ? value : [value]).map((v) => sql`contains(${lx}, ${text(asciiLower(stringRepresentation(v)))})`);
+      return polarized(x, or(needles), operator === 'not_icontains_multi');
+    }
+    case 'starts_with':
+    case 'not_starts_with':
+      return polarized(x, sql`starts_with(${lx}, ${text(asciiLower(stringRepresentation(value)))})`, operator === 'not_starts_with');
+    case 'ends_with':
+    case 'not_ends_with':
+      return polarized(x, sql`suffix(${lx}, ${text(asciiLower(stringRepresentation(value)))})`, operator === 'not_ends_with');
+    case 'regex':
+    case 'not_regex': {
+      const pattern = stringRepresentation(value);
+      const negative = operator === 'not_regex';
+      // An invalid pattern matches nothing (a negative one: only the absent property).
+      if (compileSafeRegex(pattern) === undefined) return negative ? sql`(${x} IS NULL)` : raw('FALSE');
+      return polarized(x, sql`regexp_matches(${x}, ${text(pattern)})`, negative);
+    }
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
+      const bound = numberRepresentation(value);
+      if (bound === undefined || Number.isNaN(bound)) return raw('FALSE');
+      const op = raw({ gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator]);
+      return sql`(TRY_CAST(${x} AS DOUBLE) ${op} ${float(bound)})`;
+    }
+    case 'between':
+    case 'not_between': {
+      const negative = operator === 'not_between';
+      const ok = Array.isArray(value) && value.length === 2;
+      const low = ok ? numberRepresentation(value[0]) : undefined;
+      const high = ok ? numberRepresentation(value[1]) : undefined;
+      if (low === undefined || high === undefined || Number.isNaN(low) || Number.isNaN(high) || low > high) {
+        return negative ? sql`(${x} IS NULL)` : raw('FALSE');
+      }
+      const n = sql`TRY_CAST(${x} AS DOUBLE)`;
+      return sql`(CASE WHEN ${x} IS NULL THEN ${bool(negative)} WHEN ${n} IS NULL OR isnan(${n}) THEN FALSE ELSE (${n} BETWEEN ${float(low)} AND ${float(high)}) <> ${bool(negative)} END)`;
+    }
+    default:
+      throw new QueryError(`Unknown property operator "${operator}"`, attr);
+  }
+}
+
+/** A properties value (a list, ANDed, or nested AND/OR groups) as one boolean expression. */
+export function propertiesSql(properties: Properties, valueSets: ValueSets, attr: string): Sql {
+  if (properties === null || properties === undefined) return raw('TRUE');
+  const walk = (item: PropertyFilter | PropertyGroup, path: string): Sql => {
+    if (isGroup(item)) {
+      const parts = item.values.map((v, i) => walk(v, `${path}.values.${i}`));
+      return item.type === 'OR' ? or(parts) : and(parts);
+    }
+    return filterSql(item, valueSets, path);
+  };
+  if (Array.isArray(properties)) return and(properties.map((p, i) => walk(p, `${attr}.${i}`)));
+  return walk(properties, attr);
+}

@@ -1,0 +1,93 @@
+// RetentionQuery → one statement. Cohorts are the last `totalIntervals` periods up to the
+// one holding date_to (default today): a person belongs to a period's cohort when they did
+// the target event in it (recurring) or did it for the first time ever in it (first time).
+// Value k of a cohort counts its persons who did the returning event k periods later;
+// value 0 is the cohort's size. Every row has totalIntervals values, later periods 0.
+import type { RetentionQuery } from '../schemas.js';
+import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { addIntervals, bucketId, isoWithOffset, localNow, localToUs, truncateLocal, zoneSegments, type Interval } from './dates.js';
+import { QueryError } from './errors.js';
+import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
+import { bucketSql, localUs } from './time-sql.js';
+
+export interface RetentionRow {
+  values: { count: number; label: string }[];
+  label: string;
+  date: string;
+  breakdown_value: null;
+}
+
+export interface RetentionResult {
+  results: RetentionRow[];
+  dateFrom: string;
+  dateTo: string;
+}
+
+const PERIODS: Record<string, Interval> = { Hour: 'hour', Day: 'day', Week: 'week', Month: 'month' };
+
+export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<RetentionResult> {
+  const f = query.retentionFilter;
+  const periodName = f.period ?? 'Day';
+  const interval = PERIODS[periodName];
+  const total = f.totalIntervals ?? 11;
+  const firstTime = (f.retentionType ?? 'retention_first_time') === 'retention_first_time';
+
+  const nowLocal = localNow(ctx);
+  let anchorLocal = nowLocal;
+  if (query.dateRange?.date_to) {
+    const parsed = /^(\d{4})-(\d{2})-(\d{2})/.exec(query.dateRange.date_to);
+    if (!parsed) throw new QueryError(`Invalid date "${query.dateRange.date_to}"`, 'dateRange.date_to');
+    anchorLocal = Date.UTC(Number(parsed[1]), Number(parsed[2]) - 1, Number(parsed[3]));
+  }
+  const lastStart = truncateLocal(anchorLocal, interval, ctx.weekStart);
+  const firstStart = addIntervals(lastStart, interval, -(total - 1));
+  const endLocal = addIntervals(lastStart, interval, 1);
+  const earliest = firstTime ? Math.min(ctx.firstEventMs ?? firstStart, firstStart) : firstStart;
+  const segments = zoneSegments(ctx, earliest - 86_400_000, endLocal + 86_400_000);
+  const startUs = localToUs(segments, firstStart);
+  const endUs = localToUs(segments, endLocal);
+  const starts = Array.from({ length: total }, (_, i) => addIntervals(firstStart, interval, i));
+  const firstId = bucketId(firstStart, interval, ctx.weekStart);
+  const lastId = bucketId(lastStart, interval, ctx.weekStart);
+
+  const target = { event: f.targetEntity?.id === undefined ? '$pageview' : f.targetEntity.id === null ? null : String(f.targetEntity.id), properties: f.targetEntity?.properties };
+  const returning = { event: f.returningEntity?.id === undefined ? target.event : f.returningEntity.id === null ? null : String(f.returningEntity.id), properties: f.returningEntity?.properties };
+  const persons = needsPersons(query.properties, target.properties, returning.properties);
+  const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
+  const bucket = bucketSql(local, interval, ctx.weekStart);
+  const scan = (node: typeof target, attr: string, fromUs: number | null): Sql => sql`SELECT DISTINCT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
+    sql`e.project = ${ctx.projectId}`,
+    ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
+    sql`e.timestamp < ${timestamp(endUs)}`,
+    ...nodeWhere(node, ctx, attr),
+    ...queryPropertiesWhere(query.properties, ctx),
+  ])}`;
+
+  const cohort = firstTime
+    ? sql`SELECT pid, min(b) AS c FROM target GROUP BY pid HAVING min(b) BETWEEN ${int(firstId)} AND ${int(lastId)}`
+    : sql`SELECT pid, b AS c FROM target WHERE b BETWEEN ${int(firstId)} AND ${int(lastId)}`;
+  const statement = sql`WITH target AS (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
+cohort AS (${cohort}),
+ret AS (${scan(returning, 'retentionFilter.returningEntity', startUs)})
+SELECT c, 0 AS k, count(*) AS n FROM cohort GROUP BY c
+UNION ALL
+SELECT co.c, r.b - co.c AS k, count(DISTINCT co.pid) AS n FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(total)} GROUP BY ALL`;
+
+  return {
+    statements: [statement],
+    shape([rows]) {
+      const counts = new Map<string, number>();
+      for (const r of rows) counts.set(`${toNumber(r.c)}:${toNumber(r.k)}`, toNumber(r.n));
+      const results = starts.map((start, i) => {
+        const id = bucketId(start, interval, ctx.weekStart);
+        return {
+          values: Array.from({ length: total }, (_, k) => ({ count: counts.get(`${id}:${k}`) ?? 0, label: `${periodName} ${k}` })),
+          label: `${periodName} ${i}`,
+          date: isoWithOffset(start, segments),
+          breakdown_value: null,
+        };
+      });
+      return { results, dateFrom: isoWithOffset(firstStart, segments), dateTo: isoWithOffset(endLocal, segments) };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// StickinessQuery → per series (and period when comparing) one statement: how many persons
+// did the event in exactly 1, 2, … n of the range's n intervals.
+import type { EventsNode, StickinessQuery } from '../schemas.js';
+import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { isoWithOffset, previousRange, resolveRange, type ResolvedRange } from './dates.js';
+import { and, raw, sql } from './sql.js';
+import { bucketSql, localUs } from './time-sql.js';
+
+export interface StickinessItem {
+  count: number;
+  data: number[];
+  days: number[];
+  label: string;
+  labels: string[];
+  action: { order: number; type: 'events'; name: string; id: string | null };
+  compare?: boolean;
+  compare_label?: 'current' | 'previous';
+}
+
+export interface StickinessResult {
+  results: StickinessItem[];
+  dateFrom: string;
+  dateTo: string;
+}
+
+export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
+  const interval = query.interval ?? 'day';
+  const range = resolveRange(query.dateRange, interval, ctx);
+  const compare = query.compareFilter?.compare === true;
+  const runs: { node: EventsNode; order: number; range: ResolvedRange; previous: boolean }[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
+  if (compare) {
+    const prev = previousRange(range, ctx);
+    runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
+  }
+  const statements = runs.map(({ node, order, range: r }) => {
+    const persons = needsPersons(query.properties, node.properties);
+    const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
+    return sql`WITH act AS (SELECT e.person_id AS pid, count(DISTINCT ${bucket}) AS n FROM ${eventsFrom(persons)} WHERE ${and([
+      ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
+    ])} GROUP BY pid)
+SELECT n, count(*) AS persons FROM act GROUP BY n`;
+  });
+  return {
+    statements,
+    shape(results) {
+      const items = runs.map((run, k) => {
+        const size = run.range.buckets.length;
+        const data = new Array<number>(size).fill(0);
+        for (const r of results[k]) {
+          const n = toNumber(r.n);
+          if (n >= 1 && n <= size) data[n - 1] = toNumber(r.persons);
+        }
+        const days = Array.from({ length: size }, (_, i) => i + 1);
+        const name = nodeName(run.node);
+        const item: StickinessItem = {
+          count: data.reduce((a, b) => a + b, 0), data, days, label: name,
+          labels: days.map((d) => `${d} ${interval}${d === 1 ? '' : 's'}`),
+          action: { order: run.order, type: 'events', name, id: run.node.event ?? null },
+        };
+        if (compare) {
+          item.compare = true;
+          item.compare_label = run.previous ? 'previous' : 'current';
+        }
+        return item;
+      });
+      return { results: items, dateFrom: isoWithOffset(range.fromLocal, range.segments), dateTo: isoWithOffset(range.toLocal, range.segments) };
+    },
+  };
+}

@@ -1,0 +1,330 @@
+// TrendsQuery → one statement per series (and per period when comparing), shaped into
+// PostHog's trends results: per series (× breakdown value × period) the data of each
+// interval with its labels and days, or one aggregated_value for the "total value"
+// displays; formulas combine the series afterwards.
+import type { EventsNode, TrendsQuery } from '../schemas.js';
+import { breakdownOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
+import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, type Interval, type ResolvedRange } from './dates.js';
+import { QueryError } from './errors.js';
+import { applyFormula, parseFormula } from './formula.js';
+import { propertyNumber, type PropertySource } from './properties.js';
+import { and, float, int, join, raw, sql, type Sql } from './sql.js';
+import { bucketSql, localDay, localUs } from './time-sql.js';
+
+const DAY_MS = 86_400_000;
+
+/** Displays that show one number per series (PostHog's is_total_value). */
+const TOTAL_VALUE_DISPLAYS = new Set(['BoldNumber', 'ActionsPie', 'ActionsTable', 'WorldMap', 'ActionsBarValue']);
+
+export interface TrendsAction {
+  days: string[];
+  id: string | null;
+  type: 'events';
+  order: number;
+  name: string;
+  custom_name: string | null;
+  math: string;
+  math_property: string | null;
+  math_hogql: null;
+  math_group_type_index: null;
+  properties: Record<string, never>;
+}
+
+export interface TrendsItem {
+  data: number[];
+  labels?: string[];
+  days: string[];
+  count: number;
+  aggregated_value?: number;
+  label: string;
+  filter: Record<string, unknown>;
+  action: TrendsAction | null;
+  breakdown_value?: string | string[];
+  compare?: boolean;
+  compare_label?: 'current' | 'previous';
+}
+
+export interface TrendsResult {
+  results: TrendsItem[];
+  hasMore: boolean;
+  dateFrom: string;
+  dateTo: string;
+}
+
+const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
+const ACTIVE_WINDOW: Record<string, number> = { weekly_active: 7, monthly_active: 30 };
+
+function mathOf(node: EventsNode): string {
+  return node.math ?? 'total';
+}
+
+function mathProperty(node: EventsNode, index: number): { source: PropertySource; key: string } | null {
+  const math = mathOf(node);
+  if (!['sum', 'avg', 'min', 'max', ...Object.keys(QUANTILES)].includes(math)) return null;
+  if (!node.math_property) throw new QueryError(`Math "${math}" needs a math_property`, `series.${index}.math_property`);
+  return { source: node.math_property_type === 'person_properties' ? 'person' : 'event', key: node.math_property };
+}
+
+/** The aggregate over CTE `base` (columns pid, sid, x). */
+function aggregateSql(math: string): Sql {
+  switch (math) {
+    case 'total': return raw('count(*)');
+    case 'dau': return raw('count(DISTINCT pid)');
+    case 'unique_session': return raw('count(DISTINCT sid)');
+    case 'sum': return raw('coalesce(sum(x), 0)');
+    case 'avg': return raw('coalesce(avg(x), 0)');
+    case 'min': return raw('coalesce(min(x), 0)');
+    case 'max': return raw('coalesce(max(x), 0)');
+    default: return sql`coalesce(quantile_cont(x, ${float(QUANTILES[math])}), 0)`;
+  }
+}
+
+interface SeriesRun {
+  node: EventsNode;
+  order: number;
+  range: ResolvedRange;
+  previous: boolean;
+}
+
+function seriesWhere(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, fromUs: number): Sql {
+  return and([
+    ...scopeWhere(ctx, fromUs, run.range.toUs),
+    ...nodeWhere(run.node, ctx, `series.${run.order}`),
+    ...queryPropertiesWhere(query.properties, ctx),
+  ]);
+}
+
+function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): Sql {
+  const { node, range } = run;
+  const math = mathOf(node);
+  const prop = mathProperty(node, run.order);
+  const persons = needsPersons(query.properties, node.properties) || breakdown?.source === 'person' || prop?.source === 'person';
+  const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
+  const window = ACTIVE_WINDOW[math];
+
+  if (window !== undefined) {
+    // Active users: each activity day covers the windows ending on it and the next
+    // window-1 days; per person the covered days are merged, and the count at a day is
+    // the running sum of +1/-1 at the covered runs' edges (no per-day rescans).
+    const firstDay = Math.floor(range.buckets[0].localMs / DAY_MS);
+    const lastDay = Math.floor(range.toLocal / DAY_MS);
+    const fromUs = localToUs(range.segments, (totalValue ? lastDay - window + 1 : firstDay - window + 1) * DAY_MS);
+    const cols: Sql[] = [raw('e.person_id AS pid'), sql`${localDay(local)} AS day`];
+    if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
+    const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${seriesWhere(query, run, ctx, fromUs)}`;
+    const bv = breakdown ? sql`, ${foldedValueSql(breakdown)} AS bv` : raw('');
+    const part = breakdown ? raw(', bv') : raw('');
+    if (totalValue) {
+      return sql`WITH base AS (${base}) SELECT count(DISTINCT pid) AS v${bv} FROM base GROUP BY ALL`;
+    }
+    return sql`WITH base AS (${base}),
+act AS (SELECT DISTINCT pid, day${bv} FROM base),
+iv AS (SELECT day${part}, lag(day) OVER (PARTITION BY pid${part} ORDER BY day) AS prev FROM act),
+deltas AS (SELECT greatest(day, coalesce(prev + ${int(window)}, day)) AS d, 1 AS v${part} FROM iv UNION ALL SELECT day + ${int(window)} AS d, -1 AS v${part} FROM iv),
+daily AS (SELECT d${part}, sum(v) AS v FROM deltas GROUP BY ALL)
+SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}ORDER BY d) AS active FROM daily`;
+  }
+
+  const cols: Sql[] = [];
+  if (!totalValue) cols.push(sql`${bucketSql(local, range.interval, ctx.weekStart)} AS b`);
+  if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
+  if (math === 'dau') cols.push(raw('e.person_id AS pid'));
+  if (math === 'unique_session') cols.push(raw('e.session_id AS sid'));
+  if (prop) cols.push(sql`${propertyNumber(prop.source, prop.key)} AS x`);
+  if (cols.length === 0) cols.push(raw('1 AS one'));
+  const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${seriesWhere(query, run, ctx, range.fromUs)}`;
+  const select: Sql[] = [];
+  if (!totalValue) select.push(raw('b'));
+  if (breakdown) select.push(sql`${foldedValueSql(breakdown)} AS bv`);
+  select.push(sql`${aggregateSql(math)} AS v`);
+  return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM base GROUP BY ALL`;
+}
+
+/** Per breakdown value (or '' without one): the series' data over the run's buckets. */
+function dataByValue(rows: Row[], run: SeriesRun, math: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const series = (value: string) => {
+    let data = out.get(value);
+    if (data === undefined) out.set(value, (data = run.range.buckets.map(() => 0)));
+    return data;
+  };
+  if (ACTIVE_WINDOW[math] !== undefined) {
+    const runs = new Map<string, { d: number; active: number }[]>();
+    for (const r of rows) {
+      const value = r.bv === undefined ? '' : String(r.bv);
+      let list = runs.get(value);
+      if (list === undefined) runs.set(value, (list = []));
+      list.push({ d: toNumber(r.d), active: toNumber(r.active) });
+    }
+    for (const [value, list] of runs) {
+      list.sort((a, b) => a.d - b.d);
+      const data = series(value);
+      run.range.buckets.forEach((bucket, i) => {
+        const day = Math.floor(bucket.localMs / DAY_MS);
+        let found = 0;
+        for (const point of list) {
+          if (point.d <= day) found = point.active;
+          else break;
+        }
+        data[i] = found;
+      });
+    }
+    return out;
+  }
+  const index = new Map(run.range.buckets.map((b, i) => [b.id, i]));
+  for (const r of rows) {
+    const i = index.get(toNumber(r.b));
+    if (i === undefined) continue;
+    series(r.bv === undefined ? '' : String(r.bv))[i] = toNumber(r.v);
+  }
+  return out;
+}
+
+function filterObject(query: TrendsQuery, range: ResolvedRange): Record<string, unknown> {
+  const filter: Record<string, unknown> = {
+    insight: 'TRENDS',
+    properties: query.properties ?? undefined,
+    filter_test_accounts: query.filterTestAccounts ?? undefined,
+    date_to: isoWithOffset(range.toLocal, range.segments),
+    date_from: isoWithOffset(range.fromLocal, range.segments),
+    entity_type: 'events',
+    interval: query.interval ?? 'day',
+    ...(query.trendsFilter ?? {}),
+    ...(query.breakdownFilter ?? {}),
+  };
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== null && v !== undefined));
+}
+
+function actionOf(node: EventsNode, order: number, days: string[]): TrendsAction {
+  return {
+    days, id: node.event ?? null, type: 'events', order, name: nodeName(node), custom_name: node.custom_name ?? null,
+    math: mathOf(node), math_property: node.math_property ?? null, math_hogql: null, math_group_type_index: null, properties: {},
+  };
+}
+
+export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsResult> {
+  const display = query.trendsFilter?.display ?? 'ActionsLineGraph';
+  const totalValue = TOTAL_VALUE_DISPLAYS.has(display);
+  const interval: Interval = totalValue ? 'day' : (query.interval ?? 'day');
+  const range = resolveRange(query.dateRange, interval, ctx);
+  const breakdown = breakdownOf(query.breakdownFilter);
+  const compare = query.compareFilter?.compare === true && query.dateRange?.date_from !== 'all';
+  const formulas = formulaList(query);
+  const parsedFormulas = formulas.map((f) => ({ node: parseFormula(f.formula, query.series.length), ...f }));
+
+  const runs: SeriesRun[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
+  if (compare) {
+    const prev = previousRange(range, ctx);
+    runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
+  }
+  const statements = runs.map((run) => statementFor(query, run, ctx, breakdown, totalValue));
+
+  return {
+    statements,
+    shape(results) {
+      const items: TrendsItem[][] = runs.map((run, k) => {
+        const math = mathOf(run.node);
+        const days = run.range.buckets.map((b) => dayString(b.localMs, interval));
+        const labels = run.range.buckets.map((b) => bucketLabel(b.localMs, run.range, ctx.weekStart));
+        const base = (value: string): TrendsItem => {
+          const item: TrendsItem = {
+            data: [], days, count: 0, label: nodeName(run.node), filter: filterObject(query, range), action: actionOf(run.node, run.order, days),
+          };
+          if (compare) {
+            item.compare = true;
+            item.compare_label = run.previous ? 'previous' : 'current';
+          }
+          if (breakdown) {
+            item.breakdown_value = breakdown.asList ? [value] : value;
+            item.label = query.series.length > 1 ? `${item.label} - ${value}` : value;
+          }
+          return item;
+        };
+        if (totalValue) {
+          const rows = results[k];
+          const list = (breakdown ? rows : rows.length > 0 ? rows : [{ v: 0 }]).map((r) => {
+            const item = base(breakdown ? String(r.bv) : '');
+            item.aggregated_value = toNumber(r.v);
+            return item;
+          });
+          return breakdown ? sortByValue(list, (i) => i.aggregated_value ?? 0) : list;
+        }
+        const byValue = dataByValue(results[k], run, math);
+        if (!breakdown && byValue.size === 0) byValue.set('', run.range.buckets.map(() => 0));
+        const list = [...byValue].map(([value, data]) => {
+          const item = base(value);
+          if (display === 'ActionsLineGraphCumulative') {
+            let sum = 0;
+            item.data = data.map((v) => (sum += v));
+            item.count = item.data.length ? item.data[item.data.length - 1] : 0;
+          } else {
+            item.data = data;
+            item.count = data.reduce((a, b) => a + b, 0);
+          }
+          item.labels = labels;
+          return item;
+        });
+        return breakdown ? sortByValue(list, (i) => i.count) : list;
+      });
+
+      let flat = parsedFormulas.length > 0 ? formulaItems(items, runs, parsedFormulas, compare, !!breakdown, totalValue) : items.flat();
+      const hasMore = breakdown !== null && flat.some((i) => valueOf(i) === BREAKDOWN_OTHER);
+      if (breakdown?.hideOther) flat = flat.filter((i) => valueOf(i) !== BREAKDOWN_OTHER);
+      return { results: flat, hasMore, dateFrom: isoWithOffset(range.fromLocal, range.segments), dateTo: isoWithOffset(range.toLocal, range.segments) };
+    },
+  };
+}
+
+function valueOf(item: TrendsItem): string {
+  return Array.isArray(item.breakdown_value) ? item.breakdown_value[0] : (item.breakdown_value ?? '');
+}
+
+function sortByValue(items: TrendsItem[], total: (i: TrendsItem) => number): TrendsItem[] {
+  return items.sort((a, b) => compareBreakdownValues({ value: valueOf(a), total: total(a) }, { value: valueOf(b), total: total(b) }));
+}
+
+function formulaList(query: TrendsQuery): { formula: string; custom_name: string | null }[] {
+  const f = query.trendsFilter;
+  if (f?.formulaNodes?.length) return f.formulaNodes.map((n) => ({ formula: n.formula, custom_name: n.custom_name ?? null }));
+  if (f?.formulas?.length) return f.formulas.map((formula) => ({ formula, custom_name: null }));
+  if (f?.formula) return [{ formula: f.formula, custom_name: null }];
+  return [];
+}
+
+/**
+ * Formula results: one item per formula (× breakdown value × period), computed from the
+ * series' items of the same breakdown value and period (a missing one counts as zeros).
+ */
+function formulaItems(
+  items: TrendsItem[][], runs: SeriesRun[], formulas: { node: ReturnType<typeof parseFormula>; formula: string; custom_name: string | null }[],
+  compare: boolean, breakdown: boolean, totalValue: boolean,
+): TrendsItem[] {
+  const out: TrendsItem[] = [];
+  const periods = compare ? [false, true] : [false];
+  for (const formula of formulas) {
+    for (const previous of periods) {
+      const seriesItems = runs.map((run, k) => ({ run, list: items[k] })).filter((x) => x.run.previous === previous);
+      const values = breakdown ? [...new Set(seriesItems.flatMap((x) => x.list.map(valueOf)))] : [''];
+      const group: TrendsItem[] = [];
+      for (const value of values) {
+        const matched = seriesItems.map((x) => x.list.find((i) => valueOf(i) === value));
+        const template = matched.find((m) => m !== undefined)!;
+        const item: TrendsItem = { ...template, action: null, label: formula.custom_name ?? `Formula (${formula.formula})` };
+        if (totalValue) {
+          const v = applyFormula(formula.node, matched.map((m) => [m?.aggregated_value ?? 0]));
+          item.aggregated_value = v[0];
+          item.count = 0;
+          item.data = [];
+        } else {
+          const length = template.data.length;
+          item.data = applyFormula(formula.node, matched.map((m) => m?.data ?? new Array(length).fill(0)));
+          item.count = item.data.reduce((a, b) => a + b, 0);
+        }
+        group.push(item);
+      }
+      out.push(...(breakdown ? sortByValue(group, (i) => (totalValue ? (i.aggregated_value ?? 0) : i.count)) : group));
+    }
+  }
+  return out;
+}

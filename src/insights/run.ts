@@ -1,0 +1,102 @@
+// Running a query against the columnar store: validate, resolve what the pure planner
+// needs from the data (value-set filters, the project's first event for "all"), plan, run
+// the statements, shape the rows into PostHog's response.
+import type { Columnar } from './columnar/database.js';
+import type { Plan, PlanContext } from './planner/context.js';
+import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
+import { planFunnel, type FunnelResult } from './planner/funnels.js';
+import { planLifecycle, type LifecycleResult } from './planner/lifecycle.js';
+import { matchingValues, valueSetKey, valueSetLookups, valueSetQuery, type Properties } from './planner/properties.js';
+import { planRetention, type RetentionResult } from './planner/retention.js';
+import { sql } from './planner/sql.js';
+import { planStickiness, type StickinessResult } from './planner/stickiness.js';
+import { planTrends, type TrendsResult } from './planner/trends.js';
+import { parseQuery, type AnalyticsQuery } from './schemas.js';
+import { parseHogQLExpressions } from './hogql.js';
+
+export interface RunContext {
+  projectId: number;
+  /** The project's IANA time zone. */
+  timezone: string;
+  /** 0: weeks start on Sunday, 1: on Monday. */
+  weekStart: 0 | 1;
+  nowMs: number;
+}
+
+export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult;
+
+/** What a query's answer carries besides PostHog's own fields (api layer adds the cache ones). */
+export interface QueryResponse {
+  kind: AnalyticsQuery['kind'];
+  results: unknown;
+  hasMore?: boolean;
+  columns?: string[];
+  types?: string[];
+  limit?: number;
+  offset?: number;
+  timezone: string;
+  resolved_date_range?: { date_from: string; date_to: string };
+}
+
+function propertyLists(query: AnalyticsQuery): Properties[] {
+  const lists: unknown[] = [query.properties];
+  if ('series' in query) for (const node of query.series) lists.push(node.properties);
+  if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
+  if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
+  return lists.filter((p) => p !== null && p !== undefined) as Properties[];
+}
+
+/** Date ranges from "all" and first-time retention reach back to the project's first event. */
+function needsFirstEvent(query: AnalyticsQuery): boolean {
+  if (query.kind === 'RetentionQuery') return (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time';
+  return 'dateRange' in query && query.dateRange?.date_from === 'all';
+}
+
+export async function firstEventMs(db: Columnar, projectId: number): Promise<number | null> {
+  const rows = await db.query(sql`SELECT epoch_ms(min(timestamp)) AS t FROM events WHERE project = ${projectId}`);
+  const t = rows[0]?.t;
+  return t === null || t === undefined ? null : Number(t);
+}
+
+async function planFor(query: AnalyticsQuery, ctx: PlanContext): Promise<Plan<QueryResult>> {
+  switch (query.kind) {
+    case 'TrendsQuery': return planTrends(query, ctx);
+    case 'FunnelsQuery': return planFunnel(query, ctx);
+    case 'RetentionQuery': return planRetention(query, ctx);
+    case 'LifecycleQuery': return planLifecycle(query, ctx);
+    case 'StickinessQuery': return planStickiness(query, ctx);
+    case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query));
+  }
+}
+
+/** Validates and runs a query (a bare query or an InsightVizNode / DataTableNode around one). */
+export async function runQuery(db: Columnar, input: unknown, run: RunContext): Promise<QueryResponse> {
+  const query = parseQuery(input);
+  const valueSets = new Map<string, string[]>();
+  for (const list of propertyLists(query)) {
+    for (const filter of valueSetLookups(list)) {
+      const key = valueSetKey(filter);
+      if (valueSets.has(key)) continue;
+      const rows = await db.query(valueSetQuery(filter, run.projectId));
+      valueSets.set(key, matchingValues(filter, rows as { t: string; j: string }[], run.nowMs));
+    }
+  }
+  const ctx: PlanContext = {
+    projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets,
+    firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
+  };
+  const plan = await planFor(query, ctx);
+  const results = [];
+  for (const statement of plan.statements) results.push(await db.query(statement));
+  const shaped = plan.shape(results);
+  const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
+  if ('hasMore' in shaped) response.hasMore = shaped.hasMore;
+  if ('dateFrom' in shaped) response.resolved_date_range = { date_from: shaped.dateFrom, date_to: shaped.dateTo };
+  if ('columns' in shaped) {
+    response.columns = shaped.columns;
+    response.types = shaped.types;
+    response.limit = shaped.limit;
+    response.offset = shaped.offset;
+  }
+  return response;
+}

@@ -1,0 +1,191 @@
+// The query kinds of PostHog's query API that the engine runs, as TypeBox schemas. Objects
+// accept fields they do not name (PostHog's front end sends many display settings the
+// engine has no use for); what they name must have the right shape.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { QueryError } from './planner/errors.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Loose = { additionalProperties: true } as const;
+
+const Interval = Type.Union([Type.Literal('hour'), Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]);
+
+// Property filters are checked where they are planned (planner/properties.ts).
+const Properties = Nullable(Type.Union([Type.Array(Type.Any()), Type.Object({}, Loose)]));
+
+export const DateRangeSchema = Type.Object({
+  date_from: Nullable(Type.String()),
+  date_to: Nullable(Type.String()),
+  explicitDate: Nullable(Type.Boolean()),
+}, Loose);
+
+export const MATHS = [
+  'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session',
+  'sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99',
+] as const;
+export type Math = (typeof MATHS)[number];
+
+export const EventsNodeSchema = Type.Object({
+  kind: Type.Optional(Type.Literal('EventsNode')),
+  event: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  custom_name: Nullable(Type.String()),
+  math: Nullable(Type.Union(MATHS.map((m) => Type.Literal(m)))),
+  math_property: Nullable(Type.String()),
+  math_property_type: Nullable(Type.String()),
+  properties: Properties,
+}, Loose);
+
+const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 1 })]);
+
+export const BreakdownFilterSchema = Type.Object({
+  breakdown: Nullable(BreakdownValue),
+  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
+  breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
+  breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
+}, Loose);
+
+const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()) }, Loose);
+
+const FormulaNode = Type.Object({ formula: Type.String(), custom_name: Nullable(Type.String()) }, Loose);
+
+export const TrendsQuerySchema = Type.Object({
+  kind: Type.Literal('TrendsQuery'),
+  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 26 }),
+  interval: Nullable(Interval),
+  dateRange: Nullable(DateRangeSchema),
+  properties: Properties,
+  filterTestAccounts: Nullable(Type.Boolean()),
+  breakdownFilter: Nullable(BreakdownFilterSchema),
+  compareFilter: Nullable(CompareFilter),
+  trendsFilter: Nullable(Type.Object({
+    display: Nullable(Type.String()),
+    formula: Nullable(Type.String()),
+    formulas: Nullable(Type.Array(Type.String())),
+    formulaNodes: Nullable(Type.Array(FormulaNode)),
+  }, Loose)),
+}, Loose);
+
+export const FunnelsQuerySchema = Type.Object({
+  kind: Type.Literal('FunnelsQuery'),
+  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 30 }),
+  dateRange: Nullable(DateRangeSchema),
+  properties: Properties,
+  filterTestAccounts: Nullable(Type.Boolean()),
+  breakdownFilter: Nullable(BreakdownFilterSchema),
+  funnelsFilter: Nullable(Type.Object({
+    funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
+    funnelWindowIntervalUnit: Nullable(Type.Union(['second', 'minute', 'hour', 'day', 'week', 'month'].map((u) => Type.Literal(u)))),
+    funnelOrderType: Nullable(Type.Union([Type.Literal('ordered'), Type.Literal('strict'), Type.Literal('unordered')])),
+    funnelVizType: Nullable(Type.Literal('steps')),
+    breakdownAttributionType: Nullable(Type.Union(['first_touch', 'last_touch', 'all_events', 'step'].map((u) => Type.Literal(u)))),
+    breakdownAttributionValue: Nullable(Type.Integer({ minimum: 0 })),
+  }, Loose)),
+}, Loose);
+
+const RetentionEntity = Type.Object({
+  id: Nullable(Type.Union([Type.String(), Type.Number()])),
+  type: Nullable(Type.Literal('events')),
+  name: Nullable(Type.String()),
+  properties: Properties,
+}, Loose);
+
+export const RetentionQuerySchema = Type.Object({
+  kind: Type.Literal('RetentionQuery'),
+  dateRange: Nullable(DateRangeSchema),
+  properties: Properties,
+  filterTestAccounts: Nullable(Type.Boolean()),
+  retentionFilter: Type.Object({
+    targetEntity: Nullable(RetentionEntity),
+    returningEntity: Nullable(RetentionEntity),
+    period: Nullable(Type.Union([Type.Literal('Hour'), Type.Literal('Day'), Type.Literal('Week'), Type.Literal('Month')])),
+    totalIntervals: Nullable(Type.Integer({ minimum: 1, maximum: 400 })),
+    retentionType: Nullable(Type.Union([Type.Literal('retention_first_time'), Type.Literal('retention_recurring')])),
+  }, Loose),
+}, Loose);
+
+export const LifecycleQuerySchema = Type.Object({
+  kind: Type.Literal('LifecycleQuery'),
+  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 1 }),
+  interval: Nullable(Interval),
+  dateRange: Nullable(DateRangeSchema),
+  properties: Properties,
+  filterTestAccounts: Nullable(Type.Boolean()),
+}, Loose);
+
+export const StickinessQuerySchema = Type.Object({
+  kind: Type.Literal('StickinessQuery'),
+  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 26 }),
+  interval: Nullable(Interval),
+  dateRange: Nullable(DateRangeSchema),
+  properties: Properties,
+  filterTestAccounts: Nullable(Type.Boolean()),
+  compareFilter: Nullable(CompareFilter),
+}, Loose);
+
+export const EventsQuerySchema = Type.Object({
+  kind: Type.Literal('EventsQuery'),
+  select: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 100 }),
+  where: Nullable(Type.Array(Type.String({ minLength: 1 }))),
+  orderBy: Nullable(Type.Array(Type.String({ minLength: 1 }))),
+  limit: Nullable(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  offset: Nullable(Type.Integer({ minimum: 0 })),
+  event: Nullable(Type.String()),
+  properties: Properties,
+  fixedProperties: Properties,
+  after: Nullable(Type.String()),
+  before: Nullable(Type.String()),
+  personId: Nullable(Type.String()),
+}, Loose);
+
+export type EventsNode = Static<typeof EventsNodeSchema>;
+export type BreakdownFilter = Static<typeof BreakdownFilterSchema>;
+export type TrendsQuery = Static<typeof TrendsQuerySchema>;
+export type FunnelsQuery = Static<typeof FunnelsQuerySchema>;
+export type RetentionQuery = Static<typeof RetentionQuerySchema>;
+export type LifecycleQuery = Static<typeof LifecycleQuerySchema>;
+export type StickinessQuery = Static<typeof StickinessQuerySchema>;
+export type EventsQuery = Static<typeof EventsQuerySchema>;
+export type DateRange = Static<typeof DateRangeSchema>;
+
+export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery;
+export type QueryKind = AnalyticsQuery['kind'];
+
+const CHECKS = {
+  TrendsQuery: TypeCompiler.Compile(TrendsQuerySchema),
+  FunnelsQuery: TypeCompiler.Compile(FunnelsQuerySchema),
+  RetentionQuery: TypeCompiler.Compile(RetentionQuerySchema),
+  LifecycleQuery: TypeCompiler.Compile(LifecycleQuerySchema),
+  StickinessQuery: TypeCompiler.Compile(StickinessQuerySchema),
+  EventsQuery: TypeCompiler.Compile(EventsQuerySchema),
+} as const;
+
+export const QUERY_KINDS = Object.keys(CHECKS) as QueryKind[];
+
+function attrOf(path: string): string | null {
+  const dotted = path.replace(/^\//, '').replace(/\//g, '.');
+  return dotted === '' ? null : dotted;
+}
+
+/**
+ * The query a request or an insight carries: a bare query, or one wrapped in PostHog's
+ * InsightVizNode / DataTableNode (`source`). Throws QueryError naming the first bad field.
+ */
+export function parseQuery(input: unknown): AnalyticsQuery {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new QueryError('The query must be an object', 'query');
+  const node = input as Record<string, unknown>;
+  if ((node.kind === 'InsightVizNode' || node.kind === 'DataTableNode' || node.kind === 'DataVisualizationNode') && node.source !== undefined) {
+    return parseQuery(node.source);
+  }
+  const kind = node.kind;
+  if (typeof kind !== 'string' || !(kind in CHECKS)) {
+    throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');
+  }
+  const check = CHECKS[kind as QueryKind];
+  if (!check.Check(node)) {
+    const first = check.Errors(node).First();
+    const attr = first ? attrOf(first.path) : null;
+    throw new QueryError(first ? `${first.message}${attr ? ` at ${attr}` : ''}` : 'Invalid query', attr);
+  }
+  return node as unknown as AnalyticsQuery;
+}

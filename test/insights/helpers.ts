@@ -1,0 +1,47 @@
+// A columnar store per test in a temporary directory, events and persons written by hand,
+// and queries run at a fixed clock.
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { createLoader, openColumnar, runQuery, type Columnar, type ColumnarEvent, type Loader, type QueryResponse } from '../../src/insights/index.js';
+import { tempDir } from '../helpers/server.js';
+
+export const PROJECT = 1;
+
+export interface TestStore {
+  db: Columnar;
+  loader: Loader;
+  close(): void;
+}
+
+export async function openTestStore(): Promise<TestStore> {
+  const dir = tempDir('insights');
+  const db = await openColumnar({ dir, threads: 1 });
+  return {
+    db,
+    loader: createLoader(db),
+    close() {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Person n's uuid. */
+export function person(n: number): string {
+  return `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+}
+
+/** An event of person n (distinct id "user-n" unless given). */
+export function ev(n: number, event: string, timestamp: string, properties: Record<string, unknown> = {}, distinctId = `user-${n}`): ColumnarEvent {
+  return { project_id: PROJECT, uuid: randomUUID(), event, distinct_id: distinctId, person_id: person(n), timestamp, properties };
+}
+
+export interface At {
+  now: string;
+  timezone?: string;
+  weekStart?: 0 | 1;
+}
+
+export function run(store: TestStore, query: unknown, at: At): Promise<QueryResponse> {
+  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now) });
+}
