@@ -54,7 +54,11 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
   const aggregated = columns.some((c) => c.aggregate);
   const order: Sql[] = parsed.orderBy.map((o, i) => {
     const t = translate(o.expr as never, `orderBy.${i}`);
-    return sql`${t.decode === 'timestamp' ? t.asText : t.sql} ${raw(o.order === 'DESC' ? 'DESC' : 'ASC')}`;
+    const dir = raw(o.order === 'DESC' ? 'DESC' : 'ASC');
+    if (t.decode === 'timestamp') return sql`${t.asText} ${dir}`;
+    // A property orders as a number when it reads as one, else as text.
+    if (t.decode === 'json') return sql`${t.asNumber} ${dir}, ${t.asText} ${dir}`;
+    return sql`${t.sql} ${dir}`;
   });
   if (order.length === 0 && !aggregated) order.push(raw('e.timestamp DESC'));
   const persons = needsPersons(query.properties, query.fixedProperties) || [...columns, ...conditions].some((c) => c.persons);

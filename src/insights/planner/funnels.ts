@@ -8,10 +8,11 @@
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { EventsNode, FunnelsQuery } from '../schemas.js';
-import { breakdownOf, breakdownValueSql, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues } from './breakdown.js';
+import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
+import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 
 export interface FunnelStep {
@@ -44,15 +45,18 @@ function stepCondition(node: EventsNode, ctx: PlanContext, index: number): Sql {
   return and(nodeWhere(node, ctx, `series.${index}`));
 }
 
-/** Per-person breakdown value by attribution (all_events keeps each event's own). */
+/**
+ * A person's breakdown value by attribution, from the funnel events that have one: the
+ * first (first_touch), the last (last_touch), or the first of one step's events (step).
+ */
 function personValueSql(attribution: string, attributionStep: number): Sql {
   switch (attribution) {
     case 'last_touch':
-      return raw('arg_max(bv, ts)');
+      return raw('arg_max(bvr, ts) FILTER (WHERE bvr IS NOT NULL)');
     case 'step':
-      return sql`arg_min(bv, ts) FILTER (WHERE ${stepCol(attributionStep)})`;
+      return sql`arg_min(bvr, ts) FILTER (WHERE bvr IS NOT NULL AND ${stepCol(attributionStep)})`;
     default:
-      return raw('arg_min(bv, ts) FILTER (WHERE s0)');
+      return raw('arg_min(bvr, ts) FILTER (WHERE bvr IS NOT NULL)');
   }
 }
 
@@ -86,7 +90,7 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
   const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
-  if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
+  if (breakdown) cols.push(sql`${propertyText(breakdown.source, breakdown.key)} AS bvr`);
   const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx)];
   // Strict funnels number every event of the person; the others only the step events.
   if (order !== 'strict') where.push(or(conditions));
@@ -94,12 +98,12 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
 
   if (breakdown) {
     if (attribution === 'all_events') {
-      ctes.push(raw('ev1 AS (SELECT * FROM ev0)'));
+      ctes.push(sql`ev1 AS (SELECT * EXCLUDE (bvr), coalesce(bvr, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0)`);
       ctes.push(sql`top AS (SELECT bv FROM ev1 WHERE s0 GROUP BY bv ORDER BY count(DISTINCT pid) DESC, bv LIMIT ${int(breakdown.limit)})`);
     } else {
       ctes.push(sql`pbv AS (SELECT pid, ${personValueSql(attribution, attributionStep)} AS bv FROM ev0 GROUP BY pid)`);
-      ctes.push(sql`ev1 AS (SELECT ev0.* EXCLUDE (bv), coalesce(pbv.bv, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0 JOIN pbv USING (pid))`);
-      ctes.push(sql`top AS (SELECT bv FROM pbv GROUP BY bv ORDER BY count(*) DESC, bv LIMIT ${int(breakdown.limit)})`);
+      ctes.push(sql`ev1 AS (SELECT ev0.* EXCLUDE (bvr), coalesce(pbv.bv, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0 JOIN pbv USING (pid))`);
+      ctes.push(sql`top AS (SELECT coalesce(bv, ${text(BREAKDOWN_NULL)}) AS bv FROM pbv GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${int(breakdown.limit)})`);
     }
     ctes.push(sql`ev AS (SELECT * EXCLUDE (bv), CASE WHEN bv IN (SELECT bv FROM top) THEN bv ELSE ${text(BREAKDOWN_OTHER)} END AS bv FROM ev1)`);
   } else {

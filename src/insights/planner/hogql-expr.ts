@@ -45,7 +45,7 @@ function propertyOf(source: 'e' | 'p', key: string): Translated {
   return { sql: jsonSql, asText: textSql, asNumber: sql`TRY_CAST(${textSql} AS DOUBLE)`, type: 'String', decode: 'json', aggregate: false, persons: source === 'p' };
 }
 
-const STAR = raw(`to_json(struct_pack(uuid := e.uuid::VARCHAR, event := e.event, properties := e.properties, timestamp := epoch_us(e.timestamp), team_id := e.project, distinct_id := e.distinct_id, person_id := e.person_id::VARCHAR))::VARCHAR`);
+const STAR = raw(`json_object('uuid', e.uuid::VARCHAR, 'event', e.event, 'properties', e.properties, 'timestamp', epoch_us(e.timestamp), 'team_id', e.project, 'distinct_id', e.distinct_id, 'person_id', e.person_id::VARCHAR)::VARCHAR`);
 
 function field(chain: unknown[], attr: string): Translated {
   const parts = chain.map(String);

@@ -1,0 +1,136 @@
+// FunnelsQuery against journeys whose outcome is known by construction: ordered, strict and
+// unordered funnels, the conversion window, conversion times, step filters, breakdowns and
+// persons merged mid-journey.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { FunnelStep } from '../../src/insights/index.js';
+import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+
+const NOW = '2024-06-30T12:00:00Z';
+const steps = (...events: (string | Record<string, unknown>)[]) => events.map((e) => (typeof e === 'string' ? { kind: 'EventsNode', event: e } : { kind: 'EventsNode', ...e }));
+const funnel = (series: unknown[], extra: Record<string, unknown> = {}) => ({ kind: 'FunnelsQuery', series, dateRange: { date_from: '-30d' }, ...extra });
+const counts = (r: { results: unknown }) => (r.results as FunnelStep[]).map((s) => s.count);
+
+const f = suite('insights: funnels');
+let store: TestStore;
+f.before.each(async () => {
+  store = await openTestStore();
+});
+f.after.each(() => store.close());
+
+async function journeys(): Promise<void> {
+  await store.loader.load({ events: [
+    // 1: all three steps, 5 and 15 minutes apart.
+    ev(1, 'signup', '2024-06-10T10:00:00Z'), ev(1, '$pageview', '2024-06-10T10:05:00Z'), ev(1, 'purchase', '2024-06-10T10:20:00Z'),
+    // 2: signs up and buys without the page view.
+    ev(2, 'signup', '2024-06-10T10:00:00Z'), ev(2, 'purchase', '2024-06-10T10:10:00Z'),
+    // 3: a page view before signing up does not count; the one an hour after does.
+    ev(3, '$pageview', '2024-06-10T09:00:00Z'), ev(3, 'signup', '2024-06-10T10:00:00Z'), ev(3, '$pageview', '2024-06-10T11:00:00Z'),
+    // 4: the page view comes 15 days later, outside the 14-day window.
+    ev(4, 'signup', '2024-06-01T10:00:00Z'), ev(4, '$pageview', '2024-06-16T10:00:01Z'),
+    // 5: never signs up.
+    ev(5, '$pageview', '2024-06-10T10:00:00Z'), ev(5, 'purchase', '2024-06-10T10:01:00Z'),
+  ] });
+}
+
+f('ordered: counts per step, conversion times in seconds from the previous step', async () => {
+  await journeys();
+  const r = await run(store, funnel(steps('signup', '$pageview', 'purchase')), { now: NOW });
+  const result = r.results as FunnelStep[];
+  assert.equal(counts(r), [4, 2, 1]);
+  assert.equal(result.map((s) => [s.action_id, s.name, s.order, s.type]), [['signup', 'signup', 0, 'events'], ['$pageview', '$pageview', 1, 'events'], ['purchase', 'purchase', 2, 'events']]);
+  assert.is(result[0].average_conversion_time, null);
+  assert.is(result[1].average_conversion_time, (300 + 3600) / 2);
+  assert.is(result[1].median_conversion_time, (300 + 3600) / 2);
+  assert.is(result[2].average_conversion_time, 900);
+  assert.equal(result[0].people, []);
+});
+
+f('the conversion window: within it (inclusive) or not', async () => {
+  await journeys();
+  const hour = await run(store, funnel(steps('signup', '$pageview'), { funnelsFilter: { funnelWindowInterval: 1, funnelWindowIntervalUnit: 'hour' } }), { now: NOW });
+  assert.equal(counts(hour), [4, 2]);
+  const minutes = await run(store, funnel(steps('signup', '$pageview'), { funnelsFilter: { funnelWindowInterval: 59, funnelWindowIntervalUnit: 'minute' } }), { now: NOW });
+  assert.equal(counts(minutes), [4, 1]);
+  const long = await run(store, funnel(steps('signup', '$pageview'), { funnelsFilter: { funnelWindowInterval: 16, funnelWindowIntervalUnit: 'day' } }), { now: NOW });
+  assert.equal(counts(long), [4, 3]);
+});
+
+f('a later try can reach further than an earlier one; each person counts once', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'signup', '2024-06-01T10:00:00Z'),
+    ev(1, 'signup', '2024-06-20T10:00:00Z'), ev(1, '$pageview', '2024-06-20T10:01:00Z'), ev(1, 'purchase', '2024-06-20T10:02:00Z'),
+  ] });
+  const r = await run(store, funnel(steps('signup', '$pageview', 'purchase')), { now: NOW });
+  assert.equal(counts(r), [1, 1, 1]);
+  assert.is((r.results as FunnelStep[])[1].average_conversion_time, 60);
+});
+
+f('strict: the next step must be the very next event', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'signup', '2024-06-10T10:00:00Z'), ev(1, 'other', '2024-06-10T10:01:00Z'), ev(1, '$pageview', '2024-06-10T10:02:00Z'),
+    ev(2, 'signup', '2024-06-10T10:00:00Z'), ev(2, '$pageview', '2024-06-10T10:02:00Z'),
+  ] });
+  const ordered = await run(store, funnel(steps('signup', '$pageview')), { now: NOW });
+  assert.equal(counts(ordered), [2, 2]);
+  const strict = await run(store, funnel(steps('signup', '$pageview'), { funnelsFilter: { funnelOrderType: 'strict' } }), { now: NOW });
+  assert.equal(counts(strict), [2, 1]);
+});
+
+f('unordered: the steps in any order within the window', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'purchase', '2024-06-10T10:00:00Z'), ev(1, '$pageview', '2024-06-10T10:01:00Z'), ev(1, 'signup', '2024-06-10T10:03:00Z'),
+    ev(2, '$pageview', '2024-06-10T10:00:00Z'),
+    ev(3, 'purchase', '2024-06-01T10:00:00Z'), ev(3, 'signup', '2024-06-20T10:00:00Z'),
+  ] });
+  const r = await run(store, funnel(steps('signup', '$pageview', 'purchase'), { funnelsFilter: { funnelOrderType: 'unordered' } }), { now: NOW });
+  assert.equal(counts(r), [3, 1, 1]);
+  const result = r.results as FunnelStep[];
+  assert.is(result[1].average_conversion_time, 60);
+  assert.is(result[2].average_conversion_time, 120);
+  const ordered = await run(store, funnel(steps('signup', '$pageview', 'purchase')), { now: NOW });
+  assert.equal(counts(ordered), [2, 0, 0]);
+});
+
+f('step property filters, and events outside the date range left out', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'signup', '2024-06-10T10:00:00Z'), ev(1, 'purchase', '2024-06-10T11:00:00Z', { plan: 'pro' }),
+    ev(2, 'signup', '2024-06-10T10:00:00Z'), ev(2, 'purchase', '2024-06-10T11:00:00Z', { plan: 'free' }),
+    ev(3, 'signup', '2024-05-01T10:00:00Z'), ev(3, 'purchase', '2024-05-01T11:00:00Z', { plan: 'pro' }),
+  ] });
+  const r = await run(store, funnel(steps('signup', { event: 'purchase', properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'event' }] })), { now: NOW });
+  assert.equal(counts(r), [2, 1]);
+});
+
+f('breakdown: one funnel per value of the first step, most entrants first', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'signup', '2024-06-10T10:00:00Z', { $browser: 'Chrome' }), ev(1, 'purchase', '2024-06-10T10:05:00Z', { $browser: 'Safari' }),
+    ev(2, 'signup', '2024-06-10T10:00:00Z', { $browser: 'Chrome' }),
+    ev(3, 'signup', '2024-06-10T10:00:00Z', { $browser: 'Firefox' }), ev(3, 'purchase', '2024-06-10T10:05:00Z'),
+  ] });
+  const r = await run(store, funnel(steps('signup', 'purchase'), { breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' } }), { now: NOW });
+  const lists = r.results as FunnelStep[][];
+  assert.equal(lists.map((l) => [l[0].breakdown_value, l.map((s) => s.count)]), [['Chrome', [2, 1]], ['Firefox', [1, 1]]]);
+  assert.equal(lists[0][1].breakdown, 'Chrome');
+  const last = await run(store, funnel(steps('signup', 'purchase'), { breakdownFilter: { breakdown: ['$browser'] }, funnelsFilter: { breakdownAttributionType: 'last_touch' } }), { now: NOW });
+  assert.equal((last.results as FunnelStep[][]).map((l) => [l[0].breakdown_value, l.map((s) => s.count)]), [
+    [['Chrome'], [1, 0]], [['Firefox'], [1, 1]], [['Safari'], [1, 1]],
+  ]);
+});
+
+f('a visitor who converts after logging in is one person once the anonymous id is merged', async () => {
+  await store.loader.load({
+    events: [ev(9, 'signup', '2024-06-10T10:00:00Z', {}, 'anon-1'), ev(1, 'purchase', '2024-06-10T10:30:00Z', {}, 'user-1')],
+    distinctIds: [{ project_id: PROJECT, distinct_id: 'anon-1', person_id: person(9) }, { project_id: PROJECT, distinct_id: 'user-1', person_id: person(1) }],
+  });
+  assert.equal(counts(await run(store, funnel(steps('signup', 'purchase')), { now: NOW })), [1, 0]);
+  await store.loader.load({ distinctIds: [{ project_id: PROJECT, distinct_id: 'anon-1', person_id: person(1) }] });
+  assert.equal(counts(await run(store, funnel(steps('signup', 'purchase')), { now: NOW })), [1, 1]);
+});
+
+f('no matching events: every step counts zero', async () => {
+  const r = await run(store, funnel(steps('signup', 'purchase')), { now: NOW });
+  assert.equal(counts(r), [0, 0]);
+});
+
+f.run();

@@ -1,0 +1,101 @@
+// RetentionQuery, LifecycleQuery and StickinessQuery against activity whose answer is known
+// by construction (first-time and recurring cohorts, week starts, merges, person creation).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { LifecycleItem, RetentionRow, StickinessItem } from '../../src/insights/index.js';
+import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+
+const NOW = '2024-06-15T12:00:00Z';
+const retention = (filter: Record<string, unknown>) => ({ kind: 'RetentionQuery', retentionFilter: { targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' }, ...filter } });
+const matrix = (r: { results: unknown }) => (r.results as RetentionRow[]).map((row) => row.values.map((v) => v.count));
+
+const s = suite('insights: retention, lifecycle, stickiness');
+let store: TestStore;
+s.before.each(async () => {
+  store = await openTestStore();
+});
+s.after.each(() => store.close());
+
+async function activity(): Promise<void> {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2024-06-12T10:00:00Z'), ev(1, '$pageview', '2024-06-13T10:00:00Z'), ev(1, '$pageview', '2024-06-15T10:00:00Z'),
+    ev(2, '$pageview', '2024-06-10T10:00:00Z'), ev(2, '$pageview', '2024-06-13T10:00:00Z'),
+    ev(3, '$pageview', '2024-06-14T10:00:00Z'), ev(3, '$pageview', '2024-06-15T10:00:00Z'),
+  ] });
+}
+
+s('first-time retention: cohorts by each person’s first ever event, returns counted per day after', async () => {
+  await activity();
+  const r = await run(store, retention({ period: 'Day', totalIntervals: 4, retentionType: 'retention_first_time' }), { now: NOW });
+  assert.equal(matrix(r), [[1, 1, 0, 1], [0, 0, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0]]);
+  const rows = r.results as RetentionRow[];
+  assert.equal(rows.map((row) => [row.label, row.date]), [['Day 0', '2024-06-12T00:00:00Z'], ['Day 1', '2024-06-13T00:00:00Z'], ['Day 2', '2024-06-14T00:00:00Z'], ['Day 3', '2024-06-15T00:00:00Z']]);
+  assert.equal(rows[0].values.map((v) => v.label), ['Day 0', 'Day 1', 'Day 2', 'Day 3']);
+});
+
+s('recurring retention: a cohort for every day a person was active', async () => {
+  await activity();
+  const r = await run(store, retention({ period: 'Day', totalIntervals: 4, retentionType: 'retention_recurring' }), { now: NOW });
+  assert.equal(matrix(r), [[1, 1, 0, 1], [2, 0, 1, 0], [1, 1, 0, 0], [2, 0, 0, 0]]);
+});
+
+s('weekly retention follows the project’s week start; a merged anonymous id joins its person', async () => {
+  // Sunday 2024-06-09 closes a Monday week and opens a Sunday one.
+  await store.loader.load({ events: [ev(4, '$pageview', '2024-06-09T10:00:00Z'), ev(4, '$pageview', '2024-06-11T10:00:00Z')] });
+  const weekly = retention({ period: 'Week', totalIntervals: 2 });
+  assert.equal(matrix(await run(store, weekly, { now: NOW, weekStart: 1 })), [[1, 1], [0, 0]]);
+  const sunday = await run(store, weekly, { now: NOW, weekStart: 0 });
+  assert.equal(matrix(sunday), [[0, 0], [1, 0]]);
+  assert.equal((sunday.results as RetentionRow[]).map((row) => row.date), ['2024-06-02T00:00:00Z', '2024-06-09T00:00:00Z']);
+  // Person 5 is first seen anonymously in the first week; merged, their cohort is that week.
+  await store.loader.load({
+    events: [ev(9, '$pageview', '2024-06-03T10:00:00Z', {}, 'anon-5'), ev(5, '$pageview', '2024-06-12T10:00:00Z', {}, 'user-5')],
+    distinctIds: [{ project_id: PROJECT, distinct_id: 'anon-5', person_id: person(9) }],
+  });
+  await store.loader.load({ distinctIds: [{ project_id: PROJECT, distinct_id: 'anon-5', person_id: person(5) }] });
+  assert.equal(matrix(await run(store, weekly, { now: NOW, weekStart: 1 })), [[2, 2], [0, 0]]);
+});
+
+s('lifecycle: new (created in the interval), returning, resurrecting, dormant (negative)', async () => {
+  await store.loader.load({
+    events: [
+      ev(1, '$pageview', '2024-06-12T10:00:00Z'), ev(1, '$pageview', '2024-06-13T10:00:00Z'), ev(1, '$pageview', '2024-06-15T10:00:00Z'),
+      ev(2, '$pageview', '2024-06-11T10:00:00Z'), ev(2, '$pageview', '2024-06-12T10:00:00Z'),
+      ev(3, '$pageview', '2024-06-14T10:00:00Z'),
+      ev(4, '$pageview', '2024-06-15T10:00:00Z'),
+    ],
+    persons: [
+      { project_id: PROJECT, id: person(1), created_at: '2024-06-12T09:00:00Z', properties: {} },
+      { project_id: PROJECT, id: person(2), created_at: '2024-01-01T00:00:00Z', properties: {} },
+      { project_id: PROJECT, id: person(3), created_at: '2024-06-14T09:00:00Z', properties: {} },
+      { project_id: PROJECT, id: person(4), created_at: '2024-01-01T00:00:00Z', properties: {} },
+    ],
+  });
+  const r = await run(store, { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '2024-06-12', date_to: '2024-06-15' } }, { now: NOW });
+  const got = Object.fromEntries((r.results as LifecycleItem[]).map((i) => [i.status, i.data]));
+  assert.equal(got, { new: [1, 0, 1, 0], returning: [1, 1, 0, 0], resurrecting: [0, 0, 0, 2], dormant: [0, -1, -1, -1] });
+  const items = r.results as LifecycleItem[];
+  assert.equal(items.map((i) => i.label), ['$pageview - new', '$pageview - returning', '$pageview - resurrecting', '$pageview - dormant']);
+  assert.equal(items[0].days, ['2024-06-12', '2024-06-13', '2024-06-14', '2024-06-15']);
+  assert.equal(items[0].labels, ['12-Jun-2024', '13-Jun-2024', '14-Jun-2024', '15-Jun-2024']);
+  assert.equal(items[0].action, { id: '$pageview', name: '$pageview', type: 'events', order: 0, math: 'total' });
+  assert.is(items[3].count, -3);
+});
+
+s('stickiness: persons by the number of days they were active', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'x', '2024-06-13T10:00:00Z'), ev(1, 'x', '2024-06-14T10:00:00Z'), ev(1, 'x', '2024-06-15T10:00:00Z'),
+    ev(2, 'x', '2024-06-13T10:00:00Z'), ev(2, 'x', '2024-06-13T11:00:00Z'),
+    ev(3, 'x', '2024-06-13T10:00:00Z'), ev(3, 'x', '2024-06-15T10:00:00Z'),
+    ev(4, 'x', '2024-06-14T10:00:00Z'),
+  ] });
+  const r = await run(store, { kind: 'StickinessQuery', series: [{ kind: 'EventsNode', event: 'x' }], dateRange: { date_from: '2024-06-13', date_to: '2024-06-15' } }, { now: NOW });
+  const [item] = r.results as StickinessItem[];
+  assert.equal(item.data, [2, 1, 1]);
+  assert.equal(item.days, [1, 2, 3]);
+  assert.equal(item.labels, ['1 day', '2 days', '3 days']);
+  assert.is(item.count, 4);
+  assert.equal(item.action, { order: 0, type: 'events', name: 'x', id: 'x' });
+});
+
+s.run();
