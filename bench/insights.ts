@@ -12,7 +12,7 @@
 // NDJSON read by DuckDB, INSERT…SELECT with the anti-join on uuid), DuckDB's appender into
 // a staging table then the same INSERT…SELECT, and the appender straight into the table
 // (no duplicate check: an upper bound, not a correct loader).
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -202,6 +202,9 @@ async function main(): Promise<void> {
     await loader.load({ distinctIds: merges });
     const m0 = performance.now();
     const moved = await loader.load({ distinctIds: merges.map((m, i) => ({ ...m, person_id: personUuid(i * 10) })) });
+    await db.query(sql`CHECKPOINT`);
+    const size = statSync(join(dir, 'insights.duckdb')).size;
+    say(`Store: ${(size / 1e6).toFixed(0)} MB on disk, ${fmt(size / EVENTS)} bytes per event`);
     say(`Merge: ${fmt(moved.moved)} anonymous persons merged into their identified ones in one batch (their events moved): ${((performance.now() - m0) / 1000).toFixed(2)} s`);
 
     const ctx = { projectId: PROJECT, timezone: 'Europe/Paris', weekStart: 0 as const, nowMs: END - 1000 };
