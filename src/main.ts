@@ -47,6 +47,7 @@ import { flushFlagUsage } from './quota/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
+import { remoteConfigRoutes } from './flags/remote-config-routes.js';
 import type { FlagTasks, FlagWorkerData } from './flags/tasks.js';
 import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 
@@ -142,6 +143,7 @@ export async function startServer(
       store, tenancy, pool: flagPool, geoip, log,
       maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
     }),
+    ...remoteConfigRoutes({ store, tenancy }),
   ]);
   const server = createHttpServer({
     router, log,

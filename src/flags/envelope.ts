@@ -1,23 +1,15 @@
 // The request-level fields around evaluated flags. /decide carries the client
-// configuration posthog-js reads (SPEC §2.7); /flags carries only flags unless
+// configuration posthog-js reads (SPEC §2.7; client-config.ts); /flags carries only flags unless
 // asked for config. When the organization is over its flag quota, flags and
 // payloads are empty and `quotaLimited` says why; every other field stays.
 import type { ResponseProtocol } from './projection.js';
+import { CLIENT_SETTINGS } from './client-config.js';
 
 const DECIDE_CONFIG = Object.freeze({
   config: { enable_collect_everything: true },
   toolbarParams: {},
   isAuthenticated: false,
-  supportedCompression: ['gzip', 'gzip-js', 'lz64'],
-  sessionRecording: false,
-  siteApps: [],
-  surveys: false,
-  heatmaps: false,
-  capturePerformance: false,
-  autocapture_opt_out: false,
-  autocaptureExceptions: false,
-  elementsChainAsString: true,
-  analytics: { endpoint: '/i/v0/e/' },
+  ...CLIENT_SETTINGS,
 });
 
 export function decideEnvelope(): Record<string, unknown> {
