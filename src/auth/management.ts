@@ -43,16 +43,13 @@ export interface ProjectRouteSpec extends RouteRules {
   // Below the project: 'feature_flags/:id' serves /api/projects/:project_id/feature_flags/:id
   // and /api/environments/:project_id/feature_flags/:id; '' the project itself.
   path: string;
-  // Where PostHog serves it, when not under both (the events API: environments only).
-  under?: readonly ProjectPrefix[];
   // What the caller's project membership must allow: 'member' (default) any access;
   // 'manage' PostHog's strict management, member to read and project admin to change.
   projectAccess?: ProjectAccessRule;
   handler: ProjectHandler;
 }
 
-export type ProjectPrefix = '/api/projects' | '/api/environments';
-const PROJECT_PREFIXES: readonly ProjectPrefix[] = ['/api/projects', '/api/environments'];
+const PROJECT_PREFIXES = ['/api/projects', '/api/environments'] as const;
 
 // What auth.route builds: a plain route that still says which scope it enforces,
 // so the route table can be audited (test/auth/route-scopes.test.ts).
@@ -166,7 +163,7 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
   function projectRoutes(spec: ProjectRouteSpec): ManagementRoute[] {
     const rule = spec.projectAccess ?? 'member';
     const handler = (req: HttpRequest) => spec.handler(req, enterProject(req, admit(req, spec.scope), rule));
-    return (spec.under ?? PROJECT_PREFIXES).map((prefix) => ({
+    return PROJECT_PREFIXES.map((prefix) => ({
       methods: spec.methods,
       pattern: spec.path === '' ? `${prefix}/:project_id` : `${prefix}/:project_id/${spec.path}`,
       scope: spec.scope,

@@ -1,4 +1,6 @@
-// PostHog's events API: list newest first with filters, and one event by uuid.
+// PostHog's events API: list newest first with filters, and one event by uuid. Under
+// /api/projects/:project_id/ and /api/environments/:project_id/ like every project route:
+// PostHog registers it under both (environments first, projects kept for compatibility).
 import type { Route, HttpRequest } from '../http/types.js';
 import { json } from '../http/reply.js';
 import { errors } from '../errors.js';
@@ -45,7 +47,7 @@ function absoluteUrl(req: HttpRequest, params: URLSearchParams): string {
 export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<EventTasks>): Route[] {
   return [
     ...auth.projectRoutes({
-      methods: ['GET'], path: 'events', under: ['/api/environments'], scope: 'query',
+      methods: ['GET'], path: 'events', scope: 'query',
       async handler(req, { project }) {
         const limit = limitParam(req);
         const cursorUuid = req.query.get('before_uuid');
@@ -71,7 +73,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunne
       },
     }),
     ...auth.projectRoutes({
-      methods: ['GET'], path: 'events/values', under: ['/api/environments'], scope: 'query',
+      methods: ['GET'], path: 'events/values', scope: 'query',
       async handler(req, { project }) {
         const key = req.query.get('key');
         if (!key) throw errors.required('key');
@@ -89,7 +91,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunne
       },
     }),
     ...auth.projectRoutes({
-      methods: ['GET'], path: 'events/:uuid', under: ['/api/environments'], scope: 'query',
+      methods: ['GET'], path: 'events/:uuid', scope: 'query',
       handler(req, { project }) {
         const event = eventByUuid(store, project.id, req.params.uuid.toLowerCase());
         if (!event) throw errors.notFound();

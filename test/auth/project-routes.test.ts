@@ -55,8 +55,6 @@ s('one declaration serves the project under /api/projects/ and /api/environments
     assert.equal(bodyOf(await call(routes, 'GET', path)), { project: projectId, user: 'admin@hedgerow.local', id: '7' });
   }
   assert.equal(bodyOf(await call(routes, 'GET', '/api/projects/999/things/7')).detail, 'Project not found.');
-  const environmentsOnly = auth.projectRoutes({ methods: ['GET'], path: 'events', scope: 'query', under: ['/api/environments'], handler: () => json(200, {}) });
-  assert.equal(environmentsOnly.map((r) => r.pattern), ['/api/environments/:project_id/events']);
 });
 
 s('a route outside projects refuses a project pattern: projectRoutes declares those', () => {

@@ -79,6 +79,14 @@ s('@current names the key owner\'s project', async () => {
   assert.is(r.body.results[0].uuid, uuids[4]);
 });
 
+s('the same API answers under /api/projects/, the path PostHog documents', async () => {
+  const list = await get(`${t.url}/api/projects/${t.projectId}/events/?limit=1`);
+  assert.is(list.status, 200);
+  assert.is(list.body.results[0].uuid, uuids[4]);
+  assert.is((await get(`${t.url}/api/projects/@current/events/${uuids[2]}/`)).body.uuid, uuids[2]);
+  assert.is((await get(`${t.url}/api/projects/${t.projectId}/events/values/?key=$browser`)).status, 200);
+});
+
 s('no key is 401 not_authenticated; a wrong key 401 authentication_failed', async () => {
   const none = await request(base());
   assert.is(none.status, 401);
