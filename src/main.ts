@@ -86,7 +86,8 @@ export async function startServer(
       '\n  hedgerow: new data directory initialised\n' +
       `  project id:        ${boot.project.id}\n` +
       `  project API key:   ${boot.project.api_token}\n` +
-      `  personal API key:  ${key}   (shown once; store it now)\n\n`,
+      `  personal API key:  ${key}   (shown once; store it now)\n` +
+      `  admin user:        ${boot.admin.email}   (\`hedgerow init\` mints another personal key)\n\n`,
     );
   }
 
