@@ -7,13 +7,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestServer, request, bearer, eventually, type TestServer } from '../helpers/server.js';
 import { createFlag } from './serving.js';
 
+const CHROMIUM = '/usr/bin/chromium';
 const require = createRequire(import.meta.url);
 const BUNDLES: Record<string, string> = {
   'array.js': readFileSync(require.resolve('posthog-js/dist/array.js'), 'utf8'),
@@ -24,7 +25,20 @@ const s = suite('posthog-js in a browser');
 let t: TestServer;
 let site: Server;
 let siteUrl: string;
-let browser: Browser;
+let browser: Browser | null = null;
+
+// Launched by the first test rather than in `before`, so that a missing Chromium fails
+// a test with this message (uvu does not print errors thrown by hooks).
+async function launched(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
+  browser ??= await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  return browser;
+}
 
 s.before(async () => {
   t = await startTestServer();
@@ -46,12 +60,6 @@ s.before(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://localhost:${(site.address() as { port: number }).port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
 });
 
 s.after(async () => {
@@ -73,7 +81,7 @@ interface PageResult {
 }
 
 async function runPage(bundle: string, distinctId: string) {
-  const context = await browser.newContext();
+  const context = await (await launched()).newContext();
   const page = await context.newPage();
   const problems: string[] = [];
   const sent: Sent[] = [];
