@@ -104,6 +104,10 @@ export const errors = {
     new ApiError(403, 'authentication_error', 'permission_denied', 'You both need to belong to the same organization.'),
   memberDuplicate: () =>
     new ApiError(400, 'validation_error', 'invalid_input', 'This user likely already is an explicit member of the project.'),
+  // DRF's choice error with the allowed formats named, so a client can correct the request.
+  invalidExportFormat: (value: unknown, allowed: readonly string[]) =>
+    new ApiError(400, 'validation_error', 'invalid_choice',
+      `"${String(value)}" is not a valid choice. Allowed values: ${allowed.join(', ')}.`, 'export_format'),
   notFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.'),
   projectNotFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Project not found.'),
   methodNotAllowed: (method: string) =>

@@ -1,0 +1,50 @@
+// ECharts option → SVG (ECharts' server-side renderer, no DOM) → PNG (resvg, with the
+// bundled fonts only). ECharts measures text through the platform hook below, with the
+// bundled font's own advance widths, so the layout it computes is the one resvg draws.
+import * as echarts from 'echarts';
+import { Resvg } from '@resvg/resvg-js';
+import { FONT_FAMILY, FONT_FILES, fontMetrics } from './fonts.js';
+import { HEIGHT, WIDTH } from './theme.js';
+
+let measuring = false;
+
+function measureWithBundledFont(): void {
+  if (measuring) return;
+  measuring = true;
+  echarts.setPlatformAPI({
+    measureText(text: string, font?: string) {
+      const spec = font ?? '';
+      const size = Number(/(\d+(?:\.\d+)?)px/.exec(spec)?.[1] ?? 12);
+      const face = /\b(bold|bolder|[6-9]00)\b/.test(spec) ? fontMetrics().bold : fontMetrics().regular;
+      return { width: face.width(text ?? '', size) };
+    },
+  });
+}
+
+export function optionToSvg(option: Record<string, unknown>): string {
+  measureWithBundledFont();
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: HEIGHT });
+  try {
+    chart.setOption({ animation: false, backgroundColor: '#ffffff', textStyle: { fontFamily: FONT_FAMILY }, ...option });
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+export interface Raster {
+  png: Buffer;
+  // RGBA, row by row.
+  rgba: Buffer;
+  width: number;
+  height: number;
+}
+
+export function svgToRaster(svg: string, zoom = 1): Raster {
+  const image = new Resvg(svg, {
+    font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
+    fitTo: zoom === 1 ? { mode: 'original' } : { mode: 'zoom', value: zoom },
+    background: '#ffffff',
+  }).render();
+  return { png: image.asPng(), rgba: image.pixels, width: image.width, height: image.height };
+}
