@@ -1,7 +1,7 @@
 // One insight, one format, one file: the renderers' single entry point, run in the
 // export worker (workers/exports.ts).
 import { chartOption } from './chart/option.js';
-import { optionToSvg, svgToRaster } from './chart/draw.js';
+import { optionToSvg, svgToPixels, svgToPng } from './chart/draw.js';
 import type { ExportFormat } from './formats.js';
 import { XLSX_TYPE } from './formats.js';
 import { resultsToJson } from './json.js';
@@ -24,9 +24,9 @@ function renderBytes(format: ExportFormat, insight: InsightData, context: Export
     case 'text/csv': return tableToCsv(buildTable(resultRows(insight), requestedColumns(context)));
     case XLSX_TYPE: return tableToXlsx(buildTable(resultRows(insight), requestedColumns(context)));
     case 'application/json': return resultsToJson(insight);
-    case 'image/png': return svgToRaster(optionToSvg(chartOption(insight))).png;
+    case 'image/png': return svgToPng(optionToSvg(chartOption(insight)));
     case 'application/pdf': {
-      const chart = svgToRaster(optionToSvg(chartOption(insight)), PDF_ZOOM);
+      const chart = svgToPixels(optionToSvg(chartOption(insight)), PDF_ZOOM);
       return insightPdf(insight, chart, buildTable(resultRows(insight), requestedColumns(context)));
     }
   }

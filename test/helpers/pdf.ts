@@ -91,6 +91,8 @@ class Parser {
   }
 
   dict(): PdfDict {
+    this.skip();
+    if (this.buf.toString('latin1', this.at, this.at + 2) !== '<<') throw new Error(`expected a dictionary at ${this.at}`);
     this.at += 2;
     const out: PdfDict = new Map();
     for (;;) {

@@ -52,14 +52,19 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
   const pixels = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)];
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const src = y * (stride + 1) + 1;
+    const row = y * stride;
+    const up = row - stride;
+    if (filter > 4) throw new Error(`bad filter ${filter}`);
     for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? pixels[y * stride + x - channels] : 0;
-      const b = y > 0 ? pixels[(y - 1) * stride + x] : 0;
-      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels] : 0;
-      const predictor = [0, a, b, (a + b) >> 1, paeth(a, b, c)][filter];
-      if (predictor === undefined) throw new Error(`bad filter ${filter}`);
-      pixels[y * stride + x] = (line[x] + predictor) & 0xff;
+      const a = x >= channels ? pixels[row + x - channels] : 0;
+      const b = y > 0 ? pixels[up + x] : 0;
+      let predictor = 0;
+      if (filter === 1) predictor = a;
+      else if (filter === 2) predictor = b;
+      else if (filter === 3) predictor = (a + b) >> 1;
+      else if (filter === 4) predictor = paeth(a, b, x >= channels && y > 0 ? pixels[up + x - channels] : 0);
+      pixels[row + x] = (raw[src + x] + predictor) & 0xff;
     }
   }
   return { width, height, channels, pixels };

@@ -32,19 +32,26 @@ export function optionToSvg(option: Record<string, unknown>): string {
   }
 }
 
+function rasterize(svg: string, zoom: number) {
+  return new Resvg(svg, {
+    font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
+    fitTo: zoom === 1 ? { mode: 'original' } : { mode: 'zoom', value: zoom },
+    background: '#ffffff',
+  }).render();
+}
+
+export function svgToPng(svg: string): Buffer {
+  return rasterize(svg, 1).asPng();
+}
+
 export interface Raster {
-  png: Buffer;
-  // RGBA, row by row.
+  // RGBA, row by row, opaque.
   rgba: Buffer;
   width: number;
   height: number;
 }
 
-export function svgToRaster(svg: string, zoom = 1): Raster {
-  const image = new Resvg(svg, {
-    font: { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
-    fitTo: zoom === 1 ? { mode: 'original' } : { mode: 'zoom', value: zoom },
-    background: '#ffffff',
-  }).render();
-  return { png: image.asPng(), rgba: image.pixels, width: image.width, height: image.height };
+export function svgToPixels(svg: string, zoom: number): Raster {
+  const image = rasterize(svg, zoom);
+  return { rgba: image.pixels, width: image.width, height: image.height };
 }

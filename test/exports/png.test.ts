@@ -1,0 +1,154 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderExport, type InsightData } from '../../src/exports/index.js';
+import { chartOption } from '../../src/exports/chart/option.js';
+import { optionToSvg } from '../../src/exports/chart/draw.js';
+import { fontMetrics } from '../../src/exports/chart/fonts.js';
+import { decodePng, PNG_SIGNATURE, type DecodedPng } from '../helpers/png.js';
+import * as fx from './fixtures.js';
+
+const s = suite('exports: PNG charts');
+
+const png = (insight: InsightData) => decodePng(renderExport('image/png', insight, null).bytes);
+
+function pixel(img: DecodedPng, x: number, y: number): number[] {
+  const at = (y * img.width + x) * img.channels;
+  return [...img.pixels.subarray(at, at + 3)];
+}
+
+// Share of pixels in the band of rows [y0, y1) that are not near white.
+function inked(img: DecodedPng, y0 = 0, y1 = img.height): number {
+  const { pixels, channels, width } = img;
+  let n = 0;
+  for (let i = y0 * width * channels; i < y1 * width * channels; i += channels) {
+    if (pixels[i] < 235 || pixels[i + 1] < 235 || pixels[i + 2] < 235) n++;
+  }
+  return n / ((y1 - y0) * width);
+}
+
+function differingPixels(a: DecodedPng, b: DecodedPng, y0 = 0, y1 = a.height): number {
+  const { channels, width } = a;
+  let n = 0;
+  for (let i = y0 * width * channels; i < y1 * width * channels; i += channels) {
+    if (a.pixels[i] !== b.pixels[i] || a.pixels[i + 1] !== b.pixels[i + 1] || a.pixels[i + 2] !== b.pixels[i + 2]) n++;
+  }
+  return n;
+}
+
+for (const [name, insight] of Object.entries(fx.everyKind)) {
+  s(`${name}: a 1200×630 PNG that decodes, with a chart on it (not blank, several colours)`, () => {
+    const bytes = Buffer.from(renderExport('image/png', insight, null).bytes);
+    assert.ok(bytes.subarray(0, 8).equals(PNG_SIGNATURE));
+    assert.is(bytes.toString('latin1', 12, 16), 'IHDR');
+    const img = decodePng(bytes);
+    assert.is(img.width, 1200);
+    assert.is(img.height, 630);
+    assert.equal(pixel(img, 2, 2), [255, 255, 255], 'white background');
+    const share = inked(img);
+    assert.ok(share > 0.005 && share < 0.8, `inked share ${share}`);
+    const colours = new Set<string>();
+    for (let i = 0; i < img.pixels.length; i += img.channels * 97) colours.add(img.pixels.subarray(i, i + 3).join());
+    assert.ok(colours.size > 8, `${colours.size} colours`);
+  });
+}
+
+s('two different insights give different pixels; the same insight gives the same bytes', () => {
+  const a = png(fx.trendsByBrowser);
+  const fewer: InsightData = { ...fx.trendsByBrowser, result: (fx.trendsByBrowser.result as unknown[]).slice(0, 2) };
+  assert.ok(differingPixels(a, png(fewer)) > 5_000);
+  assert.ok(differingPixels(png(fx.lifecycle), png(fx.stickiness)) > 20_000);
+  assert.ok(Buffer.from(renderExport('image/png', fx.signupFunnel, null).bytes).equals(Buffer.from(renderExport('image/png', fx.signupFunnel, null).bytes)));
+});
+
+s('text is drawn with the bundled font (no system fonts are loaded): a different title changes the title band', () => {
+  const a = png(fx.signupFunnel);
+  const b = png({ ...fx.signupFunnel, name: 'Another name entirely' });
+  assert.ok(inked(a, 20, 50) > 0.01, 'the title is inked');
+  assert.ok(differingPixels(a, b, 15, 55) > 500);
+  assert.is(differingPixels(a, b, 100, 630), 0, 'nothing else moves');
+});
+
+// The x-axis labels of the SVG: [left, right] of each, measured with the bundled font.
+function axisLabelSpans(svg: string): Array<[number, number]> {
+  const texts = [...svg.matchAll(/<text[^>]*text-anchor="(start|middle|end)"[^>]*transform="translate\(([\d.]+) ([\d.]+)\)"[^>]*>([^<]*)<\/text>/g)];
+  const rows = new Map<string, Array<{ anchor: string; x: number; text: string }>>();
+  for (const [, anchor, x, y, text] of texts) {
+    const list = rows.get(y) ?? [];
+    list.push({ anchor, x: Number(x), text });
+    rows.set(y, list);
+  }
+  // The axis row: the row with the most labels below the plot.
+  const axis = [...rows.entries()].filter(([y]) => Number(y) > 560).sort((p, q) => q[1].length - p[1].length)[0][1];
+  const { regular } = fontMetrics();
+  return axis.map(({ anchor, x, text }) => {
+    const w = regular.width(text, 12);
+    const left = anchor === 'middle' ? x - w / 2 : anchor === 'end' ? x - w : x;
+    return [left, left + w] as [number, number];
+  }).sort((p, q) => p[0] - q[0]);
+}
+
+s('no overlapping x-axis labels, even with 90 daily or 48 hourly buckets', () => {
+  const days = Array.from({ length: 90 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+  const many: InsightData = {
+    ...fx.trendsByBrowser,
+    result: [{ action: { name: 'a', order: 0 }, label: 'a', data: days.map((_, i) => i), labels: days, days }],
+  };
+  const hours = Array.from({ length: 48 }, (_, h) => `2024-06-0${3 + Math.floor(h / 24)} ${String(h % 24).padStart(2, '0')}:00:00`);
+  const hourly: InsightData = { ...fx.hourlyTwoSeries, result: [{ action: { name: 'a', order: 0 }, label: 'a', data: hours.map(() => 1), labels: hours, days: hours }] };
+  for (const insight of [many, hourly, fx.trendsByBrowser, fx.lifecycle]) {
+    const spans = axisLabelSpans(optionToSvg(chartOption(insight)));
+    assert.ok(spans.length >= 5, `${spans.length} labels drawn`);
+    for (let i = 1; i < spans.length; i++) assert.ok(spans[i][0] >= spans[i - 1][1], `labels ${i - 1} and ${i} overlap`);
+  }
+});
+
+s('dates are shown in the project\'s time zone: instants converted, wall-clock buckets as written', () => {
+  const cohort = (date: string, timezone: string): InsightData => ({
+    ...fx.weeklyRetention, timezone, result: [{ date, label: 'Week 0', values: [{ label: 'Week 0', count: 10 }] }],
+  });
+  // 03:00 UTC on 7 January is still 6 January in New York.
+  assert.ok(optionToSvg(chartOption(cohort('2024-01-07T03:00:00Z', 'America/New_York'))).includes('>6 Jan 2024<'));
+  assert.ok(optionToSvg(chartOption(cohort('2024-01-07T03:00:00Z', 'UTC'))).includes('>7 Jan 2024<'));
+  assert.ok(optionToSvg(chartOption(cohort('2024-01-07T03:00:00Z', 'Asia/Tokyo'))).includes('>7 Jan 2024<'));
+  // Trend buckets are already in the project's zone: the same labels whatever it is.
+  const hourly = optionToSvg(chartOption(fx.hourlyTwoSeries));
+  assert.ok(hourly.includes('>3 Jun 00:00<') && hourly.includes('Asia/Tokyo'));
+  const table = optionToSvg(chartOption(fx.eventsTable));
+  assert.ok(table.includes('>2 May 2024 09:30:00<'), 'an event at 23:30 UTC is 09:30 the next day in Sydney');
+});
+
+s('a legend that would need more than three lines names the first series and says how many', () => {
+  const days = ['2024-01-01', '2024-01-02'];
+  const wide: InsightData = {
+    ...fx.trendsByBrowser,
+    result: Array.from({ length: 40 }, (_, i) => ({ action: { name: '$pageview', order: 0 }, label: `value ${i}`, breakdown_value: `a rather long breakdown value number ${i}`, data: [i, i + 1], labels: days, days })),
+  };
+  const svg = optionToSvg(chartOption(wide));
+  const shown = /Legend shows (\d+) of 40 series/.exec(svg);
+  assert.ok(shown, 'the note is there');
+  assert.ok(Number(shown[1]) >= 6 && Number(shown[1]) < 40);
+});
+
+s('a previous period is dashed in the lighter colour of its current series', () => {
+  const svg = optionToSvg(chartOption({ ...fx.signupsCompared, query: { kind: 'TrendsQuery', compareFilter: { compare: true } } }));
+  assert.ok(svg.includes('stroke-dasharray'), 'a dashed line');
+  assert.ok(svg.includes('signed_up (previous period)'));
+});
+
+s('each chart kind draws what it shows', () => {
+  const funnel = optionToSvg(chartOption(fx.signupFunnel));
+  assert.ok(funnel.includes('>9,830<') && funnel.includes('>6.2%<') && funnel.includes('6.2% overall conversion'));
+  const retention = optionToSvg(chartOption(fx.weeklyRetention));
+  assert.ok(retention.includes('>Week 7<') && retention.includes('>100%<') && retention.includes('>1,240<'));
+  const lifecycle = optionToSvg(chartOption(fx.lifecycle));
+  for (const word of ['New', 'Returning', 'Resurrecting', 'Dormant']) assert.ok(lifecycle.includes(`>${word}<`));
+  assert.ok(/>-\d+</.test(lifecycle), 'a negative axis for dormant users');
+  const number = optionToSvg(chartOption(fx.boldNumber));
+  assert.ok(number.includes('>1,284<') && number.includes('14.4% from the previous period'));
+  const pie = optionToSvg(chartOption(fx.countriesPie));
+  assert.ok(pie.includes('4,120 (44.3%)'));
+  const sticky = optionToSvg(chartOption(fx.stickiness));
+  assert.ok(sticky.includes('>1 day<') && sticky.includes('>7 days<'));
+});
+
+s.run();
