@@ -244,6 +244,10 @@ export const eventsTable: InsightData = {
     ['purchase', { distinct_id: 'ann@example.com', properties: { email: 'ann@example.com' } }, 49.9, 'Chrome', '2024-05-01T23:30:00Z'],
     ['purchase', { distinct_id: 'bo@example.com', properties: { email: 'bo@example.com' } }, 120, 'Safari', '2024-05-01T13:05:10Z'],
     ['purchase', { distinct_id: 'cy@example.com', properties: { email: 'cy@example.com' } }, 15.25, '=HYPERLINK("x")', '2024-04-30T08:00:00Z'],
+    ...['dee', 'eli', 'fay', 'gus', 'hal', 'ivy', 'jo', 'kit', 'lou'].map((who, i) => [
+      'purchase', { distinct_id: `${who}@example.com`, properties: { email: `${who}@example.com` } }, 10 + i * 7.5,
+      ['Chrome', 'Firefox', 'Safari'][i % 3], new Date(Date.UTC(2024, 3, 29, 20 - i * 2, 15 * (i % 4))).toISOString().replace('.000', ''),
+    ]),
   ],
 };
 

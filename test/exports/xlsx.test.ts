@@ -87,7 +87,8 @@ s('the header row is bold and frozen; text is escaped; characters XML cannot hol
 
 s('export_context.columns shapes the sheet as it shapes the CSV', () => {
   const { rows } = workbook(fx.eventsTable, { columns: ['properties.amount', 'event'] });
-  assert.equal(rows, [['properties.amount', 'event'], [49.9, 'purchase'], [120, 'purchase'], [15.25, 'purchase']]);
+  assert.equal(rows.slice(0, 4), [['properties.amount', 'event'], [49.9, 'purchase'], [120, 'purchase'], [15.25, 'purchase']]);
+  assert.is(rows.length, 1 + (fx.eventsTable.result as unknown[]).length);
 });
 
 s('more columns than a sheet holds: a clear error, no file', () => {

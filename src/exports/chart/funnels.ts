@@ -6,10 +6,16 @@ import type { InsightData } from '../types.js';
 import { categoryAxis, grid, valueAxis, valueLabel } from './axes.js';
 import { breakdownLabel, describeDateRange } from './describe.js';
 import { frame } from './frame.js';
-import { GHOST, INK, MUTED, formatNumber, formatPercent, seriesColor } from './theme.js';
+import { GHOST, INK, MARGIN, MUTED, WIDTH, formatNumber, formatPercent, seriesColor } from './theme.js';
 import { trendsChart } from './trends.js';
 
 const MAX_BREAKDOWNS = 10;
+
+// Step names wrap within their step's width (the plot less the value axis), four lines at most.
+function stepLabel(steps: number): Record<string, unknown> {
+  const width = Math.floor((WIDTH - 2 * MARGIN - 70) / Math.max(1, steps)) - 14;
+  return { color: INK, fontSize: 12, lineHeight: 16, interval: 0, width, overflow: 'break', height: 64, lineOverflow: 'truncate' };
+}
 
 interface Step {
   name: string;
@@ -46,7 +52,7 @@ function stepsChart(insight: InsightData, list: Step[], context: string): Record
   });
   return {
     ...f.components, grid: grid(f.top),
-    xAxis: { ...categoryAxis(stepCategories(list)), axisLabel: { color: INK, fontSize: 12, lineHeight: 17, interval: 0, width: 180, overflow: 'truncate' } },
+    xAxis: { ...categoryAxis(stepCategories(list)), axisLabel: stepLabel(list.length) },
     yAxis: valueAxis(),
     series: [
       { name: 'Converted', type: 'bar', stack: 'funnel', data: converted, color: seriesColor(0), barMaxWidth: 120, emphasis: { disabled: true } },
@@ -66,7 +72,7 @@ function breakdownChart(insight: InsightData, groups: unknown[][], context: stri
   const f = frame(insight.name, words.join(' · '), shown.map((g, i) => ({ name: g.name, color: seriesColor(i) })));
   return {
     ...f.components, grid: grid(f.top),
-    xAxis: { ...categoryAxis(stepNames), axisLabel: { color: INK, fontSize: 12, interval: 0, width: 180, overflow: 'truncate' } },
+    xAxis: { ...categoryAxis(stepNames), axisLabel: stepLabel(stepNames.length) },
     yAxis: valueAxis(),
     series: shown.map((g, i) => ({
       name: g.name, type: 'bar', color: seriesColor(i), barMaxWidth: 48, emphasis: { disabled: true },

@@ -1,13 +1,16 @@
 // Retention: PostHog's cohort grid. One row per cohort (its start in the project's time
 // zone and its size), one cell per period with the share of the cohort that came back,
-// shaded from white (0%) to full blue (100%).
+// shaded from white (0%) to full blue (100%) on a square-root scale, so that the 10–40%
+// where most retention lies is told apart. Below the grid, when there is room, the mean
+// retention curve (each period over the cohorts that have reached it, weighted by size).
 import { isRecord, records, text, type Json } from '../query.js';
 import type { InsightData } from '../types.js';
 import { formatBucket, formatDate, type Interval } from './dates.js';
 import { describeDateRange } from './describe.js';
+import { categoryAxis } from './axes.js';
 import { frame } from './frame.js';
 import { drawTable, type Column, type TableCell } from './grid-table.js';
-import { FAINT, HEIGHT, MARGIN, WIDTH, formatNumber, formatPercent, mix, textOn } from './theme.js';
+import { FAINT, HEIGHT, MARGIN, MUTED, RULE, WIDTH, formatNumber, formatPercent, mix, textOn } from './theme.js';
 
 const PERIODS: Record<string, { interval: Interval; word: string }> = {
   Hour: { interval: 'hour', word: 'hourly' },
@@ -18,6 +21,8 @@ const PERIODS: Record<string, { interval: Interval; word: string }> = {
 
 const EMPTY = '#f3f5fb';
 const FULL = '#2f5ee0';
+const CURVE_MIN_HEIGHT = 170;
+const MAX_ROW = 32;
 
 function entityName(entity: unknown): string {
   if (!isRecord(entity)) return '';
@@ -60,7 +65,7 @@ export function retentionChart(insight: InsightData, source: Json): Record<strin
   const top = f.top + 4;
   const headerHeight = 30;
   const room = HEIGHT - top - headerHeight - 28;
-  const rowHeight = Math.max(18, Math.min(36, Math.floor(room / Math.max(1, cohorts.length))));
+  const rowHeight = Math.max(18, Math.min(MAX_ROW, Math.floor(room / Math.max(1, cohorts.length))));
   const capacity = Math.max(1, Math.floor(room / rowHeight));
   const shown = cohorts.slice(0, capacity);
   const rows: TableCell[][] = shown.map((c) => {
@@ -70,7 +75,7 @@ export function retentionChart(insight: InsightData, source: Json): Record<strin
     values.forEach((v) => {
       const count = typeof v.count === 'number' ? v.count : 0;
       const share = size > 0 ? count / size : 0;
-      const fill = mix(EMPTY, FULL, share);
+      const fill = mix(EMPTY, FULL, Math.sqrt(share));
       cells.push({ text: formatPercent(share), fill, color: textOn(fill) });
     });
     return cells;
@@ -79,5 +84,36 @@ export function retentionChart(insight: InsightData, source: Json): Record<strin
   if (shown.length < cohorts.length) {
     graphic.push({ type: 'text', left: MARGIN, top: HEIGHT - 22, style: { text: `First ${shown.length} of ${cohorts.length} cohorts; the CSV export has them all`, fontSize: 11, fill: FAINT } });
   }
-  return { ...f.components, graphic };
+  const tableBottom = top + headerHeight + shown.length * rowHeight;
+  if (HEIGHT - tableBottom < CURVE_MIN_HEIGHT || periods < 2) return { ...f.components, graphic };
+  const mean = titles.map((_, p) => {
+    let came = 0;
+    let of = 0;
+    for (const c of cohorts) {
+      const values = Array.isArray(c.values) ? c.values.filter(isRecord) : [];
+      if (values.length <= p || typeof values[0].count !== 'number' || typeof values[p].count !== 'number') continue;
+      came += values[p].count;
+      of += values[0].count;
+    }
+    return of > 0 ? (came / of) * 100 : null;
+  });
+  graphic.push({ type: 'text', left: MARGIN, top: tableBottom + 22, style: { text: 'Mean retention', fontSize: 12, fontWeight: 'bold', fill: MUTED } });
+  return {
+    ...f.components, graphic,
+    // Each point under its period's column.
+    grid: {
+      top: tableBottom + 44, bottom: 24, containLabel: false,
+      left: MARGIN + fixed + cellWidth / 2, right: WIDTH - (MARGIN + fixed + cellWidth * (periods - 0.5)),
+    },
+    xAxis: { ...categoryAxis(titles), boundaryGap: false, axisLabel: { show: false }, axisTick: { show: false }, axisLine: { lineStyle: { color: RULE } } },
+    // The points carry their values: the axis keeps its gridlines only.
+    yAxis: { type: 'value', min: 0, max: 100, interval: 50, axisLabel: { show: false }, splitLine: { lineStyle: { color: RULE } } },
+    series: [{
+      // Retention falls, so the line comes down into each point from the left: labels sit
+      // under the points, the first one (100%) over it.
+      type: 'line', data: mean.map((value, i) => ({ value, label: { position: i === 0 ? 'top' : 'bottom' } })), color: FULL, symbol: 'circle', symbolSize: 6, lineStyle: { width: 2 }, areaStyle: { opacity: 0.08 },
+      label: { show: true, position: 'top', distance: 8, formatter: (p: { value: number }) => formatPercent(p.value / 100), color: MUTED, fontSize: 11 },
+      emphasis: { disabled: true },
+    }],
+  };
 }

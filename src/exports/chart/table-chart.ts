@@ -15,15 +15,16 @@ const MIN_COLUMN = 70;
 const MAX_COLUMN = 360;
 const ROW_HEIGHT = 26;
 
-// An instant ("…T…Z", "…+01:00") is shown as the project's clock read it.
+// An instant ("…T…Z", "…+01:00") is shown as the project's clock read it, without the
+// time when that is midnight (cohort and period starts).
 export function displayCell(value: Cell, timeZone: string): string {
   if (value === null) return '';
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}.*(Z|[+-]\d{2}:?\d{2})$/i.test(value) && wallTime(value, timeZone)) {
-    return formatDate(value, timeZone, true);
-  }
-  return value;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}.*(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return value;
+  const t = wallTime(value, timeZone);
+  if (!t) return value;
+  return formatDate(value, timeZone, t.hour !== 0 || t.minute !== 0 || t.second !== 0);
 }
 
 export function tableChart(insight: InsightData): Record<string, unknown> {

@@ -137,10 +137,13 @@ export function insightPdf(insight: InsightData, chart: Raster, table: Table): U
     y -= ROW_H;
   };
 
+  const bandHeight = 18 + ROW_H * (rows.length + 1);
   columnBands.forEach(({ keys, own }) => {
     const band = [...keys, ...own];
-    // A band starts where its title, header and a couple of rows fit.
-    if (y - 16 - 3 * ROW_H < MARGIN) newPage();
+    // A band starts where its title, header and a couple of rows fit, and on a new page
+    // when it fits there whole but not here.
+    const room = y - MARGIN;
+    if (room < 18 + 3 * ROW_H || (room < bandHeight && bandHeight <= PAGE_H - 2 * MARGIN)) newPage();
     const from = keys.length > 0 && own[0].index > keys.length ? own[0].index + 1 : 1;
     const range = columnBands.length > 1 ? ` (columns ${from}–${own[own.length - 1].index + 1} of ${table.header.length})` : '';
     ops.push(text(MARGIN, y - 11, winAnsi(`Values${range}`), 'bold', 11, INK));
