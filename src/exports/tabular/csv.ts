@@ -4,9 +4,12 @@
 import { defuseFormula, type Cell, type Table } from './table.js';
 import { pyStr } from './rows.js';
 
+// A comma, a double quote (\u0022) or a line break makes a field quoted.
+const NEEDS_QUOTES = /[,\u0022\r\n]/;
+
 function field(value: Cell): string {
   const s = value === null ? '' : typeof value === 'string' ? value : pyStr(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return NEEDS_QUOTES.test(s) ? `"${s.split('"').join('""')}"` : s;
 }
 
 function line(cells: Cell[]): string {

@@ -31,6 +31,20 @@ const VERSION = 20;
 const UTF8_NAMES = 1 << 11;
 const DEFLATE = 8;
 
+// The fields a local header and its central directory entry share, in the same order:
+// version needed, flags, method, time, date, CRC, sizes, name length.
+function writeShared(header: Buffer, at: number, crc: number, packed: number, size: number, nameLength: number): void {
+  header.writeUInt16LE(VERSION, at);
+  header.writeUInt16LE(UTF8_NAMES, at + 2);
+  header.writeUInt16LE(DEFLATE, at + 4);
+  header.writeUInt16LE(DOS_TIME, at + 6);
+  header.writeUInt16LE(DOS_DATE, at + 8);
+  header.writeUInt32LE(crc, at + 10);
+  header.writeUInt32LE(packed, at + 14);
+  header.writeUInt32LE(size, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+}
+
 export function zip(entries: ZipEntry[]): Uint8Array {
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
@@ -39,31 +53,14 @@ export function zip(entries: ZipEntry[]): Uint8Array {
     const name = Buffer.from(entry.name, 'utf8');
     const packed = deflateRawSync(entry.data);
     const crc = crc32(entry.data);
+    // Extra field, comment, disk number and attributes stay zero.
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(VERSION, 4);
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(DEFLATE, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeShared(local, 4, crc, packed.length, entry.data.length, name.length);
     const header = Buffer.alloc(46);
     header.writeUInt32LE(0x02014b50, 0);
-    header.writeUInt16LE(VERSION, 4);
-    header.writeUInt16LE(VERSION, 6);
-    header.writeUInt16LE(UTF8_NAMES, 8);
-    header.writeUInt16LE(DEFLATE, 10);
-    header.writeUInt16LE(DOS_TIME, 12);
-    header.writeUInt16LE(DOS_DATE, 14);
-    header.writeUInt32LE(crc, 16);
-    header.writeUInt32LE(packed.length, 20);
-    header.writeUInt32LE(entry.data.length, 24);
-    header.writeUInt16LE(name.length, 28);
-    // extra, comment, disk, internal and external attributes: zero
+    header.writeUInt16LE(VERSION, 4); // version made by
+    writeShared(header, 6, crc, packed.length, entry.data.length, name.length);
     header.writeUInt32LE(offset, 42);
     parts.push(local, name, packed);
     central.push(header, name);
