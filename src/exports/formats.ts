@@ -17,7 +17,7 @@ export const FORMAT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = {
 
 const known = new Set<string>(EXPORT_FORMATS);
 
-export function isExportFormat(value: unknown): value is ExportFormat {
+function isExportFormat(value: unknown): value is ExportFormat {
   return typeof value === 'string' && known.has(value);
 }
 

@@ -35,15 +35,6 @@ function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function wallTime(value: string, timeZone: string): WallTime | null {
   const m = ISO.exec(value.trim());
   if (!m) return null;

@@ -83,7 +83,7 @@ function breakdownChart(insight: InsightData, groups: unknown[][], context: stri
   };
 }
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds <= 0) return '0s';
   const units: [number, string][] = [[86_400, 'd'], [3_600, 'h'], [60, 'm'], [1, 's']];
   const parts: string[] = [];

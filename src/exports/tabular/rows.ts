@@ -8,10 +8,10 @@ export type Row = Map<string, unknown>;
 
 // PostHog's markers for the "other values" and "no value" breakdown buckets, and the
 // words its exports print for them.
-export const BREAKDOWN_OTHER = '$$_posthog_breakdown_other_$$';
-export const BREAKDOWN_NULL = '$$_posthog_breakdown_null_$$';
-export const BREAKDOWN_OTHER_DISPLAY = 'Other (i.e. all remaining values)';
-export const BREAKDOWN_NULL_DISPLAY = 'None (i.e. no value)';
+const BREAKDOWN_OTHER = '$$_posthog_breakdown_other_$$';
+const BREAKDOWN_NULL = '$$_posthog_breakdown_null_$$';
+const BREAKDOWN_OTHER_DISPLAY = 'Other (i.e. all remaining values)';
+const BREAKDOWN_NULL_DISPLAY = 'None (i.e. no value)';
 
 // Lists longer than this in a table cell (a person's distinct_ids) are cut, with a note.
 const LIST_LIMIT_KEYS = new Set(['distinct_ids']);

@@ -12,7 +12,7 @@ export interface Table {
   rows: Cell[][];
 }
 
-export const NO_DATA = 'No data available or unable to format for export.';
+const NO_DATA = 'No data available or unable to format for export.';
 
 function flattenInto(out: Map<string, Cell>, prefix: string, value: unknown): void {
   if (Array.isArray(value)) {
@@ -31,7 +31,7 @@ function cell(value: unknown): Cell {
   return String(value);
 }
 
-export function flattenRow(row: Row): Map<string, Cell> {
+function flattenRow(row: Row): Map<string, Cell> {
   const out = new Map<string, Cell>();
   for (const [key, value] of row) flattenInto(out, key, value);
   return out;
