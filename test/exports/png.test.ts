@@ -135,6 +135,19 @@ s('a previous period is dashed in the lighter colour of its current series', () 
   assert.ok(svg.includes('signed_up (previous period)'));
 });
 
+s('retention padded with zeros for periods not reached yet (hedgerow\'s engine) draws as the triangle PostHog returns', () => {
+  const rows = fx.weeklyRetention.result as Array<{ date: string; label: string; values: Array<{ label: string; count: number }> }>;
+  const padded: InsightData = {
+    ...fx.weeklyRetention,
+    result: rows.map((r) => ({ ...r, values: Array.from({ length: rows.length }, (_, p) => r.values[p] ?? { label: `Week ${p}`, count: 0 }) })),
+  };
+  const a = Buffer.from(renderExport('image/png', fx.weeklyRetention, null).bytes);
+  assert.ok(a.equals(Buffer.from(renderExport('image/png', padded, null).bytes)));
+  // A zero that was observed is still shown.
+  const observedZero: InsightData = { ...fx.weeklyRetention, result: [{ ...rows[0], values: rows[0].values.map((v, p) => (p === 3 ? { ...v, count: 0 } : v)) }, ...rows.slice(1)] };
+  assert.ok(optionToSvg(chartOption(observedZero)).includes('>0%<'));
+});
+
 s('each chart kind draws what it shows', () => {
   const funnel = optionToSvg(chartOption(fx.signupFunnel));
   assert.ok(funnel.includes('>9,830<') && funnel.includes('>6.2%<') && funnel.includes('6.2% overall conversion'));

@@ -29,6 +29,22 @@ function entityName(entity: unknown): string {
   return text(entity.custom_name) || text(entity.name) || text(entity.id) || 'any event';
 }
 
+function cohortSize(cohort: Json): number {
+  const first = Array.isArray(cohort.values) ? cohort.values[0] : undefined;
+  return isRecord(first) && typeof first.count === 'number' ? first.count : 0;
+}
+
+// A cohort's counts per period, null for periods that have not happened yet. Cohorts are
+// consecutive periods up to the current one, so cohort i of n has seen n − i periods;
+// PostHog lists only those, hedgerow's engine pads the rest with zeros.
+function observed(cohort: Json, index: number, cohorts: number): (number | null)[] {
+  const values = Array.isArray(cohort.values) ? cohort.values : [];
+  return values.map((v, p) => {
+    const count = isRecord(v) && typeof v.count === 'number' ? v.count : 0;
+    return p >= cohorts - index && count === 0 ? null : count;
+  });
+}
+
 function cohortLabel(cohort: Json, interval: Interval, timeZone: string): string {
   if (typeof cohort.date !== 'string') return text(cohort.label);
   if (interval === 'day' || interval === 'week') return formatDate(cohort.date, timeZone);
@@ -68,15 +84,16 @@ export function retentionChart(insight: InsightData, source: Json): Record<strin
   const rowHeight = Math.max(18, Math.min(MAX_ROW, Math.floor(room / Math.max(1, cohorts.length))));
   const capacity = Math.max(1, Math.floor(room / rowHeight));
   const shown = cohorts.slice(0, capacity);
-  const rows: TableCell[][] = shown.map((c) => {
-    const values = Array.isArray(c.values) ? c.values.filter(isRecord) : [];
-    const size = typeof values[0]?.count === 'number' ? values[0].count : 0;
+  const rows: TableCell[][] = shown.map((c, i) => {
+    const size = cohortSize(c);
     const cells: TableCell[] = [{ text: cohortLabel(c, period.interval, insight.timezone) }, { text: formatNumber(size) }];
-    values.forEach((v) => {
-      const count = typeof v.count === 'number' ? v.count : 0;
-      const share = size > 0 ? count / size : 0;
-      const fill = mix(EMPTY, FULL, Math.sqrt(share));
-      cells.push({ text: formatPercent(share), fill, color: textOn(fill) });
+    observed(c, i, cohorts.length).forEach((count) => {
+      if (count === null || size === 0) {
+        cells.push({ text: '' });
+        return;
+      }
+      const fill = mix(EMPTY, FULL, Math.sqrt(count / size));
+      cells.push({ text: formatPercent(count / size), fill, color: textOn(fill) });
     });
     return cells;
   });
@@ -86,15 +103,16 @@ export function retentionChart(insight: InsightData, source: Json): Record<strin
   }
   const tableBottom = top + headerHeight + shown.length * rowHeight;
   if (HEIGHT - tableBottom < CURVE_MIN_HEIGHT || periods < 2) return { ...f.components, graphic };
+  const counts = cohorts.map((c, i) => observed(c, i, cohorts.length));
   const mean = titles.map((_, p) => {
     let came = 0;
     let of = 0;
-    for (const c of cohorts) {
-      const values = Array.isArray(c.values) ? c.values.filter(isRecord) : [];
-      if (values.length <= p || typeof values[0].count !== 'number' || typeof values[p].count !== 'number') continue;
-      came += values[p].count;
-      of += values[0].count;
-    }
+    cohorts.forEach((c, i) => {
+      const count = counts[i][p];
+      if (count === null || count === undefined) return;
+      came += count;
+      of += cohortSize(c);
+    });
     return of > 0 ? (came / of) * 100 : null;
   });
   graphic.push({ type: 'text', left: MARGIN, top: tableBottom + 22, style: { text: 'Mean retention', fontSize: 12, fontWeight: 'bold', fill: MUTED } });
