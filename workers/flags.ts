@@ -7,4 +7,4 @@ import { createBatchEvaluator } from '../src/flags/serve/evaluate-batch.js';
 import type { FlagTasks, FlagWorkerData } from '../src/flags/tasks.js';
 
 const store = openStore((workerData as FlagWorkerData).dataDir);
-export default serveTasks<FlagTasks>({ evaluate: { batch: createBatchEvaluator(store) } });
+export default serveTasks<FlagTasks>({ evaluate: { batch: createBatchEvaluator(store) } }, { beforeEach: () => store.root.resetReadTxn() });

@@ -24,4 +24,4 @@ export default serveTasks<QueryTasks>({
   warnings: (task) => summarizeRecentWarnings(store, task),
   events: (query) => queryEvents(store, query),
   values: (query) => propertyValues(store, query),
-});
+}, { beforeEach: () => store.root.resetReadTxn() });

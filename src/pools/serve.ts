@@ -43,11 +43,21 @@ async function settleEachAsync<I, O>(inputs: readonly I[], run: EachHandler<I, O
   return { outputs, failed };
 }
 
-export function serveTasks<T extends TaskMap<T>>(handlers: TaskHandlers<T>): (message: TaskMessage) => Promise<BatchOutcome<unknown>> {
+export interface ServeOptions {
+  // Runs before each message is handled. Workers that read LMDB end their read snapshot
+  // here (store.root.resetReadTxn): lmdb-js ends it only from a timer, and a message taken
+  // in the same event-loop turn as the one before would read the store as it was then,
+  // missing a write the caller has already been answered for.
+  beforeEach?: () => void;
+}
+
+export function serveTasks<T extends TaskMap<T>>(handlers: TaskHandlers<T>, opts: ServeOptions = {}): (message: TaskMessage) => Promise<BatchOutcome<unknown>> {
   const byKind = new Map<string, EachHandler<unknown, unknown> | BatchHandler<unknown, unknown>>(Object.entries(handlers));
+  const beforeEach = opts.beforeEach;
   return async (message) => {
     const handler = byKind.get(message.kind);
     if (!handler) throw new Error(`this worker serves no task of kind "${message.kind}"`);
+    beforeEach?.();
     return typeof handler === 'function' ? settleEachAsync(message.inputs, handler) : handler.batch(message.inputs);
   };
 }

@@ -1,0 +1,36 @@
+// A flag change answered by the management API is seen by the very next /decide, even
+// while the flag workers are kept busy by other clients (the workers read LMDB
+// themselves, and lmdb-js keeps a read snapshot until a timer of the worker's event loop
+// ends it: a batch taken in the same loop turn as the previous one read the old one).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createFlag, evaluate, patchFlag } from './serving.js';
+
+const s = suite('/decide reads its own writes');
+let t: TestServer;
+
+s.before(async () => { t = await startTestServer(); });
+s.after(async () => { await t.close(); });
+
+s('a flag created or rolled out over the API answers in the next /decide while other clients keep the workers busy', async () => {
+  let busy = true;
+  const background = (async () => {
+    while (busy) await Promise.all(Array.from({ length: 16 }, (_, i) => evaluate(t, '/decide?v=3', { distinct_id: `bystander-${i}` })));
+  })();
+  try {
+    for (let i = 0; i < 60; i++) {
+      const flag = await createFlag(t, { key: `new-${i}`, filters: { groups: [{ properties: [], rollout_percentage: 0 }] } });
+      const created = await evaluate(t, '/decide?v=3', { distinct_id: 'reader' });
+      assert.is(created.body.featureFlags[`new-${i}`], false, `flag new-${i} right after its creation`);
+      await patchFlag(t, flag.id, { filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+      const rolledOut = await evaluate(t, '/decide?v=3', { distinct_id: 'reader' });
+      assert.is(rolledOut.body.featureFlags[`new-${i}`], true, `flag new-${i} right after its rollout`);
+    }
+  } finally {
+    busy = false;
+    await background;
+  }
+});
+
+s.run();
