@@ -17,8 +17,8 @@ import {
   deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer, type RegisteredConsumer,
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
-import { createTenancyStore, type TenancyStore } from './tenancy/store.js';
-import { bootstrap } from './tenancy/bootstrap.js';
+import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
+import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -31,6 +31,7 @@ import { ALL_SCOPES } from './auth/scopes.js';
 import { createRateLimiter } from './auth/rate-limit.js';
 import type { Route } from './http/types.js';
 import { createMemberStore } from './members/store.js';
+import { memberCommands } from './members/commands.js';
 import { createProjectAccess } from './members/access.js';
 import { memberRoutes } from './members/routes.js';
 import { projectRoutes } from './projects/routes.js';
@@ -43,7 +44,9 @@ import { feedRoutes } from './flags/api/feed-routes.js';
 import { quotaRoutes } from './quota/routes.js';
 import { quotaCommand } from './quota/cli.js';
 import { hogCommand } from './hog/cli.js';
-import { flushFlagUsage } from './quota/index.js';
+import { createFlagMeter, quotaCommands } from './quota/index.js';
+import { flagCommands } from './flags/definitions/commands.js';
+import { personCommands } from './persons/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -53,6 +56,10 @@ import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
+
+// Every command of the management write path (src/state/, docs/decisions/0015): the
+// appliers this node runs for its own writes and, with a control stream, for everyone's.
+export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands];
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
 // (src/log/consumers/, docs/decisions/0014).
@@ -65,6 +72,8 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
 export interface RunningServer {
   port: number;
   store: Store;
+  // The management write path the service writes through.
+  writes: StateWrites;
   tenancy: TenancyStore;
   // Every registered route, so tests can audit the whole table.
   routes: readonly Route[];
@@ -78,10 +87,11 @@ export async function startServer(
   const store = openStore(config.dataDir);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  const tenancy = createTenancyStore(store);
-  const boot = bootstrap(tenancy);
+  const writes = createLocalWrites(store, COMMANDS);
+  const tenancy = createTenancyStore(store, writes);
+  const boot = await bootstrap(tenancy);
   if (boot.created) {
-    const { key } = tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'bootstrap');
+    const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'bootstrap');
     process.stderr.write(
       '\n  hedgerow: new data directory initialised\n' +
       `  project id:        ${boot.project.id}\n` +
@@ -101,7 +111,8 @@ export async function startServer(
     logPending: () => eventLog.pending(),
     deadLetters: () => store.deadLetters.getCount(),
   });
-  const members = createMemberStore(store);
+  const members = createMemberStore(store, writes);
+  const meter = createFlagMeter(store, writes);
   const access = createProjectAccess(members);
   const auth = createManagementAuth({
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
@@ -131,17 +142,17 @@ export async function startServer(
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
     ...eventRoutes(auth, store, queries),
-    ...personRoutes(auth, store, queries),
+    ...personRoutes(auth, store, writes, queries),
     ...warningRoutes(auth, queries),
     ...projectRoutes(auth, tenancy, access),
     ...memberRoutes({ auth, tenancy, members, access }),
     ...userRoutes(auth, tenancy),
-    ...flagRoutes(auth, store, tenancy),
-    ...cohortRoutes(auth, store, tenancy),
-    ...feedRoutes({ auth, store, tenancy, access }),
-    ...quotaRoutes(auth, store, tenancy),
+    ...flagRoutes(auth, store, writes, tenancy),
+    ...cohortRoutes(auth, store, writes, tenancy),
+    ...feedRoutes({ auth, store, meter, tenancy, access }),
+    ...quotaRoutes(auth, meter, tenancy),
     ...decideRoutes({
-      store, tenancy, pool: flagPool, geoip, log,
+      writes, meter, tenancy, pool: flagPool, geoip, log,
       maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
     }),
     ...remoteConfigRoutes({ store, tenancy }),
@@ -157,7 +168,7 @@ export async function startServer(
     await retention?.stop();
     await flagPool.close();
     await queries.close();
-    flushFlagUsage(store);
+    await meter.flush();
     await store.close();
   }
   let port: number;
@@ -169,14 +180,14 @@ export async function startServer(
   }
   log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb' });
 
-  return { port, store, tenancy, routes: router.routes, close };
+  return { port, store, writes, tenancy, routes: router.routes, close };
 }
 
-function initCommand(config: Config): void {
+async function initCommand(config: Config): Promise<void> {
   const store = openStore(config.dataDir);
-  const tenancy = createTenancyStore(store);
-  const boot = bootstrap(tenancy);
-  const { key } = tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
+  const tenancy = createTenancyStore(store, createLocalWrites(store, tenancyCommands));
+  const boot = await bootstrap(tenancy);
+  const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
   const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
   process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
     `project id: ${out.project_id}\nproject API key: ${out.project_api_key}\npersonal API key: ${out.personal_api_key}\n`);
@@ -223,7 +234,7 @@ export async function main(argv: string[]): Promise<number> {
         return -1;
       }
       case 'init':
-        initCommand(config);
+        await initCommand(config);
         return 0;
       case 'user':
       case 'key':

@@ -7,7 +7,7 @@ import { errors } from '../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { PersonalKey, Project, User } from '../tenancy/types.js';
-import { hashKey, sameHash } from './keys.js';
+import { hashKey, sameHash } from '../tenancy/keys.js';
 import { accessFor, hasScope } from './scopes.js';
 import type { RateLimiter } from './rate-limit.js';
 

@@ -6,13 +6,13 @@ import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json } from '../http/reply.js';
 import { errors } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/env.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { GeoIp } from '../geoip/database.js';
 import { clientAddress } from '../geoip/properties.js';
 import { decodePayload } from '../capture/decode.js';
-import { isFlagQuotaExceeded, recordFlagRequest } from '../quota/index.js';
-import { writeHashKeyOverrides } from '../persons/store.js';
+import type { FlagMeter } from '../quota/index.js';
+import { writeHashKeyOverrides } from '../persons/index.js';
+import type { StateWrites } from '../state/index.js';
 import type { TaskRunner } from '../pools/index.js';
 import { responseProtocol, type ResponseProtocol } from './projection.js';
 import { readFlagRequest, readFlagToken, requestVersion } from './request.js';
@@ -20,7 +20,8 @@ import { decideEnvelope, emptyFlagsBody, QUOTA_LIMITED } from './envelope.js';
 import type { FlagTaskResult, FlagTasks } from './tasks.js';
 
 export interface DecideDeps {
-  store: Store;
+  writes: StateWrites;
+  meter: FlagMeter;
   tenancy: TenancyStore;
   pool: TaskRunner<FlagTasks>;
   geoip: GeoIp;
@@ -50,7 +51,7 @@ function hasErrorsMember(protocol: ResponseProtocol): boolean {
 }
 
 export function decideRoutes(deps: DecideDeps): Route[] {
-  const { store, tenancy, pool, geoip, log } = deps;
+  const { writes, meter, tenancy, pool, geoip, log } = deps;
 
   function envelopeFor(endpoint: 'decide' | 'flags', query: URLSearchParams): Record<string, unknown> {
     return withConfig(endpoint, query) ? decideEnvelope() : {};
@@ -72,10 +73,10 @@ export function decideRoutes(deps: DecideDeps): Route[] {
     const now = Date.now();
     const requestId = randomUUID();
 
-    if (isFlagQuotaExceeded(store, project.organization_id, now)) {
+    if (meter.exceeded(project.organization_id, now)) {
       return json(200, { ...envelopeFor(endpoint, req.query), requestId, ...emptyFlagsBody(protocol), quotaLimited: QUOTA_LIMITED });
     }
-    recordFlagRequest(store, project.organization_id, now);
+    meter.record(project.organization_id, now);
 
     const geo = request.geoipDisable ? {} : geoip.lookup(clientAddress(req.headers['x-forwarded-for'], req.ip));
     let result: FlagTaskResult;
@@ -91,7 +92,7 @@ export function decideRoutes(deps: DecideDeps): Route[] {
     }
 
     if (result.missingOverrides && request.anonDistinctId) {
-      writeHashKeyOverrides(store, project.id, [request.distinctId, request.anonDistinctId], result.missingOverrides, request.anonDistinctId)
+      writeHashKeyOverrides(writes, project.id, [request.distinctId, request.anonDistinctId], result.missingOverrides, request.anonDistinctId)
         .catch((err: Error) => log.warn('hash key overrides not written', { error: err.message, project_id: project.id }));
     }
 

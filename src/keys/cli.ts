@@ -50,13 +50,13 @@ export async function keyCreate(o: KeyOptions): Promise<string> {
   const scopes = parseScopes(o.scopes);
   const projects = o.projects === undefined ? null : parseProjects(o.projects);
   const email = o.email;
-  return withTenancy(o.dataDir, (tenancy) => {
+  return withTenancy(o.dataDir, async (tenancy) => {
     const user = tenancy.userByEmail(email);
     if (!user) throw new Error(`no user with email ${email}`);
     for (const id of projects ?? []) {
       if (tenancy.project(id)?.organization_id !== user.organization_id) throw new Error(`no project ${id} in the organization of ${user.email}`);
     }
-    const { key, record } = tenancy.createPersonalKey(user.id, scopes, projects, o.label ?? '');
+    const { key, record } = await tenancy.createPersonalKey(user.id, scopes, projects, o.label ?? '');
     return o.json ? JSON.stringify({ key, ...describe(tenancy, record) }) : key;
   });
 }
@@ -76,8 +76,8 @@ export async function keyList(o: KeyOptions): Promise<string> {
 export async function keyRevoke(o: KeyOptions): Promise<string> {
   if (!o.id) throw new Error('key revoke needs --id');
   const id = o.id;
-  return withTenancy(o.dataDir, (tenancy) => {
-    if (!tenancy.revokePersonalKey(id)) throw new Error(`no key with id ${id}`);
+  return withTenancy(o.dataDir, async (tenancy) => {
+    if (!(await tenancy.revokePersonalKey(id))) throw new Error(`no key with id ${id}`);
     return o.json ? JSON.stringify({ revoked: id }) : `revoked key ${id}`;
   });
 }

@@ -50,13 +50,13 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return json(200, rows.map(present));
   }
 
-  function create(req: HttpRequest, ctx: ProjectContext) {
+  async function create(req: HttpRequest, ctx: ProjectContext) {
     const who = requester(ctx, 'write');
     const write = parseMemberWrite(jsonObject(req), true);
     validateMemberWrite({ accessControl: ctx.project.access_control, requester: who, write });
     const user = tenancy.userByUuid(write.userUuid!);
     if (!user || user.organization_id !== ctx.project.organization_id) throw errors.memberOutsideOrganization();
-    const m = members.create(ctx.project.id, user.id, write.level ?? MemberLevel.member);
+    const m = await members.create(ctx.project.id, user.id, write.level ?? MemberLevel.member);
     if (!m) throw errors.memberDuplicate();
     return json(201, present(m));
   }
@@ -65,20 +65,20 @@ export function memberRoutes({ auth, tenancy, members, access }: MemberDeps): Ro
     return json(200, present(lookup(ctx.project, ctx.user, req.params.user_uuid)));
   }
 
-  function update(req: HttpRequest, ctx: ProjectContext) {
+  async function update(req: HttpRequest, ctx: ProjectContext) {
     const who = requester(ctx, 'write');
     const m = lookup(ctx.project, ctx.user, req.params.user_uuid);
     const write = parseMemberWrite(jsonObject(req), false);
     validateMemberWrite({
       accessControl: ctx.project.access_control, requester: who, write, target: { userId: m.user_id, level: m.level },
     });
-    return json(200, present(write.level === undefined ? m : members.setLevel(m, write.level)));
+    return json(200, present(write.level === undefined ? m : await members.setLevel(m, write.level)));
   }
 
-  function remove(req: HttpRequest, ctx: ProjectContext) {
+  async function remove(req: HttpRequest, ctx: ProjectContext) {
     // Leaving a project needs no level; removing someone else needs admin.
     if (req.params.user_uuid.toLowerCase() !== ctx.user.uuid) requester(ctx, 'write');
-    members.remove(lookup(ctx.project, ctx.user, req.params.user_uuid));
+    await members.remove(lookup(ctx.project, ctx.user, req.params.user_uuid));
     return noContent(204);
   }
 

@@ -1,24 +1,17 @@
-// Explicit project memberships in the tenancy database under
-// ['xmember', project_id, user_id], so one project's members are one range scan and
-// a request's access check is one point read.
+// Explicit project memberships: reads from LMDB, writes through the management write path
+// (./commands.ts).
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/env.js';
+import type { StateWrites } from '../state/index.js';
+import { addMember, memberKey, removeMember, setMemberLevel, type ExplicitMembership } from './commands.js';
 
-export interface ExplicitMembership {
-  id: string;
-  project_id: number;
-  user_id: number;
-  level: number;
-  joined_at: string;
-  updated_at: string;
-}
+export type { ExplicitMembership };
 
-export function createMemberStore(store: Store, clock: () => Date = () => new Date()) {
+export function createMemberStore(store: Store, writes: StateWrites, clock: () => Date = () => new Date()) {
   const db = store.tenancy;
-  const key = (projectId: number, userId: number) => ['xmember', projectId, userId];
 
   return {
-    get: (projectId: number, userId: number) => db.get(key(projectId, userId)) as ExplicitMembership | undefined,
+    get: (projectId: number, userId: number) => db.get(memberKey(projectId, userId)) as ExplicitMembership | undefined,
 
     list(projectId: number): ExplicitMembership[] {
       const out: ExplicitMembership[] = [];
@@ -29,23 +22,17 @@ export function createMemberStore(store: Store, clock: () => Date = () => new Da
     },
 
     // undefined when the user already is an explicit member (PostHog's unique constraint).
-    create(projectId: number, userId: number, level: number): ExplicitMembership | undefined {
-      return db.transactionSync(() => {
-        if (db.get(key(projectId, userId))) return undefined;
-        const now = clock().toISOString();
-        const m: ExplicitMembership = { id: randomUUID(), project_id: projectId, user_id: userId, level, joined_at: now, updated_at: now };
-        db.putSync(key(projectId, userId), m);
-        return m;
-      });
+    create(projectId: number, userId: number, level: number): Promise<ExplicitMembership | undefined> {
+      const now = clock().toISOString();
+      return writes.submit(addMember, { id: randomUUID(), project_id: projectId, user_id: userId, level, joined_at: now, updated_at: now });
     },
 
-    setLevel(m: ExplicitMembership, level: number): ExplicitMembership {
-      const next = { ...m, level, updated_at: clock().toISOString() };
-      db.putSync(key(m.project_id, m.user_id), next);
-      return next;
+    // The membership as changed (as it was, should it have gone meanwhile).
+    async setLevel(m: ExplicitMembership, level: number): Promise<ExplicitMembership> {
+      return (await writes.submit(setMemberLevel, { project_id: m.project_id, user_id: m.user_id, level, at: clock().toISOString() })) ?? m;
     },
 
-    remove: (m: ExplicitMembership) => { db.removeSync(key(m.project_id, m.user_id)); },
+    remove: (m: ExplicitMembership): Promise<void> => writes.submit(removeMember, { project_id: m.project_id, user_id: m.user_id }),
   };
 }
 

@@ -4,5 +4,6 @@ export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
 export { personRoutes } from './routes.js';
 export {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
-  personRecordByDistinctId, resolvePersonUuid, writeHashKeyOverrides,
+  personRecordByDistinctId, resolvePersonUuid,
 } from './store.js';
+export { deletePerson, personCommands, writeHashKeyOverrides } from './commands.js';

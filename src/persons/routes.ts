@@ -12,9 +12,9 @@ import type { PersonTasks } from './tasks.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
-import {
-  deletePerson, groupByKey, groupTypeMapping, personById, personByUuid, personRecordByDistinctId,
-} from './store.js';
+import { groupByKey, groupTypeMapping, personById, personByUuid, personRecordByDistinctId } from './store.js';
+import { deletePerson } from './commands.js';
+import type { StateWrites } from '../state/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,7 +55,7 @@ function groupTypeIndexParam(req: HttpRequest): number {
 }
 
 // The lists that scan run off the HTTP thread, in the query pool (./tasks.ts).
-export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<PersonTasks>): Route[] {
+export function personRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, scans: TaskRunner<PersonTasks>): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'persons', scope: 'person',
@@ -85,7 +85,7 @@ export function personRoutes(auth: ManagementAuth, store: Store, scans: TaskRunn
     ...auth.projectRoutes({
       methods: ['DELETE'], path: 'persons/:id', scope: 'person',
       async handler(req, { project }) {
-        await deletePerson(store, project.id, personFromPath(store, project.id, req.params.id));
+        await deletePerson(writes, project.id, personFromPath(store, project.id, req.params.id));
         // PostHog answers 202: its event deletion, when asked for, happens later.
         return { status: 202, body: null };
       },

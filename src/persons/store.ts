@@ -5,13 +5,12 @@
 //   groupProperties      (group type index, group key) → properties
 //   groupTypeMapping     project → its group types (index ↔ name)
 // Experience continuity keeps flag hash key overrides per person; the person consumer
-// moves them when it merges two persons (src/persons/batch.ts).
+// moves them when it merges two persons (src/persons/batch.ts), /decide records them
+// through the write path (src/persons/commands.ts).
 import type { Store } from '../store/env.js';
 import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, Properties } from '../store/persons.js';
-import { readByDistinctId, readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
+import { readByDistinctId, readByUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
-import { personUuid } from './person-uuid.js';
-import { bumpPersonsGeneration } from './person-cache.js';
 
 // Merges chain (A into B, later B into C); a longer chain than this would be a bug.
 const MAX_REDIRECTS = 64;
@@ -66,47 +65,6 @@ export function hashKeyOverrides(store: Store, projectId: number, personUuid: st
   const out: Record<string, string> = {};
   for (const { key, value } of withPrefix(store.hashKeyOverrides, [projectId, personUuid])) out[key[2] as string] = value;
   return out;
-}
-
-/**
- * Records `hashKey` (the anonymous distinct id a request brought) as the hash key of
- * each flag for the persons of `distinctIds`, where that person has none for the flag
- * yet; the first hash key a person gets for a flag stays. Distinct ids without a
- * person are skipped. Resolves once written.
- */
-export function writeHashKeyOverrides(store: Store, projectId: number, distinctIds: readonly string[], flagKeys: readonly string[], hashKey: string): Promise<boolean> {
-  return store.root.transaction(() => {
-    let written = false;
-    for (const distinctId of distinctIds) {
-      const row = store.personDistinctIds.get([projectId, distinctId]);
-      if (!row) continue;
-      const personUuid = rowPersonUuid(row);
-      for (const flagKey of flagKeys) {
-        if (store.hashKeyOverrides.get([projectId, personUuid, flagKey]) !== undefined) continue;
-        store.hashKeyOverrides.put([projectId, personUuid, flagKey], hashKey);
-        written = true;
-      }
-    }
-    return written;
-  });
-}
-
-/** Removes a person, its distinct ids and its overrides; its events stay. */
-export function deletePerson(store: Store, projectId: number, person: PersonRecord): Promise<unknown> {
-  return store.root.transaction(() => {
-    // Re-read inside the transaction: the consumer may have added ids since.
-    const current = readByUuid(store, projectId, person.uuid);
-    if (!current) return;
-    removePerson(store, projectId, current, false);
-    // Its ids may start new persons, under the uuids of persons merged into it long ago:
-    // those must not keep following the old merge.
-    for (const id of current.distinct_ids) store.personRedirects.remove([projectId, personUuid(projectId, id)]);
-    for (const { key } of [...withPrefix(store.hashKeyOverrides, [projectId, current.uuid])]) {
-      store.hashKeyOverrides.remove(key as [number, string, string]);
-    }
-    store.personIds.remove([projectId, current.id]);
-    bumpPersonsGeneration(store);
-  });
 }
 
 /** The project's persons, newest first (by numeric id). */

@@ -17,7 +17,7 @@ export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, acces
 
   const retrieve = (_req: HttpRequest, ctx: ProjectContext) => json(200, detail(ctx));
 
-  function update(req: HttpRequest, ctx: ProjectContext) {
+  async function update(req: HttpRequest, ctx: ProjectContext) {
     const { user, project } = ctx;
     const fields = parseProjectFields(jsonObject(req));
     // Only organization-wide admins may open or close a project: a project admin who is
@@ -25,12 +25,12 @@ export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, acces
     if (fields.access_control !== undefined && user.organization_level < OrgLevel.admin) {
       throw errors.insufficientOrgLevel('Your organization access level is insufficient to configure project access restrictions.');
     }
-    const updated = tenancy.updateProject(project.id, fields) ?? project;
+    const updated = (await tenancy.updateProject(project.id, fields)) ?? project;
     return json(200, detail({ ...ctx, project: updated }));
   }
 
-  function resetToken(_req: HttpRequest, ctx: ProjectContext) {
-    const rotated = tenancy.rotateProjectToken(ctx.project.id) ?? ctx.project;
+  async function resetToken(_req: HttpRequest, ctx: ProjectContext) {
+    const rotated = (await tenancy.rotateProjectToken(ctx.project.id)) ?? ctx.project;
     return json(200, detail({ ...ctx, project: rotated }));
   }
 
@@ -53,13 +53,13 @@ export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, acces
     }),
     auth.route({
       methods: ['POST'], pattern: '/api/projects', scope: 'project', organizationLevel: true,
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const { user } = ctx;
         if (user.organization_level < OrgLevel.admin) throw errors.insufficientOrgLevel();
         const fields = parseProjectFields(jsonObject(req));
-        const project = tenancy.createProject(user.organization_id, fields.name ?? 'Default project', fields);
+        const project = await tenancy.createProject(user.organization_id, fields.name ?? 'Default project', fields);
         // As in PostHog, the creator switches to the new project.
-        tenancy.setCurrentProject(user.id, project.id);
+        await tenancy.setCurrentProject(user.id, project.id);
         return json(201, detail({ ...ctx, project }));
       },
     }),

@@ -1,9 +1,11 @@
 // `hedgerow quota show | set`: an organization's feature flag request quota, on the data
 // directory of a running server or a stopped one. The server sees a change within a second.
 import { openStore } from '../store/env.js';
+import { createLocalWrites } from '../state/index.js';
 import { createTenancyStore } from '../tenancy/store.js';
-import { setFlagQuota } from './meter.js';
-import { flagQuotaReport, parseLimit } from './usage.js';
+import { createFlagMeter } from './meter.js';
+import { quotaCommands } from './commands.js';
+import { parseLimit } from './usage.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
@@ -17,12 +19,15 @@ export async function quotaCommand(sub: string | undefined, flags: Flags, config
   }
   const store = openStore(config.dataDir);
   try {
-    const tenancy = createTenancyStore(store);
+    const writes = createLocalWrites(store, quotaCommands);
+    // Reads only: no tenancy write is registered here.
+    const tenancy = createTenancyStore(store, writes);
+    const meter = createFlagMeter(store, writes);
     const wanted = text(flags.organization);
     const org = wanted === undefined ? tenancy.firstOrganization() : tenancy.organization(wanted);
     if (!org) throw new Error(wanted === undefined ? 'no organization yet: run `hedgerow init` first' : `no organization with id ${wanted}`);
-    if (limit !== undefined) setFlagQuota(store, org.id, limit);
-    const report = flagQuotaReport(store, org.id, Date.now());
+    if (limit !== undefined) await meter.setQuota(org.id, limit);
+    const report = meter.report(org.id, Date.now());
     if (config.json) return JSON.stringify({ organization: org.id, feature_flag_requests: report });
     return `organization ${org.id}: feature flag requests ${report.usage} of ${report.limit ?? 'unlimited'} ` +
       `this month (${report.period_start.slice(0, 10)} to ${report.period_end.slice(0, 10)} UTC)${report.quota_limited ? ', quota-limited' : ''}`;

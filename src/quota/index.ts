@@ -1,4 +1,5 @@
-// Public face of quotas: what /decide and /flags call per request, and the flush the
-// service runs before closing its store.
-export { flushFlagUsage, isFlagQuotaExceeded, recordFlagRequest } from './meter.js';
+// Public face of quotas: the meter /decide, /flags and the local-evaluation feed count
+// with, its write commands, and the billing period.
+export { createFlagMeter, type FlagMeter } from './meter.js';
+export { quotaCommands } from './commands.js';
 export { billingPeriod } from './period.js';

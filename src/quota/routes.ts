@@ -7,13 +7,12 @@ import { errors } from '../errors.js';
 import { jsonObject } from '../http/body.js';
 import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
-import type { Store } from '../store/env.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import { OrgLevel, type User } from '../tenancy/types.js';
-import { setFlagQuota } from './meter.js';
-import { flagQuotaReport, parseLimit } from './usage.js';
+import type { FlagMeter } from './meter.js';
+import { parseLimit } from './usage.js';
 
-export function quotaRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
+export function quotaRoutes(auth: ManagementAuth, meter: FlagMeter, tenancy: TenancyStore): Route[] {
   function organizationOf(req: HttpRequest, user: User): string {
     const orgId = req.params.organization_id === '@current' ? user.organization_id : req.params.organization_id;
     if (orgId !== user.organization_id) {
@@ -22,7 +21,7 @@ export function quotaRoutes(auth: ManagementAuth, store: Store, tenancy: Tenancy
     }
     return orgId;
   }
-  const report = (orgId: string) => ({ feature_flag_requests: flagQuotaReport(store, orgId, Date.now()) });
+  const report = (orgId: string) => ({ feature_flag_requests: meter.report(orgId, Date.now()) });
   const pattern = '/api/organizations/:organization_id/quota';
 
   return [
@@ -32,7 +31,7 @@ export function quotaRoutes(auth: ManagementAuth, store: Store, tenancy: Tenancy
     }),
     auth.route({
       methods: ['PATCH'], pattern, scope: 'organization', organizationLevel: true,
-      handler(req, { user }) {
+      async handler(req, { user }) {
         const orgId = organizationOf(req, user);
         if (user.organization_level < OrgLevel.admin) throw errors.insufficientOrgLevel();
         const body = jsonObject(req);
@@ -41,7 +40,7 @@ export function quotaRoutes(auth: ManagementAuth, store: Store, tenancy: Tenancy
           if (limit === undefined) {
             throw errors.validation('A valid non-negative integer or null is required.', 'feature_flag_requests');
           }
-          setFlagQuota(store, orgId, limit);
+          await meter.setQuota(orgId, limit);
         }
         return json(200, report(orgId));
       },

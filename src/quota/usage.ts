@@ -1,18 +1,4 @@
-// The feature flag quota of an organization as the API and the CLI show it.
-import type { Store } from '../store/env.js';
-import { flagQuota, flagUsage, isFlagQuotaExceeded } from './meter.js';
-import { billingPeriod } from './period.js';
-
-export function flagQuotaReport(store: Store, orgId: string, now: number) {
-  const period = billingPeriod(now);
-  return {
-    limit: flagQuota(store, orgId),
-    usage: flagUsage(store, orgId, now),
-    period_start: period.start,
-    period_end: period.end,
-    quota_limited: isFlagQuotaExceeded(store, orgId, now),
-  };
-}
+// The quota limit as an operator or a client writes it.
 
 /** A limit as given: a whole number, or null / "unlimited" for none. */
 export function parseLimit(raw: unknown): number | null | undefined {

@@ -11,15 +11,15 @@ export interface Bootstrapped {
 
 export const ADMIN_EMAIL = 'admin@hedgerow.local';
 
-export function bootstrap(tenancy: TenancyStore): Bootstrapped {
+export async function bootstrap(tenancy: TenancyStore): Promise<Bootstrapped> {
   const existing = tenancy.project(1);
   if (existing) {
     const admin = tenancy.userByEmail(ADMIN_EMAIL) ?? tenancy.users()[0];
     if (admin) return { project: existing, admin, created: false };
   }
-  const org = tenancy.firstOrganization() ?? tenancy.createOrganization('Default organization');
-  const project = existing ?? tenancy.createProject(org.id, 'Default project');
-  const admin = tenancy.createUser({
+  const org = tenancy.firstOrganization() ?? await tenancy.createOrganization('Default organization');
+  const project = existing ?? await tenancy.createProject(org.id, 'Default project');
+  const admin = await tenancy.createUser({
     email: ADMIN_EMAIL, first_name: 'Admin', organization_id: org.id, level: OrgLevel.owner, current_project_id: project.id,
   });
   return { project, admin, created: true };

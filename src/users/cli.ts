@@ -28,11 +28,11 @@ export async function userAdd(o: UserAddOptions): Promise<string> {
   const levelName = (o.level ?? 'member') as OrgLevelName;
   if (!Object.hasOwn(OrgLevel, levelName)) throw new Error('--level must be member, admin or owner');
   const email = o.email;
-  return withTenancy(o.dataDir, (tenancy) => {
+  return withTenancy(o.dataDir, async (tenancy) => {
     const org = tenancy.firstOrganization();
     if (!org) throw new Error('no organization yet: run `hedgerow init` first');
     const home = tenancy.projects().filter((p) => p.organization_id === org.id).sort((a, b) => a.id - b.id)[0];
-    const user = tenancy.createUser({
+    const user = await tenancy.createUser({
       email, first_name: o.firstName, last_name: o.lastName, level: OrgLevel[levelName],
       organization_id: org.id, current_project_id: home.id,
     });

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, request, bearer, postJson, eventually, type TestServer } from '../helpers/server.js';
-import { hashKey } from '../../src/auth/keys.js';
+import { hashKey } from '../../src/tenancy/keys.js';
 
 const s = suite('personal API keys');
 let t: TestServer;
@@ -20,7 +20,7 @@ s('the key is accepted as Bearer header, JSON body field or query parameter', as
 
 s('only the hash is stored; last_used_at is set on use', async () => {
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  const { key, record } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'fresh');
+  const { key, record } = await t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'fresh');
   assert.is(record.secure_value, hashKey(key));
   assert.not.ok(JSON.stringify(t.server.tenancy.personalKeys()).includes(key));
   assert.is(record.last_used_at, null);
@@ -31,9 +31,9 @@ s('only the hash is stored; last_used_at is set on use', async () => {
 
 s('a revoked key is refused at once and never revived by its last use', async () => {
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  const { key, record } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'short-lived');
+  const { key, record } = await t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'short-lived');
   assert.is((await request(`${t.url}/api/users/@me/`, { headers: bearer(key) })).status, 200);
-  t.server.tenancy.revokePersonalKey(record.id);
+  await t.server.tenancy.revokePersonalKey(record.id);
   const r = await request(`${t.url}/api/users/@me/`, { headers: bearer(key) });
   assert.is(r.status, 401);
   assert.is(r.body.detail, 'Personal API key found in request Authorization header is invalid.');

@@ -14,9 +14,9 @@ const NO_ACCESS = denied("You don't have access to the project.");
 
 serveSuite(s, (server, client) => { t = server; api = client; });
 
-function project(accessControl: boolean): Project {
+async function project(accessControl: boolean): Promise<Project> {
   const org = t.server.tenancy.userByEmail('admin@hedgerow.local')!.organization_id;
-  return t.server.tenancy.createProject(org, 'Guarded', { access_control: accessControl });
+  return await t.server.tenancy.createProject(org, 'Guarded', { access_control: accessControl });
 }
 
 // Project routes of several domains, read and write.
@@ -29,8 +29,8 @@ const probes = (p: Project) => [
 ] as const;
 
 s('an organization member with a * key is refused on every route of a private project', async () => {
-  const p = project(true);
-  const member = addUser(t);
+  const p = await project(true);
+  const member = await addUser(t);
   for (const [method, path] of probes(p)) {
     const r = await api(method, path, member.key, method === 'PATCH' ? { name: 'x' } : undefined);
     assert.is(r.status, 403, `${method} ${path}`);
@@ -41,8 +41,8 @@ s('an organization member with a * key is refused on every route of a private pr
 });
 
 s('explicit membership opens the project; leaving closes it again', async () => {
-  const p = project(true);
-  const member = addUser(t);
+  const p = await project(true);
+  const member = await addUser(t);
   const added = await api('POST', `/api/projects/${p.id}/explicit_members/`, t.personalKey, { user_uuid: member.user.uuid });
   assert.is(added.status, 201);
   for (const [method, path] of probes(p)) {
@@ -60,8 +60,8 @@ s('explicit membership opens the project; leaving closes it again', async () => 
 });
 
 s('organization admins and owners keep implicit access', async () => {
-  const p = project(true);
-  const admin = addUser(t, { level: OrgLevel.admin });
+  const p = await project(true);
+  const admin = await addUser(t, { level: OrgLevel.admin });
   for (const [method, path] of probes(p)) {
     const r = await api(method, path, admin.key, method === 'PATCH' ? { name: 'Admin' } : undefined);
     assert.is(r.status, 200, `${method} ${path}`);
@@ -70,16 +70,16 @@ s('organization admins and owners keep implicit access', async () => {
 });
 
 s('without access control every organization member gets in; switching it on shuts them out', async () => {
-  const p = project(false);
-  const member = addUser(t);
+  const p = await project(false);
+  const member = await addUser(t);
   assert.is((await api('GET', `/api/environments/${p.id}/events/`, member.key)).status, 200);
   assert.is((await api('PATCH', `/api/projects/${p.id}/`, t.personalKey, { access_control: true })).status, 200);
   assert.equal((await api('GET', `/api/environments/${p.id}/events/`, member.key)).body, NO_ACCESS);
 });
 
 s('scopes still apply to members: a member key without query:read is refused on events', async () => {
-  const p = project(true);
-  const member = addUser(t, { scopes: ['project:read'] });
+  const p = await project(true);
+  const member = await addUser(t, { scopes: ['project:read'] });
   await api('POST', `/api/projects/${p.id}/explicit_members/`, t.personalKey, { user_uuid: member.user.uuid });
   assert.is((await api('GET', `/api/projects/${p.id}/`, member.key)).status, 200);
   assert.equal((await api('GET', `/api/environments/${p.id}/events/`, member.key)).body,

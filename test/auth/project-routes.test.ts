@@ -5,6 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Store } from '../../src/store/env.js';
 import { createTenancyStore } from '../../src/tenancy/store.js';
+import { tenancyCommands } from '../../src/tenancy/commands.js';
+import { createLocalWrites } from '../../src/state/index.js';
 import { bootstrap } from '../../src/tenancy/bootstrap.js';
 import { createManagementAuth, type ManagementAuth } from '../../src/auth/management.js';
 import { resourceRoutes } from '../../src/auth/resource-routes.js';
@@ -21,11 +23,11 @@ let key: string;
 let projectId: number;
 const s = suite('project routes');
 storePerTest(s, 'hedgerow-project-routes-', (opened) => { store = opened; });
-s.before.each(() => {
-  const tenancy = createTenancyStore(store);
-  const boot = bootstrap(tenancy);
+s.before.each(async () => {
+  const tenancy = createTenancyStore(store, createLocalWrites(store, tenancyCommands));
+  const boot = await bootstrap(tenancy);
   projectId = boot.project.id;
-  key = tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test').key;
+  key = (await tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test')).key;
   auth = createManagementAuth({ tenancy, onAuthFailure() {}, rateLimit: createRateLimiter({ limit: 1000, windowMs: 60_000 }) });
 });
 

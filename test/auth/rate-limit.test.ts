@@ -15,7 +15,7 @@ const me = (key: string) => request(`${t.url}/api/users/@me/`, { headers: bearer
 
 s('past its budget a key gets 429 with Retry-After and the throttled body; other keys are unaffected', async () => {
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  const { key } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'busy');
+  const { key } = await t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'busy');
   for (let i = 0; i < 3; i++) assert.is((await me(key)).status, 200);
   const r = await me(key);
   assert.is(r.status, 429);
@@ -26,7 +26,7 @@ s('past its budget a key gets 429 with Retry-After and the throttled body; other
   });
   // Refused requests count too: a key hammering a route it may not use is throttled alike.
   assert.is((await request(`${t.url}/api/projects/`, { headers: bearer(key) })).status, 429);
-  const { key: other } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'calm');
+  const { key: other } = await t.server.tenancy.createPersonalKey(owner.id, ['user:read'], null, 'calm');
   assert.is((await me(other)).status, 200);
 });
 

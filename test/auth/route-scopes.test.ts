@@ -29,9 +29,9 @@ function managementRoutes(): (Route & { scope?: string })[] {
   return t.server.routes.filter((r) => (r.pattern.startsWith('/api/') && !PUBLIC_API_ROUTES.includes(r.pattern)) || 'scope' in r);
 }
 
-function keyWith(scopes: string[]): string {
+async function keyWith(scopes: string[]): Promise<string> {
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  return t.server.tenancy.createPersonalKey(owner.id, scopes, null, 'route walk').key;
+  return (await t.server.tenancy.createPersonalKey(owner.id, scopes, null, 'route walk')).key;
 }
 
 async function call(method: string, path: string, key?: string) {
@@ -72,7 +72,7 @@ s('every management route declares a known scope, refuses a key without it and a
       // Everything else, including read of the same object for a write: read never implies write.
       const others = SCOPE_OBJECTS.flatMap((o) => [`${o}:read`, `${o}:write`])
         .filter((x) => x !== `${scope}:write` && !(access === 'read' && x === `${scope}:read`));
-      const refused = await call(method, path, keyWith(others));
+      const refused = await call(method, path, await keyWith(others));
       assert.is(refused.status, 403, `${label} with a key missing ${needed}`);
       if (method !== 'HEAD') {
         assert.equal(refused.body, {
@@ -80,7 +80,7 @@ s('every management route declares a known scope, refuses a key without it and a
         }, label);
       }
 
-      const admitted = await call(method, path, keyWith([needed]));
+      const admitted = await call(method, path, await keyWith([needed]));
       assert.is.not(admitted.status, 401, `${label} with only ${needed}`);
       if (admitted.status === 403) {
         assert.not.match(String(admitted.body?.detail), /missing required scope/, `${label} with only ${needed}`);
@@ -92,15 +92,15 @@ s('every management route declares a known scope, refuses a key without it and a
 });
 
 s('write implies read; * is everything', async () => {
-  assert.is((await call('GET', '/api/projects/', keyWith(['project:write']))).status, 200);
-  assert.is((await call('GET', '/api/users/@me/', keyWith(['*']))).status, 200);
-  const readOnly = await call('PATCH', `/api/projects/${t.projectId}/`, keyWith(['project:read']));
+  assert.is((await call('GET', '/api/projects/', await keyWith(['project:write']))).status, 200);
+  assert.is((await call('GET', '/api/users/@me/', await keyWith(['*']))).status, 200);
+  const readOnly = await call('PATCH', `/api/projects/${t.projectId}/`, await keyWith(['project:read']));
   assert.is(readOnly.body.detail, "API key missing required scope 'project:write'");
 });
 
 s('a key limited to projects keeps /api/users/@me/ (exempt, as in PostHog)', async () => {
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  const { key } = t.server.tenancy.createPersonalKey(owner.id, ['user:read'], [t.projectId], 'limited');
+  const { key } = await t.server.tenancy.createPersonalKey(owner.id, ['user:read'], [t.projectId], 'limited');
   assert.is((await call('GET', '/api/users/@me/', key)).status, 200);
 });
 

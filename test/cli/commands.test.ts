@@ -69,7 +69,7 @@ s('key create prints the key once; it works at once against the running server, 
   assert.is((await get('/api/projects/1/', key)).status, 200);
   assert.is((await get('/api/environments/1/events/', key)).status, 200);
   assert.is((await get('/api/users/@me/', key)).body.detail, "API key missing required scope 'user:read'");
-  const other = t.server.tenancy.createProject(t.server.tenancy.userByEmail('bob@example.com')!.organization_id, 'Two');
+  const other = await t.server.tenancy.createProject(t.server.tenancy.userByEmail('bob@example.com')!.organization_id, 'Two');
   assert.is((await get(`/api/projects/${other.id}/`, key)).body.detail, `API key does not have access to the requested project: ID ${other.id}.`);
 
   const list = await cli('key', 'list', '--json', '--email', 'bob@example.com');

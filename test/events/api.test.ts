@@ -98,7 +98,7 @@ s('no key is 401 not_authenticated; a wrong key 401 authentication_failed', asyn
 
 s('a key without query:read is 403 naming the scope', async () => {
   const admin = t.server.tenancy.users()[0];
-  const { key } = t.server.tenancy.createPersonalKey(admin.id, ['insight:read'], null, 'narrow');
+  const { key } = await t.server.tenancy.createPersonalKey(admin.id, ['insight:read'], null, 'narrow');
   const r = await get(base(), key);
   assert.is(r.status, 403);
   assert.equal(r.body, { type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'query:read'", attr: null });
@@ -106,8 +106,8 @@ s('a key without query:read is 403 naming the scope', async () => {
 
 s('a key limited to project 1 gets 403 on another project of the organization, 404 on an unknown one', async () => {
   const admin = t.server.tenancy.users()[0];
-  const other = t.server.tenancy.createProject(admin.organization_id, 'Other');
-  const { key } = t.server.tenancy.createPersonalKey(admin.id, ['query:read'], [t.projectId], 'p1 only');
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Other');
+  const { key } = await t.server.tenancy.createPersonalKey(admin.id, ['query:read'], [t.projectId], 'p1 only');
   const r = await get(`${t.url}/api/environments/${other.id}/events/`, key);
   assert.is(r.status, 403);
   assert.is(r.body.detail, `API key does not have access to the requested project: ID ${other.id}.`);
@@ -116,7 +116,7 @@ s('a key limited to project 1 gets 403 on another project of the organization, 4
 
 s('events of one project are invisible from another', async () => {
   const admin = t.server.tenancy.users()[0];
-  const other = t.server.tenancy.createProject(admin.organization_id, 'Isolated');
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Isolated');
   const r = await get(`${t.url}/api/environments/${other.id}/events/`);
   assert.is(r.status, 200);
   assert.equal(r.body.results, []);

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, request, bearer, eventually, type TestServer } from '../helpers/server.js';
-import { insertFlag, saveFlag } from '../../src/flags/definitions/store.js';
+import { insertFlag, saveFlag } from '../../src/flags/definitions/commands.js';
 import type { StoredFlag } from '../../src/flags/definitions/types.js';
 import {
   capture, createCohort, createFlag, decideUntil, evaluate, group, groupIdentify, gzipBody, identify, patchFlag, person, setFlagQuota,
@@ -314,7 +314,7 @@ s('a flag change is visible to evaluation within a second', async () => {
 
 s('a flag that cannot be computed sets errorsWhileComputingFlags; the others still answer', async () => {
   const now = new Date().toISOString();
-  const broken: StoredFlag = insertFlag(t.server.store, {
+  const broken: StoredFlag = await insertFlag(t.server.writes, {
     project_id: t.projectId, key: 'broken', name: '', active: true, deleted: false, ensure_experience_continuity: false,
     filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: 987654 }], rollout_percentage: 100 }] },
     version: 1, evaluation_runtime: 'all', bucketing_identifier: null, created_at: now, created_by: null, updated_at: now, last_modified_by: null,
@@ -337,7 +337,7 @@ s('a flag that cannot be computed sets errorsWhileComputingFlags; the others sti
     assert.equal(some.body.featureFlags, { everyone: true });
     assert.is(some.body.errorsWhileComputingFlags, false);
   } finally {
-    saveFlag(t.server.store, { ...broken, deleted: true });
+    await saveFlag(t.server.writes, { ...broken, deleted: true });
   }
   const healed = await evaluate(t, '/decide?v=3', { distinct_id: 'u-1' });
   assert.is(healed.body.errorsWhileComputingFlags, false);
@@ -346,7 +346,7 @@ s('a flag that cannot be computed sets errorsWhileComputingFlags; the others sti
 
 s('project isolation: another project\'s flags never answer for this token', async () => {
   const org = t.server.tenancy.projectByToken(t.projectKey)!.organization_id;
-  const other = t.server.tenancy.createProject(org, 'Other');
+  const other = await t.server.tenancy.createProject(org, 'Other');
   await createFlag(t, { key: 'other-only', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } }, other.id);
   await createFlag(t, { key: 'everyone', filters: { groups: [{ properties: [], rollout_percentage: 0 }] } }, other.id);
   const mine = await evaluate(t, '/decide?v=3', { distinct_id: 'u-1' });

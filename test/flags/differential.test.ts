@@ -32,7 +32,8 @@ import * as assert from 'uvu/assert';
 import { PostHog } from 'posthog-node';
 import { startTestServer, eventually, type TestServer } from '../helpers/server.js';
 import { capture, createCohort, createFlag, evaluate, identify } from './serving.js';
-import { flagById, saveFlag } from '../../src/flags/definitions/store.js';
+import { flagById } from '../../src/flags/definitions/store.js';
+import { saveFlag } from '../../src/flags/definitions/commands.js';
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261122);
 const FLAG_COUNT = 70;
@@ -273,7 +274,7 @@ async function setup() {
   // refuses to disable such a flag, so this state is written through the store.
   for (const f of flags.filter((x) => x.dependents > 0 && r.chance(0.3))) {
     const stored = flagById(t.server.store, t.projectId, f.id)!;
-    saveFlag(t.server.store, { ...stored, active: false, version: stored.version + 1 });
+    await saveFlag(t.server.writes, { ...stored, active: false, version: stored.version + 1 });
     f.active = false;
   }
 

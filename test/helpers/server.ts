@@ -47,8 +47,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   } finally {
     process.stderr.write = quietStderr;
   }
-  const boot = bootstrap(server.tenancy);
-  const { key } = server.tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test');
+  const boot = await bootstrap(server.tenancy);
+  const { key } = await server.tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test');
   return {
     url: `http://127.0.0.1:${server.port}`,
     projectKey: boot.project.api_token,

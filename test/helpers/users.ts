@@ -9,16 +9,16 @@ export interface TestUser {
   key: string;
 }
 
-export function addUser(t: TestServer, opts: {
+export async function addUser(t: TestServer, opts: {
   level?: number; scopes?: string[]; projects?: number[] | null; email?: string; organizationId?: string;
-} = {}): TestUser {
+} = {}): Promise<TestUser> {
   const { tenancy } = t.server;
   const owner = tenancy.userByEmail('admin@hedgerow.local')!;
-  const user = tenancy.createUser({
+  const user = await tenancy.createUser({
     email: opts.email ?? `user-${randomUUID()}@example.com`, level: opts.level ?? OrgLevel.member,
     organization_id: opts.organizationId ?? owner.organization_id, current_project_id: t.projectId,
   });
-  const { key } = tenancy.createPersonalKey(user.id, opts.scopes ?? ['*'], opts.projects ?? null, 'test');
+  const { key } = await tenancy.createPersonalKey(user.id, opts.scopes ?? ['*'], opts.projects ?? null, 'test');
   return { user, key };
 }
 

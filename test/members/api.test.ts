@@ -23,8 +23,8 @@ s.before(async () => {
 });
 s.after(async () => { await t.close(); });
 
-function privateProject(accessControl = true): Project {
-  return t.server.tenancy.createProject(owner.user.organization_id, 'Private', { access_control: accessControl });
+async function privateProject(accessControl = true): Promise<Project> {
+  return await t.server.tenancy.createProject(owner.user.organization_id, 'Private', { access_control: accessControl });
 }
 const members = (p: Project, prefix = '/api/projects') => `${prefix}/${p.id}/explicit_members/`;
 const member = (p: Project, uuid: string, prefix = '/api/projects') => `${members(p, prefix)}${uuid}/`;
@@ -35,8 +35,8 @@ async function add(p: Project, as: TestUser, who: TestUser, level?: number, pref
 
 for (const prefix of PREFIXES) {
   s(`${prefix}: an organization owner adds a member: 201 with the member object`, async () => {
-    const p = privateProject();
-    const rookie = addUser(t);
+    const p = await privateProject();
+    const rookie = await addUser(t);
     const r = await add(p, owner, rookie, undefined, prefix);
     assert.is(r.status, 201);
     assert.equal(Object.keys(r.body).sort(),
@@ -54,7 +54,7 @@ for (const prefix of PREFIXES) {
   });
 
   s(`${prefix}: unknown project is 404 Project not found.`, async () => {
-    const r = await api('POST', `${prefix}/2137/explicit_members/`, owner.key, { user_uuid: addUser(t).user.uuid });
+    const r = await api('POST', `${prefix}/2137/explicit_members/`, owner.key, { user_uuid: (await addUser(t)).user.uuid });
     assert.is(r.status, 404);
     assert.equal(r.body, { type: 'invalid_request', code: 'not_found', detail: 'Project not found.', attr: null });
     assert.is((await api('GET', `${prefix}/2137/explicit_members/`, owner.key)).status, 404);
@@ -62,8 +62,8 @@ for (const prefix of PREFIXES) {
 }
 
 s('both prefixes name the same memberships', async () => {
-  const p = privateProject();
-  const rookie = addUser(t);
+  const p = await privateProject();
+  const rookie = await addUser(t);
   assert.is((await add(p, owner, rookie, undefined, '/api/environments')).status, 201);
   const r = await api('GET', member(p, rookie.user.uuid, '/api/projects'), owner.key);
   assert.is(r.status, 200);
@@ -71,20 +71,20 @@ s('both prefixes name the same memberships', async () => {
 });
 
 s('an organization admin may add members and admins', async () => {
-  const p = privateProject();
-  const admin = addUser(t, { level: OrgLevel.admin });
-  const r1 = await add(p, admin, addUser(t));
+  const p = await privateProject();
+  const admin = await addUser(t, { level: OrgLevel.admin });
+  const r1 = await add(p, admin, (await addUser(t)));
   assert.is(r1.status, 201);
-  const r2 = await add(p, admin, addUser(t), 8);
+  const r2 = await add(p, admin, (await addUser(t)), 8);
   assert.is(r2.status, 201);
   assert.is(r2.body.level, 8);
   assert.is(r2.body.effective_level, 8);
 });
 
 s('an organization member without project admin may not add, even themselves', async () => {
-  const p = privateProject();
-  const plain = addUser(t);
-  const r = await add(p, plain, addUser(t));
+  const p = await privateProject();
+  const plain = await addUser(t);
+  const r = await add(p, plain, (await addUser(t)));
   assert.is(r.status, 403);
   assert.equal(r.body, SUFFICIENT);
   const self = await add(p, plain, plain);
@@ -94,47 +94,47 @@ s('an organization member without project admin may not add, even themselves', a
 });
 
 s('an organization admin cannot explicitly add themselves', async () => {
-  const p = privateProject();
-  const admin = addUser(t, { level: OrgLevel.admin });
+  const p = await privateProject();
+  const admin = await addUser(t, { level: OrgLevel.admin });
   const r = await add(p, admin, admin);
   assert.is(r.status, 403);
   assert.equal(r.body, denied("You can't explicitly add yourself to projects."));
 });
 
 s('a project member may read the members but not add; a project admin may add', async () => {
-  const p = privateProject();
-  const viewer = addUser(t);
-  const manager = addUser(t);
+  const p = await privateProject();
+  const viewer = await addUser(t);
+  const manager = await addUser(t);
   await add(p, owner, viewer, 1);
   await add(p, owner, manager, 8);
   const list = await api('GET', members(p), viewer.key);
   assert.is(list.status, 200);
   assert.is(list.body.length, 2);
-  const refused = await add(p, viewer, addUser(t));
+  const refused = await add(p, viewer, (await addUser(t)));
   assert.is(refused.status, 403);
   assert.equal(refused.body, SUFFICIENT);
-  const refusedAdmin = await add(p, viewer, addUser(t), 8);
+  const refusedAdmin = await add(p, viewer, (await addUser(t)), 8);
   assert.equal(refusedAdmin.body, SUFFICIENT);
-  const ok = await add(p, manager, addUser(t), 8);
+  const ok = await add(p, manager, (await addUser(t)), 8);
   assert.is(ok.status, 201);
   assert.is(ok.body.level, 8);
 });
 
 s('effective_level is the higher of the explicit and the organization level', async () => {
-  const p = privateProject();
-  const orgAdmin = addUser(t, { level: OrgLevel.admin });
+  const p = await privateProject();
+  const orgAdmin = await addUser(t, { level: OrgLevel.admin });
   const r = await add(p, owner, orgAdmin, 1);
   assert.is(r.status, 201);
   assert.is(r.body.level, 1);
   assert.is(r.body.parent_level, 8);
   assert.is(r.body.effective_level, 8);
   // ...and that level is what it may do: add others although its explicit level is member.
-  assert.is((await add(p, orgAdmin, addUser(t))).status, 201);
+  assert.is((await add(p, orgAdmin, (await addUser(t)))).status, 201);
 });
 
 s('without access control: 400 with PostHog\'s message on writes, an empty list on read', async () => {
-  const p = privateProject(false);
-  const rookie = addUser(t);
+  const p = await privateProject(false);
+  const rookie = await addUser(t);
   const r = await add(p, owner, rookie);
   assert.is(r.status, 400);
   assert.equal(r.body, {
@@ -145,18 +145,18 @@ s('without access control: 400 with PostHog\'s message on writes, an empty list 
   assert.is(list.status, 200);
   assert.equal(list.body, []);
   // Memberships made while access control was on cannot be changed once it is off.
-  t.server.tenancy.updateProject(p.id, { access_control: true });
+  await t.server.tenancy.updateProject(p.id, { access_control: true });
   assert.is((await add(p, owner, rookie)).status, 201);
-  t.server.tenancy.updateProject(p.id, { access_control: false });
+  await t.server.tenancy.updateProject(p.id, { access_control: false });
   const patch = await api('PATCH', member(p, rookie.user.uuid), owner.key, { level: 8 });
   assert.is(patch.status, 400);
   assert.is(patch.body.detail, 'Explicit members can only be accessed for projects with project-based permissioning enabled.');
 });
 
 s('a user outside the organization, or no user at all: 403 same organization', async () => {
-  const p = privateProject();
-  const otherOrg = t.server.tenancy.createOrganization('Acme');
-  const mallory = addUser(t, { organizationId: otherOrg.id });
+  const p = await privateProject();
+  const otherOrg = await t.server.tenancy.createOrganization('Acme');
+  const mallory = await addUser(t, { organizationId: otherOrg.id });
   for (const uuid of [mallory.user.uuid, randomUUID()]) {
     const r = await api('POST', members(p), owner.key, { user_uuid: uuid });
     assert.is(r.status, 403);
@@ -165,16 +165,16 @@ s('a user outside the organization, or no user at all: 403 same organization', a
 });
 
 s('a project of another organization is refused', async () => {
-  const otherOrg = t.server.tenancy.createOrganization('Elsewhere');
-  const foreign = t.server.tenancy.createProject(otherOrg.id, 'Foreign', { access_control: true });
-  const r = await add(foreign, owner, addUser(t));
+  const otherOrg = await t.server.tenancy.createOrganization('Elsewhere');
+  const foreign = await t.server.tenancy.createProject(otherOrg.id, 'Foreign', { access_control: true });
+  const r = await add(foreign, owner, (await addUser(t)));
   assert.is(r.status, 403);
   assert.is(r.body.code, 'permission_denied');
 });
 
 s('adding the same user twice: 400', async () => {
-  const p = privateProject();
-  const rookie = addUser(t);
+  const p = await privateProject();
+  const rookie = await addUser(t);
   assert.is((await add(p, owner, rookie)).status, 201);
   const r = await add(p, owner, rookie, 8);
   assert.is(r.status, 400);
@@ -184,18 +184,18 @@ s('adding the same user twice: 400', async () => {
 });
 
 s('field validation: user_uuid required and a UUID, level a valid choice', async () => {
-  const p = privateProject();
+  const p = await privateProject();
   const missing = await api('POST', members(p), owner.key, { level: 1 });
   assert.is(missing.status, 400);
   assert.equal(missing.body, { type: 'validation_error', code: 'required', detail: 'This field is required.', attr: 'user_uuid' });
   const bad = await api('POST', members(p), owner.key, { user_uuid: 'nope' });
   assert.equal(bad.body, { type: 'validation_error', code: 'invalid', detail: 'Must be a valid UUID.', attr: 'user_uuid' });
-  const level = await api('POST', members(p), owner.key, { user_uuid: addUser(t).user.uuid, level: 5 });
+  const level = await api('POST', members(p), owner.key, { user_uuid: (await addUser(t)).user.uuid, level: 5 });
   assert.is(level.status, 400);
   assert.equal(level.body, { type: 'validation_error', code: 'invalid_choice', detail: '"5" is not a valid choice.', attr: 'level' });
-  const owner15 = await api('POST', members(p), owner.key, { user_uuid: addUser(t).user.uuid, level: 15 });
+  const owner15 = await api('POST', members(p), owner.key, { user_uuid: (await addUser(t)).user.uuid, level: 15 });
   assert.is(owner15.body.code, 'invalid_choice');
-  const asText = await api('POST', members(p), owner.key, { user_uuid: addUser(t).user.uuid, level: '8' });
+  const asText = await api('POST', members(p), owner.key, { user_uuid: (await addUser(t)).user.uuid, level: '8' });
   assert.is(asText.status, 201);
   assert.is(asText.body.level, 8);
   const notJson = await api('POST', members(p), owner.key, '{nope');
@@ -206,8 +206,8 @@ s('field validation: user_uuid required and a UUID, level a valid choice', async
 });
 
 s('retrieve by user uuid or @me; unknown is 404', async () => {
-  const p = privateProject();
-  const rookie = addUser(t);
+  const p = await privateProject();
+  const rookie = await addUser(t);
   await add(p, owner, rookie);
   const one = await api('GET', member(p, rookie.user.uuid.toUpperCase()), owner.key);
   assert.is(one.status, 200);
@@ -221,8 +221,8 @@ s('retrieve by user uuid or @me; unknown is 404', async () => {
 });
 
 s('the list is a bare array ordered by level, then newest first', async () => {
-  const p = privateProject();
-  const [a, b, c] = [addUser(t), addUser(t), addUser(t)];
+  const p = await privateProject();
+  const [a, b, c] = [(await addUser(t)), (await addUser(t)), (await addUser(t))];
   await add(p, owner, a, 1);
   await new Promise((r) => setTimeout(r, 5));
   await add(p, owner, b, 8);
@@ -235,10 +235,10 @@ s('the list is a bare array ordered by level, then newest first', async () => {
 });
 
 s('PATCH: an owner or a project admin changes a level (200); a plain member may not', async () => {
-  const p = privateProject();
-  const rookie = addUser(t);
-  const manager = addUser(t);
-  const viewer = addUser(t);
+  const p = await privateProject();
+  const rookie = await addUser(t);
+  const manager = await addUser(t);
+  const viewer = await addUser(t);
   const created = (await add(p, owner, rookie)).body;
   await add(p, owner, manager, 8);
   await add(p, owner, viewer, 1);
@@ -261,22 +261,22 @@ s('PATCH: an owner or a project admin changes a level (200); a plain member may 
 });
 
 s('PATCH: nobody sets their own level', async () => {
-  const p = privateProject();
-  const manager = addUser(t);
+  const p = await privateProject();
+  const manager = await addUser(t);
   await add(p, owner, manager, 8);
   const r = await api('PATCH', member(p, manager.user.uuid), manager.key, { level: 1 });
   assert.is(r.status, 403);
   assert.equal(r.body, denied("You can't set your own access level."));
   // A PATCH naming oneself as the user is the self-add rule.
-  const other = addUser(t);
+  const other = await addUser(t);
   await add(p, owner, other);
   const renamed = await api('PATCH', member(p, other.user.uuid), manager.key, { user_uuid: manager.user.uuid });
   assert.equal(renamed.body, denied("You can't explicitly add yourself to projects."));
 });
 
 s('DELETE: admins remove others (204); plain members may not; anyone may leave', async () => {
-  const p = privateProject();
-  const [rookie, viewer, manager, leaver] = [addUser(t), addUser(t), addUser(t), addUser(t)];
+  const p = await privateProject();
+  const [rookie, viewer, manager, leaver] = [(await addUser(t)), (await addUser(t)), (await addUser(t)), (await addUser(t))];
   await add(p, owner, rookie);
   await add(p, owner, viewer, 1);
   await add(p, owner, manager, 8);
@@ -292,13 +292,13 @@ s('DELETE: admins remove others (204); plain members may not; anyone may leave',
   assert.is(left.status, 204);
   assert.is((await api('DELETE', member(p, viewer.user.uuid), owner.key)).status, 204);
   // An organization admin with implicit access has no membership to leave.
-  const orgAdmin = addUser(t, { level: OrgLevel.admin });
+  const orgAdmin = await addUser(t, { level: OrgLevel.admin });
   assert.is((await api('DELETE', member(p, orgAdmin.user.uuid), orgAdmin.key)).status, 404);
 });
 
 s('a member who left loses access to the project', async () => {
-  const p = privateProject();
-  const leaver = addUser(t);
+  const p = await privateProject();
+  const leaver = await addUser(t);
   await add(p, owner, leaver);
   assert.is((await api('GET', members(p), leaver.key)).status, 200);
   assert.is((await api('DELETE', member(p, '@me'), leaver.key)).status, 403);

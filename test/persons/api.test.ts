@@ -17,9 +17,9 @@ async function capture(batch: Record<string, unknown>[]) {
 }
 
 const get = (path: string, key = t.personalKey) => api('GET', `${base}${path}`, key);
-const keyWith = (scopes: string[]) => {
+const keyWith = async (scopes: string[]) => {
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  return t.server.tenancy.createPersonalKey(owner.id, scopes, null, 'persons test').key;
+  return (await t.server.tenancy.createPersonalKey(owner.id, scopes, null, 'persons test')).key;
 };
 
 s.before(async () => {
@@ -148,17 +148,17 @@ s('events carry their person; events of a merged person point to the survivor', 
 });
 
 s('scopes: person:read reads persons, person:write deletes, group:read reads groups', async () => {
-  const reader = keyWith(['person:read']);
+  const reader = await keyWith(['person:read']);
   assert.is((await get('/persons/', reader)).status, 200);
   assert.is((await get('/groups_types/', reader)).status, 403);
-  assert.is((await get('/groups_types/', keyWith(['group:read']))).status, 200);
+  assert.is((await get('/groups_types/', await keyWith(['group:read']))).status, 200);
   const uuid = personUuid(t.projectId, '$company_acme');
   assert.is((await api('DELETE', `${base}/persons/${uuid}/`, reader)).status, 403);
 });
 
 s('DELETE removes the person and its distinct ids; a later event starts a new person', async () => {
   const uuid = personUuid(t.projectId, '$company_acme');
-  const writer = keyWith(['person:write']);
+  const writer = await keyWith(['person:write']);
   const del = await api('DELETE', `${base}/persons/${uuid}/`, writer);
   assert.is(del.status, 202);
   assert.is((await get(`/persons/${uuid}/`)).status, 404);

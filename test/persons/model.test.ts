@@ -19,7 +19,9 @@ import { createPersonStep } from '../../src/persons/step.js';
 import { normalizePersonEvent } from '../../src/persons/normalize.js';
 import { processPersonEvent } from '../../src/persons/identity.js';
 import { groupIdentifyFields, resolveGroupType, upsertGroup } from '../../src/persons/groups.js';
-import { deletePerson, groupByKey, groupTypeMapping, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
+import { groupByKey, groupTypeMapping, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
+import { deletePerson, personCommands } from '../../src/persons/commands.js';
+import { createLocalWrites } from '../../src/state/index.js';
 import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/store/persons.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
@@ -176,7 +178,7 @@ async function runSeed(seed: number) {
     } else if (r < 0.2 && seed % 2 === 1) {
       const id = IDS[Math.floor(random() * IDS.length)];
       const stored = personRecordByDistinctId(store, P, id);
-      if (stored) await deletePerson(store, P, stored);
+      if (stored) await deletePerson(createLocalWrites(store, personCommands), P, stored);
       model.delete(id);
     }
   }

@@ -28,7 +28,7 @@ s('list: a paginated envelope of the projects the caller can see', async () => {
 });
 
 s('list pages with limit and offset and absolute URLs', async () => {
-  const owner = addUser(t, { level: OrgLevel.owner });
+  const owner = await addUser(t, { level: OrgLevel.owner });
   for (let i = 0; i < 2; i++) assert.is((await api('POST', '/api/projects/', owner.key, { name: `p${i}` })).status, 201);
   const all = (await api('GET', '/api/projects/', owner.key)).body;
   assert.ok(all.count >= 3);
@@ -40,7 +40,7 @@ s('list pages with limit and offset and absolute URLs', async () => {
 });
 
 s('create: 201 with a fresh project API key; the creator switches to it', async () => {
-  const owner = addUser(t, { level: OrgLevel.owner });
+  const owner = await addUser(t, { level: OrgLevel.owner });
   const r = await api('POST', '/api/projects/', owner.key, { name: 'Web', timezone: 'Europe/Paris', access_control: true });
   assert.is(r.status, 201);
   assert.is(r.body.name, 'Web');
@@ -65,7 +65,7 @@ s('create defaults: name "Default project", timezone UTC, access control off', a
 });
 
 s('create needs an organization admin', async () => {
-  const member = addUser(t);
+  const member = await addUser(t);
   const r = await api('POST', '/api/projects/', member.key, { name: 'Nope' });
   assert.is(r.status, 403);
   assert.equal(r.body, denied('Your organization access level is insufficient.'));
@@ -110,7 +110,7 @@ s('unknown project: 404 Project not found.', async () => {
 });
 
 s('only organization admins switch access control', async () => {
-  const member = addUser(t);
+  const member = await addUser(t);
   const r = await api('PATCH', `/api/projects/${t.projectId}/`, member.key, { access_control: true });
   assert.is(r.status, 403);
   assert.equal(r.body, denied('Your organization access level is insufficient to configure project access restrictions.'));
@@ -140,7 +140,7 @@ s('reset_token rotates the project API key: the old key is refused by capture at
 });
 
 s('reset_token needs project admin', async () => {
-  const member = addUser(t);
+  const member = await addUser(t);
   const r = await api('POST', `/api/projects/${t.projectId}/reset_token/`, member.key);
   assert.is(r.status, 403);
   assert.equal(r.body, denied("You don't have sufficient permissions in the project."));
@@ -149,8 +149,8 @@ s('reset_token needs project admin', async () => {
 
 s('a key limited to some projects is refused elsewhere and on organization-wide routes', async () => {
   const other = (await api('POST', '/api/projects/', t.personalKey, { name: 'Other' })).body;
-  const { user } = addUser(t, { level: OrgLevel.admin });
-  const { key } = t.server.tenancy.createPersonalKey(user.id, ['project:write'], [t.projectId], 'limited');
+  const { user } = await addUser(t, { level: OrgLevel.admin });
+  const { key } = await t.server.tenancy.createPersonalKey(user.id, ['project:write'], [t.projectId], 'limited');
   assert.is((await api('GET', `/api/projects/${t.projectId}/`, key)).status, 200);
   const r = await api('GET', `/api/projects/${other.id}/`, key);
   assert.is(r.status, 403);
@@ -172,7 +172,7 @@ s('capture into one project is never visible from another', async () => {
   assert.equal(await events(a.id), ['only-a']);
   assert.equal(await events(b.id), ['only-b']);
   // A key limited to A cannot read B's events.
-  const { key } = t.server.tenancy.createPersonalKey(t.server.tenancy.users()[0].id, ['query:read'], [a.id], 'a only');
+  const { key } = await t.server.tenancy.createPersonalKey(t.server.tenancy.users()[0].id, ['query:read'], [a.id], 'a only');
   assert.is((await api('GET', `/api/environments/${b.id}/events/`, key)).status, 403);
 });
 

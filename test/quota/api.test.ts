@@ -37,7 +37,7 @@ s('GET: unlimited by default, with this month\'s usage and period (UTC)', async 
 });
 
 s('PATCH: organization admins only; a non-negative whole number or null', async () => {
-  const member = addUser(t, { level: OrgLevel.member });
+  const member = await addUser(t, { level: OrgLevel.member });
   const r = await setLimit(5, member.key);
   assert.is(r.status, 403);
   assert.equal(r.body, denied('Your organization access level is insufficient.'));

@@ -4,14 +4,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/env.js';
-import { flushFlagUsage, isFlagQuotaExceeded, recordFlagRequest } from '../../src/quota/index.js';
+import { createFlagMeter, quotaCommands, type FlagMeter } from '../../src/quota/index.js';
 import { billingPeriod } from '../../src/quota/period.js';
-import { flagQuota, flagUsage, setFlagQuota } from '../../src/quota/meter.js';
+import { createLocalWrites } from '../../src/state/index.js';
 import { tempDir } from '../helpers/server.js';
 
 const s = suite('flag quota meter');
 let dir: string;
 let store: Store;
+let meter: FlagMeter;
+const meterOf = (s: Store) => createFlagMeter(s, createLocalWrites(s, quotaCommands));
 
 const MARCH = Date.UTC(2025, 2, 10, 12);
 const APRIL = Date.UTC(2025, 3, 1, 0, 0, 0);
@@ -19,9 +21,10 @@ const APRIL = Date.UTC(2025, 3, 1, 0, 0, 0);
 s.before(() => {
   dir = tempDir();
   store = openStore(dir);
+  meter = meterOf(store);
 });
 s.after(async () => {
-  flushFlagUsage(store);
+  await meter.flush();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -34,56 +37,57 @@ s('billing periods are calendar months in UTC', () => {
 });
 
 s('no limit by default: never exceeded, usage still counted', () => {
-  assert.is(flagQuota(store, 'org-free'), null);
-  for (let i = 0; i < 5; i++) recordFlagRequest(store, 'org-free', MARCH);
-  assert.is(isFlagQuotaExceeded(store, 'org-free', MARCH), false);
-  assert.is(flagUsage(store, 'org-free', MARCH), 5);
+  assert.is(meter.quota('org-free'), null);
+  for (let i = 0; i < 5; i++) meter.record('org-free', MARCH);
+  assert.is(meter.exceeded('org-free', MARCH), false);
+  assert.is(meter.usage('org-free', MARCH), 5);
 });
 
-s('a limit of N lets N requests through in a month; the next month starts over', () => {
-  setFlagQuota(store, 'org-3', 3);
+s('a limit of N lets N requests through in a month; the next month starts over', async () => {
+  await meter.setQuota('org-3', 3);
   for (let i = 0; i < 3; i++) {
-    assert.is(isFlagQuotaExceeded(store, 'org-3', MARCH), false, `request ${i + 1}`);
-    recordFlagRequest(store, 'org-3', MARCH);
+    assert.is(meter.exceeded('org-3', MARCH), false, `request ${i + 1}`);
+    meter.record('org-3', MARCH);
   }
-  assert.is(isFlagQuotaExceeded(store, 'org-3', MARCH), true);
-  assert.is(isFlagQuotaExceeded(store, 'org-3', APRIL), false);
-  setFlagQuota(store, 'org-0', 0);
-  assert.is(isFlagQuotaExceeded(store, 'org-0', MARCH), true);
+  assert.is(meter.exceeded('org-3', MARCH), true);
+  assert.is(meter.exceeded('org-3', APRIL), false);
+  await meter.setQuota('org-0', 0);
+  assert.is(meter.exceeded('org-0', MARCH), true);
 });
 
-s('raising or removing the limit takes effect at once in this process', () => {
-  setFlagQuota(store, 'org-3', 10);
-  assert.is(isFlagQuotaExceeded(store, 'org-3', MARCH), false);
-  setFlagQuota(store, 'org-3', null);
-  assert.is(isFlagQuotaExceeded(store, 'org-3', MARCH), false);
+s('raising or removing the limit takes effect at once in this process', async () => {
+  await meter.setQuota('org-3', 10);
+  assert.is(meter.exceeded('org-3', MARCH), false);
+  await meter.setQuota('org-3', null);
+  assert.is(meter.exceeded('org-3', MARCH), false);
 });
 
 s('counts reach LMDB as additions: two counters on one data directory add up', async () => {
   const other = openStore(dir);
+  const otherMeter = meterOf(other);
   try {
-    recordFlagRequest(store, 'org-shared', MARCH);
-    recordFlagRequest(store, 'org-shared', MARCH);
-    recordFlagRequest(other, 'org-shared', MARCH);
-    flushFlagUsage(store);
-    flushFlagUsage(other);
+    meter.record('org-shared', MARCH);
+    meter.record('org-shared', MARCH);
+    otherMeter.record('org-shared', MARCH);
+    await meter.flush();
+    await otherMeter.flush();
     // Another handle's commits show in a later event-loop turn (a new read transaction).
     const nextTurn = () => new Promise((r) => setTimeout(r, 10));
     await nextTurn();
     // Stored usage is re-read at most once a second; a second later both see 3.
-    assert.is(flagUsage(store, 'org-shared', MARCH + 1000), 3);
-    assert.is(flagUsage(other, 'org-shared', MARCH + 1000), 3);
-    setFlagQuota(other, 'org-shared', 3);
+    assert.is(meter.usage('org-shared', MARCH + 1000), 3);
+    assert.is(otherMeter.usage('org-shared', MARCH + 1000), 3);
+    await otherMeter.setQuota('org-shared', 3);
     await nextTurn();
-    assert.is(isFlagQuotaExceeded(store, 'org-shared', MARCH + 2000), true);
+    assert.is(meter.exceeded('org-shared', MARCH + 2000), true);
   } finally {
-    flushFlagUsage(other);
+    await otherMeter.flush();
     await other.close();
   }
 });
 
 s('counts flush by themselves about a second after they are made', async () => {
-  recordFlagRequest(store, 'org-timer', MARCH);
+  meter.record('org-timer', MARCH);
   await new Promise((r) => setTimeout(r, 1300));
   assert.is(store.quota.get(['usage', 'org-timer', 'feature_flag_requests', '2025-03']), 1);
 });

@@ -15,7 +15,7 @@ const USER_FIELDS = ['distinct_id', 'email', 'first_name', 'hedgehog_config', 'i
 serveSuite(s, (server, client) => { t = server; api = client; });
 
 s('/api/users/@me/ is the key owner, with organization and current project', async () => {
-  const alice = addUser(t, { email: 'Alice@Example.com', level: OrgLevel.admin, scopes: ['user:read'] });
+  const alice = await addUser(t, { email: 'Alice@Example.com', level: OrgLevel.admin, scopes: ['user:read'] });
   const r = await api('GET', '/api/users/@me/', alice.key);
   assert.is(r.status, 200);
   for (const f of USER_FIELDS) assert.ok(f in r.body, f);
@@ -29,7 +29,7 @@ s('/api/users/@me/ is the key owner, with organization and current project', asy
 });
 
 s('another user\'s uuid is 404; user:read is required', async () => {
-  const bob = addUser(t, { scopes: ['project:read'] });
+  const bob = await addUser(t, { scopes: ['project:read'] });
   const r = await api('GET', `/api/users/${ownerOf(t).uuid}/`, t.personalKey);
   assert.is(r.status, 200);
   assert.is((await api('GET', `/api/users/${bob.user.uuid}/`, t.personalKey)).status, 404);
@@ -37,9 +37,9 @@ s('another user\'s uuid is 404; user:read is required', async () => {
 });
 
 s('members: a paginated list embedding the user, newest first', async () => {
-  const carol = addUser(t, { email: 'carol@example.com' });
+  const carol = await addUser(t, { email: 'carol@example.com' });
   await new Promise((r) => setTimeout(r, 5));
-  const dave = addUser(t, { email: 'dave@example.com', level: OrgLevel.admin });
+  const dave = await addUser(t, { email: 'dave@example.com', level: OrgLevel.admin });
   const r = await api('GET', '/api/organizations/@current/members/', carol.key);
   assert.is(r.status, 200);
   assert.equal(Object.keys(r.body).sort(), ['count', 'next', 'previous', 'results']);
@@ -60,13 +60,13 @@ s('members: a paginated list embedding the user, newest first', async () => {
 });
 
 s('members: organization_member:read needed, project-limited keys refused, other organizations too', async () => {
-  const erin = addUser(t, { scopes: ['user:read'] });
+  const erin = await addUser(t, { scopes: ['user:read'] });
   assert.equal((await api('GET', '/api/organizations/@current/members/', erin.key)).body,
     denied("API key missing required scope 'organization_member:read'"));
-  const limited = addUser(t, { scopes: ['organization_member:read'], projects: [t.projectId] });
+  const limited = await addUser(t, { scopes: ['organization_member:read'], projects: [t.projectId] });
   assert.equal((await api('GET', '/api/organizations/@current/members/', limited.key)).body,
     denied('API keys with scoped projects are only supported on project-based endpoints.'));
-  const other = t.server.tenancy.createOrganization('Other org');
+  const other = await t.server.tenancy.createOrganization('Other org');
   assert.is((await api('GET', `/api/organizations/${other.id}/members/`, t.personalKey)).status, 403);
   assert.is((await api('GET', `/api/organizations/${randomUUID()}/members/`, t.personalKey)).status, 404);
 });

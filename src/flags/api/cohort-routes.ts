@@ -4,6 +4,7 @@ import type { ManagementAuth } from '../../auth/management.js';
 import { resourceRoutes } from '../../auth/resource-routes.js';
 import type { HttpRequest, Route } from '../../http/types.js';
 import type { Store } from '../../store/env.js';
+import type { StateWrites } from '../../state/index.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { cohortById, projectCohorts } from '../definitions/store.js';
 import type { StoredCohort } from '../definitions/types.js';
@@ -27,13 +28,13 @@ function listFilter(req: HttpRequest): (c: StoredCohort) => boolean {
 
 const newestFirst = (a: StoredCohort, b: StoredCohort) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
-export function cohortRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
+export function cohortRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore): Route[] {
   return resourceRoutes<StoredCohort>(auth, {
     path: 'cohorts', scope: 'cohort',
     list: (req, { project }) => projectCohorts(store, project.id).filter((c) => !c.deleted).filter(listFilter(req)).sort(newestFirst),
     find: (projectId, id) => cohortById(store, projectId, id),
-    create: (body, ctx) => createCohort(body, writeContext(store, ctx)),
-    update: (cohort, body, ctx) => updateCohort(cohort, body, writeContext(store, ctx)),
+    create: (body, ctx) => createCohort(body, writeContext(store, writes, ctx)),
+    update: (cohort, body, ctx) => updateCohort(cohort, body, writeContext(store, writes, ctx)),
     presenter: () => (cohort) => cohortResponse(cohort, tenancy),
   });
 }

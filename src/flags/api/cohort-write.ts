@@ -5,7 +5,8 @@
 // PostHog's CSV upload of distinct ids); each write adds to the membership.
 import { errors } from '../../errors.js';
 import { cohortsNeeded } from '../definitions/cohort-refs.js';
-import { insertCohort, projectCohorts, projectFlags, saveCohort } from '../definitions/store.js';
+import { projectCohorts, projectFlags } from '../definitions/store.js';
+import { insertCohort, saveCohort } from '../definitions/commands.js';
 import type { StoredCohort } from '../definitions/types.js';
 import { checkUsableInFlags, createsLoop, validateCohortFilters } from './cohort-rules.js';
 import { booleanField, charField, dictField } from './fields.js';
@@ -39,15 +40,15 @@ function parse(body: Body, self: StoredCohort | undefined) {
   return { name, description, deleted, filters, isStatic, members: distinctIds(body, isStatic ?? self?.is_static ?? false) };
 }
 
-export function createCohort(body: Body, ctx: WriteContext): StoredCohort {
+export function createCohort(body: Body, ctx: WriteContext): Promise<StoredCohort> {
   const c = parse(body, undefined);
-  return insertCohort(ctx.store, {
+  return insertCohort(ctx.writes, {
     project_id: ctx.project.id, name: c.name ?? null, description: c.description ?? '', filters: c.filters ?? EMPTY_FILTERS,
     is_static: c.isStatic ?? false, deleted: c.deleted ?? false, created_at: ctx.now.toISOString(), created_by: ctx.user.id,
   }, c.members);
 }
 
-export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext): StoredCohort {
+export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext): Promise<StoredCohort> {
   const c = parse(body, cohort);
   const cohorts = new Map(projectCohorts(ctx.store, ctx.project.id).map((x) => [x.id, x]));
   const live = new Map([...cohorts].filter(([, x]) => !x.deleted));
@@ -60,7 +61,7 @@ export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext
   }
   const filters = c.filters ?? cohort.filters;
   if (createsLoop(cohort.id, filters, cohorts)) throw errors.validation('Cohorts cannot reference other cohorts in a loop.', null);
-  return saveCohort(ctx.store, {
+  return saveCohort(ctx.writes, {
     ...cohort,
     name: c.name === undefined ? cohort.name : c.name,
     description: c.description ?? cohort.description,

@@ -9,7 +9,7 @@ import type { AuthContext, ManagementAuth } from '../../auth/management.js';
 import { errors } from '../../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
 import type { ProjectAccess } from '../../members/access.js';
-import { isFlagQuotaExceeded, recordFlagRequest } from '../../quota/index.js';
+import type { FlagMeter } from '../../quota/index.js';
 import type { Store } from '../../store/env.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import type { Project } from '../../tenancy/types.js';
@@ -21,6 +21,7 @@ import { definitionsVersion } from '../definitions/store.js';
 export interface FeedDeps {
   auth: ManagementAuth;
   store: Store;
+  meter: FlagMeter;
   tenancy: TenancyStore;
   access: ProjectAccess;
 }
@@ -50,7 +51,7 @@ function requestedTag(req: HttpRequest): string | null {
   return (raw.startsWith('W/"') ? raw.slice(2) : raw).replace(/^"+|"+$/g, '') || null;
 }
 
-export function feedRoutes({ auth, store, tenancy, access }: FeedDeps): Route[] {
+export function feedRoutes({ auth, store, meter, tenancy, access }: FeedDeps): Route[] {
   // Bodies by project and cohort mode, rebuilt when the definitions or group types change.
   const built = new Map<string, Built>();
 
@@ -75,8 +76,8 @@ export function feedRoutes({ auth, store, tenancy, access }: FeedDeps): Route[] 
     const project = auth.resolveProject(ctx, String(byToken.id));
     access.check(ctx, project, 'read', 'member');
     const now = Date.now();
-    if (isFlagQuotaExceeded(store, project.organization_id, now)) throw errors.quotaLimited();
-    recordFlagRequest(store, project.organization_id, now);
+    if (meter.exceeded(project.organization_id, now)) throw errors.quotaLimited();
+    meter.record(project.organization_id, now);
     const feed = current(project, withCohorts);
     const headers = { ETag: `W/"${feed.etag}"`, 'Cache-Control': CACHE_CONTROL };
     if (requestedTag(req) === feed.etag) return { status: 304, headers, body: null };

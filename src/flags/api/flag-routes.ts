@@ -5,6 +5,7 @@ import type { ManagementAuth } from '../../auth/management.js';
 import { resourceRoutes } from '../../auth/resource-routes.js';
 import type { HttpRequest, Route } from '../../http/types.js';
 import type { Store } from '../../store/env.js';
+import type { StateWrites } from '../../state/index.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { flagById, projectCohorts, projectFlags } from '../definitions/store.js';
 import type { StoredFlag } from '../definitions/types.js';
@@ -31,13 +32,13 @@ function listFilter(req: HttpRequest): (f: StoredFlag) => boolean {
 // Newest first, as PostHog lists them.
 const newestFirst = (a: StoredFlag, b: StoredFlag) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
-export function flagRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore): Route[] {
+export function flagRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore): Route[] {
   return resourceRoutes<StoredFlag>(auth, {
     path: 'feature_flags', scope: 'feature_flag',
     list: (req, { project }) => projectFlags(store, project.id).filter((f) => !f.deleted).filter(listFilter(req)).sort(newestFirst),
     find: (projectId, id) => flagById(store, projectId, id),
-    create: (body, ctx) => createFlag(body, writeContext(store, ctx)),
-    update: (flag, body, ctx) => updateFlag(flag, body, writeContext(store, ctx)),
+    create: (body, ctx) => createFlag(body, writeContext(store, writes, ctx)),
+    update: (flag, body, ctx) => updateFlag(flag, body, writeContext(store, writes, ctx)),
     presenter({ project }) {
       const cohorts = new Map(projectCohorts(store, project.id).map((c) => [c.id, c]));
       return (flag) => flagResponse(flag, tenancy, cohorts);

@@ -7,7 +7,9 @@ import { errors } from '../../errors.js';
 import type { Store } from '../../store/env.js';
 import type { Project, User } from '../../tenancy/types.js';
 import type { FlagFiltersDefinition } from '../types.js';
-import { insertFlag, projectCohorts, projectFlags, saveFlag } from '../definitions/store.js';
+import { projectCohorts, projectFlags } from '../definitions/store.js';
+import { insertFlag, saveFlag } from '../definitions/commands.js';
+import type { StateWrites } from '../../state/index.js';
 import type { StoredFlag } from '../definitions/types.js';
 import { checkStateChange } from './dependency-rules.js';
 import { booleanField, charField, choiceField, dictField } from './fields.js';
@@ -15,14 +17,15 @@ import { validateFilters } from './filter-rules.js';
 
 export interface WriteContext {
   store: Store;
+  writes: StateWrites;
   project: Project;
   user: User;
   now: Date;
 }
 
 // A write of the request's caller in its project, now.
-export function writeContext(store: Store, { project, user }: ProjectContext): WriteContext {
-  return { store, project, user, now: new Date() };
+export function writeContext(store: Store, writes: StateWrites, { project, user }: ProjectContext): WriteContext {
+  return { store, writes, project, user, now: new Date() };
 }
 
 const KEY_MAX = 400;
@@ -66,10 +69,10 @@ function parse(body: Body, ctx: WriteContext, self: StoredFlag | undefined) {
   };
 }
 
-export function createFlag(body: Body, ctx: WriteContext): StoredFlag {
+export function createFlag(body: Body, ctx: WriteContext): Promise<StoredFlag> {
   const f = parse(body, ctx, undefined);
   const now = ctx.now.toISOString();
-  return insertFlag(ctx.store, {
+  return insertFlag(ctx.writes, {
     project_id: ctx.project.id, key: f.key!, name: f.name ?? '', filters: f.filters ?? NO_FILTERS,
     active: f.active ?? true, deleted: f.deleted ?? false, ensure_experience_continuity: f.ensure_experience_continuity ?? false,
     version: 1, evaluation_runtime: f.evaluation_runtime === undefined ? 'all' : f.evaluation_runtime,
@@ -88,7 +91,7 @@ function withEnrollmentKey(filters: FlagFiltersDefinition, key: string): FlagFil
   return { ...filters, super_groups };
 }
 
-export function updateFlag(flag: StoredFlag, body: Body, ctx: WriteContext): StoredFlag {
+export async function updateFlag(flag: StoredFlag, body: Body, ctx: WriteContext): Promise<StoredFlag> {
   const f = parse(body, ctx, flag);
   checkStateChange(flag, f, f.flags);
   const key = f.key ?? flag.key;
@@ -107,6 +110,6 @@ export function updateFlag(flag: StoredFlag, body: Body, ctx: WriteContext): Sto
     updated_at: ctx.now.toISOString(),
     last_modified_by: ctx.user.id,
   };
-  saveFlag(ctx.store, next);
+  await saveFlag(ctx.writes, next);
   return next;
 }

@@ -144,7 +144,7 @@ s('cohort changes bump the definitions version', async () => {
 s('unknown cohorts are 404; a key without cohort:write cannot create', async () => {
   assert.is((await api('GET', `${cohortsPath(t)}424242/`, t.personalKey)).status, 404);
   const owner = t.server.tenancy.userByEmail('admin@hedgerow.local')!;
-  const { key } = t.server.tenancy.createPersonalKey(owner.id, ['cohort:read'], null, 'read only');
+  const { key } = await t.server.tenancy.createPersonalKey(owner.id, ['cohort:read'], null, 'read only');
   const r = await api('POST', cohortsPath(t), key, { name: 'x' });
   assert.is(r.status, 403);
   assert.is(r.body.detail, "API key missing required scope 'cohort:write'");

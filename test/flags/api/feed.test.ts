@@ -168,14 +168,14 @@ s('authentication: personal key with feature_flag:read, a valid project token, a
   const badToken = await request(`${t.url}/flags/definitions?token=phc_nope`, { headers: bearer(t.personalKey) });
   assert.is(badToken.status, 401);
   assert.is(badToken.body.code, 'invalid_api_key');
-  const wrongScope = addUser(t, { scopes: ['insight:read'] });
+  const wrongScope = await addUser(t, { scopes: ['insight:read'] });
   const scoped = await definitions('', wrongScope.key);
   assert.is(scoped.status, 403);
   assert.is(scoped.body.detail, "API key missing required scope 'feature_flag:read'");
-  const reader = addUser(t, { scopes: ['feature_flag:read'] });
+  const reader = await addUser(t, { scopes: ['feature_flag:read'] });
   assert.is((await definitions('', reader.key)).status, 200);
   assert.is((await legacy('', reader.key)).status, 200);
-  const elsewhere = addUser(t, { projects: [t.projectId + 1000] });
+  const elsewhere = await addUser(t, { projects: [t.projectId + 1000] });
   assert.is((await definitions('', elsewhere.key)).status, 403);
 });
 

@@ -124,7 +124,7 @@ s('retrieve: unknown ids, ids of another project and non-numbers are 404', async
 
 s('PATCH: changes what it names, version grows by one, last_modified_by is the caller', async () => {
   const f = await createFlag(api, t, flagBody(freshKey(), everyone, { name: 'Before' }));
-  const admin = addUser(t, { level: 8 });
+  const admin = await addUser(t, { level: 8 });
   const r = await api('PATCH', `${flagsPath(t)}${f.id}/`, admin.key, { name: 'After', active: false, ensure_experience_continuity: true });
   assert.is(r.status, 200);
   assert.is(r.body.name, 'After');
@@ -188,7 +188,7 @@ s('field types: booleans, choices and filters refuse other JSON types', async ()
 });
 
 s('a read-only key cannot write flags', async () => {
-  const reader = addUser(t, { scopes: ['feature_flag:read'] });
+  const reader = await addUser(t, { scopes: ['feature_flag:read'] });
   assert.is((await api('GET', flagsPath(t), reader.key)).status, 200);
   const r = await api('POST', flagsPath(t), reader.key, flagBody(freshKey(), everyone));
   assert.is(r.status, 403);

@@ -1,0 +1,102 @@
+// Every management write of the service, taken through a model of a control stream
+// (test/helpers/replicated-writes.ts) to two nodes: each command travels as msgpack and
+// each node applies the stream in order with the service's own appliers. Both nodes must
+// end with the same management state, entry for entry: the appliers take nothing from the
+// clock or a random source, and every payload survives encoding (docs/decisions/0015).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { openStore, type Store } from '../../src/store/env.js';
+import { COMMANDS } from '../../src/main.js';
+import { bootstrap, createTenancyStore } from '../../src/tenancy/index.js';
+import { createMemberStore } from '../../src/members/store.js';
+import { insertCohort, insertFlag, saveCohort, saveFlag } from '../../src/flags/definitions/commands.js';
+import { createFlagMeter } from '../../src/quota/index.js';
+import { deletePerson, writeHashKeyOverrides } from '../../src/persons/commands.js';
+import { applyEntries } from '../../src/events/consumer.js';
+import { createPersonStep } from '../../src/persons/step.js';
+import { personRecordByDistinctId } from '../../src/persons/store.js';
+import type { StoredFlag } from '../../src/flags/definitions/types.js';
+import { tempDir } from '../helpers/server.js';
+import { eventMaker } from '../helpers/person-events.js';
+import { createReplicatedWrites } from '../helpers/replicated-writes.js';
+
+const s = suite('management writes replicated');
+const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+let dirs: string[];
+let nodes: Store[];
+s.before.each(() => {
+  dirs = [tempDir('hedgerow-node-a-'), tempDir('hedgerow-node-b-')];
+  nodes = dirs.map((d) => openStore(d));
+});
+s.after.each(async () => {
+  for (const n of nodes) await n.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides',
+  'persons', 'personDistinctIds', 'personIds', 'personRedirects', 'personSeq'] as const;
+const contents = (store: Store, db: (typeof MANAGED)[number]) => [...store[db].getRange()].map(({ key, value }) => [key, value]);
+
+s('two nodes applying the same commands hold the same management state', async () => {
+  // Persons come from the event log, which both nodes apply alike.
+  const ev = eventMaker(1, NOW);
+  const events = [ev('$pageview', 'anon-1'), ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1' }), ev('$pageview', 'gone')];
+  for (const store of nodes) await applyEntries(store, [{ seq: 1, events: structuredClone(events) }], createPersonStep(store, () => NOW));
+
+  const [a] = nodes;
+  const writes = createReplicatedWrites(nodes, COMMANDS);
+  const tenancy = createTenancyStore(a, writes);
+  const { project, admin } = await bootstrap(tenancy);
+  const { record } = await tenancy.createPersonalKey(admin.id, ['*'], null, 'one');
+  tenancy.markPersonalKeyUsed(record, new Date(NOW));
+  const second = await tenancy.createPersonalKey(admin.id, ['flag:read'], [project.id], 'two');
+  assert.is(await tenancy.revokePersonalKey(second.record.id), true);
+  const other = await tenancy.createProject(project.organization_id, 'Other', { access_control: true });
+  await tenancy.updateProject(other.id, { name: 'Renamed', timezone: 'Europe/Warsaw' });
+  await tenancy.rotateProjectToken(other.id);
+  const bob = await tenancy.createUser({ email: 'Bob@Example.com', organization_id: project.organization_id, current_project_id: project.id });
+  await tenancy.setCurrentProject(bob.id, other.id);
+  await tenancy.createUser({ email: 'bob@example.com', organization_id: project.organization_id, current_project_id: project.id })
+    .then(() => assert.unreachable('a second user with one email'), (err: Error) => assert.match(err.message, /already exists/));
+
+  const members = createMemberStore(a, writes);
+  const m = (await members.create(other.id, bob.id, 1))!;
+  await members.setLevel(m, 8);
+  const carol = await tenancy.createUser({ email: 'carol@example.com', organization_id: project.organization_id, current_project_id: project.id });
+  await members.remove((await members.create(other.id, carol.id, 1))!);
+
+  const flag = (key: string, deleted = false): Omit<StoredFlag, 'id'> => ({
+    project_id: project.id, key, name: key, active: true, deleted, ensure_experience_continuity: true,
+    filters: { groups: [{ properties: [], rollout_percentage: 50 }] }, version: 1, evaluation_runtime: 'all', bucketing_identifier: null,
+    created_at: new Date(NOW).toISOString(), created_by: admin.id, updated_at: new Date(NOW).toISOString(), last_modified_by: admin.id,
+  });
+  const old = await insertFlag(writes, flag('reused', true));
+  const live = await insertFlag(writes, flag('reused'));
+  assert.ok(live.id > old.id);
+  await saveFlag(writes, { ...live, version: 2, active: false });
+  const cohort = await insertCohort(writes, {
+    project_id: project.id, name: 'Static', description: '', filters: { properties: { type: 'AND', values: [] } }, is_static: true, deleted: false,
+    created_at: new Date(NOW).toISOString(), created_by: admin.id,
+  }, ['user-1', 'user-1', 'x']);
+  await saveCohort(writes, cohort, ['y', 'x']);
+
+  const meter = createFlagMeter(a, writes);
+  await meter.setQuota(project.organization_id, 1000);
+  for (let i = 0; i < 3; i++) meter.record(project.organization_id, NOW);
+  await meter.flush();
+
+  assert.is(await writeHashKeyOverrides(writes, 1, ['user-1', 'nobody'], ['reused'], 'anon-1'), true);
+  await deletePerson(writes, 1, personRecordByDistinctId(a, 1, 'gone')!);
+  await writes.settled();
+
+  const [, b] = nodes;
+  for (const db of MANAGED) assert.equal(contents(b, db), contents(a, db), `${db} differs`);
+  // The state is what the writes made, not two empty stores.
+  assert.is(personRecordByDistinctId(b, 1, 'gone'), undefined);
+  assert.is(createTenancyStore(b, writes).project(other.id)!.name, 'Renamed');
+  assert.is(meter.usage(project.organization_id, NOW), 3);
+  assert.ok(writes.stream.length >= 20);
+});
+
+s.run();
