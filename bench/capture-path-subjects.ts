@@ -4,7 +4,8 @@
 import { decodeBody, decodePayload } from '../src/capture/decode.js';
 import { normalizeCapture, scanCapture } from '../src/capture/normalize.js';
 import { uuidv7 } from '../src/capture/uuid.js';
-import { captureFrame, encodeFrames, encodeRecord, decodeRecord } from '../src/log/record.js';
+import { encodeFrames } from '../src/log/record.js';
+import { captureFrame, encodeRecord, decodeRecord } from '../src/capture/frames.js';
 import type { CapturedEvent, LogFrame } from '../src/log/types.js';
 
 export interface PathSubject {

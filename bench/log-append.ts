@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/env.js';
 import { createLmdbLog } from '../src/log/lmdb-log.js';
-import { encodeRecord, encodeFrames, eventsFrame } from '../src/log/record.js';
+import { encodeFrames } from '../src/log/record.js';
+import { encodeRecord, eventsFrame, captureCodec } from '../src/capture/frames.js';
 import { createGroupCommitter } from '../src/log/group-commit.js';
 import type { CapturedEvent } from '../src/log/types.js';
 
@@ -74,7 +75,7 @@ function groupCommitAwaitingFlushed(dir: string): Subject {
 
 function hedgerowLog(dir: string): Subject {
   const store = openStore(dir);
-  const log = createLmdbLog(store);
+  const log = createLmdbLog(store, captureCodec);
   return {
     append: (e) => log.append([e]),
     txnId: () => lastTxnId(store.logRoot),

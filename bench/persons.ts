@@ -41,7 +41,8 @@ import { eventStorePosition } from '../src/events/consumer.js';
 import type { EventPreparation } from '../src/persons/step.js';
 import { applyEntriesIsolating } from '../src/events/store-consumer.js';
 import type { LogFrame } from '../src/log/types.js';
-import { captureFrame, decodeRecord, encodeFrames } from '../src/log/record.js';
+import { encodeFrames } from '../src/log/record.js';
+import { captureFrame, decodeRecord, captureCodec } from '../src/capture/frames.js';
 import { createLmdbLogReader, READ_BYTE_BUDGET } from '../src/log/lmdb-log.js';
 import { scanCapture } from '../src/capture/normalize.js';
 import { createPersonStep } from '../src/persons/step.js';
@@ -203,7 +204,7 @@ async function appendRecords(store: Store, recs: Buffer[], lastSeq: number): Pro
 
 // The consumer thread's loop (runEventStore) until it has applied the log through `last`.
 async function consumeThrough(store: Store, step: (() => EventPreparation) | undefined, last: number): Promise<void> {
-  const reader = createLmdbLogReader(store, PASS_BYTES);
+  const reader = createLmdbLogReader(store, captureCodec, PASS_BYTES);
   const done = new AbortController();
   try {
     await reader.consume(eventStorePosition(store), async (entries) => {

@@ -13,6 +13,7 @@ import { createNatsLog } from './log/nats-log.js';
 import { startLogRetention } from './log/retention.js';
 import { LMDB_LOG_ID, type EventLog } from './log/types.js';
 import { eventsAfter } from './log/lag.js';
+import { captureCodec } from './capture/frames.js';
 import {
   deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer, type RegisteredConsumer,
 } from './log/consumers/index.js';
@@ -101,7 +102,7 @@ export async function startServer(
     );
   }
 
-  const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl }) : createLmdbLog(store);
+  const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, codec: captureCodec }) : createLmdbLog(store, captureCodec);
   await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
   const metrics = createMetrics({
     consumers: () => positionsOf(store, eventLog.id, consumers).map(({ name, position }) => ({

@@ -3,13 +3,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { runConsumerThread, type ConsumerThreadData } from '../src/log/consumers/thread.js';
 import { lowerThisThreadPriority } from '../src/log/consumers/priority.js';
+import { captureCodec } from '../src/capture/frames.js';
 
 lowerThisThreadPriority(10);
 
 const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
 // The supervisor logs and counts what this thread reports: it has no logger of its own.
-await runConsumerThread(workerData as ConsumerThreadData, controller.signal, (message) => parentPort?.postMessage(message));
+await runConsumerThread(workerData as ConsumerThreadData, captureCodec, controller.signal, (message) => parentPort?.postMessage(message));
 parentPort?.postMessage('stopped');
 // The message listener would keep this thread alive after its work is done.
 parentPort?.close();

@@ -60,7 +60,7 @@ async function gunzipCapped(data: Buffer, max: number): Promise<Buffer> {
 }
 
 // A decoded body: the parsed value and the UTF-8 JSON text it was parsed from (what
-// capture writes to the log, src/log/record.ts).
+// capture writes to the log, src/capture/frames.ts).
 export interface DecodedBody {
   value: unknown;
   text: Buffer;

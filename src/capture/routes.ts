@@ -1,12 +1,12 @@
 // Capture endpoints: decode → scan (token, drops) → resolve project → durable append
 // of the request as it arrived → 200. The events themselves are built by the log's
-// reader, in the consumer thread (src/log/record.ts, docs/decisions/0009).
+// reader, in the consumer thread (src/capture/frames.ts, docs/decisions/0009).
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
 import { errors } from '../errors.js';
 import type { EventLog } from '../log/types.js';
 import { EventTooLargeError } from '../log/errors.js';
-import { captureFrame } from '../log/record.js';
+import { captureFrame } from './frames.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import { decodeBody, type DecodedBody } from './decode.js';

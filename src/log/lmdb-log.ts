@@ -1,10 +1,10 @@
 // Embedded event log in LMDB. One record per group commit (the frames of every
-// append it carries, src/log/record.ts), keyed by a monotonic
+// append it carries, src/log/record.ts; what frames hold is the codec's), keyed by a monotonic
 // sequence so appends land at the right edge of the B-tree. Readers in other
 // threads hear about new records on a BroadcastChannel and poll as a fallback.
 import type { Store } from '../store/env.js';
-import { LMDB_LOG_ID, type EventLog, type LogEntry, type LogReader } from './types.js';
-import { encodeFrames, eventsFrame, recordEntry } from './record.js';
+import { LMDB_LOG_ID, type EventLog, type LogCodec, type LogEntry, type LogReader } from './types.js';
+import { encodeFrames, recordEntry } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 
 const POLL_MS = 50;
@@ -30,7 +30,7 @@ export function oldestSeq(store: Store): number {
   return 0;
 }
 
-export function createLmdbLog(store: Store): EventLog {
+export function createLmdbLog(store: Store, codec: LogCodec): EventLog {
   let seq = newestSeq(store);
   let durableSeq = seq;
   let appended = store.logCounts.get(seq)?.[1] ?? 0;
@@ -59,7 +59,7 @@ export function createLmdbLog(store: Store): EventLog {
   }
   return {
     id: LMDB_LOG_ID,
-    append: (events) => committer.append(eventsFrame(events)),
+    append: (events) => committer.append(codec.eventsFrame(events)),
     appendFrame: (frame) => committer.append(frame),
     pending: () => committer.pending(),
     lastSeq: () => durableSeq,
@@ -72,7 +72,7 @@ export function createLmdbLog(store: Store): EventLog {
   };
 }
 
-export function createLmdbLogReader(store: Store, maxBytes = READ_BYTE_BUDGET): LogReader {
+export function createLmdbLogReader(store: Store, codec: LogCodec, maxBytes = READ_BYTE_BUDGET): LogReader {
   const channel = new BroadcastChannel(channelName(store));
   let wake: (() => void) | null = null;
   channel.onmessage = () => { wake?.(); };
@@ -84,7 +84,7 @@ export function createLmdbLogReader(store: Store, maxBytes = READ_BYTE_BUDGET): 
     let budget = maxBytes;
     // lmdb-js copies each value out of the map, so a record outlives the read.
     for (const { key, value } of store.log.getRange({ start: after + 1 })) {
-      entries.push(recordEntry(key as number, value));
+      entries.push(recordEntry(key as number, value, codec.decode));
       budget -= value.length;
       if (budget <= 0) break;
     }

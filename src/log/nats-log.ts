@@ -3,8 +3,8 @@
 // max_payload), acknowledged by JetStream; the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
 import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient } from 'nats';
-import type { CapturedEvent, EventLog, LogEntry, LogFrame, LogReader } from './types.js';
-import { encodeFrames, eventsFrame, frameEvents, recordEntry, RECORD_OVERHEAD } from './record.js';
+import type { CapturedEvent, EventLog, LogCodec, LogEntry, LogFrame, LogReader } from './types.js';
+import { encodeFrames, recordEntry, RECORD_OVERHEAD } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 import { EventTooLargeError, LogUnavailableError } from './errors.js';
 import { availableBatches } from './available-batches.js';
@@ -14,6 +14,8 @@ export { STREAM, SUBJECT };
 
 export interface NatsLogOptions {
   url: string;
+  // How frames are written and records read (capture's codec).
+  codec: LogCodec;
   replicas?: number;
   // How long an append waits for JetStream's acknowledgement before failing.
   ackTimeoutMs?: number;
@@ -49,21 +51,21 @@ function trackConnected(nc: NatsConnection): () => boolean {
 // Events as frames that each fit in one message, halving while one does not. An
 // event that cannot fit in any message fails its own request, before it joins a
 // group commit where it would fail everyone else's.
-function eventFrames(events: readonly CapturedEvent[], maxBytes: number): LogFrame[] {
-  const frame = eventsFrame(events);
+function eventFrames(codec: LogCodec, events: readonly CapturedEvent[], maxBytes: number): LogFrame[] {
+  const frame = codec.eventsFrame(events);
   if (frame.bytes + RECORD_OVERHEAD <= maxBytes) return [frame];
   if (events.length === 1) {
     throw new EventTooLargeError(`event of ${frame.bytes} bytes exceeds the log's ${maxBytes}-byte message limit`);
   }
   const mid = events.length >> 1;
-  return [...eventFrames(events.slice(0, mid), maxBytes), ...eventFrames(events.slice(mid), maxBytes)];
+  return [...eventFrames(codec, events.slice(0, mid), maxBytes), ...eventFrames(codec, events.slice(mid), maxBytes)];
 }
 
 // A frame too large for one message (a capture request past max_payload) becomes its
 // normalized events, exactly as a reader would build them, split under the limit.
-function fitFrame(frame: LogFrame, maxBytes: number): LogFrame | LogFrame[] {
+function fitFrame(codec: LogCodec, frame: LogFrame, maxBytes: number): LogFrame | LogFrame[] {
   if (frame.bytes + RECORD_OVERHEAD <= maxBytes) return frame;
-  return eventFrames(frameEvents(frame), maxBytes);
+  return eventFrames(codec, codec.decode(encodeFrames([frame])), maxBytes);
 }
 
 // Packs a commit's frames, in order, into as few messages as the limit allows.
@@ -108,10 +110,10 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
   return {
     id: natsLogId(stream),
     async append(events) {
-      return committer.append(eventFrames(events, maxBytes));
+      return committer.append(eventFrames(opts.codec, events, maxBytes));
     },
     async appendFrame(frame) {
-      return committer.append(fitFrame(frame, maxBytes));
+      return committer.append(fitFrame(opts.codec, frame, maxBytes));
     },
     pending: () => committer.pending(),
     lastSeq: () => lastAcked,
@@ -165,7 +167,7 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
           signal.addEventListener('abort', stop);
           try {
             for await (const batch of availableBatches(messages, BATCH_MAX)) {
-              const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data));
+              const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, opts.codec.decode));
               await handle(entries).catch((err) => { throw new HandlerFailure(err); });
               position = entries[entries.length - 1].seq;
             }

@@ -1,80 +1,13 @@
-// How events travel through the log (docs/decisions/0009). A record (one LMDB value,
-// one NATS message) is a version byte and a sequence of frames:
-//
-//   events frame   normalized events as a JSON array: what EventLog.append(events)
-//                  writes (tests, tools, and the NATS split of an oversized request)
-//   capture frame  one capture request as it arrived: a binary header (project,
-//                  clock, client address, sent_at, historical flag, the indices of
-//                  the events capture dropped, the uuids it generated, in order) and
-//                  the decoded JSON text of the body, byte for byte
-//
-// The front end writes a capture frame without building or re-encoding a single
-// event; the reader (the consumer thread) parses the text and runs the same
-// normalization (buildEvents) with the header as its context, so every read of a
-// record gives the same events, uuids and timestamps included.
-//
-// Records written before frames existed are a bare JSON array (first byte `[`) and
-// are still read.
+// A log record (one LMDB value, one NATS message): a version byte, then the frames of
+// every append a group commit carries, in order. What a frame holds is the codec's
+// (LogCodec: capture's, src/capture/frames.ts); the log only joins frames into records
+// and hands records to readers, with the codec's decoder.
 import type { CapturedEvent, LogEntry, LogFrame } from './types.js';
-import { buildEvents, rawEventsOf, type BuildContext } from '../capture/normalize.js';
-import { formatUuid, writeUuidv7, UUID_BYTES } from '../capture/uuid.js';
 
-const RECORD_V1 = 0x01;
-const LEGACY_JSON = 0x5b; // '['
-const FRAME_EVENTS = 0x01;
-const FRAME_CAPTURE = 0x02;
-
+export const RECORD_V1 = 0x01;
 // Bytes a record adds to the frames it carries.
 export const RECORD_OVERHEAD = 1;
-
-const EVENTS_HEAD = 5; // kind u8, JSON length u32
-// Capture frame header, little-endian:
-//   +0 kind u8 · +1 flags u8 · +2 reserved u16 · +4 ip length u32 · +8 dropped count u32
-//   +12 generated uuid count u32 · +16 body length u32 · +20 project id f64 · +28 now ms f64
-//   +36 sent_at ms f64 · +44 ip (UTF-8) · dropped indices u32 each · uuids 16 bytes each
-const CAPTURE_HEAD = 44;
-const HISTORICAL = 1;
-const HAS_SENT_AT = 2;
-const HAS_IP = 4;
-
-export function eventsFrame(events: readonly CapturedEvent[]): LogFrame {
-  const json = Buffer.from(JSON.stringify(events));
-  const head = Buffer.allocUnsafe(EVENTS_HEAD);
-  head[0] = FRAME_EVENTS;
-  head.writeUInt32LE(json.length, 1);
-  return { chunks: [head, json], bytes: EVENTS_HEAD + json.length, events: events.length };
-}
-
-// What buildEvents will need (its uuids come from the frame), plus the counts.
-export interface CaptureFrameHeader extends Omit<BuildContext, 'uuid'> {
-  // Kept events: all of them, and those that need a generated uuid.
-  kept: number;
-  missingUuids: number;
-}
-
-// A capture request's frame; `body` is the JSON text the payload was parsed from.
-// Generates the UUIDv7s of the events that lack one, stamped with `nowMs`.
-export function captureFrame(h: CaptureFrameHeader, body: Buffer): LogFrame {
-  const ipBytes = h.ip === null ? 0 : Buffer.byteLength(h.ip);
-  const dropped = h.droppedAt === null ? 0 : h.droppedAt.length;
-  const size = CAPTURE_HEAD + ipBytes + 4 * dropped + UUID_BYTES * h.missingUuids;
-  const head = Buffer.allocUnsafe(size);
-  head[0] = FRAME_CAPTURE;
-  head[1] = (h.historical ? HISTORICAL : 0) | (h.sentAtMs !== null ? HAS_SENT_AT : 0) | (h.ip !== null ? HAS_IP : 0);
-  head.writeUInt16LE(0, 2);
-  head.writeUInt32LE(ipBytes, 4);
-  head.writeUInt32LE(dropped, 8);
-  head.writeUInt32LE(h.missingUuids, 12);
-  head.writeUInt32LE(body.length, 16);
-  head.writeDoubleLE(h.projectId, 20);
-  head.writeDoubleLE(h.nowMs, 28);
-  head.writeDoubleLE(h.sentAtMs ?? 0, 36);
-  let at = CAPTURE_HEAD;
-  if (h.ip !== null) at += head.write(h.ip, at);
-  for (let i = 0; i < dropped; i++, at += 4) head.writeUInt32LE(h.droppedAt![i], at);
-  for (let i = 0; i < h.missingUuids; i++, at += UUID_BYTES) writeUuidv7(head, at, h.nowMs);
-  return { chunks: [head, body], bytes: size + body.length, events: h.kept };
-}
+const VERSION = Buffer.from([RECORD_V1]);
 
 // One record carrying `frames`, in order.
 export function encodeFrames(frames: readonly LogFrame[]): Buffer {
@@ -87,89 +20,12 @@ export function encodeFrames(frames: readonly LogFrame[]): Buffer {
   for (const f of frames) for (const c of f.chunks) chunks[i++] = c;
   return Buffer.concat(chunks, bytes);
 }
-const VERSION = Buffer.from([RECORD_V1]);
-
-// A record holding these events (one events frame).
-export function encodeRecord(events: readonly CapturedEvent[]): Buffer {
-  return encodeFrames([eventsFrame(events)]);
-}
-
-function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[]): number {
-  const flags = buf[at + 1];
-  const ipBytes = buf.readUInt32LE(at + 4);
-  const dropped = buf.readUInt32LE(at + 8);
-  const uuids = buf.readUInt32LE(at + 12);
-  const bodyBytes = buf.readUInt32LE(at + 16);
-  let p = at + CAPTURE_HEAD;
-  const ip = flags & HAS_IP ? buf.toString('utf8', p, p + ipBytes) : null;
-  p += ipBytes;
-  let droppedAt: number[] | null = null;
-  if (dropped > 0) {
-    droppedAt = new Array<number>(dropped);
-    for (let i = 0; i < dropped; i++, p += 4) droppedAt[i] = buf.readUInt32LE(p);
-  }
-  const uuidsAt = p;
-  p += UUID_BYTES * uuids;
-  const end = p + bodyBytes;
-  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
-  const events = buildEvents(rawEventsOf(JSON.parse(buf.toString('utf8', p, end))), {
-    projectId: buf.readDoubleLE(at + 20),
-    nowMs: buf.readDoubleLE(at + 28),
-    ip,
-    sentAtMs: flags & HAS_SENT_AT ? buf.readDoubleLE(at + 36) : null,
-    historical: (flags & HISTORICAL) !== 0,
-    droppedAt,
-    uuid(n) {
-      if (n >= uuids) throw new Error('log record: capture frame has fewer uuids than events without one');
-      return formatUuid(buf, uuidsAt + UUID_BYTES * n);
-    },
-  });
-  for (let i = 0; i < events.length; i++) out.push(events[i]);
-  return end;
-}
-
-function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[]): void {
-  while (at < end) {
-    const kind = buf[at];
-    if (kind === FRAME_CAPTURE) {
-      at = decodeCaptureFrame(buf, at, out);
-    } else if (kind === FRAME_EVENTS) {
-      const start = at + EVENTS_HEAD;
-      const stop = start + buf.readUInt32LE(at + 1);
-      if (stop > end) throw new Error('log record: events frame runs past the end of the record');
-      const events = JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[];
-      for (let i = 0; i < events.length; i++) out.push(events[i]);
-      at = stop;
-    } else {
-      throw new Error(`log record: unknown frame kind ${kind}`);
-    }
-  }
-}
-
-// The events of a record, in order: what every consumer sees in LogEntry.events.
-export function decodeRecord(data: Uint8Array): CapturedEvent[] {
-  const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (buf[0] === LEGACY_JSON) return JSON.parse(buf.toString('utf8')) as CapturedEvent[];
-  if (buf[0] !== RECORD_V1) throw new Error(`log record: unknown format ${buf[0]}`);
-  const out: CapturedEvent[] = [];
-  decodeFrames(buf, RECORD_OVERHEAD, buf.length, out);
-  return out;
-}
 
 // A log entry that decodes its record when its events are read, every time, and keeps
 // nothing. A consumer going through a transaction's entries in order thus holds one
 // record's events at a time, which die young; decoded up front, a 50,000-event
 // transaction's events all outlived several scavenges, and copying and promoting them
 // was most of the consumer's GC time (bench/RESULTS.md).
-export function recordEntry(seq: number, data: Uint8Array): LogEntry {
-  return { seq, record: data, get events() { return decodeRecord(data); } };
-}
-
-// The events of one frame, as a reader would see them (the NATS log's fallback for a
-// request too large for one message).
-export function frameEvents(frame: LogFrame): CapturedEvent[] {
-  const buf = Buffer.concat(frame.chunks, frame.bytes);
-  const out: CapturedEvent[] = [];
-  decodeFrames(buf, 0, buf.length, out);
-  return out;
+export function recordEntry(seq: number, data: Uint8Array, decode: (record: Uint8Array) => CapturedEvent[]): LogEntry {
+  return { seq, record: data, get events() { return decode(data); } };
 }

@@ -18,20 +18,30 @@ export interface CapturedEvent {
 
 export interface LogEntry {
   seq: number;
-  // Readers hand out entries that decode their record on each read of `events`
-  // (src/log/record.ts recordEntry): read it once.
+  // Readers hand out entries that decode their record on each read of `events`, with
+  // the codec they were given (src/log/record.ts recordEntry): read it once.
   readonly events: CapturedEvent[];
   // The record as stored, kept aside when it cannot be decoded (src/log/consumers/dead-letters.ts).
   readonly record?: Uint8Array;
 }
 
-// What one append puts in the log, already encoded as a frame of src/log/record.ts
+// What one append puts in the log, already encoded as a frame by the log's codec
 // (capture writes one per request): the frame's bytes in pieces, their total, and
 // how many events a reader will get from it.
 export interface LogFrame {
   chunks: Buffer[];
   bytes: number;
   events: number;
+}
+
+// How events become frames and records become events again: the capture domain's codec
+// (src/capture/frames.ts captureCodec). The log is given it rather than knowing it, so it
+// stores and hands out records as bytes.
+export interface LogCodec {
+  // One frame holding these events: what EventLog.append writes.
+  eventsFrame(events: readonly CapturedEvent[]): LogFrame;
+  // Every event of a record, in order; throws when the record cannot be decoded.
+  decode(record: Uint8Array): CapturedEvent[];
 }
 
 // Which sequence a log's numbers belong to. Positions are stored per log, so moving a

@@ -11,7 +11,8 @@ import { applyEntriesIsolating } from '../../src/events/store-consumer.js';
 import { cutDeepValues, nestedDeeperThan } from '../../src/events/cut-deep.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
-import { encodeFrames, eventsFrame, recordEntry } from '../../src/log/record.js';
+import { encodeFrames, recordEntry } from '../../src/log/record.js';
+import { eventsFrame, decodeRecord } from '../../src/capture/frames.js';
 import { listDeadLetters, type QuarantinedRecord } from '../../src/log/consumers/dead-letters.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
@@ -143,7 +144,7 @@ s('a record that cannot be decoded is set aside with its bytes; the records arou
   const before = ev('$pageview', 'lena', { $set: { plan: 'pro' } });
   const after = ev('$pageview', 'mo');
   const damaged = Buffer.from([0xff, 0x00, 0x13, 0x37]);
-  const entries = [recordEntry(++seq, encodeFrames([eventsFrame([before])])), recordEntry(++seq, damaged), recordEntry(++seq, encodeFrames([eventsFrame([after])]))];
+  const entries = [recordEntry(++seq, encodeFrames([eventsFrame([before])]), decodeRecord), recordEntry(++seq, damaged, decodeRecord), recordEntry(++seq, encodeFrames([eventsFrame([after])]), decodeRecord)];
   const told: QuarantinedRecord[] = [];
   await applyEntriesIsolating(store, entries, { startPreparation: step, now: () => NOW, onQuarantined: (r) => told.push(r) });
 

@@ -1,7 +1,7 @@
 // Capture frames for log tests, made the way capture makes them: scan the payload,
 // then frame its JSON text with the request's context.
 import { scanCapture } from '../../src/capture/normalize.js';
-import { captureFrame } from '../../src/log/record.js';
+import { captureFrame } from '../../src/capture/frames.js';
 import type { LogFrame } from '../../src/log/types.js';
 
 export interface FrameContext {

@@ -2,6 +2,7 @@
 // uuid once its append has resolved, so a test can kill it at any moment and know
 // exactly which events were acknowledged.
 // usage: node log-writer.js lmdb <data dir> | nats <url>
+import { captureCodec } from '../../src/capture/frames.js';
 import { openStore } from '../../src/store/env.js';
 import { createLmdbLog } from '../../src/log/lmdb-log.js';
 import { createNatsLog } from '../../src/log/nats-log.js';
@@ -13,8 +14,8 @@ const BATCH_WRITERS = 4;
 const BATCH_SIZE = 20;
 
 async function open(kind: string | undefined, target: string | undefined): Promise<EventLog> {
-  if (kind === 'lmdb' && target) return createLmdbLog(openStore(target));
-  if (kind === 'nats' && target) return createNatsLog({ url: target });
+  if (kind === 'lmdb' && target) return createLmdbLog(openStore(target), captureCodec);
+  if (kind === 'nats' && target) return createNatsLog({ codec: captureCodec, url: target });
   throw new Error('usage: log-writer.js lmdb <data dir> | nats <url>');
 }
 

@@ -1,6 +1,7 @@
 // The log-consumer mechanism (src/log/consumers/) in this thread, over a real LMDB store
 // and the embedded log: where a consumer starts, what it may not pass, what it sets aside,
 // and what retention keeps for it.
+import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Store } from '../../src/store/env.js';
@@ -21,7 +22,7 @@ storePerTest(s, 'hedgerow-log-consumers-', (opened) => { store = opened; });
 
 // Appends one record per event; returns the events.
 async function append(n: number): Promise<CapturedEvent[]> {
-  const log = createLmdbLog(store);
+  const log = createLmdbLog(store, captureCodec);
   const events = Array.from({ length: n }, () => logEvent());
   for (const ev of events) await log.append([ev]);
   await log.close();
@@ -48,7 +49,7 @@ function recorder(name: string, startsAt: StartAt, extra: Partial<ConsumerHandle
 // Runs the consumer until `done`, then stops it.
 async function runUntil(definition: ReturnType<typeof recorder>['definition'], done: () => boolean): Promise<void> {
   const stop = new AbortController();
-  const reader = createLmdbLogReader(store);
+  const reader = createLmdbLogReader(store, captureCodec);
   const running = runConsumer(definition, { store, reader, signal: stop.signal, settings: undefined });
   try {
     await Promise.race([eventually(async () => done()), running.then(() => { throw new Error('the consumer stopped by itself'); })]);
@@ -83,7 +84,7 @@ s('a consumer never applies a record the consumer it follows has not applied', a
   await store.positions.put('leader', 2);
   const { definition, seen } = recorder('follower', 'beginning', { follows: 'leader' });
   const stop = new AbortController();
-  const reader = createLmdbLogReader(store);
+  const reader = createLmdbLogReader(store, captureCodec);
   const running = runConsumer(definition, { store, reader, signal: stop.signal, settings: undefined });
   await eventually(async () => seen.length === 2);
   await new Promise((r) => setTimeout(r, 200));
@@ -110,7 +111,7 @@ s('a log pruned past a consumer that declares no backfill stops it loudly, apply
   await store.positions.put('event_store', 5);
   await pruneAppliedRecords(store);
   const { definition, seen } = recorder('late', 'beginning');
-  const reader = createLmdbLogReader(store);
+  const reader = createLmdbLogReader(store, captureCodec);
   const err = await runConsumer(definition, { store, reader, signal: new AbortController().signal, settings: undefined }).then(() => null, (e: Error) => e);
   await reader.close();
   assert.instance(err, LogGapError);
@@ -139,7 +140,7 @@ s('a log pruned past a consumer goes to its backfill, and the consumer goes on f
 });
 
 s('an event a consumer cannot apply, with no fallback of its own, is set aside under its name; the rest are applied', async () => {
-  const log = createLmdbLog(store);
+  const log = createLmdbLog(store, captureCodec);
   const [a, bad, b] = [logEvent(), logEvent(), logEvent()];
   await log.append([a, bad, b]);
   await log.close();
@@ -166,7 +167,7 @@ s('an event a consumer cannot apply, with no fallback of its own, is set aside u
 });
 
 s('lag in events: the events of the records after a position, counted as they were appended', async () => {
-  const log = createLmdbLog(store);
+  const log = createLmdbLog(store, captureCodec);
   await log.append([logEvent(), logEvent()]);
   await log.append([logEvent()]);
   await log.append([logEvent(), logEvent(), logEvent()]);

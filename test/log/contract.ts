@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { EventLog, LogReader } from '../../src/log/types.js';
-import { encodeRecord, frameEvents } from '../../src/log/record.js';
+import { encodeRecord, frameEvents } from '../../src/capture/frames.js';
 import { requestFrame, batchRequest } from '../helpers/capture-frames.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, readUntil, uuidsOf, eventCount } from '../helpers/log-reading.js';

@@ -1,5 +1,6 @@
 // The embedded LMDB log passes the event log contract, and its reader hands a
 // consumer whole records up to about its byte budget at once.
+import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -22,8 +23,8 @@ runLogContract({
     const opened: Array<EventLog | LogReader> = [];
     const track = <T extends EventLog | LogReader>(x: T) => { opened.push(x); return x; };
     return {
-      openLog: async () => track(createLmdbLog(current())),
-      openReader: async () => track(createLmdbLogReader(current())),
+      openLog: async () => track(createLmdbLog(current(), captureCodec)),
+      openReader: async () => track(createLmdbLogReader(current(), captureCodec)),
       writerArgs: ['lmdb', dataDir],
       // The writer's process was all there was to crash.
       async crash() {},
@@ -44,13 +45,13 @@ async function callsWith(maxBytes?: number): Promise<number[][]> {
   const dataDir = tempDir('hedgerow-log-budget-');
   const store = openStore(dataDir);
   try {
-    const log = createLmdbLog(store);
+    const log = createLmdbLog(store, captureCodec);
     const event = (i: number): CapturedEvent => ({
       uuid: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, event: 'e', distinct_id: 'd', properties: {},
       timestamp: '2026-01-01T00:00:00.000Z', project_id: 1, ip: null, now: '2026-01-01T00:00:00.000Z', sent_at: null, historical: false,
     });
     for (let r = 0; r < 3; r++) await log.append([0, 1, 2, 3].map((i) => event(r * 4 + i)));
-    const reader = createLmdbLogReader(store, maxBytes);
+    const reader = createLmdbLogReader(store, captureCodec, maxBytes);
     const calls: number[][] = [];
     const stop = new AbortController();
     await reader.consume(0, async (entries) => {

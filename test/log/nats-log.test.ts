@@ -1,4 +1,5 @@
 // The NATS JetStream log passes the event log contract against a real nats-server.
+import { captureCodec } from '../../src/capture/frames.js';
 import { connect, type NatsConnection } from 'nats';
 import { createNatsLog, createNatsLogReader, STREAM } from '../../src/log/nats-log.js';
 import type { EventLog, LogReader } from '../../src/log/types.js';
@@ -28,8 +29,8 @@ runLogContract({
     const opened: Array<EventLog | LogReader> = [];
     const track = <T extends EventLog | LogReader>(x: T) => { opened.push(x); return x; };
     return {
-      openLog: async () => track(await createNatsLog({ url: server.url })),
-      openReader: async () => track(await createNatsLogReader({ url: server.url })),
+      openLog: async () => track(await createNatsLog({ codec: captureCodec, url: server.url })),
+      openReader: async () => track(await createNatsLogReader({ codec: captureCodec, url: server.url })),
       writerArgs: ['nats', server.url],
       // The acknowledgement must also survive the server dying right after giving it.
       async crash() {

@@ -1,5 +1,6 @@
 // How the NATS log behaves when the server is away, frozen, or gets an event that
 // cannot fit in one message. Against a real nats-server.
+import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createNatsLog, createNatsLogReader } from '../../src/log/nats-log.js';
@@ -16,8 +17,8 @@ const ACK_TIMEOUT_MS = 1000;
 const s = suite('NATS log: outages and limits');
 let server: NatsServer;
 let opened: Array<EventLog | LogReader> = [];
-const openLog = async () => { const l = await createNatsLog({ url: server.url, ackTimeoutMs: ACK_TIMEOUT_MS }); opened.push(l); return l; };
-const openReader = async () => { const r = await createNatsLogReader({ url: server.url }); opened.push(r); return r; };
+const openLog = async () => { const l = await createNatsLog({ codec: captureCodec, url: server.url, ackTimeoutMs: ACK_TIMEOUT_MS }); opened.push(l); return l; };
+const openReader = async () => { const r = await createNatsLogReader({ codec: captureCodec, url: server.url }); opened.push(r); return r; };
 
 const nats = natsServerForSuite();
 s.before(() => nats.start());

@@ -1,5 +1,6 @@
 // Retention of the embedded log: records every consumer has applied are dropped,
 // the newest always stays so the sequence survives a restart.
+import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -20,7 +21,7 @@ s.after.each(async () => { await store.close(); rmSync(dataDir, { recursive: tru
 const keys = () => [...store.log.getKeys()] as number[];
 
 async function appendRecords(n: number): Promise<void> {
-  const log = createLmdbLog(store);
+  const log = createLmdbLog(store, captureCodec);
   for (let i = 0; i < n; i++) await log.append([logEvent()]);
   await log.close();
 }
@@ -45,12 +46,12 @@ s('the newest record stays when everything is applied, so a restarted log contin
   await store.positions.put('only', 5);
   await pruneAppliedRecords(store);
   assert.equal(keys(), [5]);
-  const log = createLmdbLog(store);
+  const log = createLmdbLog(store, captureCodec);
   const next = logEvent();
   await log.append([next]);
   await log.close();
   assert.is(log.lastSeq(), 6);
-  const reader = createLmdbLogReader(store);
+  const reader = createLmdbLogReader(store, captureCodec);
   assert.equal(uuidsOf(await readEvents(reader, 5, 1)), [next.uuid]);
   await reader.close();
 });

@@ -1,6 +1,7 @@
 // What a consumer's worker thread runs (workers/consumer.ts): open the store and the log
-// reader the config names, find the consumer's definition in the module it came from,
-// and run it until told to stop. Reports go to the supervisor as plain messages.
+// reader the config names (reading records with the codec it is given), find the
+// consumer's definition in the module it came from, and run it until told to stop.
+// Reports go to the supervisor as plain messages.
 import { openStore } from '../../store/env.js';
 import { createLmdbLogReader } from '../lmdb-log.js';
 import { createNatsLogReader } from '../nats-log.js';
@@ -9,6 +10,7 @@ import type { ConsumerReports, FailureKind } from './ladder.js';
 import type { QuarantinedRecord } from './dead-letters.js';
 import type { RegisteredConsumer } from './registry.js';
 import type { ConsumerDefinition } from './types.js';
+import type { LogCodec } from '../types.js';
 
 export interface ConsumerThreadData {
   consumer: RegisteredConsumer;
@@ -32,10 +34,10 @@ export async function loadDefinition(consumer: RegisteredConsumer): Promise<Cons
   return found;
 }
 
-export async function runConsumerThread(data: ConsumerThreadData, signal: AbortSignal, post: (m: ThreadMessage) => void): Promise<void> {
+export async function runConsumerThread(data: ConsumerThreadData, codec: LogCodec, signal: AbortSignal, post: (m: ThreadMessage) => void): Promise<void> {
   const definition = await loadDefinition(data.consumer);
   const store = openStore(data.dataDir);
-  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl }) : createLmdbLogReader(store, data.batchBytes);
+  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl, codec }) : createLmdbLogReader(store, codec, data.batchBytes);
   const reports: ConsumerReports = { setAside: (setAside) => post({ setAside }), failed: (failed) => post({ failed }) };
   try {
     await runConsumer(definition, { store, reader, signal, settings: data.consumer.settings, reports });

@@ -3,7 +3,8 @@
 // record again gives the same events, generated uuids and timestamps included.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeRecord, encodeFrames, encodeRecord, eventsFrame, frameEvents, recordEntry } from '../../src/log/record.js';
+import { encodeFrames, recordEntry } from '../../src/log/record.js';
+import { decodeRecord, encodeRecord, eventsFrame, frameEvents } from '../../src/capture/frames.js';
 import { normalizeCapture } from '../../src/capture/normalize.js';
 import { logEvents } from '../helpers/log-events.js';
 import { requestFrame } from '../helpers/capture-frames.js';
@@ -21,7 +22,7 @@ s('an events frame gives back its events', () => {
 
 s('a log entry decodes its record on every read and keeps nothing between reads', () => {
   const events = logEvents(3);
-  const entry = recordEntry(7, encodeRecord(events));
+  const entry = recordEntry(7, encodeRecord(events), decodeRecord);
   assert.is(entry.seq, 7);
   const first = entry.events;
   assert.equal(first, events);
