@@ -15,6 +15,7 @@ import type { CapturedEvent } from '../log/types.js';
 import { checkBatchEnvelope, checkRawEvent } from './schemas.js';
 import { civilFromDays } from '../time/civil.js';
 import { limitDistinctId } from './distinct-id.js';
+import { isObject } from '../json.js';
 
 export type DropReason = 'missing_event_name' | 'missing_distinct_id' | 'invalid_event';
 
@@ -65,7 +66,6 @@ export interface BuildContext {
 const FUTURE_LIMIT_MS = 23 * 3600 * 1000;
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function tokenOf(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;

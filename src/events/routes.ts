@@ -3,6 +3,7 @@
 // PostHog registers it under both (environments first, projects kept for compatibility).
 import type { Route, HttpRequest } from '../http/types.js';
 import { json } from '../http/reply.js';
+import { pageUrl } from '../http/paginate.js';
 import { errors } from '../errors.js';
 import type { ManagementAuth } from '../auth/management.js';
 import type { Store, StoredEventValue } from '../store/env.js';
@@ -37,12 +38,6 @@ function limitParam(req: HttpRequest): number {
   return Math.min(Number(raw), MAX_LIMIT);
 }
 
-function absoluteUrl(req: HttpRequest, params: URLSearchParams): string {
-  const host = req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost';
-  const proto = req.headers['x-forwarded-proto'] ?? 'http';
-  return `${proto}://${host}${req.path}?${params.toString()}`;
-}
-
 // Listings and values scans run off the HTTP thread, in the query pool (./tasks.ts).
 export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<EventTasks>): Route[] {
   return [
@@ -64,10 +59,7 @@ export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunne
         let next: string | null = null;
         if (more && rows.length > 0) {
           const last = rows[rows.length - 1];
-          const params = new URLSearchParams(req.query);
-          params.set('before', new Date(last.ts).toISOString());
-          params.set('before_uuid', last.value.uuid);
-          next = absoluteUrl(req, params);
+          next = pageUrl(req, { before: new Date(last.ts).toISOString(), before_uuid: last.value.uuid });
         }
         return json(200, { next, results: rows.map((r) => toApi(r.value, (u) => resolvePersonUuid(store, project.id, u))) });
       },

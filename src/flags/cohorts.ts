@@ -3,8 +3,7 @@
 // supplies. A cohort that is missing or part of a dependency cycle makes every flag that
 // targets it fail, as in PostHog. Problems are found once, at compile time.
 
-import { compileOperator } from './operators.js';
-import type { ValueTest } from './operators.js';
+import { compileOperator, type ValueTest } from '../matching/index.js';
 import { propertyLookup } from './properties.js';
 import type { PropertyLookup } from './properties.js';
 import type { CohortDefinition, CohortMembership, Properties, PropertyFilterDefinition, PropertyGroupDefinition, ReasonCode } from './types.js';

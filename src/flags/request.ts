@@ -1,6 +1,8 @@
 // A /decide or /flags request body, decoded like capture's, read into the fields
 // evaluation needs. Pure: the decoded payload and query in, plain data out.
 import { errors } from '../errors.js';
+import { isObject } from '../json.js';
+import { limitDistinctId } from '../capture/distinct-id.js';
 
 export interface FlagRequest {
   token: string;
@@ -15,17 +17,11 @@ export interface FlagRequest {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function text(v: unknown): string | null {
   if (typeof v === 'string') return v.length > 0 ? v : null;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return null;
-}
-
-// PostHog cuts distinct ids to 200 code points before hashing.
-function cut(id: string): string {
-  return id.length > 200 ? Array.from(id).slice(0, 200).join('') : id;
 }
 
 /** The project key of a decoded request; the key is checked before anything else in the body. */
@@ -64,7 +60,8 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
 
   return {
     token,
-    distinctId: cut(distinctId),
+    // PostHog cuts distinct ids to 200 code points before hashing, as capture stores them.
+    distinctId: limitDistinctId(distinctId),
     groups,
     personProperties: isObject(body.person_properties) ? body.person_properties : {},
     groupProperties,

@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { PROPERTY_OPERATORS } from './operators.js';
+import { PROPERTY_OPERATORS } from '../matching/index.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

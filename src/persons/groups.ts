@@ -1,7 +1,7 @@
 // Groups: $groupidentify creates or updates a group (shallow merge of $group_set), and
 // group types get indexes 0–4 in order of first appearance. Pure.
 import type { GroupRecord, GroupTypeRecord, Properties } from '../store/persons.js';
-import { isPlainObject } from './properties.js';
+import { isObject } from '../json.js';
 
 export const MAX_GROUP_TYPES = 5;
 
@@ -14,8 +14,8 @@ export interface GroupIdentify {
 // What a $groupidentify names; null when it lacks a type or a key (then it does nothing).
 export function groupIdentifyFields(properties: Properties): GroupIdentify | null {
   const { $group_type: type, $group_key: key, $group_set: set } = properties;
-  if (!type || !key || isPlainObject(type) || isPlainObject(key)) return null;
-  return { groupType: String(type), groupKey: String(key), groupSet: isPlainObject(set) ? set : {} };
+  if (!type || !key || isObject(type) || isObject(key)) return null;
+  return { groupType: String(type), groupKey: String(key), groupSet: isObject(set) ? set : {} };
 }
 
 export type GroupTypeResolution =

@@ -6,7 +6,8 @@ import type { PersonRecord, Properties } from '../store/persons.js';
 import { isIllegalDistinctId } from './illegal-ids.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 import { personUuid } from './person-uuid.js';
-import { applyUpdate, hasChanges, isPlainObject, propertyUpdate } from './properties.js';
+import { applyUpdate, hasChanges, propertyUpdate } from './properties.js';
+import { isObject } from '../json.js';
 import type { IngestionWarning } from '../ingestion-warnings/index.js';
 
 export interface PersonEvent {
@@ -49,8 +50,8 @@ function mergeTarget(ev: PersonEvent): string | null {
 }
 
 function create(ev: PersonEvent, distinctIds: string[], identified: boolean): PersonOutcome {
-  const setOnce = isPlainObject(ev.properties.$set_once) ? ev.properties.$set_once : {};
-  const set = isPlainObject(ev.properties.$set) ? ev.properties.$set : {};
+  const setOnce = isObject(ev.properties.$set_once) ? ev.properties.$set_once : {};
+  const set = isObject(ev.properties.$set) ? ev.properties.$set : {};
   const person: NewPerson = {
     uuid: personUuid(ev.project_id, distinctIds[0]),
     created_at: ev.timestamp,

@@ -2,7 +2,7 @@
 // are lifted onto the person as PostHog does: the latest value through $set, the first
 // one seen through $set_once as `$initial_<key>`. An explicit $set / $set_once wins.
 import type { Properties } from '../store/persons.js';
-import { isPlainObject } from './properties.js';
+import { isObject } from '../json.js';
 
 const DEVICE_AND_PAGE = [
   '$app_build', '$app_name', '$app_namespace', '$app_version',
@@ -26,7 +26,7 @@ const FROM_SERVER = new Map(INITIAL_NAME.filter(([k]) => k !== '$os' && k !== '$
 // The event's $set or $set_once object, made one if it has none.
 function ownObject(properties: Properties, name: '$set' | '$set_once'): Properties {
   const v = properties[name];
-  if (isPlainObject(v)) return v;
+  if (isObject(v)) return v;
   const fresh: Properties = {};
   properties[name] = fresh;
   return fresh;

@@ -6,7 +6,7 @@
 import type { Store } from '../store/env.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentPerson } from './present.js';
-import { scanWindow, type WindowScan } from './page.js';
+import { scanWindow, type WindowScan } from '../http/paginate.js';
 import { groupsOfType, personsNewestFirst } from './store.js';
 import type { Group } from './schemas.js';
 import type { GroupScanTask, PersonScan, PersonScanTask } from './tasks.js';

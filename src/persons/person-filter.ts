@@ -1,7 +1,7 @@
-// The person list's filters as one predicate. Pure; property operators are those of
-// flag evaluation (src/flags/operators.ts), applied at the time given.
+// The person list's filters as one predicate. Pure; property operators are the shared
+// ones flag evaluation uses (src/matching/), applied at the time given.
 import type { PersonRecord } from '../store/persons.js';
-import { compileOperator, type ValueTest } from '../flags/operators.js';
+import { compileOperator, type ValueTest } from '../matching/index.js';
 import type { PersonPropertyFilters } from './schemas.js';
 
 export interface PersonFilterSpec {

@@ -1,9 +1,7 @@
 // Person property updates carried by an event: $set_once, then $set, then $unset,
 // computed against the person's current properties. Pure: nothing is mutated.
 import type { Properties } from '../store/persons.js';
-
-export const isPlainObject = (v: unknown): v is Properties =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../json.js';
 
 // Events PostHog handles in separate pipelines, unordered with the rest: never applied.
 const NO_PERSON_UPDATE_EVENTS = new Set(['$exception', '$$heatmap']);
@@ -62,7 +60,7 @@ function setValue(set: Properties, current: Properties, key: string, value: unkn
 
 function unsetKeys(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
-  return isPlainObject(raw) ? Object.keys(raw) : [];
+  return isObject(raw) ? Object.keys(raw) : [];
 }
 
 export function propertyUpdate(event: string, eventProperties: Properties, timestamp: string, current: Properties): PropertyUpdate {
@@ -73,7 +71,7 @@ export function propertyUpdate(event: string, eventProperties: Properties, times
   let significant = false;
 
   const setOnce = eventProperties.$set_once;
-  if (isPlainObject(setOnce)) {
+  if (isObject(setOnce)) {
     for (const key in setOnce) {
       if (own(current, key) !== undefined) continue;
       put(set, key, setOnce[key]);
@@ -81,7 +79,7 @@ export function propertyUpdate(event: string, eventProperties: Properties, times
     }
   }
 
-  const explicit = isPlainObject(eventProperties.$set) ? eventProperties.$set : null;
+  const explicit = isObject(eventProperties.$set) ? eventProperties.$set : null;
   if (explicit) for (const key in explicit) significant = setValue(set, current, key, explicit[key], force) || significant;
   // Set from what the event is rather than what it carries; an explicit $set wins.
   if (event === 'survey shown' && !(explicit && Object.hasOwn(explicit, '$survey_last_seen_date'))) {

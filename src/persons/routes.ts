@@ -7,7 +7,7 @@ import type { HttpRequest, Route } from '../http/types.js';
 import type { Store } from '../store/env.js';
 import type { PersonRecord } from '../store/persons.js';
 import type { TaskRunner } from '../pools/index.js';
-import { pageOf, pageWindow, scanWindow } from './page.js';
+import { pageOf, pageWindow, scanWindow } from '../http/paginate.js';
 import type { PersonTasks } from './tasks.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';

@@ -10,7 +10,7 @@ import { PersonBatch } from './batch.js';
 import { PersonCache } from './person-cache.js';
 import { processPersonEvent, type PersonOutcome } from './identity.js';
 import { normalizePersonEvent } from './normalize.js';
-import { isPlainObject } from './properties.js';
+import { isObject } from '../json.js';
 import { createWarningLimiter, type WarningLimiter } from './warning-limiter.js';
 import { groupIdentifyFields, MAX_GROUP_TYPES } from './groups.js';
 import { pruneWarnings, WARNINGS_KEPT_MS, type IngestionWarning } from '../ingestion-warnings/index.js';
@@ -54,7 +54,7 @@ function warnGroupTypeLimit(batch: PersonBatch, limiter: WarningLimiter, ev: Cap
 // named it can only repeat.
 function associateGroups(batch: PersonBatch, ev: CapturedEvent, pending: Pending): void {
   const groups = ev.properties.$groups;
-  if (!isPlainObject(groups)) return;
+  if (!isObject(groups)) return;
   for (const groupType of Object.keys(groups)) {
     const index = batch.groupTypeIndex(ev.project_id, groupType, ev.timestamp);
     if (index === null) pending.refusedGroupTypes.push(groupType);

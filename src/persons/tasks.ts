@@ -2,7 +2,7 @@
 // lists that scan, as plain data for the trip to the worker (docs/decisions/0013).
 import type { Task } from '../pools/index.js';
 import type { PersonFilterSpec } from './person-filter.js';
-import type { PageWindow, WindowScan } from './page.js';
+import type { PageWindow, WindowScan } from '../http/paginate.js';
 import type { Group, Person } from './schemas.js';
 
 export type PersonTasks = {

@@ -10,7 +10,7 @@ import type {
   FlagFiltersDefinition,
   PropertyFilterDefinition,
 } from '../../src/flags/index.js';
-import { compileOperator } from '../../src/flags/operators.js';
+import { compileOperator } from '../../src/matching/index.js';
 import { NOW } from './conformance.js';
 
 export function flag(key: string, filters: FlagFiltersDefinition, extra: Partial<FlagDefinition> = {}): FlagDefinition {

@@ -4,13 +4,13 @@
 // PostHog words them; other shape errors say where. Plus: person filters must use an
 // operator the evaluator knows, and cohorts may not reference each other in a loop.
 import { errors } from '../../errors.js';
-import { PROPERTY_OPERATORS } from '../operators.js';
+import { PROPERTY_OPERATORS } from '../../matching/index.js';
 import type { PropertyFilterDefinition, PropertyGroupDefinition } from '../types.js';
 import { cohortIdOf, flatProperties } from '../definitions/cohort-refs.js';
 import type { StoredCohort } from '../definitions/types.js';
+import { isObject } from '../../json.js';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 // DRF's default code "invalid" reaches clients as "invalid_input" (drf-exceptions-hog).
 const invalid = (detail: string, code?: string) => errors.validation(detail, 'filters', code);
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(PROPERTY_OPERATORS);

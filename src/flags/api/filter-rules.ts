@@ -5,13 +5,13 @@
 import { errors } from '../../errors.js';
 import { validateFlagFilters } from '../index.js';
 // Not (yet) on the core's public face; read-only use of its operator list and date parser.
-import { PROPERTY_OPERATORS } from '../operators.js';
-import { parseDateString } from '../dates.js';
+import { parseDateString, PROPERTY_OPERATORS } from '../../matching/index.js';
 import type { FlagFiltersDefinition, PropertyFilterDefinition } from '../types.js';
 import { cohortIdOf, cohortsNeeded, flatProperties } from '../definitions/cohort-refs.js';
 import type { StoredCohort, StoredFlag } from '../definitions/types.js';
 import { checkDependencies } from './dependency-rules.js';
 import { pyStr, pyTruthy } from './python.js';
+import { isObject } from '../../json.js';
 
 export interface FilterContext {
   creating: boolean;
@@ -31,7 +31,6 @@ const KNOWN_OPERATORS: ReadonlySet<string> = new Set(PROPERTY_OPERATORS);
 
 // DRF's default code "invalid" reaches clients as "invalid_input" (drf-exceptions-hog).
 const invalid = (detail: string, code?: string) => errors.validation(detail, 'filters', code);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function structure(raw: Record<string, unknown>): PropertyFilterDefinition[] {
   const groups = raw.groups;

@@ -1,4 +1,4 @@
-// Property filters → SQL, with the flag evaluator's operator semantics (src/flags/operators.ts):
+// Property filters → SQL, with the flag evaluator's operator semantics (the shared src/matching/):
 // case-insensitive exact matching, negative operators matching an absent property, numbers
 // read from text, guarded regexes. Property keys and values are always bound parameters:
 // a key becomes a JSON pointer parameter of json_extract_string, never SQL text.
@@ -7,7 +7,7 @@
 // whose reading of a value is too rich for SQL (dates, semantic versions) are decided in
 // JavaScript by the flag evaluator's own tests over the distinct values the data holds
 // (resolved by the runner before planning: see valueSetLookups).
-import { compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from './flag-operators.js';
+import { compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from '../../matching/index.js';
 import { QueryError } from './errors.js';
 import { and, bool, float, ident, or, raw, sql, text, texts, type Sql } from './sql.js';
 

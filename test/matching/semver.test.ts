@@ -3,8 +3,8 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseVersion } from '../../src/flags/semver.js';
-import { matches } from './helpers.js';
+import { parseVersion } from '../../src/matching/semver.js';
+import { matches } from '../flags/helpers.js';
 
 const parse = suite('semver: reading versions');
 

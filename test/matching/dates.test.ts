@@ -3,9 +3,9 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseAbsoluteDate, parseRelativeDate, resolveRelativeDate } from '../../src/flags/dates.js';
-import { NOW } from './conformance.js';
-import { evaluateOne, matches, personCondition } from './helpers.js';
+import { parseAbsoluteDate, parseRelativeDate, resolveRelativeDate } from '../../src/matching/dates.js';
+import { NOW } from '../flags/conformance.js';
+import { evaluateOne, matches, personCondition } from '../flags/helpers.js';
 
 const at = (iso: string) => Date.parse(iso);
 

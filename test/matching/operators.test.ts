@@ -2,7 +2,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { evaluateOne, matches, personCondition } from './helpers.js';
+import { evaluateOne, matches, personCondition } from '../flags/helpers.js';
 
 const exact = suite('operator exact / is_not');
 
