@@ -38,6 +38,14 @@ const ConfigSchema = Type.Object({
   geoipDb: Type.String({ minLength: 1 }),
   // Piscina threads evaluating /decide and /flags.
   flagWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
+  insights: Type.Object({
+    // DuckDB's threads in the aggregation worker (0: DuckDB's default, the number of cores).
+    threads: Type.Integer({ minimum: 0, maximum: 256 }),
+    // DuckDB's memory limit, e.g. "2GB" ('' : DuckDB's default, 80% of RAM).
+    memoryLimit: Type.String({ pattern: '^$|^[0-9]+(\\.[0-9]+)?\\s*[KMGT]?i?B$' }),
+    // How long a calculation may take before the API gives up waiting (503).
+    queryTimeoutMs: Type.Integer({ minimum: 1 }),
+  }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -106,6 +114,11 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     personCacheSize: intFrom('HEDGEROW_PERSON_CACHE', env.HEDGEROW_PERSON_CACHE, DEFAULT_CACHED_PERSONS),
     geoipDb: v['geoip-db'] ?? env.HEDGEROW_GEOIP_DB ?? 'bundled',
     flagWorkers: intFrom('--flag-workers', v['flag-workers'] ?? env.HEDGEROW_FLAG_WORKERS, Math.max(1, availableParallelism() - 1)),
+    insights: {
+      threads: intFrom('HEDGEROW_INSIGHTS_THREADS', env.HEDGEROW_INSIGHTS_THREADS, 0),
+      memoryLimit: env.HEDGEROW_INSIGHTS_MEMORY ?? '',
+      queryTimeoutMs: intFrom('HEDGEROW_QUERY_TIMEOUT_MS', env.HEDGEROW_QUERY_TIMEOUT_MS, 120_000),
+    },
   };
   if (!checkConfig.Check(config)) {
     const first = checkConfig.Errors(config).First();

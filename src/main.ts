@@ -20,6 +20,7 @@ import {
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
+import { createInsightsApi, insightsConsumer } from './insights/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -67,6 +68,11 @@ export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...membe
 export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
   return [
     registered(eventStoreConsumer, { cachedPersons: config.personCacheSize }),
+    registered(insightsConsumer, {
+      dataDir: config.dataDir,
+      threads: config.insights.threads || undefined,
+      memoryLimit: config.insights.memoryLimit || undefined,
+    }),
   ];
 }
 
@@ -133,6 +139,8 @@ export async function startServer(
   // One thread: management scans are rare, and the flag workers keep the other cores
   // (docs/decisions/0013).
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
+  // Queries run in the aggregation worker, which owns the columnar store (src/insights/).
+  const insights = createInsightsApi({ auth, store, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 
@@ -152,6 +160,7 @@ export async function startServer(
     ...cohortRoutes(auth, store, writes, tenancy),
     ...feedRoutes({ auth, store, meter, tenancy, access }),
     ...quotaRoutes(auth, meter, tenancy),
+    ...insights.routes,
     ...decideRoutes({
       writes, meter, tenancy, pool: flagPool, geoip, log,
       maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
@@ -169,6 +178,7 @@ export async function startServer(
     await retention?.stop();
     await flagPool.close();
     await queries.close();
+    insights.close();
     await meter.flush();
     await store.close();
   }

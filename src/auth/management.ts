@@ -8,7 +8,7 @@ import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { PersonalKey, Project, User } from '../tenancy/types.js';
 import { hashKey, sameHash } from '../tenancy/keys.js';
-import { accessFor, hasScope } from './scopes.js';
+import { accessFor, hasScope, type Access } from './scopes.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface AuthContext {
@@ -24,6 +24,9 @@ interface RouteRules {
   methods: readonly string[];
   // The scope object, e.g. 'query' → query:read for GET, query:write otherwise.
   scope: string;
+  // The access the scope must grant when it is not the method's (PostHog's query API
+  // reads with POST and DELETE: query:read).
+  access?: Access;
   bodyLimit?: number;
 }
 
@@ -55,6 +58,7 @@ const PROJECT_PREFIXES = ['/api/projects', '/api/environments'] as const;
 // so the route table can be audited (test/auth/route-scopes.test.ts).
 export interface ManagementRoute extends Route {
   scope: string;
+  access?: Access;
 }
 
 export type ProjectAccessRule = 'member' | 'manage';
@@ -130,18 +134,18 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
   }
 
   // The caller, rate-limited and holding the route's scope.
-  function admit(req: HttpRequest, scope: string): AuthContext {
+  function admit(req: HttpRequest, scope: string, fixed?: Access): AuthContext {
     const auth = authenticate(req);
     opts.rateLimit.hit(auth.key.id);
-    const access = accessFor(req.method);
+    const access = fixed ?? accessFor(req.method);
     if (!hasScope(auth.key.scopes, scope, access)) throw errors.missingScope(`${scope}:${access}`);
     return auth;
   }
 
   // The project of the path, once the caller may act on it.
-  function enterProject(req: HttpRequest, auth: AuthContext, rule: ProjectAccessRule): ProjectContext {
+  function enterProject(req: HttpRequest, auth: AuthContext, rule: ProjectAccessRule, fixed?: Access): ProjectContext {
     const project = resolveProject(auth, req.params.project_id);
-    opts.projectAccess?.(auth, project, accessFor(req.method), rule);
+    opts.projectAccess?.(auth, project, fixed ?? accessFor(req.method), rule);
     return { ...auth, project };
   }
 
@@ -162,11 +166,12 @@ export function createManagementAuth(opts: ManagementAuthOptions) {
 
   function projectRoutes(spec: ProjectRouteSpec): ManagementRoute[] {
     const rule = spec.projectAccess ?? 'member';
-    const handler = (req: HttpRequest) => spec.handler(req, enterProject(req, admit(req, spec.scope), rule));
+    const handler = (req: HttpRequest) => spec.handler(req, enterProject(req, admit(req, spec.scope, spec.access), rule, spec.access));
     return PROJECT_PREFIXES.map((prefix) => ({
       methods: spec.methods,
       pattern: spec.path === '' ? `${prefix}/:project_id` : `${prefix}/:project_id/${spec.path}`,
       scope: spec.scope,
+      access: spec.access,
       bodyLimit: spec.bodyLimit ?? MANAGEMENT_BODY_LIMIT,
       handler,
     }));

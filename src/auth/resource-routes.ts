@@ -11,7 +11,7 @@ import { errors } from '../errors.js';
 import { jsonObject } from '../http/body.js';
 import { paginate } from '../http/paginate.js';
 import { json } from '../http/reply.js';
-import type { HttpRequest, Route } from '../http/types.js';
+import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import type { ManagementAuth, ProjectContext } from './management.js';
 
 export type JsonBody = Record<string, unknown>;
@@ -26,8 +26,10 @@ export interface ResourceSpec<R> {
   create(body: JsonBody, ctx: ProjectContext): R | Promise<R>;
   update(record: R, body: JsonBody, ctx: ProjectContext): R | Promise<R>;
   // The API shape of a record, made once per request (it may read what every record of a
-  // list page shares).
-  presenter(ctx: ProjectContext): (record: R) => unknown;
+  // list page shares, or the request's query: insights calculate their results).
+  presenter(ctx: ProjectContext, req: HttpRequest): (record: R) => unknown | Promise<unknown>;
+  // Another rendering of a list page (insights' ?format=csv), or null for the JSON envelope.
+  renderList?(req: HttpRequest, ctx: ProjectContext, shown: readonly unknown[]): HttpResponse | null;
 }
 
 export function resourceRoutes<R>(auth: ManagementAuth, spec: ResourceSpec<R>): Route[] {
@@ -42,22 +44,23 @@ export function resourceRoutes<R>(auth: ManagementAuth, spec: ResourceSpec<R>): 
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path, scope,
-      handler(req, ctx) {
+      async handler(req, ctx) {
         const page = paginate(req, spec.list(req, ctx));
-        return json(200, { ...page, results: page.results.map(spec.presenter(ctx)) });
+        const results = await Promise.all(page.results.map(spec.presenter(ctx, req)));
+        return spec.renderList?.(req, ctx, results) ?? json(200, { ...page, results });
       },
     }),
     ...auth.projectRoutes({
       methods: ['POST'], path, scope,
-      handler: async (req, ctx) => json(201, spec.presenter(ctx)(await spec.create(jsonObject(req), ctx))),
+      handler: async (req, ctx) => json(201, await spec.presenter(ctx, req)(await spec.create(jsonObject(req), ctx))),
     }),
     ...auth.projectRoutes({
       methods: ['GET'], path: one, scope,
-      handler: (req, ctx) => json(200, spec.presenter(ctx)(recordOf(req, ctx))),
+      handler: async (req, ctx) => json(200, await spec.presenter(ctx, req)(recordOf(req, ctx))),
     }),
     ...auth.projectRoutes({
       methods: ['PATCH'], path: one, scope,
-      handler: async (req, ctx) => json(200, spec.presenter(ctx)(await spec.update(recordOf(req, ctx), jsonObject(req), ctx))),
+      handler: async (req, ctx) => json(200, await spec.presenter(ctx, req)(await spec.update(recordOf(req, ctx), jsonObject(req), ctx))),
     }),
     ...auth.projectRoutes({
       methods: ['DELETE'], path: one, scope,

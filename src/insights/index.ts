@@ -1,5 +1,8 @@
-// Public face of insights: the columnar store (open it, load batches into it) and the
-// query runner with PostHog's query kinds and result shapes.
+// Public face of insights: the aggregation worker (a log consumer owning the columnar store),
+// the insights and query APIs, and, for other domains (exports), the columnar store, the
+// query runner with PostHog's query kinds and result shapes, and results as CSV tables.
+// Another domain runs an insight's query through the API's service (createInsightsApi →
+// service.answer(project, insight.query, { mode })) or, owning a store, with runQuery.
 //
 //   const db = await openColumnar({ dir });                 // <dir>/insights.duckdb
 //   const loader = createLoader(db);
@@ -27,3 +30,13 @@ export type { RetentionRow, RetentionResult } from './planner/retention.js';
 export type { LifecycleItem, LifecycleResult } from './planner/lifecycle.js';
 export type { StickinessItem, StickinessResult } from './planner/stickiness.js';
 export type { EventsQueryResult } from './planner/events-query.js';
+export { insightsConsumer, INSIGHTS_CONSUMER } from './consumer.js';
+export type { InsightsSettings } from './consumer.js';
+export { createInsightsApi } from './api/wiring.js';
+export type { InsightsApi, InsightsApiOptions } from './api/wiring.js';
+export type { Answer, QueryService, ResultFields } from './api/query-service.js';
+export { REFRESH_MODES } from './api/refresh.js';
+export type { RefreshMode } from './api/refresh.js';
+export type { QueryStatus } from './api/statuses.js';
+export { resultTable, toCsv } from './csv.js';
+export type { Table } from './csv.js';

@@ -70,14 +70,14 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext): Promise<Plan<Qu
 }
 
 /** Validates and runs a query (a bare query or an InsightVizNode / DataTableNode around one). */
-export async function runQuery(db: Columnar, input: unknown, run: RunContext): Promise<QueryResponse> {
+export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal): Promise<QueryResponse> {
   const query = parseQuery(input);
   const valueSets = new Map<string, string[]>();
   for (const list of propertyLists(query)) {
     for (const filter of valueSetLookups(list)) {
       const key = valueSetKey(filter);
       if (valueSets.has(key)) continue;
-      const rows = await db.query(valueSetQuery(filter, run.projectId));
+      const rows = await db.query(valueSetQuery(filter, run.projectId), signal);
       valueSets.set(key, matchingValues(filter, rows as { t: string; j: string }[], run.nowMs));
     }
   }
@@ -87,7 +87,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext): P
   };
   const plan = await planFor(query, ctx);
   const results = [];
-  for (const statement of plan.statements) results.push(await db.query(statement));
+  for (const statement of plan.statements) results.push(await db.query(statement, signal));
   const shaped = plan.shape(results);
   const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
   if ('hasMore' in shaped) response.hasMore = shaped.hasMore;

@@ -7,3 +7,4 @@ export {
   personRecordByDistinctId, resolvePersonUuid,
 } from './store.js';
 export { deletePerson, personCommands, writeHashKeyOverrides } from './commands.js';
+export { personUuid } from './person-uuid.js';

@@ -5,6 +5,7 @@ export interface ProjectFields {
   name?: string;
   timezone?: string;
   access_control?: boolean;
+  week_start_day?: 0 | 1 | null;
 }
 
 const NAME_MAX = 200;
@@ -38,6 +39,11 @@ export function parseProjectFields(body: Record<string, unknown>): ProjectFields
   if (body.access_control !== undefined) {
     if (typeof body.access_control !== 'boolean') throw errors.notABoolean('access_control');
     out.access_control = body.access_control;
+  }
+  if (body.week_start_day !== undefined) {
+    const day = body.week_start_day;
+    if (day !== null && day !== 0 && day !== 1) throw errors.invalidChoice(day, 'week_start_day');
+    out.week_start_day = day;
   }
   return out;
 }

@@ -4,7 +4,7 @@ import type { Project } from '../tenancy/types.js';
 export function projectBasic(p: Project) {
   return {
     id: p.id, uuid: p.uuid, organization: p.organization_id, project_id: p.id, api_token: p.api_token,
-    name: p.name, timezone: p.timezone, access_control: p.access_control,
+    name: p.name, timezone: p.timezone, week_start_day: p.week_start_day ?? null, access_control: p.access_control,
   };
 }
 

@@ -63,6 +63,11 @@ export interface Store {
   // [log id, sequence] → a log record no consumer could decode, and [log id, sequence,
   // consumer, index] → one event a consumer could not apply: set aside (src/log/consumers/).
   deadLetters: Database<DeadLetter, DeadLetterKey>;
+  // Insights (src/insights/api/insight-store.ts): [project_id, id] → insight, and [0, 0] →
+  // the last id handed out (ids are global, as PostHog's).
+  insights: Database<unknown, [number, number]>;
+  // Cache key → a query's last result, when and at which log position it was computed.
+  insightCache: Database<unknown, string>;
   close(): Promise<void>;
 }
 
@@ -145,10 +150,13 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const ingestionWarnings = root.openDB<IngestionWarningRecord, IngestionWarningKey>({ name: 'ingestion_warnings' });
   const hashKeyOverrides = root.openDB<string, HashKeyOverrideKey>({ name: 'hash_key_overrides' });
   const deadLetters = root.openDB<DeadLetter, DeadLetterKey>({ name: 'dead_letters' });
+  const insights = root.openDB<unknown, [number, number]>({ name: 'insights', ...plainMaps });
+  const insightCache = root.openDB<unknown, string>({ name: 'insight_cache', ...plainMaps });
   return {
     path, root, logRoot, logPath, log, logCounts, eventRows, eventTimes, legacyEvents, legacyEventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
     persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides, deadLetters,
+    insights, insightCache,
     close: async () => { await logRoot.close(); await root.close(); },
   };
 }

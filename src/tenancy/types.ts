@@ -14,6 +14,9 @@ export interface Project {
   api_token: string;
   access_control: boolean;
   timezone: string;
+  // PostHog's week_start_day: 0 weeks start on Sunday, 1 on Monday; null (or absent, in
+  // projects stored before it) is Sunday.
+  week_start_day?: 0 | 1 | null;
   created_at: string;
 }
 

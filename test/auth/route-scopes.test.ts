@@ -25,7 +25,7 @@ function concretePath(pattern: string): string {
   return pattern.replace(/:([A-Za-z_]+)/g, (_, name: string) => PARAM_VALUES[name]?.() ?? '00000000-0000-4000-8000-000000000000') + '/';
 }
 
-function managementRoutes(): (Route & { scope?: string })[] {
+function managementRoutes(): (Route & { scope?: string; access?: 'read' | 'write' })[] {
   return t.server.routes.filter((r) => (r.pattern.startsWith('/api/') && !PUBLIC_API_ROUTES.includes(r.pattern)) || 'scope' in r);
 }
 
@@ -61,7 +61,7 @@ s('every management route declares a known scope, refuses a key without it and a
     const scope = route.scope!;
     assert.ok((SCOPE_OBJECTS as readonly string[]).includes(scope), `${route.pattern}: scope "${scope}" is not in SCOPE_OBJECTS`);
     for (const method of route.methods) {
-      const access = accessFor(method);
+      const access = route.access ?? accessFor(method);
       const needed = `${scope}:${access}`;
       const path = concretePath(route.pattern);
       const label = `${method} ${route.pattern}`;

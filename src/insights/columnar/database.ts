@@ -10,6 +10,7 @@ import { duckValues } from './params.js';
 import { DDL, SCHEMA_VERSION } from './schema.js';
 
 export const DATABASE_FILE = 'insights.duckdb';
+const QUERY_CONNECTIONS = 2;
 
 export interface ColumnarOptions {
   /** Directory of the database file (created if missing). */
@@ -22,8 +23,8 @@ export interface ColumnarOptions {
 
 export interface Columnar {
   readonly dir: string;
-  /** Runs one planned statement on the query connection. */
-  query(statement: Sql): Promise<Row[]>;
+  /** Runs one planned statement on a query connection; an abort interrupts it. */
+  query(statement: Sql, signal?: AbortSignal): Promise<Row[]>;
   /** Runs statements on the load connection, in one transaction. */
   write<T>(work: (run: (statement: Sql) => Promise<Row[]>) => Promise<T>): Promise<T>;
   close(): void;
@@ -47,9 +48,13 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
   const instance = await DuckDBInstance.create(joinPath(options.dir, DATABASE_FILE), config);
   const loadConnection = await instance.connect();
-  const queryConnection = await instance.connect();
+  // A connection runs one statement at a time: queries take one of a few, or wait.
+  const idle: DuckDBConnection[] = [];
+  for (let i = 0; i < QUERY_CONNECTIONS; i++) idle.push(await instance.connect());
+  const waiting: ((c: DuckDBConnection) => void)[] = [];
+  const all = [loadConnection, ...idle];
   // Text cast to a TIMESTAMPTZ without an offset reads as UTC, whatever the host's zone.
-  for (const c of [loadConnection, queryConnection]) await c.run("SET TimeZone = 'UTC'");
+  for (const c of all) await c.run("SET TimeZone = 'UTC'");
   for (const ddl of DDL) await loadConnection.run(ddl);
   await loadConnection.run(`INSERT OR REPLACE INTO meta VALUES ('schema_version', '${SCHEMA_VERSION}')`);
 
@@ -57,7 +62,21 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
   let tail: Promise<unknown> = Promise.resolve();
   return {
     dir: options.dir,
-    query: (statement) => runOn(queryConnection, statement),
+    async query(statement, signal) {
+      signal?.throwIfAborted();
+      const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve)));
+      const interrupt = () => connection.interrupt();
+      signal?.addEventListener('abort', interrupt);
+      try {
+        signal?.throwIfAborted();
+        return await runOn(connection, statement);
+      } finally {
+        signal?.removeEventListener('abort', interrupt);
+        const next = waiting.shift();
+        if (next) next(connection);
+        else idle.push(connection);
+      }
+    },
     write<T>(work: (run: (statement: Sql) => Promise<Row[]>) => Promise<T>): Promise<T> {
       const next = tail.then(async () => {
         await loadConnection.run('BEGIN TRANSACTION');
@@ -74,8 +93,7 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
       return next;
     },
     close() {
-      queryConnection.closeSync();
-      loadConnection.closeSync();
+      for (const c of all) c.closeSync();
       instance.closeSync();
     },
   };

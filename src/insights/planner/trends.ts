@@ -15,7 +15,7 @@ import { bucketSql, localDay, localUs } from './time-sql.js';
 const DAY_MS = 86_400_000;
 
 /** Displays that show one number per series (PostHog's is_total_value). */
-const TOTAL_VALUE_DISPLAYS = new Set(['BoldNumber', 'ActionsPie', 'ActionsTable', 'WorldMap', 'ActionsBarValue']);
+export const TOTAL_VALUE_DISPLAYS: ReadonlySet<string> = new Set(['BoldNumber', 'ActionsPie', 'ActionsTable', 'WorldMap', 'ActionsBarValue']);
 
 export interface TrendsAction {
   days: string[];

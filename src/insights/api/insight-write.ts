@@ -1,0 +1,101 @@
+// Creating and changing an insight from a request body, field by field as PostHog's
+// InsightSerializer reads them (the first bad field is the error). A query must be one the
+// engine runs; legacy `filters` are kept as given.
+import type { ProjectContext } from '../../auth/management.js';
+import { errors } from '../../errors.js';
+import type { Store } from '../../store/env.js';
+import { QueryError } from '../planner/errors.js';
+import { parseQuery } from '../schemas.js';
+import { insertInsight, saveInsight, type InsightRecord } from './insight-store.js';
+
+type Body = Record<string, unknown>;
+
+const TEXT_MAX = 400;
+
+function text(body: Body, field: string, nullable: boolean): string | null | undefined {
+  const v = body[field];
+  if (v === undefined) return undefined;
+  if (v === null) {
+    if (!nullable) throw errors.nullField(field);
+    return null;
+  }
+  if (typeof v !== 'string' && typeof v !== 'number') throw errors.notAString(field);
+  const s = String(v);
+  if (s.length > TEXT_MAX) throw errors.tooLong(field, TEXT_MAX);
+  return s;
+}
+
+function flag(body: Body, field: string): boolean | undefined {
+  const v = body[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'boolean') throw errors.notABoolean(field);
+  return v;
+}
+
+function query(body: Body): Record<string, unknown> | null | undefined {
+  const v = body.query;
+  if (v === undefined || v === null) return v;
+  try {
+    parseQuery(v);
+  } catch (err) {
+    if (err instanceof QueryError) throw errors.validation(err.message, err.attr ? `query.${err.attr}` : 'query');
+    throw err;
+  }
+  return v as Record<string, unknown>;
+}
+
+function parse(body: Body) {
+  const tags = body.tags;
+  if (tags !== undefined && (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string'))) throw errors.validation('Expected a list of items.', 'tags', 'not_a_list');
+  const order = body.order;
+  if (order !== undefined && order !== null && !Number.isInteger(order)) throw errors.validation('A valid integer is required.', 'order', 'invalid');
+  const filters = body.filters;
+  if (filters !== undefined && filters !== null && (typeof filters !== 'object' || Array.isArray(filters))) throw errors.validation('Expected a dictionary of items.', 'filters', 'not_a_dict');
+  const dashboards = body.dashboards;
+  if (dashboards !== undefined && (!Array.isArray(dashboards) || dashboards.length > 0)) throw errors.validation('Dashboards are not supported.', 'dashboards');
+  return {
+    name: text(body, 'name', true),
+    derived_name: text(body, 'derived_name', true),
+    description: text(body, 'description', true),
+    query: query(body),
+    filters: filters as Record<string, unknown> | null | undefined,
+    order: order as number | null | undefined,
+    deleted: flag(body, 'deleted'),
+    saved: flag(body, 'saved'),
+    favorited: flag(body, 'favorited'),
+    tags: tags as string[] | undefined,
+  };
+}
+
+export function createInsight(store: Store, body: Body, { project, user }: ProjectContext, now: Date): Promise<InsightRecord> {
+  const f = parse(body);
+  const at = now.toISOString();
+  return insertInsight(store, {
+    project_id: project.id, name: f.name ?? null, derived_name: f.derived_name ?? null, description: f.description ?? '',
+    query: f.query ?? null, filters: f.filters ?? {}, order: f.order ?? null, deleted: f.deleted ?? false, saved: f.saved ?? false,
+    favorited: f.favorited ?? false, tags: f.tags ?? [], created_at: at, created_by: user.id, updated_at: at, last_modified_at: at,
+    last_modified_by: user.id,
+  });
+}
+
+export function updateInsight(store: Store, insight: InsightRecord, body: Body, { user }: ProjectContext, now: Date): Promise<InsightRecord> {
+  const f = parse(body);
+  const at = now.toISOString();
+  const next: InsightRecord = { ...insight, updated_at: at };
+  if (f.name !== undefined) next.name = f.name;
+  if (f.derived_name !== undefined) next.derived_name = f.derived_name;
+  if (f.description !== undefined) next.description = f.description ?? '';
+  if (f.query !== undefined) next.query = f.query;
+  if (f.filters !== undefined) next.filters = f.filters ?? {};
+  if (f.order !== undefined) next.order = f.order;
+  if (f.deleted !== undefined) next.deleted = f.deleted;
+  if (f.saved !== undefined) next.saved = f.saved;
+  if (f.favorited !== undefined) next.favorited = f.favorited;
+  if (f.tags !== undefined) next.tags = f.tags;
+  // What the insight shows changed: last_modified moves (a favorite or a tag does not).
+  if (f.name !== undefined || f.description !== undefined || f.query !== undefined || f.filters !== undefined || f.deleted !== undefined) {
+    next.last_modified_at = at;
+    next.last_modified_by = user.id;
+  }
+  return saveInsight(store, next);
+}

@@ -1,0 +1,113 @@
+// Answering a query with a refresh mode: from the result cache when the mode allows it,
+// calculated at once in the aggregation worker, or in the background with a query status
+// to poll. The query API and the insights API both answer through here.
+import type { Store } from '../../store/env.js';
+import type { Project } from '../../tenancy/types.js';
+import type { InsightsEngine } from '../engine.js';
+import { resolvedRangeAt, stalenessInterval } from '../planner/resolved.js';
+import type { QueryResponse, RunContext } from '../run.js';
+import { parseQuery, type AnalyticsQuery } from '../schemas.js';
+import { cacheKey, readCached, writeCached, type CachedResult } from './cache.js';
+import { decide, minimumRefreshInterval, staleAfter, type RefreshMode } from './refresh.js';
+import type { QueryStatus, Statuses } from './statuses.js';
+
+export interface QueryServiceDeps {
+  store: Store;
+  engine: InsightsEngine;
+  statuses: Statuses;
+  /** The log position the columnar store has loaded (the insights consumer's). */
+  position(): number;
+  now(): number;
+  newId(): string;
+}
+
+/** What a cached or fresh result adds to its response (PostHog's cache fields). */
+export interface ResultFields {
+  is_cached: boolean;
+  last_refresh: string;
+  next_allowed_client_refresh: string;
+  cache_target_age: string;
+  cache_key: string;
+  hogql: null;
+  modifiers: Record<string, never>;
+  timings: never[];
+}
+
+export type Answer =
+  | { kind: 'result'; response: QueryResponse; fields: ResultFields; queryStatus: QueryStatus | null }
+  | { kind: 'miss'; cacheKey: string }
+  | { kind: 'started'; queryStatus: QueryStatus; cached: { response: QueryResponse; fields: ResultFields } | null };
+
+export interface AnswerOptions {
+  mode: RefreshMode;
+  clientQueryId?: string | null;
+  insightId?: number | null;
+}
+
+export function runContext(project: Project, now: number): RunContext {
+  return { projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now };
+}
+
+function rangeDays(response: QueryResponse): number | null {
+  const r = response.resolved_date_range;
+  return r ? (Date.parse(r.date_to) - Date.parse(r.date_from)) / 86_400_000 : null;
+}
+
+export function createQueryService(deps: QueryServiceDeps) {
+  function fields(query: AnalyticsQuery, key: string, entry: CachedResult, cached: boolean): ResultFields {
+    const interval = stalenessInterval(query);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return {
+      is_cached: cached, last_refresh: iso(entry.calculatedAt),
+      next_allowed_client_refresh: iso(entry.calculatedAt + minimumRefreshInterval(interval, rangeDays(entry.response))),
+      cache_target_age: iso(entry.calculatedAt + staleAfter(interval)), cache_key: key, hogql: null, modifiers: {}, timings: [],
+    };
+  }
+
+  async function calculate(query: AnalyticsQuery, key: string, context: RunContext, signal?: AbortSignal): Promise<CachedResult> {
+    const { response, position } = await deps.engine.run(query, context, signal);
+    const entry: CachedResult = { response, calculatedAt: deps.now(), position };
+    await writeCached(deps.store, key, entry);
+    return entry;
+  }
+
+  return {
+    /** Validates and answers `input` (a query, or a node wrapping one). Throws QueryError for a bad query. */
+    async answer(project: Project, input: unknown, opts: AnswerOptions): Promise<Answer> {
+      const query = parseQuery(input);
+      const now = deps.now();
+      const context = runContext(project, now);
+      const key = cacheKey(query, project.id, context.timezone, context.weekStart);
+      const entry = readCached(deps.store, key);
+      const current = entry !== undefined && entry.position === deps.position()
+        && JSON.stringify(entry.response.resolved_date_range ?? null) === JSON.stringify(resolvedRangeAt(query, { zone: context.timezone, weekStart: context.weekStart, nowMs: now, firstEventMs: null }));
+      const decision = decide(opts.mode, entry ? { age: now - entry.calculatedAt, current } : null, stalenessInterval(query));
+      switch (decision) {
+        case 'miss':
+          return { kind: 'miss', cacheKey: key };
+        case 'cached':
+          return { kind: 'result', response: entry!.response, fields: fields(query, key, entry!, true), queryStatus: null };
+        case 'calculate': {
+          const fresh = await calculate(query, key, context);
+          return { kind: 'result', response: fresh.response, fields: fields(query, key, fresh, false), queryStatus: null };
+        }
+        case 'calculate_async': {
+          const id = opts.clientQueryId || deps.newId();
+          const running = deps.statuses.get(project.id, id, now);
+          const { status, signal } = running && !running.complete ? { status: running, signal: undefined } : deps.statuses.start(project.id, id, opts.insightId ?? null, now);
+          if (signal) {
+            calculate(query, key, context, signal).then(
+              (fresh) => deps.statuses.finish(project.id, id, deps.now(), { results: { ...fresh.response, ...fields(query, key, fresh, false) } }),
+              (err: unknown) => deps.statuses.finish(project.id, id, deps.now(), { error: err instanceof Error ? err.message : String(err) }),
+            );
+          }
+          return { kind: 'started', queryStatus: status, cached: entry ? { response: entry.response, fields: fields(query, key, entry, true) } : null };
+        }
+      }
+    },
+    status: (projectId: number, id: string) => deps.statuses.get(projectId, id, deps.now()),
+    cancel: (projectId: number, id: string) => deps.statuses.cancel(projectId, id, deps.now()),
+  };
+}
+
+export type QueryService = ReturnType<typeof createQueryService>;

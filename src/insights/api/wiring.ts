@@ -1,0 +1,44 @@
+// The insights API as the service mounts it: the client of the aggregation worker, the
+// query service over the result cache and background calculations, and the routes.
+import { randomUUID } from 'node:crypto';
+import type { ManagementAuth } from '../../auth/management.js';
+import type { Route } from '../../http/types.js';
+import { positionKey } from '../../log/consumers/index.js';
+import type { Store } from '../../store/env.js';
+import type { TenancyStore } from '../../tenancy/store.js';
+import { INSIGHTS_CONSUMER } from '../consumer.js';
+import { connectEngine } from '../engine.js';
+import { insightRoutes } from './insight-routes.js';
+import { createQueryService, type QueryService } from './query-service.js';
+import { queryRoutes } from './query-routes.js';
+import { createStatuses } from './statuses.js';
+
+export interface InsightsApiOptions {
+  auth: ManagementAuth;
+  store: Store;
+  tenancy: TenancyStore;
+  dataDir: string;
+  logId: string;
+  queryTimeoutMs: number;
+}
+
+export interface InsightsApi {
+  routes: Route[];
+  service: QueryService;
+  close(): void;
+}
+
+export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
+  const engine = connectEngine(opts.dataDir, opts.queryTimeoutMs);
+  const key = positionKey(INSIGHTS_CONSUMER, opts.logId);
+  const service = createQueryService({
+    store: opts.store, engine, statuses: createStatuses(), now: Date.now,
+    position: () => opts.store.positions.get(key) ?? 0,
+    newId: () => randomUUID().replace(/-/g, ''),
+  });
+  return {
+    routes: [...queryRoutes(opts.auth, service), ...insightRoutes(opts.auth, opts.store, opts.tenancy, service, () => new Date())],
+    service,
+    close: () => engine.close(),
+  };
+}

@@ -1,0 +1,70 @@
+// The aggregation worker: a consumer of the event log (src/log/consumers/) that follows the
+// event store and loads each batch, with the persons the event store resolved, into the
+// columnar store it owns; it also answers the service's queries on that store
+// (./query-server.ts). Its position is kept twice: in DuckDB with the rows it covers (so a
+// batch is loaded exactly once), then in LMDB for the mechanism and log retention.
+// When the log no longer holds what it has not loaded (a data dir from before insights),
+// it loads the event store's rows instead.
+import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
+import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
+import { openColumnar } from './columnar/database.js';
+import { createLoader } from './columnar/loader.js';
+import { BatchBuilder } from './from-store.js';
+import { serveQueries } from './query-server.js';
+
+export const INSIGHTS_CONSUMER = 'insights';
+
+export interface InsightsSettings {
+  /** The data dir: the columnar store is <dataDir>/insights.duckdb. */
+  dataDir: string;
+  threads?: number;
+  memoryLimit?: string;
+}
+
+const BACKFILL_BATCH = 50_000;
+
+export const insightsConsumer = defineConsumer<InsightsSettings>({
+  module: import.meta.url,
+  name: INSIGHTS_CONSUMER,
+  startsAt: 'beginning',
+  follows: EVENT_STORE_CONSUMER,
+  async open(ctx): Promise<ConsumerHandler> {
+    const { store, settings, position } = ctx;
+    const db = await openColumnar({ dir: settings.dataDir, threads: settings.threads, memoryLimit: settings.memoryLimit });
+    const loader = createLoader(db);
+    const server = serveQueries(db, settings.dataDir, () => loader.position(position.key));
+
+    return {
+      async apply(groups, through) {
+        // A batch DuckDB has (a crash came between its commit and LMDB's): only the
+        // LMDB position is behind.
+        if (through !== null && through <= (await loader.position(position.key))) {
+          await position.commit(through);
+          return;
+        }
+        const builder = new BatchBuilder(store);
+        builder.addGroups(groups);
+        await loader.load({ ...builder.take(), position: through === null ? undefined : { name: position.key, seq: through } });
+        if (through !== null) await position.commit(through);
+      },
+      async backfill(gap: LogGap) {
+        let builder = new BatchBuilder(store);
+        for (const { key, value } of store.eventRows.getRange({})) {
+          if (!value) continue;
+          builder.addStored(key[0], value);
+          if (builder.size >= BACKFILL_BATCH) {
+            await loader.load(builder.take());
+            builder = new BatchBuilder(store);
+          }
+        }
+        const resume = gap.firstHeld - 1;
+        await loader.load({ ...builder.take(), position: { name: position.key, seq: resume } });
+        return resume;
+      },
+      close() {
+        server.close();
+        db.close();
+      },
+    };
+  },
+});

@@ -1,0 +1,78 @@
+// What a batch of the log means for the columnar store, read from LMDB once the event store
+// has applied it (the insights consumer follows the event store): each event as stored
+// (after person processing; a dropped event is not loaded) with the current person of its
+// distinct id, and for every person the batch touches its current properties, creation
+// time and distinct ids, so a merge the batch caused moves the merged person's events
+// (columnar/loader.ts).
+import type { EventGroup } from '../log/consumers/index.js';
+import { personRecordByDistinctId, personUuid, resolvePersonUuid } from '../persons/index.js';
+import type { Store, StoredEventValue } from '../store/env.js';
+import type { PersonRecord } from '../store/persons.js';
+import type { ColumnarEvent, ColumnarPerson, DistinctIdMapping } from './columnar/stage.js';
+
+export interface ColumnarBatch {
+  events: ColumnarEvent[];
+  persons: ColumnarPerson[];
+  distinctIds: DistinctIdMapping[];
+}
+
+/** Collects events and their persons into one batch, reading each person once. */
+export class BatchBuilder {
+  private readonly events: ColumnarEvent[] = [];
+  private readonly persons = new Map<string, ColumnarPerson>();
+  private readonly distinctIds = new Map<string, DistinctIdMapping>();
+  private readonly personOf = new Map<string, string>();
+
+  constructor(private readonly store: Store) {}
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  /** The current person of a distinct id (recording the person and its ids), or, without one, the event's. */
+  private resolve(projectId: number, distinctId: string, stored: string | null): string {
+    const key = `${projectId}\u0000${distinctId}`;
+    const known = this.personOf.get(key);
+    if (known !== undefined) return known;
+    const person = personRecordByDistinctId(this.store, projectId, distinctId);
+    let uuid: string;
+    if (person) {
+      uuid = person.uuid;
+      this.addPerson(projectId, person);
+    } else {
+      // A personless event, or one whose person was deleted since.
+      uuid = stored ? resolvePersonUuid(this.store, projectId, stored) : personUuid(projectId, distinctId);
+    }
+    this.personOf.set(key, uuid);
+    return uuid;
+  }
+
+  addPerson(projectId: number, person: PersonRecord): void {
+    this.persons.set(`${projectId}\u0000${person.uuid}`, { project_id: projectId, id: person.uuid, created_at: person.created_at, properties: person.properties });
+    for (const d of person.distinct_ids) {
+      this.distinctIds.set(`${projectId}\u0000${d}`, { project_id: projectId, distinct_id: d, person_id: person.uuid });
+      this.personOf.set(`${projectId}\u0000${d}`, person.uuid);
+    }
+  }
+
+  addStored(projectId: number, row: StoredEventValue): void {
+    this.events.push({
+      project_id: projectId, uuid: row.uuid, event: row.event, distinct_id: row.distinct_id,
+      person_id: this.resolve(projectId, row.distinct_id, row.person_id), timestamp: row.timestamp, properties: row.properties,
+    });
+  }
+
+  /** Adds the log groups' events as the event store holds them. */
+  addGroups(groups: readonly EventGroup[]): void {
+    for (const group of groups) {
+      for (const ev of group.events) {
+        const row = this.store.eventRows.get([ev.project_id, ev.uuid]);
+        if (row) this.addStored(ev.project_id, row);
+      }
+    }
+  }
+
+  take(): ColumnarBatch {
+    return { events: this.events, persons: [...this.persons.values()], distinctIds: [...this.distinctIds.values()] };
+  }
+}

@@ -1,0 +1,54 @@
+// The aggregation worker's side of the query protocol (./protocol.ts): runs each request on
+// the columnar store it owns, interrupts one on cancel, answers with the data position the
+// query saw.
+import { BroadcastChannel } from 'node:worker_threads';
+import type { Columnar } from './columnar/database.js';
+import { QueryError } from './planner/errors.js';
+import { channelNames, type WorkerAnswer, type WorkerRequest } from './protocol.js';
+import { runQuery } from './run.js';
+
+export interface QueryServer {
+  close(): void;
+}
+
+export function serveQueries(db: Columnar, dataDir: string, position: () => Promise<number>): QueryServer {
+  const names = channelNames(dataDir);
+  const requests = new BroadcastChannel(names.requests);
+  const answers = new BroadcastChannel(names.answers);
+  const running = new Map<string, AbortController>();
+  const answer = (a: WorkerAnswer) => answers.postMessage(a);
+
+  requests.onmessage = (message) => {
+    const request = (message as { data: WorkerRequest }).data;
+    if (request.type === 'cancel') {
+      running.get(request.id)?.abort();
+      return;
+    }
+    if (running.has(request.id)) return;
+    const controller = new AbortController();
+    running.set(request.id, controller);
+    void (async () => {
+      try {
+        const at = await position();
+        const response = await runQuery(db, request.query, request.run, controller.signal);
+        answer({ type: 'done', id: request.id, response, position: at });
+      } catch (err) {
+        const invalid = err instanceof QueryError;
+        answer({
+          type: 'failed', id: request.id, message: err instanceof Error ? err.message : String(err),
+          attr: invalid ? err.attr : null, invalid, cancelled: controller.signal.aborted,
+        });
+      } finally {
+        running.delete(request.id);
+      }
+    })();
+  };
+  answer({ type: 'ready' });
+  return {
+    close() {
+      for (const c of running.values()) c.abort();
+      requests.close();
+      answers.close();
+    },
+  };
+}

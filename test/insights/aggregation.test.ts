@@ -1,0 +1,101 @@
+// The aggregation worker in the server: it follows the event store through the log, merges
+// reach it (two persons merged by $identify count once), it resumes after a restart without
+// loading anything twice, and a data dir whose log was pruned before insights existed is
+// filled from the event store.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { startServer } from '../../src/main.js';
+import { registered } from '../../src/log/consumers/index.js';
+import { eventStoreConsumer } from '../../src/events/store-consumer.js';
+import { createLogger } from '../../src/logger.js';
+import { bootstrap } from '../../src/tenancy/bootstrap.js';
+import { apiClient } from '../helpers/api.js';
+import { eventually, postJson, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+
+const s = suite('insights: aggregation worker');
+let dir: string;
+s.before.each(() => { dir = tempDir('hedgerow-insights-'); });
+s.after.each(() => rmSync(dir, { recursive: true, force: true }));
+
+const today = (hour: number) => {
+  const d = new Date();
+  d.setUTCHours(hour, 0, 0, 0);
+  return d.toISOString();
+};
+const pageview = (distinct_id: string, timestamp = today(0)) => ({ uuid: randomUUID(), event: '$pageview', distinct_id, timestamp, properties: {} });
+
+async function capture(t: { url: string; projectKey: string }, batch: unknown[]): Promise<void> {
+  assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
+}
+
+async function today$(t: TestServer, math = 'total'): Promise<number> {
+  const r = await apiClient(t)('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, {
+    query: { kind: 'TrendsQuery', series: [{ event: '$pageview', math }], dateRange: { date_from: 'dStart' } }, refresh: 'force_blocking',
+  });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  return r.body.results[0].data[0];
+}
+
+s('persons merged by $identify count once, once the merge reaches the worker', async () => {
+  const t = await startTestServer({ dataDir: dir });
+  try {
+    await capture(t, [pageview('anon-9'), pageview('user-9')]);
+    await eventually(async () => (await today$(t, 'dau')) === 2, 30_000);
+    await capture(t, [{ uuid: randomUUID(), event: '$identify', distinct_id: 'user-9', timestamp: today(0), properties: { $anon_distinct_id: 'anon-9' } }]);
+    await eventually(async () => (await today$(t, 'dau')) === 1, 30_000);
+    assert.is(await today$(t), 2);
+  } finally {
+    await t.close();
+  }
+});
+
+s('after a restart the worker resumes where it stood: nothing loaded twice', async () => {
+  let t = await startTestServer({ dataDir: dir });
+  await capture(t, Array.from({ length: 5 }, (_, i) => pageview(`u${i}`)));
+  await eventually(async () => (await today$(t)) === 5, 30_000);
+  await t.close();
+  t = await startTestServer({ dataDir: dir });
+  try {
+    assert.is(await today$(t), 5);
+    await capture(t, [pageview('u9'), pageview('u9')]);
+    await eventually(async () => (await today$(t)) === 7, 30_000);
+    // Redelivered events (the same uuids again) are not counted again.
+    const again = pageview('u10');
+    await capture(t, [again, again]);
+    await eventually(async () => (await today$(t)) === 8, 30_000);
+    await capture(t, [again]);
+    await capture(t, [pageview('u11')]);
+    await eventually(async () => (await today$(t)) === 9, 30_000);
+  } finally {
+    await t.close();
+  }
+});
+
+s('a data dir whose log was pruned before insights existed is filled from the event store', async () => {
+  // A first run without the aggregation worker, pruning the log every 20 ms.
+  const config = testConfig(dir, [], { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' });
+  const quiet = process.stderr.write;
+  // The first-start banner prints keys.
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  const old = await startServer(config, createLogger('silent'), [registered(eventStoreConsumer, { cachedPersons: 1000 })]).finally(() => {
+    process.stderr.write = quiet;
+  });
+  const boot = await bootstrap(old.tenancy);
+  const first = { url: `http://127.0.0.1:${old.port}`, projectKey: boot.project.api_token };
+  await capture(first, Array.from({ length: 6 }, (_, i) => pageview(`old${i}`)));
+  await eventually(async () => [...old.store.log.getKeys()].length === 1 && old.store.eventRows.getCount() === 6, 10_000);
+  await old.close();
+
+  const t = await startTestServer({ dataDir: dir });
+  try {
+    await capture(t, [pageview('new')]);
+    await eventually(async () => (await today$(t)) === 7, 30_000);
+    assert.is(await today$(t, 'dau'), 7);
+  } finally {
+    await t.close();
+  }
+});
+
+s.run();
