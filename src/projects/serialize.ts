@@ -4,10 +4,12 @@ import type { Project } from '../tenancy/types.js';
 export function projectBasic(p: Project) {
   return {
     id: p.id, uuid: p.uuid, organization: p.organization_id, project_id: p.id, api_token: p.api_token,
-    name: p.name, timezone: p.timezone, week_start_day: p.week_start_day ?? null, access_control: p.access_control,
+    name: p.name, timezone: p.timezone, access_control: p.access_control,
   };
 }
 
 export function projectDetail(p: Project, effectiveMembershipLevel: number | null) {
-  return { ...projectBasic(p), created_at: p.created_at, effective_membership_level: effectiveMembershipLevel };
+  return {
+    ...projectBasic(p), week_start_day: p.week_start_day ?? null, created_at: p.created_at, effective_membership_level: effectiveMembershipLevel,
+  };
 }

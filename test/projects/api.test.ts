@@ -101,6 +101,16 @@ s('read and update under /api/projects/ and /api/environments/ alike', async () 
   assert.is((await api('GET', `/api/projects/${p.id}/`, t.personalKey)).body.name, 'Twin /api/environments');
 });
 
+s('week_start_day: null (Sunday) until set to 0 or 1; anything else is refused', async () => {
+  const p = (await api('POST', '/api/projects/', t.personalKey, { name: 'Weeks' })).body;
+  assert.is((await api('GET', `/api/projects/${p.id}/`, t.personalKey)).body.week_start_day, null);
+  assert.is((await api('PATCH', `/api/projects/${p.id}/`, t.personalKey, { week_start_day: 1 })).body.week_start_day, 1);
+  assert.is((await api('GET', `/api/environments/${p.id}/`, t.personalKey)).body.week_start_day, 1);
+  const bad = await api('PATCH', `/api/projects/${p.id}/`, t.personalKey, { week_start_day: 3 });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.attr, 'week_start_day');
+});
+
 s('unknown project: 404 Project not found.', async () => {
   for (const path of ['/api/projects/9999/', '/api/environments/9999/', '/api/projects/abc/']) {
     const r = await api('GET', path, t.personalKey);
