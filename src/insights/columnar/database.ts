@@ -43,6 +43,9 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
     // Nothing is ever downloaded: the json, parquet and icu extensions are built in.
     autoinstall_known_extensions: 'false',
     preserve_insertion_order: 'false',
+    // A checkpoint rewrites what the write-ahead log holds; a batch of 50,000 events is
+    // about 20 MB of it, so the default 16 MB checkpointed after every batch.
+    checkpoint_threshold: '256MB',
   };
   if (options.threads !== undefined) config.threads = String(options.threads);
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;

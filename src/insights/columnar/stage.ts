@@ -36,12 +36,19 @@ export function wellFormedJson(text: string): string {
   return text.replace(/\\(\\|ud[89a-f][0-9a-f]{2})/g, (m, g: string) => (g === '\\' ? m : '\\ufffd'));
 }
 
+/**
+ * One JSON.stringify of the whole batch (V8's fastest path, about 3× a call per event),
+ * cut into lines at the element boundaries: `},{"project":` cannot occur inside a JSON
+ * string, where every quote is escaped. DuckDB reads lines in parallel, arrays not.
+ */
 export function eventLines(events: readonly ColumnarEvent[]): string {
-  let out = '';
-  for (const e of events) {
-    out += `{"project":${e.project_id},"uuid":${JSON.stringify(e.uuid)},"event":${JSON.stringify(e.event)},"distinct_id":${JSON.stringify(e.distinct_id)},"person_id":${JSON.stringify(e.person_id)},"timestamp":${JSON.stringify(e.timestamp)},"properties":${JSON.stringify(e.properties)}}\n`;
-  }
-  return wellFormedJson(out);
+  if (events.length === 0) return '';
+  const rows = events.map((e) => ({
+    project: e.project_id, uuid: e.uuid, event: e.event, distinct_id: e.distinct_id, person_id: e.person_id, timestamp: e.timestamp,
+    properties: e.properties,
+  }));
+  const array = JSON.stringify(rows);
+  return wellFormedJson(array.slice(1, -1).replaceAll('},{"project":', '}\n{"project":'));
 }
 
 export function personLines(persons: readonly ColumnarPerson[]): string {
