@@ -28,6 +28,8 @@ const { values: args } = parseArgs({ options: {
   batch: { type: 'string', default: '50000' },
   threads: { type: 'string' },
   'compare-loaders': { type: 'boolean', default: false },
+  // Keep the loaded store in this directory (and reuse it when it holds one: queries only).
+  keep: { type: 'string' },
   record: { type: 'boolean', default: false },
 } });
 const COMPARE = args['compare-loaders'];
@@ -90,7 +92,7 @@ const say = (line: string) => {
 };
 
 async function fresh(): Promise<{ db: Columnar; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'hedgerow-bench-insights-'));
+  const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'hedgerow-bench-insights-'));
   return { db: await openColumnar({ dir, threads: THREADS }), dir };
 }
 
@@ -194,18 +196,22 @@ async function main(): Promise<void> {
     say(`Baseline: generating + JSON-serializing ${fmt(Math.min(EVENTS, 1_000_000))} events alone: ${fmt(genRate)} events/s (${fmt(bytes / Math.min(EVENTS, 1_000_000))} bytes each)`);
 
     const { db, dir } = await fresh();
-    const load = await loadWithLoader(db);
-    say(`Load: ${fmt(EVENTS)} events from ${fmt(PERSONS)} persons over ${DAYS} days in batches of ${fmt(BATCH)}: ${load.seconds.toFixed(1)} s, ${fmt(EVENTS / load.seconds)} events/s (generation included; staging in JS ${load.stageSeconds.toFixed(1)} s of it)`);
-    const loader = createLoader(db);
-    const merges = [];
-    for (let p = 0; p < PERSONS; p += 10) merges.push({ project_id: PROJECT, distinct_id: `anon-${p}`, person_id: anonUuid(p) });
-    await loader.load({ distinctIds: merges });
-    const m0 = performance.now();
-    const moved = await loader.load({ distinctIds: merges.map((m, i) => ({ ...m, person_id: personUuid(i * 10) })) });
-    await db.query(sql`CHECKPOINT`);
-    const size = statSync(join(dir, 'insights.duckdb')).size;
-    say(`Store: ${(size / 1e6).toFixed(0)} MB on disk, ${fmt(size / EVENTS)} bytes per event`);
-    say(`Merge: ${fmt(moved.moved)} anonymous persons merged into their identified ones in one batch (their events moved): ${((performance.now() - m0) / 1000).toFixed(2)} s`);
+    const reuse = args.keep !== undefined && (await createLoader(db).position('bench')) > 0;
+    if (reuse) say(`Reusing the store in ${dir} (queries only)`);
+    const load = reuse ? null : await loadWithLoader(db);
+    if (load) {
+      say(`Load: ${fmt(EVENTS)} events from ${fmt(PERSONS)} persons over ${DAYS} days in batches of ${fmt(BATCH)}: ${load.seconds.toFixed(1)} s, ${fmt(EVENTS / load.seconds)} events/s (generation included; staging in JS ${load.stageSeconds.toFixed(1)} s of it)`);
+      const loader = createLoader(db);
+      const merges = [];
+      for (let p = 0; p < PERSONS; p += 10) merges.push({ project_id: PROJECT, distinct_id: `anon-${p}`, person_id: anonUuid(p) });
+      await loader.load({ distinctIds: merges });
+      const m0 = performance.now();
+      const moved = await loader.load({ distinctIds: merges.map((m, i) => ({ ...m, person_id: personUuid(i * 10) })) });
+      say(`Merge: ${fmt(moved.moved)} anonymous persons merged into their identified ones in one batch (their events moved): ${((performance.now() - m0) / 1000).toFixed(2)} s`);
+      await db.query(sql`CHECKPOINT`);
+      const size = statSync(join(dir, 'insights.duckdb')).size;
+      say(`Store: ${(size / 1e6).toFixed(0)} MB on disk, ${fmt(size / EVENTS)} bytes per event`);
+    }
 
     const ctx = { projectId: PROJECT, timezone: 'Europe/Paris', weekStart: 0 as const, nowMs: END - 1000 };
     const scan = async () => {
@@ -234,7 +240,7 @@ async function main(): Promise<void> {
       say(`| ${name} | ${t.p50.toFixed(0)} | ${t.p95.toFixed(0)} | ${(t.p50 / base.p50).toFixed(1)} |`);
     }
     db.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
   }
   if (args.record) {
     const command = `node dist/bench/insights.js ${process.argv.slice(2).join(' ')}`.trim();

@@ -66,6 +66,21 @@ f('a later try can reach further than an earlier one; each person counts once', 
   assert.is((r.results as FunnelStep[])[1].average_conversion_time, 60);
 });
 
+f('a try starts at the latest first-step event before the second step (conversion time from there)', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, '$pageview', '2024-06-10T10:05:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:06:00Z'),
+    // The same event as both steps: a later page view is the second step of an earlier one.
+    ev(2, '$pageview', '2024-06-10T10:00:00Z'), ev(2, '$pageview', '2024-06-10T10:00:30Z'),
+  ] });
+  const r = await run(store, funnel(steps('$pageview', 'added_to_cart')), { now: NOW });
+  assert.equal(counts(r), [2, 1]);
+  assert.is((r.results as FunnelStep[])[1].average_conversion_time, 60);
+  const same = await run(store, funnel(steps('$pageview', '$pageview')), { now: NOW });
+  assert.equal(counts(same), [2, 2]);
+  // Person 1: 10:00 → 10:05 (300 s), person 2: 30 s.
+  assert.is((same.results as FunnelStep[])[1].median_conversion_time, (300 + 30) / 2);
+});
+
 f('strict: the next step must be the very next event', async () => {
   await store.loader.load({ events: [
     ev(1, 'signup', '2024-06-10T10:00:00Z'), ev(1, 'other', '2024-06-10T10:01:00Z'), ev(1, '$pageview', '2024-06-10T10:02:00Z'),

@@ -33,6 +33,13 @@ s('first-time retention: cohorts by each person’s first ever event, returns co
   assert.equal(rows[0].values.map((v) => v.label), ['Day 0', 'Day 1', 'Day 2', 'Day 3']);
 });
 
+s('a returning event other than the target: cohorts by the target, returns by the other', async () => {
+  await activity();
+  await store.loader.load({ events: [ev(7, 'signup', '2024-06-12T09:00:00Z'), ev(7, '$pageview', '2024-06-14T09:00:00Z'), ev(1, 'signup', '2024-06-15T09:00:00Z')] });
+  const r = await run(store, retention({ period: 'Day', totalIntervals: 4, targetEntity: { id: 'signup', type: 'events' } }), { now: NOW });
+  assert.equal(matrix(r), [[1, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0]]);
+});
+
 s('recurring retention: a cohort for every day a person was active', async () => {
   await activity();
   const r = await run(store, retention({ period: 'Day', totalIntervals: 4, retentionType: 'retention_recurring' }), { now: NOW });

@@ -36,12 +36,14 @@ function readJson(file: string, columns: string): Sql {
   return sql`read_json(${text(file)}, format = 'newline_delimited', columns = ${raw(columns)})`;
 }
 
-// The hot columns, read from the staged JSON by DuckDB (their pointers are this module's
-// constants: "$" and lower-case letters only).
-const HOT_SELECT = raw(HOT.map((h) => {
+// The hot columns, read from the staged JSON by DuckDB in one parse of the properties (a
+// list of pointers: 9 separate extractions parse the document 9 times, 2 µs per event).
+// The pointers are the schema's constants: "$" and lower-case letters only.
+const HOT_POINTERS = raw(`[${HOT.map((h) => {
   if (!/^\$[a-z_]+$/.test(h.property)) throw new Error(`unexpected hot property ${h.property}`);
-  return `s.properties->>'/${h.property}'`;
-}).join(', '));
+  return `'/${h.property}'`;
+}).join(', ')}]`);
+const HOT_SELECT = raw(HOT.map((_, i) => `s.hot[${i + 1}]`).join(', '));
 
 interface Staged {
   events: { file: string; count: number; ranges: { from: number; to: number }[] } | null;
@@ -89,7 +91,7 @@ export function createLoader(db: Columnar): Loader {
     const slices = s.ranges.map((r) => sql`SELECT project, uuid, timestamp FROM events WHERE timestamp BETWEEN ${timestamp(r.from * 1000)} AND ${timestamp(r.to * 1000)}`);
     return sql`INSERT INTO events
 SELECT s.project, s.uuid, s.event, s.distinct_id, s.person_id, s.timestamp, ${HOT_SELECT}, s.properties
-FROM ${readJson(s.file, EVENT_COLUMNS)} s
+FROM (SELECT *, json_extract_string(properties, ${HOT_POINTERS}) AS hot FROM ${readJson(s.file, EVENT_COLUMNS)}) s
 WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.project = s.project AND e.uuid = s.uuid AND e.timestamp = s.timestamp)`;
   }
 

@@ -60,16 +60,30 @@ function personValueSql(attribution: string, attributionStep: number): Sql {
   }
 }
 
-/** c0…c{steps-1}: each try's step times, the next step joined on the previous one's number. */
-function chainSql(steps: number, strict: boolean): Sql {
+/**
+ * Strict: c0…c{n-1}, a try per step-1 event, each next step the person's very next event
+ * (by number) when it matches.
+ */
+function strictChain(steps: number): Sql {
   const ctes: Sql[] = [raw('c0 AS (SELECT pid, ts AS t0, n AS n0 FROM st0)')];
   for (let k = 1; k < steps; k++) {
     const carried = join(Array.from({ length: k }, (_, i) => sql`a.${timeCol(i)}`), ', ');
-    const st = raw(`st${k}`);
-    const joinOn = strict
-      ? sql`LEFT JOIN ${st} b ON a.pid = b.pid AND b.n = a.${ordCol(k - 1)} + 1`
-      : sql`ASOF LEFT JOIN ${st} b ON a.pid = b.pid AND b.n > a.${ordCol(k - 1)}`;
-    ctes.push(sql`c${raw(String(k))} AS (SELECT a.pid, ${carried}, b.ts AS ${timeCol(k)}, b.n AS ${ordCol(k)} FROM c${raw(String(k - 1))} a ${joinOn})`);
+    ctes.push(sql`c${raw(String(k))} AS (SELECT a.pid, ${carried}, b.ts AS ${timeCol(k)}, b.n AS ${ordCol(k)} FROM c${raw(String(k - 1))} a LEFT JOIN st${raw(String(k))} b ON a.pid = b.pid AND b.n = a.${ordCol(k - 1)} + 1)`);
+  }
+  return join(ctes, ',\n');
+}
+
+/**
+ * Ordered: a try per step-2 event, started at the latest step-1 event before it (the start
+ * that leaves the most of the window), each later step the earliest matching event after
+ * the previous one. Every chain of steps within the window is found this way, and there are
+ * far fewer step-2 events than step-1 ones to start from (page views, say).
+ */
+function orderedChain(steps: number): Sql {
+  const ctes: Sql[] = [raw('c1 AS (SELECT a.pid, b.ts AS t0, a.ts AS t1 FROM st1 a ASOF JOIN st0 b ON a.pid = b.pid AND a.ts > b.ts)')];
+  for (let k = 2; k < steps; k++) {
+    const carried = join(Array.from({ length: k }, (_, i) => sql`a.${timeCol(i)}`), ', ');
+    ctes.push(sql`c${raw(String(k))} AS (SELECT a.pid, ${carried}, b.ts AS ${timeCol(k)} FROM c${raw(String(k - 1))} a ASOF LEFT JOIN st${raw(String(k))} b ON a.pid = b.pid AND b.ts > a.${timeCol(k - 1)})`);
   }
   return join(ctes, ',\n');
 }
@@ -113,10 +127,16 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   // that pair then gets one key so every join below stays on one column.
   const key = breakdown && attribution === 'all_events' ? raw("e0.pid::VARCHAR || '|' || e0.bv") : raw('e0.pid');
   const stepList = join(conditions.map((_, k) => stepCol(k)), ', ');
-  // Events at the same instant are numbered earlier steps first.
-  const ties = join(conditions.map((_, k) => sql`${stepCol(k)} DESC`), ', ');
-  ctes.push(sql`ord AS (SELECT ${key} AS pid, ts, ${stepList}${breakdown ? raw(', bv') : raw('')}, row_number() OVER (PARTITION BY ${key} ORDER BY ts, ${ties}) AS n FROM ev e0)`);
-  for (let k = 0; k < steps; k++) ctes.push(sql`st${raw(String(k))} AS (SELECT pid, ts, n FROM ord WHERE ${stepCol(k)})`);
+  const value = breakdown ? raw(', bv') : raw('');
+  if (order === 'strict') {
+    // Strict funnels number the person's events; at one instant, earlier steps first.
+    const ties = join(conditions.map((_, k) => sql`${stepCol(k)} DESC`), ', ');
+    ctes.push(sql`ord AS (SELECT ${key} AS pid, ts, ${stepList}${value}, row_number() OVER (PARTITION BY ${key} ORDER BY ts, ${ties}) AS n FROM ev e0)`);
+  } else {
+    ctes.push(sql`ord AS (SELECT ${key} AS pid, ts, ${stepList}${value} FROM ev e0)`);
+  }
+  const numbered = order === 'strict' ? raw(', n') : raw('');
+  for (let k = 0; k < steps; k++) ctes.push(sql`st${raw(String(k))} AS (SELECT pid, ts${numbered} FROM ord WHERE ${stepCol(k)})`);
 
   if (order === 'unordered') {
     ctes.push(sql`anchors AS (SELECT pid, ts AS t FROM ord WHERE ${or(conditions.map((_, k) => stepCol(k)))})`);
@@ -130,9 +150,13 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
     ctes.push(sql`hit AS (SELECT a.pid, list_sort(list_filter([${join(hits, ', ')}], x -> x IS NOT NULL)) AS times FROM ${from})`);
     ctes.push(sql`tries AS (SELECT pid, len(times) AS steps, ${join(Array.from({ length: steps }, (_, k) => sql`times[${raw(String(k + 1))}] AS ${timeCol(k)}`), ', ')} FROM hit)`);
   } else {
-    ctes.push(chainSql(steps, order === 'strict'));
+    ctes.push(order === 'strict' ? strictChain(steps) : orderedChain(steps));
     const reached = Array.from({ length: steps - 1 }, (_, i) => sql`coalesce(${timeCol(i + 1)} - t0 <= ${int(windowUs)}, FALSE)::INTEGER`);
-    ctes.push(sql`tries AS (SELECT pid, 1 + ${join(reached, ' + ')} AS steps, ${join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ')} FROM c${raw(String(steps - 1))})`);
+    const times = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
+    const chained = sql`SELECT pid, 1 + ${join(reached, ' + ')} AS steps, ${times} FROM c${raw(String(steps - 1))}`;
+    // Ordered tries start at step 2; a person with a step-1 event has at least that.
+    const entered = order === 'strict' ? raw('') : sql` UNION ALL SELECT DISTINCT pid, 1 AS steps, ${join(Array.from({ length: steps }, () => raw('NULL')), ', ')} FROM st0`;
+    ctes.push(sql`tries AS (${chained}${entered})`);
   }
 
   // Whole seconds between two steps, as ClickHouse's dateDiff('second').

@@ -66,12 +66,19 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const cohort = firstTime
     ? sql`SELECT pid, min(b) AS c FROM target GROUP BY pid HAVING min(b) BETWEEN ${int(firstId)} AND ${int(lastId)}`
     : sql`SELECT pid, b AS c FROM target WHERE b BETWEEN ${int(firstId)} AND ${int(lastId)}`;
-  const statement = sql`WITH target AS (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
-cohort AS (${cohort}),
-ret AS (${scan(returning, 'retentionFilter.returningEntity', startUs)})
+  // The returning activity is the target's when both name the same events (recurring: the
+  // very rows; first time: those of the range).
+  const same = JSON.stringify([target.event, target.properties ?? null]) === JSON.stringify([returning.event, returning.properties ?? null]);
+  const ret = same
+    ? (firstTime ? sql`SELECT pid, b FROM target WHERE b >= ${int(firstId)}` : raw('SELECT pid, b FROM target'))
+    : scan(returning, 'retentionFilter.returningEntity', startUs);
+  // (pid, c) and (pid, b) are distinct pairs, so each joined row is one person returning.
+  const statement = sql`WITH target AS MATERIALIZED (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
+cohort AS MATERIALIZED (${cohort}),
+ret AS (${ret})
 SELECT c, 0 AS k, count(*) AS n FROM cohort GROUP BY c
 UNION ALL
-SELECT co.c, r.b - co.c AS k, count(DISTINCT co.pid) AS n FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(total)} GROUP BY ALL`;
+SELECT co.c, r.b - co.c AS k, count(*) AS n FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(total)} GROUP BY ALL`;
 
   return {
     statements: [statement],
