@@ -20,7 +20,7 @@ import {
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
-import { createInsightsApi, insightsConsumer } from './insights/index.js';
+import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -61,7 +61,7 @@ const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
 
 // Every command of the management write path (src/state/, docs/decisions/0015): the
 // appliers this node runs for its own writes and, with a control stream, for everyone's.
-export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands];
+export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands, ...insightCommands];
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
 // (src/log/consumers/, docs/decisions/0014).
@@ -140,7 +140,7 @@ export async function startServer(
   // (docs/decisions/0013).
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
   // Queries run in the aggregation worker, which owns the columnar store (src/insights/).
-  const insights = createInsightsApi({ auth, store, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs });
+  const insights = createInsightsApi({ auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 

@@ -33,6 +33,7 @@ export type { EventsQueryResult } from './planner/events-query.js';
 export { insightsConsumer, INSIGHTS_CONSUMER } from './consumer.js';
 export type { InsightsSettings } from './consumer.js';
 export { createInsightsApi } from './api/wiring.js';
+export { insightCommands } from './api/commands.js';
 export type { InsightsApi, InsightsApiOptions } from './api/wiring.js';
 export type { Answer, QueryService, ResultFields } from './api/query-service.js';
 export { REFRESH_MODES } from './api/refresh.js';

@@ -13,6 +13,7 @@ import { createMemberStore } from '../../src/members/store.js';
 import { insertCohort, insertFlag, saveCohort, saveFlag } from '../../src/flags/definitions/commands.js';
 import { createFlagMeter } from '../../src/quota/index.js';
 import { deletePerson, writeHashKeyOverrides } from '../../src/persons/commands.js';
+import { createInsight, updateInsight } from '../../src/insights/api/insight-write.js';
 import { applyEntries } from '../../src/events/consumer.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
@@ -34,7 +35,7 @@ s.after.each(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides',
+const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides', 'insights',
   'persons', 'personDistinctIds', 'personIds', 'personRedirects', 'personSeq'] as const;
 const contents = (store: Store, db: (typeof MANAGED)[number]) => [...store[db].getRange()].map(({ key, value }) => [key, value]);
 
@@ -85,6 +86,10 @@ s('two nodes applying the same commands hold the same management state', async (
   await meter.setQuota(project.organization_id, 1000);
   for (let i = 0; i < 3; i++) meter.record(project.organization_id, NOW);
   await meter.flush();
+
+  const asAdmin = { project, user: admin, key: record };
+  const insight = await createInsight(writes, { name: 'Views', query: { kind: 'TrendsQuery', series: [{ event: '$pageview' }] } }, asAdmin, new Date(NOW));
+  await updateInsight(writes, insight, { deleted: true }, asAdmin, new Date(NOW + 1000));
 
   assert.is(await writeHashKeyOverrides(writes, 1, ['user-1', 'nobody'], ['reused'], 'anon-1'), true);
   await deletePerson(writes, 1, personRecordByDistinctId(a, 1, 'gone')!);

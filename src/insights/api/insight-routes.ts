@@ -7,6 +7,7 @@ import type { ManagementAuth, ProjectContext } from '../../auth/management.js';
 import { resourceRoutes } from '../../auth/resource-routes.js';
 import { errors } from '../../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
+import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { userBasic } from '../../users/serialize.js';
@@ -80,13 +81,13 @@ function csvOf(insights: readonly InsightBody[]): string {
   return toCsv({ columns, rows });
 }
 
-export function insightRoutes(auth: ManagementAuth, store: Store, tenancy: TenancyStore, service: QueryService, now: () => Date): Route[] {
+export function insightRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore, service: QueryService, now: () => Date): Route[] {
   return resourceRoutes<InsightRecord>(auth, {
     path: 'insights', scope: 'insight',
     list: (req, { project }) => projectInsights(store, project.id).filter((i) => !i.deleted).filter(listFilter(req)).sort(lastModifiedFirst),
     find: (projectId, id) => insightById(store, projectId, id),
-    create: (body, ctx) => createInsight(store, body, ctx, now()),
-    update: (insight, body, ctx) => updateInsight(store, insight, body, ctx, now()),
+    create: (body, ctx) => createInsight(writes, body, ctx, now()),
+    update: (insight, body, ctx) => updateInsight(writes, insight, body, ctx, now()),
     presenter(ctx, req) {
       const mode = refreshMode(req.query.get('refresh'), 'force_cache');
       if (mode === null) throw errors.invalidChoice(req.query.get('refresh'), 'refresh');

@@ -1,5 +1,6 @@
 // Saved insights in LMDB: [project_id, id] → the insight; ids are global and handed out in
 // order under [0, 0], short ids are 8 random letters and digits unique in the project.
+// Written only through commands (./commands.ts).
 import { randomInt } from 'node:crypto';
 import type { Store } from '../../store/env.js';
 
@@ -24,7 +25,6 @@ export interface InsightRecord {
   last_modified_by: number | null;
 }
 
-const SEQ_KEY: [number, number] = [0, 0];
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function projectInsights(store: Store, projectId: number): InsightRecord[] {
@@ -35,27 +35,9 @@ export function insightById(store: Store, projectId: number, id: number): Insigh
   return id > 0 ? (store.insights.get([projectId, id]) as InsightRecord | undefined) : undefined;
 }
 
-function shortId(): string {
+/** 8 random letters and digits, as PostHog's short ids. */
+export function newShortId(): string {
   let out = '';
   for (let i = 0; i < 8; i++) out += ALPHABET[randomInt(ALPHABET.length)];
   return out;
-}
-
-/** Stores a new insight under the next id and a short id no other insight of the project has. */
-export function insertInsight(store: Store, fields: Omit<InsightRecord, 'id' | 'short_id'>): Promise<InsightRecord> {
-  return store.root.transaction(() => {
-    const id = ((store.insights.get(SEQ_KEY) as number | undefined) ?? 0) + 1;
-    const taken = new Set(projectInsights(store, fields.project_id).map((i) => i.short_id));
-    let short = shortId();
-    while (taken.has(short)) short = shortId();
-    const record: InsightRecord = { ...fields, id, short_id: short };
-    store.insights.put(SEQ_KEY, id);
-    store.insights.put([fields.project_id, id], record);
-    return record;
-  });
-}
-
-export async function saveInsight(store: Store, record: InsightRecord): Promise<InsightRecord> {
-  await store.insights.put([record.project_id, record.id], record);
-  return record;
 }

@@ -3,10 +3,11 @@
 // engine runs; legacy `filters` are kept as given.
 import type { ProjectContext } from '../../auth/management.js';
 import { errors } from '../../errors.js';
-import type { Store } from '../../store/env.js';
+import type { StateWrites } from '../../state/index.js';
 import { QueryError } from '../planner/errors.js';
 import { parseQuery } from '../schemas.js';
-import { insertInsight, saveInsight, type InsightRecord } from './insight-store.js';
+import { insertInsightCommand, saveInsightCommand, ShortIdTakenError } from './commands.js';
+import { newShortId, type InsightRecord } from './insight-store.js';
 
 type Body = Record<string, unknown>;
 
@@ -67,18 +68,25 @@ function parse(body: Body) {
   };
 }
 
-export function createInsight(store: Store, body: Body, { project, user }: ProjectContext, now: Date): Promise<InsightRecord> {
+export async function createInsight(writes: StateWrites, body: Body, { project, user }: ProjectContext, now: Date): Promise<InsightRecord> {
   const f = parse(body);
   const at = now.toISOString();
-  return insertInsight(store, {
-    project_id: project.id, name: f.name ?? null, derived_name: f.derived_name ?? null, description: f.description ?? '',
-    query: f.query ?? null, filters: f.filters ?? {}, order: f.order ?? null, deleted: f.deleted ?? false, saved: f.saved ?? false,
-    favorited: f.favorited ?? false, tags: f.tags ?? [], created_at: at, created_by: user.id, updated_at: at, last_modified_at: at,
-    last_modified_by: user.id,
-  });
+  for (;;) {
+    try {
+      return await writes.submit(insertInsightCommand, {
+        short_id: newShortId(), project_id: project.id, name: f.name ?? null, derived_name: f.derived_name ?? null,
+        description: f.description ?? '', query: f.query ?? null, filters: f.filters ?? {}, order: f.order ?? null,
+        deleted: f.deleted ?? false, saved: f.saved ?? false, favorited: f.favorited ?? false, tags: f.tags ?? [],
+        created_at: at, created_by: user.id, updated_at: at, last_modified_at: at, last_modified_by: user.id,
+      });
+    } catch (err) {
+      // One in 62^8 per insight of the project: draw another.
+      if (!(err instanceof ShortIdTakenError)) throw err;
+    }
+  }
 }
 
-export function updateInsight(store: Store, insight: InsightRecord, body: Body, { user }: ProjectContext, now: Date): Promise<InsightRecord> {
+export function updateInsight(writes: StateWrites, insight: InsightRecord, body: Body, { user }: ProjectContext, now: Date): Promise<InsightRecord> {
   const f = parse(body);
   const at = now.toISOString();
   const next: InsightRecord = { ...insight, updated_at: at };
@@ -97,5 +105,5 @@ export function updateInsight(store: Store, insight: InsightRecord, body: Body, 
     next.last_modified_at = at;
     next.last_modified_by = user.id;
   }
-  return saveInsight(store, next);
+  return writes.submit(saveInsightCommand, next);
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ManagementAuth } from '../../auth/management.js';
 import type { Route } from '../../http/types.js';
 import { positionKey } from '../../log/consumers/index.js';
+import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { INSIGHTS_CONSUMER } from '../consumer.js';
@@ -16,6 +17,7 @@ import { createStatuses } from './statuses.js';
 export interface InsightsApiOptions {
   auth: ManagementAuth;
   store: Store;
+  writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;
   logId: string;
@@ -37,7 +39,7 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
     newId: () => randomUUID().replace(/-/g, ''),
   });
   return {
-    routes: [...queryRoutes(opts.auth, service), ...insightRoutes(opts.auth, opts.store, opts.tenancy, service, () => new Date())],
+    routes: [...queryRoutes(opts.auth, service), ...insightRoutes(opts.auth, opts.store, opts.writes, opts.tenancy, service, () => new Date())],
     service,
     close: () => engine.close(),
   };
