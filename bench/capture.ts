@@ -8,7 +8,9 @@
 // whole sequence, each run with its own ceiling. Each target gets an unmeasured
 // warm-up first, and hedgerow is measured once /_readiness answers 200. The ceiling,
 // the pinned server and wrk runs are bench/ceiling.ts (bench/persons measures it too).
-//   node dist/bench/capture.js [--duration 10] [--connections 64] [--runs 1] [--warmup 2]
+// --baseline DIR also measures the hedgerow built in DIR (a `git worktree` of an earlier
+// commit, built) in each run, right after this one, for same-run ratios.
+//   node dist/bench/capture.js [--duration 10] [--connections 64] [--runs 1] [--warmup 2] [--baseline DIR]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { captureEvent as event, measureCeiling, root, startPinned, wrk } from '.
 const { values } = parseArgs({ options: {
   duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '64' }, runs: { type: 'string', default: '1' },
   warmup: { type: 'string', default: '2' },
+  baseline: { type: 'string' },
 } });
 const warmup = Number(values.warmup);
 const duration = Number(values.duration);
@@ -38,12 +41,16 @@ async function ready(port: number): Promise<void> {
   throw new Error('server did not become ready');
 }
 
-async function runOnce(run: number): Promise<string> {
-  const ceilingResult = await measureCeiling(wrkOptions);
+const builds = [{ label: 'hedgerow', cwd: root }];
+if (values.baseline) {
+  const commit = execFileSync('git', ['-C', values.baseline, 'log', '-1', '--format=%h'], { encoding: 'utf8' }).trim();
+  builds.push({ label: `baseline ${commit}`, cwd: values.baseline });
+}
 
-  const dataDir = join(work, `data-${run}`);
-  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
-  const server = await startPinned(['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info']);
+// One build's /i/v0/e/ and /batch/ on a fresh data dir.
+async function measureBuild(build: { label: string; cwd: string }, dataDir: string) {
+  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: build.cwd, encoding: 'utf8' }));
+  const server = await startPinned(['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'], build.cwd);
   await ready(server.port);
   const single = JSON.stringify(event(keys.project_api_key, 1));
   const singleResult = wrk(`http://127.0.0.1:${server.port}/i/v0/e/`, single, server.child.pid!, wrkOptions);
@@ -51,13 +58,25 @@ async function runOnce(run: number): Promise<string> {
   const batchResult = wrk(`http://127.0.0.1:${server.port}/batch/`, batchBody, server.child.pid!, wrkOptions);
   server.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  return { single, batchBody, singleResult, batchResult };
+}
+
+async function runOnce(run: number): Promise<string> {
+  const ceilingResult = await measureCeiling(wrkOptions);
+  // Alternate which build goes first, so neither always meets a warmer or busier machine.
+  const order = run % 2 === 1 ? builds : [...builds].reverse();
+  const measured = [];
+  for (const [i, build] of order.entries()) measured.push({ build, ...(await measureBuild(build, join(work, `data-${run}-${i}`))) });
+  const { single, batchBody } = measured[0];
 
   const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
   const rows = [
-    ['ceiling (bare uWS + JSON.parse)', ceilingResult, 1],
-    ['hedgerow /i/v0/e/ (1 event)', singleResult, 1],
-    ['hedgerow /batch/ (100 events)', batchResult, 100],
-  ] as const;
+    ['ceiling (bare uWS + JSON.parse)', ceilingResult, 1] as const,
+    ...measured.flatMap(({ build, singleResult, batchResult }) => [
+      [`${build.label} /i/v0/e/ (1 event)`, singleResult, 1] as const,
+      [`${build.label} /batch/ (100 events)`, batchResult, 100] as const,
+    ]),
+  ];
   return [
     `run ${run}: single-event body ${Buffer.byteLength(single)} B; batch body ${Buffer.byteLength(batchBody)} B; ${connections} connections, ${duration}s each after ${warmup}s of warm-up; server on CPU 0, wrk on CPU 1; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     '',
