@@ -119,61 +119,91 @@ function vmOptions(globals: Record<string, unknown>, options: ExecuteOptions): E
   };
 }
 
+/** A program stopped at a call of an async host function: what it called and where to resume. */
+export interface Suspension {
+  name: string;
+  args: unknown[];
+  // The VM's state as plain data (it may be stored and resumed in another thread or process).
+  state: VMState;
+}
+
+export interface SliceReport extends ExecutionReport {
+  /** Set when the program called an async function: resume with resumeSlice. */
+  suspended: Suspension | null;
+}
+
+/**
+ * Runs a program (bytecode, or a state from a suspension) synchronously until it ends or
+ * calls an async host function, which it does not call: the caller does, and resumes the
+ * state with the value (resumeSlice). The time budget counts the program's synchronous
+ * time over all its slices.
+ */
+export function runSlice(input: unknown[] | VMState, globals: Record<string, unknown>, options: ExecuteOptions = {}): SliceReport {
+  const vm = vmOptions(globals, options);
+  const logs: string[] = [];
+  const started = performance.now();
+  const report = (result: unknown, error: ExecutionError | null, state: VMState | undefined, suspended: Suspension | null): SliceReport => ({
+    result, error, logs, timings: [{ kind: 'hog', durationMs: performance.now() - started }], suspended,
+    asyncSteps: state?.asyncSteps ?? 0,
+    ops: state?.ops ?? 0,
+    maxMemoryBytes: state?.maxMemUsed ?? 0,
+  });
+  let step: ExecResult;
+  printSink = (line: string) => {
+    logs.push(line);
+    options.print?.(line);
+  };
+  try {
+    step = exec(input as unknown[], vm);
+  } catch (err) {
+    // Bytecode the VM refuses outright (no "_H" header).
+    return report(null, describeError(err), Array.isArray(input) ? undefined : input, null);
+  } finally {
+    printSink = null;
+  }
+  if (step.finished) return report(convertHogToJS(step.result ?? null), null, step.state, null);
+  if (step.error !== undefined) return report(null, describeError(step.error), step.state, null);
+  const state = step.state;
+  if (state === undefined) return report(null, describeError(new HogVMException('The program stopped without a state')), state, null);
+  return report(null, null, state, { name: step.asyncFunctionName ?? '', args: step.asyncFunctionArgs ?? [], state });
+}
+
+/** The state of a suspension with the async call's value in place, ready for runSlice. */
+export function resumeWith(state: VMState, value: unknown): VMState {
+  state.stack.push(value ?? null);
+  return state;
+}
+
 /** Runs `bytecode` to its end, awaiting async host calls; never throws for the program's faults. */
 export async function execute(
   bytecode: unknown[],
   globals: Record<string, unknown>,
   options: ExecuteOptions = {},
 ): Promise<ExecutionReport> {
-  const vm = vmOptions(globals, options);
+  const asyncFunctions = vmOptions(globals, options).asyncFunctions ?? {};
   const logs: string[] = [];
   const timings: ExecutionTiming[] = [];
-  const report = (result: unknown, error: ExecutionError | null, state: VMState | undefined): ExecutionReport => ({
-    result, error, logs, timings,
-    asyncSteps: state?.asyncSteps ?? 0,
-    ops: state?.ops ?? 0,
-    maxMemoryBytes: state?.maxMemUsed ?? 0,
-  });
-  const sink = (line: string) => {
-    logs.push(line);
-    options.print?.(line);
-  };
-
   let input: unknown[] | VMState = bytecode;
-  let lastState: VMState | undefined;
   for (;;) {
-    let step: ExecResult;
-    const started = performance.now();
-    printSink = sink;
-    try {
-      step = exec(input as unknown[], vm);
-    } catch (err) {
-      // Bytecode the VM refuses outright (no "_H" header).
-      return report(null, describeError(err), lastState);
-    } finally {
-      printSink = null;
-      timings.push({ kind: 'hog', durationMs: performance.now() - started });
-    }
-    lastState = step.state;
-    if (step.finished) return report(convertHogToJS(step.result ?? null), null, step.state);
-    if (step.error !== undefined) return report(null, describeError(step.error), step.state);
-
-    const name = step.asyncFunctionName ?? '';
-    const handler = vm.asyncFunctions?.[name];
-    const state = step.state;
-    if (handler === undefined || state === undefined) {
-      return report(null, describeError(new HogVMException(`Unsupported async function call: ${name}`)), state);
-    }
+    const slice = runSlice(input, globals, options);
+    logs.push(...slice.logs);
+    timings.push(...slice.timings);
+    const done = (result: unknown, error: ExecutionError | null): ExecutionReport => ({
+      result, error, logs, timings, asyncSteps: slice.asyncSteps, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
+    });
+    if (slice.suspended === null) return done(slice.result, slice.error);
+    const { name, args, state } = slice.suspended;
+    const handler = asyncFunctions[name];
+    if (handler === undefined) return done(null, describeError(new HogVMException(`Unsupported async function call: ${name}`)));
     const awaited = performance.now();
     let value: unknown;
     try {
-      value = await handler(...(step.asyncFunctionArgs ?? []));
+      value = await handler(...args);
     } catch (err) {
-      return report(null, describeError(err), state);
+      return done(null, describeError(err));
     } finally {
       timings.push({ kind: 'async_function', durationMs: performance.now() - awaited });
     }
-    state.stack.push(value ?? null);
-    input = state;
+    input = resumeWith(state, value);
   }
 }

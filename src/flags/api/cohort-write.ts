@@ -9,7 +9,7 @@ import { projectCohorts, projectFlags } from '../definitions/store.js';
 import { insertCohort, saveCohort } from '../definitions/commands.js';
 import type { StoredCohort } from '../definitions/types.js';
 import { checkUsableInFlags, createsLoop, validateCohortFilters } from './cohort-rules.js';
-import { booleanField, charField, dictField } from './fields.js';
+import { booleanField, charField, dictField } from '../../http/fields.js';
 import type { WriteContext } from './flag-write.js';
 
 type Body = Record<string, unknown>;

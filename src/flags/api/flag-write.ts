@@ -12,7 +12,7 @@ import { insertFlag, saveFlag } from '../definitions/commands.js';
 import type { StateWrites } from '../../state/index.js';
 import type { StoredFlag } from '../definitions/types.js';
 import { checkStateChange } from './dependency-rules.js';
-import { booleanField, charField, choiceField, dictField } from './fields.js';
+import { booleanField, charField, choiceField, dictField } from '../../http/fields.js';
 import { validateFilters } from './filter-rules.js';
 
 export interface WriteContext {

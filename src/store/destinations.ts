@@ -1,0 +1,102 @@
+// The destinations' runtime state: an LMDB environment of its own beside the main one
+// (docs/decisions/0021). LMDB has one writer per environment; the event store's
+// transactions last up to a second, and the destinations write small things often
+// (queued invocations, their results, logs, metrics), so each would wait on the other in
+// one environment. What the destinations write here is node-local working state, not
+// management state: the hog functions themselves live in the main environment, written
+// through the management write path.
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { join } from 'node:path';
+
+// An invocation waiting to run, for a fetch, or for a retry (src/destinations/runtime/queue.ts).
+export interface QueuedInvocation {
+  // The hog function and its version (updated_at) when the invocation was made.
+  functionId: string;
+  projectId: number;
+  eventUuid: string;
+  mappingIndex: number;
+  // PostHog's invocation id (a uuid): the logs' instance_id.
+  instanceId: string;
+  // The invocation's globals with its inputs evaluated (project, event, person, groups, source, inputs).
+  globals: Record<string, unknown>;
+  // The suspended program (the VM's state as plain data) once it has run to a fetch, and
+  // the fetch's response once it came: the invocation resumes there after a restart,
+  // never repeating a fetch that answered.
+  state: unknown | null;
+  response: { status: number; body: unknown } | null;
+  // A fetch waiting for its next attempt: the request the program made and attempts so far.
+  pendingFetch: { url: string; options: unknown; attempts: number } | null;
+  // Epoch ms at which it may run again (retries wait their backoff).
+  dueAt: number;
+  queuedAt: number;
+  // Whether the invocation failed already (a fetch that finally failed): the program runs
+  // on with the failing response, and the invocation counts as failed whatever it does.
+  failed: boolean;
+}
+
+// What was delivered, per (function, event, mapping): kept for the done-marks retention.
+export interface DoneMark {
+  at: number;
+  outcome: 'succeeded' | 'failed';
+}
+
+export interface FunctionLogEntry {
+  instance_id: string;
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  message: string;
+}
+
+export interface MaskCounter {
+  count: number;
+  expiresAt: number;
+}
+
+export interface WatcherRecord {
+  tokens: number;
+  // Epoch seconds of the last refill (PostHog's bucket keeps seconds).
+  at: number;
+  state: number;
+  // Epoch ms until which the state may not change on its own.
+  lockedUntil: number;
+  // The function's watcher_epoch this record has seen.
+  epoch: number;
+}
+
+export interface DestinationsStore {
+  root: RootDatabase;
+  // [function id, event uuid, mapping index] → the invocation waiting.
+  queue: Database<QueuedInvocation, [string, string, number]>;
+  // [function id, event uuid, mapping index] → delivered (or given up) at.
+  done: Database<DoneMark, [string, string, number]>;
+  // [at ms, function id, event uuid, mapping index] → null: done marks in time order, to prune.
+  doneByTime: Database<null, [number, string, string, number]>;
+  // [function id, timestamp ms, sequence] → one log line.
+  logs: Database<FunctionLogEntry, [string, number, number]>;
+  // [function id, hour start ms, kind, name] → count.
+  metrics: Database<number, [string, number, string, string]>;
+  // [function id, hash] → masking counter.
+  masks: Database<MaskCounter, [string, string]>;
+  // function id → watcher state.
+  watcher: Database<WatcherRecord, string>;
+  // 'applied:<log id>' → the last log sequence the destinations consumer applied (its own
+  // record, written with the invocations it queued).
+  meta: Database<number, string>;
+  close(): Promise<void>;
+}
+
+export function openDestinationsStore(dataDir: string): DestinationsStore {
+  const root = open({ path: join(dataDir, 'destinations.lmdb'), maxDbs: 12 });
+  const plainMaps: object = { useRecords: false };
+  return {
+    root,
+    queue: root.openDB({ name: 'queue', ...plainMaps }),
+    done: root.openDB({ name: 'done' }),
+    doneByTime: root.openDB({ name: 'done_by_time' }),
+    logs: root.openDB({ name: 'logs', ...plainMaps }),
+    metrics: root.openDB({ name: 'metrics' }),
+    masks: root.openDB({ name: 'masks' }),
+    watcher: root.openDB({ name: 'watcher' }),
+    meta: root.openDB({ name: 'meta' }),
+    close: () => root.close(),
+  };
+}
