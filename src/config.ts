@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { READ_BYTE_BUDGET } from './log/lmdb-log.js';
 import { DEFAULT_CACHED_PERSONS } from './persons/person-cache.js';
+import { parseAddressPolicy } from './destinations/fetch/address-policy.js';
 
 const MB = 1024 * 1024;
 
@@ -45,6 +46,19 @@ const ConfigSchema = Type.Object({
     memoryLimit: Type.String({ pattern: '^$|^[0-9]+(\\.[0-9]+)?\\s*[KMGT]?i?B$' }),
     // How long a calculation may take before the API gives up waiting (503).
     queryTimeoutMs: Type.Integer({ minimum: 1 }),
+  }),
+  // The address users open the service's pages at: hog functions see URLs under it
+  // (project.url, event.url, person.url).
+  siteUrl: Type.String({ minLength: 1 }),
+  hog: Type.Object({
+    // Piscina threads running hog functions on events.
+    workers: Type.Integer({ minimum: 1, maximum: 64 }),
+    // CIDRs, addresses and host names fetch() may reach beyond public addresses.
+    fetchAllow: Type.String(),
+    // How long a watcher state holds before it changes on its own (PostHog: 60 s).
+    watcherLockSeconds: Type.Integer({ minimum: 0 }),
+    logRetentionDays: Type.Integer({ minimum: 1 }),
+    metricRetentionDays: Type.Integer({ minimum: 1 }),
   }),
 });
 
@@ -119,7 +133,21 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       memoryLimit: env.HEDGEROW_INSIGHTS_MEMORY ?? '',
       queryTimeoutMs: intFrom('HEDGEROW_QUERY_TIMEOUT_MS', env.HEDGEROW_QUERY_TIMEOUT_MS, 120_000),
     },
+    siteUrl: '',
+    hog: {
+      workers: intFrom('HEDGEROW_HOG_WORKERS', env.HEDGEROW_HOG_WORKERS, Math.max(1, Math.min(4, availableParallelism() - 1))),
+      fetchAllow: env.HEDGEROW_HOG_FETCH_ALLOW ?? '',
+      watcherLockSeconds: intFrom('HEDGEROW_HOG_WATCHER_LOCK_SECONDS', env.HEDGEROW_HOG_WATCHER_LOCK_SECONDS, 60),
+      logRetentionDays: intFrom('HEDGEROW_HOG_LOG_RETENTION_DAYS', env.HEDGEROW_HOG_LOG_RETENTION_DAYS, 7),
+      metricRetentionDays: intFrom('HEDGEROW_HOG_METRIC_RETENTION_DAYS', env.HEDGEROW_HOG_METRIC_RETENTION_DAYS, 90),
+    },
   };
+  config.siteUrl = (env.HEDGEROW_SITE_URL || `http://localhost:${config.port}`).replace(/\/+$/, '');
+  try {
+    parseAddressPolicy(config.hog.fetchAllow);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   if (!checkConfig.Check(config)) {
     const first = checkConfig.Errors(config).First();
     throw new ConfigError(`invalid configuration at ${first?.path || '/'}: ${first?.message ?? 'invalid'}`);

@@ -21,6 +21,7 @@ import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
 import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
+import { destinationsConsumer } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -72,6 +73,11 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
       dataDir: config.dataDir,
       threads: config.insights.threads || undefined,
       memoryLimit: config.insights.memoryLimit || undefined,
+    }),
+    registered(destinationsConsumer, {
+      dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
+      watcherLockMs: config.hog.watcherLockSeconds * 1000, logRetentionDays: config.hog.logRetentionDays,
+      metricRetentionDays: config.hog.metricRetentionDays,
     }),
   ];
 }

@@ -26,6 +26,8 @@ export interface WorkerPoolOptions<D> {
   // Tasks in flight per thread (default 1): more keeps workers fed across the message
   // round trip, fewer makes batches larger.
   tasksPerThread?: number;
+  // Heap limits of each worker thread (a worker over them stops and its tasks fail).
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
 
 export interface WorkerPool<T> extends TaskRunner<T> {
@@ -57,6 +59,7 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     // A worker blocked in Atomics.wait between tasks never runs lmdb-js's timer that ends
     // its read snapshot, and would go on reading the store as it was (docs/decisions/0013).
     atomics: 'async',
+    resourceLimits: opts.resourceLimits,
   });
   const maxBatch = opts.maxBatch ?? 1;
   const maxQueued = opts.maxQueued ?? 100_000;

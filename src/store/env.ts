@@ -68,6 +68,11 @@ export interface Store {
   insights: Database<unknown, [number, number]>;
   // Cache key → a query's last result, when and at which log position it was computed.
   insightCache: Database<unknown, string>;
+  // Hog functions, [project_id, uuid] → the function (src/destinations/types.ts), and
+  // project_id → a version every write moves, so the destinations pipeline re-reads a
+  // project's functions only when one changed.
+  hogFunctions: Database<unknown, [number, string]>;
+  hogFunctionVersions: Database<number, number>;
   close(): Promise<void>;
 }
 
@@ -152,11 +157,14 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const deadLetters = root.openDB<DeadLetter, DeadLetterKey>({ name: 'dead_letters' });
   const insights = root.openDB<unknown, [number, number]>({ name: 'insights', ...plainMaps });
   const insightCache = root.openDB<unknown, string>({ name: 'insight_cache', ...plainMaps });
+  const hogFunctions = root.openDB<unknown, [number, string]>({ name: 'hog_functions', ...plainMaps });
+  const hogFunctionVersions = root.openDB<number, number>({ name: 'hog_function_versions' });
   return {
     path, root, logRoot, logPath, log, logCounts, eventRows, eventTimes, legacyEvents, legacyEventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
     persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides, deadLetters,
     insights, insightCache,
+    hogFunctions, hogFunctionVersions,
     close: async () => { await logRoot.close(); await root.close(); },
   };
 }

@@ -1,0 +1,247 @@
+// Runs queued invocations to their end (docs/decisions/0021): the program in the Hog pool up
+// to a fetch, the fetch here (with PostHog's retries and backoff), the program resumed with
+// the response, and so on; then one transaction records the outcome (the queue entry goes,
+// the done mark, metrics, logs and the watcher's tokens are written). A program that
+// fetches again is stored at that point with its state, so a restart resumes it after the
+// fetch that answered rather than repeating it. At most `perFunction` invocations of a
+// function are in flight (fewer once its watcher degrades it), so one slow endpoint holds
+// up only its own function's deliveries.
+import type { TaskRunner } from '../../pools/index.js';
+import type { ExecutionTiming } from '../../hog/index.js';
+import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
+import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
+import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried } from '../fetch/fetch-rules.js';
+import type { HogExecTasks } from '../tasks.js';
+import { WatcherState, type StoredHogFunction } from '../types.js';
+import type { FunctionCache } from './function-cache.js';
+import { markDone, type InvocationKey } from './queue.js';
+import { createTelemetry } from './telemetry.js';
+import { acknowledgeEpoch, freshRecord, invocationCost, observe, type WatcherSettings } from './watcher.js';
+
+export interface DeliverySettings {
+  perFunction: number;
+  degradedPerFunction: number;
+  watcher: WatcherSettings;
+}
+
+export interface DeliveryDeps {
+  ds: DestinationsStore;
+  functions: FunctionCache;
+  pool: TaskRunner<HogExecTasks>;
+  fetch(request: FetchRequest): Promise<FetchOutcome>;
+  now(): number;
+  random(): number;
+  settings: DeliverySettings;
+  // A failure of the machinery (the store refused a write): the invocation is tried again later.
+  onError(err: unknown): void;
+}
+
+interface Entry {
+  key: InvocationKey;
+  inv: QueuedInvocation;
+  timings: ExecutionTiming[];
+  logsSoFar: number;
+}
+
+export interface Deliveries {
+  add(key: InvocationKey, inv: QueuedInvocation): void;
+  // Invocations held here (waiting, in flight or waiting for a retry).
+  held(): number;
+  // Resolves once fewer than `limit` are held (the consumer waits so the queue stays bounded).
+  whenBelow(limit: number): Promise<void>;
+  // Resolves once nothing is held (tests and the bench).
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const TELEMETRY_FLUSH_MS = 250;
+const RETRY_AFTER_STORE_ERROR_MS = 1000;
+
+export function createDeliveries(deps: DeliveryDeps): Deliveries {
+  const { ds, settings } = deps;
+  const waiting = new Map<string, Entry[]>();
+  const inFlight = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  const waiters: { limit: number; resolve: () => void }[] = [];
+  const telemetry = createTelemetry(deps.now);
+  let held = 0;
+  let closed = false;
+  let active = 0;
+  let activeDone: (() => void) | null = null;
+
+  const flushTimer = setInterval(() => {
+    if (!telemetry.empty()) void ds.root.transaction(() => telemetry.write(ds)).catch(deps.onError);
+  }, TELEMETRY_FLUSH_MS);
+
+  function release(): void {
+    held--;
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      if (held < waiters[i].limit) waiters.splice(i, 1)[0].resolve();
+    }
+  }
+
+  function later(entry: Entry, ms: number): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      ready(entry);
+    }, Math.max(0, ms));
+    timers.add(timer);
+  }
+
+  function ready(entry: Entry): void {
+    if (closed) return;
+    const id = entry.inv.functionId;
+    let list = waiting.get(id);
+    if (!list) waiting.set(id, (list = []));
+    list.push(entry);
+    pump();
+  }
+
+  function watcherState(fn: StoredHogFunction): number {
+    const record = ds.watcher.get(fn.id);
+    return record ? acknowledgeEpoch(record, fn.watcher_epoch, settings.watcher, deps.now()).state : WatcherState.healthy;
+  }
+
+  function pump(): void {
+    for (const [id, list] of waiting) {
+      if (list.length === 0) {
+        waiting.delete(id);
+        continue;
+      }
+      const fn = deps.functions.find(list[0].inv.projectId, id);
+      const limit = fn && watcherState(fn) === WatcherState.degraded ? settings.degradedPerFunction : settings.perFunction;
+      while (list.length > 0 && (inFlight.get(id) ?? 0) < limit) {
+        const entry = list.shift()!;
+        inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
+        active++;
+        void advance(entry).finally(() => {
+          inFlight.set(id, inFlight.get(id)! - 1);
+          active--;
+          if (active === 0) activeDone?.();
+          pump();
+        });
+      }
+    }
+  }
+
+  async function drop(entry: Entry, metric: 'disabled_permanently' | null): Promise<void> {
+    if (metric) telemetry.count(entry.inv.functionId, metric);
+    await ds.root.transaction(() => { ds.queue.remove(entry.key); });
+    release();
+  }
+
+  // Fetches until an answer to hand the program, or returns false when a retry waits.
+  async function fetchStep(entry: Entry): Promise<boolean> {
+    const inv = entry.inv;
+    const pending = inv.pendingFetch!;
+    const attempt = pending.attempts + 1;
+    const started = deps.now();
+    const outcome = await deps.fetch(fetchRequest(pending.url, pending.options));
+    entry.timings.push({ kind: 'async_function', durationMs: deps.now() - started });
+    telemetry.count(inv.functionId, 'fetch');
+    if (failed(outcome)) {
+      const again = retried(outcome, attempt);
+      telemetry.log(inv.functionId, inv.instanceId, again ? 'WARN' : 'ERROR', failureLog(outcome, attempt, again));
+      if (again) {
+        pending.attempts = attempt;
+        inv.dueAt = deps.now() + backoffMs(attempt, deps.random());
+        later(entry, inv.dueAt - deps.now());
+        return false;
+      }
+      inv.failed = true;
+    }
+    inv.response = programResponse(outcome);
+    inv.pendingFetch = null;
+    return true;
+  }
+
+  async function finish(entry: Entry, error: string | null, sync: { ops: number; maxMemoryBytes: number }): Promise<void> {
+    const { inv } = entry;
+    const fn = deps.functions.find(inv.projectId, inv.functionId);
+    const globalsEvent = inv.globals.event as { uuid?: string; url?: string };
+    const unsuccessful = inv.failed || error !== null;
+    if (error !== null) {
+      telemetry.log(inv.functionId, inv.instanceId, 'ERROR', `Error executing function on event ${globalsEvent.uuid}: ${error}`);
+    } else {
+      const total = entry.timings.reduce((s, t) => s + t.durationMs, 0);
+      const hog = entry.timings.filter((t) => t.kind === 'hog').reduce((s, t) => s + t.durationMs, 0);
+      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', `Function completed in ${total.toFixed(2)}ms. Sync: ${hog.toFixed(2)}ms. ` +
+        `Mem: ${(sync.maxMemoryBytes / 1024).toFixed(2)}kb. Ops: ${sync.ops}. Event: '${globalsEvent.url}'`);
+    }
+    telemetry.count(inv.functionId, unsuccessful ? 'failed' : 'succeeded');
+    const now = deps.now();
+    await ds.root.transaction(() => {
+      markDone(ds, entry.key, unsuccessful ? 'failed' : 'succeeded', now);
+      const epoch = fn?.watcher_epoch ?? 0;
+      const record = acknowledgeEpoch(ds.watcher.get(inv.functionId) ?? freshRecord(settings.watcher, now, epoch), epoch, settings.watcher, now);
+      ds.watcher.put(inv.functionId, observe(record, invocationCost(entry.timings, unsuccessful), settings.watcher, now));
+      telemetry.write(ds);
+    });
+    release();
+  }
+
+  async function advance(entry: Entry): Promise<void> {
+    const { inv } = entry;
+    try {
+      const fn = deps.functions.find(inv.projectId, inv.functionId);
+      if (!fn || !fn.enabled || fn.deleted) return await drop(entry, null);
+      if (watcherState(fn) === WatcherState.disabled) return await drop(entry, 'disabled_permanently');
+      for (;;) {
+        if (inv.pendingFetch !== null && !(await fetchStep(entry))) return;
+        let outcome;
+        try {
+          outcome = await deps.pool.run('run', {
+            bytecode: inv.state === null ? fn.bytecode : null, state: inv.state, response: inv.response, globals: inv.globals,
+            secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
+          });
+        } catch (err) {
+          // The worker itself failed (ran out of memory, crashed): the invocation fails, once.
+          return await finish(entry, `HogWorkerError: ${err instanceof Error ? err.message : String(err)}`, { ops: 0, maxMemoryBytes: 0 });
+        }
+        entry.timings.push(...outcome.timings);
+        entry.logsSoFar += outcome.logs.length;
+        for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
+        if (outcome.fetch === null) return await finish(entry, outcome.error, outcome);
+        // A further fetch: store where the program stands, so a restart resumes here and
+        // never repeats the fetch that answered.
+        const resumed = inv.state !== null;
+        inv.state = outcome.fetch.state;
+        inv.response = null;
+        inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };
+        if (resumed) await ds.root.transaction(() => { ds.queue.put(entry.key, inv); });
+      }
+    } catch (err) {
+      deps.onError(err);
+      later(entry, RETRY_AFTER_STORE_ERROR_MS);
+    }
+  }
+
+  return {
+    add(key, inv) {
+      held++;
+      const entry: Entry = { key, inv, timings: [], logsSoFar: 0 };
+      const wait = inv.dueAt - deps.now();
+      if (wait > 0) later(entry, wait);
+      else ready(entry);
+    },
+    held: () => held,
+    whenBelow(limit) {
+      if (held < limit) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ limit, resolve }));
+    },
+    idle: () => new Promise<void>((resolve) => {
+      const check = () => (held === 0 ? resolve() : setTimeout(check, 10));
+      check();
+    }),
+    async close() {
+      closed = true;
+      clearInterval(flushTimer);
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      if (active > 0) {
+        await Promise.race([new Promise<void>((r) => { activeDone = r; }), new Promise((r) => setTimeout(r, 2000))]);
+      }
+      if (!telemetry.empty()) await ds.root.transaction(() => telemetry.write(ds)).catch(deps.onError);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// The functions that run on a project's events, as the pipeline holds them: enabled, not
+// deleted destinations in execution order (nulls last, then oldest first). Each lookup
+// reads the project's functions version (one LMDB read), so a change made through the API
+// applies from the next batch on.
+import type { Store } from '../../store/env.js';
+import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
+import type { StoredHogFunction } from '../types.js';
+import { runnable, type RunnableFunction } from './runnable.js';
+
+export interface ActiveFunction {
+  stored: StoredHogFunction;
+  run: RunnableFunction;
+}
+
+export interface FunctionCache {
+  active(projectId: number): ActiveFunction[];
+  // Any stored function of the project (deleted and disabled ones included), current.
+  find(projectId: number, id: string): StoredHogFunction | undefined;
+}
+
+export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): number {
+  const ao = a.execution_order ?? Number.POSITIVE_INFINITY;
+  const bo = b.execution_order ?? Number.POSITIVE_INFINITY;
+  if (ao !== bo) return ao < bo ? -1 : 1;
+  return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+}
+
+export function createFunctionCache(store: Store): FunctionCache {
+  const projects = new Map<number, { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[] }>();
+  function load(projectId: number) {
+    const version = hogFunctionsVersion(store, projectId);
+    const cached = projects.get(projectId);
+    if (cached && cached.version === version) return cached;
+    const all = projectHogFunctions(store, projectId);
+    const entry = {
+      version,
+      all: new Map(all.map((f) => [f.id, f])),
+      active: all.filter((f) => f.enabled && !f.deleted && f.type === 'destination' && Array.isArray(f.bytecode))
+        .sort(byExecutionOrder)
+        .map((stored) => ({ stored, run: runnable(stored) })),
+    };
+    projects.set(projectId, entry);
+    return entry;
+  }
+  return {
+    active: (projectId) => load(projectId).active,
+    find: (projectId, id) => load(projectId).all.get(id),
+  };
+}

@@ -1,0 +1,97 @@
+// The first half of the pipeline for a batch of events, in a Hog worker: for each event and
+// each function, filters, then each mapping's filters, then inputs, then the masking hash
+// (as PostHog's buildHogFunctionInvocations and masker order them). The masking counters
+// themselves are state, applied by the consumer in order (./masking.ts).
+import { createHash } from 'node:crypto';
+import { evaluateInputs, execute } from '../../hog/index.js';
+import type { StoredFilters } from '../types.js';
+import { filterGlobals, invocationGlobals, sourceOf, type EventContext } from './globals.js';
+import type { RunnableFunction } from './runnable.js';
+
+export interface PrepareTask {
+  functions: RunnableFunction[];
+  // Each event with the indexes (into `functions`) of the functions to try on it, in execution order.
+  events: { ctx: EventContext; functions: number[] }[];
+}
+
+export type PrepareOutcome =
+  | { fn: number; ev: number; kind: 'filtered' }
+  | { fn: number; ev: number; kind: 'filtering_failed' | 'inputs_failed'; message: string }
+  | { fn: number; ev: number; kind: 'invocation'; mappingIndex: number; globals: Record<string, unknown>; maskKey: string | null };
+
+// Filter, template and masking programs are expressions: PostHog gives masking 50 ms.
+const INPUTS_TIMEOUT_MS = 100;
+const MASKING_TIMEOUT_MS = 50;
+
+class FilterFailure extends Error {}
+
+// Whether the event passes `filters` (PostHog's rules: a pre-check on the event name when
+// only events are filtered, then the bytecode, whose result must be exactly true).
+async function passes(filters: StoredFilters | null, eventName: string, globals: Record<string, unknown>): Promise<boolean> {
+  if (filters === null) return true;
+  const events = Array.isArray(filters.events) ? filters.events as { id?: unknown }[] : [];
+  const actions = Array.isArray(filters.actions) ? filters.actions : [];
+  if (events.length > 0 && actions.length === 0 && !events.some((e) => e.id === null || e.id === undefined || e.id === eventName)) return false;
+  const bytecode = filters.bytecode;
+  if (!Array.isArray(bytecode)) throw new FilterFailure(filters.bytecode_error ?? 'Filters were not compiled');
+  if (bytecode.length === 3 && bytecode[0] === '_H' && bytecode[2] === 29) return true;
+  const report = await execute(bytecode, globals, { timeoutMs: INPUTS_TIMEOUT_MS });
+  if (report.error) throw new FilterFailure(report.error.message);
+  return report.result === true;
+}
+
+async function maskKey(fn: RunnableFunction, globals: Record<string, unknown>): Promise<string | null> {
+  if (!fn.masking || !Array.isArray(fn.masking.bytecode)) return null;
+  const report = await execute(fn.masking.bytecode, globals, { timeoutMs: MASKING_TIMEOUT_MS });
+  if (report.error || !report.result) return null;
+  return createHash('md5').update(String(report.result)).digest('hex');
+}
+
+async function prepareOne(fn: RunnableFunction, fnIndex: number, ctx: EventContext, ev: number, out: PrepareOutcome[]): Promise<void> {
+  const filterVars = filterGlobals(ctx);
+  try {
+    if (!(await passes(fn.filters, ctx.event.event, filterVars))) {
+      out.push({ fn: fnIndex, ev, kind: 'filtered' });
+      return;
+    }
+  } catch (err) {
+    if (!(err instanceof FilterFailure)) throw err;
+    out.push({ fn: fnIndex, ev, kind: 'filtering_failed', message: `Error filtering event ${ctx.event.uuid}: ${err.message}` });
+    return;
+  }
+  const base = { ...invocationGlobals(ctx), source: sourceOf(ctx.project.url, fn) };
+  const targets: { mappingIndex: number; inputs: RunnableFunction['inputs'] }[] = [];
+  if (fn.mappings === null || fn.mappings.length === 0) {
+    targets.push({ mappingIndex: -1, inputs: fn.inputs });
+  } else {
+    for (const [i, mapping] of fn.mappings.entries()) {
+      try {
+        if (await passes(mapping.filters, ctx.event.event, filterVars)) targets.push({ mappingIndex: i, inputs: { ...fn.inputs, ...mapping.inputs } });
+      } catch (err) {
+        if (!(err instanceof FilterFailure)) throw err;
+        out.push({ fn: fnIndex, ev, kind: 'filtering_failed', message: `Error filtering event ${ctx.event.uuid}: ${err.message}` });
+      }
+    }
+    if (targets.length === 0) {
+      out.push({ fn: fnIndex, ev, kind: 'filtered' });
+      return;
+    }
+  }
+  for (const { mappingIndex, inputs } of targets) {
+    const evaluated = await evaluateInputs(inputs, base, { timeoutMs: INPUTS_TIMEOUT_MS });
+    if (!evaluated.ok) {
+      out.push({ fn: fnIndex, ev, kind: 'inputs_failed', message: `Error building inputs for event ${ctx.event.uuid}: ${evaluated.message}` });
+      continue;
+    }
+    const globals = { ...base, inputs: evaluated.inputs };
+    out.push({ fn: fnIndex, ev, kind: 'invocation', mappingIndex, globals, maskKey: await maskKey(fn, globals) });
+  }
+}
+
+export async function prepareInvocations(task: PrepareTask): Promise<PrepareOutcome[]> {
+  const out: PrepareOutcome[] = [];
+  for (const [ev, { ctx, functions }] of task.events.entries()) {
+    for (const fnIndex of functions) await prepareOne(task.functions[fnIndex], fnIndex, ctx, ev, out);
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+// Retention of the destinations' working state: logs and metrics older than their windows
+// (per function, over every stored function), done marks beyond their week, masking
+// counters whose window ended. Runs in the consumer's thread, at start and then hourly.
+import type { DestinationsStore } from '../../store/destinations.js';
+import type { Store } from '../../store/env.js';
+import { allHogFunctionIds } from '../store.js';
+import { pruneMasks } from './masking.js';
+import { pruneDone } from './queue.js';
+
+const DAY_MS = 86_400_000;
+const EVERY_MS = 3_600_000;
+
+export interface RetentionWindows {
+  logRetentionDays: number;
+  metricRetentionDays: number;
+}
+
+export async function pruneOnce(store: Store, ds: DestinationsStore, windows: RetentionWindows, nowMs: number): Promise<void> {
+  const logCutoff = nowMs - windows.logRetentionDays * DAY_MS;
+  const metricCutoff = nowMs - windows.metricRetentionDays * DAY_MS;
+  for (const id of allHogFunctionIds(store)) {
+    await ds.root.transaction(() => {
+      for (const key of ds.logs.getKeys({ start: [id, 0], end: [id, logCutoff] })) ds.logs.remove(key);
+      for (const key of ds.metrics.getKeys({ start: [id, 0], end: [id, metricCutoff] })) ds.metrics.remove(key);
+    });
+  }
+  await pruneDone(ds, nowMs);
+  await pruneMasks(ds, nowMs);
+}
+
+export function startRetention(store: Store, ds: DestinationsStore, windows: RetentionWindows, now: () => number): { stop(): void } {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= pruneOnce(store, ds, windows, now()).catch((err) => {
+      process.emitWarning(`destinations retention: ${err instanceof Error ? err.message : String(err)}`);
+    }).finally(() => { running = null; });
+  };
+  const first = setTimeout(run, 1000);
+  const timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  first.unref();
+  return { stop() { clearTimeout(first); clearInterval(timer); } };
+}

@@ -1,0 +1,12 @@
+// Piscina worker of the destinations pipeline (src/destinations/tasks.ts HogExecTasks): runs
+// Hog bytecode only, so it never loads the parser; the pipeline's thread sends each task
+// the functions it needs.
+import { serveTasks } from '../src/pools/serve.js';
+import { prepareInvocations } from '../src/destinations/runtime/prepare.js';
+import { runInvocationSlice } from '../src/destinations/runtime/run-slice.js';
+import type { HogExecTasks } from '../src/destinations/tasks.js';
+
+export default serveTasks<HogExecTasks>({
+  prepare: (task) => prepareInvocations(task),
+  run: (task) => runInvocationSlice(task),
+});
