@@ -21,7 +21,7 @@ import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
 import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
-import { destinationsConsumer } from './destinations/index.js';
+import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -51,7 +51,7 @@ import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands } from './persons/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
-import { createWorkerPool } from './pools/index.js';
+import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
 import { remoteConfigRoutes } from './flags/remote-config-routes.js';
 import type { FlagTasks, FlagWorkerData } from './flags/tasks.js';
@@ -59,10 +59,12 @@ import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
+const HOG_API_WORKER_URL = new URL('../workers/hog-api.js', import.meta.url);
 
 // Every command of the management write path (src/state/, docs/decisions/0015): the
 // appliers this node runs for its own writes and, with a control stream, for everyone's.
-export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands, ...insightCommands];
+export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands,
+  ...insightCommands, ...hogFunctionCommands];
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
 // (src/log/consumers/, docs/decisions/0014).
@@ -147,6 +149,10 @@ export async function startServer(
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
   // Queries run in the aggregation worker, which owns the columnar store (src/insights/).
   const insights = createInsightsApi({ auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs });
+  // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
+  // destinations' working state (logs, metrics, watcher) is read from its own environment.
+  const hogApi = createLazyWorkerPool<HogApiTasks>({ worker: HOG_API_WORKER_URL, threads: 1, workerData: undefined });
+  const destinations = openDestinationsStore(config.dataDir);
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 
@@ -172,6 +178,11 @@ export async function startServer(
       maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
     }),
     ...remoteConfigRoutes({ store, tenancy }),
+    ...hogFunctionRoutes({
+      auth, store, writes, tenancy, ds: destinations, pool: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
+      watcherLockMs: config.hog.watcherLockSeconds * 1000,
+    }),
+    ...templateRoutes(auth, store),
   ]);
   const server = createHttpServer({
     router, log,
@@ -185,6 +196,8 @@ export async function startServer(
     await flagPool.close();
     await queries.close();
     insights.close();
+    await hogApi.close();
+    await destinations.close();
     await meter.flush();
     await store.close();
   }

@@ -1,3 +1,9 @@
 // Public face of hog functions and destinations (docs/decisions/0021, 0022): the log
-// consumer that runs destinations on events, and the management routes.
+// consumer that runs destinations on events, the management routes and their write
+// commands, and the destinations' own store.
 export { destinationsConsumer, DESTINATIONS_CONSUMER, type DestinationsSettings } from './runtime/consumer.js';
+export { hogFunctionRoutes } from './api/routes.js';
+export { templateRoutes } from './api/template-routes.js';
+export { hogFunctionCommands } from './commands.js';
+export { openDestinationsStore, type DestinationsStore } from '../store/destinations.js';
+export type { HogApiTasks, HogExecTasks } from './tasks.js';

@@ -7,8 +7,26 @@
 import type { Task } from '../pools/index.js';
 import type { PrepareOutcome, PrepareTask } from './runtime/prepare.js';
 import type { RunOutcome, RunTask } from './runtime/run-slice.js';
+import type { ErrorBody } from '../errors.js';
+import type { InvokeResult, InvokeTask } from './api/invoke.js';
+import type { ValidationContext } from './api/validate.js';
+import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
 export type HogExecTasks = {
   prepare: Task<PrepareTask, PrepareOutcome[]>;
   run: Task<RunTask, RunOutcome>;
+};
+
+// A create or update validated and compiled, or the error to answer with.
+export interface ValidateTask {
+  body: Record<string, unknown>;
+  existing: StoredHogFunction | null;
+  ctx: ValidationContext;
+  maxExecutionOrder: number;
+}
+export type ValidateResult = { ok: true; fields: HogFunctionFields } | { ok: false; status: number; error: ErrorBody };
+
+export type HogApiTasks = {
+  validate: Task<ValidateTask, ValidateResult>;
+  invoke: Task<InvokeTask, InvokeResult>;
 };

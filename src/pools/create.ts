@@ -128,3 +128,14 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     close: () => pool.destroy(),
   };
 }
+
+// The same pool, started on its first task: for pools most services never use (a service
+// without hog functions runs no Hog workers and never loads their parser).
+export function createLazyWorkerPool<T extends TaskMap<T>, D = undefined>(opts: WorkerPoolOptions<D>): WorkerPool<T> {
+  let pool: WorkerPool<T> | null = null;
+  return {
+    run: (kind, input) => (pool ??= createWorkerPool<T, D>(opts)).run(kind, input),
+    queued: () => pool?.queued() ?? 0,
+    close: async () => { await pool?.close(); },
+  };
+}

@@ -14,6 +14,8 @@ import { insertCohort, insertFlag, saveCohort, saveFlag } from '../../src/flags/
 import { createFlagMeter } from '../../src/quota/index.js';
 import { deletePerson, writeHashKeyOverrides } from '../../src/persons/commands.js';
 import { createInsight, updateInsight } from '../../src/insights/api/insight-write.js';
+import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../../src/destinations/commands.js';
+import type { StoredHogFunction } from '../../src/destinations/types.js';
 import { applyEntries } from '../../src/events/consumer.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
@@ -35,7 +37,7 @@ s.after.each(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides', 'insights',
+const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides', 'insights', 'hogFunctions', 'hogFunctionVersions',
   'persons', 'personDistinctIds', 'personIds', 'personRedirects', 'personSeq'] as const;
 const contents = (store: Store, db: (typeof MANAGED)[number]) => [...store[db].getRange()].map(({ key, value }) => [key, value]);
 
@@ -90,6 +92,17 @@ s('two nodes applying the same commands hold the same management state', async (
   const asAdmin = { project, user: admin, key: record };
   const insight = await createInsight(writes, { name: 'Views', query: { kind: 'TrendsQuery', series: [{ event: '$pageview' }] } }, asAdmin, new Date(NOW));
   await updateInsight(writes, insight, { deleted: true }, asAdmin, new Date(NOW + 1000));
+  const hogFunction = (id: string): StoredHogFunction => ({
+    id, project_id: project.id, type: 'destination', name: id, description: '', created_at: new Date(NOW).toISOString(), created_by: admin.id,
+    updated_at: new Date(NOW).toISOString(), enabled: true, deleted: false, hog: 'return 1', bytecode: ['_H', 1, 33, 1, 38], transpiled: null,
+    inputs_schema: [{ key: 'url', type: 'string', secret: true }], inputs: {}, secret_inputs: { url: { value: 'https://x', order: 0 } },
+    filters: { source: 'events', bytecode: ['_H', 1, 29] }, masking: null, mappings: null, icon_url: null, template_id: null,
+    execution_order: null, watcher_epoch: 0,
+  });
+  const hf = await insertHogFunction(writes, hogFunction('00000000-0000-4000-8000-000000000001'));
+  await insertHogFunction(writes, hogFunction('00000000-0000-4000-8000-000000000002'));
+  await saveHogFunction(writes, { ...hf, enabled: false, watcher_epoch: 1 });
+  await rearrangeHogFunctions(writes, { project_id: project.id, orders: [[hf.id, 2]], updated_at: new Date(NOW).toISOString() });
 
   assert.is(await writeHashKeyOverrides(writes, 1, ['user-1', 'nobody'], ['reused'], 'anon-1'), true);
   await deletePerson(writes, 1, personRecordByDistinctId(a, 1, 'gone')!);

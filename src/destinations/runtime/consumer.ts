@@ -7,7 +7,7 @@
 // queued and the log sequence the batch reached (its own record of what it applied, so a
 // batch is applied once even if the mechanism's position, committed after, lags). The
 // invocations then run in the deliveries loop (./deliveries.ts).
-import { createWorkerPool, type TaskRunner, type WorkerPool } from '../../pools/index.js';
+import { createLazyWorkerPool, type TaskRunner } from '../../pools/index.js';
 import { defineConsumer, type ConsumerContext, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
 import type { CapturedEvent } from '../../log/types.js';
@@ -174,14 +174,10 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);
     const functions = createFunctionCache(ctx.store);
-    // Started on first use: a service with no functions runs no Hog workers.
-    let started: WorkerPool<HogExecTasks> | null = null;
-    const pool: TaskRunner<HogExecTasks> = {
-      run: (kind, input) => (started ??= createWorkerPool<HogExecTasks>({
-        worker: HOG_WORKER, threads: settings.hogWorkers, workerData: undefined, maxBatch: 32, tasksPerThread: 2,
-        resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
-      })).run(kind, input),
-    };
+    const pool = createLazyWorkerPool<HogExecTasks>({
+      worker: HOG_WORKER, threads: settings.hogWorkers, workerData: undefined, maxBatch: 32, tasksPerThread: 2,
+      resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
+    });
     const policy = parseAddressPolicy(settings.fetchAllow);
     const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: settings.watcherLockMs };
     const deliveries = createDeliveries({
@@ -213,7 +209,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
       async close() {
         retention.stop();
         await deliveries.close();
-        await started?.close();
+        await pool.close();
         await ds.close();
       },
     };

@@ -37,7 +37,7 @@ export const MAX_LOG_LINES = 25;
 // The VM's estimate of its stack; beyond it the program stops.
 export const HOG_MEMORY_LIMIT = 64 * 1024 * 1024;
 
-function redactor(globals: Record<string, unknown>, keys: string[]): (text: string) => string {
+export function redactor(globals: Record<string, unknown>, keys: string[]): (text: string) => string {
   const inputs = (globals.inputs ?? {}) as Record<string, unknown>;
   const values = keys.map((k) => inputs[k]).filter((v): v is string => typeof v === 'string' && v.length > 0);
   if (values.length === 0) return (text) => text;

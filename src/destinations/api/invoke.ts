@@ -1,0 +1,169 @@
+// A test run of a configuration (POST …/hog_functions/<id|new>/invocations/), as PostHog's
+// API and CDP answer it (reference/hog.md §1 "invocations"): the configuration validated and
+// compiled like a save, the given globals (or ClickHouse event) turned into the invocation's,
+// filters, mappings and inputs as the pipeline runs them, then the code, its fetches
+// mocked (the default) or made for real, once, under the operator's address policy.
+// Runs in the API's Hog worker.
+import { ApiError } from '../../errors.js';
+import { errorText, runSlice } from '../../hog/index.js';
+import { parseAddressPolicy } from '../fetch/address-policy.js';
+import { fetchRequest, programResponse } from '../fetch/fetch-rules.js';
+import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
+import type { EventContext } from '../runtime/globals.js';
+import { prepareInvocations } from '../runtime/prepare.js';
+import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, redactor, runInvocationSlice, type LogLine } from '../runtime/run-slice.js';
+import { runnable } from '../runtime/runnable.js';
+import type { StoredHogFunction } from '../types.js';
+import { validateHogFunction, type ValidationContext } from './validate.js';
+
+export interface InvokeTask {
+  body: Record<string, unknown>;
+  // The saved function when the path names one (its secret inputs are used), else null ("new").
+  existing: StoredHogFunction | null;
+  ctx: ValidationContext;
+  project: { id: number; name: string; url: string };
+  fetchAllow: string;
+}
+
+export interface InvokeResult {
+  status: number;
+  body: unknown;
+}
+
+const isDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// DRF's nested error dictionary for one error at `attr` (a__b__c → {a: {b: {c: [detail]}}}).
+function nestedErrors(attr: string | null, detail: string): Record<string, unknown> {
+  const path = attr === null ? ['non_field_errors'] : attr.split('__');
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), [detail]) as Record<string, unknown>;
+}
+
+// The event a ClickHouse row describes (properties as JSON text), as PostHog converts it.
+function globalsFromClickhouse(row: Record<string, unknown>): Record<string, unknown> {
+  const parse = (v: unknown) => {
+    if (typeof v !== 'string') return isDict(v) ? v : {};
+    try { return JSON.parse(v) as Record<string, unknown>; } catch { return {}; }
+  };
+  return {
+    event: {
+      uuid: row.uuid, event: row.event, distinct_id: row.distinct_id, properties: parse(row.properties),
+      timestamp: row.timestamp, elements_chain: row.elements_chain ?? '',
+    },
+    person: row.person_id ? { id: row.person_id, properties: parse(row.person_properties) } : undefined,
+  };
+}
+
+function eventContext(globals: Record<string, unknown>, project: InvokeTask['project']): EventContext {
+  const event = globals.event as Record<string, unknown>;
+  const person = isDict(globals.person) ? globals.person : null;
+  const groups: EventContext['groups'] = {};
+  if (isDict(globals.groups)) {
+    for (const [type, g] of Object.entries(globals.groups)) {
+      if (!isDict(g)) continue;
+      groups[type] = { index: Number(g.index ?? 0), key: String(g.id ?? g.key ?? ''), properties: isDict(g.properties) ? g.properties : {} };
+    }
+  }
+  return {
+    project,
+    event: {
+      uuid: String(event.uuid ?? ''), event: String(event.event ?? event.name ?? ''), distinct_id: String(event.distinct_id ?? ''),
+      properties: isDict(event.properties) ? event.properties : {}, timestamp: String(event.timestamp ?? ''),
+      elements_chain: String(event.elements_chain ?? ''),
+    },
+    person: person ? { id: String(person.id ?? person.uuid ?? ''), properties: isDict(person.properties) ? person.properties : {} } : null,
+    groups,
+  };
+}
+
+const mockedFetch = (url: unknown, options: unknown, redact: (text: string) => string): LogLine[] => [
+  { level: 'INFO', message: "Async function 'fetch' was mocked with arguments:" },
+  { level: 'INFO', message: redact(`fetch('${String(url)}', ${JSON.stringify(options ?? {}, null, 2)})`) },
+];
+
+export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResult> {
+  const { body } = task;
+  if (!isDict(body.configuration)) return { status: 400, body: { configuration: ['This field is required.'] } };
+  let fields;
+  try {
+    fields = validateHogFunction(body.configuration, task.existing, task.ctx);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { status: 400, body: { configuration: nestedErrors(err.body.attr, err.body.detail) } };
+  }
+  if (body.invocation_id !== undefined && body.invocation_id !== null && !(typeof body.invocation_id === 'string' && UUID.test(body.invocation_id))) {
+    return { status: 400, body: { status: 'error', errors: ['Invalid invocation ID'] } };
+  }
+  const globals = isDict(body.clickhouse_event) ? globalsFromClickhouse(body.clickhouse_event) : isDict(body.globals) ? body.globals : {};
+  if (!isDict(globals.event)) return { status: 400, body: { status: 'error', errors: ['Missing event'] } };
+  const mock = body.mock_async_functions !== false;
+  const now = new Date(task.ctx.now).toISOString();
+  const fn: StoredHogFunction = {
+    ...fields, id: task.existing?.id ?? 'new', project_id: task.project.id, created_at: now, created_by: null, updated_at: now,
+    watcher_epoch: 0,
+  };
+  const ctx = eventContext(globals, task.project);
+  const logs: { level: string; timestamp: string; message: string }[] = [];
+  const errors: string[] = [];
+  const log = (line: LogLine) => logs.push({ level: line.level.toLowerCase(), timestamp: new Date().toISOString(), message: line.message });
+
+  if (fn.type === 'transformation') {
+    const input = { project: task.project, event: ctx.event, inputs: {} };
+    const slice = runSlice(fn.bytecode ?? [], input, {
+      timeoutMs: HOG_TIMEOUT_MS, memoryLimit: HOG_MEMORY_LIMIT, print: (m) => log({ level: 'INFO', message: m }),
+    });
+    if (slice.error) errors.push(errorText(slice.error));
+    return { status: 200, body: { result: slice.result, status: errors.length ? 'error' : 'success', errors, logs } };
+  }
+  if (fn.type !== 'destination' && fn.type !== 'internal_destination') {
+    return { status: 400, body: { status: 'error', errors: ['Invalid function type'] } };
+  }
+
+  const prepared = await prepareInvocations({ functions: [runnable(fn)], events: [{ ctx, functions: [0] }] });
+  let skipped = false;
+  let ran = false;
+  let result: unknown = null;
+  const policy = mock ? null : parseAddressPolicy(task.fetchAllow);
+  for (const outcome of prepared) {
+    if (outcome.kind === 'filtered') {
+      skipped = true;
+      log({ level: 'INFO', message: 'Mapping trigger not matching filters was ignored.' });
+      continue;
+    }
+    if (outcome.kind !== 'invocation') {
+      errors.push(outcome.message);
+      log({ level: 'ERROR', message: outcome.message });
+      continue;
+    }
+    ran = true;
+    let state: unknown = null;
+    let response: { status: number; body: unknown } | null = null;
+    let logsSoFar = 0;
+    for (;;) {
+      const run = runInvocationSlice({
+        bytecode: state === null ? fn.bytecode : null, state, response, globals: outcome.globals, secretKeys: Object.keys(fn.secret_inputs), logsSoFar,
+      });
+      run.logs.forEach(log);
+      logsSoFar += run.logs.length;
+      if (run.fetch === null) {
+        if (run.error !== null) {
+          errors.push(run.error);
+          log({ level: 'ERROR', message: `Error executing function on event ${ctx.event.uuid}: ${run.error}` });
+        }
+        result = run.result;
+        break;
+      }
+      state = run.fetch.state;
+      if (policy === null) {
+        mockedFetch(run.fetch.url, run.fetch.options, redactor(outcome.globals, Object.keys(fn.secret_inputs))).forEach(log);
+        response = { status: 200, body: {} };
+      } else {
+        response = programResponse(await httpFetch(fetchRequest(run.fetch.url, run.fetch.options), {
+          policy, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
+        }));
+      }
+    }
+  }
+  const status = errors.length > 0 ? 'error' : skipped && !ran ? 'skipped' : 'success';
+  return { status: 200, body: { result, status, errors, logs } };
+}

@@ -1,0 +1,186 @@
+// The hog functions API under /api/projects/:project_id/ and /api/environments/:project_id/
+// (scope hog_function; reference/hog.md §1). Creates and updates are validated and compiled
+// in the API's Hog worker, never on this thread, then written through the management write
+// path. DELETE answers 405 with no body: deleting is PATCH {"deleted": true}.
+import { randomUUID } from 'node:crypto';
+import { ApiError, errors } from '../../errors.js';
+import type { ManagementAuth, ProjectContext } from '../../auth/management.js';
+import { jsonObject } from '../../http/body.js';
+import { paginate } from '../../http/paginate.js';
+import { json } from '../../http/reply.js';
+import type { HttpRequest, Route } from '../../http/types.js';
+import type { TaskRunner } from '../../pools/index.js';
+import type { StateWrites } from '../../state/index.js';
+import type { DestinationsStore } from '../../store/destinations.js';
+import type { Store } from '../../store/env.js';
+import type { TenancyStore } from '../../tenancy/index.js';
+import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../commands.js';
+import { projectUrl } from '../runtime/globals.js';
+import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';
+import { hogFunctionById, projectHogFunctions } from '../store.js';
+import type { HogApiTasks } from '../tasks.js';
+import type { StoredHogFunction } from '../types.js';
+import { functionList } from './list.js';
+import { functionLogs, logsQuery } from './logs-query.js';
+import { metricsQuery, metricsSeries, metricsTotals } from './metrics-query.js';
+import { fullResponse, minimalResponse, type Presentation } from './serialize.js';
+import type { ValidationContext } from './validate.js';
+
+export interface HogFunctionRoutesDeps {
+  auth: ManagementAuth;
+  store: Store;
+  writes: StateWrites;
+  tenancy: TenancyStore;
+  ds: DestinationsStore;
+  pool: TaskRunner<HogApiTasks>;
+  siteUrl: string;
+  fetchAllow: string;
+  watcherLockMs: number;
+}
+
+const SCOPE = 'hog_function';
+const PATH = 'hog_functions';
+
+export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
+  const { auth, store, writes, tenancy, ds, pool } = deps;
+  const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: deps.watcherLockMs };
+  const presentation: Presentation = {
+    user: (id) => tenancy.user(id),
+    status: (fn) => statusOf(ds.watcher.get(fn.id), fn, watcher, Date.now()),
+  };
+  const validationContext = ({ project }: ProjectContext): ValidationContext => ({
+    projectId: project.id, timeZone: project.timezone, now: Date.now(), siteUrl: deps.siteUrl,
+  });
+
+  // A function of the project; deleted ones only when `alsoDeleted` (the undelete PATCH).
+  function functionOf(req: HttpRequest, ctx: ProjectContext, alsoDeleted = false): StoredHogFunction {
+    const fn = hogFunctionById(store, ctx.project.id, req.params.id);
+    if (!fn || (fn.deleted && !alsoDeleted)) throw errors.notFound();
+    return fn;
+  }
+
+  function maxExecutionOrder(projectId: number, type: string, except: string | null): number {
+    let max = 0;
+    for (const f of projectHogFunctions(store, projectId)) {
+      if (f.id !== except && !f.deleted && f.type === type && f.execution_order !== null) max = Math.max(max, f.execution_order);
+    }
+    return max;
+  }
+
+  async function validated(body: Record<string, unknown>, existing: StoredHogFunction | null, ctx: ProjectContext) {
+    const type = typeof body.type === 'string' && body.type ? body.type : existing?.type ?? 'destination';
+    const out = await pool.run('validate', {
+      body, existing, ctx: validationContext(ctx), maxExecutionOrder: maxExecutionOrder(ctx.project.id, type, existing?.id ?? null),
+    });
+    if (!out.ok) throw new ApiError(out.status, out.error.type, out.error.code, out.error.detail, out.error.attr);
+    return out.fields;
+  }
+
+  return [
+    ...auth.projectRoutes({
+      methods: ['GET'], path: PATH, scope: SCOPE,
+      handler(req, { project }) {
+        const page = paginate(req, functionList(req, projectHogFunctions(store, project.id)));
+        const show = req.query.get('full') === 'true' ? fullResponse : minimalResponse;
+        return json(200, { ...page, results: page.results.map((fn) => show(fn, presentation)) });
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['POST'], path: PATH, scope: SCOPE,
+      async handler(req, ctx) {
+        const fields = await validated(jsonObject(req), null, ctx);
+        const now = new Date().toISOString();
+        const fn = await insertHogFunction(writes, {
+          ...fields, id: randomUUID(), project_id: ctx.project.id, created_at: now, created_by: ctx.user.id, updated_at: now, watcher_epoch: 0,
+        });
+        return json(201, fullResponse(fn, presentation));
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/icons`, scope: SCOPE,
+      // PostHog searches logo.dev, and answers [] without its token; hedgerow has none.
+      handler: () => json(200, []),
+    }),
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/icon`, scope: SCOPE,
+      handler(req) {
+        if (!req.query.get('id')) throw errors.validation('id is required', 'id');
+        // PostHog proxies the logo from logo.dev, and answers 404 without its token.
+        throw errors.notFound();
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['PATCH'], path: `${PATH}/rearrange`, scope: SCOPE,
+      async handler(req, { project }) {
+        const body = jsonObject(req);
+        const orders = typeof body.orders === 'object' && body.orders !== null && !Array.isArray(body.orders) ? body.orders as Record<string, unknown> : {};
+        const entries = Object.entries(orders);
+        if (entries.length === 0) throw errors.validation('No orders provided');
+        const types = new Set<string>();
+        const pairs: [string, number][] = [];
+        for (const [id, order] of entries) {
+          const fn = hogFunctionById(store, project.id, id);
+          if (!fn || fn.deleted) throw errors.validation(`HogFunction with id ${id} does not exist`);
+          if (typeof order !== 'number' || !Number.isInteger(order)) throw errors.validation('A valid integer is required.', id, 'invalid');
+          types.add(fn.type);
+          pairs.push([id, order]);
+        }
+        if (types.size > 1) throw errors.validation('Cannot rearrange functions of different types in one request');
+        await rearrangeHogFunctions(writes, { project_id: project.id, orders: pairs, updated_at: new Date().toISOString() });
+        const [type] = types;
+        const ordered = functionList(null, projectHogFunctions(store, project.id)).filter((f) => f.type === type);
+        return json(200, ordered.map((fn) => fullResponse(fn, presentation)));
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/:id`, scope: SCOPE,
+      handler: (req, ctx) => json(200, fullResponse(functionOf(req, ctx), presentation)),
+    }),
+    ...auth.projectRoutes({
+      methods: ['PATCH'], path: `${PATH}/:id`, scope: SCOPE,
+      async handler(req, ctx) {
+        const body = jsonObject(req);
+        const existing = functionOf(req, ctx, body.deleted === false);
+        const fields = await validated(body, existing, ctx);
+        const fn = await saveHogFunction(writes, {
+          ...existing, ...fields, updated_at: new Date().toISOString(),
+          // An update that leaves the function enabled takes it back from the watcher's "disabled".
+          watcher_epoch: existing.watcher_epoch + (fields.enabled ? 1 : 0),
+        });
+        return json(200, fullResponse(fn, presentation));
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['DELETE'], path: `${PATH}/:id`, scope: SCOPE,
+      handler() { throw errors.softDeleteOnly(); },
+    }),
+    ...auth.projectRoutes({
+      methods: ['POST'], path: `${PATH}/:id/invocations`, scope: SCOPE,
+      async handler(req, ctx) {
+        const existing = req.params.id === 'new' ? null : functionOf(req, ctx);
+        const { project } = ctx;
+        const out = await pool.run('invoke', {
+          body: jsonObject(req), existing, ctx: validationContext(ctx), fetchAllow: deps.fetchAllow,
+          project: { id: project.id, name: project.name, url: projectUrl(deps.siteUrl, project.id) },
+        });
+        return json(out.status, out.body);
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/:id/logs`, scope: SCOPE,
+      handler(req, ctx) {
+        const fn = functionOf(req, ctx);
+        const rows = functionLogs(ds, fn.id, logsQuery(req));
+        return json(200, paginate(req, rows));
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/:id/metrics`, scope: SCOPE,
+      handler: (req, ctx) => json(200, metricsSeries(ds, functionOf(req, ctx).id, metricsQuery(req, Date.now(), false))),
+    }),
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/:id/metrics/totals`, scope: SCOPE,
+      handler: (req, ctx) => json(200, metricsTotals(ds, functionOf(req, ctx).id, metricsQuery(req, Date.now(), true))),
+    }),
+  ];
+}

@@ -1,0 +1,48 @@
+// Hog function writes as commands (src/state/, docs/decisions/0015): the route validates
+// and compiles the function (in a worker), chooses its uuid and timestamps, and submits
+// the whole record; the applier stores it and moves the project's functions version, which
+// the destinations pipeline reads before each batch (so a change applies from the next one).
+import type { Store } from '../store/env.js';
+import { errors } from '../errors.js';
+import { defineCommand, type StateWrites } from '../state/index.js';
+import { hogFunctionById, hogFunctionsVersion } from './store.js';
+import type { StoredHogFunction } from './types.js';
+
+function bumpVersion(store: Store, projectId: number): void {
+  store.hogFunctionVersions.put(projectId, hogFunctionsVersion(store, projectId) + 1);
+}
+
+export const insertHogFunctionCommand = defineCommand('hog_functions.insert', (store, fn: StoredHogFunction): StoredHogFunction => {
+  if (hogFunctionById(store, fn.project_id, fn.id)) throw new Error(`hog function ${fn.id} exists already`);
+  store.hogFunctions.put([fn.project_id, fn.id], fn);
+  bumpVersion(store, fn.project_id);
+  return fn;
+});
+
+export const saveHogFunctionCommand = defineCommand('hog_functions.save', (store, fn: StoredHogFunction): StoredHogFunction => {
+  if (!hogFunctionById(store, fn.project_id, fn.id)) throw errors.notFound();
+  store.hogFunctions.put([fn.project_id, fn.id], fn);
+  bumpVersion(store, fn.project_id);
+  return fn;
+});
+
+export interface Rearrangement {
+  project_id: number;
+  orders: [id: string, order: number][];
+  updated_at: string;
+}
+
+export const rearrangeHogFunctionsCommand = defineCommand('hog_functions.rearrange', (store, r: Rearrangement): void => {
+  for (const [id, order] of r.orders) {
+    const fn = hogFunctionById(store, r.project_id, id);
+    if (!fn || fn.deleted) throw errors.validation(`HogFunction with id ${id} does not exist`);
+    store.hogFunctions.put([r.project_id, id], { ...fn, execution_order: order, updated_at: r.updated_at });
+  }
+  bumpVersion(store, r.project_id);
+});
+
+export const hogFunctionCommands = [insertHogFunctionCommand, saveHogFunctionCommand, rearrangeHogFunctionsCommand];
+
+export const insertHogFunction = (writes: StateWrites, fn: StoredHogFunction) => writes.submit(insertHogFunctionCommand, fn);
+export const saveHogFunction = (writes: StateWrites, fn: StoredHogFunction) => writes.submit(saveHogFunctionCommand, fn);
+export const rearrangeHogFunctions = (writes: StateWrites, r: Rearrangement) => writes.submit(rearrangeHogFunctionsCommand, r);
