@@ -5,13 +5,14 @@
 // mocked (the default) or made for real, once, under the operator's address policy.
 // Runs in the API's Hog worker.
 import { ApiError } from '../../errors.js';
-import { errorText, runSlice } from '../../hog/index.js';
+import { performance } from 'node:perf_hooks';
+import { runSlice, type ExecutionTiming } from '../../hog/index.js';
 import { parseAddressPolicy } from '../fetch/address-policy.js';
 import { fetchRequest, programResponse } from '../fetch/fetch-rules.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { EventContext } from '../runtime/globals.js';
 import { prepareInvocations } from '../runtime/prepare.js';
-import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, redactor, runInvocationSlice, type LogLine } from '../runtime/run-slice.js';
+import { completionLog, HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, redactor, runInvocationSlice, type LogLine } from '../runtime/run-slice.js';
 import { runnable } from '../runtime/runnable.js';
 import type { StoredHogFunction } from '../types.js';
 import { validateHogFunction, type ValidationContext } from './validate.js';
@@ -112,7 +113,7 @@ export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResul
     const slice = runSlice(fn.bytecode ?? [], input, {
       timeoutMs: HOG_TIMEOUT_MS, memoryLimit: HOG_MEMORY_LIMIT, print: (m) => log({ level: 'INFO', message: m }),
     });
-    if (slice.error) errors.push(errorText(slice.error));
+    if (slice.error) errors.push(slice.error.message);
     return { status: 200, body: { result: slice.result, status: errors.length ? 'error' : 'success', errors, logs } };
   }
   if (fn.type !== 'destination' && fn.type !== 'internal_destination') {
@@ -139,21 +140,26 @@ export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResul
     let state: unknown = null;
     let response: { status: number; body: unknown } | null = null;
     let logsSoFar = 0;
+    const timings: ExecutionTiming[] = [];
     for (;;) {
       const run = runInvocationSlice({
         bytecode: state === null ? fn.bytecode : null, state, response, globals: outcome.globals, secretKeys: Object.keys(fn.secret_inputs), logsSoFar,
       });
       run.logs.forEach(log);
       logsSoFar += run.logs.length;
+      timings.push(...run.timings);
       if (run.fetch === null) {
         if (run.error !== null) {
-          errors.push(run.error);
+          errors.push(run.errorMessage ?? run.error);
           log({ level: 'ERROR', message: `Error executing function on event ${ctx.event.uuid}: ${run.error}` });
+        } else {
+          log({ level: 'DEBUG', message: completionLog(timings, run.ops, run.maxMemoryBytes, (outcome.globals.event as { url?: string }).url) });
         }
         result = run.result;
         break;
       }
       state = run.fetch.state;
+      const fetchStarted = performance.now();
       if (policy === null) {
         mockedFetch(run.fetch.url, run.fetch.options, redactor(outcome.globals, Object.keys(fn.secret_inputs))).forEach(log);
         response = { status: 200, body: {} };
@@ -162,6 +168,7 @@ export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResul
           policy, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
         }));
       }
+      timings.push({ kind: 'async_function', durationMs: performance.now() - fetchStarted });
     }
   }
   const status = errors.length > 0 ? 'error' : skipped && !ran ? 'skipped' : 'success';

@@ -15,6 +15,7 @@ import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
 import { markDone, type InvocationKey } from './queue.js';
+import { completionLog } from './run-slice.js';
 import { createTelemetry } from './telemetry.js';
 import { acknowledgeEpoch, freshRecord, invocationCost, observe, type WatcherSettings } from './watcher.js';
 
@@ -163,10 +164,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (error !== null) {
       telemetry.log(inv.functionId, inv.instanceId, 'ERROR', `Error executing function on event ${globalsEvent.uuid}: ${error}`);
     } else {
-      const total = entry.timings.reduce((s, t) => s + t.durationMs, 0);
-      const hog = entry.timings.filter((t) => t.kind === 'hog').reduce((s, t) => s + t.durationMs, 0);
-      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', `Function completed in ${total.toFixed(2)}ms. Sync: ${hog.toFixed(2)}ms. ` +
-        `Mem: ${(sync.maxMemoryBytes / 1024).toFixed(2)}kb. Ops: ${sync.ops}. Event: '${globalsEvent.url}'`);
+      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', completionLog(entry.timings, sync.ops, sync.maxMemoryBytes, globalsEvent.url));
     }
     telemetry.count(inv.functionId, unsuccessful ? 'failed' : 'succeeded');
     const now = deps.now();

@@ -23,8 +23,11 @@ export interface RunOutcome {
   logs: LogLine[];
   // Set when the program called fetch: resume with its response.
   fetch: { url: unknown; options: unknown; state: unknown } | null;
-  // The program's fault, as PostHog words it; null when it ended or waits for a fetch.
+  // The program's fault, as PostHog's logs word it (`Type('message')` for an error it
+  // threw, `Name: message` for the VM's own); null when it ended or waits for a fetch.
   error: string | null;
+  // The fault's message alone (what a test run lists under `errors`).
+  errorMessage: string | null;
   result: unknown;
   timings: ExecutionTiming[];
   ops: number;
@@ -67,13 +70,23 @@ export function runInvocationSlice(task: RunTask): RunOutcome {
     print, timeoutMs: HOG_TIMEOUT_MS, maxAsyncSteps: MAX_ASYNC_STEPS, memoryLimit: HOG_MEMORY_LIMIT,
   });
   let error = slice.error ? errorText(slice.error) : null;
+  let errorMessage = slice.error?.message ?? null;
   let fetch: RunOutcome['fetch'] = null;
   if (slice.suspended !== null) {
     if (slice.suspended.name === 'fetch') {
       fetch = { url: slice.suspended.args[0], options: slice.suspended.args[1] ?? null, state: slice.suspended.state };
     } else {
-      error = `HogVMException: Unsupported async function call: ${slice.suspended.name}`;
+      errorMessage = `Unsupported async function call: ${slice.suspended.name}`;
+      error = `HogVMException: ${errorMessage}`;
     }
   }
-  return { logs, fetch, error, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes };
+  return { logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes };
+}
+
+/** PostHog's line for a run that ended without an error. */
+export function completionLog(timings: readonly ExecutionTiming[], ops: number, maxMemoryBytes: number, eventUrl: unknown): string {
+  const total = timings.reduce((sum, t) => sum + t.durationMs, 0);
+  const sync = timings.filter((t) => t.kind === 'hog').reduce((sum, t) => sum + t.durationMs, 0);
+  return `Function completed in ${total.toFixed(2)}ms. Sync: ${sync.toFixed(2)}ms. Mem: ${(maxMemoryBytes / 1024).toFixed(2)}kb. ` +
+    `Ops: ${ops}. Event: '${String(eventUrl)}'`;
 }
