@@ -34,5 +34,24 @@ cache('refuses a size below 2 or not a whole number, naming the setting', () => 
   }
 });
 
+const hog = suite('config: hog functions');
+
+hog('the site URL defaults to this server on localhost; fetch reaches public addresses only unless allowed', () => {
+  const config = parseCommandLine(['serve', '--port', '8123'], {}).config;
+  assert.is(config.siteUrl, 'http://localhost:8123');
+  assert.is(config.hog.fetchAllow, '');
+  assert.is(parse({ HEDGEROW_SITE_URL: 'https://analytics.example.com/' }).siteUrl, 'https://analytics.example.com');
+  assert.is(parse({ HEDGEROW_HOG_FETCH_ALLOW: '10.0.0.0/8, sink.internal' }).hog.fetchAllow, '10.0.0.0/8, sink.internal');
+  assert.equal({ ...parse({}).hog, workers: 1 }, { workers: 1, fetchAllow: '', watcherLockSeconds: 60, logRetentionDays: 7, metricRetentionDays: 90 });
+});
+
+hog('a malformed fetch allowance stops the start, naming the setting', () => {
+  for (const bad of ['10.0.0.0/40', 'http://x', '1.2.3.4/8/1']) {
+    assert.throws(() => parse({ HEDGEROW_HOG_FETCH_ALLOW: bad }), (err: unknown) =>
+      err instanceof ConfigError && /HEDGEROW_HOG_FETCH_ALLOW/.test((err as Error).message));
+  }
+});
+
 s.run();
 cache.run();
+hog.run();
