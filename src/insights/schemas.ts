@@ -49,13 +49,19 @@ const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()) }, Loose);
 
 const FormulaNode = Type.Object({ formula: Type.String(), custom_name: Nullable(Type.String()) }, Loose);
 
-export const TrendsQuerySchema = Type.Object({
-  kind: Type.Literal('TrendsQuery'),
-  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 26 }),
+// What every query over series of events has: the series, their interval and date range,
+// and the properties every event must have.
+const seriesFields = (maxSeries: number) => ({
+  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: maxSeries }),
   interval: Nullable(Interval),
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
+});
+
+export const TrendsQuerySchema = Type.Object({
+  kind: Type.Literal('TrendsQuery'),
+  ...seriesFields(26),
   breakdownFilter: Nullable(BreakdownFilterSchema),
   compareFilter: Nullable(CompareFilter),
   trendsFilter: Nullable(Type.Object({
@@ -104,22 +110,11 @@ export const RetentionQuerySchema = Type.Object({
   }, Loose),
 }, Loose);
 
-export const LifecycleQuerySchema = Type.Object({
-  kind: Type.Literal('LifecycleQuery'),
-  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 1 }),
-  interval: Nullable(Interval),
-  dateRange: Nullable(DateRangeSchema),
-  properties: Properties,
-  filterTestAccounts: Nullable(Type.Boolean()),
-}, Loose);
+export const LifecycleQuerySchema = Type.Object({ kind: Type.Literal('LifecycleQuery'), ...seriesFields(1) }, Loose);
 
 export const StickinessQuerySchema = Type.Object({
   kind: Type.Literal('StickinessQuery'),
-  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 26 }),
-  interval: Nullable(Interval),
-  dateRange: Nullable(DateRangeSchema),
-  properties: Properties,
-  filterTestAccounts: Nullable(Type.Boolean()),
+  ...seriesFields(26),
   compareFilter: Nullable(CompareFilter),
 }, Loose);
 

@@ -3,14 +3,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QueryError } from '../../src/insights/index.js';
-import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+import { ev, person, run, PROJECT, type TestStore, storePerSuite } from './helpers.js';
 
 const NOW = '2024-06-15T12:00:00Z';
 
 const q = suite('insights: events query');
 let store: TestStore;
-q.before(async () => {
-  store = await openTestStore();
+storePerSuite(q, async (opened) => {
+  store = opened;
   await store.loader.load({
     events: [
       ev(1, '$pageview', '2024-06-15T10:00:00Z', { $browser: 'Chrome', price: 5, plan: 'pro' }),
@@ -21,7 +21,6 @@ q.before(async () => {
     persons: [{ project_id: PROJECT, id: person(1), created_at: '2024-01-01T00:00:00Z', properties: { email: 'one@example.com' } }],
   });
 });
-q.after(() => store.close());
 
 const events = (extra: Record<string, unknown>) => ({ kind: 'EventsQuery', ...extra });
 

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FunnelStep } from '../../src/insights/index.js';
-import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+import { ev, person, run, PROJECT, type TestStore, storePerTest } from './helpers.js';
 
 const NOW = '2024-06-30T12:00:00Z';
 const steps = (...events: (string | Record<string, unknown>)[]) => events.map((e) => (typeof e === 'string' ? { kind: 'EventsNode', event: e } : { kind: 'EventsNode', ...e }));
@@ -13,10 +13,7 @@ const counts = (r: { results: unknown }) => (r.results as FunnelStep[]).map((s) 
 
 const f = suite('insights: funnels');
 let store: TestStore;
-f.before.each(async () => {
-  store = await openTestStore();
-});
-f.after.each(() => store.close());
+storePerTest(f, (opened) => { store = opened; });
 
 async function journeys(): Promise<void> {
   await store.loader.load({ events: [

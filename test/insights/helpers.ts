@@ -1,6 +1,7 @@
 // A columnar store per test in a temporary directory, events and persons written by hand,
 // and queries run at a fixed clock.
 import { randomUUID } from 'node:crypto';
+import type { Test } from 'uvu';
 import { rmSync } from 'node:fs';
 import { createLoader, openColumnar, runQuery, type Columnar, type ColumnarEvent, type Loader, type QueryResponse } from '../../src/insights/index.js';
 import { tempDir } from '../helpers/server.js';
@@ -24,6 +25,26 @@ export async function openTestStore(): Promise<TestStore> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh store for each test of the suite; `opened` receives it before the test. */
+export function storePerTest(s: Test, opened: (store: TestStore) => void | Promise<void>): void {
+  let store: TestStore;
+  s.before.each(async () => {
+    store = await openTestStore();
+    await opened(store);
+  });
+  s.after.each(() => store.close());
+}
+
+/** One store for the whole suite. */
+export function storePerSuite(s: Test, opened: (store: TestStore) => void | Promise<void>): void {
+  let store: TestStore;
+  s.before(async () => {
+    store = await openTestStore();
+    await opened(store);
+  });
+  s.after(() => store.close());
 }
 
 /** Person n's uuid. */

@@ -3,14 +3,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sql } from '../../src/insights/planner/sql.js';
-import { ev, openTestStore, person, PROJECT, type TestStore } from './helpers.js';
+import { ev, person, PROJECT, type TestStore, storePerTest } from './helpers.js';
 
 const l = suite('insights: loader');
 let store: TestStore;
-l.before.each(async () => {
-  store = await openTestStore();
-});
-l.after.each(() => store.close());
+storePerTest(l, (opened) => { store = opened; });
 
 async function scalar(query: ReturnType<typeof sql>): Promise<unknown> {
   const rows = await store.db.query(query);

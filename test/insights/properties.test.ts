@@ -4,14 +4,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TrendsItem } from '../../src/insights/index.js';
-import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+import { ev, person, run, PROJECT, type TestStore, storePerSuite } from './helpers.js';
 
 const NOW = '2024-06-15T12:00:00Z';
 
 const p = suite('insights: property filters');
 let store: TestStore;
-p.before(async () => {
-  store = await openTestStore();
+storePerSuite(p, async (opened) => {
+  store = opened;
   await store.loader.load({
     events: [
       ev(1, 'e', '2024-06-15T10:00:00Z', { plan: 'Pro', n: 5, version: '1.2.3', signup: '2024-01-10', flag: true, url: 'https://a.com/x', 'a/b~c': 'v' }),
@@ -25,7 +25,6 @@ p.before(async () => {
     ],
   });
 });
-p.after(() => store.close());
 
 async function count(properties: unknown): Promise<number> {
   const r = await run(store, { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'e' }], dateRange: { date_from: 'dStart' }, properties }, { now: NOW });

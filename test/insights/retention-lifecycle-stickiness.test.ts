@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LifecycleItem, RetentionRow, StickinessItem } from '../../src/insights/index.js';
-import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+import { ev, person, run, PROJECT, type TestStore, storePerTest } from './helpers.js';
 
 const NOW = '2024-06-15T12:00:00Z';
 const retention = (filter: Record<string, unknown>) => ({ kind: 'RetentionQuery', retentionFilter: { targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' }, ...filter } });
@@ -11,10 +11,7 @@ const matrix = (r: { results: unknown }) => (r.results as RetentionRow[]).map((r
 
 const s = suite('insights: retention, lifecycle, stickiness');
 let store: TestStore;
-s.before.each(async () => {
-  store = await openTestStore();
-});
-s.after.each(() => store.close());
+storePerTest(s, (opened) => { store = opened; });
 
 async function activity(): Promise<void> {
   await store.loader.load({ events: [

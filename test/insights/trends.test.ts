@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TrendsItem } from '../../src/insights/index.js';
-import { ev, openTestStore, person, run, PROJECT, type TestStore } from './helpers.js';
+import { ev, person, run, PROJECT, type TestStore, storePerTest } from './helpers.js';
 
 const NOW = '2024-06-15T12:00:00Z';
 const trends = (extra: Record<string, unknown> = {}, series: unknown[] = [{ kind: 'EventsNode', event: '$pageview' }]) =>
@@ -13,10 +13,7 @@ const items = (r: { results: unknown }) => r.results as TrendsItem[];
 
 const t = suite('insights: trends');
 let store: TestStore;
-t.before.each(async () => {
-  store = await openTestStore();
-});
-t.after.each(() => store.close());
+storePerTest(t, (opened) => { store = opened; });
 
 t('daily counts over -7d: eight days, empty ones zero, events outside the range left out', async () => {
   await store.loader.load({ events: [

@@ -1,41 +1,17 @@
 // Planner parameters (planner/sql.ts) → DuckDB values and types.
 import { BIGINT, BOOLEAN, DOUBLE, LIST, TIMESTAMPTZ, VARCHAR, DuckDBTimestampTZValue, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import type { Param } from '../planner/sql.js';
+import type { Param, ParamKind } from '../planner/sql.js';
+
+const CONVERT: Record<ParamKind, { type: DuckDBType; value(v: unknown): DuckDBValue }> = {
+  int: { type: BIGINT, value: (v) => BigInt(v as number) },
+  float: { type: DOUBLE, value: (v) => v as number },
+  text: { type: VARCHAR, value: (v) => v as string },
+  bool: { type: BOOLEAN, value: (v) => v as boolean },
+  timestamp: { type: TIMESTAMPTZ, value: (v) => new DuckDBTimestampTZValue(BigInt(Math.round(v as number))) },
+  texts: { type: LIST(VARCHAR), value: (v) => listValue(v as string[]) },
+  floats: { type: LIST(DOUBLE), value: (v) => listValue(v as number[]) },
+};
 
 export function duckValues(params: readonly Param[]): { values: DuckDBValue[]; types: DuckDBType[] } {
-  const values: DuckDBValue[] = [];
-  const types: DuckDBType[] = [];
-  for (const p of params) {
-    switch (p.kind) {
-      case 'int':
-        values.push(BigInt(p.value as number));
-        types.push(BIGINT);
-        break;
-      case 'float':
-        values.push(p.value as number);
-        types.push(DOUBLE);
-        break;
-      case 'text':
-        values.push(p.value as string);
-        types.push(VARCHAR);
-        break;
-      case 'bool':
-        values.push(p.value as boolean);
-        types.push(BOOLEAN);
-        break;
-      case 'timestamp':
-        values.push(new DuckDBTimestampTZValue(BigInt(Math.round(p.value as number))));
-        types.push(TIMESTAMPTZ);
-        break;
-      case 'texts':
-        values.push(listValue(p.value as string[]));
-        types.push(LIST(VARCHAR));
-        break;
-      case 'floats':
-        values.push(listValue(p.value as number[]));
-        types.push(LIST(DOUBLE));
-        break;
-    }
-  }
-  return { values, types };
+  return { values: params.map((p) => CONVERT[p.kind].value(p.value)), types: params.map((p) => CONVERT[p.kind].type) };
 }
