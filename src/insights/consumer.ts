@@ -9,7 +9,7 @@ import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consum
 import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
 import { openColumnar } from './columnar/database.js';
 import { createLoader } from './columnar/loader.js';
-import { BatchBuilder } from './from-store.js';
+import { BatchBuilder, LoadedPersons } from './from-store.js';
 import { serveQueries } from './query-server.js';
 
 export const INSIGHTS_CONSUMER = 'insights';
@@ -33,6 +33,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
     const db = await openColumnar({ dir: settings.dataDir, threads: settings.threads, memoryLimit: settings.memoryLimit });
     const loader = createLoader(db);
     const server = serveQueries(db, settings.dataDir, () => loader.position(position.key));
+    const loaded = new LoadedPersons();
 
     return {
       async apply(groups, through) {
@@ -42,9 +43,10 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
           await position.commit(through);
           return;
         }
-        const builder = new BatchBuilder(store);
+        const builder = new BatchBuilder(store, loaded);
         builder.addGroups(groups);
         await loader.load({ ...builder.take(), position: through === null ? undefined : { name: position.key, seq: through } });
+        loaded.commit(builder.fingerprints);
         if (through !== null) await position.commit(through);
       },
       async backfill(gap: LogGap) {

@@ -68,7 +68,8 @@ export function resultTable(response: QueryResponse): Table {
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const s = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const quoted = s.includes('"') || s.includes(',') || s.includes('\n') || s.includes('\r');
+  return quoted ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
 /** RFC 4180 text, CRLF line ends. */

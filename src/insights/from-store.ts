@@ -16,14 +16,36 @@ export interface ColumnarBatch {
   distinctIds: DistinctIdMapping[];
 }
 
+const MEMO_LIMIT = 500_000;
+
+/**
+ * What the worker last loaded of each person (creation, properties, distinct ids as one
+ * JSON text), so a batch sends only persons that changed: in a steady stream most events
+ * come from persons already loaded as they are. Updated only once a batch has committed.
+ */
+export class LoadedPersons {
+  private readonly known = new Map<string, string>();
+
+  unchanged(key: string, fingerprint: string): boolean {
+    return this.known.get(key) === fingerprint;
+  }
+
+  commit(loaded: ReadonlyMap<string, string>): void {
+    if (this.known.size + loaded.size > MEMO_LIMIT) this.known.clear();
+    for (const [k, v] of loaded) this.known.set(k, v);
+  }
+}
+
 /** Collects events and their persons into one batch, reading each person once. */
 export class BatchBuilder {
   private readonly events: ColumnarEvent[] = [];
   private readonly persons = new Map<string, ColumnarPerson>();
   private readonly distinctIds = new Map<string, DistinctIdMapping>();
   private readonly personOf = new Map<string, string>();
+  /** Fingerprints of the persons this batch sends, for LoadedPersons once it committed. */
+  readonly fingerprints = new Map<string, string>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store, private readonly loaded: LoadedPersons = new LoadedPersons()) {}
 
   get size(): number {
     return this.events.length;
@@ -48,10 +70,15 @@ export class BatchBuilder {
   }
 
   addPerson(projectId: number, person: PersonRecord): void {
-    this.persons.set(`${projectId}\u0000${person.uuid}`, { project_id: projectId, id: person.uuid, created_at: person.created_at, properties: person.properties });
+    const key = `${projectId}\u0000${person.uuid}`;
+    for (const d of person.distinct_ids) this.personOf.set(`${projectId}\u0000${d}`, person.uuid);
+    if (this.fingerprints.has(key)) return;
+    const fingerprint = JSON.stringify([person.created_at, person.properties, person.distinct_ids]);
+    if (this.loaded.unchanged(key, fingerprint)) return;
+    this.fingerprints.set(key, fingerprint);
+    this.persons.set(key, { project_id: projectId, id: person.uuid, created_at: person.created_at, properties: person.properties });
     for (const d of person.distinct_ids) {
       this.distinctIds.set(`${projectId}\u0000${d}`, { project_id: projectId, distinct_id: d, person_id: person.uuid });
-      this.personOf.set(`${projectId}\u0000${d}`, person.uuid);
     }
   }
 
