@@ -55,6 +55,22 @@ a('a trends query: PostHog’s response with the cache fields; unique users coun
   assert.is(r.body.query_status, null);
 });
 
+a('the project’s time zone and week start reach the query', async () => {
+  const weekly = { kind: 'TrendsQuery', series: [{ event: '$pageview' }], interval: 'week', dateRange: { date_from: '2024-06-05', date_to: '2024-06-12' } };
+  const sunday = await api('POST', `${env()}/query/`, t.personalKey, { query: weekly });
+  assert.equal(sunday.body.results[0].days, ['2024-06-02', '2024-06-09']);
+  await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { week_start_day: 1, timezone: 'Asia/Tokyo' });
+  try {
+    const monday = await api('POST', `${env()}/query/`, t.personalKey, { query: weekly });
+    assert.equal(monday.body.results[0].days, ['2024-06-03', '2024-06-10']);
+    assert.is(monday.body.timezone, 'Asia/Tokyo');
+    assert.is(monday.body.resolved_date_range.date_from, '2024-06-05T00:00:00+09:00');
+    assert.is.not(monday.body.cache_key, sunday.body.cache_key);
+  } finally {
+    await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { week_start_day: 0, timezone: 'UTC' });
+  }
+});
+
 a('refresh modes: blocking and force_cache reuse a fresh result, force_blocking recalculates, force_cache misses', async () => {
   const first = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'force_blocking' });
   const cached = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'blocking' });
