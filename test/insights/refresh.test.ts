@@ -4,7 +4,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { decide, refreshMode, staleAfter } from '../../src/insights/api/refresh.js';
 import { createStatuses } from '../../src/insights/api/statuses.js';
-import { cacheKey } from '../../src/insights/api/cache.js';
+import { cacheKey, pruneCache, readCached, writeCached } from '../../src/insights/api/cache.js';
+import { rmSync } from 'node:fs';
+import { openStore } from '../../src/store/env.js';
+import { tempDir } from '../helpers/server.js';
 import { resultTable, toCsv } from '../../src/insights/csv.js';
 
 const HOUR = 3600_000;
@@ -67,6 +70,22 @@ r('cache keys: the same query in any key order, another project or zone another 
   assert.is.not(cacheKey(q, 1, 'UTC', 0), cacheKey(q, 2, 'UTC', 0));
   assert.is.not(cacheKey(q, 1, 'UTC', 0), cacheKey(q, 1, 'Europe/Paris', 0));
   assert.is.not(cacheKey(q, 1, 'UTC', 0), cacheKey(q, 1, 'UTC', 1));
+});
+
+r('the cache drops results calculated before a given time', async () => {
+  const dir = tempDir('hedgerow-cache-');
+  const store = openStore(dir);
+  try {
+    const entry = (calculatedAt: number) => ({ response: { kind: 'TrendsQuery' as const, results: [], timezone: 'UTC' }, calculatedAt, position: 1 });
+    await writeCached(store, 'old', entry(1000));
+    await writeCached(store, 'new', entry(5000));
+    assert.is(await pruneCache(store, 2000), 1);
+    assert.is(readCached(store, 'old'), undefined);
+    assert.is(readCached(store, 'new')?.calculatedAt, 5000);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 r('CSV: funnels a row per step, retention a row per cohort, quoting as RFC 4180', () => {

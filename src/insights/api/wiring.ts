@@ -9,6 +9,7 @@ import type { Store } from '../../store/env.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { INSIGHTS_CONSUMER } from '../consumer.js';
 import { connectEngine } from '../engine.js';
+import { pruneCache } from './cache.js';
 import { insightRoutes } from './insight-routes.js';
 import { createQueryService, type QueryService } from './query-service.js';
 import { queryRoutes } from './query-routes.js';
@@ -30,8 +31,13 @@ export interface InsightsApi {
   close(): void;
 }
 
+// Cached results older than this are dropped at start-up: the cache is not an archive (PostHog's
+// expires too), and force_cache then answers a miss.
+const CACHE_KEEP_MS = 7 * 86_400_000;
+
 export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
   const engine = connectEngine(opts.dataDir, opts.queryTimeoutMs);
+  void pruneCache(opts.store, Date.now() - CACHE_KEEP_MS);
   const key = positionKey(INSIGHTS_CONSUMER, opts.logId);
   const service = createQueryService({
     store: opts.store, engine, statuses: createStatuses(), now: Date.now,
