@@ -116,6 +116,11 @@ export const errors = {
   // hog functions, insights. PostHog answers 405 with no body.
   softDeleteOnly: () =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', 'Method "DELETE" not allowed.', null, undefined, true),
+  // A key the stores cannot keep as sent (src/capture/storable.ts): refused rather than
+  // acknowledged and then lost.
+  unstorableKey: (key: string, event: number) =>
+    new ApiError(400, 'validation_error', 'invalid_payload',
+      `Property keys named "__proto__" or "toJSON" cannot be stored: event ${event} of the request has a key "${key}". Rename it.`, 'properties'),
   tooLarge: (detail = 'Request body is too large.') =>
     new ApiError(413, 'invalid_request', 'payload_too_large', detail),
   // The local-evaluation feed of an organization over its feature flag quota (PostHog's words).

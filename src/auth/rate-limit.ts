@@ -1,6 +1,14 @@
 // Per-key request limit on the management API, PostHog's burst throttle (480 per
-// minute by default): a sliding log of the last `limit` request times per key. A key
-// over the limit waits until its oldest logged request leaves the window.
+// minute by default): a key may make `limit` requests in any window of `windowMs`. A key
+// over the limit waits until its oldest counted request leaves the window.
+//
+// Each key keeps a fixed ring of buckets (a sixtieth of the window each, and one more, so
+// a bucket is reused only once all it held has left the window) holding how many
+// requests it admitted in that slice of time and when the last of them came, so its
+// memory does not grow with the limit (a log of every request time did: 730 MB for a
+// limit of 100,000,000). A bucket counts until its last request leaves the window: exact
+// when a bucket holds one request, and otherwise a refusal can come at most one bucket
+// (a second, by default) early. Retry-After is exact either way.
 import { errors } from '../errors.js';
 
 export interface RateLimiter {
@@ -14,27 +22,50 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
+const SLICES = 60;
+const BUCKETS = SLICES + 1;
+
+interface KeyLog {
+  // Per bucket: its slice of time (floor(t / width)), requests admitted in it, the last one's time.
+  slice: Float64Array;
+  count: Float64Array;
+  last: Float64Array;
+}
+
 export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
   const { limit, windowMs } = opts;
   const now = opts.now ?? Date.now;
-  // Ring buffer of the last `limit` request times per key; `next` is the oldest slot.
-  const logs = new Map<string, { times: Float64Array; next: number }>();
+  const width = windowMs / SLICES;
+  const logs = new Map<string, KeyLog>();
 
   return {
     hit(id) {
       const t = now();
       let log = logs.get(id);
       if (!log) {
-        log = { times: new Float64Array(limit).fill(-Infinity), next: 0 };
+        log = { slice: new Float64Array(BUCKETS).fill(-1), count: new Float64Array(BUCKETS), last: new Float64Array(BUCKETS) };
         logs.set(id, log);
       }
-      const oldest = log.times[log.next];
-      if (t - oldest < windowMs) {
-        // Refused requests are not logged, as in DRF, so a client that backs off gets in on time.
-        throw errors.throttled(Math.max(1, Math.ceil((oldest + windowMs - t) / 1000)));
+      const current = Math.floor(t / width);
+      // Requests still in the window, and the bucket whose requests leave it first.
+      let inWindow = 0;
+      let oldestLast = Infinity;
+      for (let b = 0; b < BUCKETS; b++) {
+        if (log.slice[b] < 0 || log.count[b] === 0 || t - log.last[b] >= windowMs) continue;
+        inWindow += log.count[b];
+        if (log.last[b] < oldestLast) oldestLast = log.last[b];
       }
-      log.times[log.next] = t;
-      log.next = (log.next + 1) % limit;
+      if (inWindow >= limit) {
+        // Refused requests are not counted, as in DRF, so a client that backs off gets in on time.
+        throw errors.throttled(Math.max(1, Math.ceil((oldestLast + windowMs - t) / 1000)));
+      }
+      const b = current % BUCKETS;
+      if (log.slice[b] !== current) {
+        log.slice[b] = current;
+        log.count[b] = 0;
+      }
+      log.count[b]++;
+      log.last[b] = t;
     },
   };
 }

@@ -17,9 +17,9 @@
 //
 // Records written before frames existed are a bare JSON array (first byte `[`) and
 // are still read.
-import type { CapturedEvent, LogCodec, LogFrame } from '../log/types.js';
+import type { CapturedEvent, LogCodec, LogFrame, UnreadableEvent } from '../log/types.js';
 import { encodeFrames, RECORD_OVERHEAD, RECORD_V1 } from '../log/record.js';
-import { buildEvents, rawEventsOf, type BuildContext } from './normalize.js';
+import { buildEvents, rawEventsOf, unreadableEvent, type BuildContext } from './normalize.js';
 import { formatUuid, writeUuidv7, UUID_BYTES } from './uuid.js';
 
 const LEGACY_JSON = 0x5b; // '['
@@ -80,7 +80,7 @@ export function encodeRecord(events: readonly CapturedEvent[]): Buffer {
   return encodeFrames([eventsFrame(events)]);
 }
 
-function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[]): number {
+function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined): number {
   const flags = buf[at + 1];
   const ipBytes = buf.readUInt32LE(at + 4);
   const dropped = buf.readUInt32LE(at + 8);
@@ -89,17 +89,27 @@ function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[]): numb
   let p = at + CAPTURE_HEAD;
   const ip = flags & HAS_IP ? buf.toString('utf8', p, p + ipBytes) : null;
   p += ipBytes;
+  const uuidsAt = p + 4 * dropped;
+  const bodyAt = uuidsAt + UUID_BYTES * uuids;
+  const end = bodyAt + bodyBytes;
+  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
   let droppedAt: number[] | null = null;
   if (dropped > 0) {
     droppedAt = new Array<number>(dropped);
     for (let i = 0; i < dropped; i++, p += 4) droppedAt[i] = buf.readUInt32LE(p);
   }
-  const uuidsAt = p;
-  p += UUID_BYTES * uuids;
-  const end = p + bodyBytes;
-  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
-  const events = buildEvents(rawEventsOf(JSON.parse(buf.toString('utf8', p, end))), {
-    projectId: buf.readDoubleLE(at + 20),
+  const projectId = buf.readDoubleLE(at + 20);
+  let rawEvents: unknown[];
+  try {
+    rawEvents = rawEventsOf(JSON.parse(buf.toString('utf8', bodyAt, end)));
+  } catch (err) {
+    // The frame's bounds are sound, so the frames after it still read: this request alone is lost.
+    if (!unreadable) throw err;
+    unreadable.push(unreadableEvent(projectId, null, null, err));
+    return end;
+  }
+  const events = buildEvents(rawEvents, {
+    projectId,
     nowMs: buf.readDoubleLE(at + 28),
     ip,
     sentAtMs: flags & HAS_SENT_AT ? buf.readDoubleLE(at + 36) : null,
@@ -109,16 +119,16 @@ function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[]): numb
       if (n >= uuids) throw new Error('log record: capture frame has fewer uuids than events without one');
       return formatUuid(buf, uuidsAt + UUID_BYTES * n);
     },
-  });
+  }, unreadable);
   for (let i = 0; i < events.length; i++) out.push(events[i]);
   return end;
 }
 
-function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[]): void {
+function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined): void {
   while (at < end) {
     const kind = buf[at];
     if (kind === FRAME_CAPTURE) {
-      at = decodeCaptureFrame(buf, at, out);
+      at = decodeCaptureFrame(buf, at, out, unreadable);
     } else if (kind === FRAME_EVENTS) {
       const start = at + EVENTS_HEAD;
       const stop = start + buf.readUInt32LE(at + 1);
@@ -132,13 +142,16 @@ function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[]
   }
 }
 
-// The events of a record, in order: what every consumer sees in LogEntry.events.
-export function decodeRecord(data: Uint8Array): CapturedEvent[] {
+// The events of a record, in order: what every consumer sees in LogEntry.events. With
+// `unreadable`, an event that cannot be rebuilt (or a request whose text cannot be read
+// again) costs itself alone and is listed there; without it, it throws. A record whose
+// frames themselves are damaged throws either way: nothing in it can be attributed.
+export function decodeRecord(data: Uint8Array, unreadable?: UnreadableEvent[]): CapturedEvent[] {
   const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf[0] === LEGACY_JSON) return JSON.parse(buf.toString('utf8')) as CapturedEvent[];
   if (buf[0] !== RECORD_V1) throw new Error(`log record: unknown format ${buf[0]}`);
   const out: CapturedEvent[] = [];
-  decodeFrames(buf, RECORD_OVERHEAD, buf.length, out);
+  decodeFrames(buf, RECORD_OVERHEAD, buf.length, out, unreadable);
   return out;
 }
 
@@ -147,7 +160,7 @@ export function decodeRecord(data: Uint8Array): CapturedEvent[] {
 export function frameEvents(frame: LogFrame): CapturedEvent[] {
   const buf = Buffer.concat(frame.chunks, frame.bytes);
   const out: CapturedEvent[] = [];
-  decodeFrames(buf, 0, buf.length, out);
+  decodeFrames(buf, 0, buf.length, out, undefined);
   return out;
 }
 

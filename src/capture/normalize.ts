@@ -11,7 +11,7 @@
 // (src/capture/frame.ts). Given the same inputs it returns the same events, so a
 // replayed log record yields the same uuids and timestamps.
 import { errors } from '../errors.js';
-import type { CapturedEvent } from '../log/types.js';
+import type { CapturedEvent, UnreadableEvent } from '../log/types.js';
 import { checkBatchEnvelope, checkRawEvent } from './schemas.js';
 import { civilFromDays } from '../time/civil.js';
 import { limitDistinctId } from './distinct-id.js';
@@ -64,6 +64,14 @@ export interface BuildContext {
 
 // PostHog replaces timestamps more than 23 hours in the future with `now`.
 const FUTURE_LIMIT_MS = 23 * 3600 * 1000;
+// The last instant a Date holds (ECMAScript's time range is ±8.64e15 ms).
+const MAX_TIME_MS = 8.64e15;
+
+// A `sent_at` in ms that can be written as a date, else null: the `_` query parameter is
+// any run of digits, and a record whose sent_at cannot be formatted could not be read.
+export function usableSentAt(ms: number | null): number | null {
+  return ms !== null && ms >= 0 && ms <= MAX_TIME_MS ? ms : null;
+}
 
 type Obj = Record<string, unknown>;
 
@@ -200,7 +208,7 @@ export function scanCapture(payload: unknown, query: URLSearchParams): CaptureSc
 
   if (sentAtMs === null) {
     const underscore = query.get('_');
-    if (underscore && /^\d+$/.test(underscore)) sentAtMs = Number(underscore);
+    if (underscore && /^\d+$/.test(underscore)) sentAtMs = usableSentAt(Number(underscore));
   }
 
   let droppedAt: number[] | null = null;
@@ -238,9 +246,12 @@ export function rawEventsOf(payload: unknown): unknown[] {
 
 // The events of a scanned payload. Deterministic: the clock, the address and every
 // generated uuid come from `ctx`. Changes the payload's property objects in place
-// ($set folding, $ip), so it runs once per parsed payload.
-export function buildEvents(rawEvents: readonly unknown[], ctx: BuildContext): CapturedEvent[] {
-  const { projectId, nowMs, ip, sentAtMs, historical, droppedAt } = ctx;
+// ($set folding, $ip), so it runs once per parsed payload. An event that cannot be
+// built costs itself alone: it goes to `unreadable` when given (the log reader's case,
+// src/capture/frames.ts), and is thrown otherwise.
+export function buildEvents(rawEvents: readonly unknown[], ctx: BuildContext, unreadable?: UnreadableEvent[]): CapturedEvent[] {
+  const { projectId, nowMs, ip, historical, droppedAt } = ctx;
+  const sentAtMs = usableSentAt(ctx.sentAtMs);
   const nowIso = isoString(nowMs);
   const sentAtIso = sentAtMs !== null ? isoString(sentAtMs) : null;
   const events: CapturedEvent[] = [];
@@ -253,26 +264,42 @@ export function buildEvents(rawEvents: readonly unknown[], ctx: BuildContext): C
       continue;
     }
     const raw = rawEvents[i] as Obj;
-    const props = isObject(raw.properties) ? raw.properties : undefined;
-    const uuid = typeof raw.uuid === 'string' ? raw.uuid.toLowerCase() : ctx.uuid(generated++);
-    const properties: Obj = props ?? {};
-    foldSet(raw, properties, '$set');
-    foldSet(raw, properties, '$set_once');
-    if (properties.$ip === undefined && ip !== null) properties.$ip = ip;
-    events.push({
-      uuid,
-      event: raw.event as string,
-      distinct_id: distinctIdOf(rawDistinctId(raw, props)),
-      properties,
-      timestamp: eventTimestamp(raw, properties, nowMs, sentAtMs, nowIso),
-      project_id: projectId,
-      ip,
-      now: nowIso,
-      sent_at: sentAtIso,
-      historical,
-    });
+    // First, and whatever the event holds: every later event's generated uuid depends on it.
+    const own = isObject(raw) && typeof raw.uuid === 'string' ? raw.uuid : null;
+    let uuid: string | null = null;
+    try {
+      uuid = own !== null ? own.toLowerCase() : ctx.uuid(generated++);
+      const props = isObject(raw.properties) ? raw.properties : undefined;
+      const properties: Obj = props ?? {};
+      foldSet(raw, properties, '$set');
+      foldSet(raw, properties, '$set_once');
+      if (properties.$ip === undefined && ip !== null) properties.$ip = ip;
+      events.push({
+        uuid,
+        event: raw.event as string,
+        distinct_id: distinctIdOf(rawDistinctId(raw, props)),
+        properties,
+        timestamp: eventTimestamp(raw, properties, nowMs, sentAtMs, nowIso),
+        project_id: projectId,
+        ip,
+        now: nowIso,
+        sent_at: sentAtIso,
+        historical,
+      });
+    } catch (err) {
+      if (!unreadable) throw err;
+      unreadable.push(unreadableEvent(projectId, raw, uuid, err));
+    }
   }
   return events;
+}
+
+// What is known of an event that could not be built, without touching anything that may throw.
+export function unreadableEvent(projectId: number, raw: unknown, uuid: string | null, err: unknown): UnreadableEvent {
+  const obj = isObject(raw) ? raw : null;
+  const name = obj !== null && typeof obj.event === 'string' ? obj.event : null;
+  const id = obj !== null && typeof obj.distinct_id === 'string' ? limitDistinctId(obj.distinct_id) : null;
+  return { project_id: projectId, uuid, event: name, distinct_id: id, error: err instanceof Error ? err.message : String(err) };
 }
 
 // Both halves at once, for callers that want events now (tests, tools). The events

@@ -11,6 +11,7 @@ import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import { decodeBody, type DecodedBody } from './decode.js';
 import { scanCapture } from './normalize.js';
+import { findUnstorableKey } from './storable.js';
 
 export interface CaptureDeps {
   log: EventLog;
@@ -45,6 +46,8 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
     }
     const reply = req.query.get('beacon') === '1' ? NO_CONTENT : OK;
     if (scan.kept === 0) return reply;
+    const unstorable = findUnstorableKey(decoded.text, scan.rawEvents);
+    if (unstorable !== null) throw errors.unstorableKey(unstorable.key, unstorable.event);
     if (log.pending() > deps.maxPendingEvents) throw errors.unavailable();
     const frame = captureFrame({
       projectId: project.id, nowMs, ip: req.ip || null, sentAtMs: scan.sentAtMs, historical: scan.historical,

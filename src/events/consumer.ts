@@ -3,10 +3,10 @@
 // Idempotent on uuid, and the position is committed in the same transaction as the
 // events it covers, so a crash at any point replays from exactly where the store stands.
 import type { Store, StoredEventValue } from '../store/env.js';
-import { LMDB_LOG_ID, type CapturedEvent, type LogEntry } from '../log/types.js';
+import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type UnreadableEvent } from '../log/types.js';
 import { positionKey as consumerPositionKey } from '../log/consumers/index.js';
 import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
-import { recordProcessingWarning } from './processing-warning.js';
+import { recordProcessingWarning, recordUnreadableWarning } from './processing-warning.js';
 import { createTimeIndexWriter } from './time-index.js';
 import { DROPPED, type EventPreparation } from '../persons/index.js';
 
@@ -53,16 +53,34 @@ export interface CommitOptions {
   now?: () => number;
 }
 
-// Stores the events of `groups` in one transaction.
-export function commitEvents(store: Store, groups: readonly { readonly events: CapturedEvent[] }[], opts: CommitOptions): Promise<unknown> {
+// What commitEvents stores: log entries, or groups of events built in memory.
+export interface EventsToCommit {
+  readonly events: CapturedEvent[];
+  readEvents?(unreadable: UnreadableEvent[]): CapturedEvent[];
+}
+
+// Stores the events of `groups` in one transaction. An event the log could not read back
+// (LogEntry.readEvents) leaves an ingestion warning, and its uuid where known, in the same
+// transaction.
+export function commitEvents(store: Store, groups: readonly EventsToCommit[], opts: CommitOptions): Promise<unknown> {
   const { startPreparation, position } = opts;
   // lmdb-js commits what an async transaction wrote even when its callback throws; the
   // child transaction is rolled back instead, so a failed batch leaves nothing behind.
   return store.root.transaction(() => store.root.childTransaction(() => {
     const preparation = startPreparation?.();
     const times = createTimeIndexWriter(store);
+    let unreadable: UnreadableEvent[] | null = null;
     for (const group of groups) {
-      for (const ev of group.events) {
+      let events: CapturedEvent[];
+      if (group.readEvents) {
+        unreadable ??= [];
+        const before = unreadable.length;
+        events = group.readEvents(unreadable);
+        for (let i = before; i < unreadable.length; i++) recordUnreadable(store, unreadable[i], i, (opts.now ?? Date.now)());
+      } else {
+        events = group.events;
+      }
+      for (const ev of events) {
         const cut = nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS);
         if (cut) ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
         const prepared = preparation ? preparation.prepare(ev) : null;
@@ -79,6 +97,12 @@ export function commitEvents(store: Store, groups: readonly { readonly events: C
     opts.also?.();
     if (position) store.positions.put(position.key, position.seq);
   }));
+}
+
+function recordUnreadable(store: Store, ev: UnreadableEvent, n: number, nowMs: number): void {
+  // Its uuid is recorded, as a dropped event's, so that a resend stays a duplicate.
+  if (ev.uuid !== null) writeEventRow(store, ev.project_id, ev.uuid, null);
+  recordUnreadableWarning(store, ev, n, nowMs);
 }
 
 export function eventStorePosition(store: Store, logId = LMDB_LOG_ID): number {

@@ -2,7 +2,7 @@
 // every append a group commit carries, in order. What a frame holds is the codec's
 // (LogCodec: capture's, src/capture/frames.ts); the log only joins frames into records
 // and hands records to readers, with the codec's decoder.
-import type { CapturedEvent, LogEntry, LogFrame } from './types.js';
+import type { LogCodec, LogEntry, LogFrame } from './types.js';
 
 export const RECORD_V1 = 0x01;
 // Bytes a record adds to the frames it carries.
@@ -26,6 +26,6 @@ export function encodeFrames(frames: readonly LogFrame[]): Buffer {
 // record's events at a time, which die young; decoded up front, a 50,000-event
 // transaction's events all outlived several scavenges, and copying and promoting them
 // was most of the consumer's GC time (bench/RESULTS.md).
-export function recordEntry(seq: number, data: Uint8Array, decode: (record: Uint8Array) => CapturedEvent[]): LogEntry {
-  return { seq, record: data, get events() { return decode(data); } };
+export function recordEntry(seq: number, data: Uint8Array, decode: LogCodec['decode']): LogEntry {
+  return { seq, record: data, get events() { return decode(data); }, readEvents: (unreadable) => decode(data, unreadable) };
 }

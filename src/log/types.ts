@@ -16,11 +16,26 @@ export interface CapturedEvent {
   historical: boolean;
 }
 
+// An event a record holds that could not be read back (its capture frame could not
+// rebuild it: an input the capture checks did not foresee). It costs that event alone:
+// consumers see the record's other events, and the event store records an ingestion
+// warning for it (src/events/consumer.ts). What is known of it, which may be little.
+export interface UnreadableEvent {
+  project_id: number;
+  uuid: string | null;
+  event: string | null;
+  distinct_id: string | null;
+  error: string;
+}
+
 export interface LogEntry {
   seq: number;
   // Readers hand out entries that decode their record on each read of `events`, with
   // the codec they were given (src/log/record.ts recordEntry): read it once.
   readonly events: CapturedEvent[];
+  // The same read, also pushing onto `unreadable` the events that could not be read
+  // (`events` leaves them out silently). Absent on groups built in memory.
+  readEvents?(unreadable: UnreadableEvent[]): CapturedEvent[];
   // The record as stored, kept aside when it cannot be decoded (src/log/consumers/dead-letters.ts).
   readonly record?: Uint8Array;
 }
@@ -40,8 +55,10 @@ export interface LogFrame {
 export interface LogCodec {
   // One frame holding these events: what EventLog.append writes.
   eventsFrame(events: readonly CapturedEvent[]): LogFrame;
-  // Every event of a record, in order; throws when the record cannot be decoded.
-  decode(record: Uint8Array): CapturedEvent[];
+  // Every readable event of a record, in order, each event that cannot be read pushed
+  // onto `unreadable` instead (left out when it is not given); throws when the record
+  // itself cannot be decoded (damaged, or a format this version does not know).
+  decode(record: Uint8Array, unreadable?: UnreadableEvent[]): CapturedEvent[];
 }
 
 // Which sequence a log's numbers belong to. Positions are stored per log, so moving a

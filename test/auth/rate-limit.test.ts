@@ -66,4 +66,47 @@ s('the window slides: a request is admitted again once the oldest leaves it', ()
   }
 });
 
+s('requests close together count until the last of them leaves the window; Retry-After says when', () => {
+  let now = 0;
+  const limiter = createRateLimiter({ limit: 5, windowMs: 60_000, now: () => now });
+  for (now = 0; now < 5; now++) limiter.hit('k');
+  const retryAfter = (): string | undefined => {
+    try {
+      limiter.hit('k');
+      return undefined;
+    } catch (err) {
+      return (err as ApiError).headers?.['Retry-After'];
+    }
+  };
+  now = 100;
+  assert.is(retryAfter(), '60');
+  now = 59_990;
+  assert.is(retryAfter(), '1');
+  // All five came within one bucket (a second): they leave together, after the last.
+  now = 60_004;
+  for (let i = 0; i < 5; i++) assert.is(retryAfter(), undefined, `request ${i} after the window`);
+  assert.is(retryAfter(), '60');
+});
+
+s('a request 59.9 s old still counts when the ring of buckets comes round to its slice of time', () => {
+  let now = 0;
+  const limiter = createRateLimiter({ limit: 2, windowMs: 60_000, now: () => now });
+  now = 950;
+  limiter.hit('k');
+  // Sixty slices later: with a ring of exactly sixty buckets this would overwrite the first.
+  now = 60_850;
+  limiter.hit('k');
+  now = 60_900;
+  assert.throws(() => limiter.hit('k'), (err: ApiError) => err.headers?.['Retry-After'] === '1');
+});
+
+s('memory per key does not grow with the limit', () => {
+  const before = process.memoryUsage().arrayBuffers;
+  const limiter = createRateLimiter({ limit: 100_000_000, windowMs: 60_000 });
+  for (let k = 0; k < 100; k++) limiter.hit(`key-${k}`);
+  const grown = process.memoryUsage().arrayBuffers - before;
+  // A log of every request time would take 800 MB for each key.
+  assert.ok(grown < 4 * 1024 * 1024, `grew ${grown} bytes for 100 keys`);
+});
+
 s.run();

@@ -4,7 +4,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeFrames, recordEntry } from '../../src/log/record.js';
-import { decodeRecord, encodeRecord, eventsFrame, frameEvents } from '../../src/capture/frames.js';
+import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents } from '../../src/capture/frames.js';
+import type { UnreadableEvent } from '../../src/log/types.js';
+import { formatUuid } from '../../src/capture/uuid.js';
 import { normalizeCapture } from '../../src/capture/normalize.js';
 import { logEvents } from '../helpers/log-events.js';
 import { requestFrame } from '../helpers/capture-frames.js';
@@ -113,6 +115,41 @@ s('frames of one record come back in order, whatever their kind', () => {
   ]);
   assert.equal(decodeRecord(record).map((e) => e.event), [...a.map((e) => e.event), 'middle', ...b.map((e) => e.event), 'last']);
   assert.equal(decodeRecord(record).slice(0, 2), a);
+});
+
+s('an event a capture frame cannot rebuild is left out and listed when asked, the other events and frames are read; without a list it throws', () => {
+  const text = Buffer.from(JSON.stringify([{ event: 'first', distinct_id: 'a', token: 'k' }, null, { event: 'third', distinct_id: 'c', token: 'k' }]));
+  const frame = captureFrame({ projectId: 4, nowMs: NOW, ip: null, sentAtMs: null, historical: false, droppedAt: null, kept: 3, missingUuids: 3 }, text);
+  const record = encodeFrames([frame, requestFrame({ api_key: 'k', event: 'next', distinct_id: 'd' })]);
+  const unreadable: UnreadableEvent[] = [];
+  const events = decodeRecord(record, unreadable);
+  assert.equal(events.map((e) => e.event), ['first', 'third', 'next']);
+  // The uuids stay with their events: the frame's header holds the generated ones in order.
+  const generated = [0, 1, 2].map((n) => formatUuid(frame.chunks[0], 44 + 16 * n));
+  assert.equal([events[0].uuid, unreadable[0]?.uuid, events[1].uuid], generated);
+  assert.is(unreadable.length, 1);
+  assert.equal({ ...unreadable[0], error: '' }, { project_id: 4, uuid: generated[1], event: null, distinct_id: null, error: '' });
+  assert.throws(() => decodeRecord(record));
+});
+
+s('a request whose text cannot be parsed again costs that request: the frames after it are read', () => {
+  const broken = captureFrame({ projectId: 4, nowMs: NOW, ip: null, sentAtMs: null, historical: false, droppedAt: null, kept: 1, missingUuids: 1 }, Buffer.from('{"event":'));
+  const unreadable: UnreadableEvent[] = [];
+  const events = decodeRecord(encodeFrames([broken, requestFrame({ api_key: 'k', event: 'after', distinct_id: 'd' })]), unreadable);
+  assert.equal(events.map((e) => e.event), ['after']);
+  assert.equal(unreadable.map((u) => [u.project_id, u.uuid]), [[4, null]]);
+});
+
+s('a sent_at no date can hold (`_` of twenty digits, in a record from before capture checked it) is read as absent', () => {
+  const frame = captureFrame({ projectId: 1, nowMs: NOW, ip: null, sentAtMs: 99999999999999999999, historical: false, droppedAt: null, kept: 1, missingUuids: 1 },
+    Buffer.from(JSON.stringify({ event: 'e', distinct_id: 'u', timestamp: '2026-01-10T11:00:00.000Z' })));
+  const [ev] = frameEvents(frame);
+  assert.is(ev.sent_at, null);
+  assert.is(ev.timestamp, '2026-01-10T11:00:00.000Z');
+  const scan = normalizeCapture({ api_key: 'k', event: 'e', distinct_id: 'u' }, {
+    now: new Date(NOW), ip: null, query: new URLSearchParams('_=99999999999999999999'), newUuid: () => '0190a0e4-1c4e-7b1a-9e5b-00000000a002',
+  });
+  assert.is(scan.events[0].sent_at, null);
 });
 
 s('an unknown record format or frame kind is an error, never a silent skip', () => {

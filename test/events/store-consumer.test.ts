@@ -19,6 +19,8 @@ import { personRecordByDistinctId } from '../../src/persons/store.js';
 import { warningsSince } from '../../src/ingestion-warnings/store.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import { tempDir } from '../helpers/server.js';
+import { requestFrame } from '../helpers/capture-frames.js';
+import { captureFrame } from '../../src/capture/frames.js';
 import { eventMaker } from '../helpers/person-events.js';
 
 const P = 1;
@@ -157,6 +159,46 @@ s('a record that cannot be decoded is set aside with its bytes; the records arou
     log: 'lmdb', seq: entries[1].seq, error: 'log record: unknown format 255', quarantined_at: new Date(NOW).toISOString(),
     bytes: 4, record: damaged.toString('base64'),
   }]);
+});
+
+s('an event its capture frame cannot rebuild costs itself alone: the requests beside it in the record are stored, a warning says what was lost', async () => {
+  // A record of a group commit: three clients' requests. The middle one's frame says it
+  // dropped nothing, so its `null` is taken as an event, which cannot be built; and it was
+  // written before capture checked `_`, with a sent_at no date can hold.
+  const text = Buffer.from(JSON.stringify({ api_key: 'k', batch: [null, { event: 'same request', distinct_id: 'olaf', uuid: '0190a0e4-1c4e-7b1a-9e5b-00000000a001' }] }));
+  const hostile = captureFrame({
+    projectId: P, nowMs: NOW, ip: null, sentAtMs: 1e20, historical: false, droppedAt: null, kept: 2, missingUuids: 1,
+  }, text);
+  const record = encodeFrames([
+    requestFrame({ api_key: 'k', event: 'before', distinct_id: 'nia' }, { projectId: P, nowMs: NOW }),
+    hostile,
+    requestFrame({ api_key: 'k', batch: [{ event: 'after', distinct_id: 'pia' }, { event: 'after', distinct_id: 'quinn' }] }, { projectId: P, nowMs: NOW }),
+  ]);
+  const last = recordEntry(++seq, record, decodeRecord);
+  await applyEntriesIsolating(store, [last], { startPreparation: step, now: () => NOW });
+
+  const stored = [...store.eventRows.getRange()].filter(({ value }) => value !== null).map(({ value }) => [value!.event, value!.distinct_id]);
+  assert.equal(stored.sort(), [['after', 'pia'], ['after', 'quinn'], ['before', 'nia'], ['same request', 'olaf']]);
+  const olaf = eventByUuid(store, P, '0190a0e4-1c4e-7b1a-9e5b-00000000a001')!;
+  assert.is(olaf.timestamp, new Date(NOW).toISOString());
+  assert.is(olaf.person_id, personUuid(P, 'olaf'));
+  assert.equal(warningsSince(store, P, 0).map((w) => [w.type, w.details.outcome, w.details.event]), [['event_processing_failed', 'not_stored', null]]);
+  assert.match(String(warningsSince(store, P, 0)[0].details.error), /null/);
+  assert.equal(listDeadLetters(store), []);
+  assert.is(eventStorePosition(store), last.seq);
+});
+
+s('an entry whose events are all unreadable still moves the position, also when applied event by event', async () => {
+  const text = Buffer.from('[null,null]');
+  const frame = captureFrame({ projectId: P, nowMs: NOW, ip: null, sentAtMs: null, historical: false, droppedAt: null, kept: 2, missingUuids: 2 }, text);
+  const bad = recordEntry(++seq, encodeFrames([frame]), decodeRecord);
+  // A deep event makes the batch fail, so the ladder goes entry by entry and event by event.
+  const deep = entry(ev('$pageview', 'rhea', { deep: NESTED }));
+  const ok = recordEntry(++seq, encodeFrames([requestFrame({ api_key: 'k', event: 'after', distinct_id: 'sol' }, { projectId: P, nowMs: NOW })]), decodeRecord);
+  await applyEntriesIsolating(store, [deep, bad, ok], { startPreparation: step, now: () => NOW });
+  assert.is(eventStorePosition(store), ok.seq);
+  assert.is(warningsSince(store, P, 0).filter((w) => w.details.outcome === 'not_stored').length, 2);
+  assert.equal(listDeadLetters(store), []);
 });
 
 s('depth is measured without copying, and cutting keeps everything above the cut', () => {

@@ -6,7 +6,7 @@
 // record cannot be decoded at all is set aside whole (./dead-letters.ts). A failure the
 // store itself causes (the probe write fails too) is thrown: the supervisor restarts the
 // consumer with backoff, and nothing is skipped.
-import type { CapturedEvent, LogEntry } from '../types.js';
+import type { CapturedEvent, LogEntry, UnreadableEvent } from '../types.js';
 import type { ConsumerContext, ConsumerHandler } from './types.js';
 import { quarantineRecord, setAsideEvent, type QuarantinedRecord } from './dead-letters.js';
 
@@ -44,12 +44,24 @@ async function applyEntryIsolating<S>(handler: ConsumerHandler, entry: LogEntry,
     await ctx.rethrowUnlessWritable(err);
   }
   let events: CapturedEvent[];
+  const unreadable: UnreadableEvent[] = [];
   try {
-    events = entry.events;
+    events = entry.readEvents ? entry.readEvents(unreadable) : entry.events;
   } catch (err) {
     reports.setAside(await quarantineRecord(ctx.store, entry, ctx.logId, ctx.position, err, ctx.now()));
     reports.failed('set_aside');
     return;
+  }
+  if (unreadable.length > 0) {
+    // What the record could not give back, on its own (the event store records a warning
+    // for each); the position moves with it only when nothing else is left.
+    const only = events.length === 0;
+    try {
+      await handler.apply([{ events: [], readEvents: (out) => { out.push(...unreadable); return []; } }], only ? entry.seq : null);
+    } catch (err) {
+      await ctx.rethrowUnlessWritable(err);
+      if (only) await ctx.position.commit(entry.seq);
+    }
   }
   for (let i = 0; i < events.length; i++) {
     const through = i === events.length - 1 ? entry.seq : null;

@@ -5,7 +5,7 @@
 // (./dead-letters.ts), the worker thread and its supervision (./supervise.ts), metrics,
 // and holding back log retention until it has applied a record (docs/decisions/0014).
 import type { Store } from '../../store/env.js';
-import type { CapturedEvent } from '../types.js';
+import type { CapturedEvent, UnreadableEvent } from '../types.js';
 
 // Where a consumer that has no stored position starts: at the log's first record, or at
 // its current end (a consumer that must not act on history, such as hog destinations
@@ -16,6 +16,10 @@ export type StartAt = 'beginning' | 'end';
 // `events`: read it once), or, while isolating a failure, one event alone.
 export interface EventGroup {
   readonly events: CapturedEvent[];
+  // The events and, pushed onto `unreadable`, those the record holds but that could not
+  // be read back (LogEntry.readEvents): a consumer that must account for every event (the
+  // event store) reads this instead of `events`; the others skip them with `events`.
+  readEvents?(unreadable: UnreadableEvent[]): CapturedEvent[];
 }
 
 export interface ConsumerDefinition<S = undefined> {
