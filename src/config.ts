@@ -47,6 +47,18 @@ const ConfigSchema = Type.Object({
     // How long a calculation may take before the API gives up waiting (503).
     queryTimeoutMs: Type.Integer({ minimum: 1 }),
   }),
+  exports: Type.Object({
+    // Piscina threads rendering export files (charts, PDFs, spreadsheets).
+    workers: Type.Integer({ minimum: 1, maximum: 64 }),
+    // How long POST …/exports/ waits for the file before it answers 201 without it (the
+    // render goes on in the background), and the most result rows it waits for.
+    syncWaitMs: Type.Integer({ minimum: 0 }),
+    syncMaxRows: Type.Integer({ minimum: 0 }),
+    // A render (query and file) running longer than this is recorded as failed.
+    renderTimeoutMs: Type.Integer({ minimum: 1 }),
+    // How often expired exports and their files are deleted.
+    sweepIntervalMs: Type.Integer({ minimum: 1 }),
+  }),
   // The address users open the service's pages at: hog functions see URLs under it
   // (project.url, event.url, person.url).
   siteUrl: Type.String({ minLength: 1 }),
@@ -132,6 +144,13 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       threads: intFrom('HEDGEROW_INSIGHTS_THREADS', env.HEDGEROW_INSIGHTS_THREADS, 0),
       memoryLimit: env.HEDGEROW_INSIGHTS_MEMORY ?? '',
       queryTimeoutMs: intFrom('HEDGEROW_QUERY_TIMEOUT_MS', env.HEDGEROW_QUERY_TIMEOUT_MS, 120_000),
+    },
+    exports: {
+      workers: intFrom('HEDGEROW_EXPORT_WORKERS', env.HEDGEROW_EXPORT_WORKERS, 1),
+      syncWaitMs: intFrom('HEDGEROW_EXPORT_SYNC_MS', env.HEDGEROW_EXPORT_SYNC_MS, 2_000),
+      syncMaxRows: intFrom('HEDGEROW_EXPORT_SYNC_ROWS', env.HEDGEROW_EXPORT_SYNC_ROWS, 100_000),
+      renderTimeoutMs: intFrom('HEDGEROW_EXPORT_TIMEOUT_MS', env.HEDGEROW_EXPORT_TIMEOUT_MS, 600_000),
+      sweepIntervalMs: intFrom('HEDGEROW_EXPORT_SWEEP_MS', env.HEDGEROW_EXPORT_SWEEP_MS, 3_600_000),
     },
     siteUrl: '',
     hog: {

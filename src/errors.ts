@@ -108,6 +108,30 @@ export const errors = {
   invalidExportFormat: (value: unknown, allowed: readonly string[]) =>
     new ApiError(400, 'validation_error', 'invalid_choice',
       `"${String(value)}" is not a valid choice. Allowed values: ${allowed.join(', ')}.`, 'export_format'),
+  // DRF's PrimaryKeyRelatedField and DateTimeField, in their words.
+  doesNotExist: (attr: string, pk: unknown) =>
+    new ApiError(400, 'validation_error', 'does_not_exist', `Invalid pk "${String(pk)}" - object does not exist.`, attr),
+  incorrectPkType: (attr: string, got: string) =>
+    new ApiError(400, 'validation_error', 'incorrect_type', `Incorrect type. Expected pk value, received ${got}.`, attr),
+  dateTimeFormat: (attr: string) =>
+    new ApiError(400, 'validation_error', 'invalid',
+      'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].', attr),
+  // Exported assets (PostHog's ExportedAssetSerializer.validate, and what hedgerow lacks).
+  exportTargetRequired: () =>
+    new ApiError(400, 'validation_error', 'invalid_input', 'Either dashboard, insight or export_context is required for an export.'),
+  insightOfAnotherProject: () =>
+    new ApiError(400, 'validation_error', 'invalid_input', 'This insight does not belong to your team.', 'insight'),
+  // No dashboards exist in hedgerow: PostHog's answer for a dashboard id it cannot find,
+  // saying why.
+  noDashboards: (pk: unknown) =>
+    new ApiError(400, 'validation_error', 'does_not_exist',
+      `Invalid pk "${String(pk)}" - object does not exist. hedgerow has no dashboards yet: export an insight instead.`, 'dashboard'),
+  insightWithoutQuery: () =>
+    new ApiError(400, 'validation_error', 'invalid_input',
+      'This insight has no query (only legacy filters), so hedgerow cannot export it. Save it with a query first.', 'insight'),
+  exportContextWithoutQuery: () =>
+    new ApiError(400, 'validation_error', 'invalid_input',
+      'Without an insight, export_context must carry the query to export in "source" (hedgerow does not export API paths).', 'export_context'),
   notFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.'),
   projectNotFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Project not found.'),
   methodNotAllowed: (method: string) =>

@@ -21,6 +21,7 @@ import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
 import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
+import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
@@ -60,11 +61,12 @@ import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
 const HOG_API_WORKER_URL = new URL('../workers/hog-api.js', import.meta.url);
+const EXPORT_WORKER_URL = new URL('../workers/exports.js', import.meta.url);
 
 // Every command of the management write path (src/state/, docs/decisions/0015): the
 // appliers this node runs for its own writes and, with a control stream, for everyone's.
 export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands,
-  ...insightCommands, ...hogFunctionCommands];
+  ...insightCommands, ...hogFunctionCommands, ...exportCommands];
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
 // (src/log/consumers/, docs/decisions/0014).
@@ -152,6 +154,14 @@ export async function startServer(
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
   // destinations' working state (logs, metrics, watcher) is read from its own environment.
   const hogApi = createLazyWorkerPool<HogApiTasks>({ worker: HOG_API_WORKER_URL, threads: 1, workerData: undefined });
+  // Export files are rendered in their own pool, started on the first export (ECharts,
+  // resvg and the PDF writer load there). A worker over its heap limit fails its render.
+  const exportPool = createLazyWorkerPool<ExportTasks>({
+    worker: EXPORT_WORKER_URL, threads: config.exports.workers, workerData: undefined, resourceLimits: { maxOldGenerationSizeMb: 2048 },
+  });
+  const exports = createExportsApi({
+    auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
+  });
   const destinations = openDestinationsStore(config.dataDir);
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
@@ -173,6 +183,7 @@ export async function startServer(
     ...feedRoutes({ auth, store, meter, tenancy, access }),
     ...quotaRoutes(auth, meter, tenancy),
     ...insights.routes,
+    ...exports.routes,
     ...decideRoutes({
       writes, meter, tenancy, pool: flagPool, geoip, log,
       maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
@@ -195,7 +206,12 @@ export async function startServer(
     await retention?.stop();
     await flagPool.close();
     await queries.close();
+    // Renders still running are interrupted (they resume at the next start): their queries
+    // end with the engine, their files with the pool.
+    const exportsClosed = exports.close();
     insights.close();
+    await exportPool.close();
+    await exportsClosed;
     await hogApi.close();
     await destinations.close();
     await meter.flush();

@@ -1,9 +1,11 @@
 // Piscina worker for export rendering (the exports domain's tasks, src/exports/tasks.ts):
-// charts, PDFs and spreadsheets are built here, off the HTTP thread.
+// charts, PDFs and spreadsheets are built here, and files written, off the HTTP thread.
 import { serveTasks } from '../src/pools/serve.js';
-import { renderExport } from '../src/exports/index.js';
+import { renderExport } from '../src/exports/render.js';
+import { writeContent } from '../src/exports/assets/files.js';
 import type { ExportTasks } from '../src/exports/tasks.js';
 
 export default serveTasks<ExportTasks>({
   render: (task) => renderExport(task.format, task.insight, task.context),
+  store: (task) => writeContent(task.dir, renderExport(task.format, task.insight, task.context).bytes),
 });

@@ -1,7 +1,11 @@
 // Public face of the exports domain: render an insight to a file in one of PostHog's
-// export formats, and the rules that name and expire the files.
+// export formats, the rules that name and expire the files, and the exports API (assets
+// written through the management write path, rendered in the export worker pool).
 export { defaultExpiresAfter, exportFilename, slugify, type FilenameParts } from './asset-rules.js';
 export { EXPORT_FORMATS, FORMAT_EXTENSIONS, XLSX_TYPE, parseExportFormat, type ExportFormat } from './formats.js';
 export { renderExport } from './render.js';
-export type { ExportTasks, RenderTask } from './tasks.js';
+export type { ExportTasks, RenderTask, StoreTask } from './tasks.js';
 export type { ExportContext, InsightData, RenderedExport } from './types.js';
+export { createExportsApi, type ExportsApi, type ExportsApiOptions, type ExportsSettings } from './api/wiring.js';
+export { exportCommands } from './assets/commands.js';
+export type { RenderClaims, AssetKey } from './assets/claims.js';

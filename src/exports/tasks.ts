@@ -1,6 +1,7 @@
-// The exports domain's task for its worker pool (src/pools/, workers/exports.ts):
+// The exports domain's tasks for its worker pool (src/pools/, workers/exports.ts):
 // rendering runs there, never on the HTTP thread. Inputs and outputs are plain data.
 import type { Task } from '../pools/index.js';
+import type { StoredContent } from './assets/asset-store.js';
 import type { ExportFormat } from './formats.js';
 import type { ExportContext, InsightData, RenderedExport } from './types.js';
 
@@ -10,6 +11,13 @@ export interface RenderTask {
   context: ExportContext | null;
 }
 
+// Render and store the file under `dir` (./assets/files.ts): the bytes never cross back
+// to the main thread, only their hash and size.
+export interface StoreTask extends RenderTask {
+  dir: string;
+}
+
 export type ExportTasks = {
   render: Task<RenderTask, RenderedExport>;
+  store: Task<StoreTask, StoredContent>;
 };

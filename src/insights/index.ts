@@ -34,6 +34,8 @@ export { insightsConsumer, INSIGHTS_CONSUMER } from './consumer.js';
 export type { InsightsSettings } from './consumer.js';
 export { createInsightsApi } from './api/wiring.js';
 export { insightCommands } from './api/commands.js';
+export { insightById } from './api/insight-store.js';
+export type { InsightRecord } from './api/insight-store.js';
 export type { InsightsApi, InsightsApiOptions } from './api/wiring.js';
 export type { Answer, QueryService, ResultFields } from './api/query-service.js';
 export { REFRESH_MODES } from './api/refresh.js';

@@ -73,6 +73,10 @@ export interface Store {
   // project's functions only when one changed.
   hogFunctions: Database<unknown, [number, string]>;
   hogFunctionVersions: Database<number, number>;
+  // Exported assets (src/exports/api/asset-store.ts): [project_id, id] → asset, and [0, 0] →
+  // the last id handed out (ids are global, as PostHog's). Their files live beside, under
+  // <data>/exports/.
+  exports: Database<unknown, [number, number]>;
   close(): Promise<void>;
 }
 
@@ -162,12 +166,13 @@ export function openStore(dataDir: string, opts: { readOnly?: boolean } = {}): S
   const insightCache = root.openDB<unknown, string>({ name: 'insight_cache', ...plainMaps });
   const hogFunctions = root.openDB<unknown, [number, string]>({ name: 'hog_functions', ...plainMaps });
   const hogFunctionVersions = root.openDB<number, number>({ name: 'hog_function_versions' });
+  const exports = root.openDB<unknown, [number, number]>({ name: 'exports', ...plainMaps });
   return {
     path, root, logRoot, logPath, log, logCounts, eventRows, eventTimes, legacyEvents, legacyEventUuids, positions, tenancy,
     flags, cohorts, cohortMembers, flagState, quota,
     persons, personDistinctIds, personIds, personRedirects, personSeq, groupTypes, groups, ingestionWarnings, hashKeyOverrides, deadLetters,
     insights, insightCache,
-    hogFunctions, hogFunctionVersions,
+    hogFunctions, hogFunctionVersions, exports,
     close: async () => { await logRoot.close(); await root.close(); },
   };
 }

@@ -3,30 +3,11 @@ import * as assert from 'uvu/assert';
 import { renderExport, XLSX_TYPE, type InsightData } from '../../src/exports/index.js';
 import { crc32 } from '../../src/exports/xlsx/zip.js';
 import { parseCsv } from '../helpers/csv.js';
+import { sheetRows } from '../helpers/sheet.js';
 import { unzip } from '../helpers/unzip.js';
 import * as fx from './fixtures.js';
 
 const s = suite('exports: XLSX workbooks');
-
-type Value = string | number | boolean | null;
-
-// The sheet's cells by row, from its XML: numbers and booleans typed, inline strings unescaped.
-function sheetRows(xml: string): Value[][] {
-  const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-  const rows: Value[][] = [];
-  for (const [, r, body] of xml.matchAll(/<row r="(\d+)">(.*?)<\/row>/g)) {
-    const row: Value[] = [];
-    for (const [, ref, attrs, inner] of body.matchAll(/<c r="([A-Z]+)\d+"([^>]*)>(.*?)<\/c>/g)) {
-      const col = [...ref].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
-      while (row.length < col) row.push(null);
-      if (attrs.includes('t="inlineStr"')) row.push(unescape(/<t[^>]*>(.*?)<\/t>/s.exec(inner)![1]));
-      else if (attrs.includes('t="b"')) row.push(/<v>(.*)<\/v>/.exec(inner)![1] === '1');
-      else row.push(Number(/<v>(.*)<\/v>/.exec(inner)![1]));
-    }
-    rows[Number(r) - 1] = row;
-  }
-  return rows;
-}
 
 function workbook(insight: InsightData, context: Record<string, unknown> | null = null) {
   const { contentType, bytes } = renderExport(XLSX_TYPE, insight, context);

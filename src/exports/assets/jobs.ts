@@ -1,0 +1,158 @@
+// Rendering an asset's file: claim it, run its query (in the aggregation worker), render
+// and store the file (in the export worker pool), record the outcome on the asset through
+// the write path. Never on the HTTP thread. The request that created the asset waits for
+// the job a little (./../api/routes.ts); a large or slow one goes on in the background.
+// Pending assets a restart finds are resumed, or failed once they have had their attempts.
+import type { Logger } from '../../logger.js';
+import type { TaskRunner } from '../../pools/index.js';
+import type { StateWrites } from '../../state/index.js';
+import type { Store } from '../../store/env.js';
+import type { Project } from '../../tenancy/types.js';
+import type { ExportTasks } from '../tasks.js';
+import type { InsightData } from '../types.js';
+import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord, type StoredContent } from './asset-store.js';
+import type { RenderClaims } from './claims.js';
+import { finishExportCommand, resumeExportCommand } from './commands.js';
+
+// What an export is made of, from the domains that own it (insights).
+export interface ExportSources {
+  // The insight's display name and stored query; null when it is gone (deleted).
+  insight(projectId: number, id: number): { name: string; query: unknown } | null;
+  project(id: number): Project | undefined;
+  // The query's response in PostHog's shape (results, and columns and types for tables).
+  run(project: Project, query: unknown): Promise<QueryOutput>;
+}
+
+export interface QueryOutput {
+  results: unknown;
+  columns?: string[] | null;
+  types?: unknown[] | null;
+}
+
+export interface RenderJobsOptions {
+  store: Store;
+  writes: StateWrites;
+  sources: ExportSources;
+  pool: TaskRunner<ExportTasks>;
+  claims: RenderClaims;
+  // Where files are stored (./files.ts).
+  dir: string;
+  // Results with more rows than this go to the background at once.
+  syncMaxRows: number;
+  timeoutMs: number;
+  log: Logger;
+  now(): Date;
+}
+
+export interface RenderJob {
+  // Settles once the outcome is recorded, or at once when another render holds the asset.
+  done: Promise<void>;
+  // Resolves when the job finds itself large (more result rows than syncMaxRows).
+  large: Promise<void>;
+}
+
+// A render may begin this many times: with the request, and once more after a restart.
+export const MAX_ATTEMPTS = 2;
+export const INTERRUPTED = 'The export was interrupted twice while rendering (the service restarted); create it again.';
+
+class RenderTimeoutError extends Error {}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function rowCount(results: unknown): number {
+  return Array.isArray(results) ? results.length : 0;
+}
+
+export function createRenderJobs(opts: RenderJobsOptions) {
+  const running = new Set<Promise<void>>();
+  let closed = false;
+
+  async function render(asset: ExportRecord, large: () => void): Promise<StoredContent> {
+    const project = opts.sources.project(asset.project_id);
+    if (!project) throw new Error('The project no longer exists.');
+    let source: { name: string; query: unknown } | null;
+    if (asset.insight !== null) {
+      source = opts.sources.insight(asset.project_id, asset.insight);
+      if (!source) throw new Error('The insight was deleted.');
+    } else {
+      const filename = contextObject(asset.export_context)?.filename;
+      source = { name: typeof filename === 'string' ? filename : 'Query', query: contextQuery(asset.export_context) };
+    }
+    const output = await opts.sources.run(project, source.query);
+    if (rowCount(output.results) > opts.syncMaxRows) large();
+    const insight: InsightData = {
+      name: source.name, query: source.query, result: output.results, columns: output.columns ?? null, types: output.types ?? null,
+      timezone: project.timezone,
+    };
+    return opts.pool.run('store', { format: asset.export_format, insight, context: contextObject(asset.export_context), dir: opts.dir });
+  }
+
+  function withTimeout<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderTimeoutError(`Rendering took longer than ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`)), opts.timeoutMs);
+    });
+    return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+  }
+
+  async function record(asset: ExportRecord, content: StoredContent | null, exception: string | null): Promise<void> {
+    try {
+      await opts.writes.submit(finishExportCommand, { project_id: asset.project_id, id: asset.id, content, exception });
+    } catch (err) {
+      opts.log.error('an export\'s outcome could not be recorded', { export_id: asset.id, error: messageOf(err) });
+    }
+  }
+
+  async function run(asset: ExportRecord, large: () => void): Promise<void> {
+    if (!(await opts.claims.claim(asset))) return;
+    try {
+      const content = await withTimeout(render(asset, large));
+      await record(asset, content, null);
+    } catch (err) {
+      // Stopping the service interrupts renders: they stay pending and resume at the next start.
+      if (closed) return;
+      opts.log.warn('an export failed to render', { export_id: asset.id, error: messageOf(err) });
+      await record(asset, null, messageOf(err));
+    } finally {
+      opts.claims.release(asset);
+    }
+  }
+
+  function start(asset: ExportRecord): RenderJob {
+    let markLarge!: () => void;
+    const large = new Promise<void>((resolve) => { markLarge = resolve; });
+    const done = run(asset, markLarge);
+    running.add(done);
+    void done.finally(() => running.delete(done));
+    return { done, large };
+  }
+
+  return {
+    start,
+    // Pending assets a previous run of the service left (it stopped or crashed while they
+    // rendered): each gets another attempt, or fails visibly once it had them all.
+    async resumePending(): Promise<number> {
+      let resumed = 0;
+      const now = opts.now();
+      for (const pending of allAssets(opts.store).filter((a) => isPending(a) && !isExpired(a, now))) {
+        if (closed) break;
+        const asset = await opts.writes.submit(resumeExportCommand, {
+          project_id: pending.project_id, id: pending.id, maxAttempts: MAX_ATTEMPTS, exception: INTERRUPTED,
+        });
+        if (asset && isPending(asset)) {
+          start(asset);
+          resumed++;
+        }
+      }
+      return resumed;
+    },
+    // Renders still running are interrupted (left pending); waits for them to let go. Marks
+    // the jobs closed before it returns its promise.
+    close(): Promise<void> {
+      closed = true;
+      return Promise.allSettled([...running]).then(() => undefined);
+    },
+  };
+}
+
+export type RenderJobs = ReturnType<typeof createRenderJobs>;
