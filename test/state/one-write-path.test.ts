@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
   });
 }
 
-const MANAGEMENT_WRITE = /\b(tenancy|flags|cohorts|cohortMembers|flagState|quota|hashKeyOverrides|insights|hogFunctions|hogFunctionVersions)\.(put|putSync|remove|removeSync|transaction|transactionSync|ifNoExists)\(/;
+const MANAGEMENT_WRITE = /\b(tenancy|flags|cohorts|cohortMembers|flagState|quota|hashKeyOverrides|insights|hogFunctions|hogFunctionVersions|exports)\.(put|putSync|remove|removeSync|transaction|transactionSync|ifNoExists)\(/;
 const SYNC_WRITE = /\.(putSync|removeSync|transactionSync)\(/;
 // The event store's row write, inside its consumer transaction: putSync is how lmdb-js
 // reports whether a noOverwrite put happened (src/events/consumer.ts).

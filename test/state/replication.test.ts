@@ -16,6 +16,7 @@ import { deletePerson, writeHashKeyOverrides } from '../../src/persons/commands.
 import { createInsight, updateInsight } from '../../src/insights/api/insight-write.js';
 import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../../src/destinations/commands.js';
 import type { StoredHogFunction } from '../../src/destinations/types.js';
+import { expireExportsCommand, finishExportCommand, insertExportCommand, resumeExportCommand } from '../../src/exports/assets/commands.js';
 import { applyEntries } from '../../src/events/consumer.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
@@ -37,7 +38,7 @@ s.after.each(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides', 'insights', 'hogFunctions', 'hogFunctionVersions',
+const MANAGED = ['tenancy', 'flags', 'cohorts', 'cohortMembers', 'flagState', 'quota', 'hashKeyOverrides', 'insights', 'hogFunctions', 'hogFunctionVersions', 'exports',
   'persons', 'personDistinctIds', 'personIds', 'personRedirects', 'personSeq'] as const;
 const contents = (store: Store, db: (typeof MANAGED)[number]) => [...store[db].getRange()].map(({ key, value }) => [key, value]);
 
@@ -103,6 +104,17 @@ s('two nodes applying the same commands hold the same management state', async (
   await insertHogFunction(writes, hogFunction('00000000-0000-4000-8000-000000000002'));
   await saveHogFunction(writes, { ...hf, enabled: false, watcher_epoch: 1 });
   await rearrangeHogFunctions(writes, { project_id: project.id, orders: [[hf.id, 2]], updated_at: new Date(NOW).toISOString() });
+
+  const exportAsset = (expires_after: string) => writes.submit(insertExportCommand, {
+    project_id: project.id, created_by: admin.id, dashboard: null, insight: insight.id, export_format: 'image/png', export_context: { columns: ['a'] },
+    created_at: new Date(NOW).toISOString(), expires_after, filename: 'export-views-2026-03-10-120000.png', content: null, exception: null, attempts: 1,
+  });
+  const rendered = await exportAsset('2026-09-06T00:00:00.000Z');
+  await writes.submit(finishExportCommand, { project_id: project.id, id: rendered.id, content: { sha256: 'ab'.repeat(32), size: 10 }, exception: null });
+  const failed = await exportAsset('2026-09-06T00:00:00.000Z');
+  await writes.submit(resumeExportCommand, { project_id: project.id, id: failed.id, maxAttempts: 1, exception: 'interrupted' });
+  await exportAsset('2026-03-10T00:00:00.000Z');
+  assert.is(await writes.submit(expireExportsCommand, { now: new Date(NOW).toISOString() }), 1);
 
   assert.is(await writeHashKeyOverrides(writes, 1, ['user-1', 'nobody'], ['reused'], 'anon-1'), true);
   await deletePerson(writes, 1, personRecordByDistinctId(a, 1, 'gone')!);
