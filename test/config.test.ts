@@ -55,3 +55,18 @@ hog('a malformed fetch allowance stops the start, naming the setting', () => {
 s.run();
 cache.run();
 hog.run();
+
+const exportsConfig = suite('config: exports');
+
+exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit and an hourly sweep unless set', () => {
+  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000 });
+  const set = parse({
+    HEDGEROW_EXPORT_WORKERS: '2', HEDGEROW_EXPORT_SYNC_MS: '0', HEDGEROW_EXPORT_SYNC_ROWS: '10', HEDGEROW_EXPORT_TIMEOUT_MS: '5000', HEDGEROW_EXPORT_SWEEP_MS: '60000',
+  }).exports;
+  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, renderTimeoutMs: 5000, sweepIntervalMs: 60_000 });
+  for (const [name, bad] of [['HEDGEROW_EXPORT_WORKERS', '0'], ['HEDGEROW_EXPORT_TIMEOUT_MS', '0'], ['HEDGEROW_EXPORT_SYNC_MS', 'soon']]) {
+    assert.throws(() => parse({ [name]: bad }), (err: unknown) => err instanceof ConfigError);
+  }
+});
+
+exportsConfig.run();

@@ -90,7 +90,7 @@ export function createRenderJobs(opts: RenderJobsOptions) {
   function withTimeout<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RenderTimeoutError(`Rendering took longer than ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`)), opts.timeoutMs);
+      timer = setTimeout(() => reject(new RenderTimeoutError(`Rendering took longer than ${opts.timeoutMs / 1000} s and was stopped.`)), opts.timeoutMs);
     });
     return Promise.race([work, limit]).finally(() => clearTimeout(timer));
   }
