@@ -1,9 +1,8 @@
 // The exports domain's tasks for its worker pool (src/pools/, workers/exports.ts):
 // rendering runs there, never on the HTTP thread. Inputs and outputs are plain data.
 import type { Task } from '../pools/index.js';
-import type { StoredContent } from './assets/asset-store.js';
 import type { ExportFormat } from './formats.js';
-import type { ExportContext, InsightData, RenderedExport } from './types.js';
+import type { ExportContext, InsightData, RenderedExport, StoredContent } from './types.js';
 
 export interface RenderTask {
   format: ExportFormat;

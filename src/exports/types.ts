@@ -25,3 +25,9 @@ export interface RenderedExport {
   contentType: ExportFormat;
   bytes: Uint8Array;
 }
+
+// A stored export file: the hex SHA-256 of its bytes (its name under <data>/exports/) and its size.
+export interface StoredContent {
+  sha256: string;
+  size: number;
+}

@@ -8,12 +8,12 @@ import { apiClient, denied, type ApiCall } from '../helpers/api.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/users.js';
 import { parseCsv } from '../helpers/csv.js';
-import { decodePng } from '../helpers/png.js';
+import { decodePng, differingPixels, inked } from '../helpers/png.js';
 import { readPdf } from '../helpers/pdf.js';
 import { sheetRows } from '../helpers/sheet.js';
 import { unzip } from '../helpers/unzip.js';
 import { defaultExpiresAfter, EXPORT_FORMATS, FORMAT_EXTENSIONS, type ExportFormat } from '../../src/exports/index.js';
-import { content, differingPixels, inked, loadEvents, saveInsight } from './helpers.js';
+import { content, loadEvents, saveInsight } from './helpers.js';
 
 const s = suite('exports: the exports API');
 let t: TestServer;

@@ -4,7 +4,6 @@ import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import type { ApiCall } from '../helpers/api.js';
 import { bearer, eventually, postJson, type TestServer } from '../helpers/server.js';
-import type { DecodedPng } from '../helpers/png.js';
 
 export const day = (offset: number, hour = 12): string => {
   const d = new Date();
@@ -60,21 +59,4 @@ export async function settled(t: TestServer, api: ApiCall, id: number, timeoutMs
     const r = await api('GET', `/api/environments/${t.projectId}/exports/${id}/`, t.personalKey);
     return r.status === 200 && (r.body.has_content || r.body.exception) ? r.body : null;
   }, timeoutMs);
-}
-
-// Share of pixels that are not near white.
-export function inked(img: DecodedPng): number {
-  let n = 0;
-  for (let i = 0; i < img.pixels.length; i += img.channels) {
-    if (img.pixels[i] < 235 || img.pixels[i + 1] < 235 || img.pixels[i + 2] < 235) n++;
-  }
-  return n / (img.width * img.height);
-}
-
-export function differingPixels(a: DecodedPng, b: DecodedPng): number {
-  let n = 0;
-  for (let i = 0; i < a.pixels.length; i += a.channels) {
-    if (a.pixels[i] !== b.pixels[i] || a.pixels[i + 1] !== b.pixels[i + 1] || a.pixels[i + 2] !== b.pixels[i + 2]) n++;
-  }
-  return n;
 }

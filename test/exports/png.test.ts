@@ -4,7 +4,7 @@ import { renderExport, type InsightData } from '../../src/exports/index.js';
 import { chartOption } from '../../src/exports/chart/option.js';
 import { optionToSvg } from '../../src/exports/chart/draw.js';
 import { fontMetrics } from '../../src/exports/chart/fonts.js';
-import { decodePng, PNG_SIGNATURE, type DecodedPng } from '../helpers/png.js';
+import { decodePng, differingPixels, inked, PNG_SIGNATURE, type DecodedPng } from '../helpers/png.js';
 import * as fx from './fixtures.js';
 
 const s = suite('exports: PNG charts');
@@ -14,25 +14,6 @@ const png = (insight: InsightData) => decodePng(renderExport('image/png', insigh
 function pixel(img: DecodedPng, x: number, y: number): number[] {
   const at = (y * img.width + x) * img.channels;
   return [...img.pixels.subarray(at, at + 3)];
-}
-
-// Share of pixels in the band of rows [y0, y1) that are not near white.
-function inked(img: DecodedPng, y0 = 0, y1 = img.height): number {
-  const { pixels, channels, width } = img;
-  let n = 0;
-  for (let i = y0 * width * channels; i < y1 * width * channels; i += channels) {
-    if (pixels[i] < 235 || pixels[i + 1] < 235 || pixels[i + 2] < 235) n++;
-  }
-  return n / ((y1 - y0) * width);
-}
-
-function differingPixels(a: DecodedPng, b: DecodedPng, y0 = 0, y1 = a.height): number {
-  const { channels, width } = a;
-  let n = 0;
-  for (let i = y0 * width * channels; i < y1 * width * channels; i += channels) {
-    if (a.pixels[i] !== b.pixels[i] || a.pixels[i + 1] !== b.pixels[i + 1] || a.pixels[i + 2] !== b.pixels[i + 2]) n++;
-  }
-  return n;
 }
 
 for (const [name, insight] of Object.entries(fx.everyKind)) {

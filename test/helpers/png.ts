@@ -69,3 +69,22 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
   }
   return { width, height, channels, pixels };
 }
+
+// Share of pixels in the band of rows [y0, y1) that are not near white.
+export function inked(img: DecodedPng, y0 = 0, y1 = img.height): number {
+  const { pixels, channels, width } = img;
+  let n = 0;
+  for (let i = y0 * width * channels; i < y1 * width * channels; i += channels) {
+    if (pixels[i] < 235 || pixels[i + 1] < 235 || pixels[i + 2] < 235) n++;
+  }
+  return n / ((y1 - y0) * width);
+}
+
+export function differingPixels(a: DecodedPng, b: DecodedPng, y0 = 0, y1 = a.height): number {
+  const { channels, width } = a;
+  let n = 0;
+  for (let i = y0 * width * channels; i < y1 * width * channels; i += channels) {
+    if (a.pixels[i] !== b.pixels[i] || a.pixels[i + 1] !== b.pixels[i + 1] || a.pixels[i + 2] !== b.pixels[i + 2]) n++;
+  }
+  return n;
+}

@@ -3,13 +3,7 @@
 // file itself is stored apart, by the hash of its bytes (./files.ts).
 import type { Store } from '../../store/env.js';
 import type { ExportFormat } from '../formats.js';
-import type { ExportContext } from '../types.js';
-
-export interface StoredContent {
-  // Hex SHA-256 of the file's bytes: its name under <data>/exports/.
-  sha256: string;
-  size: number;
-}
+import type { ExportContext, StoredContent } from '../types.js';
 
 export interface ExportRecord {
   id: number;

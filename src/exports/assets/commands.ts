@@ -3,7 +3,8 @@
 // renders and carried in the payload, so every node applies the same state.
 import { defineCommand } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
-import { allAssets, assetById, isPending, SEQ_KEY, type ExportRecord, type StoredContent } from './asset-store.js';
+import type { StoredContent } from '../types.js';
+import { allAssets, assetById, isPending, SEQ_KEY, type ExportRecord } from './asset-store.js';
 
 export const insertExportCommand = defineCommand('exports.insert', (store, fields: Omit<ExportRecord, 'id'>): ExportRecord => {
   const id = ((store.exports.get(SEQ_KEY) as number | undefined) ?? 0) + 1;

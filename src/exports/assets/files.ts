@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredContent } from './asset-store.js';
+import type { StoredContent } from '../types.js';
 
 export const CONTENT_DIR = 'exports';
 const HASH_NAME = /^[0-9a-f]{64}$/;

@@ -9,8 +9,8 @@ import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
 import type { Project } from '../../tenancy/types.js';
 import type { ExportTasks } from '../tasks.js';
-import type { InsightData } from '../types.js';
-import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord, type StoredContent } from './asset-store.js';
+import type { InsightData, StoredContent } from '../types.js';
+import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord } from './asset-store.js';
 import type { RenderClaims } from './claims.js';
 import { finishExportCommand, resumeExportCommand } from './commands.js';
 
@@ -55,7 +55,6 @@ export interface RenderJob {
 export const MAX_ATTEMPTS = 2;
 export const INTERRUPTED = 'The export was interrupted twice while rendering (the service restarted); create it again.';
 
-class RenderTimeoutError extends Error {}
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -90,7 +89,7 @@ export function createRenderJobs(opts: RenderJobsOptions) {
   function withTimeout<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RenderTimeoutError(`Rendering took longer than ${opts.timeoutMs / 1000} s and was stopped.`)), opts.timeoutMs);
+      timer = setTimeout(() => reject(new Error(`Rendering took longer than ${opts.timeoutMs / 1000} s and was stopped.`)), opts.timeoutMs);
     });
     return Promise.race([work, limit]).finally(() => clearTimeout(timer));
   }
