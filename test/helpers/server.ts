@@ -88,7 +88,9 @@ export function bearer(key: string): Record<string, string> {
 }
 
 // Polls until `check` returns a truthy value (consumers apply the log asynchronously).
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
+// The bound is generous: consumer threads start slowly on a loaded two-core machine, and
+// a condition that holds returns at its first true poll whatever the bound.
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
