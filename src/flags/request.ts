@@ -1,7 +1,7 @@
 // A /decide or /flags request body, decoded like capture's, read into the fields
 // evaluation needs. Pure: the decoded payload and query in, plain data out.
 import { errors } from '../errors.js';
-import { isObject } from '../json.js';
+import { isObject, measureJson, TOO_DEEP } from '../json.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 
 export interface FlagRequest {
@@ -17,6 +17,26 @@ export interface FlagRequest {
 }
 
 type Obj = Record<string, unknown>;
+
+// Bounds of what a request hands to the flag worker (docs/decisions/0028). Deeper
+// objects overflow the stack of the structured clone that carries a batch of requests
+// to the worker; more values cost the main thread that clone. Generous for real
+// properties: SDKs send a few dozen, one level deep.
+export const MAX_REQUEST_LEVELS = 100;
+export const MAX_REQUEST_VALUES = 10_000;
+const BOUNDED = ['groups', 'person_properties', 'group_properties'] as const;
+
+function checkBounds(body: Obj): void {
+  let budget = MAX_REQUEST_VALUES;
+  for (const attr of BOUNDED) {
+    // group_properties holds one properties object per group type: one level more.
+    const levels = attr === 'group_properties' ? MAX_REQUEST_LEVELS + 1 : MAX_REQUEST_LEVELS;
+    const values = measureJson(body[attr], levels, budget);
+    if (values === TOO_DEEP) throw errors.tooDeep(MAX_REQUEST_LEVELS, attr);
+    if (values > budget) throw errors.flagRequestTooLarge(MAX_REQUEST_VALUES, attr);
+    budget -= values;
+  }
+}
 
 function text(v: unknown): string | null {
   if (typeof v === 'string') return v.length > 0 ? v : null;
@@ -42,6 +62,7 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
     // PostHog's words and shape (generate_exception_response in posthog/api/decide.py).
     throw errors.validation('Decide requires a distinct_id.', null, 'missing_distinct_id');
   }
+  checkBounds(body);
 
   const groups: Record<string, string> = {};
   if (isObject(body.groups)) {

@@ -88,8 +88,18 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
         for (let i = 0; i < batch.length; i++) batch[i].resolve(outputs[i]);
       },
       (err) => {
-        settle(batch);
-        for (const p of batch) p.reject(err);
+        if (batch.length === 1) {
+          settle(batch);
+          batch[0].reject(err);
+          return;
+        }
+        // The batch failed as a whole: its message could not be posted (an input
+        // structured clone cannot copy, or one nested deep enough to overflow its stack),
+        // or the worker died under it. Whichever request caused it, the others must not
+        // fail with it: each is sent again alone, at once (past the in-flight cap, which
+        // is there for batching), and only one that fails alone fails.
+        inFlight--;
+        for (const p of batch) dispatch(kind, [p]);
       },
     );
   }
