@@ -79,6 +79,7 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
     ? body.flag_keys_to_evaluate.filter((k): k is string => typeof k === 'string')
     : null;
 
+  const anonId = text(body.$anon_distinct_id);
   return {
     token,
     // PostHog cuts distinct ids to 200 code points before hashing, as capture stores them.
@@ -88,7 +89,8 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
     groupProperties,
     geoipDisable: body.geoip_disable === true || body.disable_geoip === true,
     flagKeys,
-    anonDistinctId: text(body.$anon_distinct_id),
+    // Cut like distinct_id: capture stored it cut (src/persons/identity.ts).
+    anonDistinctId: anonId === null ? null : limitDistinctId(anonId),
     deviceId: text(body.$device_id),
   };
 }

@@ -17,7 +17,8 @@ export type Normalized =
   | { kind: 'drop'; warning: IngestionWarning }
   | { kind: 'keep'; processPerson: boolean; properties: Properties; warnings: IngestionWarning[] };
 
-const MAX_GROUP_KEY_LENGTH = 400;
+// Longer group keys are refused at ingestion (group_key_too_long), so no stored group has one.
+export const MAX_GROUP_KEY_LENGTH = 400;
 // These only make sense for a person; without one they are refused outright.
 const PERSON_ONLY_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$groupidentify']);
 const MERGE_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously']);
