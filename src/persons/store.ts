@@ -11,7 +11,7 @@ import type { Store } from '../store/env.js';
 import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, Properties } from '../store/persons.js';
 import { readByDistinctId, readByUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
-import { MAX_GROUP_KEY_LENGTH } from './normalize.js';
+import { MAX_GROUP_KEY_LENGTH } from './groups.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 
 // Merges chain (A into B, later B into C); a longer chain than this would be a bug.
