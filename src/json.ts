@@ -10,14 +10,14 @@ export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' &
 // deeper than they allow before any of those see it.
 export const TOO_DEEP = -1;
 
-// Reused by every walk (no allocation per call), and emptied before returning so it
-// keeps no request's objects alive.
-const pendingValues: object[] = [];
+// The walk's stack, reused by every walk (no allocation per call; an array emptied by
+// `length = 0` would drop its backing store and allocate it again at the next push).
+// Slots are set to null as they are taken, so it keeps no request's objects alive.
+const pending: (object | null)[] = [];
 const pendingLevels: number[] = [];
 
-function endWalk(result: number): number {
-  pendingValues.length = 0;
-  pendingLevels.length = 0;
+function endWalk(top: number, result: number): number {
+  for (let i = 0; i < top; i++) pending[i] = null;
   return result;
 }
 
@@ -32,30 +32,32 @@ export function measureJson(value: unknown, levels: number, maxValues = Infinity
   if (typeof value !== 'object' || value === null) return 0;
   if (levels < 1) return TOO_DEEP;
   let count = 0;
-  pendingValues.push(value);
-  pendingLevels.push(1);
-  while (pendingValues.length > 0) {
-    const v = pendingValues.pop() as Record<string, unknown>;
-    const below = (pendingLevels.pop() as number) + 1;
+  let top = 0;
+  pending[top] = value;
+  pendingLevels[top++] = 1;
+  while (top > 0) {
+    const v = pending[--top] as Record<string, unknown>;
+    pending[top] = null;
+    const below = pendingLevels[top] + 1;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
-        if (++count > maxValues) return endWalk(count);
+        if (++count > maxValues) return endWalk(top, count);
         const child: unknown = v[i];
         if (typeof child !== 'object' || child === null) continue;
-        if (below > levels) return endWalk(TOO_DEEP);
-        pendingValues.push(child);
-        pendingLevels.push(below);
+        if (below > levels) return endWalk(top, TOO_DEEP);
+        pending[top] = child;
+        pendingLevels[top++] = below;
       }
       continue;
     }
     for (const key in v) {
-      if (++count > maxValues) return endWalk(count);
+      if (++count > maxValues) return endWalk(top, count);
       const child = v[key];
       if (typeof child !== 'object' || child === null) continue;
-      if (below > levels) return endWalk(TOO_DEEP);
-      pendingValues.push(child);
-      pendingLevels.push(below);
+      if (below > levels) return endWalk(top, TOO_DEEP);
+      pending[top] = child;
+      pendingLevels[top++] = below;
     }
   }
-  return endWalk(count);
+  return count;
 }
