@@ -10,6 +10,8 @@
 // per thread) requests wait here and leave together when one comes back: an idle pool
 // answers at once, a busy one batches more the busier it gets. A pool with maxBatch 1
 // sends each request on its own, in arrival order.
+// A batch that fails as a whole is sent again request by request, so one request cannot
+// fail the requests it travelled with.
 import { Piscina } from 'piscina';
 import type { BatchOutcome, InputOf, Kind, OutputOf, TaskMap, TaskMessage, TaskRunner } from './tasks.js';
 
