@@ -33,7 +33,7 @@ s('the count stops just past maxValues', () => {
   assert.is(measureJson(wide, 1, 10), 11);
 });
 
-s('a walk keeps no reference to what it walked, and the next walk starts clean', () => {
+s('a walk stopped early leaves the next one a clean start', () => {
   assert.is(measureJson(chain(500), 100), TOO_DEEP);
   assert.is(measureJson({ a: { b: 1 } }, 2), 2);
 });
