@@ -145,6 +145,14 @@ export const errors = {
   unstorableKey: (key: string, event: number) =>
     new ApiError(400, 'validation_error', 'invalid_payload',
       `Property keys named "__proto__" or "toJSON" cannot be stored: event ${event} of the request has a key "${key}". Rename it.`, 'properties'),
+  // JSON nested deeper than the service hands on (docs/decisions/0028): past a few
+  // thousand levels structured clone, msgpackr and JSON.stringify overflow the stack.
+  tooDeep: (levels: number, attr: string | null) =>
+    new ApiError(400, 'validation_error', 'invalid_input', `Objects nested more than ${levels} levels deep are not accepted.`, attr),
+  // What a /decide or /flags request hands to the flag worker, bounded (0028).
+  flagRequestTooLarge: (maxValues: number, attr: string) =>
+    new ApiError(400, 'validation_error', 'invalid_input',
+      `A request may carry at most ${maxValues.toLocaleString('en')} values in groups, person_properties and group_properties.`, attr),
   tooLarge: (detail = 'Request body is too large.') =>
     new ApiError(413, 'invalid_request', 'payload_too_large', detail),
   // The local-evaluation feed of an organization over its feature flag quota (PostHog's words).

@@ -1,7 +1,7 @@
 // A /decide or /flags request body, decoded like capture's, read into the fields
 // evaluation needs. Pure: the decoded payload and query in, plain data out.
 import { errors } from '../errors.js';
-import { isObject } from '../json.js';
+import { isObject, measureJson, TOO_DEEP } from '../json.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 
 export interface FlagRequest {
@@ -17,6 +17,31 @@ export interface FlagRequest {
 }
 
 type Obj = Record<string, unknown>;
+
+// Bounds of what a request hands to the flag worker (docs/decisions/0028). Deeper
+// objects overflow the stack of the structured clone that carries a batch of requests
+// to the worker; more values cost the main thread that clone. Generous for real
+// properties: SDKs send a few dozen, one level deep.
+export const MAX_REQUEST_LEVELS = 100;
+export const MAX_REQUEST_VALUES = 10_000;
+
+// The values `value` holds, within the budget left; the request is refused otherwise.
+function bounded(value: unknown, levels: number, budget: number, attr: string): number {
+  const values = measureJson(value, levels, budget);
+  if (values === TOO_DEEP) throw errors.tooDeep(MAX_REQUEST_LEVELS, attr);
+  if (values > budget) throw errors.flagRequestTooLarge(MAX_REQUEST_VALUES, attr);
+  return values;
+}
+
+// Named reads, not a loop over the three names: a lookup by a computed name costs more
+// than the walk of a typical request (measured, bench/RESULTS.md 2026-11-26).
+function checkBounds(body: Obj): void {
+  let budget = MAX_REQUEST_VALUES;
+  budget -= bounded(body.groups, MAX_REQUEST_LEVELS, budget, 'groups');
+  budget -= bounded(body.person_properties, MAX_REQUEST_LEVELS, budget, 'person_properties');
+  // group_properties holds one properties object per group type: one level more.
+  bounded(body.group_properties, MAX_REQUEST_LEVELS + 1, budget, 'group_properties');
+}
 
 function text(v: unknown): string | null {
   if (typeof v === 'string') return v.length > 0 ? v : null;
@@ -42,6 +67,7 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
     // PostHog's words and shape (generate_exception_response in posthog/api/decide.py).
     throw errors.validation('Decide requires a distinct_id.', null, 'missing_distinct_id');
   }
+  checkBounds(body);
 
   const groups: Record<string, string> = {};
   if (isObject(body.groups)) {
@@ -58,6 +84,7 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
     ? body.flag_keys_to_evaluate.filter((k): k is string => typeof k === 'string')
     : null;
 
+  const anonId = text(body.$anon_distinct_id);
   return {
     token,
     // PostHog cuts distinct ids to 200 code points before hashing, as capture stores them.
@@ -67,7 +94,8 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
     groupProperties,
     geoipDisable: body.geoip_disable === true || body.disable_geoip === true,
     flagKeys,
-    anonDistinctId: text(body.$anon_distinct_id),
+    // Cut like distinct_id: capture stored it cut (src/persons/identity.ts).
+    anonDistinctId: anonId === null ? null : limitDistinctId(anonId),
     deviceId: text(body.$device_id),
   };
 }

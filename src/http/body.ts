@@ -1,6 +1,8 @@
 // JSON request bodies of the management API, as DRF reads them: an empty body is an
-// empty object, anything but an object is refused.
+// empty object, anything but an object is refused, and so is one nested deeper than
+// anything the API stores (docs/decisions/0028).
 import { errors } from '../errors.js';
+import { measureJson, TOO_DEEP } from '../json.js';
 import type { HttpRequest } from './types.js';
 
 // Python's names for JSON types, which DRF puts in its message.
@@ -13,6 +15,18 @@ export function pythonType(v: unknown): string {
   return typeof v;
 }
 
+// Levels below a body's top object. PostHog's deepest real values (cohort filter groups,
+// insight queries, hog function inputs) nest a dozen or so; past a few thousand,
+// msgpackr (storing), JSON.stringify (flag payloads) and recursive validators (cohort
+// groups) overflow the stack, which answered 500.
+export const MAX_BODY_LEVELS = 100;
+
+function checkDepth(body: Record<string, unknown>): void {
+  for (const field in body) {
+    if (measureJson(body[field], MAX_BODY_LEVELS) === TOO_DEEP) throw errors.tooDeep(MAX_BODY_LEVELS, field);
+  }
+}
+
 export function jsonObject(req: HttpRequest): Record<string, unknown> {
   if (req.body.length === 0) return {};
   let value: unknown;
@@ -22,5 +36,6 @@ export function jsonObject(req: HttpRequest): Record<string, unknown> {
     throw errors.parseError((err as Error).message);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.notADictionary(pythonType(value));
+  checkDepth(value as Record<string, unknown>);
   return value as Record<string, unknown>;
 }

@@ -16,6 +16,13 @@ export interface RouteMatch {
 
 const EMPTY: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+// The longest path parameter any route takes is a project API key (under 50
+// characters); ids are uuids, numbers, slugs. A longer segment names nothing that can
+// exist, so it matches no route and the path answers 404 Not found, as PostHog answers
+// an id it cannot find, before any handler makes an LMDB key of it (keys hold at most
+// 1,978 bytes: a 10,000-character id failed with a 500; docs/decisions/0028).
+export const MAX_PARAM_LENGTH = 200;
+
 function trimSlashes(path: string): string {
   let end = path.length;
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
@@ -55,7 +62,7 @@ export function createRouter(routes: readonly Route[]) {
         if (seg.charCodeAt(0) === 58) {
           if (parts[i] === '') { params = null; break; }
           const value = safeDecode(parts[i]);
-          if (value === null) { params = null; break; }
+          if (value === null || value.length > MAX_PARAM_LENGTH) { params = null; break; }
           params[seg.slice(1)] = value;
         } else if (seg !== parts[i]) { params = null; break; }
       }

@@ -4,6 +4,9 @@ import type { GroupRecord, GroupTypeRecord, Properties } from '../store/persons.
 import { isObject } from '../json.js';
 
 export const MAX_GROUP_TYPES = 5;
+// Longer group keys are refused at ingestion (group_key_too_long, src/persons/normalize.ts),
+// so no stored group has one.
+export const MAX_GROUP_KEY_LENGTH = 400;
 
 export interface GroupIdentify {
   groupType: string;

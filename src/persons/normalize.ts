@@ -4,6 +4,7 @@
 // properties extends the event's own $set / $set_once (src/persons/initial-properties.ts).
 import type { Properties } from '../store/persons.js';
 import { liftPersonProperties } from './initial-properties.js';
+import { MAX_GROUP_KEY_LENGTH } from './groups.js';
 import type { IngestionWarning } from '../ingestion-warnings/index.js';
 
 export interface EventInput {
@@ -17,7 +18,6 @@ export type Normalized =
   | { kind: 'drop'; warning: IngestionWarning }
   | { kind: 'keep'; processPerson: boolean; properties: Properties; warnings: IngestionWarning[] };
 
-const MAX_GROUP_KEY_LENGTH = 400;
 // These only make sense for a person; without one they are refused outright.
 const PERSON_ONLY_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$groupidentify']);
 const MERGE_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously']);

@@ -11,19 +11,25 @@ import type { Store } from '../store/env.js';
 import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, Properties } from '../store/persons.js';
 import { readByDistinctId, readByUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
+import { MAX_GROUP_KEY_LENGTH } from './groups.js';
+import { limitDistinctId } from '../capture/distinct-id.js';
 
 // Merges chain (A into B, later B into C); a longer chain than this would be a bug.
 const MAX_REDIRECTS = 64;
 
+// Ids and keys longer than ingestion keeps name no person or group, and would not fit
+// an LMDB key (1,978 bytes): looked up, they are simply not found (docs/decisions/0028).
+const storableDistinctId = (id: string) => limitDistinctId(id) === id;
+
 /** The person `distinctId` belongs to and its properties: one read. */
 export function personByDistinctId(store: Store, projectId: number, distinctId: string): DistinctIdRecord | undefined {
-  const p = readByDistinctId(store, projectId, distinctId);
+  const p = personRecordByDistinctId(store, projectId, distinctId);
   return p && { person_uuid: p.uuid, person_id: p.id, properties: p.properties };
 }
 
 /** The whole person `distinctId` belongs to (distinct ids, creation, identification). */
 export function personRecordByDistinctId(store: Store, projectId: number, distinctId: string): PersonRecord | undefined {
-  return readByDistinctId(store, projectId, distinctId);
+  return storableDistinctId(distinctId) ? readByDistinctId(store, projectId, distinctId) : undefined;
 }
 
 export function personByUuid(store: Store, projectId: number, uuid: string): PersonRecord | undefined {
@@ -52,7 +58,7 @@ export function groupTypeMapping(store: Store, projectId: number): GroupTypeReco
 }
 
 export function groupByKey(store: Store, projectId: number, typeIndex: number, groupKey: string): GroupRecord | undefined {
-  return store.groups.get([projectId, typeIndex, groupKey]);
+  return groupKey.length > MAX_GROUP_KEY_LENGTH ? undefined : store.groups.get([projectId, typeIndex, groupKey]);
 }
 
 /** A group's properties: one read; undefined when the group was never identified. */

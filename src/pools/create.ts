@@ -10,6 +10,8 @@
 // per thread) requests wait here and leave together when one comes back: an idle pool
 // answers at once, a busy one batches more the busier it gets. A pool with maxBatch 1
 // sends each request on its own, in arrival order.
+// A batch that fails as a whole is sent again request by request, so one request cannot
+// fail the requests it travelled with.
 import { Piscina } from 'piscina';
 import type { BatchOutcome, InputOf, Kind, OutputOf, TaskMap, TaskMessage, TaskRunner } from './tasks.js';
 
@@ -88,8 +90,18 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
         for (let i = 0; i < batch.length; i++) batch[i].resolve(outputs[i]);
       },
       (err) => {
-        settle(batch);
-        for (const p of batch) p.reject(err);
+        if (batch.length === 1) {
+          settle(batch);
+          batch[0].reject(err);
+          return;
+        }
+        // The batch failed as a whole: its message could not be posted (an input
+        // structured clone cannot copy, or one nested deep enough to overflow its stack),
+        // or the worker died under it. Whichever request caused it, the others must not
+        // fail with it: each is sent again alone, at once (past the in-flight cap, which
+        // is there for batching), and only one that fails alone fails.
+        inFlight--;
+        for (const p of batch) dispatch(kind, [p]);
       },
     );
   }

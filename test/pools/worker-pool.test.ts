@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWorkerPool, PoolOverloadedError, TaskFailedError, type Task, type TaskRunner } from '../../src/pools/index.js';
-import type { EchoTasks, Res } from '../fixtures/batch-echo-worker.js';
+import type { EchoTasks, Req, Res } from '../fixtures/batch-echo-worker.js';
 
 const worker = new URL('../fixtures/batch-echo-worker.js', import.meta.url);
 type Tag = { tag: string };
@@ -36,11 +36,28 @@ s('while every worker is busy, requests from later turns wait and leave together
   await pool.close();
 });
 
-s('a failing batch rejects every request in it and the pool keeps working', async () => {
+s('a batch that fails as a whole is sent again one request at a time: only the request that fails alone fails', async () => {
   const pool = echoPool({ maxBatch: 8 });
-  const bad = await Promise.allSettled([pool.run('echo', { n: 1 }), pool.run('echo', { n: -1 })]);
-  assert.equal(bad.map((r) => r.status), ['rejected', 'rejected']);
+  const settled = await Promise.allSettled([1, -1, 3].map((n) => pool.run('echo', { n })));
+  assert.equal(settled.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(settled.map((r) => (r.status === 'fulfilled' ? r.value.batchSize : null)), [1, null, 1]);
+  assert.is((settled[1] as PromiseRejectedResult).reason.message, 'negative input');
+  assert.is(pool.queued(), 0);
   assert.is((await pool.run('echo', { n: 4 })).doubled, 8);
+  await pool.close();
+});
+
+s('an input the batch message cannot carry (uncloneable, or deep enough to overflow the clone) fails alone', async () => {
+  const pool = echoPool({ maxBatch: 8 });
+  let deep: unknown = 1;
+  for (let i = 0; i < 10_000; i++) deep = { a: deep };
+  const inputs = [{ n: 1 }, { n: 2, extra: () => 0 }, { n: 3 }, { n: 4, extra: deep }, { n: 5 }] as Req[];
+  const settled = await Promise.allSettled(inputs.map((input) => pool.run('echo', input)));
+  assert.equal(settled.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.doubled] : [])), [2, 6, 10]);
+  assert.ok(/could not be cloned/.test((settled[1] as PromiseRejectedResult).reason.message));
+  assert.ok((settled[3] as PromiseRejectedResult).reason instanceof RangeError);
+  assert.is(pool.queued(), 0);
   await pool.close();
 });
 

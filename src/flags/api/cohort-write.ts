@@ -4,6 +4,7 @@
 // Static cohorts take their members as `distinct_ids` (hedgerow's JSON form of
 // PostHog's CSV upload of distinct ids); each write adds to the membership.
 import { errors } from '../../errors.js';
+import { limitDistinctId } from '../../capture/distinct-id.js';
 import { cohortsNeeded } from '../definitions/cohort-refs.js';
 import { projectCohorts, projectFlags } from '../definitions/store.js';
 import { insertCohort, saveCohort } from '../definitions/commands.js';
@@ -24,7 +25,10 @@ function distinctIds(body: Body, isStatic: boolean): string[] {
   if (!Array.isArray(ids)) throw errors.validation('distinct_ids must be a list', 'distinct_ids');
   if (!isStatic) throw errors.validation('Can only add users to static cohorts', 'distinct_ids');
   if (!ids.every((id) => typeof id === 'string' && id !== '')) throw errors.validation('Each distinct id must be a non-empty string.', 'distinct_ids');
-  return ids as string[];
+  // Cut as capture cuts distinct ids, so a member meets the person whose events carried
+  // the same id, and every member fits an LMDB key (a 3,000-character id failed with a
+  // 500; docs/decisions/0028).
+  return (ids as string[]).map(limitDistinctId);
 }
 
 function parse(body: Body, self: StoredCohort | undefined) {
