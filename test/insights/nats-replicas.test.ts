@@ -143,6 +143,15 @@ s('both replicas answer queries, and report their loaded position', async () => 
     && (await metric('hedgerow_insights_replica_lag_records', 'b')) === 0, 10_000);
 });
 
+s('an answer larger than a NATS message (1 MB) arrives whole, in parts', async () => {
+  // 2-byte characters: a part boundary falls inside one.
+  const blob = (c: string) => c.repeat(300_000);
+  await capture([ev('big', 'user-9', new Date().toISOString(), { blob: blob('é') }), ev('big', 'user-9', new Date(Date.now() - 1000).toISOString(), { blob: blob('ü') })]);
+  const r = await query({ kind: 'EventsQuery', select: ['properties.blob'], event: 'big', orderBy: ['timestamp DESC'] });
+  assert.is(r.status, 200, JSON.stringify(r.body).slice(0, 500));
+  assert.equal(r.body.results.map((row: string[]) => row[0]), [blob('é'), blob('ü')]);
+});
+
 s('a replica SIGKILLed with queries in flight: the other answers them all', async () => {
   const before = { b: await metric('hedgerow_insights_replica_answers', 'b'), c: await metric('hedgerow_insights_replica_answers', 'c') };
   // Frozen, both hold the queries NATS gives them; then one dies with its share unanswered.
