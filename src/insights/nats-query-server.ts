@@ -1,8 +1,8 @@
 // A `hedgerow aggregate` replica's side of queries over NATS (./nats-protocol.ts): it joins
-// the queue group, and for each query it is given waits (bounded) until its columnar store
+// the queue group once caught up with the stream, and for each query it is given waits (bounded) until its columnar store
 // has loaded the position the query needs, runs it, and streams the answer back. It also
 // publishes its loaded position every few seconds, for the serve nodes' metrics.
-import { connect, type Msg, type NatsConnection } from 'nats';
+import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { STREAM } from '../log/nats-stream.js';
 import type { Columnar } from './columnar/database.js';
 import {
@@ -20,8 +20,10 @@ export interface NatsQueryServerOptions {
   position(): number;
 }
 
-// How often a query waiting for the replica to catch up looks at its position.
+// How often a query waiting for the replica to catch up looks at its position, and a replica
+// not yet in the queue group.
 const CATCH_UP_POLL_MS = 20;
+const JOIN_POLL_MS = 100;
 // Room in each part for the tag and the protocol's headers.
 const PART_SLACK_BYTES = 4096;
 // How long shutting down waits for running queries to say `gone`.
@@ -79,7 +81,19 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
     running.set(reply, { id: request.id, controller, done });
   }
 
-  const queries = nc.subscribe(QUERY_SUBJECT, { queue: QUERY_QUEUE, callback: (err, msg) => { if (!err) answer(msg); } });
+  // A replica joins the queue group once it has loaded what the stream held when it started:
+  // one far behind (new, or back after a long stop) would otherwise take queries it can only
+  // answer `behind` to, each after the wait.
+  const jsm = await nc.jetstreamManager();
+  const streamEnd = async () => (await jsm.streams.info(STREAM)).state.last_seq;
+  const joinAt = await streamEnd().catch(() => 0);
+  let queries: Subscription | null = null;
+  const join = () => {
+    if (queries || closing || opts.position() < joinAt) return false;
+    queries = nc.subscribe(QUERY_SUBJECT, { queue: QUERY_QUEUE, callback: (err, msg) => { if (!err) answer(msg); } });
+    return true;
+  };
+  const joinTimer = join() ? null : setInterval(() => { if (join()) clearInterval(joinTimer!); }, JOIN_POLL_MS);
   const cancels = nc.subscribe(CANCEL_SUBJECT, {
     callback: (err, msg) => {
       if (err) return;
@@ -93,11 +107,10 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
     },
   });
 
-  const jsm = await nc.jetstreamManager();
-  let lastSeq = 0;
+  let lastSeq = joinAt;
   const publishStatus = async () => {
     try {
-      lastSeq = (await jsm.streams.info(STREAM)).state.last_seq;
+      lastSeq = await streamEnd();
     } catch {
       // Keep the last one seen: the status still carries the loaded position.
     }
@@ -116,7 +129,8 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
     async close() {
       closing = true;
       clearInterval(statusTimer);
-      queries.unsubscribe();
+      if (joinTimer) clearInterval(joinTimer);
+      queries?.unsubscribe();
       cancels.unsubscribe();
       for (const r of running.values()) r.controller.abort();
       await Promise.race([Promise.all([...running.values()].map((r) => r.done)), sleep(CLOSE_WAIT_MS)]);
