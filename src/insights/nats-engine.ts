@@ -60,7 +60,16 @@ export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsIn
   // By the attempt's reply subject; an attempt given up is removed, so late messages of a
   // replica taken for dead are dropped.
   const attempts = new Map<string, Attempt>();
-  const replies = nc.subscribe(`${inbox}.*`, { callback: (err, msg) => { if (!err) attempts.get(msg.subject)?.onMessage(msg); } });
+  const replies = nc.subscribe(`${inbox}.*`, {
+    callback: (err, msg) => {
+      if (err) return;
+      try {
+        attempts.get(msg.subject)?.onMessage(msg);
+      } catch {
+        // A message this version cannot read: the attempt's silence timer asks another replica.
+      }
+    },
+  });
 
   const known = new Map<string, { status: ReplicaStatus; seenAt: number; answers: number }>();
   const replicaEntry = (replica: string) => {

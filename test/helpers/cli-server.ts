@@ -21,7 +21,7 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, 10_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, 30_000);
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); });
     child.stdout!.on('data', (d: Buffer) => {
       buffered += d.toString();
