@@ -93,15 +93,32 @@ export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsIn
 
   let lastSeq = 0;
   const pending = new Set<() => void>();
+  const streamEnd = async () => {
+    try {
+      lastSeq = Math.max(lastSeq, (await jsm.streams.info(STREAM)).state.last_seq);
+    } catch {
+      // NATS unreachable: what was last seen (a calculation then fails on its own).
+    }
+    return lastSeq;
+  };
+  // Callers arriving while a look at the stream is in flight share the next one, never the one
+  // in flight: it may have started before their events were acknowledged.
+  let inFlight: Promise<number> | null = null;
+  let next: Promise<number> | null = null;
+  const look = (): Promise<number> => {
+    const p: Promise<number> = streamEnd().finally(() => { if (inFlight === p) inFlight = null; });
+    inFlight = p;
+    return p;
+  };
 
   return {
-    async position() {
-      try {
-        lastSeq = Math.max(lastSeq, (await jsm.streams.info(STREAM)).state.last_seq);
-      } catch {
-        // NATS unreachable: what was last seen (a calculation then fails on its own).
-      }
-      return lastSeq;
+    position() {
+      if (!inFlight) return look();
+      next ??= inFlight.then(() => {
+        next = null;
+        return look();
+      });
+      return next;
     },
 
     run(query, context, signal, atLeast = 0) {
