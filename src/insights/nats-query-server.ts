@@ -31,7 +31,12 @@ const CLOSE_WAIT_MS = 2000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOptions): Promise<QueryServer> {
+export interface NatsQueryServer extends QueryServer {
+  /** Queries being waited for or run. */
+  inFlight(): number;
+}
+
+export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOptions): Promise<NatsQueryServer> {
   const nc: NatsConnection = await connect({ servers: opts.url, name: `hedgerow-aggregate ${opts.replica}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   const maxPart = (nc.info?.max_payload ?? 1024 * 1024) - PART_SLACK_BYTES;
   // By reply subject: a retried query may reach this replica again under the same id.
@@ -126,6 +131,7 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
   const statusTimer = setInterval(() => void publishStatus(), STATUS_INTERVAL_MS);
 
   return {
+    inFlight: () => running.size,
     async close() {
       closing = true;
       clearInterval(statusTimer);

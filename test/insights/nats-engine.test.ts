@@ -6,12 +6,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect, type NatsConnection } from 'nats';
 import { connectNatsEngine, type NatsInsightsEngine } from '../../src/insights/nats-engine.js';
-import { serveQueriesOverNats } from '../../src/insights/nats-query-server.js';
+import { serveQueriesOverNats, type NatsQueryServer } from '../../src/insights/nats-query-server.js';
 import { encodeReplicaMessage, QUERY_QUEUE, QUERY_SUBJECT } from '../../src/insights/nats-protocol.js';
 import { EngineUnavailableError, QueryCancelledError } from '../../src/insights/engine.js';
 import { QueryError } from '../../src/insights/planner/errors.js';
-import type { QueryServer } from '../../src/insights/query-server.js';
 import { natsServerForSuite } from '../helpers/nats.js';
+import { eventually } from '../helpers/server.js';
 import { ev, openTestStore, PROJECT, type TestStore } from './helpers.js';
 
 const s = suite('insights over NATS: engine and replica query server');
@@ -35,7 +35,7 @@ s.after(async () => {
   await nats.close();
 });
 
-async function replica(name: string, position: () => number): Promise<QueryServer> {
+async function replica(name: string, position: () => number): Promise<NatsQueryServer> {
   const server = await serveQueriesOverNats(store.db, { url: nats.server().url, replica: name, position });
   open.push(server);
   return server;
@@ -97,16 +97,19 @@ s('a bad query is a QueryError naming the field, not retried', async () => {
   }
 });
 
-s('an abort cancels the query; no replica at all ends in EngineUnavailableError at the time limit', async () => {
-  await replica('stuck', () => 0);
-  const e = await engine({ timeoutMs: 800, catchUpMs: 10_000 });
+s('an abort cancels the query here and in the replica; no replica at all ends in EngineUnavailableError at the time limit', async () => {
+  const stuck = await replica('stuck', () => 0);
+  const e = await engine({ catchUpMs: 10_000 });
   const controller = new AbortController();
-  const running = e.run(pageviews, context, controller.signal, 100);
-  setTimeout(() => controller.abort(), 100);
-  await running.then(() => assert.unreachable(), (err) => assert.instance(err, QueryCancelledError));
+  const outcome = e.run(pageviews, context, controller.signal, 100).then(() => null, (err: unknown) => err);
+  await eventually(async () => stuck.inFlight() === 1, 2000);
+  controller.abort();
+  assert.instance(await outcome, QueryCancelledError);
+  await eventually(async () => stuck.inFlight() === 0, 2000);
   for (const o of open.splice(0, 1)) await o.close();
+  const none = await engine({ timeoutMs: 800 });
   const started = Date.now();
-  await e.run(pageviews, context).then(() => assert.unreachable(), (err) => assert.instance(err, EngineUnavailableError));
+  await none.run(pageviews, context).then(() => assert.unreachable(), (err) => assert.instance(err, EngineUnavailableError));
   assert.ok(Date.now() - started >= 700);
 });
 
