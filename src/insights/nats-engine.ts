@@ -183,7 +183,7 @@ export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsIn
               switch (m.type) {
                 case 'accepted': replica = m.replica; return;
                 case 'running': return;
-                case 'part': parts.push(m.data); return;
+                case 'part': parts.push(m.data.slice()); return;
                 case 'behind': return retry(BEHIND_RETRY_MS);
                 case 'gone': return retry(0);
                 case 'done': {
