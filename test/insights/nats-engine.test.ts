@@ -11,7 +11,11 @@ import { encodeReplicaMessage, QUERY_QUEUE, QUERY_SUBJECT } from '../../src/insi
 import { EngineUnavailableError, QueryCancelledError } from '../../src/insights/engine.js';
 import { QueryError } from '../../src/insights/planner/errors.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually } from '../helpers/server.js';
+import { eventually, postJson, startTestServer } from '../helpers/server.js';
+import { apiClient } from '../helpers/api.js';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ev, openTestStore, PROJECT, type TestStore } from './helpers.js';
 
 const s = suite('insights over NATS: engine and replica query server');
@@ -114,3 +118,30 @@ s('an abort cancels the query here and in the replica; no replica at all ends in
 });
 
 s.run();
+
+// With NATS_URL, HEDGEROW_INSIGHTS=embedded keeps 0018's one aggregation worker in serve,
+// reading the JetStream stream.
+const embedded = suite('insights over NATS: HEDGEROW_INSIGHTS=embedded');
+const natsForEmbedded = natsServerForSuite();
+
+embedded.before(async () => { await natsForEmbedded.start(); });
+embedded.after(async () => { await natsForEmbedded.close(); });
+
+embedded('serve answers from its own aggregation worker over the JetStream stream', async () => {
+  const t = await startTestServer({ env: { NATS_URL: natsForEmbedded.server().url, HEDGEROW_INSIGHTS: 'embedded' } });
+  try {
+    const now = new Date().toISOString();
+    const batch = [1, 2, 3].map((n) => ({ uuid: randomUUID(), event: '$pageview', distinct_id: `user-${n}`, timestamp: now, properties: {} }));
+    assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
+    const api = apiClient(t);
+    await eventually(async () => {
+      const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: pageviews, refresh: 'force_blocking' });
+      return r.status === 200 && r.body.results[0].count === 3;
+    }, 30_000);
+    assert.ok(existsSync(join(t.dataDir, 'insights.duckdb')));
+  } finally {
+    await t.close();
+  }
+});
+
+embedded.run();
