@@ -173,7 +173,8 @@ export async function startServer(
   // One thread: management scans are rare, and the flag workers keep the other cores
   // (docs/decisions/0013).
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
-  // Queries run in the aggregation worker, which owns the columnar store (src/insights/).
+  // Queries run where the columnar store is: this process's aggregation worker, or the
+  // replicas behind natsEngine (src/insights/).
   const insights = createInsightsApi({
     auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: natsEngine ?? undefined,
