@@ -40,6 +40,10 @@ const ConfigSchema = Type.Object({
   // Piscina threads evaluating /decide and /flags.
   flagWorkers: Type.Integer({ minimum: 1, maximum: 64 }),
   insights: Type.Object({
+    // Where queries run. embedded: the aggregation worker thread of this process (its own
+    // DuckDB). nats: `hedgerow aggregate` replicas answering over NATS; this process runs
+    // no DuckDB. Default: nats with NATS_URL, else embedded.
+    mode: Type.Union([Type.Literal('embedded'), Type.Literal('nats')]),
     // DuckDB's threads in the aggregation worker (0: DuckDB's default, the number of cores).
     threads: Type.Integer({ minimum: 0, maximum: 256 }),
     // DuckDB's memory limit, e.g. "2GB" ('' : DuckDB's default, 80% of RAM).
@@ -114,6 +118,13 @@ function intFrom(name: string, raw: string | undefined, fallback: number): numbe
   return Number(raw);
 }
 
+function insightsMode(raw: string | undefined, natsUrl: string | null): Config['insights']['mode'] {
+  if (raw === undefined || raw === '') return natsUrl ? 'nats' : 'embedded';
+  if (raw !== 'nats' && raw !== 'embedded') throw new ConfigError(`HEDGEROW_INSIGHTS must be nats or embedded, got "${raw}"`);
+  if (raw === 'nats' && !natsUrl) throw new ConfigError('HEDGEROW_INSIGHTS=nats needs NATS_URL: the aggregation replicas answer over NATS');
+  return raw;
+}
+
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand {
   let parsed;
   try {
@@ -141,6 +152,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     geoipDb: v['geoip-db'] ?? env.HEDGEROW_GEOIP_DB ?? 'bundled',
     flagWorkers: intFrom('--flag-workers', v['flag-workers'] ?? env.HEDGEROW_FLAG_WORKERS, Math.max(1, availableParallelism() - 1)),
     insights: {
+      mode: insightsMode(env.HEDGEROW_INSIGHTS, v.nats ?? (env.NATS_URL || null)),
       threads: intFrom('HEDGEROW_INSIGHTS_THREADS', env.HEDGEROW_INSIGHTS_THREADS, 0),
       memoryLimit: env.HEDGEROW_INSIGHTS_MEMORY ?? '',
       queryTimeoutMs: intFrom('HEDGEROW_QUERY_TIMEOUT_MS', env.HEDGEROW_QUERY_TIMEOUT_MS, 120_000),

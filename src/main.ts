@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The hedgerow CLI and the one place where the service is wired together.
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -9,7 +10,7 @@ import { createHttpServer } from './http/server.js';
 import { createRouter } from './http/router.js';
 import { openStore, DataDirError, type Store } from './store/env.js';
 import { createLmdbLog } from './log/lmdb-log.js';
-import { createNatsLog } from './log/nats-log.js';
+import { createNatsLog, createNatsLogReader } from './log/nats-log.js';
 import { startLogRetention } from './log/retention.js';
 import { LMDB_LOG_ID, type EventLog } from './log/types.js';
 import { eventsAfter } from './log/lag.js';
@@ -20,7 +21,7 @@ import {
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
-import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
+import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
@@ -70,19 +71,37 @@ export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...membe
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
 // (src/log/consumers/, docs/decisions/0014).
+// With HEDGEROW_INSIGHTS=nats (the default with NATS_URL) there is no insights consumer
+// here: `hedgerow aggregate` replicas load the columnar store and answer queries.
 export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
   return [
     registered(eventStoreConsumer, { cachedPersons: config.personCacheSize }),
-    registered(insightsConsumer, {
-      dataDir: config.dataDir,
-      threads: config.insights.threads || undefined,
-      memoryLimit: config.insights.memoryLimit || undefined,
-    }),
+    ...(config.insights.mode === 'embedded' ? [insightsConsumerOf(config)] : []),
     registered(destinationsConsumer, {
       dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
       watcherLockMs: config.hog.watcherLockSeconds * 1000, logRetentionDays: config.hog.logRetentionDays,
       metricRetentionDays: config.hog.metricRetentionDays,
     }),
+  ];
+}
+
+function insightsConsumerOf(config: Readonly<Config>, nats?: { url: string; replica: string }): RegisteredConsumer {
+  return registered(insightsConsumer, {
+    dataDir: config.dataDir,
+    threads: config.insights.threads || undefined,
+    memoryLimit: config.insights.memoryLimit || undefined,
+    nats,
+  });
+}
+
+// What a `hedgerow aggregate` replica runs: the event store (persons resolved by the same
+// code over the same ordered log as every node) and the insights loader after it, answering
+// queries over NATS. Not destinations: their webhooks fire once, from the serve nodes.
+export function aggregateConsumers(config: Readonly<Config>, replica: string): RegisteredConsumer[] {
+  if (!config.natsUrl) throw new ConfigError('hedgerow aggregate needs NATS_URL (or --nats URL): its replicas read the JetStream event stream');
+  return [
+    registered(eventStoreConsumer, { cachedPersons: config.personCacheSize }),
+    insightsConsumerOf(config, { url: config.natsUrl, replica }),
   ];
 }
 
@@ -120,7 +139,12 @@ export async function startServer(
 
   const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, codec: captureCodec }) : createLmdbLog(store, captureCodec);
   await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
+  // Queries run in this process's aggregation worker, or in `hedgerow aggregate` replicas.
+  const natsEngine = config.insights.mode === 'nats'
+    ? await connectNatsEngine({ url: config.natsUrl!, timeoutMs: config.insights.queryTimeoutMs })
+    : null;
   const metrics = createMetrics({
+    insightsReplicas: () => natsEngine?.replicas() ?? [],
     consumers: () => positionsOf(store, eventLog.id, consumers).map(({ name, position }) => ({
       name, position, lagRecords: Math.max(0, eventLog.lastSeq() - position),
       lagEvents: eventLog.id === LMDB_LOG_ID ? eventsAfter(store, position) : null,
@@ -149,8 +173,12 @@ export async function startServer(
   // One thread: management scans are rare, and the flag workers keep the other cores
   // (docs/decisions/0013).
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
-  // Queries run in the aggregation worker, which owns the columnar store (src/insights/).
-  const insights = createInsightsApi({ auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs });
+  // Queries run where the columnar store is: this process's aggregation worker, or the
+  // replicas behind natsEngine (src/insights/).
+  const insights = createInsightsApi({
+    auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
+    engine: natsEngine ?? undefined,
+  });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
   // destinations' working state (logs, metrics, watcher) is read from its own environment.
   const hogApi = createLazyWorkerPool<HogApiTasks>({ worker: HOG_API_WORKER_URL, threads: 1, workerData: undefined });
@@ -224,9 +252,46 @@ export async function startServer(
     await close();
     throw err;
   }
-  log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb' });
+  log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb', insights: config.insights.mode });
 
   return { port, store, writes, tenancy, routes: router.routes, close };
+}
+
+export interface RunningAggregator {
+  replica: string;
+  close(): Promise<void>;
+}
+
+// `hedgerow aggregate`: a columnar replica as a process of its own (docs/decisions/0030). It
+// consumes the JetStream stream into its own data dir with the consumers above, each in its
+// supervised thread, and its insights consumer answers queries from the NATS queue group.
+export async function startAggregator(config: Readonly<Config>, log: Logger = createLogger(config.logLevel)): Promise<RunningAggregator> {
+  const replica = `${hostname()}:${config.dataDir}`;
+  const consumers = aggregateConsumers(config, replica);
+  const store = openStore(config.dataDir);
+  const movedEvents = await migrateEventLayout(store);
+  if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
+  let reader;
+  try {
+    reader = await createNatsLogReader({ url: config.natsUrl!, codec: captureCodec });
+    await registerConsumers(store, reader.id, await reader.lastSeq(), consumers);
+  } catch (err) {
+    await reader?.close();
+    await store.close();
+    throw err;
+  }
+  await reader.close();
+  const supervised = consumers.map((consumer) => superviseConsumer(
+    { consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log,
+  ));
+  log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
+  return {
+    replica,
+    async close() {
+      await Promise.all(supervised.map((c) => c.stop()));
+      await store.close();
+    },
+  };
 }
 
 async function initCommand(config: Config): Promise<void> {
@@ -243,6 +308,8 @@ const USAGE = `usage: hedgerow <command> [options]
   serve [--port N] [--data DIR] [--host H] [--log-level L] [--geoip-db PATH|bundled|none] [--flag-workers N]
                                                              run the service (env PORT, HEDGEROW_DATA, NATS_URL, LOG_LEVEL,
                                                              HEDGEROW_GEOIP_DB, HEDGEROW_FLAG_WORKERS)
+  aggregate [--data DIR] [--nats URL]                        run an insights replica: loads the JetStream event stream into
+                                                             its own data dir and answers queries over NATS (needs NATS_URL)
   init [--data DIR] --json                                   create the default project and mint a personal API key
   user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]
                                                              add a user to the organization
@@ -274,6 +341,13 @@ export async function main(argv: string[]): Promise<number> {
     switch (command[0]) {
       case 'serve': {
         const running = await startServer(config);
+        const shutdown = () => { void running.close().then(() => process.exit(0)); };
+        process.once('SIGINT', shutdown);
+        process.once('SIGTERM', shutdown);
+        return -1;
+      }
+      case 'aggregate': {
+        const running = await startAggregator(config);
         const shutdown = () => { void running.close().then(() => process.exit(0)); };
         process.once('SIGINT', shutdown);
         process.once('SIGTERM', shutdown);

@@ -70,3 +70,20 @@ exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render li
 });
 
 exportsConfig.run();
+
+const insightsConfig = suite('config: where insights queries run');
+
+insightsConfig('embedded without NATS; with NATS_URL (or --nats) the aggregate replicas, unless HEDGEROW_INSIGHTS=embedded', () => {
+  assert.is(parse({}).insights.mode, 'embedded');
+  assert.is(parse({ NATS_URL: 'nats://127.0.0.1:4222' }).insights.mode, 'nats');
+  assert.is(parseCommandLine(['serve', '--nats', 'nats://127.0.0.1:4222'], {}).config.insights.mode, 'nats');
+  assert.is(parse({ NATS_URL: 'nats://127.0.0.1:4222', HEDGEROW_INSIGHTS: 'embedded' }).insights.mode, 'embedded');
+  assert.is(parse({ NATS_URL: 'nats://127.0.0.1:4222', HEDGEROW_INSIGHTS: 'nats' }).insights.mode, 'nats');
+});
+
+insightsConfig('refuses nats without NATS_URL, and any other value, naming the setting', () => {
+  assert.throws(() => parse({ HEDGEROW_INSIGHTS: 'nats' }), (err: unknown) => err instanceof ConfigError && /needs NATS_URL/.test((err as Error).message));
+  assert.throws(() => parse({ HEDGEROW_INSIGHTS: 'duckdb' }), (err: unknown) => err instanceof ConfigError && /HEDGEROW_INSIGHTS/.test((err as Error).message));
+});
+
+insightsConfig.run();

@@ -11,6 +11,7 @@ import { openColumnar } from './columnar/database.js';
 import { createLoader } from './columnar/loader.js';
 import { BatchBuilder, LoadedPersons } from './from-store.js';
 import { serveQueries } from './query-server.js';
+import { serveQueriesOverNats } from './nats-query-server.js';
 
 export const INSIGHTS_CONSUMER = 'insights';
 
@@ -19,6 +20,11 @@ export interface InsightsSettings {
   dataDir: string;
   threads?: number;
   memoryLimit?: string;
+  /**
+   * A `hedgerow aggregate` replica: queries come over NATS (./nats-query-server.ts) rather
+   * than from this process's service (./query-server.ts).
+   */
+  nats?: { url: string; replica: string };
 }
 
 const BACKFILL_BATCH = 50_000;
@@ -32,7 +38,17 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
     const { store, settings, position } = ctx;
     const db = await openColumnar({ dir: settings.dataDir, threads: settings.threads, memoryLimit: settings.memoryLimit });
     const loader = createLoader(db);
-    const server = serveQueries(db, settings.dataDir, () => loader.position(position.key));
+    // What the store has loaded, kept here so a query waiting for a position reads no database.
+    let loadedSeq = await loader.position(position.key);
+    let server;
+    try {
+      server = settings.nats
+        ? await serveQueriesOverNats(db, { url: settings.nats.url, replica: settings.nats.replica, position: () => loadedSeq })
+        : serveQueries(db, settings.dataDir, () => loader.position(position.key));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
     const loaded = new LoadedPersons();
 
     return {
@@ -47,7 +63,10 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
         builder.addGroups(groups);
         await loader.load({ ...builder.take(), position: through === null ? undefined : { name: position.key, seq: through } });
         loaded.commit(builder.fingerprints);
-        if (through !== null) await position.commit(through);
+        if (through !== null) {
+          loadedSeq = Math.max(loadedSeq, through);
+          await position.commit(through);
+        }
       },
       async backfill(gap: LogGap) {
         let builder = new BatchBuilder(store);
@@ -61,10 +80,11 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
         }
         const resume = gap.firstHeld - 1;
         await loader.load({ ...builder.take(), position: { name: position.key, seq: resume } });
+        loadedSeq = Math.max(loadedSeq, resume);
         return resume;
       },
-      close() {
-        server.close();
+      async close() {
+        await server.close();
         db.close();
       },
     };

@@ -1,6 +1,8 @@
-// The service's side of the query protocol (./protocol.ts): sends a query to the
-// aggregation worker and waits for its answer, resending what it still waits for when a
-// worker announces itself (after a start or a restart), and gives up after a time limit.
+// How the service reaches the aggregation workers that own columnar stores: one interface,
+// two implementations. Embedded (here): the one aggregation worker thread of this process,
+// over BroadcastChannels (./protocol.ts); a query is resent when a worker announces itself
+// (after a start or a restart), and given up after a time limit. Over NATS: `hedgerow
+// aggregate` replicas answering a queue group (./nats-engine.ts).
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import { QueryError } from './planner/errors.js';
@@ -14,8 +16,16 @@ export interface EngineAnswer {
 }
 
 export interface InsightsEngine {
-  /** Runs a query in the aggregation worker; an abort cancels it there. */
-  run(query: unknown, context: RunContext, signal?: AbortSignal): Promise<EngineAnswer>;
+  /**
+   * Runs a query in an aggregation worker; an abort cancels it there. `atLeast`: the log
+   * position the answer must reflect (a replica that has not loaded that far does not answer).
+   */
+  run(query: unknown, context: RunContext, signal?: AbortSignal, atLeast?: number): Promise<EngineAnswer>;
+  /**
+   * The log position an answer calculated now must reflect: embedded, what the worker has
+   * loaded; over NATS, the stream's last sequence (every event acknowledged so far).
+   */
+  position(): Promise<number>;
   close(): void;
 }
 
@@ -32,7 +42,8 @@ interface Waiting {
   timer: NodeJS.Timeout;
 }
 
-export function connectEngine(dataDir: string, timeoutMs: number): InsightsEngine {
+/** `loaded`: the worker's loaded position (its consumer position in LMDB). */
+export function connectEngine(dataDir: string, timeoutMs: number, loaded: () => number): InsightsEngine {
   const names = channelNames(dataDir);
   const requests = new BroadcastChannel(names.requests);
   const answers = new BroadcastChannel(names.answers);
@@ -57,6 +68,7 @@ export function connectEngine(dataDir: string, timeoutMs: number): InsightsEngin
   };
 
   return {
+    position: async () => loaded(),
     run(query, context, signal) {
       return new Promise<EngineAnswer>((resolve, reject) => {
         if (signal?.aborted) {

@@ -33,6 +33,8 @@ export type { EventsQueryResult } from './planner/events-query.js';
 export { insightsConsumer, INSIGHTS_CONSUMER } from './consumer.js';
 export type { InsightsSettings } from './consumer.js';
 export { createInsightsApi } from './api/wiring.js';
+export { connectNatsEngine } from './nats-engine.js';
+export type { NatsInsightsEngine, ReplicaState } from './nats-engine.js';
 export { insightCommands } from './api/commands.js';
 export { insightById } from './api/insight-store.js';
 export type { InsightRecord } from './api/insight-store.js';

@@ -8,7 +8,13 @@ import { channelNames, type WorkerAnswer, type WorkerRequest } from './protocol.
 import { runQuery } from './run.js';
 
 export interface QueryServer {
-  close(): void;
+  close(): void | Promise<void>;
+}
+
+/** What a failed query answers: a bad query (QueryError, a 400) or another failure. */
+export function failureOf(err: unknown, cancelled: boolean): { message: string; attr: string | null; invalid: boolean; cancelled: boolean } {
+  const invalid = err instanceof QueryError;
+  return { message: err instanceof Error ? err.message : String(err), attr: invalid ? err.attr : null, invalid, cancelled };
 }
 
 export function serveQueries(db: Columnar, dataDir: string, position: () => Promise<number>): QueryServer {
@@ -33,11 +39,7 @@ export function serveQueries(db: Columnar, dataDir: string, position: () => Prom
         const response = await runQuery(db, request.query, request.run, controller.signal);
         answer({ type: 'done', id: request.id, response, position: at });
       } catch (err) {
-        const invalid = err instanceof QueryError;
-        answer({
-          type: 'failed', id: request.id, message: err instanceof Error ? err.message : String(err),
-          attr: invalid ? err.attr : null, invalid, cancelled: controller.signal.aborted,
-        });
+        answer({ type: 'failed', id: request.id, ...failureOf(err, controller.signal.aborted) });
       } finally {
         running.delete(request.id);
       }

@@ -11,10 +11,22 @@ export interface ConsumerState {
   lagEvents: number | null;
 }
 
+// An insights replica (`hedgerow aggregate`) as this node knows it: its last published
+// loaded position and lag, and the queries it answered for this node.
+export interface InsightsReplicaState {
+  replica: string;
+  position: number;
+  lagRecords: number;
+  answers: number;
+  live: boolean;
+}
+
 export interface MetricSources {
   consumers: () => ConsumerState[];
   logPending: () => number;
   deadLetters: () => number;
+  // Empty unless queries go to replicas over NATS.
+  insightsReplicas?: () => InsightsReplicaState[];
 }
 
 export function createMetrics(opts: MetricSources) {
@@ -85,6 +97,22 @@ export function createMetrics(opts: MetricSources) {
   new Gauge({
     name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',
     registers: [registry], collect() { this.set(opts.logPending()); },
+  });
+  const replicas = () => opts.insightsReplicas?.() ?? [];
+  new Gauge({
+    name: 'hedgerow_insights_replica_position', help: 'Last log sequence each live insights replica has loaded (its last status)',
+    labelNames: ['replica'] as const, registers: [registry],
+    collect() { this.reset(); for (const r of replicas()) if (r.live) this.set({ replica: r.replica }, r.position); },
+  });
+  new Gauge({
+    name: 'hedgerow_insights_replica_lag_records', help: 'Stream records each live insights replica has not loaded yet (its last status)',
+    labelNames: ['replica'] as const, registers: [registry],
+    collect() { this.reset(); for (const r of replicas()) if (r.live) this.set({ replica: r.replica }, r.lagRecords); },
+  });
+  new Gauge({
+    name: 'hedgerow_insights_replica_answers', help: 'Queries each insights replica answered for this node since it started',
+    labelNames: ['replica'] as const, registers: [registry],
+    collect() { this.reset(); for (const r of replicas()) this.set({ replica: r.replica }, r.answers); },
   });
   function observeRequest(route: string, method: string, status: number) {
     let byMethod = requestCounts.get(route);

@@ -56,3 +56,24 @@ export function cliRun(dataDir: string, ...args: string[]): Promise<CliRun> {
     });
   });
 }
+
+// Starts `aggregate` (an insights replica over NATS) and resolves once it logs that it runs.
+// Its output is kept in `output()` for a failing test to show.
+export function cliAggregate(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; output(): string }> {
+  const child = spawn(process.execPath, [MAIN, 'aggregate', '--data', dataDir, '--log-level', 'info'],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let output = '';
+  child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`aggregate did not start in time: ${output}`)); }, 30_000);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`aggregate exited with ${code}: ${output}`)); });
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('"msg":"aggregating"')) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({ child, output: () => output });
+      }
+    });
+  });
+}

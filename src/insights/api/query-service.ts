@@ -15,8 +15,6 @@ export interface QueryServiceDeps {
   store: Store;
   engine: InsightsEngine;
   statuses: Statuses;
-  /** The log position the columnar store has loaded (the insights consumer's). */
-  position(): number;
   now(): number;
   newId(): string;
 }
@@ -64,8 +62,8 @@ export function createQueryService(deps: QueryServiceDeps) {
     };
   }
 
-  async function calculate(query: AnalyticsQuery, key: string, context: RunContext, signal?: AbortSignal): Promise<CachedResult> {
-    const { response, position } = await deps.engine.run(query, context, signal);
+  async function calculate(query: AnalyticsQuery, key: string, context: RunContext, atLeast: number, signal?: AbortSignal): Promise<CachedResult> {
+    const { response, position } = await deps.engine.run(query, context, signal, atLeast);
     const entry: CachedResult = { response, calculatedAt: deps.now(), position };
     await writeCached(deps.store, key, entry);
     return entry;
@@ -79,7 +77,9 @@ export function createQueryService(deps: QueryServiceDeps) {
       const context = runContext(project, now);
       const key = cacheKey(query, project.id, context.timezone, context.weekStart);
       const entry = readCached(deps.store, key);
-      const current = entry !== undefined && entry.position === deps.position()
+      // What a result must reflect now; a cached one that does is current (unchanged data).
+      const position = await deps.engine.position();
+      const current = entry !== undefined && entry.position >= position
         && JSON.stringify(entry.response.resolved_date_range ?? null) === JSON.stringify(resolvedRangeAt(query, { zone: context.timezone, weekStart: context.weekStart, nowMs: now, firstEventMs: null }));
       const decision = decide(opts.mode, entry ? { age: now - entry.calculatedAt, current } : null, stalenessInterval(query));
       switch (decision) {
@@ -88,7 +88,7 @@ export function createQueryService(deps: QueryServiceDeps) {
         case 'cached':
           return { kind: 'result', response: entry!.response, fields: fields(query, key, entry!, true), queryStatus: null };
         case 'calculate': {
-          const fresh = await calculate(query, key, context);
+          const fresh = await calculate(query, key, context, position);
           return { kind: 'result', response: fresh.response, fields: fields(query, key, fresh, false), queryStatus: null };
         }
         case 'calculate_async': {
@@ -96,7 +96,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           const running = deps.statuses.get(project.id, id, now);
           const { status, signal } = running && !running.complete ? { status: running, signal: undefined } : deps.statuses.start(project.id, id, opts.insightId ?? null, now);
           if (signal) {
-            calculate(query, key, context, signal).then(
+            calculate(query, key, context, position, signal).then(
               (fresh) => deps.statuses.finish(project.id, id, deps.now(), { results: { ...fresh.response, ...fields(query, key, fresh, false) } }),
               (err: unknown) => deps.statuses.finish(project.id, id, deps.now(), { error: err instanceof Error ? err.message : String(err) }),
             );

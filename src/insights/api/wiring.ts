@@ -8,7 +8,7 @@ import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
 import type { TenancyStore } from '../../tenancy/store.js';
 import { INSIGHTS_CONSUMER } from '../consumer.js';
-import { connectEngine } from '../engine.js';
+import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
 import { insightRoutes } from './insight-routes.js';
 import { createQueryService, type QueryService } from './query-service.js';
@@ -23,6 +23,8 @@ export interface InsightsApiOptions {
   dataDir: string;
   logId: string;
   queryTimeoutMs: number;
+  /** Where queries run; default: the embedded aggregation worker of this data dir. */
+  engine?: InsightsEngine;
 }
 
 export interface InsightsApi {
@@ -36,12 +38,11 @@ export interface InsightsApi {
 const CACHE_KEEP_MS = 7 * 86_400_000;
 
 export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
-  const engine = connectEngine(opts.dataDir, opts.queryTimeoutMs);
-  void pruneCache(opts.store, Date.now() - CACHE_KEEP_MS);
   const key = positionKey(INSIGHTS_CONSUMER, opts.logId);
+  const engine = opts.engine ?? connectEngine(opts.dataDir, opts.queryTimeoutMs, () => opts.store.positions.get(key) ?? 0);
+  void pruneCache(opts.store, Date.now() - CACHE_KEEP_MS);
   const service = createQueryService({
     store: opts.store, engine, statuses: createStatuses(), now: Date.now,
-    position: () => opts.store.positions.get(key) ?? 0,
     newId: () => randomUUID().replace(/-/g, ''),
   });
   return {
