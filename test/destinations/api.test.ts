@@ -231,6 +231,18 @@ s('the list: filters, order (execution_order first, then newest update) and the 
   assert.equal(await names('created_by=999'), []);
   assert.equal(await names('filters={"source":"events"}'), [c.body.id, b.body.id, a.body.id]);
   assert.equal((await api('GET', `${p}?filters=[`, t.personalKey)).body, invalid('Invalid filters', 'filters'));
+  // filter_groups: any of the list's objects contained in the stored filters.
+  const d = await post({ name: 'Delta list', hog: 'return 1', filters: { events: [{ id: 'signed up', type: 'events' }] } });
+  const e = await post({ name: 'Epsilon list', hog: 'return 1', filters: { events: [{ id: '$pageview', type: 'events' }] } });
+  const groups = (list: unknown) => names(`filter_groups=${encodeURIComponent(JSON.stringify(list))}`);
+  assert.equal(await groups([{ events: [{ id: 'signed up' }] }]), [d.body.id]);
+  assert.equal(await groups([{ events: [{ id: 'signed up' }] }, { events: [{ id: '$pageview' }] }]), [e.body.id, d.body.id]);
+  assert.equal(await groups([{ events: [{ id: 'other' }] }]), []);
+  assert.equal((await groups([])).length, 5);
+  for (const bad of ['[', '{"source":"events"}']) {
+    assert.equal((await api('GET', `${p}?filter_groups=${encodeURIComponent(bad)}`, t.personalKey)).body, invalid('Invalid filter_groups', 'filter_groups'));
+  }
+  for (const fn of [d, e]) await api('PATCH', `${p}${fn.body.id}/`, t.personalKey, { deleted: true });
   const full = await api('GET', `${p}?search=Alpha&full=true`, t.personalKey);
   assert.equal(full.body.results[0].bytecode, ['_H', 1, 33, 1, 38]);
   const limited = await api('GET', `${p}?search=list&limit=1`, t.personalKey);

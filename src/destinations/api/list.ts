@@ -1,7 +1,8 @@
 // The hog function list's filters and order (PostHog's HogFunctionViewSet): deleted ones
 // never; `type` (comma list; all types without it), `enabled`, `id`, `created_by`, `search`
-// (name or description, case-insensitive) and `filters` (a JSON object the stored filters
-// must contain, as Postgres' @> does); execution_order ascending with nulls last, then the
+// (name or description, case-insensitive), `filters` (a JSON object the stored filters
+// must contain, as Postgres' @> does) and `filter_groups` (a JSON list: the stored filters
+// must contain one of its items; an empty list filters nothing); execution_order ascending with nulls last, then the
 // most recently updated first.
 import { errors } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
@@ -34,6 +35,19 @@ function filtersParam(raw: string | null): Record<string, unknown> | null {
   throw errors.validation('Invalid filters', 'filters');
 }
 
+// PostHog's reference gives no message for filter_groups that are not a JSON list: this one
+// is worded like the `filters` one.
+function filterGroupsParam(raw: string | null): unknown[] | null {
+  if (raw === null || raw === '') return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (Array.isArray(parsed)) return parsed.length > 0 ? parsed : null;
+  } catch {
+    // answered below
+  }
+  throw errors.validation('Invalid filter_groups', 'filter_groups');
+}
+
 export function listOrder(a: StoredHogFunction, b: StoredHogFunction): number {
   if (a.execution_order !== b.execution_order) {
     if (a.execution_order === null) return 1;
@@ -52,6 +66,7 @@ export function functionList(req: HttpRequest | null, all: StoredHogFunction[]):
   const createdBy = q?.get('created_by') || null;
   const search = q?.get('search')?.toLowerCase() || null;
   const filters = filtersParam(q?.get('filters') ?? null);
+  const filterGroups = filterGroupsParam(q?.get('filter_groups') ?? null);
   return all.filter((fn) => {
     if (fn.deleted) return false;
     if (types.length > 0 && !types.includes(fn.type)) return false;
@@ -60,6 +75,7 @@ export function functionList(req: HttpRequest | null, all: StoredHogFunction[]):
     if (createdBy !== null && String(fn.created_by) !== createdBy) return false;
     if (search !== null && !fn.name.toLowerCase().includes(search) && !fn.description.toLowerCase().includes(search)) return false;
     if (filters !== null && !contains(fn.filters ?? {}, filters)) return false;
+    if (filterGroups !== null && !filterGroups.some((group) => contains(fn.filters ?? {}, group))) return false;
     return true;
   }).sort(listOrder);
 }
