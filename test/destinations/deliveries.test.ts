@@ -173,4 +173,35 @@ s('an invocation read back from the store before the consumer hands it over runs
   }
 });
 
+s('under churn (three functions, answers in random order, small bounds, the consumer held back by the queue) each invocation runs once', async () => {
+  const calls = new Map<string, number>();
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const fetch = (request: FetchRequest): Promise<FetchOutcome> => {
+    calls.set(request.url, (calls.get(request.url) ?? 0) + 1);
+    return new Promise((resolve) => setTimeout(() => resolve({ ok: true, status: 200, body: {} }), Math.floor(random() * 4)));
+  };
+  const d = createDeliveries({
+    ds, functions, pool, fetch, now: Date.now, random: () => 0, onError: (err) => { throw err; },
+    settings: { perFunction: 3, degradedPerFunction: 1, heldPerFunction: 5, maxInMemory: 12, watcher: WATCHER_DEFAULTS },
+  });
+  try {
+    let n = 0;
+    for (let b = 0; b < 30; b++) {
+      const batch: QueuedInvocation[] = [];
+      for (let i = 0; i < 10; i++, n++) for (const id of ['a', 'b', 'c']) batch.push(invocation(id, n));
+      await queue(d, batch);
+      assert.ok(d.inMemory() <= 12, `in memory: ${d.inMemory()}`);
+      await d.whenBelow(60);
+    }
+    await d.idle();
+    assert.is(ds.done.getCount(), 900);
+    assert.is(calls.size, 900);
+    assert.equal([...calls.entries()].filter(([, c]) => c !== 1), []);
+    assert.is([...queuedInvocations(ds)].length, 0);
+  } finally {
+    await d.close();
+  }
+});
+
 s.run();
