@@ -13,7 +13,7 @@ await initHog();
 export default serveTasks<HogApiTasks>({
   validate(task) {
     try {
-      return { ok: true, fields: validateHogFunction(task.body, task.existing, task.ctx, task.maxExecutionOrder) };
+      return { ok: true, fields: validateHogFunction(task.body, task.existing, task.ctx, task.maxExecutionOrder, task.enabledOfType) };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return { ok: false, status: err.status, error: err.body };

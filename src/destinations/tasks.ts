@@ -23,6 +23,8 @@ export interface ValidateTask {
   existing: StoredHogFunction | null;
   ctx: ValidationContext;
   maxExecutionOrder: number;
+  // Enabled, not deleted functions of the same type in the project, this one excepted.
+  enabledOfType: number;
 }
 export type ValidateResult = { ok: true; fields: HogFunctionFields } | { ok: false; status: number; error: ErrorBody };
 

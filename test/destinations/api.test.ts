@@ -140,6 +140,31 @@ s('validation: masking bounds and bytecode, mappings only for destinations', asy
   assert.equal(withMappings.body.mappings[0].filters.bytecode, ['_H', 1, 32, 'a', 32, 'event', 1, 1, 11]);
 });
 
+s('enabled transformations are capped at 20 per project: a create, an enable and an undelete past it are refused, an update of a running one is not', async () => {
+  const transformation = (extra: Record<string, unknown> = {}) => post({ type: 'transformation', hog: 'return event', enabled: true, ...extra });
+  const made: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const res = await transformation();
+    assert.is(res.status, 201);
+    made.push(res.body.id);
+  }
+  const cap = invalid('Maximum of 20 enabled transformation functions allowed per team. Please contact support if you need this limit increased, or disable some existing ones.', 'type');
+  assert.equal((await transformation()).body, cap);
+  // Disabled ones are not capped; enabling one is.
+  const off = await transformation({ enabled: false });
+  assert.is(off.status, 201);
+  assert.equal((await api('PATCH', `${base()}${off.body.id}/`, t.personalKey, { enabled: true })).body, cap);
+  // One that runs already can be changed.
+  assert.is((await api('PATCH', `${base()}${made[0]}/`, t.personalKey, { name: 'renamed' })).status, 200);
+  // Deleting one makes room; undeleting it while full again is refused.
+  assert.is((await api('PATCH', `${base()}${made[1]}/`, t.personalKey, { deleted: true })).status, 200);
+  assert.is((await api('PATCH', `${base()}${off.body.id}/`, t.personalKey, { enabled: true })).status, 200);
+  assert.equal((await api('PATCH', `${base()}${made[1]}/`, t.personalKey, { deleted: false })).body, cap);
+  // Destinations have no cap; and the other transformations go, for the tests after this one.
+  assert.is((await post({ hog: 'return 1', enabled: true })).status, 201);
+  for (const id of [...made, off.body.id]) await api('PATCH', `${base()}${id}/`, t.personalKey, { deleted: true });
+});
+
 s('filters compile at save; an enabled function with filters PostHog cannot compile is refused', async () => {
   const filters = { events: [{ id: '$pageview', type: 'events' }] };
   const ok = await post({ hog: 'return 1', filters });
@@ -231,6 +256,23 @@ s('the list: filters, order (execution_order first, then newest update) and the 
   assert.equal(await names('created_by=999'), []);
   assert.equal(await names('filters={"source":"events"}'), [c.body.id, b.body.id, a.body.id]);
   assert.equal((await api('GET', `${p}?filters=[`, t.personalKey)).body, invalid('Invalid filters', 'filters'));
+  // filter_groups: any of the list's objects contained in the stored filters.
+  const d = await post({ name: 'Delta list', hog: 'return 1', filters: { events: [{ id: 'signed up', type: 'events' }] } });
+  const e = await post({ name: 'Epsilon list', hog: 'return 1', filters: { events: [{ id: '$pageview', type: 'events' }] } });
+  const groups = (list: unknown) => names(`filter_groups=${encodeURIComponent(JSON.stringify(list))}`);
+  assert.equal(await groups([{ events: [{ id: 'signed up' }] }]), [d.body.id]);
+  assert.equal(await groups([{ events: [{ id: 'signed up' }] }, { events: [{ id: '$pageview' }] }]), [e.body.id, d.body.id]);
+  assert.equal(await groups([{ events: [{ id: 'other' }] }]), []);
+  assert.equal((await groups([])).length, 5);
+  for (const bad of ['[', '{"source":"events"}']) {
+    assert.equal((await api('GET', `${p}?filter_groups=${encodeURIComponent(bad)}`, t.personalKey)).body, invalid('Invalid filter_groups', 'filter_groups'));
+  }
+  // With filters, PostHog ORs them all; empty ones are ignored.
+  const signedUp = encodeURIComponent(JSON.stringify({ events: [{ id: 'signed up' }] }));
+  const pageviews = encodeURIComponent(JSON.stringify([{ events: [{ id: '$pageview' }] }, {}]));
+  assert.equal(await names(`filters=${signedUp}&filter_groups=${pageviews}`), [e.body.id, d.body.id]);
+  assert.equal((await names('filters={}')).length, 5);
+  for (const fn of [d, e]) await api('PATCH', `${p}${fn.body.id}/`, t.personalKey, { deleted: true });
   const full = await api('GET', `${p}?search=Alpha&full=true`, t.personalKey);
   assert.equal(full.body.results[0].bytecode, ['_H', 1, 33, 1, 38]);
   const limited = await api('GET', `${p}?search=list&limit=1`, t.personalKey);

@@ -125,6 +125,20 @@ http('a response over the cap and a response over the time limit fail', async ()
   assert.equal(slow, { ok: false, retryable: true, message: 'TimeoutError: the request took longer than 0.2s' });
 });
 
+http('an answer that came while the thread was busy past the time limit is taken, not retried as a timeout', async () => {
+  // The endpoint answers at once, then this thread is busy for longer than the limit (as a
+  // large batch's transaction can keep the consumer's thread): the answer waits in the
+  // socket when the timer comes due. Treating it as a timeout would send the request again.
+  respond = (_req, res) => {
+    res.end('{"ok":true}');
+    const until = performance.now() + 400;
+    while (performance.now() < until) { /* busy */ }
+  };
+  const out = await httpFetch(fetchRequest(`http://127.0.0.1:${port}/`, {}), { ...allowLocal, timeoutMs: 200 });
+  assert.equal(out, { ok: true, status: 200, body: { ok: true } });
+  assert.is(seen.length, 1);
+});
+
 http('a refused connection is a retryable failure', async () => {
   const closed = createServer();
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));

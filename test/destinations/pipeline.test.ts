@@ -6,7 +6,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { eventually, postJson, startTestServer, type TestServer } from '../helpers/server.js';
-import { startSink, type Sink } from '../helpers/http-sink.js';
+import type { ServerResponse } from 'node:http';
+import { ok, startSink, type Sink } from '../helpers/http-sink.js';
 
 const s = suite('destinations pipeline');
 let t: TestServer;
@@ -152,6 +153,33 @@ s('a failing sink is retried with backoff, then the invocation is recorded as fa
   assert.is((await logs(fn.id, 'instance_id=other')).length, 0);
   const bad = await api('GET', `${fns()}${fn.id}/logs/?limit=501`, t.personalKey);
   assert.equal(bad.body, { type: 'validation_error', code: 'max_value', detail: 'Ensure this value is less than or equal to 500.', attr: 'limit' });
+});
+
+s('a slow endpoint holds up only its own function: 16 of its requests open, the other function delivered meanwhile', async () => {
+  const held: ServerResponse[] = [];
+  sink.respond = (req, res) => {
+    if (req.path === '/slow') held.push(res);
+    else ok(req, res);
+  };
+  const make = (path: string) => create({
+    template_id: 'template-webhook', inputs: { url: { value: `${sink.url}${path}` }, body: { value: { n: '{event.properties.n}' } } },
+    filters: { events: [{ id: 'both', type: 'events' }] },
+  });
+  const slow = await make('/slow');
+  const quick = await make('/quick');
+  await capture(Array.from({ length: 40 }, (_, n) => ({ event: 'both', distinct_id: `b${n}`, properties: { n } })));
+  const at = (path: string) => sink.requests.filter((r) => r.path === path).map((r) => r.json().n as number);
+  await eventually(async () => (await totals(quick.id)).succeeded === 40);
+  assert.is(new Set(at('/quick')).size, 40);
+  await eventually(async () => held.length === 16);
+  await settle(300);
+  assert.is(held.length, 16);
+  assert.is(at('/slow').length, 16);
+  // The endpoint answers: the rest follow, each event once.
+  sink.respond = ok;
+  for (const res of held.splice(0)) res.end('{"ok":true}');
+  await eventually(async () => (await totals(slow.id)).succeeded === 40, 10_000);
+  assert.equal(at('/slow').sort((a, b) => a - b), Array.from({ length: 40 }, (_, n) => n));
 });
 
 s('an infinite loop and a memory hog are stopped by the limits and recorded', async () => {

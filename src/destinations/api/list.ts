@@ -1,7 +1,8 @@
 // The hog function list's filters and order (PostHog's HogFunctionViewSet): deleted ones
 // never; `type` (comma list; all types without it), `enabled`, `id`, `created_by`, `search`
-// (name or description, case-insensitive) and `filters` (a JSON object the stored filters
-// must contain, as Postgres' @> does); execution_order ascending with nulls last, then the
+// (name or description, case-insensitive), and `filters` (JSON) with `filter_groups` (a
+// JSON list of more): the stored filters must contain, as Postgres' @> does, one of them
+// (empty ones ignored); execution_order ascending with nulls last, then the
 // most recently updated first.
 import { errors } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
@@ -23,15 +24,32 @@ function booleanParam(raw: string | null): boolean | null {
   return null;
 }
 
-function filtersParam(raw: string | null): Record<string, unknown> | null {
-  if (raw === null || raw === '') return null;
+// Python's falsy JSON: PostHog skips such groups.
+const falsy = (v: unknown) => v === null || v === false || v === 0 || v === '' ||
+  (Array.isArray(v) && v.length === 0) || (isDict(v) && Object.keys(v).length === 0);
+
+function parsed(raw: string, attr: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(raw);
-    if (isDict(parsed)) return parsed;
+    return JSON.parse(raw);
   } catch {
-    // answered below
+    throw errors.validation(`Invalid ${attr}`, attr);
   }
-  throw errors.validation('Invalid filters', 'filters');
+}
+
+// `filter_groups` (a JSON list) and `filters` (any JSON) together: the objects of which a
+// function's filters must contain one (PostHog ORs them); null when nothing filters.
+function containmentGroups(q: URLSearchParams | undefined): unknown[] | null {
+  const groups: unknown[] = [];
+  const rawGroups = q?.get('filter_groups');
+  if (rawGroups) {
+    const list = parsed(rawGroups, 'filter_groups');
+    if (!Array.isArray(list)) throw errors.validation('Invalid filter_groups', 'filter_groups');
+    groups.push(...list);
+  }
+  const rawFilters = q?.get('filters');
+  if (rawFilters) groups.push(parsed(rawFilters, 'filters'));
+  const active = groups.filter((g) => !falsy(g));
+  return active.length > 0 ? active : null;
 }
 
 export function listOrder(a: StoredHogFunction, b: StoredHogFunction): number {
@@ -51,7 +69,7 @@ export function functionList(req: HttpRequest | null, all: StoredHogFunction[]):
   const id = q?.get('id') || null;
   const createdBy = q?.get('created_by') || null;
   const search = q?.get('search')?.toLowerCase() || null;
-  const filters = filtersParam(q?.get('filters') ?? null);
+  const groups = containmentGroups(q);
   return all.filter((fn) => {
     if (fn.deleted) return false;
     if (types.length > 0 && !types.includes(fn.type)) return false;
@@ -59,7 +77,7 @@ export function functionList(req: HttpRequest | null, all: StoredHogFunction[]):
     if (id !== null && fn.id !== id) return false;
     if (createdBy !== null && String(fn.created_by) !== createdBy) return false;
     if (search !== null && !fn.name.toLowerCase().includes(search) && !fn.description.toLowerCase().includes(search)) return false;
-    if (filters !== null && !contains(fn.filters ?? {}, filters)) return false;
+    if (groups !== null && !groups.some((group) => contains(fn.filters ?? {}, group))) return false;
     return true;
   }).sort(listOrder);
 }

@@ -67,10 +67,15 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
     return max;
   }
 
+  function enabledOfType(projectId: number, type: string, except: string | null): number {
+    return projectHogFunctions(store, projectId).filter((f) => f.id !== except && !f.deleted && f.enabled && f.type === type).length;
+  }
+
   async function validated(body: Record<string, unknown>, existing: StoredHogFunction | null, ctx: ProjectContext) {
     const type = typeof body.type === 'string' && body.type ? body.type : existing?.type ?? 'destination';
     const out = await pool.run('validate', {
       body, existing, ctx: validationContext(ctx), maxExecutionOrder: maxExecutionOrder(ctx.project.id, type, existing?.id ?? null),
+      enabledOfType: enabledOfType(ctx.project.id, type, existing?.id ?? null),
     });
     if (!out.ok) throw new ApiError(out.status, out.error.type, out.error.code, out.error.detail, out.error.attr);
     return out.fields;

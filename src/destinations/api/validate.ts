@@ -34,6 +34,8 @@ export const MAX_HOG_BYTES = 100 * 1024;
 const TRANSPILED_TYPES = new Set(['site_destination', 'site_app']);
 const MAPPING_TYPES = new Set(['destination', 'site_destination']);
 const EXECUTION_ORDER_TYPES = new Set(['transformation']);
+// PostHog's MAX_ENABLED_FUNCTIONS_PER_TEAM_BY_TYPE: types that run during ingestion.
+const ENABLED_CAPS: Record<string, number> = { transformation: 20, transformation_log: 5 };
 
 type Body = Record<string, unknown>;
 
@@ -145,8 +147,11 @@ function compiledHog(hog: string, existing: StoredHogFunction | null): unknown[]
  * The fields to store for a create (`existing` null) or an update. Throws ApiError.
  * `maxExecutionOrder`: the highest execution_order among the project's other functions
  * of the same type (PostHog appends new and re-enabled transformations after them).
+ * `enabledOfType`: how many of them are enabled and not deleted (capped for some types).
  */
-export function validateHogFunction(body: Body, existing: StoredHogFunction | null, ctx: ValidationContext, maxExecutionOrder = 0): HogFunctionFields {
+export function validateHogFunction(
+  body: Body, existing: StoredHogFunction | null, ctx: ValidationContext, maxExecutionOrder = 0, enabledOfType = 0,
+): HogFunctionFields {
   const type = functionType(body, existing);
   const templateId = existing ? existing.template_id : (charField(body, 'template_id', { allowBlank: true, allowNull: true }) || null);
   const template = templateId ? templateById(templateId) : null;
@@ -174,6 +179,17 @@ export function validateHogFunction(body: Body, existing: StoredHogFunction | nu
     const secretKeys = new Set(schema.filter((s) => s.secret).map((s) => s.key));
     inputs = Object.fromEntries(Object.entries(all).filter(([k]) => !secretKeys.has(k)));
     secretInputs = Object.fromEntries(Object.entries(all).filter(([k]) => secretKeys.has(k)));
+  }
+
+  // A function that starts running (created or updated enabled, undeleted, re-enabled)
+  // counts against its type's cap; one that already runs never does.
+  const cap = ENABLED_CAPS[type];
+  const wasRunning = existing !== null && existing.enabled && !existing.deleted;
+  if (cap !== undefined && enabled && !deleted && !wasRunning && enabledOfType >= cap) {
+    throw errors.validation(
+      `Maximum of ${cap} enabled ${type.replace(/_/g, ' ')} functions allowed per team. Please contact support if you need this limit increased, or disable some existing ones.`,
+      'type',
+    );
   }
 
   const givenMappings = mappings(body, type, ctx);

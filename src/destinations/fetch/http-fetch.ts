@@ -109,10 +109,15 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
       agent: agents[url.protocol as 'http:' | 'https:'],
       lookup: guardedLookup(settings.policy, host) as unknown as typeof dnsLookup,
     });
-    const timer = setTimeout(() => {
+    // When the timer comes due, the answer may be waiting unread in the socket: a thread kept
+    // busy past the limit (a large batch's transaction) runs due timers before it reads
+    // sockets again. setImmediate runs after that read, so an answer that came in time is
+    // taken rather than failed as a timeout and sent again.
+    const timer = setTimeout(() => setImmediate(() => {
+      if (settled) return;
       finish({ ok: false, retryable: true, message: `TimeoutError: the request took longer than ${settings.timeoutMs / 1000}s` });
       req.destroy();
-    }, settings.timeoutMs);
+    }), settings.timeoutMs);
     req.on('socket', (socket: Socket) => {
       const check = () => {
         const address = socket.remoteAddress;

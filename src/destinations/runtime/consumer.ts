@@ -46,10 +46,15 @@ const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
 // Events per prepare task: enough to amortise the message, small enough to spread a batch
 // over the workers.
 const PREPARE_CHUNK = 256;
-// Invocations held in memory before the consumer stops reading the log (the log keeps the rest).
-const MAX_HELD = 20_000;
+// Invocations in flight per function (fewer once its watcher degrades it), held in memory
+// per function and over all functions (the rest wait in the destinations store, read back
+// as room comes), and queued over all functions before the consumer stops reading the log
+// (the log keeps the rest).
 const PER_FUNCTION = 16;
 const DEGRADED_PER_FUNCTION = 2;
+const HELD_PER_FUNCTION = 2_000;
+const MAX_IN_MEMORY = 20_000;
+const MAX_QUEUED = 1_000_000;
 // The Hog workers' heap: a program bounded by the VM's memory estimate stays far below it;
 // beyond it the worker is stopped and the invocation fails alone.
 const HOG_WORKER_HEAP_MB = 256;
@@ -185,7 +190,10 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
       fetch: (request) => httpFetch(request, { policy, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES }),
       now: ctx.now,
       random: Math.random,
-      settings: { perFunction: PER_FUNCTION, degradedPerFunction: DEGRADED_PER_FUNCTION, watcher },
+      settings: {
+        perFunction: PER_FUNCTION, degradedPerFunction: DEGRADED_PER_FUNCTION, heldPerFunction: HELD_PER_FUNCTION,
+        maxInMemory: MAX_IN_MEMORY, watcher,
+      },
       onError: (err) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`),
     });
     // What a crash or a restart left queued resumes first.
@@ -204,7 +212,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
         const events = groups.flatMap((g) => g.events);
         await applyBatch(deps, events, through);
         if (through !== null) await ctx.position.commit(through);
-        await deliveries.whenBelow(MAX_HELD);
+        await deliveries.whenBelow(MAX_QUEUED);
       },
       async close() {
         retention.stop();

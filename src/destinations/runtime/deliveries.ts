@@ -3,9 +3,13 @@
 // the response, and so on; then one transaction records the outcome (the queue entry goes,
 // the done mark, metrics, logs and the watcher's tokens are written). A program that
 // fetches again is stored at that point with its state, so a restart resumes it after the
-// fetch that answered rather than repeating it. At most `perFunction` invocations of a
-// function are in flight (fewer once its watcher degrades it), so one slow endpoint holds
-// up only its own function's deliveries.
+// fetch that answered rather than repeating it.
+// One slow or failing endpoint holds up only its own function's deliveries: at most
+// `perFunction` invocations of a function are in flight (fewer once its watcher degrades
+// it), and at most `heldPerFunction` are held in memory (`maxInMemory` over all functions);
+// the rest of a function's queue stays in the store and is read back as its invocations
+// finish. The consumer stops reading the log only when a million invocations are queued
+// over all functions, memory and store together (./consumer.ts, docs/decisions/0021).
 import type { TaskRunner } from '../../pools/index.js';
 import type { ExecutionTiming } from '../../hog/index.js';
 import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
@@ -22,6 +26,10 @@ import { acknowledgeEpoch, freshRecord, invocationCost, observe, type WatcherSet
 export interface DeliverySettings {
   perFunction: number;
   degradedPerFunction: number;
+  // Invocations of one function held in memory (waiting, in flight, waiting for a retry).
+  heldPerFunction: number;
+  // Invocations held in memory over all functions.
+  maxInMemory: number;
   watcher: WatcherSettings;
 }
 
@@ -45,10 +53,15 @@ interface Entry {
 }
 
 export interface Deliveries {
+  // An invocation already written to the store's queue: held in memory, or left in the
+  // store until its function has room (an invocation held already is ignored).
   add(key: InvocationKey, inv: QueuedInvocation): void;
-  // Invocations held here (waiting, in flight or waiting for a retry).
+  // Invocations queued: held in memory (waiting, in flight or waiting for a retry) or left
+  // in the store.
   held(): number;
-  // Resolves once fewer than `limit` are held (the consumer waits so the queue stays bounded).
+  // Of those, the ones held in memory.
+  inMemory(): number;
+  // Resolves once fewer than `limit` are queued (the consumer waits so the queue stays bounded).
   whenBelow(limit: number): Promise<void>;
   // Resolves once nothing is held (tests and the bench).
   idle(): Promise<void>;
@@ -65,7 +78,13 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const timers = new Set<NodeJS.Timeout>();
   const waiters: { limit: number; resolve: () => void }[] = [];
   const telemetry = createTelemetry(deps.now);
-  let held = 0;
+  // Function id → keys of its invocations held in memory.
+  const memory = new Map<string, Set<string>>();
+  // Function id → how many of its queued invocations are left in the store (a count kept
+  // as they are added and read back; set to 0 when a read finds no more).
+  const inStore = new Map<string, number>();
+  let memoryCount = 0;
+  let storeCount = 0;
   let closed = false;
   let active = 0;
   let activeDone: (() => void) | null = null;
@@ -74,10 +93,62 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (!telemetry.empty()) void ds.root.transaction(() => telemetry.write(ds)).catch(deps.onError);
   }, TELEMETRY_FLUSH_MS);
 
-  function release(): void {
-    held--;
+  const keyText = (key: InvocationKey) => JSON.stringify(key);
+  const memoryOf = (id: string) => {
+    let keys = memory.get(id);
+    if (!keys) memory.set(id, (keys = new Set()));
+    return keys;
+  };
+  const held = () => memoryCount + storeCount;
+  const roomFor = (keys: Set<string>) => keys.size < settings.heldPerFunction && memoryCount < settings.maxInMemory;
+
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>): void {
+    keys.add(keyText(key));
+    memoryCount++;
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0 };
+    const wait = inv.dueAt - deps.now();
+    if (wait > 0) later(entry, wait);
+    else ready(entry);
+  }
+
+  // Reads a function's invocations left in the store back into memory, as room allows.
+  // Those held already are skipped, and so are any finished (a stale read).
+  function readBack(id: string): void {
+    const keys = memoryOf(id);
+    let loaded = 0;
+    let exhausted = true;
+    for (const { key, value } of ds.queue.getRange({ start: [id] })) {
+      if (key[0] !== id) break;
+      if (keys.has(keyText(key)) || ds.done.doesExist(key)) continue;
+      if (!roomFor(keys)) {
+        exhausted = false;
+        break;
+      }
+      hold(key, value, keys);
+      loaded++;
+    }
+    const before = inStore.get(id) ?? 0;
+    // Not all read: at least one is left (the count may lag what the store holds).
+    const after = exhausted ? 0 : Math.max(1, before - loaded);
+    if (after === 0) inStore.delete(id);
+    else inStore.set(id, after);
+    storeCount += after - before;
+  }
+
+  function release(entry: Entry): void {
+    const id = entry.inv.functionId;
+    const keys = memoryOf(id);
+    if (keys.delete(keyText(entry.key))) memoryCount--;
+    if (keys.size === 0) memory.delete(id);
+    // Room again: functions with invocations left in the store read some back (this one
+    // first), each once it is down to half its share.
+    if (!closed && inStore.size > 0) {
+      for (const other of [id, ...inStore.keys()]) {
+        if ((inStore.get(other) ?? 0) > 0 && memoryOf(other).size <= settings.heldPerFunction / 2 && memoryCount < settings.maxInMemory) readBack(other);
+      }
+    }
     for (let i = waiters.length - 1; i >= 0; i--) {
-      if (held < waiters[i].limit) waiters.splice(i, 1)[0].resolve();
+      if (held() < waiters[i].limit) waiters.splice(i, 1)[0].resolve();
     }
   }
 
@@ -128,7 +199,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   async function drop(entry: Entry, metric: 'disabled_permanently' | null): Promise<void> {
     if (metric) telemetry.count(entry.inv.functionId, metric);
     await ds.root.transaction(() => { ds.queue.remove(entry.key); });
-    release();
+    release(entry);
   }
 
   // Fetches until an answer to hand the program, or returns false when a retry waits.
@@ -175,7 +246,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       ds.watcher.put(inv.functionId, observe(record, invocationCost(entry.timings, unsuccessful), settings.watcher, now));
       telemetry.write(ds);
     });
-    release();
+    release(entry);
   }
 
   async function advance(entry: Entry): Promise<void> {
@@ -216,19 +287,25 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
 
   return {
     add(key, inv) {
-      held++;
-      const entry: Entry = { key, inv, timings: [], logsSoFar: 0 };
-      const wait = inv.dueAt - deps.now();
-      if (wait > 0) later(entry, wait);
-      else ready(entry);
+      const keys = memoryOf(inv.functionId);
+      // Read back from the store between its commit and this call (and maybe finished already).
+      if (keys.has(keyText(key)) || ds.done.doesExist(key)) {
+        if (keys.size === 0) memory.delete(inv.functionId);
+        return;
+      }
+      if (roomFor(keys) && !inStore.has(inv.functionId)) return hold(key, inv, keys);
+      inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
+      storeCount++;
+      if (keys.size === 0) memory.delete(inv.functionId);
     },
-    held: () => held,
+    held,
+    inMemory: () => memoryCount,
     whenBelow(limit) {
-      if (held < limit) return Promise.resolve();
+      if (held() < limit) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ limit, resolve }));
     },
     idle: () => new Promise<void>((resolve) => {
-      const check = () => (held === 0 ? resolve() : setTimeout(check, 10));
+      const check = () => (held() === 0 ? resolve() : setTimeout(check, 10));
       check();
     }),
     async close() {

@@ -27,7 +27,8 @@ class FilterFailure extends Error {}
 
 // Whether the event passes `filters` (PostHog's rules: a pre-check on the event name when
 // only events are filtered, then the bytecode, whose result must be exactly true).
-async function passes(filters: StoredFilters | null, eventName: string, globals: Record<string, unknown>): Promise<boolean> {
+// Exported for bench/destinations.
+export async function passes(filters: StoredFilters | null, eventName: string, globals: Record<string, unknown>): Promise<boolean> {
   if (filters === null) return true;
   const events = Array.isArray(filters.events) ? filters.events as { id?: unknown }[] : [];
   const actions = Array.isArray(filters.actions) ? filters.actions : [];

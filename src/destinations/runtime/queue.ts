@@ -34,8 +34,9 @@ export function markDone(store: DestinationsStore, key: InvocationKey, outcome: 
   store.doneByTime.put([at, ...key], null);
 }
 
-export function queuedInvocations(store: DestinationsStore): { key: InvocationKey; value: QueuedInvocation }[] {
-  return [...store.queue.getRange()].map(({ key, value }) => ({ key, value }));
+/** The queue in key order (function by function), read as it is iterated. */
+export function* queuedInvocations(store: DestinationsStore): Generator<{ key: InvocationKey; value: QueuedInvocation }> {
+  for (const { key, value } of store.queue.getRange()) yield { key, value };
 }
 
 /** Drops done marks older than the retention. */
