@@ -7,6 +7,11 @@ import type { ConsumerThreadData, ThreadMessage } from './thread.js';
 import type { FailureKind } from './ladder.js';
 
 const HEALTHY_AFTER_MS = 60_000;
+// How long a stopping thread gets to finish its step before it is terminated. Generous:
+// the threads run at a lower CPU priority and a loaded machine can starve one for seconds
+// (seen: over 5 s while a thread was still starting), and terminating a thread inside
+// native code that throws C++ exceptions (DuckDB's bindings) aborts the whole process.
+const STOP_GRACE_MS = 30_000;
 const WORKER_URL = new URL('../../../workers/consumer.js', import.meta.url);
 
 export interface SupervisedConsumer {
@@ -58,7 +63,7 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
       const w = worker;
       if (!w) return;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => { void w.terminate(); }, 5000);
+        const timer = setTimeout(() => { void w.terminate(); }, STOP_GRACE_MS);
         w.once('exit', () => { clearTimeout(timer); resolve(); });
         w.postMessage('stop');
       });
