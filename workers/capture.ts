@@ -1,0 +1,18 @@
+// Piscina worker for capture bodies that are compressed or large (the capture pool,
+// src/capture/tasks.ts, docs/decisions/0029): inflating, parsing and scanning them here
+// keeps the HTTP thread answering while they take their hundreds of milliseconds.
+import { workerData } from 'piscina';
+import { serveTasks } from '../src/pools/serve.js';
+import { decodeRequest } from '../src/capture/decode-request.js';
+import { ownedBuffer, type CaptureTasks, type CaptureWorkerData, type DecodeOutcome } from '../src/capture/tasks.js';
+
+const limits = workerData as CaptureWorkerData;
+
+export default serveTasks<CaptureTasks>({ decode: (task) => decodeRequest(task, limits, Date.now()) }, {
+  transfer(output) {
+    const o = output as DecodeOutcome;
+    if (!('scanned' in o)) return [];
+    const { text, droppedAt, uuids } = o.scanned;
+    return [...ownedBuffer(text), ...ownedBuffer(droppedAt), ...ownedBuffer(uuids)];
+  },
+});
