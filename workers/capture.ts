@@ -2,11 +2,15 @@
 // src/capture/tasks.ts, docs/decisions/0029): inflating, parsing and scanning them here
 // keeps the HTTP thread answering while they take their hundreds of milliseconds.
 import { workerData } from 'piscina';
+import { lowerThisThreadPriority } from '../src/log/consumers/priority.js';
 import { serveTasks } from '../src/pools/serve.js';
 import { decodeRequest } from '../src/capture/decode-request.js';
 import { ownedBuffer, type CaptureTasks, type CaptureWorkerData, type DecodeOutcome } from '../src/capture/tasks.js';
 
 const limits = workerData as CaptureWorkerData;
+// Below the HTTP thread, which must keep answering while a bomb is taken apart here;
+// above the consumers (nice 10), since acknowledgements wait on this.
+lowerThisThreadPriority(5);
 
 export default serveTasks<CaptureTasks>({ decode: (task) => decodeRequest(task, limits, Date.now()) }, {
   transfer(output) {
