@@ -4,7 +4,7 @@ import LZString from 'lz-string';
 import { decompressLz64 } from '../../src/capture/lz64.js';
 import { ApiError } from '../../src/errors.js';
 import { xorshift } from '../helpers/xorshift.js';
-import { lz64Bomb, lz64BombSize } from '../helpers/lz64-bomb.js';
+import { lz64Bomb, lz64BombSize } from '../helpers/hostile-bodies.js';
 
 const s = suite('lz64 decompression');
 

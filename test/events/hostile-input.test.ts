@@ -10,7 +10,7 @@ import { startTestServer, request, eventually, tempDir, type TestServer } from '
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { watchServer } from '../helpers/server-watch.js';
-import { lz64Bomb } from '../helpers/lz64-bomb.js';
+import { emptyObjects, lz64Bomb } from '../helpers/hostile-bodies.js';
 import { xorshift } from '../helpers/xorshift.js';
 
 const s = suite('hostile input end to end');
@@ -126,14 +126,6 @@ function bystanders(random: () => number) {
   };
 }
 
-// Brackets of `{}` filling `bytes` (a JSON array of empty objects).
-function emptyObjects(bytes: number): Buffer {
-  const b = Buffer.alloc(bytes, '{},');
-  b[0] = 0x5b;
-  const end = bytes - ((bytes - 1) % 3) - 1;
-  b[end] = 0x5d;
-  return b.subarray(0, end + 1);
-}
 
 // Seeded random bodies: bytes, JSON with bytes flipped, cut JSON, odd shapes and hints.
 function randomBodies(random: () => number, token: string, count: number): { path: string; body: Buffer; headers: Record<string, string> }[] {

@@ -1,3 +1,5 @@
+// Bodies of issue 13's hostile requests, for tests and bench/hostile.
+
 // An lz64 body (LZ-string's base64 form) that expands to `codes` runs of one character,
 // of lengths 1, 2, 3, …: about codes²/2 characters from a few bits per code, the shape of
 // the bombs of issue 13. Written here from the format (src/capture/lz64.ts describes
@@ -32,3 +34,14 @@ export function lz64Bomb(codes: number, char = 'a'): string {
 
 // Characters the bomb expands to.
 export const lz64BombSize = (codes: number) => 1 + ((codes + 1) * (codes + 2)) / 2 - 1;
+
+// A JSON array of empty objects, `[{},{},…,{}]`, of at most `bytes` bytes: millions of
+// objects for a parser to build from a few bytes each (and next to nothing gzipped).
+export function emptyObjects(bytes: number): Buffer {
+  const n = Math.floor((bytes - 1) / 3);
+  const b = Buffer.allocUnsafe(3 * n + 1);
+  b.fill('{},', 1);
+  b[0] = 0x5b;
+  b[3 * n] = 0x5d;
+  return b;
+}
