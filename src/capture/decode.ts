@@ -1,9 +1,9 @@
 // Turns a capture request into its JSON text, exactly in PostHog's order: the `data`
 // query parameter or the body, form fields, compression hint, gzip by magic bytes,
 // plain base64, then JSON. Finding the payload (locatePayload) inflates nothing; gzip
-// and lz64 are inflated apart (inflateSync in the capture worker, decodePayload's
-// async gunzip for /decide), each stopping as soon as the cap on decompressed bytes is
-// passed, so a small bomb cannot grow memory (docs/decisions/0029).
+// and lz64 are inflated apart (inflateSync in the capture worker, gunzipCapped off the
+// event loop), each stopping as soon as its cap on decompressed bytes is passed, so a
+// small bomb cannot grow memory (docs/decisions/0029).
 import { gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { errors } from '../errors.js';
@@ -103,13 +103,7 @@ export function locatePayload(input: DecodeInput): Payload {
   return { text: payload };
 }
 
-function gunzipFailed(err: unknown): never {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
-    throw errors.tooLarge('Decompressed request body is too large.');
-  }
-  throw errors.invalidPayload('Failed to decompress gzip data.');
-}
+const tooLargeForCap = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
 
 // The JSON text of a payload, inflated here (the capture worker's way).
 export function inflateSync(payload: Payload, max: number): Buffer {
@@ -118,7 +112,7 @@ export function inflateSync(payload: Payload, max: number): Buffer {
   try {
     return gunzipSync(payload.gzip, { maxOutputLength: max });
   } catch (err) {
-    return gunzipFailed(err);
+    throw tooLargeForCap(err) ? errors.tooLarge('Decompressed request body is too large.') : errors.invalidPayload('Failed to decompress gzip data.');
   }
 }
 
@@ -130,16 +124,22 @@ export function parseJson(text: Buffer): unknown {
   }
 }
 
-// The parsed payload, for /decide and /flags: gzip is inflated off the event loop
-// (libuv's pool), lz64 here with its cap.
+// gzip inflated off the event loop (libuv's pool): the text, or null past `max` bytes.
+export async function gunzipCapped(data: Buffer, max: number): Promise<Buffer | null> {
+  try {
+    return await gunzipAsync(data, { maxOutputLength: max });
+  } catch (err) {
+    if (tooLargeForCap(err)) return null;
+    throw errors.invalidPayload('Failed to decompress gzip data.');
+  }
+}
+
+// The parsed payload, for /decide and /flags: gzip is inflated off the event loop, lz64
+// here with its cap.
 export async function decodePayload(input: DecodeInput): Promise<unknown> {
   const payload = locatePayload(input);
   if (!('gzip' in payload)) return parseJson(inflateSync(payload, input.maxDecompressedBytes));
-  let text: Buffer;
-  try {
-    text = await gunzipAsync(payload.gzip, { maxOutputLength: input.maxDecompressedBytes });
-  } catch (err) {
-    return gunzipFailed(err);
-  }
+  const text = await gunzipCapped(payload.gzip, input.maxDecompressedBytes);
+  if (text === null) throw errors.tooLarge('Decompressed request body is too large.');
   return parseJson(text);
 }

@@ -1,18 +1,20 @@
 // Capture endpoints: decode → scan (token, drops) → resolve project → durable append
 // of the request as it arrived → 200. The events themselves are built by the log's
-// reader, in the consumer thread (src/capture/frames.ts, docs/decisions/0009). A small
-// body that needs no inflating is parsed and scanned here; a compressed or large one in
-// the capture worker pool (docs/decisions/0029), so that no request holds up the others.
+// reader, in the consumer thread (src/capture/frames.ts, docs/decisions/0009). A body
+// whose JSON text is small is parsed and scanned here; a large one, or one that
+// inflates to more, in the capture worker pool (docs/decisions/0029), so that no
+// request holds up the others.
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
-import { errors } from '../errors.js';
+import { ApiError, errors } from '../errors.js';
 import type { EventLog } from '../log/types.js';
 import { EventTooLargeError } from '../log/errors.js';
 import type { TaskRunner } from '../pools/index.js';
 import { captureFrame } from './frames.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
-import { isPlainJson, locatePayload, parseJson, type DecodeInput } from './decode.js';
+import { gunzipCapped, isPlainJson, locatePayload, parseJson, type DecodeInput, type Payload } from './decode.js';
+import { decompressLz64 } from './lz64.js';
 import { scanCapture, type CaptureScan } from './normalize.js';
 import { findUnstorableKey, type UnstorableKey } from './storable.js';
 import { ownedBuffer, type CaptureTasks, type DecodeTask } from './tasks.js';
@@ -29,7 +31,7 @@ export interface CaptureDeps {
   decoder: TaskRunner<CaptureTasks>;
 }
 
-// Bodies up to this size that need no inflating are parsed on the HTTP thread: at most
+// JSON texts up to this size are parsed on the HTTP thread: at most
 // about 0.5 ms for real events, 1.3 ms for `{},{},…` and 4 ms for `[[[…` (bench/RESULTS.md,
 // 2026-11-26), against tens of microseconds for a trip to the worker. The capture
 // worker's bound on objects and arrays (config maxJsonNodes) is at least this many, so
@@ -96,18 +98,35 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
     }, decoderFailed);
   }
 
+  // A small compressed body is inflated here up to MAIN_THREAD_BYTES (gzip on libuv's
+  // pool, lz64 in at most about a millisecond), as SDKs' gzipped batches are; only one
+  // that inflates past that goes to the worker, which applies the real cap. The trip
+  // through the pool cost twice the process CPU per gzipped event (bench/RESULTS.md).
+  const hereCap = Math.min(MAIN_THREAD_BYTES, maxDecompressedBytes);
+  function inflateHere(req: HttpRequest, payload: Payload, started: number): HttpResponse | Promise<HttpResponse> {
+    if ('text' in payload) return payload.text.length <= MAIN_THREAD_BYTES ? onThisThread(req, payload.text, started) : inWorker(req, started);
+    if ('lz64' in payload) {
+      let text: Buffer;
+      try {
+        text = decompressLz64(payload.lz64, hereCap);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 413) return inWorker(req, started);
+        throw err;
+      }
+      return onThisThread(req, text, started);
+    }
+    return gunzipCapped(payload.gzip, hereCap).then((text) => (text === null ? inWorker(req, started) : onThisThread(req, text, started)));
+  }
+
   function handle(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
     const started = performance.now();
-    if (req.body.length <= MAIN_THREAD_BYTES) {
-      const input: DecodeInput = {
-        body: req.body, query: req.query, contentType: req.headers['content-type'],
-        contentEncoding: req.headers['content-encoding'], maxDecompressedBytes,
-      };
-      if (isPlainJson(input)) return onThisThread(req, req.body, started);
-      const payload = locatePayload(input);
-      if ('text' in payload && payload.text.length <= MAIN_THREAD_BYTES) return onThisThread(req, payload.text, started);
-    }
-    return inWorker(req, started);
+    if (req.body.length > MAIN_THREAD_BYTES) return inWorker(req, started);
+    const input: DecodeInput = {
+      body: req.body, query: req.query, contentType: req.headers['content-type'],
+      contentEncoding: req.headers['content-encoding'], maxDecompressedBytes,
+    };
+    if (isPlainJson(input)) return onThisThread(req, req.body, started);
+    return inflateHere(req, locatePayload(input), started);
   }
 
   const single = deps.limits.maxEventBodyBytes;

@@ -82,11 +82,13 @@ crowd.after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-// Well-formed clients, each round: a plain single event, a plain batch, a gzipped batch
-// and an lz64 event (the capture worker's path), and a /decide. Every acknowledged uuid
-// is kept; any answer but 200 is kept too, to be reported.
+// Well-formed clients, each round: a plain single event, a plain batch, a gzipped batch,
+// an lz64 event and a /decide; every fifth round a gzipped batch of 300 events that
+// inflates past 64 KiB (the capture worker's path). Every acknowledged uuid is kept, the
+// large batches' by distinct id; any answer but 200 is kept too, to be reported.
 function bystanders(random: () => number) {
   const acked: string[] = [];
+  const ackedLarge = new Map<string, string[]>();
   const unexpected: string[] = [];
   let running = true;
   let n = 0;
@@ -97,7 +99,17 @@ function bystanders(random: () => number) {
     if (r.status === 200) acked.push(...uuids);
     else unexpected.push(`${path} ${r.status} ${JSON.stringify(r.body)}`);
   }
+  let rounds = 0;
+  async function largeBatch() {
+    const id = `large-${rounds}`;
+    const batch = Array.from({ length: 300 }, () => ({ ...event('large gzip batch'), distinct_id: id, properties: { $current_url: `https://example.com/${'p'.repeat(200)}` } }));
+    const r = await post('/batch/', gzipSync(JSON.stringify({ api_key: keys.project_api_key, batch })), { 'Content-Encoding': 'gzip' })
+      .catch((e: Error) => ({ status: 0, body: e.message }));
+    if (r.status === 200) ackedLarge.set(id, batch.map((e) => e.uuid));
+    else unexpected.push(`large /batch/ ${r.status} ${JSON.stringify(r.body)}`);
+  }
   async function round() {
+    if (rounds++ % 5 === 0) await largeBatch();
     const single = event('single');
     const plain = [event('plain batch'), event('plain batch')];
     const gzipped = [event('gzip batch'), event('gzip batch'), event('gzip batch')];
@@ -121,7 +133,7 @@ function bystanders(random: () => number) {
     }
   })();
   return {
-    acked, unexpected,
+    acked, ackedLarge, unexpected,
     async stop() { running = false; await loop; },
   };
 }
@@ -224,12 +236,20 @@ crowd('bombs, huge bodies and seeded random ones: refused or stored, while /_liv
   assert.ok(seen.probes >= 20 && seen.failedProbes === 0, JSON.stringify(seen));
   assert.ok(seen.slowestProbeMs < 500, `slowest /_liveness probe ${seen.slowestProbeMs.toFixed(0)} ms, during: ${during(seen.slowestAt)}`);
   assert.ok(seen.peakRssBytes < 1024 * MB, `peak RSS ${(seen.peakRssBytes / MB).toFixed(0)} MB`);
-  console.log(`    hostile crowd: ${crowdOfClients.acked.length} bystander events, ${seen.probes} probes, slowest ${seen.slowestProbeMs.toFixed(0)} ms (${during(seen.slowestAt)}), RSS ${(seen.startRssBytes / MB).toFixed(0)} MB at the start, peak ${(seen.peakRssBytes / MB).toFixed(0)} MB, fuzz statuses ${JSON.stringify([...statuses])}`);
+  console.log(`    hostile crowd: ${crowdOfClients.acked.length} bystander events and ${crowdOfClients.ackedLarge.size} batches of 300, ${seen.probes} probes, slowest ${seen.slowestProbeMs.toFixed(0)} ms (${during(seen.slowestAt)}), RSS ${(seen.startRssBytes / MB).toFixed(0)} MB at the start, peak ${(seen.peakRssBytes / MB).toFixed(0)} MB, fuzz statuses ${JSON.stringify([...statuses])}`);
 
   const expected = [...crowdOfClients.acked, wideEvent.uuid, farFuture.uuid];
   for (let i = 0; i < expected.length; i += 20) {
     await Promise.all(expected.slice(i, i + 20).map((id) =>
       eventually(async () => (await manage('GET', `/events/${id}/`)).status === 200, 30_000).catch(() => assert.unreachable(`event ${id} not stored`))));
+  }
+  assert.ok(crowdOfClients.ackedLarge.size >= 2, `only ${crowdOfClients.ackedLarge.size} large batches`);
+  for (const [id, uuids] of crowdOfClients.ackedLarge) {
+    const listed = await eventually(async () => {
+      const r = await manage('GET', `/events/?distinct_id=${id}&limit=1000`);
+      return r.status === 200 && r.body.results.length >= uuids.length ? r.body.results as { uuid: string }[] : null;
+    }, 30_000);
+    assert.equal(listed.map((e) => e.uuid).sort(), [...uuids].sort());
   }
   const metrics = (await request(`${served.url}/metrics`)).body as string;
   assert.match(metrics, /^hedgerow_log_dead_letters 0$/m);
