@@ -24,11 +24,11 @@ const ConfigSchema = Type.Object({
     maxBatchBodyBytes: Type.Integer({ minimum: 1024 }),
     // Cap on what a compressed body may expand to (gzip bombs).
     maxDecompressedBytes: Type.Integer({ minimum: 1024 }),
-    // Most objects and arrays a compressed or large body may hold (parsing costs heap
-    // per object, whatever the bytes); at least src/capture/routes.ts MAIN_THREAD_BYTES,
-    // so a body parsed on the HTTP thread never has to be counted.
+    // Most objects and arrays a body decoded in the capture worker may hold (parsing
+    // costs heap per object, whatever the bytes); at least src/capture/routes.ts
+    // MAIN_THREAD_BYTES, so a body parsed on the HTTP thread never has to be counted.
     maxJsonNodes: Type.Integer({ minimum: 65_536 }),
-    // Piscina threads decoding compressed and large bodies (docs/decisions/0029).
+    // Piscina threads decoding bodies of more than 64 KiB, as sent or inflated (docs/decisions/0029).
     workers: Type.Integer({ minimum: 1, maximum: 64 }),
   }),
   managementRateLimitPerMinute: Type.Integer({ minimum: 1 }),

@@ -148,7 +148,7 @@ export async function startServer(
   const flagPool = createWorkerPool<FlagTasks, FlagWorkerData>({
     worker: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
   });
-  // Compressed and large capture bodies are decoded here, off the HTTP thread; a worker
+  // Capture bodies of more than 64 KiB, as sent or inflated, are decoded here; a worker
   // over its heap limit fails its requests with 503 rather than growing the process.
   const captureDecoder = createWorkerPool<CaptureTasks, CaptureWorkerData>({
     worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask,

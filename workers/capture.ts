@@ -1,6 +1,7 @@
-// Piscina worker for capture bodies that are compressed or large (the capture pool,
-// src/capture/tasks.ts, docs/decisions/0029): inflating, parsing and scanning them here
-// keeps the HTTP thread answering while they take their hundreds of milliseconds.
+// Piscina worker for capture bodies of more than 64 KiB, as sent or inflated (the
+// capture pool, src/capture/tasks.ts, docs/decisions/0029): inflating, parsing and
+// scanning them here keeps the HTTP thread answering while they take their hundreds of
+// milliseconds.
 import { workerData } from 'piscina';
 import { lowerThisThreadPriority } from '../src/log/consumers/priority.js';
 import { serveTasks } from '../src/pools/serve.js';

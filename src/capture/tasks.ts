@@ -1,6 +1,6 @@
 // The capture worker pool's task (workers/capture.ts, docs/decisions/0029): a request
-// body that is compressed or large is decoded, counted, parsed and scanned there, off
-// the HTTP thread. What comes back is what the route and the log frame need, in
+// body of more than 64 KiB, as sent or inflated, is decoded, counted, parsed and
+// scanned there, off the HTTP thread. What comes back is what the route and the log frame need, in
 // transferable form: the JSON text's bytes (the frame stores them), the scan's verdicts
 // with the dropped indices as a Uint32Array, and the generated uuids' bytes; never the
 // parsed value, whose structured clone would cost the HTTP thread as much as parsing.
