@@ -31,11 +31,11 @@ export interface CaptureDeps {
   decoder: TaskRunner<CaptureTasks>;
 }
 
-// JSON texts up to this size are parsed on the HTTP thread: at most
-// about 0.5 ms for real events, 1.3 ms for `{},{},…` and 4 ms for `[[[…` (bench/RESULTS.md,
-// 2026-11-26), against tens of microseconds for a trip to the worker. The capture
-// worker's bound on objects and arrays (config maxJsonNodes) is at least this many, so
-// such a body never needs it counted.
+// JSON texts up to this size are parsed on the HTTP thread: at most about 0.5 ms for
+// real events, 1.3 ms for `{},{},…` and 4 ms for `[[[…` (docs/decisions/0029), less
+// than a trip to the worker costs for SDK-sized batches. The capture worker's bound on
+// objects and arrays (config maxJsonNodes) is at least this many, so such a body never
+// needs it counted.
 export const MAIN_THREAD_BYTES = 64 * 1024;
 
 // What the route needs of a scan, from this thread's scanCapture or the worker's.
