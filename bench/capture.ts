@@ -1,6 +1,7 @@
 // HTTP capture benchmark. In one run, on this machine: the ceiling (bare uWS that
 // reads and JSON-parses the body), then hedgerow's /i/v0/e/ with one ~250-byte
-// event per request and /batch/ with 100 events per request, all with durable acks.
+// event per request and /batch/ with 100 events per request, plain and gzipped, all
+// with durable acks.
 // The server and its threads are pinned to CPU 0, wrk to CPU 1, 64 connections.
 // Besides rates and latencies, the CPU time the server used per event (its main
 // thread, and the whole process: consumer, log writes, GC), read from /proc: a figure
@@ -16,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { captureEvent as event, measureCeiling, root, startPinned, wrk } from './ceiling.js';
 
 const { values } = parseArgs({ options: {
@@ -56,9 +58,11 @@ async function measureBuild(build: { label: string; cwd: string }, dataDir: stri
   const singleResult = wrk(`http://127.0.0.1:${server.port}/i/v0/e/`, single, server.child.pid!, wrkOptions);
   const batchBody = JSON.stringify({ api_key: keys.project_api_key, batch: Array.from({ length: 100 }, (_, i) => event('', i)) });
   const batchResult = wrk(`http://127.0.0.1:${server.port}/batch/`, batchBody, server.child.pid!, wrkOptions);
+  // What posthog-node sends by default: the same batch gzipped (decision 0029: the capture worker's path).
+  const gzipResult = wrk(`http://127.0.0.1:${server.port}/batch/`, gzipSync(batchBody), server.child.pid!, wrkOptions, { 'Content-Encoding': 'gzip' });
   server.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
-  return { single, batchBody, singleResult, batchResult };
+  return { single, batchBody, singleResult, batchResult, gzipResult };
 }
 
 async function runOnce(run: number): Promise<string> {
@@ -72,9 +76,10 @@ async function runOnce(run: number): Promise<string> {
   const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
   const rows = [
     ['ceiling (bare uWS + JSON.parse)', ceilingResult, 1] as const,
-    ...measured.flatMap(({ build, singleResult, batchResult }) => [
+    ...measured.flatMap(({ build, singleResult, batchResult, gzipResult }) => [
       [`${build.label} /i/v0/e/ (1 event)`, singleResult, 1] as const,
       [`${build.label} /batch/ (100 events)`, batchResult, 100] as const,
+      [`${build.label} /batch/ gzip (100 events)`, gzipResult, 100] as const,
     ]),
   ];
   return [

@@ -24,6 +24,12 @@ const ConfigSchema = Type.Object({
     maxBatchBodyBytes: Type.Integer({ minimum: 1024 }),
     // Cap on what a compressed body may expand to (gzip bombs).
     maxDecompressedBytes: Type.Integer({ minimum: 1024 }),
+    // Most objects and arrays a body decoded in the capture worker may hold (parsing
+    // costs heap per object, whatever the bytes); at least src/capture/routes.ts
+    // MAIN_THREAD_BYTES, so a body parsed on the HTTP thread never has to be counted.
+    maxJsonNodes: Type.Integer({ minimum: 65_536 }),
+    // Piscina threads decoding bodies of more than 64 KiB, as sent or inflated (docs/decisions/0029).
+    workers: Type.Integer({ minimum: 1, maximum: 64 }),
   }),
   managementRateLimitPerMinute: Type.Integer({ minimum: 1 }),
   // How often the embedded log drops records every consumer has applied.
@@ -144,6 +150,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       maxEventBodyBytes: intFrom('HEDGEROW_MAX_EVENT_BYTES', env.HEDGEROW_MAX_EVENT_BYTES, 2 * MB),
       maxBatchBodyBytes: intFrom('HEDGEROW_MAX_BATCH_BYTES', env.HEDGEROW_MAX_BATCH_BYTES, 20 * MB),
       maxDecompressedBytes: intFrom('HEDGEROW_MAX_DECOMPRESSED_BYTES', env.HEDGEROW_MAX_DECOMPRESSED_BYTES, 64 * MB),
+      maxJsonNodes: intFrom('HEDGEROW_MAX_JSON_NODES', env.HEDGEROW_MAX_JSON_NODES, 2_000_000),
+      workers: intFrom('HEDGEROW_CAPTURE_WORKERS', env.HEDGEROW_CAPTURE_WORKERS, Math.max(1, Math.min(2, availableParallelism() - 1))),
     },
     managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
     logPruneIntervalMs: intFrom('HEDGEROW_LOG_PRUNE_INTERVAL_MS', env.HEDGEROW_LOG_PRUNE_INTERVAL_MS, 10_000),

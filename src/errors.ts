@@ -155,6 +155,10 @@ export const errors = {
       `A request may carry at most ${maxValues.toLocaleString('en')} values in groups, person_properties and group_properties.`, attr),
   tooLarge: (detail = 'Request body is too large.') =>
     new ApiError(413, 'invalid_request', 'payload_too_large', detail),
+  // Objects and arrays cost heap when parsed whatever their bytes (src/capture/json-nodes.ts).
+  tooManyJsonNodes: (max: number) =>
+    new ApiError(413, 'invalid_request', 'payload_too_large',
+      `Request body has more than ${max} JSON objects and arrays: send fewer events per request.`),
   // The local-evaluation feed of an organization over its feature flag quota (PostHog's words).
   quotaLimited: () =>
     new ApiError(402, 'quota_limited', 'payment_required', 'You have exceeded your feature flag request quota'),

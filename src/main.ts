@@ -28,7 +28,8 @@ import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
-import { captureRoutes } from './capture/routes.js';
+import { captureRoutes, transferDecodeTask } from './capture/routes.js';
+import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
 import { personRoutes } from './persons/routes.js';
 import { warningRoutes } from './ingestion-warnings/index.js';
@@ -63,6 +64,7 @@ const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
 const HOG_API_WORKER_URL = new URL('../workers/hog-api.js', import.meta.url);
 const EXPORT_WORKER_URL = new URL('../workers/exports.js', import.meta.url);
+const CAPTURE_WORKER_URL = new URL('../workers/capture.js', import.meta.url);
 
 // Every command of the management write path (src/state/, docs/decisions/0015): the
 // appliers this node runs for its own writes and, with a control stream, for everyone's.
@@ -170,6 +172,13 @@ export async function startServer(
   const flagPool = createWorkerPool<FlagTasks, FlagWorkerData>({
     worker: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
   });
+  // Capture bodies of more than 64 KiB, as sent or inflated, are decoded here; a worker
+  // over its heap limit fails its requests with 503 rather than growing the process.
+  const captureDecoder = createWorkerPool<CaptureTasks, CaptureWorkerData>({
+    worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask,
+    workerData: { maxDecompressedBytes: config.capture.maxDecompressedBytes, maxJsonNodes: config.capture.maxJsonNodes },
+    resourceLimits: { maxOldGenerationSizeMb: 768 },
+  });
   // One thread: management scans are rare, and the flag workers keep the other cores
   // (docs/decisions/0013).
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
@@ -199,7 +208,7 @@ export async function startServer(
       const checks = { consumers: supervised.every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready() };
       return { ok: checks.consumers && checks.log && checks.geoip, checks };
     }),
-    ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
+    ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000, decoder: captureDecoder }),
     ...eventRoutes(auth, store, queries),
     ...personRoutes(auth, store, writes, queries),
     ...warningRoutes(auth, queries),
@@ -233,6 +242,7 @@ export async function startServer(
     await Promise.all(supervised.map((c) => c.stop()));
     await retention?.stop();
     await flagPool.close();
+    await captureDecoder.close();
     await queries.close();
     // Renders still running are interrupted (they resume at the next start): their queries
     // end with the engine, their files with the pool.

@@ -1,11 +1,13 @@
-// Turns a capture request into a JSON value, exactly in PostHog's order: the `data`
+// Turns a capture request into its JSON text, exactly in PostHog's order: the `data`
 // query parameter or the body, form fields, compression hint, gzip by magic bytes,
-// plain base64, then JSON. Decompressed size is capped so a small gzip bomb cannot
-// grow memory.
-import { gunzip } from 'node:zlib';
+// plain base64, then JSON. Finding the payload (locatePayload) inflates nothing; gzip
+// and lz64 are inflated apart (inflateSync in the capture worker, gunzipCapped off the
+// event loop), each stopping as soon as its cap on decompressed bytes is passed, so a
+// small bomb cannot grow memory (docs/decisions/0029).
+import { gunzip, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
-import LZString from 'lz-string';
 import { errors } from '../errors.js';
+import { decompressLz64 } from './lz64.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -46,50 +48,20 @@ function firstNonSpace(b: Buffer): number {
 }
 
 const BASE64 = /^[A-Za-z0-9+/=_\-\s]+$/;
+const isForm = (contentType: string | undefined) => contentType !== undefined && contentType.startsWith('application/x-www-form-urlencoded');
 
-async function gunzipCapped(data: Buffer, max: number): Promise<Buffer> {
-  try {
-    return await gunzipAsync(data, { maxOutputLength: max });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
-      throw errors.tooLarge('Decompressed request body is too large.');
-    }
-    throw errors.invalidPayload('Failed to decompress gzip data.');
-  }
+// A plain JSON body, what server SDKs and most clients send: its bytes are the JSON text.
+export function isPlainJson(input: DecodeInput): boolean {
+  if (input.contentEncoding !== undefined || isForm(input.contentType)) return false;
+  const c = firstNonSpace(input.body);
+  return (c === 0x7b || c === 0x5b) && !input.query.has('data') && !input.query.has('compression');
 }
 
-// A decoded body: the parsed value and the UTF-8 JSON text it was parsed from (what
-// capture writes to the log, src/capture/frames.ts).
-export interface DecodedBody {
-  value: unknown;
-  text: Buffer;
-}
+// A request's payload: its JSON text, or what must be inflated to get it.
+export type Payload = { text: Buffer } | { gzip: Buffer } | { lz64: string };
 
-function parseJson(text: Buffer): DecodedBody {
-  try {
-    return { value: JSON.parse(text.toString('utf8')), text };
-  } catch {
-    throw errors.invalidPayload('Malformed request data: failed to parse JSON.');
-  }
-}
-
-// A plain JSON body, what server SDKs and most clients send, is decoded without a
-// promise; compressed bodies are inflated off the event loop.
-export function decodeBody(input: DecodeInput): DecodedBody | Promise<DecodedBody> {
-  const { body, query, contentType } = input;
-  if (input.contentEncoding === undefined && (contentType === undefined || !contentType.startsWith('application/x-www-form-urlencoded'))) {
-    const c = firstNonSpace(body);
-    if ((c === 0x7b || c === 0x5b) && !query.has('data') && !query.has('compression')) return parseJson(body);
-  }
-  return decodeSlow(input);
-}
-
-export async function decodePayload(input: DecodeInput): Promise<unknown> {
-  return (await decodeBody(input)).value;
-}
-
-async function decodeSlow(input: DecodeInput): Promise<DecodedBody> {
+// Where the payload is and how it is encoded; decodes base64 but inflates nothing.
+export function locatePayload(input: DecodeInput): Payload {
   const { body, query, contentType } = input;
   const dataParam = query.get('data');
 
@@ -98,7 +70,7 @@ async function decodeSlow(input: DecodeInput): Promise<DecodedBody> {
   if (dataParam) {
     // URL decoding turned base64 '+' into spaces.
     payload = Buffer.from(dataParam.replace(/ /g, '+'), 'utf8');
-  } else if (contentType && contentType.startsWith('application/x-www-form-urlencoded')) {
+  } else if (isForm(contentType)) {
     const first = firstNonSpace(body);
     if (first === 0x7b || first === 0x5b) {
       // A JSON body sent with a form content type (curl -d does this): take it as JSON.
@@ -116,29 +88,58 @@ async function decodeSlow(input: DecodeInput): Promise<DecodedBody> {
   if (payload.length === 0) throw errors.invalidPayload('Empty request body.');
 
   const hint = compressionFrom(query.get('compression')) ?? compressionFrom(formCompression) ?? compressionFrom(input.contentEncoding);
-  const max = input.maxDecompressedBytes;
-
-  if (hint === 'lz64') {
-    let text: string | null;
-    try {
-      text = LZString.decompressFromBase64(payload.toString('utf8'));
-    } catch {
-      text = null;
-    }
-    if (!text) throw errors.invalidPayload('Failed to decompress lz64 data.');
-    if (text.length > max) throw errors.tooLarge('Decompressed request body is too large.');
-    return parseJson(Buffer.from(text, 'utf8'));
-  }
-  if (isGzip(payload)) return parseJson(await gunzipCapped(payload, max));
+  if (hint === 'lz64') return { lz64: payload.toString('utf8') };
+  if (isGzip(payload)) return { gzip: payload };
   if (hint === 'gzip') throw errors.invalidPayload('Body is not gzip data.');
 
   const first = firstNonSpace(payload);
-  if (first === 0x7b || first === 0x5b) return parseJson(payload);
+  if (first === 0x7b || first === 0x5b) return { text: payload };
   if (hint === 'base64' || BASE64.test(payload.toString('latin1'))) {
     const decoded = Buffer.from(payload.toString('latin1').replace(/\s/g, ''), 'base64');
-    if (isGzip(decoded)) return parseJson(await gunzipCapped(decoded, max));
+    if (isGzip(decoded)) return { gzip: decoded };
     if (decoded.length === 0) throw errors.invalidPayload('Failed to decode base64 data.');
-    return parseJson(decoded);
+    return { text: decoded };
   }
-  return parseJson(payload);
+  return { text: payload };
+}
+
+const tooLargeForCap = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
+
+// The JSON text of a payload, inflated here (the capture worker's way).
+export function inflateSync(payload: Payload, max: number): Buffer {
+  if ('text' in payload) return payload.text;
+  if ('lz64' in payload) return decompressLz64(payload.lz64, max);
+  try {
+    return gunzipSync(payload.gzip, { maxOutputLength: max });
+  } catch (err) {
+    throw tooLargeForCap(err) ? errors.tooLarge('Decompressed request body is too large.') : errors.invalidPayload('Failed to decompress gzip data.');
+  }
+}
+
+export function parseJson(text: Buffer): unknown {
+  try {
+    return JSON.parse(text.toString('utf8'));
+  } catch {
+    throw errors.invalidPayload('Malformed request data: failed to parse JSON.');
+  }
+}
+
+// gzip inflated off the event loop (libuv's pool): the text, or null past `max` bytes.
+export async function gunzipCapped(data: Buffer, max: number): Promise<Buffer | null> {
+  try {
+    return await gunzipAsync(data, { maxOutputLength: max });
+  } catch (err) {
+    if (tooLargeForCap(err)) return null;
+    throw errors.invalidPayload('Failed to decompress gzip data.');
+  }
+}
+
+// The parsed payload, for /decide and /flags: gzip is inflated off the event loop, lz64
+// here with its cap.
+export async function decodePayload(input: DecodeInput): Promise<unknown> {
+  const payload = locatePayload(input);
+  if (!('gzip' in payload)) return parseJson(inflateSync(payload, input.maxDecompressedBytes));
+  const text = await gunzipCapped(payload.gzip, input.maxDecompressedBytes);
+  if (text === null) throw errors.tooLarge('Decompressed request body is too large.');
+  return parseJson(text);
 }

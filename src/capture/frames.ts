@@ -17,6 +17,7 @@
 //
 // Records written before frames existed are a bare JSON array (first byte `[`) and
 // are still read.
+import { endianness } from 'node:os';
 import type { CapturedEvent, LogCodec, LogFrame, UnreadableEvent } from '../log/types.js';
 import { encodeFrames, RECORD_OVERHEAD, RECORD_V1 } from '../log/record.js';
 import { buildEvents, rawEventsOf, unreadableEvent, type BuildContext } from './normalize.js';
@@ -45,14 +46,20 @@ export function eventsFrame(events: readonly CapturedEvent[]): LogFrame {
 }
 
 // What buildEvents will need (its uuids come from the frame), plus the counts.
-export interface CaptureFrameHeader extends Omit<BuildContext, 'uuid'> {
+export interface CaptureFrameHeader extends Omit<BuildContext, 'uuid' | 'droppedAt'> {
+  // The capture worker's scan hands these over as a Uint32Array.
+  droppedAt: ArrayLike<number> | null;
   // Kept events: all of them, and those that need a generated uuid.
   kept: number;
   missingUuids: number;
+  // Their uuids' bytes when already drawn (by the capture worker, for many events).
+  uuids?: Uint8Array | null;
 }
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 // A capture request's frame; `body` is the JSON text the payload was parsed from.
-// Generates the UUIDv7s of the events that lack one, stamped with `nowMs`.
+// Generates the UUIDv7s of the events that lack one, stamped with `nowMs`, unless given.
 export function captureFrame(h: CaptureFrameHeader, body: Buffer): LogFrame {
   const ipBytes = h.ip === null ? 0 : Buffer.byteLength(h.ip);
   const dropped = h.droppedAt === null ? 0 : h.droppedAt.length;
@@ -70,8 +77,15 @@ export function captureFrame(h: CaptureFrameHeader, body: Buffer): LogFrame {
   head.writeDoubleLE(h.sentAtMs ?? 0, 36);
   let at = CAPTURE_HEAD;
   if (h.ip !== null) at += head.write(h.ip, at);
-  for (let i = 0; i < dropped; i++, at += 4) head.writeUInt32LE(h.droppedAt![i], at);
-  for (let i = 0; i < h.missingUuids; i++, at += UUID_BYTES) writeUuidv7(head, at, h.nowMs);
+  const d = h.droppedAt;
+  if (d instanceof Uint32Array && LITTLE_ENDIAN) {
+    head.set(new Uint8Array(d.buffer, d.byteOffset, d.byteLength), at);
+    at += d.byteLength;
+  } else {
+    for (let i = 0; i < dropped; i++, at += 4) head.writeUInt32LE(d![i], at);
+  }
+  if (h.uuids) head.set(h.uuids, at);
+  else for (let i = 0; i < h.missingUuids; i++, at += UUID_BYTES) writeUuidv7(head, at, h.nowMs);
   return { chunks: [head, body], bytes: size + body.length, events: h.kept };
 }
 

@@ -1,17 +1,24 @@
 // Capture endpoints: decode → scan (token, drops) → resolve project → durable append
 // of the request as it arrived → 200. The events themselves are built by the log's
-// reader, in the consumer thread (src/capture/frames.ts, docs/decisions/0009).
+// reader, in the consumer thread (src/capture/frames.ts, docs/decisions/0009). A body
+// whose JSON text is small is parsed and scanned here; a large one, or one that
+// inflates to more, in the capture worker pool (docs/decisions/0029), so that no
+// request holds up the others.
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json, noContent } from '../http/reply.js';
-import { errors } from '../errors.js';
+import { ApiError, errors } from '../errors.js';
 import type { EventLog } from '../log/types.js';
 import { EventTooLargeError } from '../log/errors.js';
+import type { TaskRunner } from '../pools/index.js';
 import { captureFrame } from './frames.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { Metrics } from '../ops/metrics.js';
-import { decodeBody, type DecodedBody } from './decode.js';
-import { scanCapture } from './normalize.js';
-import { findUnstorableKey } from './storable.js';
+import { gunzipCapped, isPlainJson, locatePayload, parseJson, type DecodeInput, type Payload } from './decode.js';
+import { decompressLz64 } from './lz64.js';
+import { scanCapture, type CaptureScan } from './normalize.js';
+import { findUnstorableKey, type UnstorableKey } from './storable.js';
+import { ownedBuffer, type CaptureTasks, type DecodeTask } from './tasks.js';
+import { refusal } from './decode-request.js';
 
 export interface CaptureDeps {
   log: EventLog;
@@ -20,24 +27,39 @@ export interface CaptureDeps {
   limits: { maxEventBodyBytes: number; maxBatchBodyBytes: number; maxDecompressedBytes: number };
   // Beyond this many events awaiting a commit, capture answers 503 so SDKs retry.
   maxPendingEvents: number;
+  // The capture worker pool (workers/capture.ts).
+  decoder: TaskRunner<CaptureTasks>;
 }
+
+// JSON texts up to this size are parsed on the HTTP thread: at most about 0.5 ms for
+// real events, 1.3 ms for `{},{},…` and 4 ms for `[[[…` (docs/decisions/0029), less
+// than a trip to the worker costs for SDK-sized batches. The capture worker's bound on
+// objects and arrays (config maxJsonNodes) is at least this many, so such a body never
+// needs it counted.
+export const MAIN_THREAD_BYTES = 64 * 1024;
+
+// What the route needs of a scan, from this thread's scanCapture or the worker's.
+type FrontScan = Omit<CaptureScan, 'rawEvents' | 'droppedAt'> & { droppedAt: ArrayLike<number> | null };
+
+// The pool moves a request's body to the worker rather than copying it.
+export const transferDecodeTask = (input: unknown): ArrayBuffer[] => ownedBuffer((input as DecodeTask).body);
 
 const OK: HttpResponse = json(200, { status: 1 });
 const NO_CONTENT = noContent(204);
 
 export function captureRoutes(deps: CaptureDeps): Route[] {
-  const { log, tenancy, metrics } = deps;
+  const { log, tenancy, metrics, decoder } = deps;
   const maxDecompressedBytes = deps.limits.maxDecompressedBytes;
 
   // Too large for the log is the client's to fix (SDKs halve the batch on 413); anything else is ours and passes.
   const appendFailed = (err: unknown): never => {
     throw err instanceof EventTooLargeError ? errors.tooLarge(err.message) : errors.unavailable();
   };
+  // The worker could not answer (its queue is full, or it stopped): ours, the SDK retries.
+  const decoderFailed = (): never => { throw errors.unavailable(); };
 
-  function accept(req: HttpRequest, decoded: DecodedBody): HttpResponse | Promise<HttpResponse> {
-    const started = performance.now();
-    const nowMs = Date.now();
-    const scan = scanCapture(decoded.value, req.query);
+  function accept(req: HttpRequest, text: Buffer, scan: FrontScan, unstorable: UnstorableKey | null, nowMs: number,
+    uuids: Uint8Array | null, started: number): HttpResponse | Promise<HttpResponse> {
     if (scan.token === null) throw errors.missingProjectKey();
     const project = tenancy.projectByToken(scan.token);
     if (!project) throw errors.invalidProjectKey();
@@ -46,13 +68,12 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
     }
     const reply = req.query.get('beacon') === '1' ? NO_CONTENT : OK;
     if (scan.kept === 0) return reply;
-    const unstorable = findUnstorableKey(decoded.text, scan.rawEvents);
     if (unstorable !== null) throw errors.unstorableKey(unstorable.key, unstorable.event);
     if (log.pending() > deps.maxPendingEvents) throw errors.unavailable();
     const frame = captureFrame({
       projectId: project.id, nowMs, ip: req.ip || null, sentAtMs: scan.sentAtMs, historical: scan.historical,
-      droppedAt: scan.droppedAt, kept: scan.kept, missingUuids: scan.missingUuids,
-    }, decoded.text);
+      droppedAt: scan.droppedAt, kept: scan.kept, missingUuids: scan.missingUuids, uuids,
+    }, text);
     const kept = scan.kept;
     return log.appendFrame(frame).then(() => {
       metrics.ingested.inc(kept);
@@ -61,12 +82,51 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
     }, appendFailed);
   }
 
+  function onThisThread(req: HttpRequest, text: Buffer, started: number): HttpResponse | Promise<HttpResponse> {
+    const scan = scanCapture(parseJson(text), req.query);
+    const unstorable = scan.kept > 0 ? findUnstorableKey(text, scan.rawEvents) : null;
+    return accept(req, text, scan, unstorable, Date.now(), null, started);
+  }
+
+  function inWorker(req: HttpRequest, started: number): Promise<HttpResponse> {
+    return decoder.run('decode', {
+      body: req.body, rawQuery: req.rawQuery, contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'],
+    }).then((outcome) => {
+      if ('refused' in outcome) throw refusal(outcome.refused);
+      const s = outcome.scanned;
+      return accept(req, Buffer.from(s.text.buffer, s.text.byteOffset, s.text.byteLength), s, s.unstorable, s.nowMs, s.uuids, started);
+    }, decoderFailed);
+  }
+
+  // A small compressed body is inflated here up to MAIN_THREAD_BYTES (gzip on libuv's
+  // pool, lz64 in at most about a millisecond), as SDKs' gzipped batches are; only one
+  // that inflates past that goes to the worker, which applies the real cap. The trip
+  // through the pool cost twice the process CPU per gzipped event (bench/RESULTS.md).
+  const hereCap = Math.min(MAIN_THREAD_BYTES, maxDecompressedBytes);
+  function inflateHere(req: HttpRequest, payload: Payload, started: number): HttpResponse | Promise<HttpResponse> {
+    if ('text' in payload) return payload.text.length <= MAIN_THREAD_BYTES ? onThisThread(req, payload.text, started) : inWorker(req, started);
+    if ('lz64' in payload) {
+      let text: Buffer;
+      try {
+        text = decompressLz64(payload.lz64, hereCap);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 413) return inWorker(req, started);
+        throw err;
+      }
+      return onThisThread(req, text, started);
+    }
+    return gunzipCapped(payload.gzip, hereCap).then((text) => (text === null ? inWorker(req, started) : onThisThread(req, text, started)));
+  }
+
   function handle(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    const decoded = decodeBody({
+    const started = performance.now();
+    if (req.body.length > MAIN_THREAD_BYTES) return inWorker(req, started);
+    const input: DecodeInput = {
       body: req.body, query: req.query, contentType: req.headers['content-type'],
       contentEncoding: req.headers['content-encoding'], maxDecompressedBytes,
-    });
-    return decoded instanceof Promise ? decoded.then((d) => accept(req, d)) : accept(req, decoded);
+    };
+    if (isPlainJson(input)) return onThisThread(req, req.body, started);
+    return inflateHere(req, locatePayload(input), started);
   }
 
   const single = deps.limits.maxEventBodyBytes;

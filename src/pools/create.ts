@@ -30,6 +30,9 @@ export interface WorkerPoolOptions<D> {
   tasksPerThread?: number;
   // Heap limits of each worker thread (a worker over them stops and its tasks fail).
   resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
+  // ArrayBuffers of an input to move to the worker instead of copying them (the caller
+  // gives them up): for inputs of megabytes, a copy would cost the calling thread.
+  transfer?: (input: unknown) => ArrayBuffer[];
 }
 
 export interface WorkerPool<T> extends TaskRunner<T> {
@@ -66,6 +69,7 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   const maxBatch = opts.maxBatch ?? 1;
   const maxQueued = opts.maxQueued ?? 100_000;
   const maxInFlight = opts.threads * (opts.tasksPerThread ?? 1);
+  const transfer = opts.transfer;
   // Waiting requests by kind, in arrival order.
   const pending = new Map<string, Pending[]>();
   let queued = 0;
@@ -82,7 +86,8 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     inFlight++;
     const inputs = new Array<unknown>(batch.length);
     for (let i = 0; i < batch.length; i++) inputs[i] = batch[i].input;
-    pool.run({ kind, inputs }).then(
+    const transferList = transfer === undefined ? undefined : inputs.flatMap(transfer);
+    pool.run({ kind, inputs }, { transferList }).then(
       ({ outputs, failed }) => {
         settle(batch);
         // A request already rejected ignores the resolve that follows.

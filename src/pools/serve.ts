@@ -2,6 +2,7 @@
 // for the pool's task map. A handler takes one input, or a whole batch when it keeps
 // state across the batch (the flag evaluator reads each project's definitions version
 // once per batch); an error thrown for one input fails that request alone.
+import { Piscina } from 'piscina';
 import type { BatchOutcome, FailedItem, InputOf, Kind, OutputOf, TaskMap, TaskMessage } from './tasks.js';
 
 export type EachHandler<I, O> = (input: I) => O | Promise<O>;
@@ -49,15 +50,25 @@ export interface ServeOptions {
   // in the same event-loop turn as the one before would read the store as it was then,
   // missing a write the caller has already been answered for.
   beforeEach?: () => void;
+  // ArrayBuffers of an output to move to the calling thread instead of copying them.
+  transfer?: (output: unknown) => ArrayBuffer[];
+}
+
+// Piscina moves the buffers a result names under its transferable symbol.
+function moving(outcome: BatchOutcome<unknown>, transfer: (output: unknown) => ArrayBuffer[]): BatchOutcome<unknown> {
+  const buffers = outcome.outputs.flatMap((o) => (o === undefined ? [] : transfer(o)));
+  if (buffers.length === 0) return outcome;
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: outcome } as never) as unknown as BatchOutcome<unknown>;
 }
 
 export function serveTasks<T extends TaskMap<T>>(handlers: TaskHandlers<T>, opts: ServeOptions = {}): (message: TaskMessage) => Promise<BatchOutcome<unknown>> {
   const byKind = new Map<string, EachHandler<unknown, unknown> | BatchHandler<unknown, unknown>>(Object.entries(handlers));
-  const beforeEach = opts.beforeEach;
+  const { beforeEach, transfer } = opts;
   return async (message) => {
     const handler = byKind.get(message.kind);
     if (!handler) throw new Error(`this worker serves no task of kind "${message.kind}"`);
     beforeEach?.();
-    return typeof handler === 'function' ? settleEachAsync(message.inputs, handler) : handler.batch(message.inputs);
+    const outcome = await (typeof handler === 'function' ? settleEachAsync(message.inputs, handler) : handler.batch(message.inputs));
+    return transfer === undefined ? outcome : moving(outcome, transfer);
   };
 }

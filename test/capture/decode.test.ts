@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import LZString from 'lz-string';
 import { decodePayload } from '../../src/capture/decode.js';
 import { ApiError } from '../../src/errors.js';
+import { lz64Bomb } from '../helpers/hostile-bodies.js';
 
 const doc = { api_key: 'phc_x', event: 'e', distinct_id: 'd' };
 const text = JSON.stringify(doc);
@@ -61,6 +62,9 @@ s('undecodable input is a 400', async () => {
 });
 s('a gzip bomb over the decompressed cap is a 413', async () => {
   await rejects(decode(gzipSync(Buffer.alloc(5 << 20, 32)), { max: 1 << 20 }), 413);
+});
+s('an lz64 bomb over the decompressed cap is a 413, stopped at the cap (lz-string would build all 450 M characters)', async () => {
+  await rejects(decode(lz64Bomb(30_000), { query: 'compression=lz64', max: 1 << 20 }), 413);
 });
 
 s.run();
