@@ -105,8 +105,19 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
         // or the worker died under it. Whichever request caused it, the others must not
         // fail with it: each is sent again alone, at once (past the in-flight cap, which
         // is there for batching), and only one that fails alone fails.
+        // Buffers the batch moved to a worker that then died are gone (zero length now): a
+        // request that lost its input cannot be sent again and fails with the batch (capture
+        // answers 503 and the SDK retries), rather than being run on an empty input.
         inFlight--;
-        for (const p of batch) dispatch(kind, [p]);
+        for (const p of batch) {
+          if (transfer !== undefined && transfer(p.input).some((b) => b.byteLength === 0)) {
+            queued--;
+            p.reject(err);
+          } else {
+            dispatch(kind, [p]);
+          }
+        }
+        pump();
       },
     );
   }

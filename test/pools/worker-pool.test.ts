@@ -47,6 +47,20 @@ s('a batch that fails as a whole is sent again one request at a time: only the r
   await pool.close();
 });
 
+s('a batch that fails as a whole after its buffers moved to the worker fails whole: nothing is sent again without its input', async () => {
+  const pool = createWorkerPool<EchoTasks, Tag>({
+    worker, threads: 1, workerData: { tag: 'w' }, maxBatch: 8, transfer: (input) => ((input as Req).bytes ? [(input as Req).bytes!.buffer as ArrayBuffer] : []),
+  });
+  const inputs = [1, -1, 3].map((n) => ({ n, bytes: new Uint8Array(16) }));
+  const settled = await Promise.allSettled(inputs.map((input) => pool.run('echo', input)));
+  assert.equal(settled.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+  assert.equal(inputs.map((i) => i.bytes.byteLength), [0, 0, 0]);
+  assert.is(pool.queued(), 0);
+  // Moved buffers reach the worker whole, and the pool goes on serving.
+  assert.is((await pool.run('echo', { n: 4, bytes: new Uint8Array(16) })).byteLength, 16);
+  await pool.close();
+});
+
 s('an input the batch message cannot carry (uncloneable, or deep enough to overflow the clone) fails alone', async () => {
   const pool = echoPool({ maxBatch: 8 });
   let deep: unknown = 1;
