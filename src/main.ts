@@ -19,7 +19,7 @@ import {
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
-import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
+import { createLocalWrites, createNatsWrites, type AnyCommandSpec, type NatsWrites, type StateWrites, type WritesOpener } from './state/index.js';
 import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
@@ -104,7 +104,7 @@ export async function startServer(
   const store = openStore(config.dataDir);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  const writes = createLocalWrites(store, COMMANDS);
+  const { writes, control } = await openWrites(config, store, log);
   const tenancy = createTenancyStore(store, writes);
   const boot = await bootstrap(tenancy);
   if (boot.created) {
@@ -120,6 +120,11 @@ export async function startServer(
 
   const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, codec: captureCodec }) : createLmdbLog(store, captureCodec);
   await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
+  // A node of a cluster is ready once its event store has applied the event stream as it
+  // stood at start (a node joining late serves no persons it has not built yet).
+  const eventsAtStart = config.natsUrl ? eventLog.lastSeq() : 0;
+  let eventsCaughtUp = eventsAtStart === 0;
+  const eventsReady = () => eventsCaughtUp ||= (positionsOf(store, eventLog.id, consumers).find((c) => c.name === eventStoreConsumer.name)?.position ?? 0) >= eventsAtStart;
   const metrics = createMetrics({
     consumers: () => positionsOf(store, eventLog.id, consumers).map(({ name, position }) => ({
       name, position, lagRecords: Math.max(0, eventLog.lastSeq() - position),
@@ -127,6 +132,7 @@ export async function startServer(
     })),
     logPending: () => eventLog.pending(),
     deadLetters: () => store.deadLetters.getCount(),
+    control: () => (control ? { applied: control.applied(), lag: control.lag() } : null),
   });
   const members = createMemberStore(store, writes);
   const meter = createFlagMeter(store, writes);
@@ -168,8 +174,11 @@ export async function startServer(
 
   const router = createRouter([
     ...opsRoutes(metrics, () => {
-      const checks = { consumers: supervised.every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready() };
-      return { ok: checks.consumers && checks.log && checks.geoip, checks };
+      const checks = {
+        consumers: supervised.every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
+        ...(control ? { control: control.ready(), events: eventsReady() } : {}),
+      };
+      return { ok: Object.values(checks).every(Boolean), checks };
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000 }),
     ...eventRoutes(auth, store, queries),
@@ -215,6 +224,7 @@ export async function startServer(
     await hogApi.close();
     await destinations.close();
     await meter.flush();
+    await control?.close();
     await store.close();
   }
   let port: number;
@@ -229,11 +239,41 @@ export async function startServer(
   return { port, store, writes, tenancy, routes: router.routes, close };
 }
 
+// The write path over `store`: embedded, or with NATS the control stream every node
+// applies (docs/decisions/0031), caught up with before anything reads management state,
+// so a node joining a cluster finds its organization, projects and keys instead of
+// bootstrapping its own.
+export async function openWrites(
+  config: Readonly<Config>, store: Store, log: Logger, specs: readonly AnyCommandSpec[] = COMMANDS,
+): Promise<{ writes: StateWrites; control: NatsWrites | null }> {
+  if (!config.natsUrl) return { writes: createLocalWrites(store, specs), control: null };
+  const control = await createNatsWrites({
+    url: config.natsUrl, store, specs,
+    holdsState: (s) => { for (const _ of s.tenancy.getKeys({ limit: 1 })) return true; return false; },
+    onHalt: (err) => log.error('control stream: this node stopped applying management writes', { error: err.message }),
+  });
+  const behind = control.lag();
+  if (behind > 0) log.info('catching up with the control stream', { stream: control.id, applied: control.applied(), behind });
+  await control.caughtUp();
+  return { writes: control, control };
+}
+
+// The opener the CLI commands write through (src/state/open.ts): the same as serve's.
+const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (config.natsUrl
+  ? async (store) => {
+    const { writes, control } = await openWrites(config, store, createLogger('silent'));
+    return { writes, close: async () => { await control?.close(); } };
+  }
+  : undefined);
+
 async function initCommand(config: Config): Promise<void> {
   const store = openStore(config.dataDir);
-  const tenancy = createTenancyStore(store, createLocalWrites(store, tenancyCommands));
+  const opened = await cliWrites(config)?.(store);
+  const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
   const boot = await bootstrap(tenancy);
   const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
+  await opened?.close();
+  await store.close();
   const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
   process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
     `project id: ${out.project_id}\nproject API key: ${out.project_api_key}\npersonal API key: ${out.personal_api_key}\n`);
@@ -286,7 +326,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'key':
       case 'quota': {
         const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
-        const out = await run(command[1], parsed.flags, config);
+        const out = await run(command[1], parsed.flags, { ...config, openWrites: cliWrites(config) });
         if (out) process.stdout.write(out + '\n');
         return 0;
       }

@@ -4,4 +4,5 @@ export type { AppliedListener, CommandOrigin, StateWrites } from './writes.js';
 export {
   createCommandApplier, createLocalWrites, ControlGapError, UnknownCommandError, type CommandApplier, type LocalWrites, type SequencedOutcome,
 } from './local.js';
-export { createNatsWrites, AppliedElsewhereError, ControlUnavailableError, type NatsWrites, type NatsWritesOptions } from './nats.js';
+export { createNatsWrites, AppliedElsewhereError, ControlUnavailableError, ForeignStateError, type NatsWrites, type NatsWritesOptions } from './nats.js';
+export type { OpenedWrites, WritesOpener } from './open.js';

@@ -12,7 +12,7 @@ import type { Store } from '../store/env.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
 import { ControlGapError, createCommandApplier, UnknownCommandError, type SequencedOutcome } from './local.js';
 import type { AppliedListener, StateWrites } from './writes.js';
-import { CONTROL_STREAM, controlPositionKey, controlSubject, ensureControlStream } from './control-stream.js';
+import { CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlSubject, ensureControlStream } from './control-stream.js';
 import { availableBatches } from '../log/available-batches.js';
 
 export interface NatsWritesOptions {
@@ -26,6 +26,11 @@ export interface NatsWritesOptions {
   ackTimeoutMs?: number;
   // Told when applying stops for good (a command this node has no applier for, a gap).
   onHalt?: (err: Error) => void;
+  // Whether the data dir already holds management state. One that does but has applied
+  // nothing of this stream was written elsewhere (embedded, or another cluster's stream):
+  // applying the stream on top of it would leave this node unlike the others, so it is
+  // refused (ForeignStateError).
+  holdsState?: (store: Store) => boolean;
 }
 
 export interface NatsWrites extends StateWrites {
@@ -43,6 +48,8 @@ export interface NatsWrites extends StateWrites {
 
 // The stream could not take the command (NATS unreachable, no acknowledgement in time).
 export class ControlUnavailableError extends Error {}
+// The data dir holds management state that did not come from this control stream.
+export class ForeignStateError extends Error {}
 // This process's command was applied to its data dir by another process sharing it (a
 // `hedgerow serve` beside a CLI command): written, but its result is not known here.
 export class AppliedElsewhereError extends Error {}
@@ -72,6 +79,16 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   }
   const id = `nats:${streamName}:${info.created}`;
   const positionKey = controlPositionKey(id);
+  if ((store.positions.get(positionKey) ?? 0) === 0) {
+    let other: string | null = null;
+    for (const key of store.positions.getKeys({ start: CONTROL_POSITION_PREFIX, end: `${CONTROL_POSITION_PREFIX}\uffff` })) if (key !== positionKey) other = key;
+    if (other !== null || opts.holdsState?.(store)) {
+      await nc.close();
+      throw new ForeignStateError(`${store.path} holds management state that is not from control stream ${id} ` +
+        `(${other ? `it applied ${other.slice(CONTROL_POSITION_PREFIX.length)}` : 'written without NATS'}); ` +
+        'a node joins a cluster with an empty data dir, or with one it ran in that cluster');
+    }
+  }
   const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
   const applier = createCommandApplier(store, opts.specs);
   const listeners: AppliedListener[] = [];

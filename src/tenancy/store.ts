@@ -3,7 +3,7 @@
 // a random source (uuids, keys, timestamps) is chosen here, before it is submitted.
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/env.js';
-import type { StateWrites } from '../state/index.js';
+import { AppliedElsewhereError, type StateWrites } from '../state/index.js';
 import { hashKey, maskKey, newPersonalApiKey, newProjectApiKey } from './keys.js';
 import * as commands from './commands.js';
 import { OrgLevel, type Organization, type PersonalKey, type Project, type User } from './types.js';
@@ -114,7 +114,10 @@ export function createTenancyStore(store: Store, writes: StateWrites, clock: () 
         id: randomUUID(), user_id: userId, label, secure_value: hashKey(key), mask_value: maskKey(key),
         scopes, scoped_projects: scopedProjects, created_at: clock().toISOString(), last_used_at: null,
       };
-      await writes.submit(commands.createPersonalKey, record);
+      await writes.submit(commands.createPersonalKey, record).catch((err: unknown) => {
+        // Applied all the same, by a `serve` sharing this data dir (cluster mode): nothing to return.
+        if (!(err instanceof AppliedElsewhereError)) throw err;
+      });
       return { key, record };
     },
 
