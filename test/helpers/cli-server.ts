@@ -7,21 +7,21 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export interface CliKeys { project_id: number; project_api_key: string; personal_api_key: string }
 
-export function cliInit(dataDir: string): CliKeys {
-  const r = spawnSync(process.execPath, [MAIN, 'init', '--data', dataDir, '--json'], { encoding: 'utf8' });
+export function cliInit(dataDir: string, env: NodeJS.ProcessEnv = {}): CliKeys {
+  const r = spawnSync(process.execPath, [MAIN, 'init', '--data', dataDir, '--json'], { encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as CliKeys;
 }
 
 // Starts `serve` and resolves with the port from its JSON "listening" log line.
-export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 10_000): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, 10_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, timeoutMs);
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); });
     child.stdout!.on('data', (d: Buffer) => {
       buffered += d.toString();
@@ -50,8 +50,13 @@ export interface CliRun { code: number; stdout: string; stderr: string }
 
 // Runs one command on `dataDir` and resolves with its exit code and output.
 export function cliRun(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return cliRunWith({}, dataDir, ...args);
+}
+
+// The same, with more environment (NATS_URL for a node of a cluster).
+export function cliRunWith(env: NodeJS.ProcessEnv, dataDir: string, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], (err, stdout, stderr) => {
+    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
