@@ -67,6 +67,18 @@ s('every node answers with the keys init minted once, and is ready', async () =>
   }
 });
 
+s('`hedgerow init` on a fourth data dir joins: the same project and token, and a personal key every node accepts', async () => {
+  const dir = tempDir('hedgerow-node-d-');
+  try {
+    const joined = cliInit(dir, env());
+    assert.equal([joined.project_id, joined.project_api_key], [keys.project_id, keys.project_api_key]);
+    assert.is.not(joined.personal_api_key, keys.personal_api_key);
+    await eventually(async () => (await api(node(C), 'GET', '/api/projects/', undefined, joined.personal_api_key)).status === 200, 2000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 s('a flag created on node A is evaluated by /decide on node C within a second', async () => {
   // C's flag workers warm (the first /decide of a process loads them), as in service.
   assert.is((await postJson(`${node(C).url}/decide/?v=3`, { api_key: keys.project_api_key, distinct_id: 'someone' })).status, 200);

@@ -9,10 +9,12 @@ import { connect, headers } from 'nats';
 import { encode } from '@msgpack/msgpack';
 import { openStore, type Store } from '../../src/store/env.js';
 import {
-  AppliedElsewhereError, createNatsWrites, defineCommand, UnknownCommandError, type AnyCommandSpec, type NatsWrites,
+  AppliedElsewhereError, createNatsWrites, defineCommand, ForeignStateError, UnknownCommandError, type AnyCommandSpec, type NatsWrites,
 } from '../../src/state/index.js';
 import { controlPositionKey, controlSubject } from '../../src/state/control-stream.js';
 import { natsServerForSuite } from '../helpers/nats.js';
+import { COMMANDS } from '../../src/main.js';
+import { bootstrap, createTenancyStore } from '../../src/tenancy/index.js';
 import { tempDir } from '../helpers/server.js';
 import { runWritesContract } from './contract.js';
 
@@ -61,7 +63,7 @@ function node(dir = tempDir('hedgerow-control-node-')): Store {
   stores.push(st);
   return st;
 }
-async function writes(store: Store, stream: string, specs = SPECS): Promise<NatsWrites> {
+async function writes(store: Store, stream: string, specs: readonly AnyCommandSpec[] = SPECS): Promise<NatsWrites> {
   const w = await createNatsWrites({ url: nats.server().url, store, specs, stream });
   open.push(w);
   return w;
@@ -140,6 +142,43 @@ s('two followers over one data dir (a CLI beside serve) apply each command once;
   }
   const values = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   assert.is(new Set(values).size, values.length);
+});
+
+s('nodes bootstrapping an empty stream at once make one organization, one project 1 and one admin; only one says it created them', async () => {
+  const stream = freshStream();
+  const stores3 = [node(), node(), node()];
+  const all = await Promise.all(stores3.map((st) => writes(st, stream, COMMANDS)));
+  const boots = await Promise.all(all.map((w, i) => bootstrap(createTenancyStore(stores3[i], w))));
+  assert.equal(boots.map((b) => b.created).filter(Boolean), [true]);
+  assert.is(new Set(boots.map((b) => b.project.api_token)).size, 1);
+  await until(() => all.every((w) => w.applied() === 3));
+  for (const st of stores3) {
+    const t = createTenancyStore(st, all[0]);
+    assert.equal([t.projects().length, t.users().length, t.firstOrganization()!.id], [1, 1, boots[0].project.organization_id]);
+  }
+  // A node joining later finds it and bootstraps nothing.
+  const late = node();
+  const wl = await writes(late, stream, COMMANDS);
+  await wl.caughtUp();
+  const joined = await bootstrap(createTenancyStore(late, wl));
+  assert.is(joined.created, false);
+  assert.is(joined.project.api_token, boots[0].project.api_token);
+  assert.is(wl.applied(), 3);
+});
+
+s('a data dir holding management state from elsewhere is refused', async () => {
+  const stream = freshStream();
+  const embedded = node();
+  await createTenancyStore(embedded, (await import('../../src/state/index.js')).createLocalWrites(embedded, COMMANDS)).createOrganization('local');
+  const err = await createNatsWrites({ url: nats.server().url, store: embedded, specs: COMMANDS, stream, holdsState: () => true })
+    .then((w) => { open.push(w); return null; }, (e: Error) => e);
+  assert.instance(err, ForeignStateError);
+  // One that applied another cluster's stream too.
+  const other = node();
+  const wo = await writes(other, freshStream(), COMMANDS);
+  await createTenancyStore(other, wo).createOrganization('theirs');
+  const err2 = await createNatsWrites({ url: nats.server().url, store: other, specs: COMMANDS, stream }).then(() => null, (e: Error) => e);
+  assert.instance(err2, ForeignStateError);
 });
 
 s('a command no applier here knows stops the follower at it (not skipped), and the node is no longer ready', async () => {
