@@ -19,7 +19,8 @@ import {
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
-import { createLocalWrites, createNatsWrites, type AnyCommandSpec, type NatsWrites, type StateWrites, type WritesOpener } from './state/index.js';
+import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
+import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';

@@ -4,5 +4,7 @@ export type { AppliedListener, CommandOrigin, StateWrites } from './writes.js';
 export {
   createCommandApplier, createLocalWrites, ControlGapError, UnknownCommandError, type CommandApplier, type LocalWrites, type SequencedOutcome,
 } from './local.js';
-export { createNatsWrites, AppliedElsewhereError, ControlUnavailableError, ForeignStateError, type NatsWrites, type NatsWritesOptions } from './nats.js';
+// The NATS path (./nats.ts) is imported from its module, so the domains' appliers, loaded in
+// worker threads, do not load the NATS client.
+export { AppliedElsewhereError, ControlUnavailableError, ForeignStateError } from './errors.js';
 export type { OpenedWrites, WritesOpener } from './open.js';

@@ -14,6 +14,9 @@ import { ControlGapError, createCommandApplier, UnknownCommandError, type Sequen
 import type { AppliedListener, StateWrites } from './writes.js';
 import { CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlSubject, ensureControlStream } from './control-stream.js';
 import { availableBatches } from '../log/available-batches.js';
+import { AppliedElsewhereError, ControlUnavailableError, ForeignStateError } from './errors.js';
+
+export { AppliedElsewhereError, ControlUnavailableError, ForeignStateError };
 
 export interface NatsWritesOptions {
   url: string;
@@ -45,14 +48,6 @@ export interface NatsWrites extends StateWrites {
   ready(): boolean;
   close(): Promise<void>;
 }
-
-// The stream could not take the command (NATS unreachable, no acknowledgement in time).
-export class ControlUnavailableError extends Error {}
-// The data dir holds management state that did not come from this control stream.
-export class ForeignStateError extends Error {}
-// This process's command was applied to its data dir by another process sharing it (a
-// `hedgerow serve` beside a CLI command): written, but its result is not known here.
-export class AppliedElsewhereError extends Error {}
 
 const BATCH_MAX = 256;
 const RETRY_MS = 250;

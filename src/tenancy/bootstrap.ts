@@ -4,7 +4,7 @@
 // nodes of a cluster bootstrap it once, whichever submits first, and a node joining later
 // finds the state already there (docs/decisions/0031).
 import type { TenancyStore } from './store.js';
-import { AppliedElsewhereError } from '../state/nats.js';
+import { AppliedElsewhereError } from '../state/errors.js';
 import type { Project, User } from './types.js';
 
 export interface Bootstrapped {

@@ -8,11 +8,12 @@ import { rmSync } from 'node:fs';
 import { connect, headers } from 'nats';
 import { encode } from '@msgpack/msgpack';
 import { openStore, type Store } from '../../src/store/env.js';
-import {
-  AppliedElsewhereError, createNatsWrites, defineCommand, ForeignStateError, UnknownCommandError, type AnyCommandSpec, type NatsWrites,
-} from '../../src/state/index.js';
+import { AppliedElsewhereError, ControlUnavailableError, defineCommand, ForeignStateError, UnknownCommandError, type AnyCommandSpec } from '../../src/state/index.js';
+import { createNatsWrites, type NatsWrites } from '../../src/state/nats.js';
 import { controlPositionKey, controlSubject } from '../../src/state/control-stream.js';
 import { natsServerForSuite } from '../helpers/nats.js';
+import { errorResponse } from '../../src/http/reply.js';
+import { createLogger } from '../../src/logger.js';
 import { COMMANDS } from '../../src/main.js';
 import { bootstrap, createTenancyStore } from '../../src/tenancy/index.js';
 import { tempDir } from '../helpers/server.js';
@@ -224,3 +225,11 @@ s('a submission while NATS is down fails at once or within the acknowledgement t
 });
 
 s.run();
+
+const http = suite('NATS control stream: HTTP');
+http('a management write the control stream did not take answers 503, as capture does', () => {
+  const r = errorResponse(new ControlUnavailableError('no ack'), createLogger('silent'));
+  assert.is(r.status, 503);
+  assert.is(JSON.parse(r.body as string).code, 'service_unavailable');
+});
+http.run();
