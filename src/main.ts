@@ -28,6 +28,7 @@ import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
+import { formatStatus, nodeStatus } from './ops/status.js';
 import { captureRoutes } from './capture/routes.js';
 import { eventRoutes } from './events/routes.js';
 import { personRoutes } from './persons/routes.js';
@@ -292,6 +293,8 @@ const USAGE = `usage: hedgerow <command> [options]
   key list [--email E] | key revoke --id ID                  list or revoke personal API keys
   quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
+  status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
+                                                             and with NATS_URL the control stream's applied sequence and lag
   dead-letters                                               log records the consumer could not decode and set aside
   hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
   hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
@@ -333,6 +336,16 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'hog':
         return await hogCommand(command[1], command[2], parsed.flags);
+      case 'status': {
+        const store = openStore(config.dataDir);
+        try {
+          const status = await nodeStatus(store, config.natsUrl, logConsumers(config));
+          process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');
+        } finally {
+          await store.close();
+        }
+        return 0;
+      }
       case 'dead-letters': {
         const out = await deadLettersCommand(config);
         if (out) process.stdout.write(out + '\n');

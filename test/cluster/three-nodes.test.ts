@@ -168,6 +168,14 @@ s('node B killed (SIGKILL) and restarted catches up with the writes and events i
   const metrics = (await request(`${node(B).url}/metrics`)).body as string;
   assert.match(metrics, /^hedgerow_control_lag_commands 0$/m);
   assert.match(metrics, /^hedgerow_control_applied_seq [1-9]\d*$/m);
+  // `hedgerow status` on its data dir, beside the running serve, says the same.
+  const status = await cliRunWith(env(), node(B).dir, 'status', '--json');
+  assert.is(status.code, 0, status.stderr);
+  const st = JSON.parse(status.stdout);
+  assert.ok(st.control.applied > 0);
+  assert.equal([st.control.lag, st.control.applied], [0, st.control.last_seq]);
+  assert.match(st.log.id, /^nats:HEDGEROW_EVENTS:/);
+  assert.is(st.consumers.find((c: { name: string }) => c.name === 'event_store').lag_records, 0);
 });
 
 s.run();
