@@ -182,6 +182,32 @@ s('a data dir holding management state from elsewhere is refused', async () => {
   assert.instance(err2, ForeignStateError);
 });
 
+s('the followers come back after nats-server is killed and restarted: later writes reach every node', async () => {
+  const stream = freshStream();
+  const [a, b] = [node(), node()];
+  const [wa, wb] = [await writes(a, stream), await writes(b, stream)];
+  await wa.submit(put, { name: 'before', value: 1 });
+  await until(() => wb.applied() === 1);
+  await nats.server().stop({ crash: true });
+  await nats.server().restart();
+  // Submissions fail while the client reconnects; then they go through, and B follows.
+  const end = Date.now() + 15_000;
+  let value: unknown;
+  for (;;) {
+    try {
+      value = await wa.submit(put, { name: 'after', value: 2 });
+      break;
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  assert.is(value, null);
+  await until(() => wb.applied() === wa.applied(), 15_000);
+  assert.is(read(b, 'after'), 2);
+  assert.ok(wa.ready() && wb.ready());
+});
+
 s('a command no applier here knows stops the follower at it (not skipped), and the node is no longer ready', async () => {
   const stream = freshStream();
   const a = node();
