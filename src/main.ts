@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The hedgerow CLI and the one place where the service is wired together.
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -17,6 +19,8 @@ import { captureCodec } from './capture/frames.js';
 import {
   deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer, type RegisteredConsumer,
 } from './log/consumers/index.js';
+import { consumerPosition } from './log/consumers/positions.js';
+import { claimWork } from './log/consumers/claim.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
@@ -88,6 +92,10 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
   ];
 }
 
+// Consumers that run on one node of a NATS cluster at a time (docs/decisions/0031): their
+// effects (hog function deliveries) must happen once, not once per node.
+const CLAIMED_CONSUMERS: readonly string[] = [destinationsConsumer.name];
+
 export interface RunningServer {
   port: number;
   store: Store;
@@ -143,10 +151,34 @@ export async function startServer(
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
-  const supervised = consumers.map((consumer) => superviseConsumer(
+  const supervise = (consumer: RegisteredConsumer) => superviseConsumer(
     { consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log,
     (kind) => metrics.consumerFailures.inc({ consumer: consumer.name, kind }),
-  ));
+  );
+  // With NATS, work whose effects leave the service runs on the one node holding its claim
+  // (src/log/consumers/claim.ts); every other consumer runs on every node.
+  const nodeName = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const isClaimed = (c: RegisteredConsumer) => config.natsUrl !== null && CLAIMED_CONSUMERS.includes(c.name);
+  const supervised = consumers.filter((c) => !isClaimed(c)).map(supervise);
+  const claimedRunning = new Map<string, ReturnType<typeof supervise>>();
+  const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
+    const position = consumerPosition(store, consumer.name, eventLog.id);
+    return claimWork({
+      url: config.natsUrl!, name: consumer.name, node: nodeName,
+      position: () => position.read() ?? 0,
+      async onAcquire(recorded) {
+        if (recorded > 0 && recorded !== position.read()) await position.commit(recorded);
+        log.info('claimed: this node runs the consumer for the cluster', { consumer: consumer.name, from: position.read() ?? 0 });
+        claimedRunning.set(consumer.name, supervise(consumer));
+      },
+      async onLose() {
+        await claimedRunning.get(consumer.name)?.stop();
+        claimedRunning.delete(consumer.name);
+        log.info('claim released: another node runs the consumer', { consumer: consumer.name });
+      },
+      onError: (err) => log.warn('claim', { consumer: consumer.name, error: err.message }),
+    });
+  }));
   const geoip = deferredGeoIp(
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
@@ -177,7 +209,7 @@ export async function startServer(
   const router = createRouter([
     ...opsRoutes(metrics, () => {
       const checks = {
-        consumers: supervised.every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
+        consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
         ...(control ? { control: control.ready(), events: eventsReady() } : {}),
       };
       return { ok: Object.values(checks).every(Boolean), checks };
@@ -213,6 +245,7 @@ export async function startServer(
   async function close() {
     server.close();
     await eventLog.close();
+    await Promise.all(claims.map((c) => c.close()));
     await Promise.all(supervised.map((c) => c.stop()));
     await retention?.stop();
     await flagPool.close();

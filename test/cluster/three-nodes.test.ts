@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { cliInit, cliRunWith, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
+import { startSink, type Sink } from '../helpers/http-sink.js';
 
 const s = suite('three nodes, one NATS');
 const nats = natsServerForSuite();
@@ -18,7 +19,8 @@ const START_MS = 60_000;
 interface Node { dir: string; child: ChildProcess; url: string }
 let nodes: Node[] = [];
 let keys: CliKeys;
-const env = () => ({ NATS_URL: nats.server().url });
+// The tests poll the management API of each node: no per-key rate limit in the way.
+const env = () => ({ NATS_URL: nats.server().url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' });
 
 async function serve(dir: string): Promise<Node> {
   const { child, url } = await cliServe(dir, env(), START_MS);
@@ -141,6 +143,31 @@ s('events captured on nodes A and B build the same persons on all three', async 
   for (const i of [B, C]) {
     await eventually(async () => JSON.stringify(await personsOf(node(i))) === JSON.stringify(expected), 20_000)
       .catch(async () => assert.equal(await personsOf(node(i)), expected, `node ${i}`));
+  }
+});
+
+s('a hog function delivers each matching event once for the cluster, not once per node', async () => {
+  const sink: Sink = await startSink();
+  try {
+    const created = await api(node(A), 'POST', `/api/environments/${keys.project_id}/hog_functions/`, {
+      template_id: 'template-webhook', enabled: true,
+      inputs: { url: { value: `${sink.url}/deliver` }, body: { value: { n: '{event.properties.n}' } } },
+      filters: { events: [{ id: 'order', type: 'events' }] },
+    });
+    assert.is(created.status, 201);
+    // Every node has the function before the events come.
+    await eventually(async () => (await api(node(C), 'GET', `/api/environments/${keys.project_id}/hog_functions/${created.body.id}/`)).status === 200, 2000);
+    for (let i = 0; i < 3; i++) {
+      const batch = Array.from({ length: 5 }, (_, k) => ({ event: 'order', distinct_id: `buyer-${k}`, properties: { n: i * 5 + k + 1 } }));
+      assert.is((await postJson(`${node(i).url}/batch/`, { api_key: keys.project_api_key, batch })).status, 200);
+    }
+    const delivered = () => sink.answered.map((r) => Number(r.json().n));
+    await eventually(async () => new Set(delivered()).size === 15, 30_000);
+    // Give a second node's delivery time to show itself.
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal([...delivered()].sort((x, y) => x - y), Array.from({ length: 15 }, (_, i) => i + 1));
+  } finally {
+    await sink.close();
   }
 });
 

@@ -22,14 +22,21 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs
   return new Promise((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, timeoutMs);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); });
+    const exited = (code: number | null) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); };
+    child.once('exit', exited);
+    let listening = false;
     child.stdout!.on('data', (d: Buffer) => {
+      // Once listening, later output is not scanned again (and the 'exit' listeners
+      // others add, cliStop's, are left alone).
+      if (listening) return;
       buffered += d.toString();
       for (const line of buffered.split('\n')) {
         const parsed = (() => { try { return JSON.parse(line) as { msg?: string; port?: number }; } catch { return null; } })();
         if (parsed?.msg === 'listening' && parsed.port) {
           clearTimeout(timer);
-          child.removeAllListeners('exit');
+          listening = true;
+          buffered = '';
+          child.removeListener('exit', exited);
           resolve({ child, url: `http://127.0.0.1:${parsed.port}` });
           return;
         }
@@ -40,7 +47,7 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs
 
 export function cliStop(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill(signal);
   });
