@@ -2,6 +2,7 @@
 // The hedgerow CLI and the one place where the service is wired together.
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -18,9 +19,12 @@ import { captureCodec } from './capture/frames.js';
 import {
   deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer, type RegisteredConsumer,
 } from './log/consumers/index.js';
+import { consumerPosition } from './log/consumers/positions.js';
+import { claimWork } from './log/consumers/claim.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
-import { createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
+import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
+import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
@@ -28,6 +32,7 @@ import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
+import { formatStatus, nodeStatus } from './ops/status.js';
 import { captureRoutes, transferDecodeTask } from './capture/routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
@@ -107,6 +112,10 @@ export function aggregateConsumers(config: Readonly<Config>, replica: string): R
   ];
 }
 
+// Consumers that run on one node of a NATS cluster at a time (docs/decisions/0031): their
+// effects (hog function deliveries) must happen once, not once per node.
+const CLAIMED_CONSUMERS: readonly string[] = [destinationsConsumer.name];
+
 export interface RunningServer {
   port: number;
   store: Store;
@@ -125,7 +134,7 @@ export async function startServer(
   const store = openStore(config.dataDir);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  const writes = createLocalWrites(store, COMMANDS);
+  const { writes, control } = await openWrites(config, store, log);
   const tenancy = createTenancyStore(store, writes);
   const boot = await bootstrap(tenancy);
   if (boot.created) {
@@ -145,6 +154,11 @@ export async function startServer(
   const natsEngine = config.insights.mode === 'nats'
     ? await connectNatsEngine({ url: config.natsUrl!, timeoutMs: config.insights.queryTimeoutMs })
     : null;
+  // A node of a cluster is ready once its event store has applied the event stream as it
+  // stood at start (a node joining late serves no persons it has not built yet).
+  const eventsAtStart = config.natsUrl ? eventLog.lastSeq() : 0;
+  let eventsCaughtUp = eventsAtStart === 0;
+  const eventsReady = () => eventsCaughtUp ||= (positionsOf(store, eventLog.id, consumers).find((c) => c.name === eventStoreConsumer.name)?.position ?? 0) >= eventsAtStart;
   const metrics = createMetrics({
     insightsReplicas: () => natsEngine?.replicas() ?? [],
     consumers: () => positionsOf(store, eventLog.id, consumers).map(({ name, position }) => ({
@@ -153,6 +167,7 @@ export async function startServer(
     })),
     logPending: () => eventLog.pending(),
     deadLetters: () => store.deadLetters.getCount(),
+    control: () => (control ? { applied: control.applied(), lag: control.lag() } : null),
   });
   const members = createMemberStore(store, writes);
   const meter = createFlagMeter(store, writes);
@@ -161,10 +176,34 @@ export async function startServer(
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
-  const supervised = consumers.map((consumer) => superviseConsumer(
+  const supervise = (consumer: RegisteredConsumer) => superviseConsumer(
     { consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log,
     (kind) => metrics.consumerFailures.inc({ consumer: consumer.name, kind }),
-  ));
+  );
+  // With NATS, work whose effects leave the service runs on the one node holding its claim
+  // (src/log/consumers/claim.ts); every other consumer runs on every node.
+  const nodeName = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const isClaimed = (c: RegisteredConsumer) => config.natsUrl !== null && CLAIMED_CONSUMERS.includes(c.name);
+  const supervised = consumers.filter((c) => !isClaimed(c)).map(supervise);
+  const claimedRunning = new Map<string, ReturnType<typeof supervise>>();
+  const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
+    const position = consumerPosition(store, consumer.name, eventLog.id);
+    return claimWork({
+      url: config.natsUrl!, name: consumer.name, node: nodeName,
+      position: () => position.read() ?? 0,
+      async onAcquire(recorded) {
+        if (recorded > 0 && recorded !== position.read()) await position.commit(recorded);
+        log.info('claimed: this node runs the consumer for the cluster', { consumer: consumer.name, from: position.read() ?? 0 });
+        claimedRunning.set(consumer.name, supervise(consumer));
+      },
+      async onLose() {
+        await claimedRunning.get(consumer.name)?.stop();
+        claimedRunning.delete(consumer.name);
+        log.info('claim released: another node runs the consumer', { consumer: consumer.name });
+      },
+      onError: (err) => log.warn('claim', { consumer: consumer.name, error: err.message }),
+    });
+  }));
   const geoip = deferredGeoIp(
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
@@ -205,8 +244,11 @@ export async function startServer(
 
   const router = createRouter([
     ...opsRoutes(metrics, () => {
-      const checks = { consumers: supervised.every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready() };
-      return { ok: checks.consumers && checks.log && checks.geoip, checks };
+      const checks = {
+        consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
+        ...(control ? { control: control.ready(), events: eventsReady() } : {}),
+      };
+      return { ok: Object.values(checks).every(Boolean), checks };
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000, decoder: captureDecoder }),
     ...eventRoutes(auth, store, queries),
@@ -239,6 +281,7 @@ export async function startServer(
   async function close() {
     server.close();
     await eventLog.close();
+    await Promise.all(claims.map((c) => c.close()));
     await Promise.all(supervised.map((c) => c.stop()));
     await retention?.stop();
     await flagPool.close();
@@ -253,6 +296,7 @@ export async function startServer(
     await hogApi.close();
     await destinations.close();
     await meter.flush();
+    await control?.close();
     await store.close();
   }
   let port: number;
@@ -304,11 +348,41 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
   };
 }
 
+// The write path over `store`: embedded, or with NATS the control stream every node
+// applies (docs/decisions/0031), caught up with before anything reads management state,
+// so a node joining a cluster finds its organization, projects and keys instead of
+// bootstrapping its own.
+export async function openWrites(
+  config: Readonly<Config>, store: Store, log: Logger, specs: readonly AnyCommandSpec[] = COMMANDS,
+): Promise<{ writes: StateWrites; control: NatsWrites | null }> {
+  if (!config.natsUrl) return { writes: createLocalWrites(store, specs), control: null };
+  const control = await createNatsWrites({
+    url: config.natsUrl, store, specs,
+    holdsState: (s) => { for (const _ of s.tenancy.getKeys({ limit: 1 })) return true; return false; },
+    onHalt: (err) => log.error('control stream: this node stopped applying management writes', { error: err.message }),
+  });
+  const behind = control.lag();
+  if (behind > 0) log.info('catching up with the control stream', { stream: control.id, applied: control.applied(), behind });
+  await control.caughtUp();
+  return { writes: control, control };
+}
+
+// The opener the CLI commands write through (src/state/open.ts): the same as serve's.
+const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (config.natsUrl
+  ? async (store) => {
+    const { writes, control } = await openWrites(config, store, createLogger('silent'));
+    return { writes, close: async () => { await control?.close(); } };
+  }
+  : undefined);
+
 async function initCommand(config: Config): Promise<void> {
   const store = openStore(config.dataDir);
-  const tenancy = createTenancyStore(store, createLocalWrites(store, tenancyCommands));
+  const opened = await cliWrites(config)?.(store);
+  const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
   const boot = await bootstrap(tenancy);
   const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
+  await opened?.close();
+  await store.close();
   const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
   process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
     `project id: ${out.project_id}\nproject API key: ${out.project_api_key}\npersonal API key: ${out.personal_api_key}\n`);
@@ -328,6 +402,8 @@ const USAGE = `usage: hedgerow <command> [options]
   key list [--email E] | key revoke --id ID                  list or revoke personal API keys
   quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
+  status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
+                                                             and with NATS_URL the control stream's applied sequence and lag
   dead-letters                                               log records the consumer could not decode and set aside
   hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
   hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
@@ -370,12 +446,22 @@ export async function main(argv: string[]): Promise<number> {
       case 'key':
       case 'quota': {
         const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
-        const out = await run(command[1], parsed.flags, config);
+        const out = await run(command[1], parsed.flags, { ...config, openWrites: cliWrites(config) });
         if (out) process.stdout.write(out + '\n');
         return 0;
       }
       case 'hog':
         return await hogCommand(command[1], command[2], parsed.flags);
+      case 'status': {
+        const store = openStore(config.dataDir);
+        try {
+          const status = await nodeStatus(store, config.natsUrl, logConsumers(config));
+          process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');
+        } finally {
+          await store.close();
+        }
+        return 0;
+      }
       case 'dead-letters': {
         const out = await deadLettersCommand(config);
         if (out) process.stdout.write(out + '\n');

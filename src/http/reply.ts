@@ -2,6 +2,7 @@
 import { ApiError, errors } from '../errors.js';
 import type { HttpResponse } from './types.js';
 import type { Logger } from '../logger.js';
+import { ControlUnavailableError } from '../state/errors.js';
 
 const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });
 
@@ -14,6 +15,11 @@ export function noContent(status = 204): HttpResponse {
 }
 
 export function errorResponse(err: unknown, log: Logger): HttpResponse {
+  // A management write the control stream did not take (NATS down): retry later, as capture's 503.
+  if (err instanceof ControlUnavailableError) {
+    log.warn('management write refused', { error: err.message });
+    err = errors.unavailable('Management writes cannot reach the control stream right now. Retry later.');
+  }
   const apiError = err instanceof ApiError ? err : null;
   if (!apiError) {
     log.error('unhandled error', { error: err instanceof Error ? err.stack ?? err.message : String(err) });

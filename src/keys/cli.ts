@@ -2,11 +2,14 @@
 // once, at creation; only its hash is kept.
 import { parseScopes } from '../auth/scopes.js';
 import { withTenancy } from '../tenancy/open.js';
+import { AppliedElsewhereError, type WritesOpener } from '../state/index.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { PersonalKey } from '../tenancy/types.js';
 
 export interface KeyOptions {
   dataDir: string;
+  // The control stream's write path, on a node of a cluster.
+  openWrites?: WritesOpener;
   json: boolean;
   email?: string;
   scopes?: string;
@@ -18,9 +21,9 @@ export interface KeyOptions {
 type Flags = Record<string, string | boolean | undefined>;
 const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 
-export function keyCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean }): Promise<string> {
+export function keyCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; openWrites?: WritesOpener }): Promise<string> {
   const o: KeyOptions = {
-    dataDir: config.dataDir, json: config.json, email: text(flags.email), scopes: text(flags.scopes),
+    dataDir: config.dataDir, openWrites: config.openWrites, json: config.json, email: text(flags.email), scopes: text(flags.scopes),
     projects: text(flags.projects), label: text(flags.label), id: text(flags.id),
   };
   switch (sub) {
@@ -58,7 +61,7 @@ export async function keyCreate(o: KeyOptions): Promise<string> {
     }
     const { key, record } = await tenancy.createPersonalKey(user.id, scopes, projects, o.label ?? '');
     return o.json ? JSON.stringify({ key, ...describe(tenancy, record) }) : key;
-  });
+  }, o.openWrites);
 }
 
 export async function keyList(o: KeyOptions): Promise<string> {
@@ -70,14 +73,20 @@ export async function keyList(o: KeyOptions): Promise<string> {
     if (o.json) return JSON.stringify(keys);
     return keys.map((k) => [k.id, k.mask_value, k.user ?? '?', k.label || '-', k.scopes.join(','),
       k.scoped_projects ? `projects ${k.scoped_projects.join(',')}` : 'all projects', k.created_at].join('  ')).join('\n');
-  });
+  }, o.openWrites);
 }
 
 export async function keyRevoke(o: KeyOptions): Promise<string> {
   if (!o.id) throw new Error('key revoke needs --id');
   const id = o.id;
   return withTenancy(o.dataDir, async (tenancy) => {
-    if (!(await tenancy.revokePersonalKey(id))) throw new Error(`no key with id ${id}`);
+    const known = tenancy.personalKeys().some((k) => k.id === id);
+    const revoked = await tenancy.revokePersonalKey(id).catch((err: unknown) => {
+      // A `serve` on this data dir applied it first (cluster mode).
+      if (err instanceof AppliedElsewhereError) return known;
+      throw err;
+    });
+    if (!revoked) throw new Error(`no key with id ${id}`);
     return o.json ? JSON.stringify({ revoked: id }) : `revoked key ${id}`;
-  });
+  }, o.openWrites);
 }

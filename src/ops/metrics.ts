@@ -27,6 +27,9 @@ export interface MetricSources {
   deadLetters: () => number;
   // Empty unless queries go to replicas over NATS.
   insightsReplicas?: () => InsightsReplicaState[];
+  // With NATS: where this node stands in the control stream of management writes
+  // (docs/decisions/0031); null on an embedded node.
+  control?: () => { applied: number; lag: number } | null;
 }
 
 export function createMetrics(opts: MetricSources) {
@@ -93,6 +96,14 @@ export function createMetrics(opts: MetricSources) {
   new Gauge({
     name: 'hedgerow_log_dead_letters', help: 'Log records and events the consumers set aside (`hedgerow dead-letters`)',
     registers: [registry], collect() { this.set(opts.deadLetters()); },
+  });
+  new Gauge({
+    name: 'hedgerow_control_applied_seq', help: 'Sequence of the control stream (management writes) this node has applied; NATS only',
+    registers: [registry], collect() { const c = opts.control?.(); if (c) this.set(c.applied); },
+  });
+  new Gauge({
+    name: 'hedgerow_control_lag_commands', help: 'Management commands in the control stream this node has not applied yet; NATS only',
+    registers: [registry], collect() { const c = opts.control?.(); if (c) this.set(c.lag); },
   });
   new Gauge({
     name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',

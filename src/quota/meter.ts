@@ -31,6 +31,11 @@ export function createFlagMeter(store: Store, writes: StateWrites) {
   const stored = new Map<string, Cached<number>>();
   const limits = new Map<string, Cached<number | null>>();
   let timer: NodeJS.Timeout | null = null;
+  // Another node's limit or counts reach this one through its appliers: forget what was read.
+  writes.onApplied((kind, origin) => {
+    if (kind === setFlagLimit.kind) limits.clear();
+    else if (kind === addFlagUsage.kind && origin === 'elsewhere') stored.clear();
+  });
   // The period of the last call: every request asks, and months change rarely.
   let lastPeriod = { key: '', start: 0, end: 0 };
 
@@ -48,7 +53,6 @@ export function createFlagMeter(store: Store, writes: StateWrites) {
 
     async setQuota(orgId: string, limit: number | null): Promise<void> {
       await writes.submit(setFlagLimit, { organization_id: orgId, limit });
-      limits.delete(orgId);
     },
 
     /** Requests counted in the period of `now`, this meter's unflushed ones included. */

@@ -92,7 +92,32 @@ export const revokePersonalKey = defineCommand('tenancy.revoke_personal_key', (s
   return true;
 });
 
+// First start, as one command (./bootstrap.ts): an organization, project 1 and the admin
+// user, each unless it is there already. With a control stream, nodes starting together
+// on an empty stream may each submit it: the first one applied creates, every later one
+// finds project 1 and its user and writes nothing, on every node alike.
+export interface BootstrapPayload {
+  organization: Organization;
+  project: Omit<NewProject, 'organization_id'>;
+  admin: Omit<User, 'id' | 'organization_id' | 'current_project_id'>;
+}
+
+export const bootstrap = defineCommand('tenancy.bootstrap', (store, p: BootstrapPayload): { created: boolean } => {
+  const existing = store.tenancy.get(['project', 1]) as Project | undefined;
+  let hasUser = false;
+  for (const _ of store.tenancy.getKeys({ start: ['user'], end: ['user', '\uffff'], limit: 1 })) hasUser = true;
+  if (existing && hasUser) return { created: false };
+  let org: Organization | undefined;
+  for (const { value } of store.tenancy.getRange({ start: ['org'], end: ['org', '\uffff'], limit: 1 })) org = value as Organization;
+  org ??= createOrganization.apply(store, p.organization);
+  const project = existing ?? createProject.apply(store, { ...p.project, organization_id: org.id });
+  if (store.tenancy.get(['user_email', p.admin.email]) === undefined) {
+    createUser.apply(store, { ...p.admin, organization_id: org.id, current_project_id: project.id });
+  }
+  return { created: true };
+});
+
 export const tenancyCommands = [
-  createOrganization, createProject, updateProject, rotateProjectToken, setCurrentProject, createUser, createPersonalKey,
+  bootstrap, createOrganization, createProject, updateProject, rotateProjectToken, setCurrentProject, createUser, createPersonalKey,
   markPersonalKeyUsed, revokePersonalKey,
 ];

@@ -3,15 +3,20 @@
 // a random source (uuids, keys, timestamps) is chosen here, before it is submitted.
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/env.js';
-import type { StateWrites } from '../state/index.js';
+import { AppliedElsewhereError, type StateWrites } from '../state/index.js';
 import { hashKey, maskKey, newPersonalApiKey, newProjectApiKey } from './keys.js';
 import * as commands from './commands.js';
 import { OrgLevel, type Organization, type PersonalKey, type Project, type User } from './types.js';
 
+const PROJECT_WRITES = new Set([commands.createProject.kind, commands.updateProject.kind, commands.rotateProjectToken.kind, commands.bootstrap.kind]);
+
 export function createTenancyStore(store: Store, writes: StateWrites, clock: () => Date = () => new Date()) {
   const db = store.tenancy;
   // Capture looks a token up on every request: keep the answers in memory.
+  // It holds unknown tokens too (null) and whole projects, so any project write clears it,
+  // on whichever node it was submitted: it is cleared as the command is applied here.
   const tokenCache = new Map<string, Project | null>();
+  writes.onApplied((kind) => { if (PROJECT_WRITES.has(kind)) tokenCache.clear(); });
 
   function* scan<T>(kind: string): Iterable<T> {
     for (const { value } of db.getRange({ start: [kind], end: [kind, '\uffff'] })) yield value as T;
@@ -55,21 +60,35 @@ export function createTenancyStore(store: Store, writes: StateWrites, clock: () 
       });
     },
 
-    async updateProject(id: number, patch: commands.ProjectPatch): Promise<Project | undefined> {
-      const next = await writes.submit(commands.updateProject, { id, patch });
-      tokenCache.clear();
-      return next;
+    updateProject(id: number, patch: commands.ProjectPatch): Promise<Project | undefined> {
+      return writes.submit(commands.updateProject, { id, patch });
     },
 
     async rotateProjectToken(id: number): Promise<Project | undefined> {
       const current = api.project(id);
       if (!current) return undefined;
       const apiToken = newProjectApiKey();
-      const next = await writes.submit(commands.rotateProjectToken, {
+      return writes.submit(commands.rotateProjectToken, {
         id, api_token: apiToken, token_hash: hashKey(apiToken), old_token_hash: hashKey(current.api_token),
       });
-      tokenCache.clear();
-      return next;
+    },
+
+    // The first-start command (./bootstrap.ts): what it may create, chosen here.
+    submitBootstrap(adminEmail: string): Promise<{ created: boolean }> {
+      const now = clock().toISOString();
+      const apiToken = newProjectApiKey();
+      return writes.submit(commands.bootstrap, {
+        organization: { id: randomUUID(), name: 'Default organization', created_at: now },
+        project: {
+          uuid: randomUUID(), name: 'Default project', api_token: apiToken, token_hash: hashKey(apiToken),
+          access_control: false, timezone: 'UTC', week_start_day: null, created_at: now,
+        },
+        admin: {
+          uuid: randomUUID(), distinct_id: randomUUID(), first_name: 'Admin', last_name: '', email: adminEmail.toLowerCase(),
+          is_email_verified: false, hedgehog_config: null, role_at_organization: '', membership_id: randomUUID(),
+          organization_level: OrgLevel.owner, joined_at: now, membership_updated_at: now,
+        },
+      });
     },
 
     usersOf: (organizationId: string): User[] => api.users().filter((u) => u.organization_id === organizationId),
@@ -95,7 +114,10 @@ export function createTenancyStore(store: Store, writes: StateWrites, clock: () 
         id: randomUUID(), user_id: userId, label, secure_value: hashKey(key), mask_value: maskKey(key),
         scopes, scoped_projects: scopedProjects, created_at: clock().toISOString(), last_used_at: null,
       };
-      await writes.submit(commands.createPersonalKey, record);
+      await writes.submit(commands.createPersonalKey, record).catch((err: unknown) => {
+        // Applied all the same, by a `serve` sharing this data dir (cluster mode): nothing to return.
+        if (!(err instanceof AppliedElsewhereError)) throw err;
+      });
       return { key, record };
     },
 

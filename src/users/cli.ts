@@ -1,10 +1,13 @@
 // `hedgerow user add`: a user joins the organization at a level.
 import { OrgLevel, type OrgLevelName } from '../tenancy/types.js';
 import { withTenancy } from '../tenancy/open.js';
+import { AppliedElsewhereError, type WritesOpener } from '../state/index.js';
 import { userBasic } from './serialize.js';
 
 export interface UserAddOptions {
   dataDir: string;
+  // The control stream's write path, on a node of a cluster.
+  openWrites?: WritesOpener;
   json: boolean;
   email?: string;
   firstName?: string;
@@ -15,10 +18,10 @@ export interface UserAddOptions {
 type Flags = Record<string, string | boolean | undefined>;
 const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 
-export function userCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean }): Promise<string> {
+export function userCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; openWrites?: WritesOpener }): Promise<string> {
   if (sub !== 'add') throw new Error('usage: hedgerow user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]');
   return userAdd({
-    dataDir: config.dataDir, json: config.json, email: text(flags.email), firstName: text(flags['first-name']),
+    dataDir: config.dataDir, openWrites: config.openWrites, json: config.json, email: text(flags.email), firstName: text(flags['first-name']),
     lastName: text(flags['last-name']), level: text(flags.level),
   });
 }
@@ -35,9 +38,13 @@ export async function userAdd(o: UserAddOptions): Promise<string> {
     const user = await tenancy.createUser({
       email, first_name: o.firstName, last_name: o.lastName, level: OrgLevel[levelName],
       organization_id: org.id, current_project_id: home.id,
+    }).catch((err: unknown) => {
+      // A `serve` on this data dir applied it first (cluster mode): the user is there.
+      if (err instanceof AppliedElsewhereError && tenancy.userByEmail(email)) return tenancy.userByEmail(email)!;
+      throw err;
     });
     return o.json
       ? JSON.stringify({ ...userBasic(user), level: user.organization_level })
       : `user ${user.email} added: id ${user.id}, uuid ${user.uuid}, level ${levelName}`;
-  });
+  }, o.openWrites);
 }

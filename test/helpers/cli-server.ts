@@ -7,29 +7,36 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export interface CliKeys { project_id: number; project_api_key: string; personal_api_key: string }
 
-export function cliInit(dataDir: string): CliKeys {
-  const r = spawnSync(process.execPath, [MAIN, 'init', '--data', dataDir, '--json'], { encoding: 'utf8' });
+export function cliInit(dataDir: string, env: NodeJS.ProcessEnv = {}): CliKeys {
+  const r = spawnSync(process.execPath, [MAIN, 'init', '--data', dataDir, '--json'], { encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as CliKeys;
 }
 
 // Starts `serve` and resolves with the port from its JSON "listening" log line.
-export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, 30_000);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, timeoutMs);
+    const exited = (code: number | null) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}: ${stderr}`)); };
+    child.once('exit', exited);
+    let listening = false;
     child.stdout!.on('data', (d: Buffer) => {
+      // Once listening, later output is not scanned again (and the 'exit' listeners
+      // others add, cliStop's, are left alone).
+      if (listening) return;
       buffered += d.toString();
       for (const line of buffered.split('\n')) {
         const parsed = (() => { try { return JSON.parse(line) as { msg?: string; port?: number }; } catch { return null; } })();
         if (parsed?.msg === 'listening' && parsed.port) {
           clearTimeout(timer);
-          child.removeAllListeners('exit');
+          listening = true;
+          buffered = '';
+          child.removeListener('exit', exited);
           resolve({ child, url: `http://127.0.0.1:${parsed.port}` });
           return;
         }
@@ -40,7 +47,7 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<
 
 export function cliStop(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill(signal);
   });
@@ -50,8 +57,13 @@ export interface CliRun { code: number; stdout: string; stderr: string }
 
 // Runs one command on `dataDir` and resolves with its exit code and output.
 export function cliRun(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return cliRunWith({}, dataDir, ...args);
+}
+
+// The same, with more environment (NATS_URL for a node of a cluster).
+export function cliRunWith(env: NodeJS.ProcessEnv, dataDir: string, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], (err, stdout, stderr) => {
+    execFile(process.execPath, [MAIN, ...args, '--data', dataDir], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });

@@ -7,7 +7,7 @@
 import { decode, encode } from '@msgpack/msgpack';
 import type { Store } from '../../src/store/env.js';
 import {
-  createCommandApplier, UnknownCommandError, type AnyCommandSpec, type Command, type CommandApplier, type CommandSpec, type StateWrites,
+  createCommandApplier, UnknownCommandError, type AnyCommandSpec, type AppliedListener, type Command, type CommandApplier, type CommandSpec, type StateWrites,
 } from '../../src/state/index.js';
 
 interface Node {
@@ -27,8 +27,12 @@ export interface ReplicatedWrites extends StateWrites {
 export function createReplicatedWrites(stores: readonly Store[], specs: readonly AnyCommandSpec[]): ReplicatedWrites {
   const stream: Uint8Array[] = [];
   const nodes: Node[] = stores.map((store) => ({ applier: createCommandApplier(store, specs), applied: 0, tail: Promise.resolve() }));
+  const listeners: AppliedListener[] = [];
   return {
     stream,
+    onApplied(listener) {
+      listeners.push(listener);
+    },
     async submit<P, R>(spec: CommandSpec<P, R>, payload: P): Promise<R> {
       if (!nodes[0].applier.has(spec)) throw new UnknownCommandError(`command ${spec.kind} is not registered here`);
       const bytes = encode({ kind: spec.kind, payload }, { ignoreUndefined: true });
@@ -39,7 +43,11 @@ export function createReplicatedWrites(stores: readonly Store[], specs: readonly
         return applied;
       });
       for (const other of results.slice(1)) other.catch(() => undefined);
-      return (await results[0]) as R;
+      try {
+        return (await results[0]) as R;
+      } finally {
+        for (const listener of listeners) listener(spec.kind, 'here');
+      }
     },
     async settled() {
       await Promise.all(nodes.map((n) => n.tail));

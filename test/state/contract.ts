@@ -1,7 +1,8 @@
 // The contract of the management write path (src/state/writes.ts): every implementation
 // passes this one suite. The embedded LMDB path runs it in local-writes.test.ts, beside a
-// model of a control stream (test/helpers/replicated-writes.ts); the NATS implementation
-// of "regional ingest nodes" will have to pass it too.
+// model of a control stream (test/helpers/replicated-writes.ts), and the NATS
+// implementation of regional ingest nodes (src/state/nats.ts) against a real nats-server
+// in nats-writes.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -12,7 +13,12 @@ import { tempDir } from '../helpers/server.js';
 export interface WritesImplementation {
   name: string;
   // The write path over `store`, with these commands registered.
-  open(store: Store, specs: readonly AnyCommandSpec[]): StateWrites;
+  open(store: Store, specs: readonly AnyCommandSpec[]): StateWrites | Promise<StateWrites>;
+  // Lets go of what `open` made (connections, followers), before the store closes.
+  close?(writes: StateWrites): Promise<void>;
+  // Runs once before and after the suite (a server to start).
+  setup?(): Promise<void>;
+  teardown?(): Promise<void>;
 }
 
 // Test commands, on keys of their own in the tenancy database.
@@ -48,12 +54,15 @@ export function runWritesContract(impl: WritesImplementation): void {
   let dir: string;
   let store: Store;
   let writes: StateWrites;
-  s.before.each(() => {
+  if (impl.setup) s.before(impl.setup);
+  if (impl.teardown) s.after(impl.teardown);
+  s.before.each(async () => {
     dir = tempDir('hedgerow-writes-contract-');
     store = openStore(dir);
-    writes = impl.open(store, SPECS);
+    writes = await impl.open(store, SPECS);
   });
   s.after.each(async () => {
+    await impl.close?.(writes);
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });

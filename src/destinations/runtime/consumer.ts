@@ -200,7 +200,9 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
     for (const { key, value } of queuedInvocations(ds)) deliveries.add(key, value);
     const retention = startRetention(ctx.store, ds, settings, ctx.now);
     // The pipeline only reads tenancy (project names); it never writes management state.
-    const tenancy = createTenancyStore(ctx.store, { submit: () => Promise.reject(new Error('the destinations consumer writes no management state')) });
+    const tenancy = createTenancyStore(ctx.store, {
+      submit: () => Promise.reject(new Error('the destinations consumer writes no management state')), onApplied: () => undefined,
+    });
     const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher, tenancy };
     return {
       async apply(groups, through) {

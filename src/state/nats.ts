@@ -1,0 +1,208 @@
+// The management write path over NATS (regional ingest nodes, docs/decisions/0031): every
+// command is published, msgpack-encoded, to one JetStream stream, and every node — the
+// submitter included — reads that stream in order and applies each command with the same
+// appliers as the embedded path (./local.ts), recording the stream sequence it applied in
+// the same LMDB transaction. A submission resolves once JetStream has acknowledged the
+// command (durable) and this node has applied it (read-your-writes), with the applier's
+// result or error, matched by the message id the submitter gave it.
+import { randomUUID } from 'node:crypto';
+import { decode, encode } from '@msgpack/msgpack';
+import { connect, type ConsumerMessages, type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
+import type { Store } from '../store/env.js';
+import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
+import { ControlGapError, createCommandApplier, UnknownCommandError, type SequencedOutcome } from './local.js';
+import type { AppliedListener, StateWrites } from './writes.js';
+import { CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlSubject, ensureControlStream } from './control-stream.js';
+import { availableBatches } from '../log/available-batches.js';
+import { AppliedElsewhereError, ControlUnavailableError, ForeignStateError } from './errors.js';
+
+export { AppliedElsewhereError, ControlUnavailableError, ForeignStateError };
+
+export interface NatsWritesOptions {
+  url: string;
+  store: Store;
+  specs: readonly AnyCommandSpec[];
+  // The stream's name (tests use one per case); its subject is derived from it.
+  stream?: string;
+  replicas?: number;
+  // How long a publish waits for JetStream's acknowledgement.
+  ackTimeoutMs?: number;
+  // Told when applying stops for good (a command this node has no applier for, a gap).
+  onHalt?: (err: Error) => void;
+  // Whether the data dir already holds management state. One that does but has applied
+  // nothing of this stream was written elsewhere (embedded, or another cluster's stream):
+  // applying the stream on top of it would leave this node unlike the others, so it is
+  // refused (ForeignStateError).
+  holdsState?: (store: Store) => boolean;
+}
+
+export interface NatsWrites extends StateWrites {
+  // The stream's identity (name and creation time) and this node's applied sequence in it.
+  readonly id: string;
+  applied(): number;
+  // Commands in the stream this node has not applied yet, as of the last one it received.
+  lag(): number;
+  // Resolves once this node has applied everything the stream held when it was opened.
+  caughtUp(): Promise<void>;
+  // Caught up once, and still applying (not halted).
+  ready(): boolean;
+  close(): Promise<void>;
+}
+
+const BATCH_MAX = 256;
+const RETRY_MS = 250;
+const DEFAULT_ACK_TIMEOUT_MS = 5000;
+
+interface Waiter {
+  resolve(outcome: SequencedOutcome): void;
+  reject(err: Error): void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWrites> {
+  const { store } = opts;
+  const streamName = opts.stream ?? CONTROL_STREAM;
+  const subject = controlSubject(streamName);
+  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-control', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  let info;
+  try {
+    info = await ensureControlStream(nc, streamName, opts.replicas ?? 1);
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+  const id = `nats:${streamName}:${info.created}`;
+  const positionKey = controlPositionKey(id);
+  if ((store.positions.get(positionKey) ?? 0) === 0) {
+    let other: string | null = null;
+    for (const key of store.positions.getKeys({ start: CONTROL_POSITION_PREFIX, end: `${CONTROL_POSITION_PREFIX}\uffff` })) if (key !== positionKey) other = key;
+    if (other !== null || opts.holdsState?.(store)) {
+      await nc.close();
+      throw new ForeignStateError(`${store.path} holds management state that is not from control stream ${id} ` +
+        `(${other ? `it applied ${other.slice(CONTROL_POSITION_PREFIX.length)}` : 'written without NATS'}); ` +
+        'a node joins a cluster with an empty data dir, or with one it ran in that cluster');
+    }
+  }
+  const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
+  const applier = createCommandApplier(store, opts.specs);
+  const listeners: AppliedListener[] = [];
+  // Message ids are `${node}.${n}`: the node part is new for every process, so a
+  // restarted node never takes an old command for its own.
+  const node = randomUUID();
+  let submitted = 0;
+  const waiting = new Map<string, Waiter>();
+
+  let applied = store.positions.get(positionKey) ?? 0;
+  let pendingAfterLast = Math.max(0, info.state.last_seq - applied);
+  const target = info.state.last_seq;
+  let halted: Error | null = null;
+  let closed = false;
+  let reachedTarget = applied >= target;
+  let onCaughtUp: (() => void) | null = null;
+  const caughtUp = new Promise<void>((resolve) => {
+    if (reachedTarget) resolve();
+    else onCaughtUp = resolve;
+  });
+  let current: ConsumerMessages | null = null;
+
+  function halt(err: Error) {
+    halted = err;
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+    opts.onHalt?.(err);
+  }
+
+  // Applies one batch of messages in stream order. Transactions are issued back to back
+  // (lmdb-js runs them in order and shares commits), each writing its sequence; the batch
+  // stops before a command this node cannot apply.
+  async function applyBatch(batch: JsMsg[]): Promise<void> {
+    const known = batch.findIndex((m) => !applier.knows((decode(m.data) as Command).kind));
+    const runnable = known < 0 ? batch : batch.slice(0, known);
+    const outcomes = await Promise.all(runnable.map((m) => applier.applyAt(decode(m.data) as Command, positionKey, m.seq)));
+    runnable.forEach((m, i) => {
+      const command = decode(m.data) as Command;
+      const msgId = m.headers?.get('Nats-Msg-Id') ?? '';
+      const waiter = waiting.get(msgId);
+      if (waiter) waiting.delete(msgId);
+      if (outcomes[i].status !== 'skipped' || applied < m.seq) applied = m.seq;
+      pendingAfterLast = m.info.pending;
+      for (const listener of listeners) listener(command.kind, waiter ? 'here' : 'elsewhere');
+      waiter?.resolve(outcomes[i]);
+    });
+    if (!reachedTarget && applied >= target) {
+      reachedTarget = true;
+      onCaughtUp?.();
+    }
+    if (known >= 0) {
+      const kind = (decode(batch[known].data) as Command).kind;
+      throw new UnknownCommandError(`control stream ${streamName} sequence ${batch[known].seq}: no applier for command ${kind} ` +
+        '(a node of a newer version wrote it); this node stops applying until it is upgraded');
+    }
+  }
+
+  // The follower: an ordered consumer from the applied sequence on, made anew whenever the
+  // server went away under the old one.
+  const running = (async () => {
+    while (!closed && !halted) {
+      try {
+        const consumer = await js.consumers.get(streamName, { filterSubjects: subject, ...(applied > 0 ? { opt_start_seq: applied + 1 } : {}) });
+        const messages = await consumer.consume({ max_messages: BATCH_MAX });
+        current = messages;
+        if (closed) messages.stop();
+        for await (const batch of availableBatches(messages, BATCH_MAX)) await applyBatch(batch);
+      } catch (err) {
+        if (err instanceof UnknownCommandError || err instanceof ControlGapError) {
+          halt(err);
+          return;
+        }
+        // A store failure or a lost connection: start again from what is applied.
+      } finally {
+        current = null;
+      }
+      if (!closed) await sleep(RETRY_MS);
+    }
+  })();
+
+  const writes: NatsWrites = {
+    id,
+    applied: () => applied,
+    lag: () => pendingAfterLast,
+    caughtUp: () => caughtUp,
+    ready: () => reachedTarget && !halted && !closed,
+    onApplied(listener) {
+      listeners.push(listener);
+    },
+    async submit<P, R>(spec: CommandSpec<P, R>, payload: P): Promise<R> {
+      if (!applier.has(spec)) throw new UnknownCommandError(`command ${spec.kind} is not registered here`);
+      if (halted) throw halted;
+      if (closed) throw new ControlUnavailableError('the control stream is closed');
+      const msgId = `${node}.${++submitted}`;
+      const data = encode({ kind: spec.kind, payload } satisfies Command, { ignoreUndefined: true });
+      const outcome = new Promise<SequencedOutcome>((resolve, reject) => waiting.set(msgId, { resolve, reject }));
+      // Rejections before the publish settled are taken below, not left unhandled.
+      outcome.catch(() => undefined);
+      try {
+        // One connection keeps the publication order, so the stream keeps the submission order.
+        await js.publish(subject, data, { msgID: msgId });
+      } catch (err) {
+        waiting.delete(msgId);
+        throw new ControlUnavailableError(`the control stream did not acknowledge ${spec.kind}: ${(err as Error).message}`);
+      }
+      const o = await outcome;
+      if (o.status === 'error') throw o.error;
+      if (o.status === 'skipped') throw new AppliedElsewhereError(`${spec.kind} was applied to this data dir by another process`);
+      return o.value as R;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      current?.stop();
+      for (const w of waiting.values()) w.reject(new ControlUnavailableError('the control stream was closed'));
+      waiting.clear();
+      await running;
+      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+    },
+  };
+  return writes;
+}

@@ -1,0 +1,208 @@
+// Regional ingest nodes (issue 19): three `hedgerow serve` processes on loopback ports,
+// one real nats-server, every node a replica of the same two histories (the event stream
+// and the control stream of management writes). A write on one node is seen by the
+// others; events captured anywhere build the same persons everywhere; a node killed and
+// restarted catches up with nothing lost; a node joining finds the cluster's keys.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { cliInit, cliRunWith, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
+import { natsServerForSuite } from '../helpers/nats.js';
+import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
+import { startSink, type Sink } from '../helpers/http-sink.js';
+
+const s = suite('three nodes, one NATS');
+const nats = natsServerForSuite();
+const START_MS = 60_000;
+
+interface Node { dir: string; child: ChildProcess; url: string }
+let nodes: Node[] = [];
+let keys: CliKeys;
+// The tests poll the management API of each node: no per-key rate limit in the way.
+const env = () => ({ NATS_URL: nats.server().url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' });
+
+async function serve(dir: string): Promise<Node> {
+  const { child, url } = await cliServe(dir, env(), START_MS);
+  return { dir, child, url };
+}
+
+s.before(async () => {
+  await nats.start();
+  try {
+    const dirs = [tempDir('hedgerow-node-a-'), tempDir('hedgerow-node-b-'), tempDir('hedgerow-node-c-')];
+    // `init` on A bootstraps the cluster; B and C join it with empty data dirs.
+    keys = cliInit(dirs[0], env());
+    nodes = await Promise.all(dirs.map((d) => serve(d)));
+  } catch (err) {
+    // uvu swallows a failing hook: each test says why instead.
+    keys = { project_id: 0, project_api_key: '', personal_api_key: String(err) };
+  }
+});
+s.after(async () => {
+  for (const n of nodes) await cliStop(n.child, 'SIGTERM');
+  for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
+  await nats.close();
+});
+
+function api(node: Node, method: string, path: string, body?: unknown, key = keys.personal_api_key) {
+  return request(`${node.url}${path}`, {
+    method,
+    headers: { ...bearer(key), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+const [A, B, C] = [0, 1, 2];
+const node = (i: number) => {
+  if (nodes.length < 3) throw new Error(`cluster did not start: ${keys.personal_api_key}`);
+  return nodes[i];
+};
+
+s('every node answers with the keys init minted once, and is ready', async () => {
+  for (const i of [A, B, C]) {
+    const r = await api(node(i), 'GET', '/api/projects/');
+    assert.is(r.status, 200, `node ${i}`);
+    assert.equal(r.body.results.map((p: { id: number }) => p.id), [1]);
+    // Ready once its consumers' threads run and it is caught up with both streams.
+    await eventually(async () => (await request(`${node(i).url}/_readiness`)).status === 200, 20_000)
+      .catch(async () => assert.equal((await request(`${node(i).url}/_readiness`)).body, {}, `node ${i} not ready`));
+  }
+});
+
+s('`hedgerow init` on a fourth data dir joins: the same project and token, and a personal key every node accepts', async () => {
+  const dir = tempDir('hedgerow-node-d-');
+  try {
+    const joined = cliInit(dir, env());
+    assert.equal([joined.project_id, joined.project_api_key], [keys.project_id, keys.project_api_key]);
+    assert.is.not(joined.personal_api_key, keys.personal_api_key);
+    await eventually(async () => (await api(node(C), 'GET', '/api/projects/', undefined, joined.personal_api_key)).status === 200, 2000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+s('a flag created on node A is evaluated by /decide on node C within a second', async () => {
+  // C's flag workers warm (the first /decide of a process loads them), as in service.
+  assert.is((await postJson(`${node(C).url}/decide/?v=3`, { api_key: keys.project_api_key, distinct_id: 'someone' })).status, 200);
+  const created = await api(node(A), 'POST', `/api/projects/${keys.project_id}/feature_flags/`, {
+    key: 'from-a', name: 'from A', filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+  });
+  assert.is(created.status, 201);
+  const started = Date.now();
+  await eventually(async () => {
+    const r = await postJson(`${node(C).url}/decide/?v=3`, { api_key: keys.project_api_key, distinct_id: 'someone' });
+    return r.status === 200 && r.body.featureFlags['from-a'] === true;
+  }, 1000);
+  const took = Date.now() - started;
+  assert.ok(took <= 1000, `${took} ms`);
+  process.stderr.write(`  flag created on A answered by /decide on C after ${took} ms\n`);
+});
+
+s('a personal key minted on node B (the CLI beside its serve) works on node A', async () => {
+  const r = await cliRunWith(env(), node(B).dir, 'key', 'create', '--email', 'admin@hedgerow.local', '--scopes', '*', '--label', 'on-b', '--json');
+  assert.is(r.code, 0, r.stderr);
+  const { key } = JSON.parse(r.stdout) as { key: string };
+  const onA = await api(node(A), 'GET', '/api/projects/', undefined, key);
+  assert.is(onA.status, 200);
+  assert.is((await api(node(C), 'GET', '/api/projects/', undefined, key)).status, 200);
+});
+
+s('a project created on node A exists on node B, with its token accepted by capture there', async () => {
+  const created = await api(node(A), 'POST', '/api/projects/', { name: 'Made on A' });
+  assert.is(created.status, 201);
+  const id = created.body.id as number;
+  await eventually(async () => (await api(node(B), 'GET', `/api/projects/${id}/`)).status === 200, 2000);
+  const onB = await api(node(B), 'GET', `/api/projects/${id}/`);
+  assert.is(onB.body.name, 'Made on A');
+  assert.is(onB.body.api_token, created.body.api_token);
+  const capture = await postJson(`${node(B).url}/i/v0/e/`, { api_key: created.body.api_token, event: 'hi', distinct_id: 'x' });
+  assert.is(capture.status, 200);
+});
+
+const personsOf = async (n: Node) => {
+  const r = await api(n, 'GET', `/api/environments/${keys.project_id}/persons/?limit=1000`);
+  if (r.status !== 200) return null;
+  return (r.body.results as { uuid: string; distinct_ids: string[]; properties: unknown; created_at: string; id: unknown }[])
+    .map((p) => ({ uuid: p.uuid, id: p.id, distinct_ids: [...p.distinct_ids].sort(), properties: p.properties, created_at: p.created_at }))
+    .sort((x, y) => x.uuid.localeCompare(y.uuid));
+};
+
+s('events captured on nodes A and B build the same persons on all three', async () => {
+  const batch = (i: number) => [
+    { event: '$pageview', distinct_id: `anon-${i}`, properties: { $set: { visit: i } }, timestamp: `2026-01-01T00:0${i}:00Z` },
+    { event: '$identify', distinct_id: `user-${i % 3}`, properties: { $anon_distinct_id: `anon-${i}`, $set: { email: `u${i % 3}@example.com` } }, timestamp: `2026-01-01T00:0${i}:30Z` },
+  ];
+  for (let i = 0; i < 6; i++) {
+    const r = await postJson(`${node(i % 2 ? B : A).url}/batch/`, { api_key: keys.project_api_key, batch: batch(i) });
+    assert.is(r.status, 200);
+  }
+  const expected = await eventually(async () => {
+    const p = await personsOf(node(A));
+    return p && p.filter((x) => x.distinct_ids.some((d) => d.startsWith('user-'))).length === 3 && p.length >= 3 ? p : null;
+  }, 20_000);
+  for (const i of [B, C]) {
+    await eventually(async () => JSON.stringify(await personsOf(node(i))) === JSON.stringify(expected), 20_000)
+      .catch(async () => assert.equal(await personsOf(node(i)), expected, `node ${i}`));
+  }
+});
+
+s('a hog function delivers each matching event once for the cluster, not once per node', async () => {
+  const sink: Sink = await startSink();
+  try {
+    const created = await api(node(A), 'POST', `/api/environments/${keys.project_id}/hog_functions/`, {
+      template_id: 'template-webhook', enabled: true,
+      inputs: { url: { value: `${sink.url}/deliver` }, body: { value: { n: '{event.properties.n}' } } },
+      filters: { events: [{ id: 'order', type: 'events' }] },
+    });
+    assert.is(created.status, 201);
+    // Every node has the function before the events come.
+    await eventually(async () => (await api(node(C), 'GET', `/api/environments/${keys.project_id}/hog_functions/${created.body.id}/`)).status === 200, 2000);
+    for (let i = 0; i < 3; i++) {
+      const batch = Array.from({ length: 5 }, (_, k) => ({ event: 'order', distinct_id: `buyer-${k}`, properties: { n: i * 5 + k + 1 } }));
+      assert.is((await postJson(`${node(i).url}/batch/`, { api_key: keys.project_api_key, batch })).status, 200);
+    }
+    const delivered = () => sink.answered.map((r) => Number(r.json().n));
+    await eventually(async () => new Set(delivered()).size === 15, 30_000);
+    // Give a second node's delivery time to show itself.
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal([...delivered()].sort((x, y) => x - y), Array.from({ length: 15 }, (_, i) => i + 1));
+  } finally {
+    await sink.close();
+  }
+});
+
+s('node B killed (SIGKILL) and restarted catches up with the writes and events it missed', async () => {
+  await cliStop(node(B).child, 'SIGKILL');
+  const flag = await api(node(A), 'POST', `/api/projects/${keys.project_id}/feature_flags/`, {
+    key: 'while-b-was-down', name: 'w', filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+  });
+  assert.is(flag.status, 201);
+  const r = await postJson(`${node(C).url}/batch/`, { api_key: keys.project_api_key, batch: [
+    { event: '$identify', distinct_id: 'late-user', properties: { $set: { email: 'late@example.com' } }, timestamp: '2026-01-02T00:00:00Z' },
+  ] });
+  assert.is(r.status, 200);
+  nodes[B] = await serve(node(B).dir);
+  const decide = await postJson(`${node(B).url}/decide/?v=3`, { api_key: keys.project_api_key, distinct_id: 'someone' });
+  // Caught up with the control stream before it listened: the flag is there at once.
+  assert.is(decide.body.featureFlags['while-b-was-down'], true);
+  const expected = await eventually(async () => {
+    const p = await personsOf(node(A));
+    return p?.some((x) => x.distinct_ids.includes('late-user')) ? p : null;
+  }, 20_000);
+  await eventually(async () => JSON.stringify(await personsOf(node(B))) === JSON.stringify(expected), 20_000)
+    .catch(async () => assert.equal(await personsOf(node(B)), expected));
+  await eventually(async () => (await request(`${node(B).url}/_readiness`)).status === 200, 20_000);
+  const metrics = (await request(`${node(B).url}/metrics`)).body as string;
+  assert.match(metrics, /^hedgerow_control_lag_commands 0$/m);
+  assert.match(metrics, /^hedgerow_control_applied_seq [1-9]\d*$/m);
+  // `hedgerow status` on its data dir, beside the running serve, says the same.
+  const status = await cliRunWith(env(), node(B).dir, 'status', '--json');
+  assert.is(status.code, 0, status.stderr);
+  const st = JSON.parse(status.stdout);
+  assert.ok(st.control.applied > 0);
+  assert.equal([st.control.lag, st.control.applied], [0, st.control.last_seq]);
+  assert.match(st.log.id, /^nats:HEDGEROW_EVENTS:/);
+  assert.is(st.consumers.find((c: { name: string }) => c.name === 'event_store').lag_records, 0);
+});
+
+s.run();

@@ -1,0 +1,73 @@
+// Work done once per cluster (src/log/consumers/claim.ts) against a real nats-server: one
+// holder at a time, the position handed over, the claim taken over when its holder stops
+// renewing (gone without giving it up) or gives it up.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { connect } from 'nats';
+import { claimWork, CLAIM_POSITIONS_BUCKET, CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
+import { natsServerForSuite } from '../helpers/nats.js';
+
+const s = suite('claimed work');
+const nats = natsServerForSuite();
+s.before(() => nats.start());
+s.after(() => nats.close());
+let names = 0;
+
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function contender(name: string, node: string, position: { at: number }, events: string[]) {
+  return claimWork({
+    url: nats.server().url, name, node, ttlMs: 1500, position: () => position.at,
+    async onAcquire(recorded) { events.push(`${node} acquired from ${recorded}`); if (recorded > 0) position.at = recorded; },
+    async onLose() { events.push(`${node} lost`); },
+  });
+}
+
+s('one holder at a time; giving it up hands the recorded position to the next', async () => {
+  const name = `work-${++names}`;
+  const events: string[] = [];
+  const pa = { at: 0 };
+  const pb = { at: 0 };
+  const a = await contender(name, 'a', pa, events);
+  const b = await contender(name, 'b', pb, events);
+  assert.equal([a.held(), b.held()], [true, false]);
+  pa.at = 42;
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal([a.held(), b.held()], [true, false]);
+  await a.close();
+  await until(() => b.held(), 3000);
+  assert.is(pb.at, 42);
+  assert.equal(events, ['a acquired from 0', 'a lost', 'b acquired from 42']);
+  await b.close();
+});
+
+s('a claim its holder stopped renewing (killed) blocks others until its TTL passes, then is taken with the recorded position', async () => {
+  const name = `work-${++names}`;
+  const events: string[] = [];
+  // What a SIGKILLed holder leaves: its claim entry and the position it recorded, nobody renewing.
+  const nc = await connect({ servers: nats.server().url });
+  const js = nc.jetstream();
+  const claims = await js.views.kv(CLAIMS_BUCKET, { ttl: 1500, history: 1 });
+  const positions = await js.views.kv(CLAIM_POSITIONS_BUCKET, { history: 1 });
+  await positions.put(name, new TextEncoder().encode('99'));
+  await claims.create(name, new TextEncoder().encode('{"node":"dead"}'));
+  const started = Date.now();
+  const pb = { at: 3 };
+  const b = await contender(name, 'b', pb, events);
+  assert.is(b.held(), false);
+  await until(() => b.held(), 5000);
+  const took = Date.now() - started;
+  assert.ok(took >= 1000, `taken after ${took} ms, before the TTL`);
+  assert.is(pb.at, 99);
+  assert.equal(events, ['b acquired from 99']);
+  await b.close();
+  await nc.close();
+});
+
+s.run();
