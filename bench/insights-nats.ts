@@ -65,7 +65,7 @@ interface Node { name: string; base: string; keys: { project_id: number; project
 
 async function serveNode(name: string, env: Record<string, string>): Promise<Node> {
   const dataDir = join(work, name);
-  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } }));
   const { port } = await start('serve', dataDir, env, 'listening');
   return { name, base: `http://127.0.0.1:${port}`, keys };
 }

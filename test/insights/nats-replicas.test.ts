@@ -77,7 +77,7 @@ let setupFailure: unknown = null;
 s.before(async () => {
   try {
     await nats.start();
-    keys = cliInit(dirs.serve);
+    keys = cliInit(dirs.serve, childEnv());
     serve = await cliServe(dirs.serve, childEnv());
     [replicas.b, replicas.c] = await Promise.all([cliAggregate(dirs.b, childEnv()), cliAggregate(dirs.c, childEnv())]);
   } catch (err) {
