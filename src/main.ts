@@ -265,7 +265,10 @@ export async function startServer(
     ...exports.routes,
     ...decideRoutes({
       writes, meter, tenancy, pool: flagPool, geoip, log,
-      maxDecompressedBytes: config.capture.maxDecompressedBytes, bodyLimit: config.capture.maxEventBodyBytes,
+      // A /decide body decodes on the HTTP thread, so it may not inflate past what it may be
+      // sent as: capture's 64 MiB cap there would hold the thread for seconds (an lz64 or
+      // gzip bomb), while real flag requests are kilobytes.
+      maxDecompressedBytes: config.capture.maxEventBodyBytes, bodyLimit: config.capture.maxEventBodyBytes,
     }),
     ...remoteConfigRoutes({ store, tenancy }),
     ...hogFunctionRoutes({

@@ -2,6 +2,8 @@
 // nested deeper than the flag worker can be handed, or holding more values than a
 // request may carry, are answered 400 at the edge, and the valid requests sent beside
 // them, batched into the same worker tasks, are all answered 200.
+import { gzipSync } from 'node:zlib';
+import LZString from 'lz-string';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, request, type TestServer } from '../helpers/server.js';
@@ -85,6 +87,25 @@ s('the server still answers afterwards', async () => {
   const r = await evaluate(t, '/flags/?v=2', { distinct_id: 'after' });
   assert.is(r.status, 200);
   assert.is(r.body.flags.everyone.enabled, true);
+});
+
+s('a compressed body that inflates past the /decide body limit is refused with 413, quickly, and /decide answers on', async () => {
+  // 8 MB of `{}` inside a valid request: well past the 2 MB limit once inflated.
+  const text = `{"api_key":"${t.projectKey}","distinct_id":"h","person_properties":{"a":[${'{},'.repeat(2_700_000)}{}]}}`;
+  const bombs: { path: string; headers: Record<string, string>; body: Buffer | string }[] = [
+    { path: '/flags/?v=2', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: gzipSync(text) },
+    { path: '/decide/?v=3&compression=lz64', headers: { 'Content-Type': 'text/plain' }, body: LZString.compressToBase64(text) },
+  ];
+  for (const bomb of bombs) {
+    const started = performance.now();
+    const r = await request(`${t.url}${bomb.path}`, { method: 'POST', headers: bomb.headers, body: bomb.body });
+    assert.is(r.status, 413, bomb.path);
+    assert.is(r.body.type, 'invalid_request', bomb.path);
+    assert.ok(performance.now() - started < 2000, `${bomb.path} took ${performance.now() - started} ms`);
+  }
+  const after = await evaluate(t, '/decide/?v=3', { distinct_id: 'after' });
+  assert.is(after.status, 200);
+  assert.is(after.body.featureFlags.everyone, true);
 });
 
 s.run();

@@ -17,6 +17,7 @@ import { cliAggregate, cliInit, cliServe, cliStop, type CliKeys } from '../helpe
 import { natsServerForSuite } from '../helpers/nats.js';
 import { eventually, postJson, request, tempDir } from '../helpers/server.js';
 import { STREAM } from '../../src/log/nats-stream.js';
+import { STATUS_INTERVAL_MS } from '../../src/insights/nats-protocol.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const QUERY_TIMEOUT_MS = 20_000;
@@ -153,7 +154,16 @@ s('an answer larger than a NATS message (1 MB) arrives whole, in parts', async (
 });
 
 s('a replica SIGKILLed with queries in flight: the other answers them all', async () => {
-  const before = { b: await metric('hedgerow_insights_replica_answers', 'b'), c: await metric('hedgerow_insights_replica_answers', 'c') };
+  // Replicas publish their counts every STATUS_INTERVAL_MS: read them once two readings a
+  // status interval apart agree, so answers to the tests before are all counted.
+  const answers = async () => ({ b: await metric('hedgerow_insights_replica_answers', 'b'), c: await metric('hedgerow_insights_replica_answers', 'c') });
+  let before = await answers();
+  for (let settled = false; !settled;) {
+    await new Promise((r) => setTimeout(r, STATUS_INTERVAL_MS + 500));
+    const again = await answers();
+    settled = again.b === before.b && again.c === before.c;
+    before = again;
+  }
   // Frozen, both hold the queries NATS gives them; then one dies with its share unanswered.
   signal('b', 'SIGSTOP');
   signal('c', 'SIGSTOP');
