@@ -17,6 +17,7 @@ import { assetById, contextObject, isExpired, projectAssets, type ExportRecord }
 import { insertExportCommand } from '../assets/commands.js';
 import { readContent } from '../assets/files.js';
 import type { RenderJobs } from '../assets/jobs.js';
+import type { SharedFiles } from '../assets/nats-shared.js';
 import { EXPORT_FORMATS } from '../formats.js';
 import { presentAsset } from './present.js';
 import { parseExportRequest, type InsightTarget } from './validate.js';
@@ -28,6 +29,8 @@ export interface ExportRoutesOptions {
   jobs: RenderJobs;
   // Where files are stored.
   dir: string;
+  // With NATS: where a file this node did not render is read from.
+  shared?: SharedFiles;
   // An insight by its global id, in whichever project; its name for the file name.
   insight(id: number): (InsightTarget & { name: string }) | undefined;
   // How long a create waits for its file.
@@ -98,7 +101,9 @@ export function exportRoutes(opts: ExportRoutesOptions): Route[] {
       methods: ['GET'], path: 'exports/:id/content', scope: 'export',
       async handler(req, ctx) {
         const asset = assetOf(req, ctx);
-        const bytes = asset.content ? await readContent(opts.dir, asset.content) : null;
+        // The local file, else (in a cluster, rendered by another node) the shared copy.
+        let bytes: Buffer | null = asset.content ? await readContent(opts.dir, asset.content) : null;
+        if (!bytes && asset.content && opts.shared) bytes = await opts.shared.get(asset.content);
         if (!bytes) throw errors.notFound();
         return {
           status: 200,
