@@ -1,7 +1,7 @@
 // Exports in a NATS cluster (issue 19, work done once): two `hedgerow serve` processes on
 // one real nats-server. An export rendered on node A is read from node B, which has no file
 // on its disk: the bytes come from the JetStream object store A put them in before
-// recording the outcome; same bytes, same headers.
+// recording the outcome; same bytes, same headers (and B keeps a copy).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, rmSync } from 'node:fs';
@@ -97,6 +97,10 @@ for (const format of ['text/csv', 'image/png'] as const) {
     assert.ok(onB.bytes.equals(onA.bytes), 'same bytes');
     assert.equal([onB.type, onB.disposition], [onA.type, onA.disposition]);
     assert.is(onB.type, format);
+    // B keeps a copy for its next read.
+    await eventually(async () => existsSync(join(node(B).dir, 'exports', sha)), 5000);
+    const again = await content(B, id);
+    assert.ok(again.bytes.equals(onA.bytes));
   });
 }
 

@@ -15,7 +15,7 @@ import type { Store } from '../../store/env.js';
 import { defaultExpiresAfter, exportFilename } from '../asset-rules.js';
 import { assetById, contextObject, isExpired, projectAssets, type ExportRecord } from '../assets/asset-store.js';
 import { insertExportCommand } from '../assets/commands.js';
-import { readContent } from '../assets/files.js';
+import { cacheContent, readContent } from '../assets/files.js';
 import type { RenderJobs } from '../assets/jobs.js';
 import type { SharedFiles } from '../assets/nats-shared.js';
 import { EXPORT_FORMATS } from '../formats.js';
@@ -103,7 +103,11 @@ export function exportRoutes(opts: ExportRoutesOptions): Route[] {
         const asset = assetOf(req, ctx);
         // The local file, else (in a cluster, rendered by another node) the shared copy.
         let bytes: Buffer | null = asset.content ? await readContent(opts.dir, asset.content) : null;
-        if (!bytes && asset.content && opts.shared) bytes = await opts.shared.get(asset.content);
+        if (!bytes && asset.content && opts.shared) {
+          bytes = await opts.shared.get(asset.content);
+          // Kept here for the next read; a failure to keep it only costs a read from NATS.
+          if (bytes) void cacheContent(opts.dir, asset.content, bytes).catch(() => undefined);
+        }
         if (!bytes) throw errors.notFound();
         return {
           status: 200,

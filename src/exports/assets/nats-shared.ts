@@ -85,20 +85,23 @@ export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExp
     },
   };
 
-  // Claims this node holds: their revision, renewed every third of the TTL.
-  const held = new Map<string, { revision: number; timer: NodeJS.Timeout }>();
+  // Claims this node holds: their revision, renewed every third of the TTL (a renewal in
+  // flight is waited for before the claim is deleted, so the delete names its revision).
+  interface Held { revision: number; timer: NodeJS.Timeout; renewing: Promise<void> }
+  const held = new Map<string, Held>();
   const value = () => text.encode(JSON.stringify({ node: opts.node, at: Date.now() }));
-  const renew = (key: string) => {
-    const claim = held.get(key);
-    if (!claim) return;
-    kv.update(key, value(), claim.revision).then(
-      (revision) => {
-        const current = held.get(key);
-        if (current) current.revision = revision;
-      },
+  const renew = (claim: Held, key: string) => {
+    claim.renewing = claim.renewing.then(() => kv.update(key, value(), claim.revision)).then(
+      (revision) => { claim.revision = revision; },
       (err: unknown) => opts.onError?.(err instanceof Error ? err : new Error(String(err))),
     );
   };
+  const drop = async (key: string, claim: Held) => {
+    clearInterval(claim.timer);
+    await claim.renewing;
+    await kv.delete(key, { previousSeq: claim.revision }).catch(() => undefined);
+  };
+  const releasing = new Set<Promise<void>>();
   const claims: RenderClaims = {
     async claim(asset) {
       const key = keyOf(asset);
@@ -109,16 +112,19 @@ export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExp
       } catch {
         return false; // Held by another node (or NATS unreachable: the asset stays pending).
       }
-      held.set(key, { revision, timer: setInterval(() => renew(key), ttlMs / 3).unref() });
+      const claim: Held = { revision, timer: setInterval(() => renew(claim, key), ttlMs / 3), renewing: Promise.resolve() };
+      claim.timer.unref();
+      held.set(key, claim);
       return true;
     },
     release(asset) {
       const key = keyOf(asset);
       const claim = held.get(key);
       if (!claim) return;
-      clearInterval(claim.timer);
       held.delete(key);
-      kv.delete(key, { previousSeq: claim.revision }).catch(() => undefined);
+      const done = drop(key, claim);
+      releasing.add(done);
+      void done.finally(() => releasing.delete(done));
     },
   };
 
@@ -126,11 +132,9 @@ export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExp
     files,
     claims,
     async close() {
-      for (const [key, claim] of held) {
-        clearInterval(claim.timer);
-        await kv.delete(key, { previousSeq: claim.revision }).catch(() => undefined);
-      }
+      const dropping = [...held].map(([key, claim]) => drop(key, claim));
       held.clear();
+      await Promise.all([...dropping, ...releasing]);
       await nc.drain().catch(() => nc.close());
     },
   };
