@@ -10,6 +10,8 @@ import type { ChildProcess } from 'node:child_process';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { bearer, eventually, request, tempDir } from '../helpers/server.js';
+import { connect } from 'nats';
+import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/assets/nats-shared.js';
 
 const s = suite('exports across two nodes, one NATS');
 const nats = natsServerForSuite();
@@ -63,6 +65,7 @@ async function content(i: number, id: number): Promise<{ status: number; bytes: 
 }
 
 let insight = 0;
+let lastId = 0;
 
 s('an insight saved on node A', async () => {
   const r = await api(A, 'POST', `${base()}/insights/`, {
@@ -79,6 +82,7 @@ for (const format of ['text/csv', 'image/png'] as const) {
     assert.is(created.status, 201, JSON.stringify(created.body));
     assert.ok(created.body.has_content, JSON.stringify(created.body));
     const id = created.body.id as number;
+    lastId = id;
     const onA = await content(A, id);
     assert.is(onA.status, 200);
     assert.ok(onA.bytes.length > 0);
@@ -103,6 +107,41 @@ for (const format of ['text/csv', 'image/png'] as const) {
     assert.ok(again.bytes.equals(onA.bytes));
   });
 }
+
+async function restart(i: number): Promise<void> {
+  await cliStop(node(i).child, 'SIGTERM');
+  nodes[i] = { dir: node(i).dir, ...(await cliServe(node(i).dir, env(), START_MS)) };
+}
+
+s('a pending render another node has in hand is not resumed by a node restarting; once free, the restart renders it and node A reads it', async () => {
+  // The next asset's render claimed from outside, as by a node rendering it.
+  const nc = await connect({ servers: nats.server().url });
+  try {
+    const kv = await nc.jetstream().views.kv(EXPORT_CLAIMS_BUCKET);
+    const id = lastId + 1;
+    await kv.create(`${keys.project_id}.${id}`, new TextEncoder().encode('elsewhere'));
+    const created = await api(A, 'POST', `${base()}/exports/`, { insight, export_format: 'text/csv' });
+    assert.is(created.status, 201);
+    assert.is(created.body.id, id);
+    assert.is(created.body.has_content, false, 'A did not render what it could not claim');
+    await restart(B);
+    await new Promise((r) => setTimeout(r, 2000));
+    for (const i of [A, B]) {
+      const r = await api(i, 'GET', `${base()}/exports/${id}/`);
+      assert.equal([r.body.has_content, r.body.exception], [false, null], `node ${i}: still pending`);
+    }
+    // The holder lets go without an outcome (it died): B's next start resumes the render.
+    await kv.delete(`${keys.project_id}.${id}`);
+    await restart(B);
+    await eventually(async () => (await api(A, 'GET', `${base()}/exports/${id}/`)).body.has_content === true, 20_000);
+    const onA = await content(A, id);
+    assert.is(onA.status, 200);
+    const onB = await content(B, id);
+    assert.ok(onA.bytes.equals(onB.bytes));
+  } finally {
+    await nc.close();
+  }
+});
 
 s('an export unknown to the cluster is 404 on node B', async () => {
   assert.is((await content(B, 999_999)).status, 404);
