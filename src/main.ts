@@ -26,8 +26,7 @@ import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } fro
 import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
-import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
-import { openNatsExports } from './exports/assets/nats-shared.js';
+import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
