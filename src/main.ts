@@ -26,7 +26,7 @@ import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } fro
 import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
-import { createExportsApi, exportCommands, type ExportTasks } from './exports/index.js';
+import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
@@ -235,8 +235,14 @@ export async function startServer(
   const exportPool = createLazyWorkerPool<ExportTasks>({
     worker: EXPORT_WORKER_URL, threads: config.exports.workers, workerData: undefined, resourceLimits: { maxOldGenerationSizeMb: 2048 },
   });
+  // With NATS, a render is claimed across the cluster and its file put in a JetStream
+  // object store every node reads (src/exports/assets/nats-shared.ts).
+  const natsExports = config.natsUrl
+    ? await openNatsExports({ url: config.natsUrl, node: nodeName, onError: (err) => log.warn('export claim', { error: err.message }) })
+    : null;
   const exports = createExportsApi({
     auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
+    ...(natsExports ? { claims: natsExports.claims, shared: natsExports.files } : {}),
   });
   const destinations = openDestinationsStore(config.dataDir);
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
@@ -296,6 +302,7 @@ export async function startServer(
     insights.close();
     await exportPool.close();
     await exportsClosed;
+    await natsExports?.close();
     await hogApi.close();
     await destinations.close();
     await meter.flush();

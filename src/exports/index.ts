@@ -1,6 +1,7 @@
 // Public face of the exports domain: render an insight to a file in one of PostHog's
 // export formats, the rules that name and expire the files, and the exports API (assets
-// written through the management write path, rendered in the export worker pool).
+// written through the management write path, rendered in the export worker pool; with
+// NATS, renders claimed across the cluster and files in a JetStream object store).
 export { defaultExpiresAfter, exportFilename, slugify, type FilenameParts } from './asset-rules.js';
 export { EXPORT_FORMATS, FORMAT_EXTENSIONS, XLSX_TYPE, parseExportFormat, type ExportFormat } from './formats.js';
 export { renderExport } from './render.js';
@@ -9,3 +10,4 @@ export type { ExportContext, InsightData, RenderedExport } from './types.js';
 export { createExportsApi, type ExportsApi, type ExportsApiOptions, type ExportsSettings } from './api/wiring.js';
 export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';
+export { openNatsExports, EXPORTS_BUCKET, EXPORT_CLAIMS_BUCKET, type NatsExports, type SharedFiles } from './assets/nats-shared.js';

@@ -15,8 +15,9 @@ import type { Store } from '../../store/env.js';
 import { defaultExpiresAfter, exportFilename } from '../asset-rules.js';
 import { assetById, contextObject, isExpired, projectAssets, type ExportRecord } from '../assets/asset-store.js';
 import { insertExportCommand } from '../assets/commands.js';
-import { readContent } from '../assets/files.js';
+import { cacheContent, readContent } from '../assets/files.js';
 import type { RenderJobs } from '../assets/jobs.js';
+import type { SharedFiles } from '../assets/nats-shared.js';
 import { EXPORT_FORMATS } from '../formats.js';
 import { presentAsset } from './present.js';
 import { parseExportRequest, type InsightTarget } from './validate.js';
@@ -28,6 +29,8 @@ export interface ExportRoutesOptions {
   jobs: RenderJobs;
   // Where files are stored.
   dir: string;
+  // With NATS: where a file this node did not render is read from.
+  shared?: SharedFiles;
   // An insight by its global id, in whichever project; its name for the file name.
   insight(id: number): (InsightTarget & { name: string }) | undefined;
   // How long a create waits for its file.
@@ -98,7 +101,13 @@ export function exportRoutes(opts: ExportRoutesOptions): Route[] {
       methods: ['GET'], path: 'exports/:id/content', scope: 'export',
       async handler(req, ctx) {
         const asset = assetOf(req, ctx);
-        const bytes = asset.content ? await readContent(opts.dir, asset.content) : null;
+        // The local file, else (in a cluster, rendered by another node) the shared copy.
+        let bytes: Buffer | null = asset.content ? await readContent(opts.dir, asset.content) : null;
+        if (!bytes && asset.content && opts.shared) {
+          bytes = await opts.shared.get(asset.content);
+          // Kept here for the next read; a failure to keep it only costs a read from NATS.
+          if (bytes) void cacheContent(opts.dir, asset.content, bytes).catch(() => undefined);
+        }
         if (!bytes) throw errors.notFound();
         return {
           status: 200,

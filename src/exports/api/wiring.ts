@@ -12,6 +12,7 @@ import type { TenancyStore } from '../../tenancy/store.js';
 import type { Project } from '../../tenancy/types.js';
 import { createLocalClaims, type RenderClaims } from '../assets/claims.js';
 import { contentDir } from '../assets/files.js';
+import type { SharedFiles } from '../assets/nats-shared.js';
 import { createRenderJobs, type ExportSources, type QueryOutput } from '../assets/jobs.js';
 import { startSweeper, type Sweeper } from '../assets/sweep.js';
 import type { ExportTasks } from '../tasks.js';
@@ -36,6 +37,8 @@ export interface ExportsApiOptions {
   log: Logger;
   // One render per asset; embedded, claims held in this process.
   claims?: RenderClaims;
+  // With NATS: files in the object store every node reads (../assets/nats-shared.ts).
+  shared?: SharedFiles;
   now?: () => Date;
 }
 
@@ -72,15 +75,16 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
   };
   const jobs = createRenderJobs({
     store: opts.store, writes: opts.writes, sources, pool: opts.pool, claims: opts.claims ?? createLocalClaims(), dir,
+    shared: opts.shared,
     syncMaxRows: opts.settings.syncMaxRows, timeoutMs: opts.settings.renderTimeoutMs, log: opts.log, now,
   });
   const resumed = jobs.resumePending().then(
     (n) => { if (n > 0) opts.log.info('interrupted exports resumed', { exports: n }); },
     (err: unknown) => opts.log.error('interrupted exports could not be resumed', { error: err instanceof Error ? err.message : String(err) }),
   );
-  const sweeper: Sweeper = startSweeper({ store: opts.store, writes: opts.writes, dir }, opts.settings.sweepIntervalMs, now, opts.log);
+  const sweeper: Sweeper = startSweeper({ store: opts.store, writes: opts.writes, dir, shared: opts.shared }, opts.settings.sweepIntervalMs, now, opts.log);
   const routes = exportRoutes({
-    auth: opts.auth, store: opts.store, writes: opts.writes, jobs, dir, syncWaitMs: opts.settings.syncWaitMs, now,
+    auth: opts.auth, store: opts.store, writes: opts.writes, jobs, dir, shared: opts.shared, syncWaitMs: opts.settings.syncWaitMs, now,
     insight(id) {
       const found = findInsight(id);
       return found && { project_id: found.project_id, deleted: found.deleted, hasQuery: found.query !== null, name: displayName(found) };

@@ -5,7 +5,7 @@
 // its file and recording it on the asset.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, utimesSync, writeSync } from 'node:fs';
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredContent } from '../types.js';
 
@@ -56,6 +56,27 @@ export async function readContent(dir: string, content: StoredContent): Promise<
     return await readFile(join(dir, content.sha256));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+// Keeps a copy of a file read from elsewhere (a cluster's object store), as writeContent
+// does but without blocking: a temporary name, then renamed whole.
+export async function cacheContent(dir: string, content: StoredContent, bytes: Uint8Array): Promise<void> {
+  if (!HASH_NAME.test(content.sha256)) return;
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
+  try {
+    const file = await open(temp, 'w');
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, join(dir, content.sha256));
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
     throw err;
   }
 }

@@ -13,6 +13,8 @@ import type { InsightData, StoredContent } from '../types.js';
 import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord } from './asset-store.js';
 import type { RenderClaims } from './claims.js';
 import { finishExportCommand, resumeExportCommand } from './commands.js';
+import { readContent } from './files.js';
+import type { SharedFiles } from './nats-shared.js';
 
 // What an export is made of, from the domains that own it (insights).
 export interface ExportSources {
@@ -37,6 +39,9 @@ export interface RenderJobsOptions {
   claims: RenderClaims;
   // Where files are stored (./files.ts).
   dir: string;
+  // With NATS: where every node reads files; a render's file is put there before its
+  // outcome is recorded (./nats-shared.ts).
+  shared?: SharedFiles;
   // Results with more rows than this go to the background at once.
   syncMaxRows: number;
   timeoutMs: number;
@@ -83,7 +88,13 @@ export function createRenderJobs(opts: RenderJobsOptions) {
       name: source.name, query: source.query, result: output.results, columns: output.columns ?? null, types: output.types ?? null,
       timezone: project.timezone,
     };
-    return opts.pool.run('store', { format: asset.export_format, insight, context: contextObject(asset.export_context), dir: opts.dir });
+    const content = await opts.pool.run('store', { format: asset.export_format, insight, context: contextObject(asset.export_context), dir: opts.dir });
+    if (opts.shared) {
+      const bytes = await readContent(opts.dir, content);
+      if (!bytes) throw new Error('The rendered file is missing.');
+      await opts.shared.put(content, bytes);
+    }
+    return content;
   }
 
   function withTimeout<T>(work: Promise<T>): Promise<T> {
@@ -102,8 +113,9 @@ export function createRenderJobs(opts: RenderJobsOptions) {
     }
   }
 
-  async function run(asset: ExportRecord, large: () => void): Promise<void> {
-    if (!(await opts.claims.claim(asset))) return;
+  // `claimed`: the caller holds the asset's claim already (a resume).
+  async function run(asset: ExportRecord, large: () => void, claimed: boolean): Promise<void> {
+    if (!claimed && !(await opts.claims.claim(asset))) return;
     try {
       const content = await withTimeout(render(asset, large));
       await record(asset, content, null);
@@ -117,10 +129,10 @@ export function createRenderJobs(opts: RenderJobsOptions) {
     }
   }
 
-  function start(asset: ExportRecord): RenderJob {
+  function start(asset: ExportRecord, claimed = false): RenderJob {
     let markLarge!: () => void;
     const large = new Promise<void>((resolve) => { markLarge = resolve; });
-    const done = run(asset, markLarge);
+    const done = run(asset, markLarge, claimed);
     running.add(done);
     void done.finally(() => running.delete(done));
     return { done, large };
@@ -129,17 +141,25 @@ export function createRenderJobs(opts: RenderJobsOptions) {
   return {
     start,
     // Pending assets a previous run of the service left (it stopped or crashed while they
-    // rendered): each gets another attempt, or fails visibly once it had them all.
+    // rendered): each gets another attempt, or fails visibly once it had them all. Only
+    // those this node can claim: in a cluster, another node may have one in hand (its
+    // attempt is not counted, nor its render repeated).
     async resumePending(): Promise<number> {
       let resumed = 0;
       const now = opts.now();
       for (const pending of allAssets(opts.store).filter((a) => isPending(a) && !isExpired(a, now))) {
         if (closed) break;
-        const asset = await opts.writes.submit(resumeExportCommand, {
-          project_id: pending.project_id, id: pending.id, maxAttempts: MAX_ATTEMPTS, exception: INTERRUPTED,
-        });
+        if (!(await opts.claims.claim(pending))) continue;
+        let asset: ExportRecord | null = null;
+        try {
+          asset = await opts.writes.submit(resumeExportCommand, {
+            project_id: pending.project_id, id: pending.id, maxAttempts: MAX_ATTEMPTS, exception: INTERRUPTED,
+          });
+        } finally {
+          if (!(asset && isPending(asset))) opts.claims.release(pending);
+        }
         if (asset && isPending(asset)) {
-          start(asset);
+          start(asset, true);
           resumed++;
         }
       }

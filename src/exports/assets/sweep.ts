@@ -8,6 +8,7 @@ import type { Store } from '../../store/env.js';
 import { allAssets, isExpired } from './asset-store.js';
 import { expireExportsCommand } from './commands.js';
 import { collectFiles } from './files.js';
+import type { SharedFiles } from './nats-shared.js';
 
 // A file younger than this is kept even when no asset names it yet: its render is about to
 // record it (the worker writes the file, then the outcome is committed).
@@ -17,6 +18,9 @@ export interface SweepOptions {
   store: Store;
   writes: StateWrites;
   dir: string;
+  // With NATS: the object store every node reads files from; its unnamed objects are
+  // deleted by every node's sweep (idempotent).
+  shared?: SharedFiles;
 }
 
 export interface SweepResult {
@@ -30,7 +34,9 @@ export async function sweepExports(opts: SweepOptions, now: Date): Promise<Sweep
     : 0;
   const keep = new Set<string>();
   for (const asset of allAssets(opts.store)) if (asset.content) keep.add(asset.content.sha256);
-  return { expired, files: await collectFiles(opts.dir, keep, now, FILE_GRACE_MS) };
+  const files = await collectFiles(opts.dir, keep, now, FILE_GRACE_MS);
+  const shared = opts.shared ? await opts.shared.collect(keep, now, FILE_GRACE_MS) : 0;
+  return { expired, files: files + shared };
 }
 
 export interface Sweeper {

@@ -1,0 +1,62 @@
+// Export renders claimed across a NATS cluster, and the shared files' sweep, against a
+// real nats-server (src/exports/assets/nats-shared.ts): two "nodes" are two connections.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash } from 'node:crypto';
+import { openNatsExports, type NatsExports } from '../../src/exports/assets/nats-shared.js';
+import { natsServerForSuite } from '../helpers/nats.js';
+
+const s = suite('export claims and files over NATS');
+const nats = natsServerForSuite();
+let one: NatsExports;
+let two: NatsExports;
+
+s.before(async () => {
+  await nats.start();
+  one = await openNatsExports({ url: nats.server().url, node: 'one', claimTtlMs: 1500 });
+  two = await openNatsExports({ url: nats.server().url, node: 'two', claimTtlMs: 1500 });
+});
+s.after(async () => {
+  await one?.close();
+  await two?.close();
+  await nats.close();
+});
+
+const asset = { project_id: 1, id: 7 };
+
+s('one node at a time holds an asset\'s render; releasing it lets the other take it', async () => {
+  assert.ok(await one.claims.claim(asset));
+  assert.not.ok(await two.claims.claim(asset));
+  assert.not.ok(await one.claims.claim(asset), 'not twice on one node either');
+  // Held past its TTL while renewed.
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.not.ok(await two.claims.claim(asset));
+  one.claims.release(asset);
+  let taken = false;
+  for (let i = 0; i < 40 && !taken; i++) {
+    taken = await two.claims.claim(asset);
+    if (!taken) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(taken);
+  assert.ok(await one.claims.claim({ project_id: 1, id: 8 }), 'another asset is free');
+  two.claims.release(asset);
+  one.claims.release({ project_id: 1, id: 8 });
+});
+
+s('a file put by one node is read by the other; the sweep deletes unnamed objects past the grace only', async () => {
+  const bytes = new TextEncoder().encode('a,b\n1,2\n');
+  const content = { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  await one.files.put(content, bytes);
+  await one.files.put(content, bytes); // Identical render: kept once.
+  const read = await two.files.get(content);
+  assert.ok(read && read.equals(Buffer.from(bytes)));
+  assert.is(await two.files.get({ sha256: '0'.repeat(64), size: 1 }), null);
+  const now = new Date();
+  assert.is(await two.files.collect(new Set(), now, 60_000), 0, 'young: kept');
+  assert.is(await two.files.collect(new Set([content.sha256]), new Date(now.getTime() + 120_000), 60_000), 0, 'named: kept');
+  assert.is(await two.files.collect(new Set(), new Date(now.getTime() + 120_000), 60_000), 1);
+  assert.is(await one.files.get(content), null);
+  assert.is(await one.files.collect(new Set(), new Date(now.getTime() + 120_000), 60_000), 0, 'already gone');
+});
+
+s.run();
