@@ -165,6 +165,7 @@ s('every event and flag acknowledged while the nats-server crashed and restarted
   for (const n of [A, B]) {
     const metrics = (await request(`${n.url}/metrics`)).body as string;
     assert.match(metrics, /^hedgerow_log_dead_letters 0$/m, `dead letters on ${n.url}`);
+    assert.match(metrics, /^hedgerow_control_lag_commands 0$/m, `control stream lag on ${n.url}`);
   }
   process.stderr.write(`  all acknowledged writes on both nodes ${Date.now() - started} ms after the load began\n`);
 });
