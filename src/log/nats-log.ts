@@ -94,6 +94,15 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
   const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
   const maxBytes = (nc.info?.max_payload ?? 1024 * 1024) - HEADER_SLACK_BYTES;
   let lastAcked = state.last_seq;
+  // Other nodes append to the same stream: what this process knows of its end is refreshed
+  // from the stream's state, so the lag a node reports counts their events too (not only
+  // its own appends).
+  const jsm = await nc.jetstreamManager();
+  const refresh = setInterval(() => {
+    if (!isConnected()) return;
+    jsm.streams.info(STREAM).then((info) => { if (info.state.last_seq > lastAcked) lastAcked = info.state.last_seq; }, () => {});
+  }, STREAM_STATE_REFRESH_MS);
+  refresh.unref();
   const committer = createGroupCommitter({
     maxInFlight: 8,
     async commit(frames) {
@@ -118,6 +127,7 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
     pending: () => committer.pending(),
     lastSeq: () => lastAcked,
     async close() {
+      clearInterval(refresh);
       await committer.drain();
       // Draining waits for the server; with none there is nothing left to flush.
       if (isConnected()) await nc.drain();
@@ -125,6 +135,9 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
     },
   };
 }
+
+// How often a node reads the stream's end for its lag metrics (other nodes append too).
+const STREAM_STATE_REFRESH_MS = 1000;
 
 // Most entries handed to a consumer at once; also how many the server sends ahead.
 const BATCH_MAX = 64;

@@ -74,7 +74,8 @@ export interface EventLog {
   appendFrame(frame: LogFrame): Promise<void>;
   // Events accepted but not yet confirmed durable (for metrics and readiness).
   pending(): number;
-  // Highest sequence this process knows to be durable (0 when none).
+  // Highest sequence this process knows to be durable (0 when none): its own appends and,
+  // with a shared stream, the stream's end as last read (within a second).
   lastSeq(): number;
   close(): Promise<void>;
 }
