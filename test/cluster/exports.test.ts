@@ -4,48 +4,26 @@
 // recording the outcome; same bytes, same headers (and B keeps a copy).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { natsServerForSuite } from '../helpers/nats.js';
-import { bearer, eventually, request, tempDir } from '../helpers/server.js';
+import { cliStop, type CliKeys } from '../helpers/cli-server.js';
+import { clusterForSuite } from '../helpers/cluster.js';
+import { bearer, eventually, request } from '../helpers/server.js';
 import { connect } from 'nats';
 import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/assets/nats-shared.js';
 
 const s = suite('exports across two nodes, one NATS');
-const nats = natsServerForSuite();
-const START_MS = 60_000;
-
-interface Node { dir: string; child: ChildProcess; url: string }
-let nodes: Node[] = [];
-let keys: CliKeys;
 // Each node answers its insights itself (no `hedgerow aggregate` in this test).
-const env = () => ({
-  NATS_URL: nats.server().url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
+const cluster = clusterForSuite({
+  nodes: 2, prefix: 'hedgerow-export',
+  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
 });
-
-s.before(async () => {
-  await nats.start();
-  try {
-    const dirs = [tempDir('hedgerow-export-a-'), tempDir('hedgerow-export-b-')];
-    keys = cliInit(dirs[0], env());
-    nodes = await Promise.all(dirs.map(async (dir) => ({ dir, ...(await cliServe(dir, env(), START_MS)) })));
-  } catch (err) {
-    keys = { project_id: 0, project_api_key: '', personal_api_key: String(err) };
-  }
-});
-s.after(async () => {
-  for (const n of nodes) await cliStop(n.child, 'SIGTERM');
-  for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
-  await nats.close();
-});
+const { nats, serve, node, nodes } = cluster;
+let keys: CliKeys;
+s.before(async () => { await cluster.start(); keys = cluster.keys(); });
+s.after(cluster.stop);
 
 const [A, B] = [0, 1];
-const node = (i: number) => {
-  if (nodes.length < 2) throw new Error(`cluster did not start: ${keys.personal_api_key}`);
-  return nodes[i];
-};
 const base = () => `/api/environments/${keys.project_id}`;
 
 function api(i: number, method: string, path: string, body?: unknown) {
@@ -110,7 +88,7 @@ for (const format of ['text/csv', 'image/png'] as const) {
 
 async function restart(i: number): Promise<void> {
   await cliStop(node(i).child, 'SIGTERM');
-  nodes[i] = { dir: node(i).dir, ...(await cliServe(node(i).dir, env(), START_MS)) };
+  nodes[i] = await serve(node(i).dir);
 }
 
 s('a pending render another node has in hand is not resumed by a node restarting; once free, the restart renders it and node A reads it', async () => {

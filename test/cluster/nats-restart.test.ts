@@ -7,51 +7,30 @@
 // both nodes afterwards, and nothing may be dead-lettered.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
-import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
+import { type CliKeys } from '../helpers/cli-server.js';
+import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
+import { eventually, postJson, request, bearer } from '../helpers/server.js';
 
 const s = suite('nats-server restarted under load');
-const nats = natsServerForSuite();
-const START_MS = 60_000;
 const LOAD_MS = 5000;
 const KILL_AT_MS = 2000;
 const DOWN_MS = 1000;
 
-interface Node { dir: string; child: ChildProcess; url: string }
-let nodes: Node[] = [];
-let keys: CliKeys;
 // Embedded insights and one worker of each kind: two nodes on a loaded 2-core machine.
-const env = () => ({
-  NATS_URL: nats.server().url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_INSIGHTS_THREADS: '1',
-  HEDGEROW_HOG_WORKERS: '1', HEDGEROW_CAPTURE_WORKERS: '1', HEDGEROW_EXPORT_WORKERS: '1',
-  HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
+const cluster = clusterForSuite({
+  nodes: 2, prefix: 'hedgerow-restart',
+  env: (url) => ({
+    NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_INSIGHTS_THREADS: '1',
+    HEDGEROW_HOG_WORKERS: '1', HEDGEROW_CAPTURE_WORKERS: '1', HEDGEROW_EXPORT_WORKERS: '1',
+    HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
+  }),
 });
+const { nats, node } = cluster;
+let keys: CliKeys;
+s.before(async () => { await cluster.start(); keys = cluster.keys(); });
+s.after(cluster.stop);
 
-s.before(async () => {
-  await nats.start();
-  try {
-    const dirs = [tempDir('hedgerow-restart-a-'), tempDir('hedgerow-restart-b-')];
-    // `init` on A bootstraps the cluster; B joins with an empty data dir.
-    keys = cliInit(dirs[0], env());
-    nodes = await Promise.all(dirs.map(async (dir) => ({ dir, ...(await cliServe(dir, env(), START_MS)) })));
-  } catch (err) {
-    keys = { project_id: 0, project_api_key: '', personal_api_key: String(err) };
-  }
-});
-s.after(async () => {
-  for (const n of nodes) await cliStop(n.child, 'SIGTERM');
-  for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
-  await nats.close();
-});
-
-const node = (i: number) => {
-  if (nodes.length < 2) throw new Error(`cluster did not start: ${keys.personal_api_key}`);
-  return nodes[i];
-};
 function api(n: Node, method: string, path: string, body?: unknown) {
   return request(`${n.url}${path}`, {
     method,

@@ -6,44 +6,21 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
-import { cliInit, cliRunWith, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { natsServerForSuite } from '../helpers/nats.js';
+import { cliInit, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
+import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 
 const s = suite('three nodes, one NATS');
-const nats = natsServerForSuite();
-const START_MS = 60_000;
-
-interface Node { dir: string; child: ChildProcess; url: string }
-let nodes: Node[] = [];
-let keys: CliKeys;
 // The tests poll the management API of each node: no per-key rate limit in the way.
-const env = () => ({ NATS_URL: nats.server().url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' });
-
-async function serve(dir: string): Promise<Node> {
-  const { child, url } = await cliServe(dir, env(), START_MS);
-  return { dir, child, url };
-}
-
-s.before(async () => {
-  await nats.start();
-  try {
-    const dirs = [tempDir('hedgerow-node-a-'), tempDir('hedgerow-node-b-'), tempDir('hedgerow-node-c-')];
-    // `init` on A bootstraps the cluster; B and C join it with empty data dirs.
-    keys = cliInit(dirs[0], env());
-    nodes = await Promise.all(dirs.map((d) => serve(d)));
-  } catch (err) {
-    // uvu swallows a failing hook: each test says why instead.
-    keys = { project_id: 0, project_api_key: '', personal_api_key: String(err) };
-  }
+const cluster = clusterForSuite({
+  nodes: 3, prefix: 'hedgerow-node',
+  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
 });
-s.after(async () => {
-  for (const n of nodes) await cliStop(n.child, 'SIGTERM');
-  for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
-  await nats.close();
-});
+const { env, serve, node, nodes } = cluster;
+let keys: CliKeys;
+s.before(async () => { await cluster.start(); keys = cluster.keys(); });
+s.after(cluster.stop);
 
 function api(node: Node, method: string, path: string, body?: unknown, key = keys.personal_api_key) {
   return request(`${node.url}${path}`, {
@@ -53,10 +30,6 @@ function api(node: Node, method: string, path: string, body?: unknown, key = key
   });
 }
 const [A, B, C] = [0, 1, 2];
-const node = (i: number) => {
-  if (nodes.length < 3) throw new Error(`cluster did not start: ${keys.personal_api_key}`);
-  return nodes[i];
-};
 
 s('every node answers with the keys init minted once, and is ready', async () => {
   for (const i of [A, B, C]) {

@@ -1,0 +1,51 @@
+// Real `hedgerow serve` nodes on one real nats-server, for a uvu suite: `init` on the
+// first data dir bootstraps the cluster, the others join it with empty data dirs.
+import { rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { cliInit, cliServe, cliStop, type CliKeys } from './cli-server.js';
+import { natsServerForSuite } from './nats.js';
+import { tempDir } from './server.js';
+
+export interface ClusterNode { dir: string; child: ChildProcess; url: string }
+
+// Nodes start slowly on a loaded two-core machine, several at once.
+const START_MS = 60_000;
+
+export function clusterForSuite(opts: { nodes: number; prefix: string; env: (natsUrl: string) => NodeJS.ProcessEnv }) {
+  const nats = natsServerForSuite();
+  // Tests may replace a node they restarted; stop() stops whatever stands here then.
+  const nodes: ClusterNode[] = [];
+  let keys: CliKeys = { project_id: 0, project_api_key: '', personal_api_key: '' };
+  let failure = '';
+  const env = () => opts.env(nats.server().url);
+  const serve = async (dir: string): Promise<ClusterNode> => ({ dir, ...(await cliServe(dir, env(), START_MS)) });
+
+  return {
+    nats,
+    env,
+    keys: () => keys,
+    nodes,
+    // Starts (or, after a kill, starts again) `serve` on a node's data dir.
+    serve,
+    node(i: number): ClusterNode {
+      if (nodes.length < opts.nodes) throw new Error(`cluster did not start: ${failure}`);
+      return nodes[i];
+    },
+    async start(): Promise<void> {
+      await nats.start();
+      try {
+        const dirs = Array.from({ length: opts.nodes }, (_, i) => tempDir(`${opts.prefix}-${String.fromCharCode(97 + i)}-`));
+        keys = cliInit(dirs[0], env());
+        nodes.push(...await Promise.all(dirs.map(serve)));
+      } catch (err) {
+        // uvu swallows a failing hook: node() makes each test say why instead.
+        failure = String(err);
+      }
+    },
+    async stop(): Promise<void> {
+      for (const n of nodes) await cliStop(n.child, 'SIGTERM');
+      for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
+      await nats.close();
+    },
+  };
+}
