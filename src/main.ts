@@ -17,10 +17,9 @@ import { LMDB_LOG_ID, type EventLog } from './log/types.js';
 import { eventsAfter } from './log/lag.js';
 import { captureCodec } from './capture/frames.js';
 import {
-  deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer, type RegisteredConsumer,
+  claimWork, consumerPosition, deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer,
+  type ConsumerThreadData, type RegisteredConsumer,
 } from './log/consumers/index.js';
-import { consumerPosition } from './log/consumers/positions.js';
-import { claimWork } from './log/consumers/claim.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
@@ -101,6 +100,11 @@ function insightsConsumerOf(config: Readonly<Config>, nats?: { url: string; repl
   });
 }
 
+// What a consumer's supervised thread is given, in `serve` and in `aggregate` alike.
+const consumerThread = (config: Readonly<Config>, consumer: RegisteredConsumer): ConsumerThreadData => ({
+  consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes,
+});
+
 // What a `hedgerow aggregate` replica runs: the event store (persons resolved by the same
 // code over the same ordered log as every node) and the insights loader after it, answering
 // queries over NATS. Not destinations: their webhooks fire once, from the serve nodes.
@@ -157,8 +161,9 @@ export async function startServer(
   // A node of a cluster is ready once its event store has applied the event stream as it
   // stood at start (a node joining late serves no persons it has not built yet).
   const eventsAtStart = config.natsUrl ? eventLog.lastSeq() : 0;
+  const eventStorePosition = consumerPosition(store, eventStoreConsumer.name, eventLog.id);
   let eventsCaughtUp = eventsAtStart === 0;
-  const eventsReady = () => eventsCaughtUp ||= (positionsOf(store, eventLog.id, consumers).find((c) => c.name === eventStoreConsumer.name)?.position ?? 0) >= eventsAtStart;
+  const eventsReady = () => eventsCaughtUp ||= (eventStorePosition.read() ?? 0) >= eventsAtStart;
   const metrics = createMetrics({
     insightsReplicas: () => natsEngine?.replicas() ?? [],
     consumers: () => positionsOf(store, eventLog.id, consumers).map(({ name, position }) => ({
@@ -177,7 +182,7 @@ export async function startServer(
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
   const supervise = (consumer: RegisteredConsumer) => superviseConsumer(
-    { consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log,
+    consumerThread(config, consumer), log,
     (kind) => metrics.consumerFailures.inc({ consumer: consumer.name, kind }),
   );
   // With NATS, work whose effects leave the service runs on the one node holding its claim
@@ -345,9 +350,7 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
     throw err;
   }
   await reader.close();
-  const supervised = consumers.map((consumer) => superviseConsumer(
-    { consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes }, log,
-  ));
+  const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, consumer), log));
   log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
   return {
     replica,

@@ -11,5 +11,7 @@ export { applyIsolating, type ConsumerReports, type FailureKind } from './ladder
 export { consumerContext, runConsumer, type RunOptions } from './run.js';
 export { positionsOf, registerConsumers, registered, type RegisteredConsumer } from './registry.js';
 export { superviseConsumer, type SupervisedConsumer } from './supervise.js';
+export type { ConsumerThreadData } from './thread.js';
+export { claimWork, type Claim } from './claim.js';
 export { listDeadLetters, type DeadLetterListing, type QuarantinedRecord, type SetAsideEvent } from './dead-letters.js';
 export { deadLettersCommand } from './cli.js';
