@@ -8,26 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsonLine } from './child-line.js';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
 // A server started with `node args…` (in `cwd`) on CPU 0, once it prints {"msg":"listening","port":…}.
-export function startPinned(args: string[], cwd = root): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d.toString();
-      for (const line of out.split('\n')) {
-        try {
-          const m = JSON.parse(line);
-          if (m.msg === 'listening') return resolve({ child, port: m.port });
-        } catch { /* not a complete JSON line yet */ }
-      }
-    });
-    child.stderr!.on('data', () => {});
-    child.on('exit', (code) => reject(new Error(`server exited early (${code}): ${out}`)));
-  });
+export async function startPinned(args: string[], cwd = root): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr!.on('data', () => {});
+  const { port } = await jsonLine(child, 'listening', 'server');
+  return { child, port: port as number };
 }
 
 // CPU time (µs) of the server's main thread and of the whole process, from /proc:

@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import { captureEvent, root } from './ceiling.js';
+import { jsonLine } from './child-line.js';
 import { startNatsServer, type NatsServer } from '../test/helpers/nats.js';
 
 const { values: args } = parseArgs({ options: {
@@ -82,25 +83,12 @@ const children = new Set<ChildProcess>();
 
 interface Node { name: string; child: ChildProcess; base: string }
 
-function serve(name: string, dataDir: string, natsUrl: string): Promise<Node> {
+async function serve(name: string, dataDir: string, natsUrl: string): Promise<Node> {
   const child = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...quiet, NATS_URL: natsUrl } });
   children.add(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d.toString();
-      const cut = out.lastIndexOf('\n');
-      for (const line of out.slice(0, cut + 1).split('\n')) {
-        try {
-          const m = JSON.parse(line);
-          if (m.msg === 'listening') resolve({ name, child, base: `http://127.0.0.1:${m.port}` });
-        } catch { /* not JSON */ }
-      }
-      out = out.slice(cut + 1);
-    });
-    child.on('exit', (code) => reject(new Error(`serve ${name} exited (${code})`)));
-  });
+  const { port } = await jsonLine(child, 'listening', `serve ${name}`);
+  return { name, child, base: `http://127.0.0.1:${port}` };
 }
 
 async function ready(node: Node): Promise<void> {

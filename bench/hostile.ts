@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { root } from './ceiling.js';
+import { jsonLine } from './child-line.js';
 import { watchServer } from '../test/helpers/server-watch.js';
 import { emptyObjects, lz64Bomb } from '../test/helpers/hostile-bodies.js';
 
@@ -34,18 +35,11 @@ const cases: Hostile[] = [
   { name: 'raw 20 MiB /batch/ of 7 M {}', requests: [{ path: '/batch/', body: emptyObjects(20 * MB - 1), headers: { 'Content-Type': 'application/json' } }] },
 ];
 
-function start(cwd: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
-      { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d.toString();
-      const m = /"msg":"listening","port":(\d+)/.exec(out);
-      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited early (${code})`)));
-  });
+async function start(cwd: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
+    { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+  const { port } = await jsonLine(child, 'listening', 'server');
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 async function measure(label: string, cwd: string, dataDir: string): Promise<string[]> {

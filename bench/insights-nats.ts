@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { root } from './ceiling.js';
+import { jsonLine } from './child-line.js';
 import { startNatsServer } from '../test/helpers/nats.js';
 
 const { values: args } = parseArgs({ options: {
@@ -41,24 +42,13 @@ const children: ChildProcess[] = [];
 const nats = await startNatsServer();
 const quiet = { HEDGEROW_GEOIP_DB: 'none', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1' };
 
-function start(command: 'serve' | 'aggregate', dataDir: string, env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; port: number }> {
+async function start(command: 'serve' | 'aggregate', dataDir: string, env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; port: number }> {
   const extra = command === 'serve' ? ['--port', '0', '--host', '127.0.0.1'] : [];
   const child = spawn(process.execPath, ['dist/src/main.js', command, ...extra, '--data', dataDir, '--log-level', 'info'],
     { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...quiet, ...env } });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d.toString();
-      for (const line of out.split('\n')) {
-        try {
-          const m = JSON.parse(line);
-          if (m.msg === ready) resolve({ child, port: m.port ?? 0 });
-        } catch { /* partial line */ }
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${command} exited (${code})`)));
-  });
+  const m = await jsonLine(child, ready, command);
+  return { child, port: (m.port as number | undefined) ?? 0 };
 }
 
 interface Node { name: string; base: string; keys: { project_id: number; project_api_key: string; personal_api_key: string } }

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { percentile } from './fixed-rate.js';
 import { root } from './ceiling.js';
+import { jsonLine } from './child-line.js';
 import { spawn } from 'node:child_process';
 
 const { values: args } = parseArgs({ options: {
@@ -43,20 +44,8 @@ const work = mkdtempSync(join(tmpdir(), 'hedgerow-bench-pipeline-'));
 const dataDir = join(work, 'data');
 const init = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
 const server = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', '--geoip-db', 'none'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-const port: number = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout!.on('data', (d) => {
-    out += d.toString();
-    for (const line of out.split('\n')) {
-      try {
-        const m = JSON.parse(line);
-        if (m.msg === 'listening') resolve(m.port);
-      } catch { /* partial line */ }
-    }
-  });
-  server.stderr!.on('data', () => {});
-  server.on('exit', (code) => reject(new Error(`server exited (${code})`)));
-});
+server.stderr!.on('data', () => {});
+const port = (await jsonLine(server, 'listening', 'server')).port as number;
 const base = `http://127.0.0.1:${port}`;
 const auth = { Authorization: `Bearer ${init.personal_api_key}`, 'Content-Type': 'application/json' };
 
