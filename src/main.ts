@@ -26,7 +26,9 @@ import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOp
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
-import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
+import {
+  destinationsConsumer, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, takeOver, templateRoutes, type HogApiTasks,
+} from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -191,13 +193,22 @@ export async function startServer(
   const isClaimed = (c: RegisteredConsumer) => config.natsUrl !== null && CLAIMED_CONSUMERS.includes(c.name);
   const supervised = consumers.filter((c) => !isClaimed(c)).map(supervise);
   const claimedRunning = new Map<string, ReturnType<typeof supervise>>();
+  // The destinations' working state (queued invocations, logs, metrics): the claim reads
+  // its queue, the hog function API its logs and metrics.
+  const destinations = openDestinationsStore(config.dataDir);
   const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
     const position = consumerPosition(store, consumer.name, eventLog.id);
     return claimWork({
       url: config.natsUrl!, name: consumer.name, node: nodeName,
-      position: () => position.read() ?? 0,
+      // Far enough back that a successor replays every event whose invocation is still
+      // queued here: losing this node loses no delivery (some are repeated instead).
+      position: () => handoverPosition(destinations, position.read() ?? 0),
       async onAcquire(recorded) {
-        if (recorded > 0 && recorded !== position.read()) await position.commit(recorded);
+        if (recorded !== null) {
+          const forgotten = await takeOver(destinations, eventLog.id, recorded);
+          if (forgotten > 0) log.info('invocations queued here were replayed by the last holder', { consumer: consumer.name, forgotten });
+          if (recorded !== position.read()) await position.commit(recorded);
+        }
         log.info('claimed: this node runs the consumer for the cluster', { consumer: consumer.name, from: position.read() ?? 0 });
         claimedRunning.set(consumer.name, supervise(consumer));
       },
@@ -249,7 +260,6 @@ export async function startServer(
     auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
     ...(natsExports ? { claims: natsExports.claims, shared: natsExports.files } : {}),
   });
-  const destinations = openDestinationsStore(config.dataDir);
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 

@@ -2,6 +2,8 @@
 // consumer that runs destinations on events, the management routes and their write
 // commands, and the destinations' own store.
 export { destinationsConsumer, DESTINATIONS_CONSUMER, type DestinationsSettings } from './runtime/consumer.js';
+// The claim's handover (docs/decisions/0031): where a successor starts, and taking over.
+export { handoverPosition, takeOver } from './runtime/queue.js';
 export { hogFunctionRoutes } from './api/routes.js';
 export { templateRoutes } from './api/template-routes.js';
 export { hogFunctionCommands } from './commands.js';

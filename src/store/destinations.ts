@@ -32,6 +32,11 @@ export interface QueuedInvocation {
   // Whether the invocation failed already (a fetch that finally failed): the program runs
   // on with the failing response, and the invocation counts as failed whatever it does.
   failed: boolean;
+  // The consumer's log position when the batch that queued it began: its event lies after
+  // it. Indexed in `pendingByAfter`, so the oldest one tells from where a node taking the
+  // consumer over must replay for none of them to be lost (src/destinations/runtime/queue.ts).
+  // Absent on invocations queued before the index existed.
+  after?: number;
 }
 
 // What was delivered, per (function, event, mapping): kept for the done-marks retention.
@@ -66,6 +71,8 @@ export interface DestinationsStore {
   root: RootDatabase;
   // [function id, event uuid, mapping index] → the invocation waiting.
   queue: Database<QueuedInvocation, [string, string, number]>;
+  // [after, function id, event uuid, mapping index] → null: the queue by `after`.
+  pendingByAfter: Database<null, [number, string, string, number]>;
   // [function id, event uuid, mapping index] → delivered (or given up) at.
   done: Database<DoneMark, [string, string, number]>;
   // [at ms, function id, event uuid, mapping index] → null: done marks in time order, to prune.
@@ -90,6 +97,7 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
   return {
     root,
     queue: root.openDB({ name: 'queue', ...plainMaps }),
+    pendingByAfter: root.openDB({ name: 'pending_by_after' }),
     done: root.openDB({ name: 'done' }),
     doneByTime: root.openDB({ name: 'done_by_time' }),
     logs: root.openDB({ name: 'logs', ...plainMaps }),

@@ -24,7 +24,7 @@ import { createFunctionCache, type ActiveFunction, type FunctionCache } from './
 import { projectUrl, type EventContext } from './globals.js';
 import { passesMasking } from './masking.js';
 import type { PrepareOutcome, PrepareTask } from './prepare.js';
-import { instanceIdOf, invocationKey, known, queuedInvocations, type InvocationKey } from './queue.js';
+import { appliedKey, enqueue, instanceIdOf, invocationKey, known, queuedInvocations, type InvocationKey } from './queue.js';
 import { createTelemetry } from './telemetry.js';
 import { acknowledgeEpoch, WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
 import { startRetention } from './retention.js';
@@ -58,10 +58,6 @@ const MAX_QUEUED = 1_000_000;
 // The Hog workers' heap: a program bounded by the VM's memory estimate stays far below it;
 // beyond it the worker is stopped and the invocation fails alone.
 const HOG_WORKER_HEAP_MB = 256;
-
-function appliedKey(logId: string): string {
-  return `applied:${logId}`;
-}
 
 // Reads what the event's functions need beside the event: its project, person and groups.
 function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
@@ -136,6 +132,8 @@ export async function applyBatch(deps: PipelineDeps, events: readonly CapturedEv
   const outcomes = (await Promise.all(chunks)).flatMap((outs, c) => outs.map((o) => ({ ...o, ev: o.ev + c * PREPARE_CHUNK })));
 
   const queued: { key: InvocationKey; inv: QueuedInvocation }[] = [];
+  // The batch's events lie after the position the consumer stands at now.
+  const after = ctx.position.read() ?? 0;
   await ds.root.transaction(() => {
     for (const o of outcomes) {
       const fn = runnable[o.fn].stored;
@@ -155,13 +153,13 @@ export async function applyBatch(deps: PipelineDeps, events: readonly CapturedEv
       }
       const inv: QueuedInvocation = {
         functionId: fn.id, projectId: fn.project_id, eventUuid: ev.uuid, mappingIndex: o.mappingIndex, instanceId: '',
-        globals: o.globals, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false,
+        globals: o.globals, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
       };
       const key = invocationKey(inv);
       if (known(ds, key)) continue;
       inv.instanceId = instanceIdOf(key);
       telemetry.count(fn.id, 'triggered');
-      ds.queue.put(key, inv);
+      enqueue(ds, key, inv);
       queued.push({ key, inv });
     }
     telemetry.write(ds);

@@ -18,7 +18,7 @@ import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried }
 import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
-import { markDone, type InvocationKey } from './queue.js';
+import { dequeue, markDone, type InvocationKey } from './queue.js';
 import { completionLog } from './run-slice.js';
 import { createTelemetry } from './telemetry.js';
 import { acknowledgeEpoch, freshRecord, invocationCost, observe, type WatcherSettings } from './watcher.js';
@@ -198,7 +198,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
 
   async function drop(entry: Entry, metric: 'disabled_permanently' | null): Promise<void> {
     if (metric) telemetry.count(entry.inv.functionId, metric);
-    await ds.root.transaction(() => { ds.queue.remove(entry.key); });
+    await ds.root.transaction(() => { dequeue(ds, entry.key, entry.inv); });
     release(entry);
   }
 
@@ -240,7 +240,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     telemetry.count(inv.functionId, unsuccessful ? 'failed' : 'succeeded');
     const now = deps.now();
     await ds.root.transaction(() => {
-      markDone(ds, entry.key, unsuccessful ? 'failed' : 'succeeded', now);
+      markDone(ds, entry.key, inv, unsuccessful ? 'failed' : 'succeeded', now);
       const epoch = fn?.watcher_epoch ?? 0;
       const record = acknowledgeEpoch(ds.watcher.get(inv.functionId) ?? freshRecord(settings.watcher, now, epoch), epoch, settings.watcher, now);
       ds.watcher.put(inv.functionId, observe(record, invocationCost(entry.timings, unsuccessful), settings.watcher, now));

@@ -11,6 +11,12 @@ export type InvocationKey = [functionId: string, eventUuid: string, mappingIndex
 // How long done marks are kept: longer than any replay of the log could reach back.
 export const DONE_RETENTION_MS = 7 * 24 * 3_600_000;
 
+// The destinations consumer's own record of the last log sequence it applied (in `meta`,
+// written with the invocations a batch queued).
+export function appliedKey(logId: string): string {
+  return `applied:${logId}`;
+}
+
 export function invocationKey(inv: Pick<QueuedInvocation, 'functionId' | 'eventUuid' | 'mappingIndex'>): InvocationKey {
   return [inv.functionId, inv.eventUuid, inv.mappingIndex];
 }
@@ -27,11 +33,60 @@ export function known(store: DestinationsStore, key: InvocationKey): boolean {
   return store.queue.doesExist(key) || store.done.doesExist(key);
 }
 
-/** Inside a write transaction: the invocation is finished; its entry goes, its done mark stays. */
-export function markDone(store: DestinationsStore, key: InvocationKey, outcome: 'succeeded' | 'failed', at: number): void {
+/** Inside a write transaction: the invocation waits to run. */
+export function enqueue(store: DestinationsStore, key: InvocationKey, inv: QueuedInvocation): void {
+  store.queue.put(key, inv);
+  if (inv.after !== undefined) store.pendingByAfter.put([inv.after, ...key], null);
+}
+
+/** Inside a write transaction: the invocation leaves the queue (finished, or dropped). */
+export function dequeue(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after'>): void {
   store.queue.remove(key);
+  if (inv.after !== undefined) store.pendingByAfter.remove([inv.after, ...key]);
+}
+
+/** Inside a write transaction: the invocation is finished; its entry goes, its done mark stays. */
+export function markDone(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after'>, outcome: 'succeeded' | 'failed', at: number): void {
+  dequeue(store, key, inv);
   store.done.put(key, { at, outcome });
   store.doneByTime.put([at, ...key], null);
+}
+
+/**
+ * The log position a node taking the destinations consumer over must replay from so that
+ * no invocation still queued here is lost: the oldest queued one's `after`, or null when
+ * none is queued. Replaying from there repeats the deliveries this node made of later
+ * events (at least once, not exactly once: docs/decisions/0031).
+ */
+export function pendingFloor(store: DestinationsStore): number | null {
+  for (const key of store.pendingByAfter.getKeys({ limit: 1 })) return key[0];
+  return null;
+}
+
+/**
+ * This node takes the destinations consumer over from `recorded` (the position the last
+ * holder recorded, src/log/consumers/claim.ts): what is still queued here was replayed from
+ * there by whoever held the consumer since, so it is forgotten, and the consumer's own
+ * record of what it applied goes back to `recorded` so that the replay is not skipped.
+ * Returns how many queued invocations were forgotten.
+ */
+export function takeOver(store: DestinationsStore, logId: string, recorded: number): Promise<number> {
+  return store.root.transaction(() => {
+    let n = 0;
+    for (const key of store.queue.getKeys()) {
+      store.queue.remove(key);
+      n++;
+    }
+    for (const key of store.pendingByAfter.getKeys()) store.pendingByAfter.remove(key);
+    store.meta.put(appliedKey(logId), recorded);
+    return n;
+  });
+}
+
+/** Where a successor must start so that nothing queued here is lost: `position`, or before the oldest queued invocation's event. */
+export function handoverPosition(store: DestinationsStore, position: number): number {
+  const floor = pendingFloor(store);
+  return floor === null ? position : Math.min(position, floor);
 }
 
 /** The queue in key order (function by function), read as it is iterated. */

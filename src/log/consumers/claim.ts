@@ -4,8 +4,9 @@
 // created by the first node to try and renewed by its holder. While it holds the claim the
 // holder also records the consumer's position under the same key in a bucket that keeps it
 // (HEDGEROW_CLAIM_POSITIONS); a node taking the claim over starts the consumer from there
-// (from its own position only when nobody recorded one), so a handover repeats at most
-// what the last holder applied after its last renewal, and skips nothing.
+// (from its own position only when nobody recorded one). The position recorded is the
+// holder's to choose: the destinations record where a successor must replay from for
+// nothing the holder still had queued to be lost (src/destinations/runtime/queue.ts).
 import { connect, StorageType, type KV, type NatsConnection } from 'nats';
 
 export interface ClaimOptions {
@@ -15,11 +16,11 @@ export interface ClaimOptions {
   node: string;
   // How long a claim outlives its holder's last renewal; it is renewed every third of it.
   ttlMs?: number;
-  // The holder's current position, recorded at each renewal.
+  // The position to record at each renewal: where a successor starts.
   position(): number;
-  // Called on taking the claim, with the position the last holder recorded (0 for none);
+  // Called on taking the claim, with the position the last holder recorded (null for none);
   // the work starts when it resolves.
-  onAcquire(recorded: number): Promise<void>;
+  onAcquire(recorded: number | null): Promise<void>;
   // Called on losing it (a renewal refused: another node holds it now); the work stops.
   onLose(): Promise<void>;
   onError?(err: Error): void;
@@ -82,8 +83,8 @@ export async function claimWork(opts: ClaimOptions): Promise<Claim> {
     }
     holding = true;
     const recorded = await positions.get(opts.name).catch(() => null);
-    const at = recorded && recorded.operation === 'PUT' ? Number(fromText.decode(recorded.value)) || 0 : 0;
-    await opts.onAcquire(at);
+    const at = recorded && recorded.operation === 'PUT' ? Number(fromText.decode(recorded.value)) : NaN;
+    await opts.onAcquire(Number.isSafeInteger(at) && at >= 0 ? at : null);
   }
 
   const tick = () => {

@@ -1,0 +1,80 @@
+// Losing the node that delivers loses no delivery (issue 19: "losing a node loses
+// nothing"). With NATS one node runs the hog function deliveries for the cluster (its
+// claim, docs/decisions/0031); it queues each invocation in its own LMDB. Here the holder is
+// SIGKILLed while its deliveries hang at the endpoint, after it has renewed its claim (and
+// recorded its position) past those events: the surviving node takes the claim over and
+// delivers every one of them.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { connect } from 'nats';
+import { cliStop } from '../helpers/cli-server.js';
+import { clusterForSuite } from '../helpers/cluster.js';
+import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { ok, startSink, type Sink } from '../helpers/http-sink.js';
+import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
+
+const s = suite('destinations handed over');
+const cluster = clusterForSuite({
+  nodes: 2, prefix: 'hedgerow-handover',
+  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
+});
+s.before(cluster.start);
+s.after(cluster.stop);
+
+// The pid in the holder's claim entry ({"node": "<host>:<pid>:<id>"}).
+async function holderPid(natsUrl: string): Promise<number | null> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const kv = await nc.jetstream().views.kv(CLAIMS_BUCKET);
+    const entry = await kv.get('destinations');
+    if (!entry || entry.operation !== 'PUT') return null;
+    return Number((JSON.parse(new TextDecoder().decode(entry.value)) as { node: string }).node.split(':')[1]);
+  } finally {
+    await nc.close();
+  }
+}
+
+s('the holder killed with deliveries in flight: the other node delivers every one of them', async () => {
+  const keys = cluster.keys();
+  const [a, b] = [cluster.node(0), cluster.node(1)];
+  const sink: Sink = await startSink();
+  // The endpoint holds every request unanswered: the holder's invocations stay queued.
+  sink.respond = () => undefined;
+  try {
+    const created = await request(`${a.url}/api/environments/${keys.project_id}/hog_functions/`, {
+      method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        template_id: 'template-webhook', enabled: true,
+        inputs: { url: { value: `${sink.url}/deliver` }, body: { value: { n: '{event.properties.n}' } } },
+        filters: { events: [{ id: 'order', type: 'events' }] },
+      }),
+    });
+    assert.is(created.status, 201);
+    await eventually(async () => (await request(`${b.url}/api/environments/${keys.project_id}/hog_functions/${created.body.id}/`, {
+      headers: bearer(keys.personal_api_key),
+    })).status === 200, 20_000);
+    const batch = Array.from({ length: 5 }, (_, k) => ({ event: 'order', distinct_id: `buyer-${k}`, properties: { n: k + 1 } }));
+    assert.is((await postJson(`${a.url}/batch/`, { api_key: keys.project_api_key, batch })).status, 200);
+    // The holder runs them: every request reaches the endpoint, none is answered.
+    await eventually(async () => new Set(sink.requests.map((r) => r.json().n)).size === 5, 30_000);
+    const pid = await holderPid(cluster.nats.server().url);
+    const holder = [a, b].find((n) => n.child.pid === pid);
+    assert.ok(holder, `the claim names pid ${pid}`);
+    const survivor = holder === a ? b : a;
+    // Past a renewal (every 10/3 s): the holder has recorded a position after the batch.
+    await new Promise((r) => setTimeout(r, 4500));
+    await cliStop(holder.child, 'SIGKILL');
+    sink.requests = [];
+    sink.respond = ok;
+    // The claim lapses 10 s after its last renewal; the survivor then replays from the
+    // recorded position and delivers.
+    const delivered = () => new Set(sink.answered.map((r) => Number(r.json().n)));
+    await eventually(async () => delivered().size === 5, 60_000)
+      .catch(() => assert.equal([...delivered()].sort(), [1, 2, 3, 4, 5], `delivered by ${survivor.url}`));
+    assert.equal([...delivered()].sort(), [1, 2, 3, 4, 5]);
+  } finally {
+    await sink.close();
+  }
+});
+
+s.run();
