@@ -27,7 +27,8 @@ import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
 import {
-  destinationsConsumer, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, takeOver, templateRoutes, type HogApiTasks,
+  destinationsConsumer, followTelemetry, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, startDestinationsRetention,
+  takeOver, templateRoutes, type HogApiTasks,
 } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
@@ -88,7 +89,7 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
     registered(destinationsConsumer, {
       dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
       watcherLockMs: config.hog.watcherLockSeconds * 1000, logRetentionDays: config.hog.logRetentionDays,
-      metricRetentionDays: config.hog.metricRetentionDays,
+      metricRetentionDays: config.hog.metricRetentionDays, natsUrl: config.natsUrl,
     }),
   ];
 }
@@ -196,6 +197,12 @@ export async function startServer(
   // The destinations' working state (queued invocations, logs, metrics): the claim reads
   // its queue, the hog function API its logs and metrics.
   const destinations = openDestinationsStore(config.dataDir);
+  // Every node prunes its own copy of the logs and metrics; with NATS every node applies
+  // those and the watcher state the delivering node publishes (docs/decisions/0034).
+  const destinationsRetention = startDestinationsRetention(store, destinations, config.hog, Date.now);
+  const telemetry = config.natsUrl
+    ? await followTelemetry({ url: config.natsUrl, ds: destinations, days: config.hog, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
+    : null;
   const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
     const position = consumerPosition(store, consumer.name, eventLog.id);
     return claimWork({
@@ -209,6 +216,8 @@ export async function startServer(
           if (forgotten > 0) log.info('invocations queued here were replayed by the last holder', { consumer: consumer.name, forgotten });
           if (recorded !== position.read()) await position.commit(recorded);
         }
+        // The watcher state as the last holder left it, not this node's stale copy.
+        await telemetry?.syncWatcher().catch((err) => log.warn('hog function telemetry: watcher state not read', { error: (err as Error).message }));
         log.info('claimed: this node runs the consumer for the cluster', { consumer: consumer.name, from: position.read() ?? 0 });
         claimedRunning.set(consumer.name, supervise(consumer));
       },
@@ -319,6 +328,8 @@ export async function startServer(
     await exportsClosed;
     await natsExports?.close();
     await hogApi.close();
+    destinationsRetention.stop();
+    await telemetry?.close();
     await destinations.close();
     await meter.flush();
     await control?.close();

@@ -4,6 +4,9 @@
 export { destinationsConsumer, DESTINATIONS_CONSUMER, type DestinationsSettings } from './runtime/consumer.js';
 // The claim's handover (docs/decisions/0031): where a successor starts, and taking over.
 export { handoverPosition, takeOver } from './runtime/queue.js';
+// Logs, metrics and watcher state: pruned on every node, and with NATS the same on every node (docs/decisions/0034).
+export { startRetention as startDestinationsRetention } from './runtime/retention.js';
+export { followTelemetry } from './runtime/telemetry-follower.js';
 export { hogFunctionRoutes } from './api/routes.js';
 export { templateRoutes } from './api/template-routes.js';
 export { hogFunctionCommands } from './commands.js';

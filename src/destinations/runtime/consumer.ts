@@ -25,9 +25,10 @@ import { projectUrl, type EventContext } from './globals.js';
 import { passesMasking } from './masking.js';
 import type { PrepareOutcome, PrepareTask } from './prepare.js';
 import { appliedKey, enqueue, instanceIdOf, invocationKey, known, queuedInvocations, type InvocationKey } from './queue.js';
-import { createTelemetry } from './telemetry.js';
+import { createTelemetry, type TelemetryOut } from './telemetry.js';
+import { openTelemetryPublisher } from './telemetry-publisher.js';
+import { telemetryOrigin } from './telemetry-stream.js';
 import { acknowledgeEpoch, WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
-import { startRetention } from './retention.js';
 
 export const DESTINATIONS_CONSUMER = 'destinations';
 
@@ -40,6 +41,9 @@ export interface DestinationsSettings {
   watcherLockMs: number;
   logRetentionDays: number;
   metricRetentionDays: number;
+  // With NATS, the logs, metrics and watcher state written here are published for the
+  // other nodes (./telemetry-publisher.ts); null: nothing is published.
+  natsUrl: string | null;
 }
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
@@ -95,6 +99,8 @@ export interface PipelineDeps {
   watcher: WatcherSettings;
   // Read here for project names only.
   tenancy: TenancyStore;
+  // With NATS: told the logs and metrics each batch committed, for the other nodes.
+  out?: TelemetryOut;
 }
 
 // Applies one batch of events: what the consumer's handler does (tests call it directly).
@@ -162,9 +168,10 @@ export async function applyBatch(deps: PipelineDeps, events: readonly CapturedEv
       enqueue(ds, key, inv);
       queued.push({ key, inv });
     }
-    telemetry.write(ds);
+    const batch = telemetry.write(ds);
     if (through !== null) ds.meta.put(appliedKey(ctx.logId), through);
-  });
+    return batch;
+  }).then((batch) => deps.out?.telemetry(batch));
   for (const { key, inv } of queued) deliveries.add(key, inv);
 }
 
@@ -173,9 +180,16 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
   name: DESTINATIONS_CONSUMER,
   startsAt: 'end',
   follows: EVENT_STORE_CONSUMER,
-  open(ctx): ConsumerHandler {
+  async open(ctx): Promise<ConsumerHandler> {
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);
+    const onError = (err: unknown) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`);
+    const out = settings.natsUrl === null ? undefined : await openTelemetryPublisher({
+      url: settings.natsUrl, origin: await telemetryOrigin(ds), days: settings, onError,
+    }).catch(async (err) => {
+      await ds.close();
+      throw err;
+    });
     const functions = createFunctionCache(ctx.store);
     const pool = createLazyWorkerPool<HogExecTasks>({
       worker: HOG_WORKER, threads: settings.hogWorkers, workerData: undefined, maxBatch: 32, tasksPerThread: 2,
@@ -192,16 +206,16 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
         perFunction: PER_FUNCTION, degradedPerFunction: DEGRADED_PER_FUNCTION, heldPerFunction: HELD_PER_FUNCTION,
         maxInMemory: MAX_IN_MEMORY, watcher,
       },
-      onError: (err) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`),
+      onError,
+      out,
     });
     // What a crash or a restart left queued resumes first.
     for (const { key, value } of queuedInvocations(ds)) deliveries.add(key, value);
-    const retention = startRetention(ctx.store, ds, settings, ctx.now);
     // The pipeline only reads tenancy (project names); it never writes management state.
     const tenancy = createTenancyStore(ctx.store, {
       submit: () => Promise.reject(new Error('the destinations consumer writes no management state')), onApplied: () => undefined,
     });
-    const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher, tenancy };
+    const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher, tenancy, out };
     return {
       async apply(groups, through) {
         const applied = ds.meta.get(appliedKey(ctx.logId));
@@ -215,8 +229,8 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
         await deliveries.whenBelow(MAX_QUEUED);
       },
       async close() {
-        retention.stop();
         await deliveries.close();
+        await out?.close();
         await pool.close();
         await ds.close();
       },

@@ -20,7 +20,7 @@ import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
 import { dequeue, markDone, type InvocationKey } from './queue.js';
 import { completionLog } from './run-slice.js';
-import { createTelemetry } from './telemetry.js';
+import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, freshRecord, invocationCost, observe, type WatcherSettings } from './watcher.js';
 
 export interface DeliverySettings {
@@ -43,6 +43,8 @@ export interface DeliveryDeps {
   settings: DeliverySettings;
   // A failure of the machinery (the store refused a write): the invocation is tried again later.
   onError(err: unknown): void;
+  // With NATS: told what each transaction committed (logs, metrics, watcher records), for the other nodes.
+  out?: TelemetryOut;
 }
 
 interface Entry {
@@ -89,8 +91,9 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let active = 0;
   let activeDone: (() => void) | null = null;
 
+  const writeTelemetry = () => ds.root.transaction(() => telemetry.write(ds)).then((batch) => deps.out?.telemetry(batch));
   const flushTimer = setInterval(() => {
-    if (!telemetry.empty()) void ds.root.transaction(() => telemetry.write(ds)).catch(deps.onError);
+    if (!telemetry.empty()) void writeTelemetry().catch(deps.onError);
   }, TELEMETRY_FLUSH_MS);
 
   const keyText = (key: InvocationKey) => JSON.stringify(key);
@@ -239,13 +242,16 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     }
     telemetry.count(inv.functionId, unsuccessful ? 'failed' : 'succeeded');
     const now = deps.now();
-    await ds.root.transaction(() => {
+    const written = await ds.root.transaction(() => {
       markDone(ds, entry.key, inv, unsuccessful ? 'failed' : 'succeeded', now);
       const epoch = fn?.watcher_epoch ?? 0;
-      const record = acknowledgeEpoch(ds.watcher.get(inv.functionId) ?? freshRecord(settings.watcher, now, epoch), epoch, settings.watcher, now);
-      ds.watcher.put(inv.functionId, observe(record, invocationCost(entry.timings, unsuccessful), settings.watcher, now));
-      telemetry.write(ds);
+      const before = acknowledgeEpoch(ds.watcher.get(inv.functionId) ?? freshRecord(settings.watcher, now, epoch), epoch, settings.watcher, now);
+      const record = observe(before, invocationCost(entry.timings, unsuccessful), settings.watcher, now);
+      ds.watcher.put(inv.functionId, record);
+      return { record, batch: telemetry.write(ds) };
     });
+    deps.out?.telemetry(written.batch);
+    deps.out?.watcher(inv.functionId, written.record);
     release(entry);
   }
 
@@ -316,7 +322,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       if (active > 0) {
         await Promise.race([new Promise<void>((r) => { activeDone = r; }), new Promise((r) => setTimeout(r, 2000))]);
       }
-      if (!telemetry.empty()) await ds.root.transaction(() => telemetry.write(ds)).catch(deps.onError);
+      if (!telemetry.empty()) await writeTelemetry().catch(deps.onError);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Retention of the destinations' working state: logs and metrics older than their windows
 // (per function, over every stored function), done marks beyond their week, masking
-// counters whose window ended. Runs in the consumer's thread, at start and then hourly.
+// counters whose window ended. Runs in the main thread of every node (with NATS each node
+// keeps its own copy of the logs and metrics: docs/decisions/0034), at start and then hourly.
 import type { DestinationsStore } from '../../store/destinations.js';
 import type { Store } from '../../store/env.js';
 import { allHogFunctionIds } from '../store.js';

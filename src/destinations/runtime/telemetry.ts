@@ -1,7 +1,10 @@
 // Per-function logs and metrics (PostHog's log_entries and app_metrics2): gathered while a
 // batch is processed and written in the transaction that records the batch's outcome.
-// Metrics are counted per hour; logs keep their millisecond.
-import type { DestinationsStore, FunctionLogEntry } from '../../store/destinations.js';
+// Metrics are counted per hour; logs keep their millisecond. What one write wrote is a
+// TelemetryBatch (plain data): with NATS the node that delivers publishes it and every
+// other node applies it with the same applyTelemetry (./telemetry-stream.ts).
+import { randomInt } from 'node:crypto';
+import type { DestinationsStore, FunctionLogEntry, WatcherRecord } from '../../store/destinations.js';
 
 // PostHog's metric kinds per name.
 export const METRIC_KINDS = {
@@ -19,20 +22,47 @@ export type MetricName = keyof typeof METRIC_KINDS;
 
 const HOUR_MS = 3_600_000;
 
+// Metric increments ([function id, hour start ms, kind, name], n) and log lines under the
+// keys their writer chose ([function id, timestamp ms, sequence]).
+export interface TelemetryBatch {
+  metrics: [functionId: string, hour: number, kind: string, name: string, n: number][];
+  logs: [functionId: string, at: number, sequence: number, entry: FunctionLogEntry][];
+}
+
+// Where the delivering node hands what it committed, to be shared with the other nodes
+// (./telemetry-publisher.ts); absent without NATS.
+export interface TelemetryOut {
+  telemetry(batch: TelemetryBatch): void;
+  watcher(functionId: string, record: WatcherRecord): void;
+}
+
 export interface Telemetry {
   count(functionId: string, name: MetricName, n?: number): void;
   log(functionId: string, instanceId: string, level: FunctionLogEntry['level'], message: string): void;
   empty(): boolean;
-  // Writes what was gathered; call inside a write transaction of the destinations store.
-  write(store: DestinationsStore): void;
+  // Writes what was gathered and returns it; call inside a write transaction of the
+  // destinations store.
+  write(store: DestinationsStore): TelemetryBatch;
 }
 
-// Keys of log lines written in the same millisecond stay apart by this sequence.
-let logSequence = 0;
+// Keys of log lines written in the same millisecond stay apart by this sequence. It starts
+// at a random point so that lines written in the same millisecond by two processes (a
+// restarted node, or two nodes one after the other holding the deliveries) do not share a
+// key once both are applied to every node's store.
+let logSequence = randomInt(2 ** 47);
+
+/** Inside a write transaction: adds the metric increments and puts the log lines under their keys (a line applied twice is one line). */
+export function applyTelemetry(store: DestinationsStore, batch: TelemetryBatch): void {
+  for (const [functionId, hour, kind, name, n] of batch.metrics) {
+    const key: [string, number, string, string] = [functionId, hour, kind, name];
+    store.metrics.put(key, (store.metrics.get(key) ?? 0) + n);
+  }
+  for (const [functionId, at, sequence, entry] of batch.logs) store.logs.put([functionId, at, sequence], entry);
+}
 
 export function createTelemetry(now: () => number): Telemetry {
   const counts = new Map<string, { functionId: string; name: MetricName; hour: number; n: number }>();
-  const lines: { functionId: string; at: number; entry: FunctionLogEntry }[] = [];
+  let lines: TelemetryBatch['logs'] = [];
   return {
     count(functionId, name, n = 1) {
       const hour = Math.floor(now() / HOUR_MS) * HOUR_MS;
@@ -42,17 +72,18 @@ export function createTelemetry(now: () => number): Telemetry {
       else counts.set(key, { functionId, name, hour, n });
     },
     log(functionId, instanceId, level, message) {
-      lines.push({ functionId, at: now(), entry: { instance_id: instanceId, level, message } });
+      lines.push([functionId, now(), logSequence++, { instance_id: instanceId, level, message }]);
     },
     empty: () => counts.size === 0 && lines.length === 0,
     write(store) {
-      for (const { functionId, name, hour, n } of counts.values()) {
-        const key: [string, number, string, string] = [functionId, hour, METRIC_KINDS[name], name];
-        store.metrics.put(key, (store.metrics.get(key) ?? 0) + n);
-      }
-      for (const { functionId, at, entry } of lines) store.logs.put([functionId, at, logSequence++], entry);
+      const batch: TelemetryBatch = {
+        metrics: [...counts.values()].map(({ functionId, name, hour, n }) => [functionId, hour, METRIC_KINDS[name], name, n]),
+        logs: lines,
+      };
+      applyTelemetry(store, batch);
       counts.clear();
-      lines.length = 0;
+      lines = [];
+      return batch;
     },
   };
 }

@@ -1,0 +1,130 @@
+// Every node's side of shared telemetry (./telemetry-stream.ts): runs in the main thread of
+// `serve` on every node of a NATS cluster. It follows the stream with an ordered consumer
+// from the sequence its store applied, and applies each batch of messages that arrived
+// together in one transaction of the destinations store that also records the sequence
+// (so a message is applied once per store, across restarts); and it watches the watcher
+// bucket, putting each function's latest record. Messages and records of this data dir's
+// own origin are skipped: its deliveries wrote them already.
+import { connect, type ConsumerMessages, type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
+import { availableBatches } from '../../log/available-batches.js';
+import type { DestinationsStore } from '../../store/destinations.js';
+import { applyTelemetry } from './telemetry.js';
+import {
+  decodeTelemetry, decodeWatcher, ensureTelemetryStream, openWatcherBucket, TELEMETRY_STREAM, TELEMETRY_SUBJECT,
+  telemetryOrigin, telemetryPositionKey, type RetentionDays,
+} from './telemetry-stream.js';
+
+export interface TelemetryFollowerOptions {
+  url: string;
+  ds: DestinationsStore;
+  days: RetentionDays;
+  onError(err: Error): void;
+}
+
+export interface TelemetryFollower {
+  // The last stream sequence this store applied (or skipped as its own).
+  applied(): number;
+  // Puts every function's watcher record from the bucket as it stands now (but this data
+  // dir's own, which its store holds already): a node taking the deliveries over starts
+  // from the cluster's latest watcher state, not from what it last heard.
+  syncWatcher(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const BATCH_MAX = 256;
+const RETRY_MS = 250;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<TelemetryFollower> {
+  const { ds } = opts;
+  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-hog-telemetry-follower', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  let positionKey: string;
+  let bucket: KV;
+  try {
+    positionKey = telemetryPositionKey(await ensureTelemetryStream(nc, opts.days));
+    bucket = await openWatcherBucket(nc.jetstream());
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+  const js = nc.jetstream();
+  const origin = await telemetryOrigin(ds);
+  let applied = ds.meta.get(positionKey) ?? 0;
+  let closed = false;
+  let messages: ConsumerMessages | null = null;
+  let watch: QueuedIterator<KvEntry> | null = null;
+
+  const followStream = (async () => {
+    while (!closed) {
+      try {
+        const consumer = await js.consumers.get(TELEMETRY_STREAM, { filterSubjects: TELEMETRY_SUBJECT, ...(applied > 0 ? { opt_start_seq: applied + 1 } : {}) });
+        messages = await consumer.consume({ max_messages: BATCH_MAX });
+        if (closed) messages.stop();
+        for await (const batch of availableBatches(messages, BATCH_MAX)) {
+          const last = batch[batch.length - 1].seq;
+          await ds.root.transaction(() => {
+            // Another process on this data dir may have applied them already.
+            const stored = ds.meta.get(positionKey) ?? 0;
+            for (const m of batch) {
+              if (m.seq <= stored) continue;
+              const message = decodeTelemetry(m.data);
+              if (message.origin !== origin) applyTelemetry(ds, message);
+            }
+            if (last > stored) ds.meta.put(positionKey, last);
+          });
+          applied = Math.max(applied, last);
+        }
+      } catch (err) {
+        // A lost connection or a store failure: start again from what is applied.
+        if (!closed) opts.onError(err as Error);
+      } finally {
+        messages = null;
+      }
+      if (!closed) await sleep(RETRY_MS);
+    }
+  })();
+
+  const followWatcher = (async () => {
+    while (!closed) {
+      try {
+        watch = await bucket.watch();
+        if (closed) watch.stop();
+        for await (const batch of availableBatches(watch, BATCH_MAX)) {
+          await ds.root.transaction(() => {
+            for (const e of batch) {
+              if (e.operation !== 'PUT') continue;
+              const value = decodeWatcher(e.value);
+              if (value.origin !== origin) ds.watcher.put(e.key, value.record);
+            }
+          });
+        }
+      } catch (err) {
+        if (!closed) opts.onError(err as Error);
+      } finally {
+        watch = null;
+      }
+      if (!closed) await sleep(RETRY_MS);
+    }
+  })();
+
+  return {
+    applied: () => applied,
+    async syncWatcher() {
+      const latest: [string, ReturnType<typeof decodeWatcher>][] = [];
+      for await (const key of await bucket.keys()) {
+        const e = await bucket.get(key);
+        if (e && e.operation === 'PUT') latest.push([key, decodeWatcher(e.value)]);
+      }
+      await ds.root.transaction(() => {
+        for (const [key, value] of latest) if (value.origin !== origin) ds.watcher.put(key, value.record);
+      });
+    },
+    async close() {
+      closed = true;
+      messages?.stop();
+      watch?.stop();
+      await Promise.all([followStream, followWatcher]);
+      await nc.drain().catch(() => nc.close());
+    },
+  };
+}
