@@ -6,12 +6,10 @@
 // delivers every one of them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connect } from 'nats';
 import { cliStop } from '../helpers/cli-server.js';
-import { clusterForSuite } from '../helpers/cluster.js';
+import { clusterForSuite, holderPid } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer } from '../helpers/server.js';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
-import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
 
 const s = suite('destinations handed over');
 const cluster = clusterForSuite({
@@ -20,19 +18,6 @@ const cluster = clusterForSuite({
 });
 s.before(cluster.start);
 s.after(cluster.stop);
-
-// The pid in the holder's claim entry ({"node": "<host>:<pid>:<id>"}).
-async function holderPid(natsUrl: string): Promise<number | null> {
-  const nc = await connect({ servers: natsUrl });
-  try {
-    const kv = await nc.jetstream().views.kv(CLAIMS_BUCKET);
-    const entry = await kv.get('destinations');
-    if (!entry || entry.operation !== 'PUT') return null;
-    return Number((JSON.parse(new TextDecoder().decode(entry.value)) as { node: string }).node.split(':')[1]);
-  } finally {
-    await nc.close();
-  }
-}
 
 s('the holder killed with deliveries in flight: the other node delivers every one of them', async () => {
   const keys = cluster.keys();

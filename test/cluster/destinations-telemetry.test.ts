@@ -7,7 +7,8 @@
 // watcher disabled.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
+import { cliStop } from '../helpers/cli-server.js';
+import { clusterForSuite, holderPid, type ClusterNode as Node } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer } from '../helpers/server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 
@@ -85,12 +86,26 @@ s('a webhook delivers on one node: both nodes answer the same logs and metrics',
   }
 });
 
-s('a function the watcher disables on the delivering node shows the same status on both nodes', async () => {
+s('a function the watcher disables on the delivering node shows the same status on both nodes, and stays disabled when the other takes over', async () => {
   const [a, b] = cluster.nodes;
   const id = await create(b, { hog: "throw Error('always')", filters: { events: [{ id: 'fail', type: 'events' }] } });
   await capture(a, Array.from({ length: 130 }, (_, i) => ({ event: 'fail', distinct_id: `f${i}` })));
-  const status = await sameOnBoth(async (node) => (await api(node, `${id}/`)).body.status, (st) => st.state === 3);
-  assert.ok(status.tokens < 0 && status.rating < 0, JSON.stringify(status));
+  await sameOnBoth(async (node) => (await api(node, `${id}/`)).body.status.state, (state) => state === 3);
+  // The holder stops (giving the claim up): the other node delivers from now on, and starts
+  // from the cluster's watcher state, in which the function is disabled.
+  const pid = await holderPid(cluster.nats.server().url);
+  const holder = cluster.nodes.find((n) => n.child.pid === pid);
+  assert.ok(holder, `the claim names pid ${pid}`);
+  const survivor = holder === a ? b : a;
+  const before = await sameOnBoth(async (node) => (await api(node, `${id}/metrics/totals/?breakdown_by=name`)).body.totals, (t) => t.failed > 0);
+  await cliStop(holder.child, 'SIGTERM');
+  await eventually(async () => (await holderPid(cluster.nats.server().url)) === survivor.child.pid, 20_000);
+  await capture(survivor, Array.from({ length: 5 }, (_, i) => ({ event: 'fail', distinct_id: `late${i}` })));
+  const totals = async () => (await api(survivor, `${id}/metrics/totals/?breakdown_by=name`)).body.totals;
+  await eventually(async () => ((await totals()).disabled_permanently ?? 0) >= (before.disabled_permanently ?? 0) + 5, 30_000)
+    .catch(async () => assert.equal(await totals(), before, 'the survivor skips the disabled function'));
+  assert.is((await totals()).failed, before.failed);
+  assert.is((await api(survivor, `${id}/`)).body.status.state, 3);
 });
 
 s.run();

@@ -2,6 +2,8 @@
 // first data dir bootstraps the cluster, the others join it with empty data dirs.
 import { rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
+import { connect } from 'nats';
+import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from './cli-server.js';
 import { natsServerForSuite } from './nats.js';
 import { tempDir } from './server.js';
@@ -48,4 +50,17 @@ export function clusterForSuite(opts: { nodes: number; prefix: string; env: (nat
       await nats.close();
     },
   };
+}
+
+// The pid of the node holding the destinations claim (its entry is {"node": "<host>:<pid>:<id>"}).
+export async function holderPid(natsUrl: string): Promise<number | null> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const kv = await nc.jetstream().views.kv(CLAIMS_BUCKET);
+    const entry = await kv.get('destinations');
+    if (!entry || entry.operation !== 'PUT') return null;
+    return Number((JSON.parse(new TextDecoder().decode(entry.value)) as { node: string }).node.split(':')[1]);
+  } finally {
+    await nc.close();
+  }
 }
