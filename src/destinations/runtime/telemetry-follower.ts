@@ -31,7 +31,9 @@ export interface TelemetryFollower {
   close(): Promise<void>;
 }
 
-const BATCH_MAX = 256;
+// Messages applied in one transaction at most: it runs on the HTTP thread, and a message
+// may hold up to 256 KiB (a node catching up reads full ones).
+const BATCH_MAX = 32;
 const RETRY_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
