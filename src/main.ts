@@ -59,7 +59,7 @@ import { quotaCommand } from './quota/cli.js';
 import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
-import { personCommands } from './persons/index.js';
+import { personCommands, personOperations } from './persons/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -272,6 +272,8 @@ export async function startServer(
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 
+  // Person deletions and flag hash keys go into the event log, ordered with the events (0032).
+  const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, store });
   const router = createRouter([
     ...opsRoutes(metrics, () => {
       const checks = {
@@ -282,7 +284,7 @@ export async function startServer(
     }),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000, decoder: captureDecoder }),
     ...eventRoutes(auth, store, queries),
-    ...personRoutes(auth, store, writes, queries),
+    ...personRoutes(auth, store, personOps, queries, log),
     ...warningRoutes(auth, queries),
     ...projectRoutes(auth, tenancy, access),
     ...memberRoutes({ auth, tenancy, members, access }),
@@ -294,7 +296,7 @@ export async function startServer(
     ...insights.routes,
     ...exports.routes,
     ...decideRoutes({
-      writes, meter, tenancy, pool: flagPool, geoip, log,
+      persons: personOps, meter, tenancy, pool: flagPool, geoip, log,
       // A /decide body decodes on the HTTP thread, so it may not inflate past what it may be
       // sent as: capture's 64 MiB cap there would hold the thread for seconds (an lz64 or
       // gzip bomb), while real flag requests are kilobytes.

@@ -10,6 +10,13 @@
 //                  the events capture dropped, the uuids it generated, in order) and
 //                  the decoded JSON text of the body, byte for byte
 //
+//   operation    one server-written operation (LogOperation: a person deleted, flag
+//   frame        hash keys recorded), msgpack-encoded; docs/decisions/0032. The
+//                server alone appends one (EventLog.appendFrame with operationFrame):
+//                a capture request's bytes are always inside a capture frame's
+//                length, so no request can produce one. Decoded only for a reader
+//                that asks for operations (the event store); skipped for the others.
+//
 // The front end writes a capture frame without building or re-encoding a single
 // event; the reader (the consumer thread) parses the text and runs the same
 // normalization (buildEvents) with the header as its context, so every read of a
@@ -18,7 +25,8 @@
 // Records written before frames existed are a bare JSON array (first byte `[`) and
 // are still read.
 import { endianness } from 'node:os';
-import type { CapturedEvent, LogCodec, LogFrame, UnreadableEvent } from '../log/types.js';
+import { decode as decodeMsgpack, encode as encodeMsgpack } from '@msgpack/msgpack';
+import type { CapturedEvent, LogCodec, LogFrame, LogOperation, PlacedOperation, UnreadableEvent } from '../log/types.js';
 import { encodeFrames, RECORD_OVERHEAD, RECORD_V1 } from '../log/record.js';
 import { buildEvents, rawEventsOf, unreadableEvent, type BuildContext } from './normalize.js';
 import { formatUuid, writeUuidv7, UUID_BYTES } from './uuid.js';
@@ -26,8 +34,10 @@ import { formatUuid, writeUuidv7, UUID_BYTES } from './uuid.js';
 const LEGACY_JSON = 0x5b; // '['
 const FRAME_EVENTS = 0x01;
 const FRAME_CAPTURE = 0x02;
+const FRAME_OPERATION = 0x03;
 
 const EVENTS_HEAD = 5; // kind u8, JSON length u32
+const OPERATION_HEAD = 5; // kind u8, msgpack length u32
 // Capture frame header, little-endian:
 //   +0 kind u8 · +1 flags u8 · +2 reserved u16 · +4 ip length u32 · +8 dropped count u32
 //   +12 generated uuid count u32 · +16 body length u32 · +20 project id f64 · +28 now ms f64
@@ -43,6 +53,14 @@ export function eventsFrame(events: readonly CapturedEvent[]): LogFrame {
   head[0] = FRAME_EVENTS;
   head.writeUInt32LE(json.length, 1);
   return { chunks: [head, json], bytes: EVENTS_HEAD + json.length, events: events.length };
+}
+
+export function operationFrame(op: LogOperation): LogFrame {
+  const body = encodeMsgpack({ uuid: op.uuid, project_id: op.project_id, kind: op.kind, payload: op.payload }, { ignoreUndefined: true });
+  const head = Buffer.allocUnsafe(OPERATION_HEAD);
+  head[0] = FRAME_OPERATION;
+  head.writeUInt32LE(body.byteLength, 1);
+  return { chunks: [head, Buffer.from(body.buffer, body.byteOffset, body.byteLength)], bytes: OPERATION_HEAD + body.byteLength, events: 0 };
 }
 
 // What buildEvents will need (its uuids come from the frame), plus the counts.
@@ -138,7 +156,9 @@ function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[], unrea
   return end;
 }
 
-function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined): void {
+function decodeFrames(
+  buf: Buffer, at: number, end: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined, operations?: PlacedOperation[],
+): void {
   while (at < end) {
     const kind = buf[at];
     if (kind === FRAME_CAPTURE) {
@@ -150,6 +170,12 @@ function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[]
       const events = JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[];
       for (let i = 0; i < events.length; i++) out.push(events[i]);
       at = stop;
+    } else if (kind === FRAME_OPERATION) {
+      const start = at + OPERATION_HEAD;
+      const stop = start + buf.readUInt32LE(at + 1);
+      if (stop > end) throw new Error('log record: operation frame runs past the end of the record');
+      if (operations) operations.push({ at: out.length, op: decodeMsgpack(buf.subarray(start, stop)) as LogOperation });
+      at = stop;
     } else {
       throw new Error(`log record: unknown frame kind ${kind}`);
     }
@@ -160,12 +186,13 @@ function decodeFrames(buf: Buffer, at: number, end: number, out: CapturedEvent[]
 // `unreadable`, an event that cannot be rebuilt (or a request whose text cannot be read
 // again) costs itself alone and is listed there; without it, it throws. A record whose
 // frames themselves are damaged throws either way: nothing in it can be attributed.
-export function decodeRecord(data: Uint8Array, unreadable?: UnreadableEvent[]): CapturedEvent[] {
+// Its operations go onto `operations` when given, each after the events before it.
+export function decodeRecord(data: Uint8Array, unreadable?: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[] {
   const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf[0] === LEGACY_JSON) return JSON.parse(buf.toString('utf8')) as CapturedEvent[];
   if (buf[0] !== RECORD_V1) throw new Error(`log record: unknown format ${buf[0]}`);
   const out: CapturedEvent[] = [];
-  decodeFrames(buf, RECORD_OVERHEAD, buf.length, out, unreadable);
+  decodeFrames(buf, RECORD_OVERHEAD, buf.length, out, unreadable, operations);
   return out;
 }
 
@@ -180,4 +207,4 @@ export function frameEvents(frame: LogFrame): CapturedEvent[] {
 
 // What the log is given to write events and read records (src/main.ts and the consumer
 // threads hand it to the log's writers and readers).
-export const captureCodec: LogCodec = { eventsFrame, decode: decodeRecord };
+export const captureCodec: LogCodec = { eventsFrame, operationFrame, decode: decodeRecord };

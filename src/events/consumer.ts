@@ -3,12 +3,12 @@
 // Idempotent on uuid, and the position is committed in the same transaction as the
 // events it covers, so a crash at any point replays from exactly where the store stands.
 import type { Store, StoredEventValue } from '../store/env.js';
-import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type UnreadableEvent } from '../log/types.js';
+import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogOperation, type PlacedOperation, type UnreadableEvent } from '../log/types.js';
 import { positionKey as consumerPositionKey } from '../log/consumers/index.js';
 import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
 import { recordProcessingWarning, recordUnreadableWarning } from './processing-warning.js';
 import { createTimeIndexWriter } from './time-index.js';
-import { DROPPED, type EventPreparation } from '../persons/index.js';
+import { applyPersonOperation, DROPPED, type EventPreparation } from '../persons/index.js';
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
@@ -56,12 +56,14 @@ export interface CommitOptions {
 // What commitEvents stores: log entries, or groups of events built in memory.
 export interface EventsToCommit {
   readonly events: CapturedEvent[];
-  readEvents?(unreadable: UnreadableEvent[]): CapturedEvent[];
+  readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
 }
 
 // Stores the events of `groups` in one transaction. An event the log could not read back
 // (LogEntry.readEvents) leaves an ingestion warning, and its uuid where known, in the same
-// transaction.
+// transaction. The log's operations (docs/decisions/0032) are applied in their places
+// among the events, each once: its uuid is recorded as a dropped event's is, so a replay
+// (a crash, the ladder applying a record piece by piece) skips it.
 export function commitEvents(store: Store, groups: readonly EventsToCommit[], opts: CommitOptions): Promise<unknown> {
   const { startPreparation, position } = opts;
   // lmdb-js commits what an async transaction wrote even when its callback throws; the
@@ -70,17 +72,27 @@ export function commitEvents(store: Store, groups: readonly EventsToCommit[], op
     const preparation = startPreparation?.();
     const times = createTimeIndexWriter(store);
     let unreadable: UnreadableEvent[] | null = null;
+    const operations: PlacedOperation[] = [];
+    const operate = (op: LogOperation) => {
+      if (!writeEventRow(store, op.project_id, op.uuid, null)) return;
+      if (preparation) preparation.operate(op);
+      else applyPersonOperation(store, op);
+    };
     for (const group of groups) {
       let events: CapturedEvent[];
+      operations.length = 0;
       if (group.readEvents) {
         unreadable ??= [];
         const before = unreadable.length;
-        events = group.readEvents(unreadable);
+        events = group.readEvents(unreadable, operations);
         for (let i = before; i < unreadable.length; i++) recordUnreadable(store, unreadable[i], i, (opts.now ?? Date.now)());
       } else {
         events = group.events;
       }
-      for (const ev of events) {
+      let op = 0;
+      for (let i = 0; i < events.length; i++) {
+        for (; op < operations.length && operations[op].at <= i; op++) operate(operations[op].op);
+        const ev = events[i];
         const cut = nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS);
         if (cut) ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
         const prepared = preparation ? preparation.prepare(ev) : null;
@@ -91,6 +103,7 @@ export function commitEvents(store: Store, groups: readonly EventsToCommit[], op
         if (cut) recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, (opts.now ?? Date.now)());
         if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid, ev.event, ev.distinct_id);
       }
+      for (; op < operations.length; op++) operate(operations[op].op);
     }
     times.write();
     preparation?.finish();

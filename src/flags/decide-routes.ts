@@ -11,8 +11,7 @@ import type { GeoIp } from '../geoip/database.js';
 import { clientAddress } from '../geoip/properties.js';
 import { decodePayload } from '../capture/decode.js';
 import type { FlagMeter } from '../quota/index.js';
-import { writeHashKeyOverrides } from '../persons/index.js';
-import type { StateWrites } from '../state/index.js';
+import type { PersonOperations } from '../persons/index.js';
 import type { TaskRunner } from '../pools/index.js';
 import { responseProtocol, type ResponseProtocol } from './projection.js';
 import { readFlagRequest, readFlagToken, requestVersion } from './request.js';
@@ -20,7 +19,8 @@ import { decideEnvelope, emptyFlagsBody, QUOTA_LIMITED } from './envelope.js';
 import type { FlagTaskResult, FlagTasks } from './tasks.js';
 
 export interface DecideDeps {
-  writes: StateWrites;
+  // Flag hash keys for experience continuity go into the event log, not awaited.
+  persons: Pick<PersonOperations, 'writeHashKeyOverrides'>;
   meter: FlagMeter;
   tenancy: TenancyStore;
   pool: TaskRunner<FlagTasks>;
@@ -51,7 +51,7 @@ function hasErrorsMember(protocol: ResponseProtocol): boolean {
 }
 
 export function decideRoutes(deps: DecideDeps): Route[] {
-  const { writes, meter, tenancy, pool, geoip, log } = deps;
+  const { persons, meter, tenancy, pool, geoip, log } = deps;
 
   function envelopeFor(endpoint: 'decide' | 'flags', query: URLSearchParams): Record<string, unknown> {
     return withConfig(endpoint, query) ? decideEnvelope() : {};
@@ -92,7 +92,7 @@ export function decideRoutes(deps: DecideDeps): Route[] {
     }
 
     if (result.missingOverrides && request.anonDistinctId) {
-      writeHashKeyOverrides(writes, project.id, [request.distinctId, request.anonDistinctId], result.missingOverrides, request.anonDistinctId)
+      persons.writeHashKeyOverrides(project.id, [request.distinctId, request.anonDistinctId], result.missingOverrides, request.anonDistinctId)
         .catch((err: Error) => log.warn('hash key overrides not written', { error: err.message, project_id: project.id }));
     }
 

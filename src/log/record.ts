@@ -27,5 +27,5 @@ export function encodeFrames(frames: readonly LogFrame[]): Buffer {
 // transaction's events all outlived several scavenges, and copying and promoting them
 // was most of the consumer's GC time (bench/RESULTS.md).
 export function recordEntry(seq: number, data: Uint8Array, decode: LogCodec['decode']): LogEntry {
-  return { seq, record: data, get events() { return decode(data); }, readEvents: (unreadable) => decode(data, unreadable) };
+  return { seq, record: data, get events() { return decode(data); }, readEvents: (unreadable, operations) => decode(data, unreadable, operations) };
 }

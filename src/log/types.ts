@@ -28,14 +28,34 @@ export interface UnreadableEvent {
   error: string;
 }
 
+// An operation the server writes into the log among the events (docs/decisions/0032):
+// a change to state the event store builds (a person deleted), which must be applied at
+// the same place relative to the events on every node. Never an event: only a reader
+// that asks for operations (the event store) sees it. `uuid` makes it applied once, as an
+// event's uuid does; everything the applier needs is in it, chosen by the node that took
+// the request (nothing from the clock or randomness where it is applied).
+export interface LogOperation {
+  uuid: string;
+  project_id: number;
+  kind: string;
+  payload: unknown;
+}
+
+// An operation and its place in its record: after the first `at` events read from it.
+export interface PlacedOperation {
+  at: number;
+  op: LogOperation;
+}
+
 export interface LogEntry {
   seq: number;
   // Readers hand out entries that decode their record on each read of `events`, with
   // the codec they were given (src/log/record.ts recordEntry): read it once.
   readonly events: CapturedEvent[];
   // The same read, also pushing onto `unreadable` the events that could not be read
-  // (`events` leaves them out silently). Absent on groups built in memory.
-  readEvents?(unreadable: UnreadableEvent[]): CapturedEvent[];
+  // (`events` leaves them out silently), and, when `operations` is given, the record's
+  // operations onto it in their places. Absent on groups built in memory.
+  readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
   // The record as stored, kept aside when it cannot be decoded (src/log/consumers/dead-letters.ts).
   readonly record?: Uint8Array;
 }
@@ -55,10 +75,15 @@ export interface LogFrame {
 export interface LogCodec {
   // One frame holding these events: what EventLog.append writes.
   eventsFrame(events: readonly CapturedEvent[]): LogFrame;
+  // One frame holding an operation, appended with EventLog.appendFrame. Only the server
+  // builds one: no event, and nothing a capture request sends, decodes as an operation.
+  operationFrame(op: LogOperation): LogFrame;
   // Every readable event of a record, in order, each event that cannot be read pushed
   // onto `unreadable` instead (left out when it is not given); throws when the record
-  // itself cannot be decoded (damaged, or a format this version does not know).
-  decode(record: Uint8Array, unreadable?: UnreadableEvent[]): CapturedEvent[];
+  // itself cannot be decoded (damaged, or a format this version does not know). The
+  // record's operations go onto `operations`, in their places, and are otherwise skipped:
+  // a reader that does not ask for them never sees one.
+  decode(record: Uint8Array, unreadable?: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
 }
 
 // Which sequence a log's numbers belong to. Positions are stored per log, so moving a

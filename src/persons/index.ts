@@ -6,5 +6,7 @@ export {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
   personRecordByDistinctId, resolvePersonUuid,
 } from './store.js';
-export { deletePerson, personCommands, writeHashKeyOverrides } from './commands.js';
+export { personCommands } from './commands.js';
+export { applyPersonOperation } from './operations.js';
+export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';

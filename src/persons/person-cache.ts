@@ -1,7 +1,8 @@
 // Persons the consumer has read or written, kept across its transactions so a person
 // seen again is not read and decoded again. Only the consumer creates and changes
-// persons; what else writes (a deletion through the API) moves the stored generation,
-// and so does every transaction of the consumer. The cache is trusted only while the
+// persons; a deletion (an operation of the log the step applies outside its batch,
+// ./operations.ts, or an old control-stream command) moves the stored generation, and so
+// does every transaction of the consumer. The cache is trusted only while the
 // stored generation is the one it expects: after a deletion, or after a transaction of
 // ours that rolled back, it starts over.
 import type { Store } from '../store/env.js';
@@ -105,7 +106,7 @@ export class PersonCache {
   }
 }
 
-// For writers other than the consumer: makes the consumer's cache start over.
+// For writes outside the step's batch (a deletion): makes the consumer's cache start over.
 export function bumpPersonsGeneration(store: Store): void {
   store.personSeq.put(PERSONS_GENERATION_KEY, (store.personSeq.get(PERSONS_GENERATION_KEY) ?? 0) + 1);
 }

@@ -13,8 +13,9 @@ import { personFilter } from './person-filter.js';
 import { presentGroup, presentGroupType, presentPerson } from './present.js';
 import { checkPersonPropertyFilters, type PersonPropertyFilters } from './schemas.js';
 import { groupByKey, groupTypeMapping, personById, personByUuid, personRecordByDistinctId } from './store.js';
-import { deletePerson } from './commands.js';
-import type { StateWrites } from '../state/index.js';
+import type { PersonOperations } from './operation-writer.js';
+import { LogUnavailableError } from '../log/errors.js';
+import type { Logger } from '../logger.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,7 +56,7 @@ function groupTypeIndexParam(req: HttpRequest): number {
 }
 
 // The lists that scan run off the HTTP thread, in the query pool (./tasks.ts).
-export function personRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, scans: TaskRunner<PersonTasks>): Route[] {
+export function personRoutes(auth: ManagementAuth, store: Store, operations: PersonOperations, scans: TaskRunner<PersonTasks>, log: Logger): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'persons', scope: 'person',
@@ -85,7 +86,17 @@ export function personRoutes(auth: ManagementAuth, store: Store, writes: StateWr
     ...auth.projectRoutes({
       methods: ['DELETE'], path: 'persons/:id', scope: 'person',
       async handler(req, { project }) {
-        await deletePerson(writes, project.id, personFromPath(store, project.id, req.params.id));
+        const person = personFromPath(store, project.id, req.params.id);
+        let applied: boolean;
+        try {
+          applied = await operations.deletePerson(project.id, person.uuid);
+        } catch (err) {
+          if (!(err instanceof LogUnavailableError)) throw err;
+          throw errors.unavailable('The event log cannot take the deletion right now. Retry later.');
+        }
+        // Durable either way, and applied in its place in the log on every node; not yet
+        // applied here only when this node's event store is far behind.
+        if (!applied) log.warn('person deletion durable but not yet applied here', { project_id: project.id, person: person.uuid });
         // PostHog answers 202: its event deletion, when asked for, happens later.
         return { status: 202, body: null };
       },

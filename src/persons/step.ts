@@ -5,7 +5,7 @@
 // prepared (shaped, its person resolved) before its row is written, since that write is
 // the duplicate check, and committed (its changes made) only once the write succeeded.
 import type { Store } from '../store/env.js';
-import type { CapturedEvent } from '../log/types.js';
+import type { CapturedEvent, LogOperation } from '../log/types.js';
 import { PersonBatch } from './batch.js';
 import { PersonCache } from './person-cache.js';
 import { processPersonEvent, type PersonOutcome } from './identity.js';
@@ -14,6 +14,7 @@ import { isObject } from '../json.js';
 import { createWarningLimiter, type WarningLimiter } from './warning-limiter.js';
 import { groupIdentifyFields, MAX_GROUP_TYPES } from './groups.js';
 import { pruneWarnings, WARNINGS_KEPT_MS, type IngestionWarning } from '../ingestion-warnings/index.js';
+import { applyPersonOperation } from './operations.js';
 
 // What the event store (src/events/consumer.ts) runs on each event before storing it, in
 // the same transaction: this person processing. One is started per transaction. The write
@@ -26,6 +27,11 @@ export interface EventPreparation {
   prepare(ev: CapturedEvent): string | null | typeof DROPPED;
   // The event just prepared is new: makes its changes (persons, groups, warnings).
   commit(): void;
+  // Applies an operation of the log (a deletion, flag hash keys: ./operations.ts) in its
+  // place between two events: what the step holds is written first, so the operation sees
+  // every earlier event, and the cache is checked again after it, so no copy of a
+  // deleted person is written back or read by a later event.
+  operate(op: LogOperation): void;
   // Writes what the step changed; called once, after the last event.
   finish(): void;
 }
@@ -111,11 +117,18 @@ export function createPersonStep(store: Store, now: () => number = Date.now, cac
   let prunedAt = -Infinity;
   return () => {
     const t = now();
-    const batch = new PersonBatch(store, cache, t);
+    let batch = new PersonBatch(store, cache, t);
     const pending: Pending = { ev: null, warnings: [], outcome: null, refusedGroupTypes: [] };
     return {
       prepare: (ev) => prepare(batch, ev, pending),
       commit: () => commit(batch, limiter, pending),
+      operate(op) {
+        batch.flush();
+        applyPersonOperation(store, op);
+        // A deletion moved the persons generation: the new batch finds the cache stale and
+        // starts it over.
+        batch = new PersonBatch(store, cache, t);
+      },
       finish() {
         batch.flush();
         if (t - prunedAt < PRUNE_EVERY_MS) return;

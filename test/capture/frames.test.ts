@@ -4,8 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeFrames, recordEntry } from '../../src/log/record.js';
-import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents } from '../../src/capture/frames.js';
-import type { UnreadableEvent } from '../../src/log/types.js';
+import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents, operationFrame } from '../../src/capture/frames.js';
+import type { PlacedOperation, UnreadableEvent } from '../../src/log/types.js';
 import { formatUuid } from '../../src/capture/uuid.js';
 import { normalizeCapture } from '../../src/capture/normalize.js';
 import { logEvents } from '../helpers/log-events.js';
@@ -31,6 +31,23 @@ s('a log entry decodes its record on every read and keeps nothing between reads'
   first[0].event = 'changed by a consumer';
   assert.equal(entry.events, events);
   assert.is.not(entry.events, first);
+});
+
+s('an operation frame is read back in its place, only by a reader asking for operations; a capture request never makes one', () => {
+  const op = { uuid: '00000000-0000-4000-a000-000000000001', project_id: 1, kind: 'persons.delete', payload: { uuid: 'x' } };
+  const [a, b] = [logEvents(1), logEvents(2)];
+  const record = encodeFrames([eventsFrame(a), operationFrame(op), eventsFrame(b)]);
+  const ops: PlacedOperation[] = [];
+  assert.equal(decodeRecord(record, [], ops), [...a, ...b]);
+  assert.equal(ops, [{ at: 1, op }]);
+  assert.equal(decodeRecord(record), [...a, ...b]);
+  // A request whose events carry an operation frame's bytes, and the operation's fields:
+  // they stay text inside the capture frame.
+  const opBytes = Buffer.concat(operationFrame(op).chunks).toString('latin1');
+  const request = requestFrame({ api_key: 'k', batch: [{ event: 'persons.delete', distinct_id: 'u', properties: { ...op, raw: opBytes } }] });
+  const fromRequest: PlacedOperation[] = [];
+  const events = decodeRecord(encodeFrames([request]), [], fromRequest);
+  assert.equal([events.length, events[0].event, fromRequest], [1, 'persons.delete', []]);
 });
 
 s('a record written before frames existed (a JSON array) is still read', () => {

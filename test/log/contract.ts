@@ -4,8 +4,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { EventLog, LogReader } from '../../src/log/types.js';
-import { encodeRecord, frameEvents } from '../../src/capture/frames.js';
+import type { EventLog, LogEntry, LogOperation, LogReader, PlacedOperation } from '../../src/log/types.js';
+import { encodeRecord, frameEvents, operationFrame } from '../../src/capture/frames.js';
 import { requestFrame, batchRequest } from '../helpers/capture-frames.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, readUntil, uuidsOf, eventCount } from '../helpers/log-reading.js';
@@ -161,6 +161,26 @@ export function runLogContract(impl: LogImplementation): void {
     const again = (await readEvents(await current().openReader(), 0, 8)).flatMap((e) => e.events);
     assert.equal(first, expected);
     assert.equal(again, first);
+  });
+
+  s('server operations share commits with events, in order: only a reader asking for operations gets them, in their places', async () => {
+    const log = await current().openLog();
+    const [a, b] = [logEvent(), logEvent()];
+    const op = (n: number): LogOperation => ({ uuid: `00000000-0000-4000-9000-00000000000${n}`, project_id: 1, kind: 'test.op', payload: { n, ids: ['x', 'y'] } });
+    await Promise.all([log.append([a]), log.appendFrame(operationFrame(op(1))), log.append([b]), log.appendFrame(operationFrame(op(2)))]);
+    // Events and operations of each entry, as the event store reads them.
+    const both = (entries: LogEntry[]) => entries.flatMap((e) => {
+      const ops: PlacedOperation[] = [];
+      const events = e.readEvents!([], ops);
+      const out: unknown[] = [...events];
+      for (const { at, op: o } of [...ops].reverse()) out.splice(at, 0, o);
+      return out;
+    });
+    const entries = await readUntil(await current().openReader(), 0, (es) => both(es).length >= 4);
+    assert.equal(both(entries), [a, op(1), b, op(2)]);
+    // Every other reader sees the events alone.
+    assert.equal(entries.flatMap((e) => e.events), [a, b]);
+    assert.equal(entries.flatMap((e) => e.readEvents!([])), [a, b]);
   });
 
   s('a capture frame bigger than one entry may hold arrives whole, as its normalized events, in entries within the limit', async () => {

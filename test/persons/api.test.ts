@@ -170,4 +170,21 @@ s('DELETE removes the person and its distinct ids; a later event starts a new pe
   assert.is(back.id, 6);
 });
 
+s('a deletion is no event, and no capture request makes one: an event shaped like it deletes nothing', async () => {
+  const bob = personUuid(t.projectId, 'bob');
+  // What a server-written deletion holds, sent as an event (its frame kind byte included).
+  await capture([{
+    event: 'persons.delete', distinct_id: 'bob',
+    properties: { kind: 'persons.delete', uuid: bob, project_id: t.projectId, payload: { uuid: bob }, frame: '\u0003\u0000\u0000\u0000' },
+  }]);
+  await eventually(async () => (await get('/events/?event=persons.delete')).body.results.length === 1);
+  assert.is((await get(`/persons/${bob}/`)).status, 200);
+  const events = async () => (await get('/events/?limit=1000')).body.results.map((e: { id: string }) => e.id);
+  const before = await events();
+  const del = await api('DELETE', `${base}/persons/${bob}/`, await keyWith(['person:write']));
+  assert.is(del.status, 202);
+  assert.is((await get(`/persons/${bob}/`)).status, 404);
+  assert.equal(await events(), before);
+});
+
 s.run();

@@ -12,8 +12,7 @@ import { personUuid } from '../../src/persons/person-uuid.js';
 import {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid, personRecordByDistinctId, resolvePersonUuid,
 } from '../../src/persons/store.js';
-import { deletePerson, personCommands, writeHashKeyOverrides } from '../../src/persons/commands.js';
-import { createLocalWrites, type StateWrites } from '../../src/state/index.js';
+import { personOperationMaker, recordOf } from '../helpers/log-operations.js';
 import { warningsSince } from '../../src/ingestion-warnings/store.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
@@ -31,11 +30,14 @@ let step: () => EventPreparation;
 const apply = (...entries: LogEntry[]) => applyEntries(store, entries, step);
 const person = (distinctId: string) => personRecordByDistinctId(store, P, distinctId);
 
+// Person deletions and flag hash keys as the log carries them: operations among the events.
+const ops = personOperationMaker(P);
+const deletePerson = (p: PersonRecord) => apply(recordOf(++seq, ops.deletePerson(p.uuid)));
+const writeHashKeyOverrides = (distinctIds: string[], flagKeys: string[], hashKey: string) => apply(recordOf(++seq, ops.hashKeys(distinctIds, flagKeys, hashKey)));
+
 const s = suite('person step in the event-store pass');
-let writes: StateWrites;
 storePerTest(s, 'hedgerow-persons-', (opened) => {
   store = opened;
-  writes = createLocalWrites(store, personCommands);
   step = createPersonStep(store, () => NOW);
   seq = 0;
 });
@@ -88,7 +90,7 @@ s('a person with many distinct ids is kept once and its rows refer to it', async
   }
   await apply(entry(ev('e', 'device-9', { $set: { n: 2 } })));
   assert.is(personByUuid(store, P, uuid)!.properties.n, 2);
-  await deletePerson(writes, P, personByUuid(store, P, uuid)!);
+  await deletePerson(personByUuid(store, P, uuid)!);
   assert.is(personByDistinctId(store, P, 'device-5'), undefined);
 });
 
@@ -144,8 +146,8 @@ for (const when of ['while events are prepared', 'after the step wrote its chang
     const dying = (): EventPreparation => {
       const inner = step();
       return when === 'while events are prepared'
-        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, commit: () => inner.commit(), finish: () => inner.finish() }
-        : { prepare: (x) => inner.prepare(x), commit: () => inner.commit(), finish: () => { inner.finish(); throw new Error('killed'); } };
+        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, commit: () => inner.commit(), operate: (op) => inner.operate(op), finish: () => inner.finish() }
+        : { prepare: (x) => inner.prepare(x), commit: () => inner.commit(), operate: (op) => inner.operate(op), finish: () => { inner.finish(); throw new Error('killed'); } };
     };
     await applyEntries(store, [e], dying).then(() => assert.unreachable('should fail'), (err: Error) => assert.is(err.message, 'killed'));
     assert.is(eventStorePosition(store), 1);
@@ -168,7 +170,7 @@ for (const when of ['while events are prepared', 'after the step wrote its chang
 
 s('a deletion through the API is seen by the next transaction, whatever the step cached', async () => {
   await apply(entry(ev('e', 'u', { $set: { a: 1 } })));
-  await deletePerson(writes, P, person('u')!);
+  await deletePerson(person('u')!);
   await apply(entry(ev('e', 'u', { $set: { b: 1 } })));
   assert.equal({ ...person('u')!.properties, $creator_event_uuid: 0 }, { b: 1, $creator_event_uuid: 0 });
 });
@@ -284,8 +286,8 @@ s('a $groupidentify whose $group_key is over 400 characters is dropped with a wa
 
 s('flag hash key overrides follow a merge; the surviving person keeps its own', async () => {
   await apply(entry(ev('e', 'anon-1'), ev('e', 'user-1')));
-  await writeHashKeyOverrides(writes, P, ['anon-1'], ['flag-a', 'flag-b'], 'anon-1');
-  await writeHashKeyOverrides(writes, P, ['user-1'], ['flag-a'], 'user-1');
+  await writeHashKeyOverrides(['anon-1'], ['flag-a', 'flag-b'], 'anon-1');
+  await writeHashKeyOverrides(['user-1'], ['flag-a'], 'user-1');
   await apply(entry(ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1' })));
   assert.equal(hashKeyOverrides(store, P, personUuid(P, 'user-1')), { 'flag-a': 'user-1', 'flag-b': 'anon-1' });
   assert.equal(hashKeyOverrides(store, P, personUuid(P, 'anon-1')), {});
@@ -293,7 +295,7 @@ s('flag hash key overrides follow a merge; the surviving person keeps its own', 
 
 s('a deleted person is gone with its distinct ids; a later event starts a new person', async () => {
   await apply(entry(ev('e', 'u', { $set: { a: 1 } })));
-  await deletePerson(writes, P, person('u')!);
+  await deletePerson(person('u')!);
   assert.is(personByDistinctId(store, P, 'u'), undefined);
   await apply(entry(ev('e', 'u', { $set: { b: 1 } })));
   const p = person('u')!;
@@ -305,7 +307,7 @@ s('a deleted person is gone with its distinct ids; a later event starts a new pe
 s('a person re-created after a deletion does not follow the merge its uuid once took part in', async () => {
   await apply(entry(ev('e', 'anon-1'), ev('e', 'user-1'), ev('$identify', 'user-1', { $anon_distinct_id: 'anon-1' })));
   assert.is(resolvePersonUuid(store, P, personUuid(P, 'anon-1')), personUuid(P, 'user-1'));
-  await deletePerson(writes, P, person('user-1')!);
+  await deletePerson(person('user-1')!);
   await apply(entry(ev('e', 'anon-1')));
   assert.is(person('anon-1')!.uuid, personUuid(P, 'anon-1'));
   assert.is(resolvePersonUuid(store, P, personUuid(P, 'anon-1')), personUuid(P, 'anon-1'));

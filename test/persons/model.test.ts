@@ -20,8 +20,7 @@ import { normalizePersonEvent } from '../../src/persons/normalize.js';
 import { processPersonEvent } from '../../src/persons/identity.js';
 import { groupIdentifyFields, resolveGroupType, upsertGroup } from '../../src/persons/groups.js';
 import { groupByKey, groupTypeMapping, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
-import { deletePerson, personCommands } from '../../src/persons/commands.js';
-import { createLocalWrites } from '../../src/state/index.js';
+import { personOperationMaker, recordOf } from '../helpers/log-operations.js';
 import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/store/persons.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
@@ -151,6 +150,7 @@ async function runSeed(seed: number) {
   const startStep = () => createPersonStep(store, () => NOW, cachedPersons);
   let step = startStep();
   let seq = 0;
+  const ops = personOperationMaker(P);
   const applied: LogEntry[] = [];
   for (let i = 0; i < events.length;) {
     // A transaction of 1–4 log entries of 1–12 events each. The consumer gets copies (it
@@ -178,7 +178,8 @@ async function runSeed(seed: number) {
     } else if (r < 0.2 && seed % 2 === 1) {
       const id = IDS[Math.floor(random() * IDS.length)];
       const stored = personRecordByDistinctId(store, P, id);
-      if (stored) await deletePerson(createLocalWrites(store, personCommands), P, stored);
+      // A deletion through the API: an operation in the log, in a transaction of its own.
+      if (stored) await applyEntries(store, [recordOf(++seq, ops.deletePerson(stored.uuid))], step, undefined, () => NOW);
       model.delete(id);
     }
   }

@@ -23,8 +23,10 @@ const SYNC_WRITE = /\.(putSync|removeSync|transactionSync)\(/;
 // The event store's row write, inside its consumer transaction: putSync is how lmdb-js
 // reports whether a noOverwrite put happened (src/events/consumer.ts).
 const SYNC_WRITE_ALLOWED = ['src/events/consumer.ts'];
-// The person consumer moves a merged person's hash keys in its own transaction.
-const MANAGEMENT_WRITE_ALLOWED = ['src/persons/batch.ts'];
+// The person consumer moves a merged person's hash keys in its own transaction, and applies
+// the log's person operations there (flag hash keys recorded, a deleted person's removed:
+// docs/decisions/0032), in log order on every node.
+const MANAGEMENT_WRITE_ALLOWED = ['src/persons/batch.ts', 'src/persons/operations.ts'];
 
 const s = suite('one write path for management state');
 

@@ -6,9 +6,10 @@
 //     It is the same for every consumer, so the first to meet it keeps it.
 //   - One event a consumer could not apply on its own and has no fallback for
 //     (ConsumerHandler.giveUp): under [log id, sequence, consumer, index in the record],
-//     with the event as JSON when it can be written as JSON.
+//     with the event as JSON when it can be written as JSON. An operation the event store
+//     could not apply (docs/decisions/0032) likewise, its index counted past the events.
 import type { Store } from '../../store/env.js';
-import type { CapturedEvent, LogEntry } from '../types.js';
+import type { CapturedEvent, LogEntry, LogOperation } from '../types.js';
 import type { ConsumerPosition } from './types.js';
 
 // What the consumer thread tells the supervisor, for the operator's log.
@@ -41,7 +42,7 @@ export async function quarantineRecord(
   return { log: logId, seq: entry.seq, error: message, bytes: record?.byteLength ?? 0 };
 }
 
-function eventBytes(event: CapturedEvent): Buffer | null {
+function eventBytes(event: CapturedEvent | LogOperation): Buffer | null {
   try {
     return Buffer.from(JSON.stringify(event));
   } catch {
@@ -52,7 +53,7 @@ function eventBytes(event: CapturedEvent): Buffer | null {
 
 // Sets aside event `index` of record `seq` for `consumer`, moving the position to `through`.
 export async function setAsideEvent(
-  store: Store, consumer: string, logId: string, seq: number, index: number, event: CapturedEvent, error: unknown,
+  store: Store, consumer: string, logId: string, seq: number, index: number, event: CapturedEvent | LogOperation, error: unknown,
   through: number | null, position: ConsumerPosition, nowMs: number,
 ): Promise<SetAsideEvent> {
   const message = messageOf(error);

@@ -6,7 +6,7 @@
 // record cannot be decoded at all is set aside whole (./dead-letters.ts). A failure the
 // store itself causes (the probe write fails too) is thrown: the supervisor restarts the
 // consumer with backoff, and nothing is skipped.
-import type { CapturedEvent, LogEntry, UnreadableEvent } from '../types.js';
+import type { CapturedEvent, LogEntry, PlacedOperation, UnreadableEvent } from '../types.js';
 import type { ConsumerContext, ConsumerHandler } from './types.js';
 import { quarantineRecord, setAsideEvent, type QuarantinedRecord } from './dead-letters.js';
 
@@ -45,17 +45,19 @@ async function applyEntryIsolating<S>(handler: ConsumerHandler, entry: LogEntry,
   }
   let events: CapturedEvent[];
   const unreadable: UnreadableEvent[] = [];
+  const operations: PlacedOperation[] = [];
   try {
-    events = entry.readEvents ? entry.readEvents(unreadable) : entry.events;
+    events = entry.readEvents ? entry.readEvents(unreadable, operations) : entry.events;
   } catch (err) {
     reports.setAside(await quarantineRecord(ctx.store, entry, ctx.logId, ctx.position, err, ctx.now()));
     reports.failed('set_aside');
     return;
   }
+  const last = events.length + operations.length - 1;
   if (unreadable.length > 0) {
     // What the record could not give back, on its own (the event store records a warning
     // for each); the position moves with it only when nothing else is left.
-    const only = events.length === 0;
+    const only = last < 0;
     try {
       await handler.apply([{ events: [], readEvents: (out) => { out.push(...unreadable); return []; } }], only ? entry.seq : null);
     } catch (err) {
@@ -63,8 +65,15 @@ async function applyEntryIsolating<S>(handler: ConsumerHandler, entry: LogEntry,
       if (only) await ctx.position.commit(entry.seq);
     }
   }
-  for (let i = 0; i < events.length; i++) {
-    const through = i === events.length - 1 ? entry.seq : null;
+  // Events one by one, each operation in its place among them (docs/decisions/0032): a
+  // consumer that does not read operations gets an empty group for each.
+  let op = 0;
+  for (let i = 0; i <= events.length; i++) {
+    for (; op < operations.length && operations[op].at <= i; op++) {
+      await applyOperationIsolating(handler, entry, operations[op], events.length + op, i + op === last ? entry.seq : null, ctx, reports);
+    }
+    if (i === events.length) break;
+    const through = i + op === last ? entry.seq : null;
     let error: unknown;
     try {
       await handler.apply([{ events: [events[i]] }], through);
@@ -82,5 +91,22 @@ async function applyEntryIsolating<S>(handler: ConsumerHandler, entry: LogEntry,
       reports.setAside(await setAsideEvent(ctx.store, ctx.name, ctx.logId, entry.seq, i, fresh(), error, through, ctx.position, ctx.now()));
       reports.failed('set_aside');
     }
+  }
+}
+
+// An operation that fails on its own while the store takes writes fails alike on every
+// node (its applier is deterministic): it is set aside, under an index past the record's
+// events, so the events behind it still apply.
+async function applyOperationIsolating<S>(
+  handler: ConsumerHandler, entry: LogEntry, placed: PlacedOperation, index: number, through: number | null,
+  ctx: ConsumerContext<S>, reports: ConsumerReports,
+): Promise<void> {
+  try {
+    await handler.apply([{ events: [], readEvents: (_unreadable, out) => { out?.push({ at: 0, op: placed.op }); return []; } }], through);
+    return;
+  } catch (err) {
+    await ctx.rethrowUnlessWritable(err);
+    reports.setAside(await setAsideEvent(ctx.store, ctx.name, ctx.logId, entry.seq, index, placed.op, err, through, ctx.position, ctx.now()));
+    reports.failed('set_aside');
   }
 }

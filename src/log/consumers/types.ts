@@ -5,7 +5,7 @@
 // (./dead-letters.ts), the worker thread and its supervision (./supervise.ts), metrics,
 // and holding back log retention until it has applied a record (docs/decisions/0014).
 import type { Store } from '../../store/env.js';
-import type { CapturedEvent, UnreadableEvent } from '../types.js';
+import type { CapturedEvent, PlacedOperation, UnreadableEvent } from '../types.js';
 
 // Where a consumer that has no stored position starts: at the log's first record, or at
 // its current end (a consumer that must not act on history, such as hog destinations
@@ -19,7 +19,9 @@ export interface EventGroup {
   // The events and, pushed onto `unreadable`, those the record holds but that could not
   // be read back (LogEntry.readEvents): a consumer that must account for every event (the
   // event store) reads this instead of `events`; the others skip them with `events`.
-  readEvents?(unreadable: UnreadableEvent[]): CapturedEvent[];
+  // The server's operations among the events (docs/decisions/0032) go onto `operations`
+  // when it is given: only the event store asks; no other consumer ever sees one.
+  readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
 }
 
 export interface ConsumerDefinition<S = undefined> {
