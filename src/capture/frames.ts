@@ -60,7 +60,7 @@ export function operationFrame(op: LogOperation): LogFrame {
   const head = Buffer.allocUnsafe(OPERATION_HEAD);
   head[0] = FRAME_OPERATION;
   head.writeUInt32LE(body.byteLength, 1);
-  return { chunks: [head, Buffer.from(body.buffer, body.byteOffset, body.byteLength)], bytes: OPERATION_HEAD + body.byteLength, events: 0 };
+  return { chunks: [head, Buffer.from(body.buffer, body.byteOffset, body.byteLength)], bytes: OPERATION_HEAD + body.byteLength, events: 0, alone: true };
 }
 
 // What buildEvents will need (its uuids come from the frame), plus the counts.

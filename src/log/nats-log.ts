@@ -68,21 +68,28 @@ function fitFrame(codec: LogCodec, frame: LogFrame, maxBytes: number): LogFrame 
   return eventFrames(codec, codec.decode(encodeFrames([frame])), maxBytes);
 }
 
-// Packs a commit's frames, in order, into as few messages as the limit allows.
-function pack(frames: readonly LogFrame[], maxBytes: number): Buffer[] {
+// Packs a commit's frames, in order, into as few messages as the limit allows; a frame
+// that must stand alone (LogFrame.alone) gets a message of its own.
+export function pack(frames: readonly LogFrame[], maxBytes: number): Buffer[] {
   const messages: Buffer[] = [];
   let current: LogFrame[] = [];
   let size = RECORD_OVERHEAD;
+  const close = () => {
+    if (current.length > 0) messages.push(encodeFrames(current));
+    current = [];
+    size = RECORD_OVERHEAD;
+  };
   for (const f of frames) {
-    if (current.length > 0 && size + f.bytes > maxBytes) {
-      messages.push(encodeFrames(current));
-      current = [];
-      size = RECORD_OVERHEAD;
+    if (f.alone) {
+      close();
+      messages.push(encodeFrames([f]));
+      continue;
     }
+    if (size + f.bytes > maxBytes) close();
     current.push(f);
     size += f.bytes;
   }
-  if (current.length > 0) messages.push(encodeFrames(current));
+  close();
   return messages;
 }
 

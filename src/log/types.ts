@@ -67,6 +67,10 @@ export interface LogFrame {
   chunks: Buffer[];
   bytes: number;
   events: number;
+  // Written in a record of its own (a NATS message; the embedded log is one process, so one
+  // version, and ignores it): a node of an older version that cannot read the frame sets
+  // aside that record alone, not the events appended beside it (docs/decisions/0032).
+  alone?: true;
 }
 
 // How events become frames and records become events again: the capture domain's codec

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { captureCodec } from '../../src/capture/frames.js';
 import { connect, type NatsConnection } from 'nats';
-import { createNatsLog, createNatsLogReader, STREAM } from '../../src/log/nats-log.js';
+import { createNatsLog, createNatsLogReader, pack, STREAM } from '../../src/log/nats-log.js';
 import type { EventLog, LogReader } from '../../src/log/types.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { runLogContract } from './contract.js';
@@ -71,3 +71,25 @@ shared("a node's last sequence follows the appends of another node", async () =>
 });
 
 shared.run();
+
+// An operation frame (docs/decisions/0032) travels in a message of its own: a node of an
+// older version, which cannot read it, sets aside that message alone, not the capture
+// frames appended in the same turn.
+const packing = suite('NATS log: packing a commit into messages');
+
+packing('frames share messages up to the limit, and an operation frame stands alone', () => {
+  const events = (n: number) => captureCodec.eventsFrame(logEvents(n));
+  const op = captureCodec.operationFrame({ uuid: '0190b4b4-0000-7000-8000-0000000000aa', project_id: 1, kind: 'persons.delete', payload: { uuid: 'x' } });
+  const kinds = (messages: Buffer[]) => messages.map((m) => captureCodec.decode(m).length);
+  assert.equal(kinds(pack([events(2), events(3)], MAX_PAYLOAD)), [5]);
+  const mixed = pack([events(2), op, events(3), events(1)], MAX_PAYLOAD);
+  assert.is(mixed.length, 3);
+  assert.equal(kinds(mixed), [2, 0, 4]);
+  // The middle message is the operation's frame and nothing else.
+  assert.ok(mixed[1].equals(Buffer.concat([Buffer.from([0x01]), ...op.chunks])));
+  // Past the limit, frames go on in the next message as before.
+  const big = events(200);
+  assert.is(pack([big, big, big], big.bytes * 2 + 10).length, 2);
+});
+
+packing.run();
