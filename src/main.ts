@@ -24,7 +24,7 @@ import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
-import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
+import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
 import { destinationsConsumer, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, templateRoutes, type HogApiTasks } from './destinations/index.js';
 import { createManagementAuth } from './auth/management.js';
@@ -231,6 +231,10 @@ export async function startServer(
   const insights = createInsightsApi({
     auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: natsEngine ?? undefined,
+    // With NATS, background calculations' statuses are in a KV bucket: a poll or a cancel
+    // may reach any node (src/insights/api/nats-statuses.ts).
+    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, onError: (err) => log.warn('query status', { error: err.message }) }) : undefined,
+    onStatusError: (err) => log.warn('query status', { error: err.message }),
   });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
   // destinations' working state (logs, metrics, watcher) is read from its own environment.
@@ -304,8 +308,9 @@ export async function startServer(
     // Renders still running are interrupted (they resume at the next start): their queries
     // end with the engine, their files with the pool.
     const exportsClosed = exports.close();
-    insights.close();
+    const insightsClosed = insights.close();
     await exportPool.close();
+    await insightsClosed;
     await exportsClosed;
     await natsExports?.close();
     await hogApi.close();
