@@ -32,6 +32,7 @@ import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
 import { formatStatus, nodeStatus } from './ops/status.js';
+import { announceNode, type NodeState } from './ops/announce.js';
 import { captureRoutes, transferDecodeTask } from './capture/routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
@@ -257,14 +258,15 @@ export async function startServer(
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 
+  const readiness = () => {
+    const checks = {
+      consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
+      ...(control ? { control: control.ready(), events: eventsReady() } : {}),
+    };
+    return { ok: Object.values(checks).every(Boolean), checks };
+  };
   const router = createRouter([
-    ...opsRoutes(metrics, () => {
-      const checks = {
-        consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
-        ...(control ? { control: control.ready(), events: eventsReady() } : {}),
-      };
-      return { ok: Object.values(checks).every(Boolean), checks };
-    }),
+    ...opsRoutes(metrics, readiness),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000, decoder: captureDecoder }),
     ...eventRoutes(auth, store, queries),
     ...personRoutes(auth, store, writes, queries),
@@ -296,7 +298,10 @@ export async function startServer(
     router, log,
     observe: metrics.observeRequest,
   });
+  // With NATS, this node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
+  let announcement: { close(): Promise<void> } | null = null;
   async function close() {
+    await announcement?.close();
     server.close();
     await eventLog.close();
     await Promise.all(claims.map((c) => c.close()));
@@ -325,6 +330,18 @@ export async function startServer(
   } catch (err) {
     await close();
     throw err;
+  }
+  if (config.natsUrl) {
+    const claimNames = consumers.filter(isClaimed).map((c) => c.name);
+    announcement = await announceNode({
+      url: config.natsUrl, name: nodeName, role: 'serve', listen: `${config.host}:${port}`,
+      state: (): NodeState => ({
+        consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
+        control: control ? { applied: control.applied(), lag: control.lag() } : null,
+        claims: claimNames.filter((_, i) => claims[i].held()),
+      }),
+      onError: (err) => log.warn('announcing this node', { error: err.message }),
+    }).catch(async (err: unknown) => { await close(); throw err; });
   }
   log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb', insights: config.insights.mode });
 
@@ -356,10 +373,17 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
   }
   await reader.close();
   const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, consumer), log));
+  const logId = reader.id;
+  const announcement = await announceNode({
+    url: config.natsUrl!, name: replica, role: 'aggregate', listen: null,
+    state: () => ({ consumers: positionsOf(store, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
+    onError: (err) => log.warn('announcing this replica', { error: err.message }),
+  });
   log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
   return {
     replica,
     async close() {
+      await announcement.close();
       await Promise.all(supervised.map((c) => c.stop()));
       await store.close();
     },
@@ -422,6 +446,7 @@ const USAGE = `usage: hedgerow <command> [options]
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
   status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
                                                              and with NATS_URL the control stream's applied sequence and lag
+                                                             and every live serve and aggregate process of the cluster
   dead-letters                                               log records the consumer could not decode and set aside
   hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
   hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
