@@ -50,6 +50,8 @@ interface Running {
   timer: NodeJS.Timeout;
   // Writes of this run happen one after another (a heartbeat never overtakes the outcome).
   writing: Promise<void>;
+  // A heartbeat is skipped while one is still in flight (NATS slow): they would only queue.
+  beating: boolean;
 }
 
 const text = new TextEncoder();
@@ -151,10 +153,12 @@ export async function openNatsStatuses(opts: NatsStatusesOptions): Promise<Statu
       const abort = new AbortController();
       const previous = running.get(key);
       if (previous) await stop(key, previous, false);
-      const run: Running = {
-        run: runId, revision, status, abort, writing: Promise.resolve(),
-        timer: setInterval(() => { void write(key, run, () => ({ status: run.status, run: runId })); }, heartbeatMs),
+      const beat = () => {
+        if (run.beating) return;
+        run.beating = true;
+        void write(key, run, () => ({ status: run.status, run: runId })).finally(() => { run.beating = false; });
       };
+      const run: Running = { run: runId, revision, status, abort, writing: Promise.resolve(), beating: false, timer: setInterval(beat, heartbeatMs) };
       run.timer.unref();
       running.set(key, run);
       return { status, signal: abort.signal };
