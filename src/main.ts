@@ -229,13 +229,14 @@ export async function startServer(
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
   // Queries run where the columnar store is: this process's aggregation worker, or the
   // replicas behind natsEngine (src/insights/).
+  const warnStatus = (err: Error) => log.warn('query status', { error: err.message });
   const insights = createInsightsApi({
     auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: natsEngine ?? undefined,
     // With NATS, background calculations' statuses are in a KV bucket: a poll or a cancel
     // may reach any node (src/insights/api/nats-statuses.ts).
-    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, onError: (err) => log.warn('query status', { error: err.message }) }) : undefined,
-    onStatusError: (err) => log.warn('query status', { error: err.message }),
+    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, onError: warnStatus }) : undefined,
+    onStatusError: warnStatus,
   });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
   // destinations' working state (logs, metrics, watcher) is read from its own environment.
