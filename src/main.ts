@@ -24,7 +24,7 @@ import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
 import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
-import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
+import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
 import {
   destinationsConsumer, followTelemetry, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, startDestinationsRetention,
@@ -35,6 +35,7 @@ import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
 import { formatStatus, nodeStatus } from './ops/status.js';
+import { announceNode, type NodeState } from './ops/announce.js';
 import { captureRoutes, transferDecodeTask } from './capture/routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
@@ -248,9 +249,14 @@ export async function startServer(
   const queries = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
   // Queries run where the columnar store is: this process's aggregation worker, or the
   // replicas behind natsEngine (src/insights/).
+  const warnStatus = (err: Error) => log.warn('query status', { error: err.message });
   const insights = createInsightsApi({
     auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: natsEngine ?? undefined,
+    // With NATS, background calculations' statuses are in a KV bucket: a poll or a cancel
+    // may reach any node (src/insights/api/nats-statuses.ts).
+    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, onError: warnStatus }) : undefined,
+    onStatusError: warnStatus,
   });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
   // destinations' working state (logs, metrics, watcher) is read from its own environment.
@@ -274,14 +280,15 @@ export async function startServer(
 
   // Person deletions and flag hash keys go into the event log, ordered with the events (0032).
   const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, store });
+  const readiness = () => {
+    const checks = {
+      consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
+      ...(control ? { control: control.ready(), events: eventsReady() } : {}),
+    };
+    return { ok: Object.values(checks).every(Boolean), checks };
+  };
   const router = createRouter([
-    ...opsRoutes(metrics, () => {
-      const checks = {
-        consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
-        ...(control ? { control: control.ready(), events: eventsReady() } : {}),
-      };
-      return { ok: Object.values(checks).every(Boolean), checks };
-    }),
+    ...opsRoutes(metrics, readiness),
     ...captureRoutes({ log: eventLog, tenancy, metrics, limits: config.capture, maxPendingEvents: 1_000_000, decoder: captureDecoder }),
     ...eventRoutes(auth, store, queries),
     ...personRoutes(auth, store, personOps, queries, log),
@@ -313,7 +320,10 @@ export async function startServer(
     router, log,
     observe: metrics.observeRequest,
   });
+  // With NATS, this node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
+  let announcement: { close(): Promise<void> } | null = null;
   async function close() {
+    await announcement?.close();
     server.close();
     await eventLog.close();
     await Promise.all(claims.map((c) => c.close()));
@@ -325,8 +335,9 @@ export async function startServer(
     // Renders still running are interrupted (they resume at the next start): their queries
     // end with the engine, their files with the pool.
     const exportsClosed = exports.close();
-    insights.close();
+    const insightsClosed = insights.close();
     await exportPool.close();
+    await insightsClosed;
     await exportsClosed;
     await natsExports?.close();
     await hogApi.close();
@@ -343,6 +354,18 @@ export async function startServer(
   } catch (err) {
     await close();
     throw err;
+  }
+  if (config.natsUrl) {
+    const claimNames = consumers.filter(isClaimed).map((c) => c.name);
+    announcement = await announceNode({
+      url: config.natsUrl, name: nodeName, role: 'serve', listen: `${config.host}:${port}`,
+      state: (): NodeState => ({
+        consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
+        control: control ? { applied: control.applied(), lag: control.lag() } : null,
+        claims: claimNames.filter((_, i) => claims[i].held()),
+      }),
+      onError: (err) => log.warn('announcing this node', { error: err.message }),
+    }).catch(async (err: unknown) => { await close(); throw err; });
   }
   log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb', insights: config.insights.mode });
 
@@ -374,10 +397,17 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
   }
   await reader.close();
   const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, consumer), log));
+  const logId = reader.id;
+  const announcement = await announceNode({
+    url: config.natsUrl!, name: replica, role: 'aggregate', listen: null,
+    state: () => ({ consumers: positionsOf(store, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
+    onError: (err) => log.warn('announcing this replica', { error: err.message }),
+  });
   log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
   return {
     replica,
     async close() {
+      await announcement.close();
       await Promise.all(supervised.map((c) => c.stop()));
       await store.close();
     },
@@ -440,6 +470,7 @@ const USAGE = `usage: hedgerow <command> [options]
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
   status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
                                                              and with NATS_URL the control stream's applied sequence and lag
+                                                             and every live serve and aggregate process of the cluster
   dead-letters                                               log records the consumer could not decode and set aside
   hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
   hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout

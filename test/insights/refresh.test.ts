@@ -1,9 +1,8 @@
-// Refresh modes and staleness (SPEC §4.1, PostHog's thresholds), query statuses, result
-// tables as CSV: the pure parts of the query API.
+// Refresh modes and staleness (SPEC §4.1, PostHog's thresholds) and result tables as CSV:
+// the pure parts of the query API (query statuses: statuses-contract.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { decide, refreshMode, staleAfter } from '../../src/insights/api/refresh.js';
-import { createStatuses } from '../../src/insights/api/statuses.js';
 import { cacheKey, pruneCache, readCached, writeCached } from '../../src/insights/api/cache.js';
 import { rmSync } from 'node:fs';
 import { openStore } from '../../src/store/env.js';
@@ -11,7 +10,7 @@ import { tempDir } from '../helpers/server.js';
 import { resultTable, toCsv } from '../../src/insights/csv.js';
 
 const HOUR = 3600_000;
-const r = suite('insights: refresh modes, statuses, CSV');
+const r = suite('insights: refresh modes, cache, CSV');
 
 r('thresholds by interval: very fresh and somewhat fresh', () => {
   assert.equal(['hour', 'day', 'week', 'month', null].map((i) => staleAfter(i) / HOUR), [1, 6, 24, 24, 6]);
@@ -41,26 +40,6 @@ r('refresh values: modes, PostHog’s older true/false, the default, anything el
   assert.is(refreshMode(true, 'force_cache'), 'blocking');
   assert.is(refreshMode('false', 'blocking'), 'force_cache');
   assert.is(refreshMode('now please', 'blocking'), null);
-});
-
-r('statuses: running, finished, cancelled, forgotten ten minutes after they end', () => {
-  const statuses = createStatuses();
-  const { status, signal } = statuses.start(1, 'q1', 7, 0);
-  assert.equal([status.complete, status.error, status.insight_id], [false, false, 7]);
-  assert.is(statuses.get(2, 'q1', 0), undefined);
-  statuses.finish(1, 'q1', 1000, { results: { results: [1] } });
-  assert.equal(statuses.get(1, 'q1', 1000)?.results, { results: [1] });
-  assert.is(statuses.get(1, 'q1', 1000)?.end_time, new Date(1000).toISOString());
-  assert.not.ok(signal.aborted);
-  const second = statuses.start(1, 'q2', null, 0);
-  assert.ok(statuses.cancel(1, 'q2', 500));
-  assert.ok(second.signal.aborted);
-  assert.equal([statuses.get(1, 'q2', 500)?.error, statuses.get(1, 'q2', 500)?.error_message], [true, 'Query cancelled']);
-  // A late result does not undo the cancellation.
-  statuses.finish(1, 'q2', 600, { results: [] });
-  assert.is(statuses.get(1, 'q2', 600)?.error, true);
-  assert.is(statuses.get(1, 'q1', 1000 + 10 * 60_000 + 1), undefined);
-  assert.not.ok(statuses.cancel(1, 'nope', 0));
 });
 
 r('cache keys: the same query in any key order, another project or zone another key', () => {

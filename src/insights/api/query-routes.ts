@@ -43,16 +43,16 @@ export function queryRoutes(auth: ManagementAuth, service: QueryService): Route[
     }),
     ...auth.projectRoutes({
       methods: ['GET'], path: 'query/:id', scope: 'query', access: 'read',
-      handler(req, { project }) {
-        const status = service.status(project.id, req.params.id);
+      async handler(req, { project }) {
+        const status = await service.status(project.id, req.params.id);
         if (!status) throw errors.notFound();
         return json(status.complete ? 200 : 202, { query_status: status });
       },
     }),
     ...auth.projectRoutes({
       methods: ['DELETE'], path: 'query/:id', scope: 'query', access: 'read',
-      handler(req, { project }) {
-        if (!service.cancel(project.id, req.params.id)) throw errors.notFound();
+      async handler(req, { project }) {
+        if (!(await service.cancel(project.id, req.params.id))) throw errors.notFound();
         return noContent();
       },
     }),

@@ -17,6 +17,8 @@ export interface QueryServiceDeps {
   statuses: Statuses;
   now(): number;
   newId(): string;
+  /** A status that could not be recorded (NATS unreachable): the poll then reads it lost. */
+  onStatusError?(err: Error): void;
 }
 
 /** What a cached or fresh result adds to its response (PostHog's cache fields). */
@@ -93,13 +95,13 @@ export function createQueryService(deps: QueryServiceDeps) {
         }
         case 'calculate_async': {
           const id = opts.clientQueryId || deps.newId();
-          const running = deps.statuses.get(project.id, id, now);
-          const { status, signal } = running && !running.complete ? { status: running, signal: undefined } : deps.statuses.start(project.id, id, opts.insightId ?? null, now);
+          const running = await deps.statuses.get(project.id, id, now);
+          const { status, signal } = running && !running.complete ? { status: running, signal: undefined } : await deps.statuses.start(project.id, id, opts.insightId ?? null, now);
           if (signal) {
             calculate(query, key, context, position, signal).then(
               (fresh) => deps.statuses.finish(project.id, id, deps.now(), { results: { ...fresh.response, ...fields(query, key, fresh, false) } }),
               (err: unknown) => deps.statuses.finish(project.id, id, deps.now(), { error: err instanceof Error ? err.message : String(err) }),
-            );
+            ).catch((err: unknown) => deps.onStatusError?.(err instanceof Error ? err : new Error(String(err))));
           }
           return { kind: 'started', queryStatus: status, cached: entry ? { response: entry.response, fields: fields(query, key, entry, true) } : null };
         }

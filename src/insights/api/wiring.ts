@@ -13,7 +13,7 @@ import { pruneCache } from './cache.js';
 import { insightRoutes } from './insight-routes.js';
 import { createQueryService, type QueryService } from './query-service.js';
 import { queryRoutes } from './query-routes.js';
-import { createStatuses } from './statuses.js';
+import { createStatuses, type Statuses } from './statuses.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
@@ -25,12 +25,16 @@ export interface InsightsApiOptions {
   queryTimeoutMs: number;
   /** Where queries run; default: the embedded aggregation worker of this data dir. */
   engine?: InsightsEngine;
+  /** Where background calculations' statuses live (closed with the API); default: this process's memory. */
+  statuses?: Statuses;
+  onStatusError?(err: Error): void;
 }
 
 export interface InsightsApi {
   routes: Route[];
   service: QueryService;
-  close(): void;
+  /** Ends the engine, then the statuses (a calculation it interrupted records its error first). */
+  close(): Promise<void>;
 }
 
 // Cached results older than this are dropped at start-up: the cache is not an archive (PostHog's
@@ -41,13 +45,19 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
   const key = positionKey(INSIGHTS_CONSUMER, opts.logId);
   const engine = opts.engine ?? connectEngine(opts.dataDir, opts.queryTimeoutMs, () => opts.store.positions.get(key) ?? 0);
   void pruneCache(opts.store, Date.now() - CACHE_KEEP_MS);
+  const statuses = opts.statuses ?? createStatuses();
   const service = createQueryService({
-    store: opts.store, engine, statuses: createStatuses(), now: Date.now,
+    store: opts.store, engine, statuses, now: Date.now, onStatusError: opts.onStatusError,
     newId: () => randomUUID().replace(/-/g, ''),
   });
   return {
     routes: [...queryRoutes(opts.auth, service), ...insightRoutes(opts.auth, opts.store, opts.writes, opts.tenancy, service, () => new Date())],
     service,
-    close: () => engine.close(),
+    async close() {
+      engine.close();
+      // The interrupted calculations' outcomes are recorded in the turns after the engine's close.
+      await new Promise((resolve) => setImmediate(resolve));
+      await statuses.close();
+    },
   };
 }

@@ -1,0 +1,97 @@
+// `hedgerow status` shows the cluster (issue 19, operations): two `hedgerow serve` nodes and
+// a `hedgerow aggregate` replica on one real nats-server announce themselves in a KV bucket
+// (src/ops/announce.ts); `hedgerow status` on node A's data dir lists all three, with what
+// each says of itself. A node shut down cleanly leaves the list at once; one SIGKILLed stays
+// until its entry's TTL has passed, then leaves it.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { cliAggregate, cliRunWith, cliStop } from '../helpers/cli-server.js';
+import { clusterForSuite } from '../helpers/cluster.js';
+import { eventually, tempDir } from '../helpers/server.js';
+import { NODE_TTL_MS, type NodeAnnouncement } from '../../src/ops/announce.js';
+
+const s = suite('hedgerow status: the cluster’s live processes');
+const cluster = clusterForSuite({
+  nodes: 2, prefix: 'hedgerow-nodes',
+  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS_THREADS: '1', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1', HEDGEROW_GEOIP_DB: 'none' }),
+});
+const { node, nodes } = cluster;
+const replicaDir = tempDir('hedgerow-nodes-replica-');
+let replica: ChildProcess | null = null;
+s.before(async () => {
+  await cluster.start();
+  replica = (await cliAggregate(replicaDir, cluster.env()).catch(() => null))?.child ?? null;
+});
+s.after(async () => {
+  if (replica) await cliStop(replica, 'SIGKILL');
+  await cluster.stop();
+  rmSync(replicaDir, { recursive: true, force: true });
+});
+
+const [A, B] = [0, 1];
+const VERSION = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version as string;
+const portOf = (url: string) => new URL(url).port;
+
+async function statusJson(): Promise<{ nodes: NodeAnnouncement[] }> {
+  const r = await cliRunWith(cluster.env(), node(A).dir, 'status', '--json');
+  assert.is(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+const serveNodes = (st: { nodes: NodeAnnouncement[] }) => st.nodes.filter((n) => n.role === 'serve');
+
+s('both serve nodes and the replica are listed, each with what it says of itself', async () => {
+  assert.ok(replica, 'the aggregate replica did not start');
+  const st = await eventually(async () => {
+    const got = await statusJson();
+    // Their consumers caught up, as announced at their last refresh.
+    return serveNodes(got).length === 2 && got.nodes.every((n) => n.ready && n.consumers.every((c) => c.lag_records === 0)) ? got : null;
+  }, 30_000);
+  const serves = serveNodes(st);
+  assert.equal(serves.map((n) => n.pid).sort(), [node(A).child.pid, node(B).child.pid].sort());
+  for (const i of [A, B]) {
+    const n = serves.find((x) => x.pid === node(i).child.pid)!;
+    assert.is(n.listen, `127.0.0.1:${portOf(node(i).url)}`);
+    assert.match(n.name, new RegExp(`:${n.pid}:[0-9a-f]{8}$`));
+    assert.is(n.version, VERSION);
+    assert.ok(Date.parse(n.started_at) <= Date.parse(n.announced_at));
+    assert.equal(n.control?.lag, 0);
+    assert.ok(n.consumers.some((c) => c.name === 'event_store'));
+  }
+  // Exactly one serve node runs the destinations consumer for the cluster.
+  assert.is(serves.filter((n) => n.claims.includes('destinations')).length, 1);
+  const aggregate = st.nodes.filter((n) => n.role === 'aggregate');
+  assert.is(aggregate.length, 1);
+  assert.equal([aggregate[0].pid, aggregate[0].listen, aggregate[0].control], [replica!.pid, null, null]);
+  assert.equal(aggregate[0].consumers.map((c) => c.name).sort(), ['event_store', 'insights']);
+  // The text form lists them too.
+  const text = await cliRunWith(cluster.env(), node(A).dir, 'status');
+  assert.is(text.code, 0, text.stderr);
+  assert.match(text.stdout, 'cluster: 3 live processes');
+  for (const i of [A, B]) assert.match(text.stdout, `on 127.0.0.1:${portOf(node(i).url)}: ready`);
+});
+
+s('a node shut down cleanly leaves the list at once', async () => {
+  const pid = node(B).child.pid;
+  await cliStop(node(B).child, 'SIGTERM');
+  const st = await statusJson();
+  assert.equal(serveNodes(st).map((n) => n.pid), [node(A).child.pid]);
+  assert.not.ok(st.nodes.some((n) => n.pid === pid));
+});
+
+s('a node SIGKILLed stays listed until its entry expires, then leaves', async () => {
+  nodes[B] = await cluster.serve(node(B).dir);
+  const pid = node(B).child.pid;
+  await eventually(async () => serveNodes(await statusJson()).some((n) => n.pid === pid));
+  await cliStop(node(B).child, 'SIGKILL');
+  const killed = Date.now();
+  assert.ok(serveNodes(await statusJson()).some((n) => n.pid === pid), 'gone before its TTL');
+  await eventually(async () => !(await statusJson()).nodes.some((n) => n.pid === pid), NODE_TTL_MS + 20_000);
+  const tookMs = Date.now() - killed;
+  process.stderr.write(`  a SIGKILLed node left the list ${tookMs} ms after the kill (TTL ${NODE_TTL_MS} ms)\n`);
+  assert.ok(tookMs <= NODE_TTL_MS + 10_000, `left after ${tookMs} ms`);
+  assert.equal(serveNodes(await statusJson()).map((n) => n.pid), [node(A).child.pid]);
+});
+
+s.run();
