@@ -7,6 +7,11 @@ import type { ConsumerThreadData, ThreadMessage } from './thread.js';
 import type { FailureKind } from './ladder.js';
 
 const HEALTHY_AFTER_MS = 60_000;
+// A consumer whose thread died this many times without running healthily in between is
+// crash-looping: it does not count as running (readiness) even in the moments its thread is
+// up between deaths, so readiness does not flap. One death (a transient failure) does not
+// take the node out: it counts as running again once its thread is back.
+const CRASH_LOOP_RESTARTS = 2;
 // How long a stopping thread gets to finish its step before it is terminated. Generous:
 // the threads run at a lower CPU priority and a loaded machine can starve one for seconds
 // (seen: over 5 s while a thread was still starting), and terminating a thread inside
@@ -57,7 +62,7 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
   start();
   return {
     name,
-    running: () => running,
+    running: () => running && restarts < CRASH_LOOP_RESTARTS,
     async stop(): Promise<void> {
       stopping = true;
       const w = worker;
