@@ -243,7 +243,9 @@ export async function startServer(
   // With NATS, a render is claimed across the cluster and its file put in a JetStream
   // object store every node reads (src/exports/assets/nats-shared.ts).
   const natsExports = config.natsUrl
-    ? await openNatsExports({ url: config.natsUrl, node: nodeName, onError: (err) => log.warn('export claim', { error: err.message }) })
+    ? await openNatsExports({
+      url: config.natsUrl, node: nodeName, claimTtlMs: config.exports.claimTtlMs, onError: (err) => log.warn('export claim lost', { error: err.message }),
+    })
     : null;
   const exports = createExportsApi({
     auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
