@@ -1,7 +1,7 @@
 // Work done once per cluster (docs/decisions/0031): a consumer whose effects leave the
 // service (hog function deliveries) runs on one node of a NATS cluster at a time, the one
-// holding its claim: a key in a JetStream KV bucket whose entries expire (HEDGEROW_CLAIMS),
-// created by the first node to try and renewed by its holder. While it holds the claim the
+// holding its claim: a lease (src/leases/) on a key of the KV bucket HEDGEROW_CLAIMS, which
+// every other node tries to take every third of its TTL. While it holds the claim the
 // holder also records the consumer's position under the same key in a bucket that keeps it
 // (HEDGEROW_CLAIM_POSITIONS); a node taking the claim over starts the consumer from there
 // (from its own position only when nobody recorded one), so a handover repeats at most
