@@ -68,6 +68,10 @@ const ConfigSchema = Type.Object({
     renderTimeoutMs: Type.Integer({ minimum: 1 }),
     // How often expired exports and their files are deleted.
     sweepIntervalMs: Type.Integer({ minimum: 1 }),
+    // With NATS: how long a render's claim outlives its node's last renewal (the TTL of the
+    // claims bucket when this node creates it); a dead node's render is taken over within
+    // about 1.5 times this.
+    claimTtlMs: Type.Integer({ minimum: 300 }),
   }),
   // The address users open the service's pages at: hog functions see URLs under it
   // (project.url, event.url, person.url).
@@ -171,6 +175,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       syncMaxRows: intFrom('HEDGEROW_EXPORT_SYNC_ROWS', env.HEDGEROW_EXPORT_SYNC_ROWS, 100_000),
       renderTimeoutMs: intFrom('HEDGEROW_EXPORT_TIMEOUT_MS', env.HEDGEROW_EXPORT_TIMEOUT_MS, 600_000),
       sweepIntervalMs: intFrom('HEDGEROW_EXPORT_SWEEP_MS', env.HEDGEROW_EXPORT_SWEEP_MS, 3_600_000),
+      claimTtlMs: intFrom('HEDGEROW_EXPORT_CLAIM_TTL_MS', env.HEDGEROW_EXPORT_CLAIM_TTL_MS, 30_000),
     },
     siteUrl: '',
     hog: {

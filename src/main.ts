@@ -267,13 +267,16 @@ export async function startServer(
     worker: EXPORT_WORKER_URL, threads: config.exports.workers, workerData: undefined, resourceLimits: { maxOldGenerationSizeMb: 2048 },
   });
   // With NATS, a render is claimed across the cluster and its file put in a JetStream
-  // object store every node reads (src/exports/assets/nats-shared.ts).
+  // object store every node reads (src/exports/assets/nats-shared.ts); a render whose node
+  // died is resumed by another once its claim lapsed (src/exports/assets/resume.ts).
   const natsExports = config.natsUrl
-    ? await openNatsExports({ url: config.natsUrl, node: nodeName, onError: (err) => log.warn('export claim', { error: err.message }) })
+    ? await openNatsExports({
+      url: config.natsUrl, node: nodeName, claimTtlMs: config.exports.claimTtlMs, onError: (err) => log.warn('export claim lost', { error: err.message }),
+    })
     : null;
   const exports = createExportsApi({
     auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
-    ...(natsExports ? { claims: natsExports.claims, shared: natsExports.files } : {}),
+    ...(natsExports ? { claims: natsExports.claims, shared: natsExports.files, claimTtlMs: natsExports.claimTtlMs } : {}),
   });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));

@@ -58,13 +58,16 @@ hog.run();
 
 const exportsConfig = suite('config: exports');
 
-exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit and an hourly sweep unless set', () => {
-  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000 });
+exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit, an hourly sweep and 30 s render claims unless set', () => {
+  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000, claimTtlMs: 30_000 });
   const set = parse({
     HEDGEROW_EXPORT_WORKERS: '2', HEDGEROW_EXPORT_SYNC_MS: '0', HEDGEROW_EXPORT_SYNC_ROWS: '10', HEDGEROW_EXPORT_TIMEOUT_MS: '5000', HEDGEROW_EXPORT_SWEEP_MS: '60000',
+    HEDGEROW_EXPORT_CLAIM_TTL_MS: '3000',
   }).exports;
-  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, renderTimeoutMs: 5000, sweepIntervalMs: 60_000 });
-  for (const [name, bad] of [['HEDGEROW_EXPORT_WORKERS', '0'], ['HEDGEROW_EXPORT_TIMEOUT_MS', '0'], ['HEDGEROW_EXPORT_SYNC_MS', 'soon']]) {
+  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, renderTimeoutMs: 5000, sweepIntervalMs: 60_000, claimTtlMs: 3000 });
+  for (const [name, bad] of [
+    ['HEDGEROW_EXPORT_WORKERS', '0'], ['HEDGEROW_EXPORT_TIMEOUT_MS', '0'], ['HEDGEROW_EXPORT_SYNC_MS', 'soon'], ['HEDGEROW_EXPORT_CLAIM_TTL_MS', '10'],
+  ]) {
     assert.throws(() => parse({ [name]: bad }), (err: unknown) => err instanceof ConfigError);
   }
 });

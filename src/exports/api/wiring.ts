@@ -1,6 +1,6 @@
 // The exports API as the service mounts it: the routes, the render jobs (queries through the
 // insights API's service, files in the export worker pool), the resume of renders a restart
-// interrupted, and the expiry sweep.
+// or a dead node interrupted, and the expiry sweep.
 import type { ManagementAuth } from '../../auth/management.js';
 import type { Route } from '../../http/types.js';
 import { insightById, type InsightRecord, type QueryService } from '../../insights/index.js';
@@ -14,6 +14,7 @@ import { createLocalClaims, type RenderClaims } from '../assets/claims.js';
 import { contentDir } from '../assets/files.js';
 import type { SharedFiles } from '../assets/nats-shared.js';
 import { createRenderJobs, type ExportSources, type QueryOutput } from '../assets/jobs.js';
+import { startResumer } from '../assets/resume.js';
 import { startSweeper, type Sweeper } from '../assets/sweep.js';
 import type { ExportTasks } from '../tasks.js';
 import { exportRoutes } from './routes.js';
@@ -39,6 +40,8 @@ export interface ExportsApiOptions {
   claims?: RenderClaims;
   // With NATS: files in the object store every node reads (../assets/nats-shared.ts).
   shared?: SharedFiles;
+  // With NATS: the render claims' TTL, which paces the periodic resume (../assets/resume.ts).
+  claimTtlMs?: number;
   now?: () => Date;
 }
 
@@ -78,10 +81,7 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
     shared: opts.shared,
     syncMaxRows: opts.settings.syncMaxRows, timeoutMs: opts.settings.renderTimeoutMs, log: opts.log, now,
   });
-  const resumed = jobs.resumePending().then(
-    (n) => { if (n > 0) opts.log.info('interrupted exports resumed', { exports: n }); },
-    (err: unknown) => opts.log.error('interrupted exports could not be resumed', { error: err instanceof Error ? err.message : String(err) }),
-  );
+  const resumer = startResumer({ jobs, writes: opts.writes, claimTtlMs: opts.claimTtlMs ?? null, log: opts.log });
   const sweeper: Sweeper = startSweeper({ store: opts.store, writes: opts.writes, dir, shared: opts.shared }, opts.settings.sweepIntervalMs, now, opts.log);
   const routes = exportRoutes({
     auth: opts.auth, store: opts.store, writes: opts.writes, jobs, dir, shared: opts.shared, syncWaitMs: opts.settings.syncWaitMs, now,
@@ -95,7 +95,7 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
     async close() {
       // Before anything yields: renders failing from here on were interrupted, not broken.
       const interrupted = jobs.close();
-      await resumed;
+      await resumer.stop();
       await sweeper.stop();
       await interrupted;
     },

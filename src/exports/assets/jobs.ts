@@ -2,7 +2,8 @@
 // and store the file (in the export worker pool), record the outcome on the asset through
 // the write path. Never on the HTTP thread. The request that created the asset waits for
 // the job a little (./../api/routes.ts); a large or slow one goes on in the background.
-// Pending assets a restart finds are resumed, or failed once they have had their attempts.
+// Pending assets no render holds (a restart, or with NATS a node that died) are resumed, or
+// failed once they have had their attempts (./resume.ts says when).
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
@@ -56,9 +57,10 @@ export interface RenderJob {
   large: Promise<void>;
 }
 
-// A render may begin this many times: with the request, and once more after a restart.
+// A render may begin this many times: with the request, and once more after a restart (or,
+// with NATS, on another node once the one rendering it died).
 export const MAX_ATTEMPTS = 2;
-export const INTERRUPTED = 'The export was interrupted twice while rendering (the service restarted); create it again.';
+export const INTERRUPTED = 'The export was interrupted twice while rendering (the node rendering it stopped); create it again.';
 
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -140,16 +142,23 @@ export function createRenderJobs(opts: RenderJobsOptions) {
 
   return {
     start,
-    // Pending assets a previous run of the service left (it stopped or crashed while they
-    // rendered): each gets another attempt, or fails visibly once it had them all. Only
-    // those this node can claim: in a cluster, another node may have one in hand (its
-    // attempt is not counted, nor its render repeated).
-    async resumePending(): Promise<number> {
+    // Pending assets no render holds: those a previous run of the service left (it stopped
+    // or crashed while they rendered), and with NATS those of a node that died rendering
+    // them. Each gets another attempt, or fails visibly once it had them all. Only those
+    // this node can claim: in a cluster, another node may have one in hand (its attempt is
+    // not counted, nor its render repeated). Assets created less than `minAgeMs` ago are left
+    // to the node that created them, which claims them at once. `waiting`: the pending
+    // assets left as they are (held elsewhere, or too young).
+    async resumePending(minAgeMs = 0): Promise<{ resumed: number; waiting: number }> {
       let resumed = 0;
+      let waiting = 0;
       const now = opts.now();
       for (const pending of allAssets(opts.store).filter((a) => isPending(a) && !isExpired(a, now))) {
         if (closed) break;
-        if (!(await opts.claims.claim(pending))) continue;
+        if (now.getTime() - Date.parse(pending.created_at) < minAgeMs || !(await opts.claims.claim(pending))) {
+          waiting++;
+          continue;
+        }
         let asset: ExportRecord | null = null;
         try {
           asset = await opts.writes.submit(resumeExportCommand, {
@@ -163,7 +172,7 @@ export function createRenderJobs(opts: RenderJobsOptions) {
           resumed++;
         }
       }
-      return resumed;
+      return { resumed, waiting };
     },
     // Renders still running are interrupted (left pending); waits for them to let go. Marks
     // the jobs closed before it returns its promise.

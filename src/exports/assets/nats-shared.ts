@@ -5,18 +5,18 @@
 //   a node without the file on its disk reads it from there. The sweep deletes objects no
 //   asset names once they are older than its grace period, on every node (deleting is
 //   idempotent; the grace covers a render between its put and its recorded outcome).
-// - Renders: a claim per asset, a key created in a KV bucket whose entries expire
-//   (HEDGEROW_EXPORT_CLAIMS), renewed by its holder while it renders and deleted when the
+// - Renders: a claim per asset, a lease (src/leases/) on a key of the KV bucket
+//   HEDGEROW_EXPORT_CLAIMS, renewed by its holder while it renders and given up when the
 //   outcome is recorded. A node holding none renders nothing; one that died lets its claims
-//   lapse after the TTL.
+//   lapse after the TTL, and the other nodes' periodic resume takes them over (./resume.ts).
 // The embedded service uses neither (./files.ts, ./claims.ts).
-import { connect, StorageType, type KV, type NatsConnection, type ObjectStore } from 'nats';
+import { connect, StorageType, type NatsConnection, type ObjectStore } from 'nats';
+import { openLeases, type Leases } from '../../leases/index.js';
 import type { StoredContent } from '../types.js';
 import type { AssetKey, RenderClaims } from './claims.js';
 
 export const EXPORTS_BUCKET = 'HEDGEROW_EXPORTS';
 export const EXPORT_CLAIMS_BUCKET = 'HEDGEROW_EXPORT_CLAIMS';
-const CLAIM_TTL_MS = 30_000;
 const HASH_NAME = /^[0-9a-f]{64}$/;
 
 // Export files kept where every node reads them.
@@ -31,28 +31,30 @@ export interface SharedFiles {
 export interface NatsExports {
   files: SharedFiles;
   claims: RenderClaims;
+  // The claims bucket's TTL: a render whose node died is free again this long after its
+  // last renewal.
+  claimTtlMs: number;
   close(): Promise<void>;
 }
 
 export interface NatsExportsOptions {
   url: string;
   node: string;
-  claimTtlMs?: number;
+  // The TTL the claims bucket is created with (an existing bucket keeps its own).
+  claimTtlMs: number;
   onError?(err: Error): void;
 }
 
-const text = new TextEncoder();
 const keyOf = (a: AssetKey) => `${a.project_id}.${a.id}`;
 
 export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExports> {
-  const ttlMs = opts.claimTtlMs ?? CLAIM_TTL_MS;
   const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-exports', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   let store: ObjectStore;
-  let kv: KV;
+  let leases: Leases;
   try {
     const js = nc.jetstream();
     store = await js.views.os(EXPORTS_BUCKET, { storage: StorageType.File, description: 'hedgerow export files by SHA-256' });
-    kv = await js.views.kv(EXPORT_CLAIMS_BUCKET, { ttl: ttlMs, history: 1, storage: StorageType.File });
+    leases = await openLeases(js, { bucket: EXPORT_CLAIMS_BUCKET, ttlMs: opts.claimTtlMs, node: opts.node });
   } catch (err) {
     await nc.close();
     throw err;
@@ -85,56 +87,21 @@ export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExp
     },
   };
 
-  // Claims this node holds: their revision, renewed every third of the TTL (a renewal in
-  // flight is waited for before the claim is deleted, so the delete names its revision).
-  interface Held { revision: number; timer: NodeJS.Timeout; renewing: Promise<void> }
-  const held = new Map<string, Held>();
-  const value = () => text.encode(JSON.stringify({ node: opts.node, at: Date.now() }));
-  const renew = (claim: Held, key: string) => {
-    claim.renewing = claim.renewing.then(() => kv.update(key, value(), claim.revision)).then(
-      (revision) => { claim.revision = revision; },
-      (err: unknown) => opts.onError?.(err instanceof Error ? err : new Error(String(err))),
-    );
-  };
-  const drop = async (key: string, claim: Held) => {
-    clearInterval(claim.timer);
-    await claim.renewing;
-    await kv.delete(key, { previousSeq: claim.revision }).catch(() => undefined);
-  };
-  const releasing = new Set<Promise<void>>();
   const claims: RenderClaims = {
     async claim(asset) {
-      const key = keyOf(asset);
-      if (held.has(key)) return false;
-      let revision: number;
-      try {
-        revision = await kv.create(key, value());
-      } catch {
-        return false; // Held by another node (or NATS unreachable: the asset stays pending).
-      }
-      const claim: Held = { revision, timer: setInterval(() => renew(claim, key), ttlMs / 3), renewing: Promise.resolve() };
-      claim.timer.unref();
-      held.set(key, claim);
-      return true;
+      return (await leases.acquire(keyOf(asset), { lost: opts.onError })) !== null;
     },
     release(asset) {
-      const key = keyOf(asset);
-      const claim = held.get(key);
-      if (!claim) return;
-      held.delete(key);
-      const done = drop(key, claim);
-      releasing.add(done);
-      void done.finally(() => releasing.delete(done));
+      void leases.holding(keyOf(asset))?.release();
     },
   };
 
   return {
     files,
     claims,
+    claimTtlMs: leases.ttlMs,
     async close() {
-      const dropping = [...held].map(([key, claim]) => drop(key, claim));
-      held.clear();
-      await Promise.all([...dropping, ...releasing]);
+      await leases.close();
       await nc.drain().catch(() => nc.close());
     },
   };

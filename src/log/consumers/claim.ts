@@ -1,13 +1,14 @@
 // Work done once per cluster (docs/decisions/0031): a consumer whose effects leave the
 // service (hog function deliveries) runs on one node of a NATS cluster at a time, the one
-// holding its claim: a key in a JetStream KV bucket whose entries expire (HEDGEROW_CLAIMS),
-// created by the first node to try and renewed by its holder. While it holds the claim the
+// holding its claim: a lease (src/leases/) on a key of the KV bucket HEDGEROW_CLAIMS, which
+// every other node tries to take every third of its TTL. While it holds the claim the
 // holder also records the consumer's position under the same key in a bucket that keeps it
 // (HEDGEROW_CLAIM_POSITIONS); a node taking the claim over starts the consumer from there
 // (from its own position only when nobody recorded one). The position recorded is the
 // holder's to choose: the destinations record where a successor must replay from for
 // nothing the holder still had queued to be lost (src/destinations/runtime/queue.ts).
 import { connect, StorageType, type KV, type NatsConnection } from 'nats';
+import { openLeases, type Lease, type Leases } from '../../leases/index.js';
 
 export interface ClaimOptions {
   url: string;
@@ -40,48 +41,42 @@ const text = new TextEncoder();
 const fromText = new TextDecoder();
 
 export async function claimWork(opts: ClaimOptions): Promise<Claim> {
-  const ttlMs = opts.ttlMs ?? DEFAULT_TTL_MS;
   const nc: NatsConnection = await connect({ servers: opts.url, name: `hedgerow-claim-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-  const js = nc.jetstream();
-  let claims: KV;
+  let leases: Leases;
   let positions: KV;
   try {
-    claims = await js.views.kv(CLAIMS_BUCKET, { ttl: ttlMs, history: 1, storage: StorageType.File });
+    const js = nc.jetstream();
+    leases = await openLeases(js, { bucket: CLAIMS_BUCKET, ttlMs: opts.ttlMs ?? DEFAULT_TTL_MS, node: opts.node });
     positions = await js.views.kv(CLAIM_POSITIONS_BUCKET, { history: 1, storage: StorageType.File });
   } catch (err) {
     await nc.close();
     throw err;
   }
-  let revision = 0;
-  let holding = false;
+  let lease: Lease | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
+  // Taking the claim, and the work's start and stop, run one after another on this chain.
   let turn: Promise<void> = Promise.resolve();
 
   async function recordPosition() {
     await positions.put(opts.name, text.encode(String(opts.position())));
   }
 
+  function lost(from: Lease, err: Error) {
+    turn = turn.then(async () => {
+      if (lease !== from) return; // Given up by close() meanwhile.
+      lease = null;
+      opts.onError?.(err);
+      await opts.onLose();
+    }).catch((e) => opts.onError?.(e as Error));
+  }
+
+  // While the claim is held the lease renews itself (recording the position each time).
   async function attempt() {
-    if (closed) return;
-    const value = text.encode(JSON.stringify({ node: opts.node, at: Date.now() }));
-    if (holding) {
-      try {
-        revision = await claims.update(opts.name, value, revision);
-        await recordPosition();
-      } catch (err) {
-        holding = false;
-        opts.onError?.(err as Error);
-        await opts.onLose();
-      }
-      return;
-    }
-    try {
-      revision = await claims.create(opts.name, value);
-    } catch {
-      return; // Held elsewhere (or NATS unreachable): try again at the next turn.
-    }
-    holding = true;
+    if (closed || lease) return;
+    const taken = await leases.acquire(opts.name, { renewed: recordPosition, lost: (err) => lost(taken!, err) });
+    if (!taken) return; // Held elsewhere (or NATS unreachable): try again at the next turn.
+    lease = taken;
     const recorded = await positions.get(opts.name).catch(() => null);
     const at = recorded && recorded.operation === 'PUT' ? Number(fromText.decode(recorded.value)) : NaN;
     await opts.onAcquire(Number.isSafeInteger(at) && at >= 0 ? at : null);
@@ -89,23 +84,28 @@ export async function claimWork(opts: ClaimOptions): Promise<Claim> {
 
   const tick = () => {
     turn = turn.then(attempt).catch((err) => opts.onError?.(err as Error));
-    void turn.then(() => { if (!closed) timer = setTimeout(tick, ttlMs / 3); });
+    void turn.then(() => { if (!closed) timer = setTimeout(tick, leases.ttlMs / 3); });
   };
   tick();
   await turn;
 
   return {
-    held: () => holding,
+    held: () => lease?.held() ?? false,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
       await turn;
-      if (holding) {
-        holding = false;
+      const giving = lease;
+      lease = null;
+      if (giving) {
         await opts.onLose();
-        await recordPosition().catch(() => undefined);
-        await claims.delete(opts.name, { previousSeq: revision }).catch(() => undefined);
+        // Not once lost: the position is then the next holder's to record.
+        if (giving.held()) {
+          await recordPosition().catch(() => undefined);
+          await giving.release();
+        }
       }
+      await leases.close();
       await nc.drain().catch(() => nc.close());
     },
   };
