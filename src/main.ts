@@ -57,6 +57,7 @@ import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands } from './persons/index.js';
+import { connectSnapshots, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand } from './snapshots/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -135,6 +136,7 @@ export async function startServer(
   config: Readonly<Config>, log: Logger = createLogger(config.logLevel), consumers: readonly RegisteredConsumer[] = logConsumers(config),
 ): Promise<RunningServer> {
   assertNativeUws();
+  await joinFromSnapshot(config, log);
   const store = openStore(config.dataDir);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
@@ -175,7 +177,7 @@ export async function startServer(
     control: () => (control ? { applied: control.applied(), lag: control.lag() } : null),
   });
   const members = createMemberStore(store, writes);
-  const meter = createFlagMeter(store, writes);
+  const meter = createFlagMeter(store, writes, { flushMs: config.quotaFlushMs });
   const access = createProjectAccess(members);
   const auth = createManagementAuth({
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
@@ -209,6 +211,14 @@ export async function startServer(
       onError: (err) => log.warn('claim', { consumer: consumer.name, error: err.message }),
     });
   }));
+  // With NATS, the node holding the `snapshots` claim snapshots its state for the cluster
+  // and compacts the control stream behind the snapshots (docs/decisions/0033).
+  const snapshots = control && config.snapshots.intervalSeconds > 0
+    ? await scheduleSnapshots({
+      url: config.natsUrl!, store, node: nodeName, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
+      intervalSeconds: config.snapshots.intervalSeconds, keep: config.snapshots.keep,
+    })
+    : null;
   const geoip = deferredGeoIp(
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
@@ -296,6 +306,7 @@ export async function startServer(
     server.close();
     await eventLog.close();
     await Promise.all(claims.map((c) => c.close()));
+    await snapshots?.close();
     await Promise.all(supervised.map((c) => c.stop()));
     await retention?.stop();
     await flagPool.close();
@@ -380,6 +391,25 @@ export async function openWrites(
   return { writes: control, control };
 }
 
+// A node starting with NATS and an empty data dir restores the newest usable snapshot
+// (docs/decisions/0033) before it opens the store, then follows both streams from the
+// positions it holds; without one it replays them from their first message, as before.
+async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<void> {
+  if (!config.natsUrl || !emptyDataDir(config.dataDir)) return;
+  const client = await connectSnapshots(config.natsUrl);
+  try {
+    const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
+    if (restored) {
+      const { meta } = restored;
+      log.info('restored snapshot', {
+        name: meta.name, bytes: meta.size, took_ms: restored.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
+      });
+    }
+  } finally {
+    await client.close();
+  }
+}
+
 // The opener the CLI commands write through (src/state/open.ts): the same as serve's.
 const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (config.natsUrl
   ? async (store) => {
@@ -389,6 +419,7 @@ const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (confi
   : undefined);
 
 async function initCommand(config: Config): Promise<void> {
+  await joinFromSnapshot(config, createLogger('silent'));
   const store = openStore(config.dataDir);
   const opened = await cliWrites(config)?.(store);
   const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
@@ -417,6 +448,8 @@ const USAGE = `usage: hedgerow <command> [options]
   quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
   status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
                                                              and with NATS_URL the control stream's applied sequence and lag
+  snapshot create|list [--data DIR] [--json]                 with NATS_URL: snapshot this data dir into JetStream now (and compact
+                                                             the control stream behind the snapshots kept), or list the snapshots
   dead-letters                                               log records the consumer could not decode and set aside
   hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
   hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
@@ -473,6 +506,11 @@ export async function main(argv: string[]): Promise<number> {
         } finally {
           await store.close();
         }
+        return 0;
+      }
+      case 'snapshot': {
+        const out = await snapshotCommand(command[1], { ...config, eventStore: eventStoreConsumer.name });
+        process.stdout.write(out + '\n');
         return 0;
       }
       case 'dead-letters': {
