@@ -22,7 +22,7 @@ import {
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
-import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
+import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
@@ -57,7 +57,7 @@ import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands } from './persons/index.js';
-import { connectSnapshots, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand } from './snapshots/index.js';
+import { clearNodeState, connectSnapshots, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand } from './snapshots/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -136,11 +136,9 @@ export async function startServer(
   config: Readonly<Config>, log: Logger = createLogger(config.logLevel), consumers: readonly RegisteredConsumer[] = logConsumers(config),
 ): Promise<RunningServer> {
   assertNativeUws();
-  await joinFromSnapshot(config, log);
-  const store = openStore(config.dataDir);
+  const { store, writes, control } = await openNode(config, log);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  const { writes, control } = await openWrites(config, store, log);
   const tenancy = createTenancyStore(store, writes);
   const boot = await bootstrap(tenancy);
   if (boot.created) {
@@ -387,15 +385,16 @@ export async function openWrites(
   });
   const behind = control.lag();
   if (behind > 0) log.info('catching up with the control stream', { stream: control.id, applied: control.applied(), behind });
-  await control.caughtUp();
+  await control.caughtUp().catch(async (err: unknown) => { await control.close(); throw err; });
   return { writes: control, control };
 }
 
 // A node starting with NATS and an empty data dir restores the newest usable snapshot
 // (docs/decisions/0033) before it opens the store, then follows both streams from the
 // positions it holds; without one it replays them from their first message, as before.
-async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<void> {
-  if (!config.natsUrl || !emptyDataDir(config.dataDir)) return;
+// Resolves with whether the data dir was empty.
+async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<boolean> {
+  if (!config.natsUrl || !emptyDataDir(config.dataDir)) return false;
   const client = await connectSnapshots(config.natsUrl);
   try {
     const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
@@ -408,6 +407,27 @@ async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<
   } finally {
     await client.close();
   }
+  return true;
+}
+
+// The node's store and write path, joined from a snapshot when the data dir is empty. A
+// join the control stream's compaction overtook (a snapshot taken meanwhile cut what it
+// was about to replay) starts again from the newer snapshot: the data dir holds nothing
+// of this node's own yet. A data dir that was not empty is never cleared here: the node
+// stops, saying how to rejoin.
+async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
+  for (let attempt = 1; ; attempt++) {
+    const joining = await joinFromSnapshot(config, log);
+    const store = openStore(config.dataDir);
+    try {
+      return { store, ...(await openWrites(config, store, log)) };
+    } catch (err) {
+      await store.close();
+      if (!joining || attempt >= 3 || !(err instanceof ControlBehindError || err instanceof ControlGapError)) throw err;
+      log.warn('the control stream was compacted while this node joined: restoring again', { error: (err as Error).message });
+      clearNodeState(config.dataDir);
+    }
+  }
 }
 
 // The opener the CLI commands write through (src/state/open.ts): the same as serve's.
@@ -419,13 +439,12 @@ const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (confi
   : undefined);
 
 async function initCommand(config: Config): Promise<void> {
-  await joinFromSnapshot(config, createLogger('silent'));
-  const store = openStore(config.dataDir);
-  const opened = await cliWrites(config)?.(store);
+  const opened = config.natsUrl ? await openNode(config, createLogger('silent')) : null;
+  const store = opened?.store ?? openStore(config.dataDir);
   const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
   const boot = await bootstrap(tenancy);
   const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
-  await opened?.close();
+  await opened?.control?.close();
   await store.close();
   const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
   process.stdout.write(config.json ? JSON.stringify(out) + '\n' :

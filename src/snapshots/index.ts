@@ -3,7 +3,7 @@
 // `hedgerow snapshot create`), restored by a node joining with an empty data dir, and the
 // control stream compacted behind them.
 export { connectSnapshots, SNAPSHOTS_BUCKET, type SnapshotsClient } from './client.js';
-export { emptyDataDir, restoreSnapshot, type Restored } from './restore.js';
+export { clearNodeState, emptyDataDir, restoreSnapshot, type Restored } from './restore.js';
 export { scheduleSnapshots } from './schedule.js';
 export { snapshotCommand } from './cli.js';
 export type { SnapshotMeta } from './plan.js';

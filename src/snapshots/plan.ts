@@ -51,13 +51,16 @@ export interface Retention {
 }
 
 // Keeps the newest `keep` usable snapshots and removes the others (an unusable one never
-// becomes usable again). The control stream may lose what precedes the oldest kept one:
-// a node restoring any kept snapshot replays only what follows it, and the older kept
-// snapshots are the margin for a node briefly offline, which still catches up by replay.
+// becomes usable again). Once there are `keep` of them, the control stream may lose what
+// precedes the oldest: a node restoring any kept snapshot replays only what follows it,
+// and the history behind the newest is the margin for a node briefly offline (it catches
+// up by replay) or joining while a snapshot is taken (it restored one still kept). Before
+// that, nothing is cut: a cluster's first snapshot leaves nodes replaying from the first
+// command (joining as it was taken) their history.
 export function retention(metas: readonly SnapshotMeta[], now: StreamsNow, keep: number): Retention {
   const sorted = [...metas].sort(newestFirst);
   const kept = sorted.filter((m) => usable(m, now)).slice(0, keep);
   const remove = sorted.filter((m) => !kept.includes(m));
-  const purgeThrough = kept.length === 0 ? 0 : Math.min(...kept.map((m) => m.control.seq));
+  const purgeThrough = kept.length < keep ? 0 : Math.min(...kept.map((m) => m.control.seq));
   return { keep: kept, remove, purgeThrough };
 }

@@ -21,6 +21,12 @@ const STORE_FILE = 'hedgerow.lmdb';
 // Whether `dataDir` holds no node state yet (absent, or without the main environment).
 export const emptyDataDir = (dataDir: string) => !existsSync(join(dataDir, STORE_FILE));
 
+// Empties again a data dir this process found empty and restored or started (the files
+// openStore makes, src/store/env.ts): for a node whose join was overtaken by a compaction.
+export function clearNodeState(dataDir: string): void {
+  for (const f of [STORE_FILE, 'log.lmdb']) for (const file of [f, `${f}-lock`]) rmSync(join(dataDir, file), { force: true });
+}
+
 // Restores the newest usable snapshot into an empty data dir; null when the data dir is
 // not empty or no snapshot is usable (the node then replays the streams, as before).
 export async function restoreSnapshot(opts: { dataDir: string; client: SnapshotsClient; eventStore: string }): Promise<Restored | null> {

@@ -44,7 +44,8 @@ export interface NatsWrites extends StateWrites {
   applied(): number;
   // Commands in the stream this node has not applied yet, as of the last one it received.
   lag(): number;
-  // Resolves once this node has applied everything the stream held when it was opened.
+  // Resolves once this node has applied everything the stream held when it was opened;
+  // rejects with the error that halted it before then.
   caughtUp(): Promise<void>;
   // Caught up once, and still applying (not halted).
   ready(): boolean;
@@ -107,14 +108,18 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   let closed = false;
   let reachedTarget = applied >= target;
   let onCaughtUp: (() => void) | null = null;
-  const caughtUp = new Promise<void>((resolve) => {
+  let onHaltedBefore: ((err: Error) => void) | null = null;
+  const caughtUp = new Promise<void>((resolve, reject) => {
     if (reachedTarget) resolve();
-    else onCaughtUp = resolve;
+    else { onCaughtUp = resolve; onHaltedBefore = reject; }
   });
+  // Whoever waits for it sees a halt during catch-up; nobody waiting is no crash.
+  caughtUp.catch(() => undefined);
   let current: ConsumerMessages | null = null;
 
   function halt(err: Error) {
     halted = err;
+    if (!reachedTarget) onHaltedBefore?.(err);
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
     opts.onHalt?.(err);

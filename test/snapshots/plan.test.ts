@@ -37,7 +37,7 @@ s('a joining node takes the newest usable snapshot', () => {
   assert.is(newestUsable([old], now(500, 1)), null);
 });
 
-s('keeps the newest usable ones, removes the rest, and cuts the control stream up to the oldest kept', () => {
+s('keeps the newest usable ones, removes the rest, and cuts the control stream up to the oldest kept once there are that many', () => {
   const metas = [
     snap('s1', '2026-11-27T06:00:00.000Z', 100, 10), snap('s2', '2026-11-27T07:00:00.000Z', 180, 20),
     snap('s3', '2026-11-27T08:00:00.000Z', 250, 30), snap('s4', '2026-11-27T09:00:00.000Z', 300, 40),
@@ -49,6 +49,9 @@ s('keeps the newest usable ones, removes the rest, and cuts the control stream u
   assert.is(r.purgeThrough, 180);
   assert.equal(retention(metas, now(1, 1), 1).purgeThrough, 300);
   assert.equal(retention([], now(1, 1), 3), { keep: [], remove: [], purgeThrough: 0 });
+  // Fewer than `keep`: all kept, nothing cut yet.
+  const fewer = retention(metas, now(1, 1), 5);
+  assert.equal([fewer.keep.length, fewer.remove.map((m) => m.name), fewer.purgeThrough], [4, ['other'], 0]);
 });
 
 s.run();
