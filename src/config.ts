@@ -44,10 +44,12 @@ const ConfigSchema = Type.Object({
   quotaFlushMs: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
   // Snapshots of a node's state in JetStream (src/snapshots/, docs/decisions/0033): how often
   // the node holding the cluster's snapshot claim takes one (0: only `hedgerow snapshot
-  // create`), and how many are kept (the control stream is purged up to the oldest kept).
+  // create`), and how many are kept (the control stream is purged up to the oldest kept:
+  // at least two, or each snapshot would cut the stream at its own sequence and halt any
+  // node a command behind it).
   snapshots: Type.Object({
     intervalSeconds: Type.Integer({ minimum: 0 }),
-    keep: Type.Integer({ minimum: 1, maximum: 100 }),
+    keep: Type.Integer({ minimum: 2, maximum: 100 }),
   }),
   // Persons the consumer keeps in memory between transactions (src/persons/person-cache.ts):
   // about 1.8 KB of heap each for a person with 30-odd properties.

@@ -102,8 +102,9 @@ quotaFlush('a second embedded, ten seconds with NATS (one control-stream command
 
 quotaFlush('snapshots: every six hours, three kept, unless HEDGEROW_SNAPSHOT_INTERVAL_SECONDS / HEDGEROW_SNAPSHOT_KEEP say otherwise', () => {
   assert.equal(parse({}).snapshots, { intervalSeconds: 21_600, keep: 3 });
-  assert.equal(parse({ HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '0', HEDGEROW_SNAPSHOT_KEEP: '1' }).snapshots, { intervalSeconds: 0, keep: 1 });
-  assert.throws(() => parse({ HEDGEROW_SNAPSHOT_KEEP: '0' }), (err: unknown) => err instanceof ConfigError && /keep/.test((err as Error).message));
+  assert.equal(parse({ HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '0', HEDGEROW_SNAPSHOT_KEEP: '2' }).snapshots, { intervalSeconds: 0, keep: 2 });
+  // One kept would cut the control stream at each snapshot's own sequence: no margin.
+  assert.throws(() => parse({ HEDGEROW_SNAPSHOT_KEEP: '1' }), (err: unknown) => err instanceof ConfigError && /keep/.test((err as Error).message));
 });
 
 quotaFlush.run();
