@@ -413,8 +413,8 @@ async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<
 // The node's store and write path, joined from a snapshot when the data dir is empty. A
 // join the control stream's compaction overtook (a snapshot taken meanwhile cut what it
 // was about to replay) starts again from the newer snapshot: the data dir holds nothing
-// of this node's own yet. A data dir that was not empty is never cleared here: the node
-// stops, saying how to rejoin.
+// of this node's own yet, and a join that fails leaves it empty as it was found. A data
+// dir that was not empty is never cleared here: the node stops, saying how to rejoin.
 async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
   for (let attempt = 1; ; attempt++) {
     const joining = await joinFromSnapshot(config, log);
@@ -423,9 +423,10 @@ async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store:
       return { store, ...(await openWrites(config, store, log)) };
     } catch (err) {
       await store.close();
-      if (!joining || attempt >= 3 || !(err instanceof ControlBehindError || err instanceof ControlGapError)) throw err;
-      log.warn('the control stream was compacted while this node joined: restoring again', { error: (err as Error).message });
+      if (!joining || !(err instanceof ControlBehindError || err instanceof ControlGapError)) throw err;
       clearNodeState(config.dataDir);
+      if (attempt >= 3) throw err;
+      log.warn('the control stream was compacted while this node joined: restoring again', { error: (err as Error).message });
     }
   }
 }

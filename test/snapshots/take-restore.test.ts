@@ -2,7 +2,8 @@
 // environment put in JetStream with the positions it holds, restored into an empty data
 // dir with the node-local records reset, refused once the streams no longer hold what
 // follows it; the control stream compacted behind the kept snapshots, unless it was made
-// with deny_purge; a data dir left behind a compaction refused with a clear message.
+// with deny_purge; a data dir left behind a compaction refused with a clear message; a
+// join that cannot catch up after its restore tried three times, then the data dir emptied.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { takeSnapshot } from '../../src/snapshots/take.js';
 import { compact } from '../../src/snapshots/compact.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { tempDir } from '../helpers/server.js';
+import { cliRunWith } from '../helpers/cli-server.js';
 
 const s = suite('snapshots: take, restore, compact');
 const nats = natsServerForSuite();
@@ -157,6 +159,35 @@ s('compaction purges the control stream through the oldest kept snapshot; a data
   const empty = dir();
   assert.is(await restoreSnapshot({ dataDir: empty, client, eventStore: EVENT_STORE }), null);
   assert.not.ok(existsSync(join(empty, 'hedgerow.lmdb')));
+});
+
+s('a node joining an empty data dir that cannot catch up after the restore tries again, then stops and leaves the data dir empty', async () => {
+  // A snapshot whose metadata claims a sequence its copy has not applied: usable by the
+  // streams' positions, behind the compaction once restored (what a join overtaken by
+  // compactions at every attempt meets).
+  const { control, events } = await ids();
+  const stale = await nodeStore(2, 0);
+  const copyDir = dir();
+  await stale.root.backup(join(copyDir, 'hedgerow.lmdb'), true);
+  await stale.close();
+  const first = (await (await nc.jetstreamManager()).streams.info(CONTROL_STREAM)).state.first_seq;
+  const eventsFirst = (await (await nc.jetstreamManager()).streams.info(STREAM)).state.first_seq;
+  await client.put(join(copyDir, 'hedgerow.lmdb'), {
+    name: 'stale', format: 1, created: new Date(Date.now() + 60_000).toISOString(), control: { stream: control, seq: first - 1 },
+    events: { log: events, position: eventsFirst - 1 }, node: 'test', took_ms: 0,
+  });
+  const target = dir();
+  try {
+    const r = await cliRunWith({ NATS_URL: nats.server().url }, target, 'serve', '--port', '0', '--host', '127.0.0.1');
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /applied only through 2: it cannot catch up by replay\. Rejoin from a snapshot/);
+    // Three attempts, each restoring anew.
+    const said = (msg: string) => r.stdout.split('\n').filter((l) => l.includes(`"msg":"${msg}"`)).length;
+    assert.equal([said('restored snapshot'), said('the control stream was compacted while this node joined: restoring again')], [3, 2], r.stdout);
+    assert.not.ok(existsSync(join(target, 'hedgerow.lmdb')), 'the data dir is left as it was found');
+  } finally {
+    await client.remove('stale');
+  }
 });
 
 s.run();
