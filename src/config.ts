@@ -37,6 +37,20 @@ const ConfigSchema = Type.Object({
   // Log bytes the consumer applies in one transaction at most (embedded log). Larger
   // transactions write each touched B-tree page once for more events.
   consumerBatchBytes: Type.Integer({ minimum: 1, maximum: 1024 * 1024 * 1024 }),
+  // How often a serving node adds the feature flag requests it counted to the stored
+  // usage (src/quota/meter.ts). Each flush is one management command: with NATS one in the
+  // control stream every node applies, so the default there is longer (10 s); another node
+  // sees this node's counts that much later, against quotas that are monthly.
+  quotaFlushMs: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
+  // Snapshots of a node's state in JetStream (src/snapshots/, docs/decisions/0033): how often
+  // the node holding the cluster's snapshot claim takes one (0: only `hedgerow snapshot
+  // create`), and how many are kept (the control stream is purged up to the oldest kept:
+  // at least two, or each snapshot would cut the stream at its own sequence and halt any
+  // node a command behind it).
+  snapshots: Type.Object({
+    intervalSeconds: Type.Integer({ minimum: 0 }),
+    keep: Type.Integer({ minimum: 2, maximum: 100 }),
+  }),
   // Persons the consumer keeps in memory between transactions (src/persons/person-cache.ts):
   // about 1.8 KB of heap each for a person with 30-odd properties.
   personCacheSize: Type.Integer({ minimum: 2, maximum: 100_000_000 }),
@@ -160,6 +174,11 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     managementRateLimitPerMinute: intFrom('HEDGEROW_RATE_LIMIT_PER_MINUTE', env.HEDGEROW_RATE_LIMIT_PER_MINUTE, 480),
     logPruneIntervalMs: intFrom('HEDGEROW_LOG_PRUNE_INTERVAL_MS', env.HEDGEROW_LOG_PRUNE_INTERVAL_MS, 10_000),
     consumerBatchBytes: intFrom('HEDGEROW_CONSUMER_BATCH_BYTES', env.HEDGEROW_CONSUMER_BATCH_BYTES, READ_BYTE_BUDGET),
+    quotaFlushMs: intFrom('HEDGEROW_QUOTA_FLUSH_MS', env.HEDGEROW_QUOTA_FLUSH_MS, (v.nats ?? env.NATS_URL) ? 10_000 : 1_000),
+    snapshots: {
+      intervalSeconds: intFrom('HEDGEROW_SNAPSHOT_INTERVAL_SECONDS', env.HEDGEROW_SNAPSHOT_INTERVAL_SECONDS, 6 * 3600),
+      keep: intFrom('HEDGEROW_SNAPSHOT_KEEP', env.HEDGEROW_SNAPSHOT_KEEP, 3),
+    },
     personCacheSize: intFrom('HEDGEROW_PERSON_CACHE', env.HEDGEROW_PERSON_CACHE, DEFAULT_CACHED_PERSONS),
     geoipDb: v['geoip-db'] ?? env.HEDGEROW_GEOIP_DB ?? 'bundled',
     flagWorkers: intFrom('--flag-workers', v['flag-workers'] ?? env.HEDGEROW_FLAG_WORKERS, Math.max(1, availableParallelism() - 1)),

@@ -22,7 +22,7 @@ import {
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
 import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
-import { createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
+import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
@@ -61,6 +61,7 @@ import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands, personOperations } from './persons/index.js';
+import { clearNodeState, connectSnapshots, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand } from './snapshots/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -139,10 +140,9 @@ export async function startServer(
   config: Readonly<Config>, log: Logger = createLogger(config.logLevel), consumers: readonly RegisteredConsumer[] = logConsumers(config),
 ): Promise<RunningServer> {
   assertNativeUws();
-  const store = openStore(config.dataDir);
+  const { store, writes, control } = await openNode(config, log);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  const { writes, control } = await openWrites(config, store, log);
   const tenancy = createTenancyStore(store, writes);
   const boot = await bootstrap(tenancy);
   if (boot.created) {
@@ -179,7 +179,7 @@ export async function startServer(
     control: () => (control ? { applied: control.applied(), lag: control.lag() } : null),
   });
   const members = createMemberStore(store, writes);
-  const meter = createFlagMeter(store, writes);
+  const meter = createFlagMeter(store, writes, { flushMs: config.quotaFlushMs });
   const access = createProjectAccess(members);
   const auth = createManagementAuth({
     tenancy, onAuthFailure: (reason) => metrics.authFailures.inc({ reason }), projectAccess: access.check,
@@ -230,6 +230,14 @@ export async function startServer(
       onError: (err) => log.warn('claim', { consumer: consumer.name, error: err.message }),
     });
   }));
+  // With NATS, the node holding the `snapshots` claim snapshots its state for the cluster
+  // and compacts the control stream behind the snapshots (docs/decisions/0033).
+  const snapshots = control && config.snapshots.intervalSeconds > 0
+    ? await scheduleSnapshots({
+      url: config.natsUrl!, store, node: nodeName, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
+      intervalSeconds: config.snapshots.intervalSeconds, keep: config.snapshots.keep,
+    })
+    : null;
   const geoip = deferredGeoIp(
     config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
@@ -330,6 +338,7 @@ export async function startServer(
     server.close();
     await eventLog.close();
     await Promise.all(claims.map((c) => c.close()));
+    await snapshots?.close();
     await Promise.all(supervised.map((c) => c.stop()));
     await retention?.stop();
     await flagPool.close();
@@ -432,8 +441,50 @@ export async function openWrites(
   });
   const behind = control.lag();
   if (behind > 0) log.info('catching up with the control stream', { stream: control.id, applied: control.applied(), behind });
-  await control.caughtUp();
+  await control.caughtUp().catch(async (err: unknown) => { await control.close(); throw err; });
   return { writes: control, control };
+}
+
+// A node starting with NATS and an empty data dir restores the newest usable snapshot
+// (docs/decisions/0033) before it opens the store, then follows both streams from the
+// positions it holds; without one it replays them from their first message, as before.
+// Resolves with whether the data dir was empty.
+async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<boolean> {
+  if (!config.natsUrl || !emptyDataDir(config.dataDir)) return false;
+  const client = await connectSnapshots(config.natsUrl);
+  try {
+    const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
+    if (restored) {
+      const { meta } = restored;
+      log.info('restored snapshot', {
+        name: meta.name, bytes: meta.size, took_ms: restored.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
+      });
+    }
+  } finally {
+    await client.close();
+  }
+  return true;
+}
+
+// The node's store and write path, joined from a snapshot when the data dir is empty. A
+// join the control stream's compaction overtook (a snapshot taken meanwhile cut what it
+// was about to replay) starts again from the newer snapshot: the data dir holds nothing
+// of this node's own yet, and a join that fails leaves it empty as it was found. A data
+// dir that was not empty is never cleared here: the node stops, saying how to rejoin.
+async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
+  for (let attempt = 1; ; attempt++) {
+    const joining = await joinFromSnapshot(config, log);
+    const store = openStore(config.dataDir);
+    try {
+      return { store, ...(await openWrites(config, store, log)) };
+    } catch (err) {
+      await store.close();
+      if (!joining || !(err instanceof ControlBehindError || err instanceof ControlGapError)) throw err;
+      clearNodeState(config.dataDir);
+      if (attempt >= 3) throw err;
+      log.warn('the control stream was compacted while this node joined: restoring again', { error: (err as Error).message });
+    }
+  }
 }
 
 // The opener the CLI commands write through (src/state/open.ts): the same as serve's.
@@ -445,12 +496,12 @@ const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (confi
   : undefined);
 
 async function initCommand(config: Config): Promise<void> {
-  const store = openStore(config.dataDir);
-  const opened = await cliWrites(config)?.(store);
+  const opened = config.natsUrl ? await openNode(config, createLogger('silent')) : null;
+  const store = opened?.store ?? openStore(config.dataDir);
   const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
   const boot = await bootstrap(tenancy);
   const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
-  await opened?.close();
+  await opened?.control?.close();
   await store.close();
   const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
   process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
@@ -474,6 +525,8 @@ const USAGE = `usage: hedgerow <command> [options]
   status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
                                                              and with NATS_URL the control stream's applied sequence and lag
                                                              and every live serve and aggregate process of the cluster
+  snapshot create|list [--data DIR] [--json]                 with NATS_URL: snapshot this data dir into JetStream now (and compact
+                                                             the control stream behind the snapshots kept), or list the snapshots
   dead-letters                                               log records the consumer could not decode and set aside
   hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
   hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
@@ -530,6 +583,11 @@ export async function main(argv: string[]): Promise<number> {
         } finally {
           await store.close();
         }
+        return 0;
+      }
+      case 'snapshot': {
+        const out = await snapshotCommand(command[1], { ...config, eventStore: eventStoreConsumer.name });
+        process.stdout.write(out + '\n');
         return 0;
       }
       case 'dead-letters': {

@@ -90,3 +90,24 @@ insightsConfig('refuses nats without NATS_URL, and any other value, naming the s
 });
 
 insightsConfig.run();
+
+const quotaFlush = suite('config: quota usage flush interval');
+
+quotaFlush('a second embedded, ten seconds with NATS (one control-stream command per flush), or HEDGEROW_QUOTA_FLUSH_MS', () => {
+  assert.is(parse({}).quotaFlushMs, 1000);
+  assert.is(parse({ NATS_URL: 'nats://127.0.0.1:4222' }).quotaFlushMs, 10_000);
+  assert.is(parseCommandLine(['serve', '--nats', 'nats://127.0.0.1:4222'], {}).config.quotaFlushMs, 10_000);
+  assert.is(parse({ NATS_URL: 'nats://127.0.0.1:4222', HEDGEROW_QUOTA_FLUSH_MS: '2500' }).quotaFlushMs, 2500);
+  for (const bad of ['0', 'soon']) {
+    assert.throws(() => parse({ HEDGEROW_QUOTA_FLUSH_MS: bad }), (err: unknown) => err instanceof ConfigError && /HEDGEROW_QUOTA_FLUSH_MS|quotaFlushMs/.test((err as Error).message));
+  }
+});
+
+quotaFlush('snapshots: every six hours, three kept, unless HEDGEROW_SNAPSHOT_INTERVAL_SECONDS / HEDGEROW_SNAPSHOT_KEEP say otherwise', () => {
+  assert.equal(parse({}).snapshots, { intervalSeconds: 21_600, keep: 3 });
+  assert.equal(parse({ HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '0', HEDGEROW_SNAPSHOT_KEEP: '2' }).snapshots, { intervalSeconds: 0, keep: 2 });
+  // One kept would cut the control stream at each snapshot's own sequence: no margin.
+  assert.throws(() => parse({ HEDGEROW_SNAPSHOT_KEEP: '1' }), (err: unknown) => err instanceof ConfigError && /keep/.test((err as Error).message));
+});
+
+quotaFlush.run();

@@ -1,6 +1,6 @@
 // Feature flag request quotas per organization: a limit (none by default) and the usage
 // of the current billing period. Counting must cost a request almost nothing, so the meter
-// counts in memory and adds its counts to LMDB about once a second, through the write
+// counts in memory and adds its counts to LMDB every `flushMs` (config.quotaFlushMs), through the write
 // path (additions, so several meters — threads, processes, nodes — can count for one
 // organization); limits and the stored usage are re-read at most once a second. A limit
 // of N lets N requests through in a period; the next ones are quota-limited.
@@ -10,7 +10,7 @@ import { addFlagUsage, limitKey, setFlagLimit, usageKey } from './commands.js';
 import { billingPeriod } from './period.js';
 
 const REFRESH_MS = 1000;
-const FLUSH_MS = 1000;
+const DEFAULT_FLUSH_MS = 1000;
 
 interface Cached<T> {
   value: T;
@@ -25,7 +25,8 @@ function cached<T>(cache: Map<string, Cached<T>>, key: string, now: number, read
   return value;
 }
 
-export function createFlagMeter(store: Store, writes: StateWrites) {
+export function createFlagMeter(store: Store, writes: StateWrites, opts: { flushMs?: number } = {}) {
+  const flushMs = opts.flushMs ?? DEFAULT_FLUSH_MS;
   // `${org}\0${period}` → requests counted here and not yet in LMDB.
   let pending = new Map<string, number>();
   const stored = new Map<string, Cached<number>>();
@@ -68,7 +69,7 @@ export function createFlagMeter(store: Store, writes: StateWrites) {
       const key = `${orgId}\0${periodKey(now)}`;
       pending.set(key, (pending.get(key) ?? 0) + 1);
       if (!timer) {
-        timer = setTimeout(() => { void meter.flush(); }, FLUSH_MS);
+        timer = setTimeout(() => { void meter.flush(); }, flushMs);
         timer.unref();
       }
     },
@@ -79,7 +80,7 @@ export function createFlagMeter(store: Store, writes: StateWrites) {
       return limit !== null && meter.usage(orgId, now) >= limit;
     },
 
-    /** Adds the counts made here to LMDB. Runs a second after a count; await it before closing the store. */
+    /** Adds the counts made here to LMDB. Runs `flushMs` after a count; await it before closing the store. */
     async flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = null;

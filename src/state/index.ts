@@ -6,5 +6,5 @@ export {
 } from './local.js';
 // The NATS path (./nats.ts) is imported from its module, so the domains' appliers, loaded in
 // worker threads, do not load the NATS client.
-export { AppliedElsewhereError, ControlUnavailableError, ForeignStateError } from './errors.js';
+export { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError } from './errors.js';
 export type { OpenedWrites, WritesOpener } from './open.js';

@@ -12,11 +12,13 @@ import type { Store } from '../store/env.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
 import { ControlGapError, createCommandApplier, UnknownCommandError, type SequencedOutcome } from './local.js';
 import type { AppliedListener, StateWrites } from './writes.js';
-import { CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlSubject, ensureControlStream } from './control-stream.js';
+import {
+  behindMessage, CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlStreamId, controlSubject, ensureControlStream,
+} from './control-stream.js';
 import { availableBatches } from '../log/available-batches.js';
-import { AppliedElsewhereError, ControlUnavailableError, ForeignStateError } from './errors.js';
+import { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError } from './errors.js';
 
-export { AppliedElsewhereError, ControlUnavailableError, ForeignStateError };
+export { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError };
 
 export interface NatsWritesOptions {
   url: string;
@@ -42,7 +44,8 @@ export interface NatsWrites extends StateWrites {
   applied(): number;
   // Commands in the stream this node has not applied yet, as of the last one it received.
   lag(): number;
-  // Resolves once this node has applied everything the stream held when it was opened.
+  // Resolves once this node has applied everything the stream held when it was opened;
+  // rejects with the error that halted it before then.
   caughtUp(): Promise<void>;
   // Caught up once, and still applying (not halted).
   ready(): boolean;
@@ -72,7 +75,7 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
     await nc.close();
     throw err;
   }
-  const id = `nats:${streamName}:${info.created}`;
+  const id = controlStreamId(info);
   const positionKey = controlPositionKey(id);
   if ((store.positions.get(positionKey) ?? 0) === 0) {
     let other: string | null = null;
@@ -94,20 +97,29 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   const waiting = new Map<string, Waiter>();
 
   let applied = store.positions.get(positionKey) ?? 0;
+  // Compacted past what this data dir needs next: replaying would apply a gap.
+  if (info.state.first_seq > applied + 1) {
+    await nc.close();
+    throw new ControlBehindError(behindMessage(id, applied, info.state.first_seq));
+  }
   let pendingAfterLast = Math.max(0, info.state.last_seq - applied);
   const target = info.state.last_seq;
   let halted: Error | null = null;
   let closed = false;
   let reachedTarget = applied >= target;
   let onCaughtUp: (() => void) | null = null;
-  const caughtUp = new Promise<void>((resolve) => {
+  let onHaltedBefore: ((err: Error) => void) | null = null;
+  const caughtUp = new Promise<void>((resolve, reject) => {
     if (reachedTarget) resolve();
-    else onCaughtUp = resolve;
+    else { onCaughtUp = resolve; onHaltedBefore = reject; }
   });
+  // Whoever waits for it sees a halt during catch-up; nobody waiting is no crash.
+  caughtUp.catch(() => undefined);
   let current: ConsumerMessages | null = null;
 
   function halt(err: Error) {
     halted = err;
+    if (!reachedTarget) onHaltedBefore?.(err);
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
     opts.onHalt?.(err);
@@ -117,6 +129,8 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   // (lmdb-js runs them in order and shares commits), each writing its sequence; the batch
   // stops before a command this node cannot apply.
   async function applyBatch(batch: JsMsg[]): Promise<void> {
+    // The stream was compacted past this node while it followed (it fell that far behind).
+    if (batch.length > 0 && batch[0].seq > applied + 1) throw new ControlGapError(behindMessage(id, applied, batch[0].seq));
     const known = batch.findIndex((m) => !applier.knows((decode(m.data) as Command).kind));
     const runnable = known < 0 ? batch : batch.slice(0, known);
     const outcomes = await Promise.all(runnable.map((m) => applier.applyAt(decode(m.data) as Command, positionKey, m.seq)));

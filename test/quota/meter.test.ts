@@ -7,7 +7,7 @@ import { openStore, type Store } from '../../src/store/env.js';
 import { createFlagMeter, quotaCommands, type FlagMeter } from '../../src/quota/index.js';
 import { billingPeriod } from '../../src/quota/period.js';
 import { createLocalWrites } from '../../src/state/index.js';
-import { tempDir } from '../helpers/server.js';
+import { eventually, tempDir } from '../helpers/server.js';
 
 const s = suite('flag quota meter');
 let dir: string;
@@ -90,6 +90,21 @@ s('counts flush by themselves about a second after they are made', async () => {
   meter.record('org-timer', MARCH);
   await new Promise((r) => setTimeout(r, 1300));
   assert.is(store.quota.get(['usage', 'org-timer', 'feature_flag_requests', '2025-03']), 1);
+});
+
+s('a longer flush interval holds the counts in memory until it ends (the default with NATS)', async () => {
+  const slow = createFlagMeter(store, createLocalWrites(store, quotaCommands), { flushMs: 2500 });
+  const stored = () => store.quota.get(['usage', 'org-slow', 'feature_flag_requests', '2025-03']);
+  slow.record('org-slow', MARCH);
+  slow.record('org-slow', MARCH);
+  // Past the one-second default: nothing stored yet, though this meter counts both.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.is(stored(), undefined);
+  assert.is(slow.usage('org-slow', MARCH), 2);
+  // Then flushed by its own timer, once.
+  const started = Date.now();
+  await eventually(async () => stored() === 2, 20_000);
+  assert.ok(Date.now() - started >= 500, 'flushed before its interval ended');
 });
 
 s.run();
