@@ -4,7 +4,8 @@
 // loaded the position the query needs), shutting down, or silent for a while (a dead
 // process); no replica at all is asked again until the time limit, then the API answers 503.
 import { randomUUID } from 'node:crypto';
-import { connect, createInbox, type Msg, type NatsConnection } from 'nats';
+import { createInbox, type Msg, type NatsConnection } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import { STREAM } from '../log/nats-stream.js';
 import { EngineUnavailableError, QueryCancelledError, type EngineAnswer, type InsightsEngine } from './engine.js';
 import {
@@ -52,7 +53,7 @@ interface Attempt {
 }
 
 export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsInsightsEngine> {
-  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-insights', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-insights');
   const jsm = await nc.jetstreamManager();
   const catchUpMs = opts.catchUpMs ?? DEFAULT_CATCH_UP_MS;
   const silenceMs = opts.silenceMs ?? DEFAULT_SILENCE_MS;

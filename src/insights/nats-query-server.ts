@@ -2,7 +2,8 @@
 // the queue group once caught up with the stream, and for each query it is given waits (bounded) until its columnar store
 // has loaded the position the query needs, runs it, and streams the answer back. It also
 // publishes its loaded position every few seconds, for the serve nodes' metrics.
-import { connect, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { type Msg, type NatsConnection, type Subscription } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import { STREAM } from '../log/nats-stream.js';
 import type { Columnar } from './columnar/database.js';
 import {
@@ -37,7 +38,7 @@ export interface NatsQueryServer extends QueryServer {
 }
 
 export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOptions): Promise<NatsQueryServer> {
-  const nc: NatsConnection = await connect({ servers: opts.url, name: `hedgerow-aggregate ${opts.replica}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, `hedgerow-aggregate ${opts.replica}`);
   const maxPart = (nc.info?.max_payload ?? 1024 * 1024) - PART_SLACK_BYTES;
   // By reply subject: a retried query may reach this replica again under the same id.
   const running = new Map<string, { id: string; controller: AbortController; done: Promise<void> }>();

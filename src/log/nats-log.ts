@@ -2,7 +2,8 @@
 // publishes (its frames packed in order into messages under the server's
 // max_payload), acknowledged by JetStream; the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
-import { connect, type ConnectionOptions, type NatsConnection, type JetStreamClient } from 'nats';
+import { type NatsConnection, type JetStreamClient } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import type { CapturedEvent, EventLog, LogCodec, LogEntry, LogFrame, LogReader } from './types.js';
 import { encodeFrames, recordEntry, RECORD_OVERHEAD } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
@@ -24,16 +25,6 @@ export interface NatsLogOptions {
 const DEFAULT_ACK_TIMEOUT_MS = 5000;
 // Room left in each message for the protocol's headers.
 const HEADER_SLACK_BYTES = 1024;
-
-function connectionOptions(opts: NatsLogOptions, name: string): ConnectionOptions {
-  return {
-    servers: opts.url,
-    name,
-    // A restarting server must not leave the process with a dead connection for good.
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
-  };
-}
 
 // Follows the connection's state so appends fail at once while it is down,
 // instead of queueing in the client until their acknowledgement times out.
@@ -94,7 +85,7 @@ export function pack(frames: readonly LogFrame[], maxBytes: number): Buffer[] {
 }
 
 export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
-  const nc = await connect(connectionOptions(opts, 'hedgerow-capture'));
+  const nc = await connectNats(opts.url, 'hedgerow-capture');
   const isConnected = trackConnected(nc);
   const stream = await ensureStream(nc, opts.replicas ?? 1);
   const state = stream.state;
@@ -165,7 +156,7 @@ class HandlerFailure {
 }
 
 export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogReader> {
-  const nc = await connect(connectionOptions(opts, 'hedgerow-consumer'));
+  const nc = await connectNats(opts.url, 'hedgerow-consumer');
   const stream = await ensureStream(nc, opts.replicas ?? 1);
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { connect, StorageType, type KV, type NatsConnection } from 'nats';
+import { StorageType, type KV, type NatsConnection } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import { STREAM } from '../log/nats-stream.js';
 
 export const NODES_BUCKET = 'HEDGEROW_NODES';
@@ -68,7 +69,7 @@ const keyOf = (name: string) => createHash('sha256').update(name).digest('hex').
 const openBucket = (nc: NatsConnection) => nc.jetstream().views.kv(NODES_BUCKET, { ttl: NODE_TTL_MS, history: 1, storage: StorageType.File });
 
 export async function announceNode(opts: AnnounceOptions): Promise<{ close(): Promise<void> }> {
-  const nc = await connect({ servers: opts.url, name: 'hedgerow-announce', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc = await connectNats(opts.url, 'hedgerow-announce');
   let kv: KV;
   try {
     kv = await openBucket(nc);

@@ -2,7 +2,8 @@
 // (each consumer's position and lag) and, with NATS, the control stream of management
 // writes (docs/decisions/0031), and every live process of the cluster as each announces
 // itself (./announce.ts). Reads the data dir beside a running server.
-import { connect } from 'nats';
+import type { JetStreamManager } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID } from '../log/types.js';
 import { newestSeq } from '../log/lmdb-log.js';
@@ -19,7 +20,7 @@ export interface NodeStatus {
   nodes: NodeAnnouncement[] | null;
 }
 
-async function streamInfo(jsm: Awaited<ReturnType<Awaited<ReturnType<typeof connect>>['jetstreamManager']>>, name: string) {
+async function streamInfo(jsm: JetStreamManager, name: string) {
   try {
     return await jsm.streams.info(name);
   } catch {
@@ -32,7 +33,7 @@ export async function nodeStatus(store: Store, natsUrl: string | null, consumers
   let control: NodeStatus['control'] = null;
   let nodes: NodeStatus['nodes'] = null;
   if (natsUrl) {
-    const nc = await connect({ servers: natsUrl, name: 'hedgerow-status', maxReconnectAttempts: 0 });
+    const nc = await connectNats(natsUrl, 'hedgerow-status', { once: true });
     try {
       const jsm = await nc.jetstreamManager();
       const events = await streamInfo(jsm, STREAM);

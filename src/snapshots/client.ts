@@ -4,7 +4,8 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { connect, StorageType, type NatsConnection, type ObjectInfo, type ObjectStore, type JetStreamManager } from 'nats';
+import { StorageType, type NatsConnection, type ObjectInfo, type ObjectStore, type JetStreamManager } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import { CONTROL_STREAM, controlStreamId } from '../state/control-stream.js';
 import { natsLogId, STREAM as EVENT_STREAM } from '../log/nats-stream.js';
 import type { SnapshotMeta, StreamsNow } from './plan.js';
@@ -50,7 +51,7 @@ function metaOf(info: ObjectInfo): SnapshotMeta | null {
 }
 
 export async function connectSnapshots(url: string): Promise<SnapshotsClient> {
-  const nc: NatsConnection = await connect({ servers: url, name: 'hedgerow-snapshots', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(url, 'hedgerow-snapshots');
   let os: ObjectStore;
   let jsm: JetStreamManager;
   try {

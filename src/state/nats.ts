@@ -7,7 +7,8 @@
 // result or error, matched by the message id the submitter gave it.
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
-import { connect, type ConsumerMessages, type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
+import { type ConsumerMessages, type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
+import { connectNats } from '../nats/connect.js';
 import type { Store } from '../store/env.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
 import { ControlGapError, createCommandApplier, UnknownCommandError, type SequencedOutcome } from './local.js';
@@ -67,7 +68,7 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   const { store } = opts;
   const streamName = opts.stream ?? CONTROL_STREAM;
   const subject = controlSubject(streamName);
-  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-control', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-control');
   let info;
   try {
     info = await ensureControlStream(nc, streamName, opts.replicas ?? 1);

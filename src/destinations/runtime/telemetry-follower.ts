@@ -5,7 +5,8 @@
 // (so a message is applied once per store, across restarts); and it watches the watcher
 // bucket, putting each function's latest record. Messages and records of this data dir's
 // own origin are skipped: its deliveries wrote them already.
-import { connect, type ConsumerMessages, type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
+import { type ConsumerMessages, type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
+import { connectNats } from '../../nats/connect.js';
 import { availableBatches } from '../../log/available-batches.js';
 import type { DestinationsStore } from '../../store/destinations.js';
 import { applyTelemetry } from './telemetry.js';
@@ -39,7 +40,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<TelemetryFollower> {
   const { ds } = opts;
-  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-hog-telemetry-follower', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-hog-telemetry-follower');
   let positionKey: string;
   let bucket: KV;
   try {

@@ -6,7 +6,8 @@
 // is tried again, up to a bound beyond which the oldest is dropped: the other nodes then
 // miss it, this node's own store has it (telemetry is not exactly once: docs/decisions/0034).
 import { randomUUID } from 'node:crypto';
-import { connect, type KV, type NatsConnection } from 'nats';
+import { type KV, type NatsConnection } from 'nats';
+import { connectNats } from '../../nats/connect.js';
 import type { WatcherRecord } from '../../store/destinations.js';
 import type { TelemetryBatch, TelemetryOut } from './telemetry.js';
 import {
@@ -36,7 +37,7 @@ const MAX_WAITING = 100_000;
 const weightOf = (line: TelemetryBatch['logs'][number]) => 64 + line[0].length + line[3].instance_id.length + line[3].message.length * 3;
 
 export async function openTelemetryPublisher(opts: TelemetryPublisherOptions): Promise<TelemetryPublisher> {
-  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-hog-telemetry', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-hog-telemetry');
   let bucket: KV;
   try {
     await ensureTelemetryStream(nc, opts.days);

@@ -10,7 +10,8 @@
 //   outcome is recorded. A node holding none renders nothing; one that died lets its claims
 //   lapse after the TTL, and the other nodes' periodic resume takes them over (./resume.ts).
 // The embedded service uses neither (./files.ts, ./claims.ts).
-import { connect, StorageType, type NatsConnection, type ObjectStore } from 'nats';
+import { StorageType, type NatsConnection, type ObjectStore } from 'nats';
+import { connectNats } from '../../nats/connect.js';
 import { openLeases, type Leases } from '../../leases/index.js';
 import type { StoredContent } from '../types.js';
 import type { AssetKey, RenderClaims } from './claims.js';
@@ -48,7 +49,7 @@ export interface NatsExportsOptions {
 const keyOf = (a: AssetKey) => `${a.project_id}.${a.id}`;
 
 export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExports> {
-  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-exports', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-exports');
   let store: ObjectStore;
   let leases: Leases;
   try {

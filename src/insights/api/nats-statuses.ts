@@ -14,7 +14,8 @@
 // - A result too large for one NATS message goes to the object store
 //   HEDGEROW_QUERY_RESULTS (same max age) before the status naming it is written.
 import { createHash, randomUUID } from 'node:crypto';
-import { connect, KvWatchInclude, nanos, StorageType, type KV, type KvEntry, type NatsConnection, type ObjectStore } from 'nats';
+import { KvWatchInclude, nanos, StorageType, type KV, type KvEntry, type NatsConnection, type ObjectStore } from 'nats';
+import { connectNats } from '../../nats/connect.js';
 import { CANCELLED_MESSAGE, endedStatus, iso, KEEP_MS, runningStatus, type Outcome, type QueryStatus, type Statuses } from './statuses.js';
 
 export const QUERY_STATUSES_BUCKET = 'HEDGEROW_QUERY_STATUSES';
@@ -67,7 +68,7 @@ export async function openNatsStatuses(opts: NatsStatusesOptions): Promise<Statu
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   const lostAfterMs = opts.lostAfterMs ?? LOST_AFTER_MS;
   const onError = (err: unknown) => opts.onError?.(err instanceof Error ? err : new Error(String(err)));
-  const nc: NatsConnection = await connect({ servers: opts.url, name: 'hedgerow-query-statuses', maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-query-statuses');
   let kv: KV;
   let objects: ObjectStore;
   try {

@@ -7,7 +7,8 @@
 // (from its own position only when nobody recorded one). The position recorded is the
 // holder's to choose: the destinations record where a successor must replay from for
 // nothing the holder still had queued to be lost (src/destinations/runtime/queue.ts).
-import { connect, StorageType, type KV, type NatsConnection } from 'nats';
+import { StorageType, type KV, type NatsConnection } from 'nats';
+import { connectNats } from '../../nats/connect.js';
 import { openLeases, type Lease, type Leases } from '../../leases/index.js';
 
 export interface ClaimOptions {
@@ -41,7 +42,7 @@ const text = new TextEncoder();
 const fromText = new TextDecoder();
 
 export async function claimWork(opts: ClaimOptions): Promise<Claim> {
-  const nc: NatsConnection = await connect({ servers: opts.url, name: `hedgerow-claim-${opts.name}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc: NatsConnection = await connectNats(opts.url, `hedgerow-claim-${opts.name}`);
   let leases: Leases;
   let positions: KV;
   try {
