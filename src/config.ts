@@ -46,9 +46,11 @@ const ConfigSchema = Type.Object({
   // the node holding the cluster's snapshot claim takes one (0: only `hedgerow snapshot
   // create`), and how many are kept (the control stream is purged up to the oldest kept:
   // at least two, or each snapshot would cut the stream at its own sequence and halt any
-  // node a command behind it).
+  // node a command behind it). At most every 3 days: a snapshot whose event position the
+  // event stream's 7-day max_age has dropped cannot be restored, so a joining node needs one
+  // younger than that (two chances within the window).
   snapshots: Type.Object({
-    intervalSeconds: Type.Integer({ minimum: 0 }),
+    intervalSeconds: Type.Integer({ minimum: 0, maximum: 3 * 86_400 }),
     keep: Type.Integer({ minimum: 2, maximum: 100 }),
   }),
   // Persons the consumer keeps in memory between transactions (src/persons/person-cache.ts):

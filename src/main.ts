@@ -395,6 +395,10 @@ export interface RunningAggregator {
 export async function startAggregator(config: Readonly<Config>, log: Logger = createLogger(config.logLevel)): Promise<RunningAggregator> {
   const replica = `${hostname()}:${config.dataDir}`;
   const consumers = aggregateConsumers(config, replica);
+  // A replica joining a cluster whose event stream no longer holds its first records (7
+  // days of max_age) starts from a snapshot too: its event store then follows the stream
+  // from the snapshot's position, and its insights consumer backfills from that event store.
+  await joinFromSnapshot(config, log);
   const store = openStore(config.dataDir);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });

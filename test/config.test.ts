@@ -108,6 +108,9 @@ quotaFlush('snapshots: every six hours, three kept, unless HEDGEROW_SNAPSHOT_INT
   assert.equal(parse({ HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '0', HEDGEROW_SNAPSHOT_KEEP: '2' }).snapshots, { intervalSeconds: 0, keep: 2 });
   // One kept would cut the control stream at each snapshot's own sequence: no margin.
   assert.throws(() => parse({ HEDGEROW_SNAPSHOT_KEEP: '1' }), (err: unknown) => err instanceof ConfigError && /keep/.test((err as Error).message));
+  // A snapshot must come well within the event stream's 7-day max_age.
+  assert.equal(parse({ HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '259200' }).snapshots.intervalSeconds, 259_200);
+  assert.throws(() => parse({ HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '259201' }), (err: unknown) => err instanceof ConfigError && /intervalSeconds/.test((err as Error).message));
 });
 
 quotaFlush.run();

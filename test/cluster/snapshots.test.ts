@@ -10,9 +10,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, rmSync } from 'node:fs';
 import { connect, type NatsConnection } from 'nats';
-import { cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
+import { cliAggregate, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
 import { connectSnapshots, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
 import { CONTROL_STREAM } from '../../src/state/control-stream.js';
 import { STREAM as EVENT_STREAM } from '../../src/log/nats-stream.js';
@@ -154,6 +154,27 @@ s('with the event stream\'s first records gone too, the stopped node is told to 
   const status = await cliRunWith(env(), bDir, 'status', '--json');
   assert.is(status.code, 0, status.stderr);
   assert.is(JSON.parse(status.stdout).consumers.find((c: { name: string }) => c.name === 'event_store').lag_records, 0);
+});
+
+s('an insights replica (`hedgerow aggregate`) with an empty data dir joins from the snapshot too: it counts the events the stream no longer holds', async () => {
+  const dir = tempDir('hedgerow-snap-aggregate-');
+  const replica = await cliAggregate(dir, env());
+  try {
+    // The four $pageviews captured before the event stream was purged.
+    const pageviews = {
+      kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day',
+      dateRange: { date_from: '2025-12-31', date_to: '2026-01-02' },
+    };
+    const answered = await eventually(async () => {
+      const r = await api(node(A), 'POST', `/api/environments/${keys.project_id}/query/`, { query: pageviews, refresh: 'force_blocking' });
+      return r.status === 200 ? r : null;
+    }, 60_000).catch(() => assert.unreachable(`no answer from the replica: ${replica.output().slice(-2000)}`));
+    const total = (answered!.body.results as { data: number[] }[]).flatMap((series) => series.data).reduce((a, b) => a + b, 0);
+    assert.is(total, 4);
+  } finally {
+    await cliStop(replica.child, 'SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 s.run();
