@@ -10,6 +10,7 @@ import { cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite, holderPid } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer } from '../helpers/server.js';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
+import { orderWebhook } from '../helpers/hog-functions.js';
 
 const s = suite('destinations handed over');
 const cluster = clusterForSuite({
@@ -28,11 +29,7 @@ s('the holder killed with deliveries in flight: the other node delivers every on
   try {
     const created = await request(`${a.url}/api/environments/${keys.project_id}/hog_functions/`, {
       method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        template_id: 'template-webhook', enabled: true,
-        inputs: { url: { value: `${sink.url}/deliver` }, body: { value: { n: '{event.properties.n}' } } },
-        filters: { events: [{ id: 'order', type: 'events' }] },
-      }),
+      body: JSON.stringify(orderWebhook(sink.url)),
     });
     assert.is(created.status, 201);
     await eventually(async () => (await request(`${b.url}/api/environments/${keys.project_id}/hog_functions/${created.body.id}/`, {

@@ -5,7 +5,7 @@
 // store stood).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
+import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer } from '../helpers/server.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 
@@ -26,14 +26,7 @@ const capture = async (n: Node, batch: Record<string, unknown>[]) => {
   assert.is(r.status, 200);
 };
 
-type Person = { uuid: string; id: number; distinct_ids: string[]; properties: unknown; created_at: string };
-const personsOf = async (n: Node) => {
-  const r = await api(n, 'GET', '/persons/?limit=1000');
-  if (r.status !== 200) return null;
-  return (r.body.results as Person[])
-    .map((p) => ({ uuid: p.uuid, id: p.id, distinct_ids: [...p.distinct_ids].sort(), properties: p.properties, created_at: p.created_at }))
-    .sort((x, y) => x.uuid.localeCompare(y.uuid));
-};
+const personsOf = (n: Node) => clusterPersons(n, keys());
 const [A, B] = [0, 1];
 const identify = (i: number) => ({
   event: '$identify', distinct_id: 'victim', properties: { $anon_distinct_id: `anon-${i}`, $set: { step: i } },

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, rmSync } from 'node:fs';
 import { connect, type NatsConnection } from 'nats';
 import { cliAggregate, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
+import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
 import { connectSnapshots, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
 import { CONTROL_STREAM } from '../../src/state/control-stream.js';
@@ -47,13 +47,7 @@ function api(n: Node, method: string, path: string, body?: unknown, key = keys.p
   });
 }
 const stream = async (name: string) => (await (await nc.jetstreamManager()).streams.info(name)).state;
-const personsOf = async (n: Node) => {
-  const r = await api(n, 'GET', `/api/environments/${keys.project_id}/persons/?limit=1000`);
-  if (r.status !== 200) return null;
-  return (r.body.results as { uuid: string; distinct_ids: string[]; properties: unknown; created_at: string; id: unknown }[])
-    .map((p) => ({ uuid: p.uuid, id: p.id, distinct_ids: [...p.distinct_ids].sort(), properties: p.properties, created_at: p.created_at }))
-    .sort((x, y) => x.uuid.localeCompare(y.uuid));
-};
+const personsOf = (n: Node) => clusterPersons(n, keys);
 const flagKeys = async (n: Node) => ((await api(n, 'GET', `/api/projects/${keys.project_id}/feature_flags/`)).body.results as { key: string }[])
   .map((f) => f.key).sort();
 const projectNames = async (n: Node) => ((await api(n, 'GET', '/api/projects/')).body.results as { name: string }[]).map((p) => p.name).sort();

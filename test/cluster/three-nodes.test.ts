@@ -7,9 +7,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { cliInit, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
+import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
+import { orderWebhook } from '../helpers/hog-functions.js';
 
 const s = suite('three nodes, one NATS');
 // The tests poll the management API of each node: no per-key rate limit in the way.
@@ -92,13 +93,7 @@ s('a project created on node A exists on node B, with its token accepted by capt
   assert.is(capture.status, 200);
 });
 
-const personsOf = async (n: Node) => {
-  const r = await api(n, 'GET', `/api/environments/${keys.project_id}/persons/?limit=1000`);
-  if (r.status !== 200) return null;
-  return (r.body.results as { uuid: string; distinct_ids: string[]; properties: unknown; created_at: string; id: unknown }[])
-    .map((p) => ({ uuid: p.uuid, id: p.id, distinct_ids: [...p.distinct_ids].sort(), properties: p.properties, created_at: p.created_at }))
-    .sort((x, y) => x.uuid.localeCompare(y.uuid));
-};
+const personsOf = (n: Node) => clusterPersons(n, keys);
 
 s('events captured on nodes A and B build the same persons on all three', async () => {
   const batch = (i: number) => [
@@ -125,11 +120,7 @@ s('events captured on nodes A and B build the same persons on all three', async 
 s('a hog function delivers each matching event once for the cluster, not once per node', async () => {
   const sink: Sink = await startSink();
   try {
-    const created = await api(node(A), 'POST', `/api/environments/${keys.project_id}/hog_functions/`, {
-      template_id: 'template-webhook', enabled: true,
-      inputs: { url: { value: `${sink.url}/deliver` }, body: { value: { n: '{event.properties.n}' } } },
-      filters: { events: [{ id: 'order', type: 'events' }] },
-    });
+    const created = await api(node(A), 'POST', `/api/environments/${keys.project_id}/hog_functions/`, orderWebhook(sink.url));
     assert.is(created.status, 201);
     // Every node has the function before the events come.
     await eventually(async () => (await api(node(C), 'GET', `/api/environments/${keys.project_id}/hog_functions/${created.body.id}/`)).status === 200, 2000);

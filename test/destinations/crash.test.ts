@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { cliInit, cliServe, cliStop } from '../helpers/cli-server.js';
 import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
 import { ok, startSink, type Sink, type SinkRequest } from '../helpers/http-sink.js';
+import { orderWebhook } from '../helpers/hog-functions.js';
 
 const s = suite('destinations across a crash');
 
@@ -22,11 +23,7 @@ s('SIGKILL with deliveries pending, restart: every matching event delivered exac
   try {
     const created = await request(`${url}/api/environments/${keys.project_id}/hog_functions/`, {
       method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        template_id: 'template-webhook', enabled: true,
-        inputs: { url: { value: `${sink.url}/deliver` }, body: { value: { n: '{event.properties.n}' } } },
-        filters: { events: [{ id: 'order', type: 'events' }] },
-      }),
+      body: JSON.stringify(orderWebhook(sink.url)),
     });
     assert.is(created.status, 201);
     const capture = async (from: number, to: number) => {

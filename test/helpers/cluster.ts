@@ -6,7 +6,7 @@ import { connect } from 'nats';
 import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from './cli-server.js';
 import { natsServerForSuite } from './nats.js';
-import { tempDir } from './server.js';
+import { bearer, request, tempDir } from './server.js';
 
 export interface ClusterNode { dir: string; child: ChildProcess; url: string }
 
@@ -63,4 +63,16 @@ export async function holderPid(natsUrl: string): Promise<number | null> {
   } finally {
     await nc.close();
   }
+}
+
+export interface ListedPerson { uuid: string; id: unknown; distinct_ids: string[]; properties: unknown; created_at: string }
+
+// A node's persons as the persons API lists them, in a form two nodes' lists compare by
+// (distinct ids and persons sorted); null while the API does not answer 200.
+export async function personsOf(n: ClusterNode, keys: CliKeys): Promise<ListedPerson[] | null> {
+  const r = await request(`${n.url}/api/environments/${keys.project_id}/persons/?limit=1000`, { headers: bearer(keys.personal_api_key) });
+  if (r.status !== 200) return null;
+  return (r.body.results as ListedPerson[])
+    .map((p) => ({ uuid: p.uuid, id: p.id, distinct_ids: [...p.distinct_ids].sort(), properties: p.properties, created_at: p.created_at }))
+    .sort((x, y) => x.uuid.localeCompare(y.uuid));
 }

@@ -5,44 +5,26 @@
 // replays. No other reader of the log, and no read of events, ever sees one.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import type { Store } from '../../src/store/env.js';
 import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
 import { applyEntriesIsolating } from '../../src/events/store-consumer.js';
 import { eventByUuid, queryEvents } from '../../src/events/query.js';
 import { createPersonStep, type EventPreparation } from '../../src/persons/step.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import { hashKeyOverrides, personRecordByDistinctId } from '../../src/persons/store.js';
-import { PERSONS_GENERATION_KEY } from '../../src/store/persons.js';
 import { BatchBuilder } from '../../src/insights/from-store.js';
 import type { LogEntry } from '../../src/log/types.js';
-import { tempDir } from '../helpers/server.js';
+import { replicaContents, replicasPerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { personOperationMaker, recordOf } from '../helpers/log-operations.js';
 
 const s = suite('persons: operations in the event log');
 const P = 1;
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
-let dirs: string[] = [];
-let stores: Store[] = [];
-s.after.each(async () => {
-  for (const st of stores) await st.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  dirs = []; stores = [];
-});
 
-function node(): Store {
-  const dir = tempDir('hedgerow-person-ops-');
-  dirs.push(dir);
-  const st = openStore(dir);
-  stores.push(st);
-  return st;
-}
+const node = replicasPerTest(s, 'hedgerow-person-ops-');
 
 const DBS = ['persons', 'personDistinctIds', 'personIds', 'personRedirects', 'personSeq', 'groupTypes', 'groups', 'eventRows', 'hashKeyOverrides'] as const;
-// The persons generation counts this node's own transactions (node-local by design, 0031).
-const contents = (store: Store, db: (typeof DBS)[number]) => [...store[db].getRange()]
-  .filter(({ key }) => !(db === 'personSeq' && key === PERSONS_GENERATION_KEY)).map(({ key, value }) => [key, value]);
 
 const ev = eventMaker(P, NOW);
 const ops = personOperationMaker(P);
@@ -91,7 +73,7 @@ s('two event stores applying a log with operations, batched differently, hold th
   let clock = NOW + 86_400_000;
   const stepB = createPersonStep(b, () => (clock += 777), 4);
   for (const entry of LOG) await applyEntries(b, [entry], stepB, undefined, () => clock);
-  for (const db of DBS) assert.equal(contents(b, db), contents(a, db), `${db} differs`);
+  for (const db of DBS) assert.equal(replicaContents(b, db), replicaContents(a, db), `${db} differs`);
   assertOutcome(a);
 });
 
@@ -110,7 +92,7 @@ s('applied event by event (the ladder isolating a failure), every operation keep
   };
   await applyEntriesIsolating(c, LOG, { startPreparation: flakyStep, now: () => NOW });
   assert.is(failures, 0);
-  for (const db of DBS) assert.equal(contents(c, db), contents(a, db), `${db} differs`);
+  for (const db of DBS) assert.equal(replicaContents(c, db), replicaContents(a, db), `${db} differs`);
   assertOutcome(c);
 });
 
@@ -123,7 +105,7 @@ s('a replay of the log (a crash before the position moved) applies no operation 
   // user-1 person made after it, and the hash keys would land on another person.
   await applyEntries(r, LOG, step);
   await applyEntriesIsolating(r, [LOG[2]], { startPreparation: createPersonStep(r, () => NOW) });
-  for (const db of DBS) assert.equal(contents(r, db), contents(a, db), `${db} differs`);
+  for (const db of DBS) assert.equal(replicaContents(r, db), replicaContents(a, db), `${db} differs`);
   assertOutcome(r);
 });
 

@@ -6,32 +6,18 @@
 // order of the log.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
 import { applyEntries } from '../../src/events/consumer.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
-import { PERSONS_GENERATION_KEY } from '../../src/store/persons.js';
 import type { LogEntry } from '../../src/log/types.js';
-import { tempDir } from '../helpers/server.js';
+import { replicaContents, replicasPerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { xorshift } from '../helpers/xorshift.js';
 
 const s = suite('persons: replicas of one log');
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
-let dirs: string[] = [];
-let stores: Store[] = [];
-s.after.each(async () => {
-  for (const st of stores) await st.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  dirs = []; stores = [];
-});
 
 const PERSON_DBS = ['persons', 'personDistinctIds', 'personIds', 'personRedirects', 'personSeq', 'groupTypes', 'groups', 'eventRows'] as const;
-// The persons generation (personSeq under PERSONS_GENERATION_KEY) counts this node's
-// consumer transactions for its person cache: node-local by design, not person state.
-const contents = (store: Store, db: (typeof PERSON_DBS)[number]) => [...store[db].getRange()]
-  .filter(({ key }) => !(db === 'personSeq' && key === PERSONS_GENERATION_KEY)).map(({ key, value }) => [key, value]);
 
 // A reproducible history of anonymous visits, identifies (merges), aliases, property
 // updates and group identifies over a few dozen distinct ids.
@@ -58,13 +44,7 @@ function history(count: number): LogEntry[] {
   return entries;
 }
 
-function node(): Store {
-  const dir = tempDir('hedgerow-replica-');
-  dirs.push(dir);
-  const st = openStore(dir);
-  stores.push(st);
-  return st;
-}
+const node = replicasPerTest(s, 'hedgerow-replica-');
 
 s('two event stores applying the same log, batched differently, at different times, hold the same persons and groups', async () => {
   const entries = history(600);
@@ -77,11 +57,11 @@ s('two event stores applying the same log, batched differently, at different tim
   const stepB = createPersonStep(b, () => (clock += 777), 4);
   for (const entry of entries) await applyEntries(b, structuredClone([entry]), stepB, undefined, () => clock);
 
-  for (const db of PERSON_DBS) assert.equal(contents(b, db), contents(a, db), `${db} differs`);
+  for (const db of PERSON_DBS) assert.equal(replicaContents(b, db), replicaContents(a, db), `${db} differs`);
   // Not two empty stores: persons, merges and groups were made.
-  assert.ok(contents(a, 'persons').length > 10);
-  assert.ok(contents(a, 'personRedirects').length > 0);
-  assert.ok(contents(a, 'groups').length > 0);
+  assert.ok(replicaContents(a, 'persons').length > 10);
+  assert.ok(replicaContents(a, 'personRedirects').length > 0);
+  assert.ok(replicaContents(a, 'groups').length > 0);
   // A person's uuid is UUIDv5 of project and distinct id: the person of anon-0's first event.
   const row = [...a.personDistinctIds.getRange()].find(({ key }) => key[1] === 'anon-0');
   assert.ok(row);
