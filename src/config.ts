@@ -16,6 +16,9 @@ const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   dataDir: Type.String({ minLength: 1 }),
   natsUrl: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  // Replicas of every stream, KV bucket and object store hedgerow creates in JetStream (one
+  // per server of a cluster at most; JetStream allows up to 5). Existing ones keep theirs.
+  natsReplicas: Type.Integer({ minimum: 1, maximum: 5 }),
   logLevel: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')]),
   json: Type.Boolean(),
   capture: Type.Object({
@@ -164,6 +167,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
     host: v.host ?? env.HOST ?? '0.0.0.0',
     dataDir: resolve(v.data ?? env.HEDGEROW_DATA ?? './data'),
     natsUrl: v.nats ?? (env.NATS_URL || null),
+    natsReplicas: intFrom('HEDGEROW_NATS_REPLICAS', env.HEDGEROW_NATS_REPLICAS, 1),
     logLevel: (v['log-level'] ?? env.LOG_LEVEL ?? 'info') as Config['logLevel'],
     json: v.json ?? false,
     capture: {

@@ -91,7 +91,7 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
     registered(destinationsConsumer, {
       dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
       watcherLockMs: config.hog.watcherLockSeconds * 1000, logRetentionDays: config.hog.logRetentionDays,
-      metricRetentionDays: config.hog.metricRetentionDays, natsUrl: config.natsUrl,
+      metricRetentionDays: config.hog.metricRetentionDays, natsUrl: config.natsUrl, natsReplicas: config.natsReplicas,
     }),
   ];
 }
@@ -107,7 +107,7 @@ function insightsConsumerOf(config: Readonly<Config>, nats?: { url: string; repl
 
 // What a consumer's supervised thread is given, in `serve` and in `aggregate` alike.
 const consumerThread = (config: Readonly<Config>, consumer: RegisteredConsumer): ConsumerThreadData => ({
-  consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, batchBytes: config.consumerBatchBytes,
+  consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, natsReplicas: config.natsReplicas, batchBytes: config.consumerBatchBytes,
 });
 
 // What a `hedgerow aggregate` replica runs: the event store (persons resolved by the same
@@ -156,7 +156,7 @@ export async function startServer(
     );
   }
 
-  const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, codec: captureCodec }) : createLmdbLog(store, captureCodec);
+  const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, replicas: config.natsReplicas, codec: captureCodec }) : createLmdbLog(store, captureCodec);
   await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
   // Queries run in this process's aggregation worker, or in `hedgerow aggregate` replicas.
   const natsEngine = config.insights.mode === 'nats'
@@ -202,12 +202,12 @@ export async function startServer(
   // those and the watcher state the delivering node publishes (docs/decisions/0034).
   const destinationsRetention = startDestinationsRetention(store, destinations, config.hog, Date.now);
   const telemetry = config.natsUrl
-    ? await followTelemetry({ url: config.natsUrl, ds: destinations, days: config.hog, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
+    ? await followTelemetry({ url: config.natsUrl, replicas: config.natsReplicas, ds: destinations, days: config.hog, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
     : null;
   const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
     const position = consumerPosition(store, consumer.name, eventLog.id);
     return claimWork({
-      url: config.natsUrl!, name: consumer.name, node: nodeName,
+      url: config.natsUrl!, replicas: config.natsReplicas, name: consumer.name, node: nodeName,
       // Far enough back that a successor replays every event whose invocation is still
       // queued here: losing this node loses no delivery (some are repeated instead).
       position: () => handoverPosition(destinations, position.read() ?? 0),
@@ -234,7 +234,7 @@ export async function startServer(
   // and compacts the control stream behind the snapshots (docs/decisions/0033).
   const snapshots = control && config.snapshots.intervalSeconds > 0
     ? await scheduleSnapshots({
-      url: config.natsUrl!, store, node: nodeName, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
+      url: config.natsUrl!, replicas: config.natsReplicas, store, node: nodeName, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
       intervalSeconds: config.snapshots.intervalSeconds, keep: config.snapshots.keep,
     })
     : null;
@@ -263,7 +263,7 @@ export async function startServer(
     engine: natsEngine ?? undefined,
     // With NATS, background calculations' statuses are in a KV bucket: a poll or a cancel
     // may reach any node (src/insights/api/nats-statuses.ts).
-    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, onError: warnStatus }) : undefined,
+    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, replicas: config.natsReplicas, onError: warnStatus }) : undefined,
     onStatusError: warnStatus,
   });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
@@ -279,7 +279,7 @@ export async function startServer(
   // died is resumed by another once its claim lapsed (src/exports/assets/resume.ts).
   const natsExports = config.natsUrl
     ? await openNatsExports({
-      url: config.natsUrl, node: nodeName, claimTtlMs: config.exports.claimTtlMs, onError: (err) => log.warn('export claim lost', { error: err.message }),
+      url: config.natsUrl, replicas: config.natsReplicas, node: nodeName, claimTtlMs: config.exports.claimTtlMs, onError: (err) => log.warn('export claim lost', { error: err.message }),
     })
     : null;
   const exports = createExportsApi({
@@ -370,7 +370,7 @@ export async function startServer(
   if (config.natsUrl) {
     const claimNames = consumers.filter(isClaimed).map((c) => c.name);
     announcement = await announceNode({
-      url: config.natsUrl, name: nodeName, role: 'serve', listen: `${config.host}:${port}`,
+      url: config.natsUrl, replicas: config.natsReplicas, name: nodeName, role: 'serve', listen: `${config.host}:${port}`,
       state: (): NodeState => ({
         consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
         control: control ? { applied: control.applied(), lag: control.lag() } : null,
@@ -404,7 +404,7 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
   let reader;
   try {
-    reader = await createNatsLogReader({ url: config.natsUrl!, codec: captureCodec });
+    reader = await createNatsLogReader({ url: config.natsUrl!, replicas: config.natsReplicas, codec: captureCodec });
     await registerConsumers(store, reader.id, await reader.lastSeq(), consumers);
   } catch (err) {
     await reader?.close();
@@ -415,7 +415,7 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
   const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, consumer), log));
   const logId = reader.id;
   const announcement = await announceNode({
-    url: config.natsUrl!, name: replica, role: 'aggregate', listen: null,
+    url: config.natsUrl!, replicas: config.natsReplicas, name: replica, role: 'aggregate', listen: null,
     state: () => ({ consumers: positionsOf(store, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
     onError: (err) => log.warn('announcing this replica', { error: err.message }),
   });
@@ -439,7 +439,7 @@ export async function openWrites(
 ): Promise<{ writes: StateWrites; control: NatsWrites | null }> {
   if (!config.natsUrl) return { writes: createLocalWrites(store, specs), control: null };
   const control = await createNatsWrites({
-    url: config.natsUrl, store, specs,
+    url: config.natsUrl, replicas: config.natsReplicas, store, specs,
     holdsState: (s) => { for (const _ of s.tenancy.getKeys({ limit: 1 })) return true; return false; },
     onHalt: (err) => log.error('control stream: this node stopped applying management writes', { error: err.message }),
   });
@@ -455,7 +455,7 @@ export async function openWrites(
 // Resolves with whether the data dir was empty.
 async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<boolean> {
   if (!config.natsUrl || !emptyDataDir(config.dataDir)) return false;
-  const client = await connectSnapshots(config.natsUrl);
+  const client = await connectSnapshots(config.natsUrl, config.natsReplicas);
   try {
     const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
     if (restored) {

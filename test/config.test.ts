@@ -114,3 +114,16 @@ quotaFlush('snapshots: every six hours, three kept, unless HEDGEROW_SNAPSHOT_INT
 });
 
 quotaFlush.run();
+
+const replicas = suite('config: JetStream replicas');
+
+replicas('one unless HEDGEROW_NATS_REPLICAS says otherwise, at most 5 (JetStream\'s limit)', () => {
+  assert.is(parse({}).natsReplicas, 1);
+  assert.is(parse({ NATS_URL: 'nats://127.0.0.1:4222', HEDGEROW_NATS_REPLICAS: '3' }).natsReplicas, 3);
+  for (const bad of ['0', '6', '2.5', 'three']) {
+    assert.throws(() => parse({ HEDGEROW_NATS_REPLICAS: bad }), (err: unknown) =>
+      err instanceof ConfigError && /HEDGEROW_NATS_REPLICAS|natsReplicas/.test((err as Error).message), bad);
+  }
+});
+
+replicas.run();

@@ -17,6 +17,8 @@ export interface LeasesOptions {
   ttlMs: number;
   // Written in the key's value: who holds it (read by operators, `nats kv get`).
   node: string;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 export interface LeaseHooks {
@@ -49,7 +51,7 @@ const text = new TextEncoder();
 const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
 
 export async function openLeases(js: JetStreamClient, opts: LeasesOptions): Promise<Leases> {
-  const kv: KV = await js.views.kv(opts.bucket, { ttl: opts.ttlMs, history: 1, storage: StorageType.File });
+  const kv: KV = await js.views.kv(opts.bucket, { ttl: opts.ttlMs, history: 1, storage: StorageType.File, replicas: opts.replicas ?? 1 });
   const ttlMs = (await kv.status()).ttl || opts.ttlMs;
   const value = () => text.encode(JSON.stringify({ node: opts.node, at: Date.now() }));
   const held = new Map<string, Lease>();

@@ -17,6 +17,7 @@ export interface NatsLogOptions {
   url: string;
   // How frames are written and records read (capture's codec).
   codec: LogCodec;
+  // Replicas of the stream when this creates it (HEDGEROW_NATS_REPLICAS; 1 when omitted).
   replicas?: number;
   // How long an append waits for JetStream's acknowledgement before failing.
   ackTimeoutMs?: number;

@@ -50,6 +50,8 @@ export interface AnnounceOptions {
   listen: string | null;
   state(): NodeState;
   onError?(err: Error): void;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 /** hedgerow's version, from its package.json (beside dist/ when built). */
@@ -66,13 +68,14 @@ const fromText = new TextDecoder();
 // A KV key admits few characters; a node's name has colons and paths.
 const keyOf = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
 
-const openBucket = (nc: NatsConnection) => nc.jetstream().views.kv(NODES_BUCKET, { ttl: NODE_TTL_MS, history: 1, storage: StorageType.File });
+const openBucket = (nc: NatsConnection, replicas = 1) =>
+  nc.jetstream().views.kv(NODES_BUCKET, { ttl: NODE_TTL_MS, history: 1, storage: StorageType.File, replicas });
 
 export async function announceNode(opts: AnnounceOptions): Promise<{ close(): Promise<void> }> {
   const nc = await connectNats(opts.url, 'hedgerow-announce');
   let kv: KV;
   try {
-    kv = await openBucket(nc);
+    kv = await openBucket(nc, opts.replicas);
   } catch (err) {
     await nc.close();
     throw err;

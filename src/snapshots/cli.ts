@@ -12,6 +12,7 @@ import { takeSnapshot } from './take.js';
 export interface SnapshotCliConfig {
   dataDir: string;
   natsUrl: string | null;
+  natsReplicas: number;
   json: boolean;
   snapshots: { keep: number };
   // The event store consumer's name (wired in main.ts).
@@ -24,7 +25,7 @@ const line = (m: SnapshotMeta, ok: boolean) => `${m.name}  ${m.created}  ${m.siz
 export async function snapshotCommand(sub: string | undefined, config: SnapshotCliConfig): Promise<string> {
   if (sub !== 'create' && sub !== 'list') throw new Error('usage: hedgerow snapshot create|list [--data DIR] [--json]');
   if (!config.natsUrl) throw new Error('hedgerow snapshot needs NATS_URL: snapshots are kept in JetStream for the nodes of a cluster');
-  const client = await connectSnapshots(config.natsUrl);
+  const client = await connectSnapshots(config.natsUrl, config.natsReplicas);
   try {
     if (sub === 'list') {
       const now = await client.streams();

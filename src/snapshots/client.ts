@@ -50,13 +50,14 @@ function metaOf(info: ObjectInfo): SnapshotMeta | null {
   };
 }
 
-export async function connectSnapshots(url: string): Promise<SnapshotsClient> {
+// `replicas`: of the object store, when this creates it (HEDGEROW_NATS_REPLICAS).
+export async function connectSnapshots(url: string, replicas = 1): Promise<SnapshotsClient> {
   const nc: NatsConnection = await connectNats(url, 'hedgerow-snapshots');
   let os: ObjectStore;
   let jsm: JetStreamManager;
   try {
     jsm = await nc.jetstreamManager();
-    os = await nc.jetstream().views.os(SNAPSHOTS_BUCKET, { storage: StorageType.File, description: 'hedgerow node state snapshots' });
+    os = await nc.jetstream().views.os(SNAPSHOTS_BUCKET, { storage: StorageType.File, replicas, description: 'hedgerow node state snapshots' });
   } catch (err) {
     await nc.close();
     throw err;

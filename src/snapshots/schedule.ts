@@ -21,12 +21,14 @@ export interface ScheduleOptions {
   log: Logger;
   // This node's applied control sequence (recorded with the claim, for an operator to read).
   applied(): number;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 const MAX_LOOK_MS = 60_000;
 
 export async function scheduleSnapshots(opts: ScheduleOptions): Promise<{ close(): Promise<void> }> {
-  const client = await connectSnapshots(opts.url);
+  const client = await connectSnapshots(opts.url, opts.replicas);
   const intervalMs = opts.intervalSeconds * 1000;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -59,7 +61,7 @@ export async function scheduleSnapshots(opts: ScheduleOptions): Promise<{ close(
   let claim: Claim;
   try {
     claim = await claimWork({
-      url: opts.url, name: 'snapshots', node: opts.node, position: opts.applied,
+      url: opts.url, name: 'snapshots', node: opts.node, position: opts.applied, replicas: opts.replicas,
       async onAcquire() {
         held = true;
         running = look().catch((err) => opts.log.warn('snapshot', { error: (err as Error).message })).finally(next);

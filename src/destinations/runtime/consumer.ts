@@ -44,6 +44,8 @@ export interface DestinationsSettings {
   // With NATS, the logs, metrics and watcher state written here are published for the
   // other nodes (./telemetry-publisher.ts); null: nothing is published.
   natsUrl: string | null;
+  // Replicas of the telemetry stream and watcher bucket when created (HEDGEROW_NATS_REPLICAS).
+  natsReplicas: number;
 }
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
@@ -185,7 +187,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
     const ds = openDestinationsStore(settings.dataDir);
     const onError = (err: unknown) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`);
     const out = settings.natsUrl === null ? undefined : await openTelemetryPublisher({
-      url: settings.natsUrl, origin: await telemetryOrigin(ds), days: settings, onError,
+      url: settings.natsUrl, replicas: settings.natsReplicas, origin: await telemetryOrigin(ds), days: settings, onError,
     }).catch(async (err) => {
       await ds.close();
       throw err;

@@ -20,6 +20,8 @@ export interface TelemetryFollowerOptions {
   ds: DestinationsStore;
   days: RetentionDays;
   onError(err: Error): void;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 export interface TelemetryFollower {
@@ -44,8 +46,8 @@ export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<T
   let positionKey: string;
   let bucket: KV;
   try {
-    positionKey = telemetryPositionKey(await ensureTelemetryStream(nc, opts.days));
-    bucket = await openWatcherBucket(nc.jetstream());
+    positionKey = telemetryPositionKey(await ensureTelemetryStream(nc, opts.days, opts.replicas));
+    bucket = await openWatcherBucket(nc.jetstream(), opts.replicas);
   } catch (err) {
     await nc.close();
     throw err;

@@ -19,6 +19,8 @@ export interface TelemetryPublisherOptions {
   origin: number;
   days: RetentionDays;
   onError(err: Error): void;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 export interface TelemetryPublisher extends TelemetryOut {
@@ -40,8 +42,8 @@ export async function openTelemetryPublisher(opts: TelemetryPublisherOptions): P
   const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-hog-telemetry');
   let bucket: KV;
   try {
-    await ensureTelemetryStream(nc, opts.days);
-    bucket = await openWatcherBucket(nc.jetstream());
+    await ensureTelemetryStream(nc, opts.days, opts.replicas);
+    bucket = await openWatcherBucket(nc.jetstream(), opts.replicas);
   } catch (err) {
     await nc.close();
     throw err;

@@ -85,6 +85,6 @@ export async function ensureTelemetryStream(nc: NatsConnection, days: RetentionD
   });
 }
 
-export function openWatcherBucket(js: JetStreamClient): Promise<KV> {
-  return js.views.kv(WATCHER_BUCKET, { history: 1, storage: StorageType.File });
+export function openWatcherBucket(js: JetStreamClient, replicas = 1): Promise<KV> {
+  return js.views.kv(WATCHER_BUCKET, { history: 1, storage: StorageType.File, replicas });
 }

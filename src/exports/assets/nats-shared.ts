@@ -44,6 +44,8 @@ export interface NatsExportsOptions {
   // The TTL the claims bucket is created with (an existing bucket keeps its own).
   claimTtlMs: number;
   onError?(err: Error): void;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 const keyOf = (a: AssetKey) => `${a.project_id}.${a.id}`;
@@ -54,8 +56,8 @@ export async function openNatsExports(opts: NatsExportsOptions): Promise<NatsExp
   let leases: Leases;
   try {
     const js = nc.jetstream();
-    store = await js.views.os(EXPORTS_BUCKET, { storage: StorageType.File, description: 'hedgerow export files by SHA-256' });
-    leases = await openLeases(js, { bucket: EXPORT_CLAIMS_BUCKET, ttlMs: opts.claimTtlMs, node: opts.node });
+    store = await js.views.os(EXPORTS_BUCKET, { storage: StorageType.File, replicas: opts.replicas ?? 1, description: 'hedgerow export files by SHA-256' });
+    leases = await openLeases(js, { bucket: EXPORT_CLAIMS_BUCKET, ttlMs: opts.claimTtlMs, node: opts.node, replicas: opts.replicas });
   } catch (err) {
     await nc.close();
     throw err;

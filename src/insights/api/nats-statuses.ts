@@ -33,6 +33,8 @@ export interface NatsStatusesOptions {
   heartbeatMs?: number;
   lostAfterMs?: number;
   onError?(err: Error): void;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 // What the bucket holds: the status, with a result too large to inline named instead.
@@ -73,9 +75,9 @@ export async function openNatsStatuses(opts: NatsStatusesOptions): Promise<Statu
   let objects: ObjectStore;
   try {
     const js = nc.jetstream();
-    kv = await js.views.kv(opts.statusesBucket ?? QUERY_STATUSES_BUCKET, { ttl: keepMs, history: 1, storage: StorageType.File });
+    kv = await js.views.kv(opts.statusesBucket ?? QUERY_STATUSES_BUCKET, { ttl: keepMs, history: 1, storage: StorageType.File, replicas: opts.replicas ?? 1 });
     objects = await js.views.os(opts.resultsBucket ?? QUERY_RESULTS_BUCKET, {
-      ttl: nanos(keepMs), storage: StorageType.File, description: 'hedgerow query results too large for a status',
+      ttl: nanos(keepMs), storage: StorageType.File, replicas: opts.replicas ?? 1, description: 'hedgerow query results too large for a status',
     });
   } catch (err) {
     await nc.close();

@@ -26,6 +26,8 @@ export interface ClaimOptions {
   // Called on losing it (a renewal refused: another node holds it now); the work stops.
   onLose(): Promise<void>;
   onError?(err: Error): void;
+  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
+  replicas?: number;
 }
 
 export interface Claim {
@@ -47,8 +49,8 @@ export async function claimWork(opts: ClaimOptions): Promise<Claim> {
   let positions: KV;
   try {
     const js = nc.jetstream();
-    leases = await openLeases(js, { bucket: CLAIMS_BUCKET, ttlMs: opts.ttlMs ?? DEFAULT_TTL_MS, node: opts.node });
-    positions = await js.views.kv(CLAIM_POSITIONS_BUCKET, { history: 1, storage: StorageType.File });
+    leases = await openLeases(js, { bucket: CLAIMS_BUCKET, ttlMs: opts.ttlMs ?? DEFAULT_TTL_MS, node: opts.node, replicas: opts.replicas });
+    positions = await js.views.kv(CLAIM_POSITIONS_BUCKET, { history: 1, storage: StorageType.File, replicas: opts.replicas ?? 1 });
   } catch (err) {
     await nc.close();
     throw err;

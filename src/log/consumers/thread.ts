@@ -16,6 +16,8 @@ export interface ConsumerThreadData {
   consumer: RegisteredConsumer;
   dataDir: string;
   natsUrl: string | null;
+  // Replicas of the event stream if this reader is the first to need it (HEDGEROW_NATS_REPLICAS).
+  natsReplicas: number;
   // Log bytes handed to the consumer at most at once (embedded log).
   batchBytes: number;
 }
@@ -37,7 +39,7 @@ export async function loadDefinition(consumer: RegisteredConsumer): Promise<Cons
 export async function runConsumerThread(data: ConsumerThreadData, codec: LogCodec, signal: AbortSignal, post: (m: ThreadMessage) => void): Promise<void> {
   const definition = await loadDefinition(data.consumer);
   const store = openStore(data.dataDir);
-  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl, codec }) : createLmdbLogReader(store, codec, data.batchBytes);
+  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl, replicas: data.natsReplicas, codec }) : createLmdbLogReader(store, codec, data.batchBytes);
   const reports: ConsumerReports = { setAside: (setAside) => post({ setAside }), failed: (failed) => post({ failed }) };
   try {
     await runConsumer(definition, { store, reader, signal, settings: data.consumer.settings, reports });
