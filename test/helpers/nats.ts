@@ -2,6 +2,7 @@
 // free port, ready once the server says so. Never a mock (DESIGN.md), and never a
 // silent skip: without the nats-server binary the suite fails with a clear message.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect } from 'nats';
 import { createServer } from 'node:net';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tempDir } from './server.js';
@@ -44,8 +45,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number, storeDir: string): Promise<ChildProcess> {
-  const child = spawn('nats-server', ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)],
+// `extra`: more arguments (a cluster member's name and routes).
+function launch(port: number, storeDir: string, extra: readonly string[] = []): Promise<ChildProcess> {
+  const child = spawn('nats-server', ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), ...extra],
     { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -99,7 +101,12 @@ export async function startNatsServer(): Promise<NatsServer> {
   assertNatsServerInstalled();
   const storeDir = tempDir('hedgerow-nats-');
   const port = await freePort();
-  let child: ChildProcess | null = await launch(port, storeDir);
+  return serverOf(port, storeDir, await launch(port, storeDir));
+}
+
+// A launched server's handle; `extra` is given again at each restart.
+function serverOf(port: number, storeDir: string, first: ChildProcess, extra: readonly string[] = []): NatsServer {
+  let child: ChildProcess | null = first;
   const server: NatsServer = {
     url: `nats://127.0.0.1:${port}`,
     port,
@@ -112,7 +119,7 @@ export async function startNatsServer(): Promise<NatsServer> {
     },
     async restart() {
       await server.stop();
-      child = await launch(port, storeDir);
+      child = await launch(port, storeDir, extra);
     },
     async pause() {
       if (!child) return;
@@ -127,6 +134,69 @@ export async function startNatsServer(): Promise<NatsServer> {
     },
   };
   return server;
+}
+
+export interface NatsCluster {
+  // Every member's client URL, comma-separated: NATS_URL as an operator writes it.
+  url: string;
+  // The members, each with its --server_name (what JetStream names a stream's leader and peers by).
+  servers: (NatsServer & { name: string })[];
+  // Stops every member and deletes their store dirs.
+  close(): Promise<void>;
+}
+
+// A cluster this long to elect its JetStream meta leader and see every peer, on a loaded machine.
+const CLUSTER_READY_MS = 60_000;
+
+// `size` nats-servers with JetStream, each its own store dir, routed to one another on
+// loopback as one cluster. Resolves once JetStream can place a stream on all of them (an
+// R<size> probe stream is created and deleted): before that, the meta leader is still
+// being elected or a peer is not yet known, and creating a replicated asset fails.
+export async function startNatsCluster(size: number): Promise<NatsCluster> {
+  assertNatsServerInstalled();
+  const members = await Promise.all(Array.from({ length: size }, async (_, i) => ({
+    name: `hedgerow-n${i + 1}`, port: await freePort(), routePort: await freePort(), storeDir: tempDir('hedgerow-nats-'),
+  })));
+  const route = (m: { routePort: number }) => `nats://127.0.0.1:${m.routePort}`;
+  const servers: NatsCluster['servers'] = [];
+  const close = async () => { await Promise.all(servers.map((s) => s.close())); };
+  try {
+    // Launched together: each waits for its routes to come up.
+    await Promise.all(members.map(async (m) => {
+      const extra = ['--server_name', m.name, '--cluster_name', 'hedgerow-test', '--cluster', route(m),
+        '--routes', members.filter((o) => o !== m).map(route).join(',')];
+      servers.push(Object.assign(serverOf(m.port, m.storeDir, await launch(m.port, m.storeDir, extra), extra), { name: m.name }));
+    }));
+    servers.sort((a, b) => a.name.localeCompare(b.name));
+    const url = servers.map((s) => s.url).join(',');
+    await placeable(url, size);
+    return { url, servers, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function placeable(url: string, replicas: number): Promise<void> {
+  const nc = await connect({ servers: url.split(','), maxReconnectAttempts: -1 });
+  const deadline = Date.now() + CLUSTER_READY_MS;
+  let last: unknown = null;
+  try {
+    while (Date.now() < deadline) {
+      try {
+        const jsm = await nc.jetstreamManager();
+        await jsm.streams.add({ name: 'HEDGEROW_TEST_PROBE', subjects: ['hedgerow.test.probe'], num_replicas: replicas });
+        await jsm.streams.delete('HEDGEROW_TEST_PROBE');
+        return;
+      } catch (err) {
+        last = err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    throw new Error(`JetStream cluster could not place an R${replicas} stream within ${CLUSTER_READY_MS} ms: ${String(last)}`);
+  } finally {
+    await nc.close();
+  }
 }
 
 // A nats-server for one uvu suite. uvu swallows an error thrown by a `before` hook
