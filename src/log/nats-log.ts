@@ -2,7 +2,7 @@
 // publishes (its frames packed in order into messages under the server's
 // max_payload), acknowledged by JetStream; the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
-import { type NatsConnection, type JetStreamClient } from 'nats';
+import { type ConsumerMessages, type NatsConnection, type JetStreamClient } from 'nats';
 import { connectNats } from '../nats/connect.js';
 import type { CapturedEvent, EventLog, LogCodec, LogEntry, LogFrame, LogReader } from './types.js';
 import { encodeFrames, recordEntry, RECORD_OVERHEAD } from './record.js';
@@ -150,6 +150,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const RESTART = Symbol('restart');
+// How long a reader waits for a batch the stream holds before it makes its consumer anew.
+const STALL_MS = 5000;
+const bounded = <T>(p: Promise<T>): Promise<T> => Promise.race([
+  p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('JetStream did not answer in time')), STALL_MS).unref()),
+]);
+
 // Marks an error thrown by the consumer's handler, which must reach the caller
 // rather than be taken for a connection problem and retried.
 class HandlerFailure {
@@ -173,23 +180,43 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
     async consume(after, handle, signal) {
       let position = after;
       while (!signal.aborted) {
+        // Waiting for a batch since (null while one is being handled): an ordered consumer
+        // was seen to stop delivering for good after a server of a JetStream cluster was lost
+        // and leaders were elected again. While the stream holds more than this reader has
+        // and nothing came for STALL_MS, it is abandoned (anything it still yields is
+        // ignored) and made anew from the last applied entry. Creating one is bounded too.
+        let waitingSince: number | null = Date.now();
+        let restart: (() => void) | null = null;
+        const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
+        const watchdog = setInterval(() => {
+          if (waitingSince === null || Date.now() - waitingSince < STALL_MS) return;
+          jsm.streams.info(STREAM).then((info) => { if (info.state.last_seq > position && waitingSince !== null) restart?.(); }, () => {});
+        }, STALL_MS / 2);
+        let messages: ConsumerMessages | null = null;
+        const stop = () => { messages?.stop(); restart?.(); };
+        signal.addEventListener('abort', stop);
         try {
-          const messages = await (await orderedFrom(position)).consume({ max_messages: BATCH_MAX });
-          const stop = () => messages.stop();
-          signal.addEventListener('abort', stop);
-          try {
-            for await (const batch of availableBatches(messages, BATCH_MAX)) {
-              const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, opts.codec.decode));
-              await handle(entries).catch((err) => { throw new HandlerFailure(err); });
-              position = entries[entries.length - 1].seq;
-            }
-          } finally {
-            signal.removeEventListener('abort', stop);
+          messages = await bounded((await bounded(orderedFrom(position))).consume({ max_messages: BATCH_MAX }));
+          const batches = availableBatches(messages, BATCH_MAX)[Symbol.asyncIterator]();
+          for (;;) {
+            waitingSince = Date.now();
+            const next = batches.next();
+            next.catch(() => undefined);
+            const r = await Promise.race([next, restarted]);
+            if (r === RESTART || r.done) break;
+            waitingSince = null;
+            const entries: LogEntry[] = r.value.map((m) => recordEntry(m.seq, m.data, opts.codec.decode));
+            await handle(entries).catch((err) => { throw new HandlerFailure(err); });
+            position = entries[entries.length - 1].seq;
           }
         } catch (err) {
           if (err instanceof HandlerFailure) throw err.cause;
+        } finally {
+          clearInterval(watchdog);
+          signal.removeEventListener('abort', stop);
+          messages?.stop();
         }
-        // The server went away or the consumer was lost: start again from the last applied entry.
+        // The server went away, the consumer was lost or stalled: start again from the last applied entry.
         await sleep(RETRY_MS, signal);
       }
     },

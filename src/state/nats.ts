@@ -55,6 +55,8 @@ export interface NatsWrites extends StateWrites {
 
 const BATCH_MAX = 256;
 const RETRY_MS = 250;
+// How long an acknowledged command of this node may wait for the follower before it is made anew.
+const STALL_MS = 5000;
 const DEFAULT_ACK_TIMEOUT_MS = 5000;
 
 interface Waiter {
@@ -157,15 +159,45 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   }
 
   // The follower: an ordered consumer from the applied sequence on, made anew whenever the
-  // server went away under the old one.
+  // server went away under the old one, or whenever it stalls: a command JetStream
+  // acknowledged to this node that the follower has not delivered within STALL_MS. After a
+  // JetStream server of a cluster is lost and leaders are elected again, an ordered consumer
+  // was seen to stop delivering for good, leaving a submission unanswered; the follower
+  // then abandons it (whatever it still yields is ignored) and starts a new one from what
+  // is applied. Creating one is bounded too, as the cluster may not answer meanwhile.
+  let restart: (() => void) | null = null;
+  // Acknowledged stream sequences of this node's submissions, with when they were acknowledged.
+  const acked = new Map<number, number>();
+  const watchdog = setInterval(() => {
+    for (const [seq, at] of acked) {
+      if (seq <= applied) acked.delete(seq);
+      else if (Date.now() - at > STALL_MS) {
+        acked.clear();
+        restart?.();
+        return;
+      }
+    }
+  }, STALL_MS / 4);
+  watchdog.unref();
+  const RESTART = Symbol('restart');
   const running = (async () => {
     while (!closed && !halted) {
+      let messages: ConsumerMessages | null = null;
       try {
-        const consumer = await js.consumers.get(streamName, { filterSubjects: subject, ...(applied > 0 ? { opt_start_seq: applied + 1 } : {}) });
-        const messages = await consumer.consume({ max_messages: BATCH_MAX });
+        const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
+        const bounded = <T>(p: Promise<T>) => Promise.race([p, sleep(STALL_MS).then(() => { throw new Error('JetStream did not answer in time'); })]);
+        const consumer = await bounded(js.consumers.get(streamName, { filterSubjects: subject, ...(applied > 0 ? { opt_start_seq: applied + 1 } : {}) }));
+        messages = await bounded(consumer.consume({ max_messages: BATCH_MAX }));
         current = messages;
         if (closed) messages.stop();
-        for await (const batch of availableBatches(messages, BATCH_MAX)) await applyBatch(batch);
+        const batches = availableBatches(messages, BATCH_MAX)[Symbol.asyncIterator]();
+        for (;;) {
+          const next = batches.next();
+          next.catch(() => undefined);
+          const r = await Promise.race([next, restarted]);
+          if (r === RESTART || r.done) break;
+          await applyBatch(r.value);
+        }
       } catch (err) {
         if (err instanceof UnknownCommandError || err instanceof ControlGapError) {
           halt(err);
@@ -173,7 +205,9 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
         }
         // A store failure or a lost connection: start again from what is applied.
       } finally {
+        restart = null;
         current = null;
+        messages?.stop();
       }
       if (!closed) await sleep(RETRY_MS);
     }
@@ -199,7 +233,8 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
       outcome.catch(() => undefined);
       try {
         // One connection keeps the publication order, so the stream keeps the submission order.
-        await js.publish(subject, data, { msgID: msgId });
+        const ack = await js.publish(subject, data, { msgID: msgId });
+        if (ack.seq > applied) acked.set(ack.seq, Date.now());
       } catch (err) {
         waiting.delete(msgId);
         throw new ControlUnavailableError(`the control stream did not acknowledge ${spec.kind}: ${(err as Error).message}`);
@@ -212,7 +247,9 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(watchdog);
       current?.stop();
+      restart?.();
       for (const w of waiting.values()) w.reject(new ControlUnavailableError('the control stream was closed'));
       waiting.clear();
       await running;
