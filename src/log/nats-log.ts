@@ -2,13 +2,13 @@
 // publishes (its frames packed in order into messages under the server's
 // max_payload), acknowledged by JetStream; the stream sequence is the log sequence. See docs/decisions/0001 for which
 // stream and server settings make that acknowledgement durable.
-import { type ConsumerMessages, type NatsConnection, type JetStreamClient } from 'nats';
+import { type NatsConnection, type JetStreamClient } from 'nats';
 import { connectNats } from '../nats/connect.js';
+import { followStream } from '../nats/follow.js';
 import type { CapturedEvent, EventLog, LogCodec, LogEntry, LogFrame, LogReader } from './types.js';
 import { encodeFrames, recordEntry, RECORD_OVERHEAD } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 import { EventTooLargeError, LogUnavailableError } from './errors.js';
-import { availableBatches } from './available-batches.js';
 import { ensureStream, natsLogId, STREAM, SUBJECT } from './nats-stream.js';
 
 export { STREAM, SUBJECT };
@@ -140,23 +140,6 @@ const STREAM_STATE_REFRESH_MS = 1000;
 
 // Most entries handed to a consumer at once; also how many the server sends ahead.
 const BATCH_MAX = 64;
-const RETRY_MS = 250;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
-}
-
-const RESTART = Symbol('restart');
-// How long a reader waits for a batch the stream holds before it makes its consumer anew.
-const STALL_MS = 5000;
-const bounded = <T>(p: Promise<T>): Promise<T> => Promise.race([
-  p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('JetStream did not answer in time')), STALL_MS).unref()),
-]);
-
 // Marks an error thrown by the consumer's handler, which must reach the caller
 // rather than be taken for a connection problem and retried.
 class HandlerFailure {
@@ -169,56 +152,21 @@ export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogRead
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
 
-  // An ordered consumer delivering the stream from `position` on; made anew from
-  // the last applied position whenever the server went away under the old one.
-  const orderedFrom = (position: number) =>
-    // filter_subject, not filter_subjects: the latter needs nats-server 2.10.
-    js.consumers.get(STREAM, { filterSubjects: SUBJECT, ...(position > 0 ? { opt_start_seq: position + 1 } : {}) });
-
   return {
     id: natsLogId(stream),
     async consume(after, handle, signal) {
       let position = after;
-      while (!signal.aborted) {
-        // Waiting for a batch since (null while one is being handled): an ordered consumer
-        // was seen to stop delivering for good after a server of a JetStream cluster was lost
-        // and leaders were elected again. While the stream holds more than this reader has
-        // and nothing came for STALL_MS, it is abandoned (anything it still yields is
-        // ignored) and made anew from the last applied entry. Creating one is bounded too.
-        let waitingSince: number | null = Date.now();
-        let restart: (() => void) | null = null;
-        const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
-        const watchdog = setInterval(() => {
-          if (waitingSince === null || Date.now() - waitingSince < STALL_MS) return;
-          jsm.streams.info(STREAM).then((info) => { if (info.state.last_seq > position && waitingSince !== null) restart?.(); }, () => {});
-        }, STALL_MS / 2);
-        let messages: ConsumerMessages | null = null;
-        const stop = () => { messages?.stop(); restart?.(); };
-        signal.addEventListener('abort', stop);
-        try {
-          messages = await bounded((await bounded(orderedFrom(position))).consume({ max_messages: BATCH_MAX }));
-          const batches = availableBatches(messages, BATCH_MAX)[Symbol.asyncIterator]();
-          for (;;) {
-            waitingSince = Date.now();
-            const next = batches.next();
-            next.catch(() => undefined);
-            const r = await Promise.race([next, restarted]);
-            if (r === RESTART || r.done) break;
-            waitingSince = null;
-            const entries: LogEntry[] = r.value.map((m) => recordEntry(m.seq, m.data, opts.codec.decode));
-            await handle(entries).catch((err) => { throw new HandlerFailure(err); });
-            position = entries[entries.length - 1].seq;
-          }
-        } catch (err) {
-          if (err instanceof HandlerFailure) throw err.cause;
-        } finally {
-          clearInterval(watchdog);
-          signal.removeEventListener('abort', stop);
-          messages?.stop();
-        }
-        // The server went away, the consumer was lost or stalled: start again from the last applied entry.
-        await sleep(RETRY_MS, signal);
-      }
+      await followStream({
+        js, stream: STREAM, subject: SUBJECT, batchMax: BATCH_MAX, signal,
+        position: () => position,
+        async apply(batch) {
+          const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, opts.codec.decode));
+          await handle(entries).catch((err) => { throw new HandlerFailure(err); });
+          position = entries[entries.length - 1].seq;
+        },
+        behind: async () => (await jsm.streams.info(STREAM)).state.last_seq > position,
+        fatal: (err) => err instanceof HandlerFailure,
+      }).catch((err) => { throw err instanceof HandlerFailure ? err.cause : err; });
     },
     async lastSeq() {
       const info = await jsm.streams.info(STREAM);

@@ -7,7 +7,7 @@
 // result or error, matched by the message id the submitter gave it.
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
-import { type ConsumerMessages, type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
+import { type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
 import { connectNats } from '../nats/connect.js';
 import type { Store } from '../store/env.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
@@ -16,7 +16,7 @@ import type { AppliedListener, StateWrites } from './writes.js';
 import {
   behindMessage, CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlStreamId, controlSubject, ensureControlStream,
 } from './control-stream.js';
-import { availableBatches } from '../log/available-batches.js';
+import { followStream, STALL_MS } from '../nats/follow.js';
 import { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError } from './errors.js';
 
 export { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError };
@@ -54,17 +54,12 @@ export interface NatsWrites extends StateWrites {
 }
 
 const BATCH_MAX = 256;
-const RETRY_MS = 250;
-// How long an acknowledged command of this node may wait for the follower before it is made anew.
-const STALL_MS = 5000;
 const DEFAULT_ACK_TIMEOUT_MS = 5000;
 
 interface Waiter {
   resolve(outcome: SequencedOutcome): void;
   reject(err: Error): void;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWrites> {
   const { store } = opts;
@@ -118,7 +113,6 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   });
   // Whoever waits for it sees a halt during catch-up; nobody waiting is no crash.
   caughtUp.catch(() => undefined);
-  let current: ConsumerMessages | null = null;
 
   function halt(err: Error) {
     halted = err;
@@ -158,60 +152,26 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
     }
   }
 
-  // The follower: an ordered consumer from the applied sequence on, made anew whenever the
-  // server went away under the old one, or whenever it stalls: a command JetStream
-  // acknowledged to this node that the follower has not delivered within STALL_MS. After a
-  // JetStream server of a cluster is lost and leaders are elected again, an ordered consumer
-  // was seen to stop delivering for good, leaving a submission unanswered; the follower
-  // then abandons it (whatever it still yields is ignored) and starts a new one from what
-  // is applied. Creating one is bounded too, as the cluster may not answer meanwhile.
-  let restart: (() => void) | null = null;
-  // Acknowledged stream sequences of this node's submissions, with when they were acknowledged.
+  // The follower (src/nats/follow.ts): the stream from the applied sequence on, its
+  // consumer made anew when the server went away, or when a command JetStream acknowledged
+  // to this node has not been delivered for STALL_MS (a stalled consumer leaves its
+  // submission unanswered).
   const acked = new Map<number, number>();
-  const watchdog = setInterval(() => {
+  const behind = () => {
     for (const [seq, at] of acked) {
       if (seq <= applied) acked.delete(seq);
-      else if (Date.now() - at > STALL_MS) {
-        acked.clear();
-        restart?.();
-        return;
-      }
+      else if (Date.now() - at > STALL_MS) return true;
     }
-  }, STALL_MS / 4);
-  watchdog.unref();
-  const RESTART = Symbol('restart');
-  const running = (async () => {
-    while (!closed && !halted) {
-      let messages: ConsumerMessages | null = null;
-      try {
-        const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
-        const bounded = <T>(p: Promise<T>) => Promise.race([p, sleep(STALL_MS).then(() => { throw new Error('JetStream did not answer in time'); })]);
-        const consumer = await bounded(js.consumers.get(streamName, { filterSubjects: subject, ...(applied > 0 ? { opt_start_seq: applied + 1 } : {}) }));
-        messages = await bounded(consumer.consume({ max_messages: BATCH_MAX }));
-        current = messages;
-        if (closed) messages.stop();
-        const batches = availableBatches(messages, BATCH_MAX)[Symbol.asyncIterator]();
-        for (;;) {
-          const next = batches.next();
-          next.catch(() => undefined);
-          const r = await Promise.race([next, restarted]);
-          if (r === RESTART || r.done) break;
-          await applyBatch(r.value);
-        }
-      } catch (err) {
-        if (err instanceof UnknownCommandError || err instanceof ControlGapError) {
-          halt(err);
-          return;
-        }
-        // A store failure or a lost connection: start again from what is applied.
-      } finally {
-        restart = null;
-        current = null;
-        messages?.stop();
-      }
-      if (!closed) await sleep(RETRY_MS);
-    }
-  })();
+    return false;
+  };
+  const stopping = new AbortController();
+  const running = followStream({
+    js, stream: streamName, subject, batchMax: BATCH_MAX, signal: stopping.signal,
+    position: () => applied,
+    apply: applyBatch,
+    behind,
+    fatal: (err) => err instanceof UnknownCommandError || err instanceof ControlGapError,
+  }).catch((err: unknown) => halt(err as Error));
 
   const writes: NatsWrites = {
     id,
@@ -247,9 +207,7 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(watchdog);
-      current?.stop();
-      restart?.();
+      stopping.abort();
       for (const w of waiting.values()) w.reject(new ControlUnavailableError('the control stream was closed'));
       waiting.clear();
       await running;

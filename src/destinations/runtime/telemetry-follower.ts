@@ -5,8 +5,9 @@
 // (so a message is applied once per store, across restarts); and it watches the watcher
 // bucket, putting each function's latest record. Messages and records of this data dir's
 // own origin are skipped: its deliveries wrote them already.
-import { type ConsumerMessages, type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
+import { type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
 import { connectNats } from '../../nats/connect.js';
+import { followStream } from '../../nats/follow.js';
 import { availableBatches } from '../../log/available-batches.js';
 import type { DestinationsStore } from '../../store/destinations.js';
 import { applyTelemetry } from './telemetry.js';
@@ -56,38 +57,31 @@ export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<T
   const origin = await telemetryOrigin(ds);
   let applied = ds.meta.get(positionKey) ?? 0;
   let closed = false;
-  let messages: ConsumerMessages | null = null;
   let watch: QueuedIterator<KvEntry> | null = null;
 
-  const followStream = (async () => {
-    while (!closed) {
-      try {
-        const consumer = await js.consumers.get(TELEMETRY_STREAM, { filterSubjects: TELEMETRY_SUBJECT, ...(applied > 0 ? { opt_start_seq: applied + 1 } : {}) });
-        messages = await consumer.consume({ max_messages: BATCH_MAX });
-        if (closed) messages.stop();
-        for await (const batch of availableBatches(messages, BATCH_MAX)) {
-          const last = batch[batch.length - 1].seq;
-          await ds.root.transaction(() => {
-            // Another process on this data dir may have applied them already.
-            const stored = ds.meta.get(positionKey) ?? 0;
-            for (const m of batch) {
-              if (m.seq <= stored) continue;
-              const message = decodeTelemetry(m.data);
-              if (message.origin !== origin) applyTelemetry(ds, message);
-            }
-            if (last > stored) ds.meta.put(positionKey, last);
-          });
-          applied = Math.max(applied, last);
+  // The stream through the shared follower (src/nats/follow.ts: made anew on failure or stall).
+  const stopping = new AbortController();
+  const jsm = await nc.jetstreamManager();
+  const following = followStream({
+    js, stream: TELEMETRY_STREAM, subject: TELEMETRY_SUBJECT, batchMax: BATCH_MAX, signal: stopping.signal,
+    position: () => applied,
+    async apply(batch) {
+      const last = batch[batch.length - 1].seq;
+      await ds.root.transaction(() => {
+        // Another process on this data dir may have applied them already.
+        const stored = ds.meta.get(positionKey) ?? 0;
+        for (const m of batch) {
+          if (m.seq <= stored) continue;
+          const message = decodeTelemetry(m.data);
+          if (message.origin !== origin) applyTelemetry(ds, message);
         }
-      } catch (err) {
-        // A lost connection or a store failure: start again from what is applied.
-        if (!closed) opts.onError(err as Error);
-      } finally {
-        messages = null;
-      }
-      if (!closed) await sleep(RETRY_MS);
-    }
-  })();
+        if (last > stored) ds.meta.put(positionKey, last);
+      });
+      applied = Math.max(applied, last);
+    },
+    behind: async () => (await jsm.streams.info(TELEMETRY_STREAM)).state.last_seq > applied,
+    onError: (err) => opts.onError(err as Error),
+  });
 
   const followWatcher = (async () => {
     while (!closed) {
@@ -126,9 +120,9 @@ export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<T
     },
     async close() {
       closed = true;
-      messages?.stop();
+      stopping.abort();
       watch?.stop();
-      await Promise.all([followStream, followWatcher]);
+      await Promise.all([following, followWatcher]);
       await nc.drain().catch(() => nc.close());
     },
   };
