@@ -53,6 +53,8 @@ export async function followStream(opts: FollowOptions): Promise<void> {
       if (waitingSince === null || Date.now() - waitingSince < STALL_MS) return;
       Promise.resolve(opts.behind()).then((behind) => { if (behind && waitingSince !== null) restart(); }, () => {});
     }, STALL_MS / 4);
+    // The follow itself keeps its caller busy; the check alone must not keep a process alive.
+    watchdog.unref();
     let messages: ConsumerMessages | null = null;
     const stop = () => { messages?.stop(); restart(); };
     signal.addEventListener('abort', stop);
