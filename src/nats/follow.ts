@@ -1,6 +1,6 @@
 // Following a JetStream stream in order, as the control-stream follower, the event-log
 // readers and the hog telemetry follower do: an ordered consumer from the last applied
-// sequence on, its messages in batches of what has arrived (src/log/available-batches.ts),
+// sequence on, its messages in batches of what has arrived (./available-batches.ts),
 // made anew from what is applied whenever it fails (the server went away) or stalls. After a
 // server of a JetStream cluster was lost and leaders were elected again, an ordered consumer
 // was seen to stop delivering for good (docs/decisions/0031): while the follower waits for
@@ -8,7 +8,7 @@
 // the consumer is abandoned (whatever it still yields is ignored) and made anew. Creating
 // one is bounded by STALL_MS too, as the cluster may not answer meanwhile.
 import type { ConsumerMessages, JetStreamClient, JsMsg } from 'nats';
-import { availableBatches } from '../log/available-batches.js';
+import { availableBatches } from './available-batches.js';
 
 export const STALL_MS = 5000;
 const RETRY_MS = 250;

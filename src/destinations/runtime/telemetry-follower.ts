@@ -8,7 +8,7 @@
 import { type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
 import { connectNats } from '../../nats/connect.js';
 import { followStream } from '../../nats/follow.js';
-import { availableBatches } from '../../log/available-batches.js';
+import { availableBatches } from '../../nats/available-batches.js';
 import type { DestinationsStore } from '../../store/destinations.js';
 import { applyTelemetry } from './telemetry.js';
 import {
