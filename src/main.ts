@@ -21,7 +21,10 @@ import {
   type ConsumerThreadData, type RegisteredConsumer,
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
-import { bootstrap, createTenancyStore, tenancyCommands, type TenancyStore } from './tenancy/index.js';
+import {
+  ALL_SCOPES, bootstrap, createManagementAuth, createMemberStore, createProjectAccess, createRateLimiter, createTenancyStore, memberCommands,
+  memberRoutes, projectRoutes, tenancyCommands, userRoutes, type TenancyStore,
+} from './access/index.js';
 import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
@@ -30,7 +33,6 @@ import {
   destinationsConsumer, followTelemetry, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, startDestinationsRetention,
   takeOver, templateRoutes, type HogApiTasks,
 } from './destinations/index.js';
-import { createManagementAuth } from './auth/management.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
@@ -41,17 +43,9 @@ import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
 import { personRoutes } from './persons/routes.js';
 import { warningRoutes } from './ingestion-warnings/index.js';
-import { ALL_SCOPES } from './auth/scopes.js';
-import { createRateLimiter } from './auth/rate-limit.js';
 import type { Route } from './http/types.js';
-import { createMemberStore } from './members/store.js';
-import { memberCommands } from './members/commands.js';
-import { createProjectAccess } from './members/access.js';
-import { memberRoutes } from './members/routes.js';
-import { projectRoutes } from './projects/routes.js';
-import { userRoutes } from './users/routes.js';
-import { userCommand } from './users/cli.js';
-import { keyCommand } from './keys/cli.js';
+import { userCommand } from './access/users/cli.js';
+import { keyCommand } from './access/keys/cli.js';
 import { flagRoutes } from './flags/api/flag-routes.js';
 import { cohortRoutes } from './flags/api/cohort-routes.js';
 import { feedRoutes } from './flags/api/feed-routes.js';

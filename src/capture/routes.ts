@@ -11,7 +11,7 @@ import type { EventLog } from '../log/types.js';
 import { EventTooLargeError } from '../log/errors.js';
 import type { TaskRunner } from '../pools/index.js';
 import { captureFrame } from './frames.js';
-import type { TenancyStore } from '../tenancy/store.js';
+import type { TenancyStore } from '../access/index.js';
 import type { Metrics } from '../ops/metrics.js';
 import { gunzipCapped, isPlainJson, locatePayload, parseJson, type DecodeInput, type Payload } from './decode.js';
 import { decompressLz64 } from './lz64.js';

@@ -5,7 +5,7 @@ import type { Route, HttpRequest } from '../http/types.js';
 import { json } from '../http/reply.js';
 import { pageUrl } from '../http/paginate.js';
 import { errors } from '../errors.js';
-import type { ManagementAuth } from '../auth/management.js';
+import type { ManagementAuth } from '../access/index.js';
 import type { Store, StoredEventValue } from '../store/env.js';
 import type { TaskRunner } from '../pools/index.js';
 import { eventByUuid } from './query.js';

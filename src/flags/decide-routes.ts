@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import { json } from '../http/reply.js';
 import { errors } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { TenancyStore } from '../tenancy/store.js';
+import type { TenancyStore } from '../access/index.js';
 import type { GeoIp } from '../geoip/database.js';
 import { clientAddress } from '../geoip/properties.js';
 import { decodePayload } from '../capture/decode.js';

@@ -6,8 +6,7 @@
 import { errors } from '../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
 import type { Store } from '../store/env.js';
-import type { TenancyStore } from '../tenancy/store.js';
-import type { Project } from '../tenancy/types.js';
+import type { TenancyStore, Project } from '../access/index.js';
 import { definitionsVersion, projectFlags } from './definitions/store.js';
 import { remoteConfig, remoteConfigScript } from './client-config.js';
 

@@ -1,6 +1,6 @@
 // GET /api/projects/:id/ingestion_warnings/ (and its /api/environments/ twin): the last
 // 30 days of warnings, summarized per type in the query worker (./tasks.ts).
-import type { ManagementAuth } from '../auth/management.js';
+import type { ManagementAuth } from '../access/index.js';
 import { json } from '../http/reply.js';
 import type { Route } from '../http/types.js';
 import type { TaskRunner } from '../pools/index.js';

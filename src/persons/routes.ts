@@ -1,6 +1,6 @@
 // Persons, groups and group types, under /api/projects/:id/ and
 // /api/environments/:id/ as in PostHog. Reads only, plus person deletion.
-import type { ManagementAuth } from '../auth/management.js';
+import type { ManagementAuth } from '../access/index.js';
 import { errors } from '../errors.js';
 import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';

@@ -2,7 +2,7 @@
 // directory of a running server or a stopped one. The server sees a change within a second.
 import { openStore } from '../store/env.js';
 import { AppliedElsewhereError, createLocalWrites, type WritesOpener } from '../state/index.js';
-import { createTenancyStore } from '../tenancy/store.js';
+import { createTenancyStore } from '../access/index.js';
 import { createFlagMeter } from './meter.js';
 import { quotaCommands } from './commands.js';
 import { parseLimit } from './usage.js';

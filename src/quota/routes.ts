@@ -2,13 +2,11 @@
 // quota (hedgerow's own endpoint; PostHog sets quotas through billing). Reading needs
 // scope organization:read, changing needs organization:write and an organization admin.
 // Body: {"feature_flag_requests": N} or null for unlimited.
-import type { ManagementAuth } from '../auth/management.js';
+import { type ManagementAuth, type TenancyStore, OrgLevel, type User } from '../access/index.js';
 import { errors } from '../errors.js';
 import { jsonObject } from '../http/body.js';
 import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
-import type { TenancyStore } from '../tenancy/store.js';
-import { OrgLevel, type User } from '../tenancy/types.js';
 import type { FlagMeter } from './meter.js';
 import { parseLimit } from './usage.js';
 

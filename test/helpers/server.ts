@@ -7,7 +7,7 @@ import { logConsumers, startServer, type RunningServer } from '../../src/main.js
 import type { RegisteredConsumer } from '../../src/log/consumers/index.js';
 import { parseCommandLine, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { bootstrap } from '../../src/tenancy/bootstrap.js';
+import { bootstrap } from '../../src/access/index.js';
 
 export interface TestServer {
   url: string;

@@ -2,7 +2,7 @@
 // way `hedgerow user add` and `hedgerow key create` make them.
 import { randomUUID } from 'node:crypto';
 import type { TestServer } from './server.js';
-import { OrgLevel, type User } from '../../src/tenancy/types.js';
+import { OrgLevel, type User } from '../../src/access/index.js';
 
 export interface TestUser {
   user: User;

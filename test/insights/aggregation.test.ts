@@ -10,7 +10,7 @@ import { startServer } from '../../src/main.js';
 import { registered } from '../../src/log/consumers/index.js';
 import { eventStoreConsumer } from '../../src/events/store-consumer.js';
 import { createLogger } from '../../src/logger.js';
-import { bootstrap } from '../../src/tenancy/bootstrap.js';
+import { bootstrap } from '../../src/access/index.js';
 import { apiClient } from '../helpers/api.js';
 import { eventually, postJson, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
 

@@ -7,7 +7,7 @@ import { PostHog } from 'posthog-node';
 import { request, bearer, eventually, type TestServer } from '../helpers/server.js';
 import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
 import { addUser } from '../helpers/users.js';
-import { OrgLevel } from '../../src/tenancy/types.js';
+import { OrgLevel } from '../../src/access/index.js';
 import { createFlag, flagBody } from '../flags/api/helpers.js';
 import { warningsDuring } from '../helpers/console.js';
 import { cliRun } from '../helpers/cli-server.js';

@@ -15,7 +15,7 @@ import { natsServerForSuite } from '../helpers/nats.js';
 import { errorResponse } from '../../src/http/reply.js';
 import { createLogger } from '../../src/logger.js';
 import { COMMANDS } from '../../src/main.js';
-import { bootstrap, createTenancyStore } from '../../src/tenancy/index.js';
+import { bootstrap, createTenancyStore } from '../../src/access/index.js';
 import { tempDir } from '../helpers/server.js';
 import { runWritesContract } from './contract.js';
 

@@ -4,7 +4,7 @@
 // path. DELETE answers 405 with no body: deleting is PATCH {"deleted": true}.
 import { randomUUID } from 'node:crypto';
 import { ApiError, errors } from '../../errors.js';
-import type { ManagementAuth, ProjectContext } from '../../auth/management.js';
+import type { ManagementAuth, ProjectContext, TenancyStore } from '../../access/index.js';
 import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
@@ -13,7 +13,6 @@ import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { DestinationsStore } from '../../store/destinations.js';
 import type { Store } from '../../store/env.js';
-import type { TenancyStore } from '../../tenancy/index.js';
 import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../commands.js';
 import { projectUrl } from '../runtime/globals.js';
 import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';

@@ -1,8 +1,7 @@
 // A hog function and a template as the API shows them (SPEC §2.5; PostHog's full and
 // minimal serializers). Secret inputs are never shown: each one that holds a value is
 // {"secret": true}, and sent back so it keeps the stored value.
-import type { User } from '../../tenancy/index.js';
-import { userBasic } from '../../users/serialize.js';
+import { type User, userBasic } from '../../access/index.js';
 import { templateById, type HogFunctionTemplate } from '../templates/index.js';
 import type { StoredHogFunction } from '../types.js';
 

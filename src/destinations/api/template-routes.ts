@@ -1,7 +1,7 @@
 // GET …/hog_function_templates/ and …/:id/ (PostHog's hog function template API): the
 // templates hedgerow ships, of the asked types (`type` or `types`, comma lists; destination
 // by default), deprecated and hidden ones left out, the most used first, then by name.
-import type { ManagementAuth } from '../../auth/management.js';
+import type { ManagementAuth } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';

@@ -14,7 +14,7 @@ import type { CapturedEvent } from '../../log/types.js';
 import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../store/destinations.js';
 import type { Store } from '../../store/env.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId } from '../../persons/index.js';
-import { createTenancyStore, type TenancyStore } from '../../tenancy/index.js';
+import { createTenancyStore, type TenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../fetch/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { HogExecTasks } from '../tasks.js';

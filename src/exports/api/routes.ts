@@ -4,7 +4,7 @@
 // background), retrieve, and …/exports/:id/content/ (the file, 404 until it exists). An
 // expired asset is gone for every read from the moment it expires. No PATCH or DELETE, as
 // PostHog (the router answers 405).
-import type { ManagementAuth, ProjectContext } from '../../auth/management.js';
+import type { ManagementAuth, ProjectContext } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';

@@ -1,15 +1,13 @@
 // The exports API as the service mounts it: the routes, the render jobs (queries through the
 // insights API's service, files in the export worker pool), the resume of renders a restart
 // or a dead node interrupted, and the expiry sweep.
-import type { ManagementAuth } from '../../auth/management.js';
+import type { ManagementAuth, TenancyStore, Project } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
 import { insightById, type InsightRecord, type QueryService } from '../../insights/index.js';
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
-import type { TenancyStore } from '../../tenancy/store.js';
-import type { Project } from '../../tenancy/types.js';
 import { createLocalClaims, type RenderClaims } from '../assets/claims.js';
 import { contentDir } from '../assets/files.js';
 import type { SharedFiles } from '../assets/nats-shared.js';

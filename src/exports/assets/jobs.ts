@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
-import type { Project } from '../../tenancy/types.js';
+import type { Project } from '../../access/index.js';
 import type { ExportTasks } from '../tasks.js';
 import type { InsightData, StoredContent } from '../types.js';
 import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord } from './asset-store.js';

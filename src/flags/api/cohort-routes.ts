@@ -1,11 +1,9 @@
 // Cohorts under /api/projects/:id/cohorts/ and its /api/environments/ twin (scope
 // cohort). As for flags, DELETE answers 405: deleting is PATCH {"deleted": true}.
-import type { ManagementAuth } from '../../auth/management.js';
-import { resourceRoutes } from '../../auth/resource-routes.js';
+import { type ManagementAuth, resourceRoutes, type TenancyStore } from '../../access/index.js';
 import type { HttpRequest, Route } from '../../http/types.js';
 import type { Store } from '../../store/env.js';
 import type { StateWrites } from '../../state/index.js';
-import type { TenancyStore } from '../../tenancy/store.js';
 import { cohortById, projectCohorts } from '../definitions/store.js';
 import type { StoredCohort } from '../definitions/types.js';
 import { cohortResponse } from './cohort-serialize.js';

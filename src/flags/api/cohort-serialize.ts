@@ -1,7 +1,6 @@
 // The cohort as PostHog's API shows it. Hedgerow computes no cohort in the background,
 // so nothing is ever calculating; `count` is known for static cohorts only.
-import type { TenancyStore } from '../../tenancy/store.js';
-import { userBasic } from '../../users/serialize.js';
+import { type TenancyStore, userBasic } from '../../access/index.js';
 import type { StoredCohort } from '../definitions/types.js';
 
 export function cohortResponse(c: StoredCohort, tenancy: TenancyStore) {

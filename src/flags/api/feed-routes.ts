@@ -5,14 +5,11 @@
 // answer 304 when nothing changed; an organization over its flag quota gets 402, which
 // makes posthog-node drop its flags. Each answered call counts as one flag request.
 import { createHash } from 'node:crypto';
-import type { AuthContext, ManagementAuth } from '../../auth/management.js';
+import type { AuthContext, ManagementAuth, ProjectAccess, TenancyStore, Project } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
-import type { ProjectAccess } from '../../members/access.js';
 import type { FlagMeter } from '../../quota/index.js';
 import type { Store } from '../../store/env.js';
-import type { TenancyStore } from '../../tenancy/store.js';
-import type { Project } from '../../tenancy/types.js';
 import { feedBody } from '../definitions/feed.js';
 import { groupTypeMapping } from '../definitions/group-types.js';
 import { liveDefinitions } from '../definitions/load.js';

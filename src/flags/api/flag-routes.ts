@@ -1,12 +1,10 @@
 // Feature flag management under /api/projects/:id/feature_flags/ and its
 // /api/environments/ twin (scope feature_flag). DELETE answers 405 as in PostHog:
 // deleting is PATCH {"deleted": true}.
-import type { ManagementAuth } from '../../auth/management.js';
-import { resourceRoutes } from '../../auth/resource-routes.js';
+import { type ManagementAuth, resourceRoutes, type TenancyStore } from '../../access/index.js';
 import type { HttpRequest, Route } from '../../http/types.js';
 import type { Store } from '../../store/env.js';
 import type { StateWrites } from '../../state/index.js';
-import type { TenancyStore } from '../../tenancy/store.js';
 import { flagById, projectCohorts, projectFlags } from '../definitions/store.js';
 import type { StoredFlag } from '../definitions/types.js';
 import { flagResponse } from './flag-serialize.js';

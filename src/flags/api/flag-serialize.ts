@@ -1,7 +1,6 @@
 // The flag as PostHog's API shows it. Cohort filters carry the cohort's name
 // (`cohort_name`) as PostHog adds it; product links hedgerow does not have are empty.
-import type { TenancyStore } from '../../tenancy/store.js';
-import { userBasic } from '../../users/serialize.js';
+import { type TenancyStore, userBasic } from '../../access/index.js';
 import type { FlagFiltersDefinition } from '../types.js';
 import { cohortIdOf } from '../definitions/cohort-refs.js';
 import type { StoredCohort, StoredFlag } from '../definitions/types.js';

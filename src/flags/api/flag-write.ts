@@ -2,10 +2,9 @@
 // order (the first failing field is the error), its filter rules, then the update-time
 // checks on deleting, disabling and enabling. Versions start at 1 and grow by one on
 // every update, as in PostHog.
-import type { ProjectContext } from '../../auth/management.js';
+import type { ProjectContext, Project, User } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import type { Store } from '../../store/env.js';
-import type { Project, User } from '../../tenancy/types.js';
 import type { FlagFiltersDefinition } from '../types.js';
 import { projectCohorts, projectFlags } from '../definitions/store.js';
 import { insertFlag, saveFlag } from '../definitions/commands.js';

@@ -3,14 +3,11 @@
 // the insights' results as CSV), create, read, PATCH (PATCH {"deleted": true} deletes),
 // DELETE 405. Each insight carries the result of its query under the request's refresh
 // mode (default force_cache: the cached result or none), with PostHog's cache fields.
-import type { ManagementAuth, ProjectContext } from '../../auth/management.js';
-import { resourceRoutes } from '../../auth/resource-routes.js';
+import { type ManagementAuth, type ProjectContext, resourceRoutes, type TenancyStore, userBasic } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
 import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
-import type { TenancyStore } from '../../tenancy/store.js';
-import { userBasic } from '../../users/serialize.js';
 import { resultTable, toCsv, type Table } from '../csv.js';
 import { parseQuery } from '../schemas.js';
 import { toApiError } from './errors.js';

@@ -1,7 +1,7 @@
 // Creating and changing an insight from a request body, field by field as PostHog's
 // InsightSerializer reads them (the first bad field is the error). A query must be one the
 // engine runs; legacy `filters` are kept as given.
-import type { ProjectContext } from '../../auth/management.js';
+import type { ProjectContext } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import type { StateWrites } from '../../state/index.js';
 import { QueryError } from '../planner/errors.js';

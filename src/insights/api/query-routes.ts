@@ -4,7 +4,7 @@
 //                      (force_cache), or {query_status} when calculating in the background (202)
 //   GET    query/:id/  a background calculation: 202 while it runs, 200 once it is done
 //   DELETE query/:id/  cancels it → 204
-import type { ManagementAuth } from '../../auth/management.js';
+import type { ManagementAuth } from '../../access/index.js';
 import { errors } from '../../errors.js';
 import { jsonObject } from '../../http/body.js';
 import { json, noContent } from '../../http/reply.js';

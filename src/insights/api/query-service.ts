@@ -2,7 +2,7 @@
 // calculated at once in the aggregation worker, or in the background with a query status
 // to poll. The query API and the insights API both answer through here.
 import type { Store } from '../../store/env.js';
-import type { Project } from '../../tenancy/types.js';
+import type { Project } from '../../access/index.js';
 import type { InsightsEngine } from '../engine.js';
 import { resolvedRangeAt, stalenessInterval } from '../planner/resolved.js';
 import type { QueryResponse, RunContext } from '../run.js';

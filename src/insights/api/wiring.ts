@@ -1,12 +1,11 @@
 // The insights API as the service mounts it: the client of the aggregation worker, the
 // query service over the result cache and background calculations, and the routes.
 import { randomUUID } from 'node:crypto';
-import type { ManagementAuth } from '../../auth/management.js';
+import type { ManagementAuth, TenancyStore } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
 import { positionKey } from '../../log/consumers/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { Store } from '../../store/env.js';
-import type { TenancyStore } from '../../tenancy/store.js';
 import { INSIGHTS_CONSUMER } from '../consumer.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';

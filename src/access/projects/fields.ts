@@ -1,0 +1,49 @@
+// The writable project fields and their validation, as PostHog's serializer checks them.
+import { errors } from '../../errors.js';
+
+export interface ProjectFields {
+  name?: string;
+  timezone?: string;
+  access_control?: boolean;
+  week_start_day?: 0 | 1 | null;
+}
+
+const NAME_MAX = 200;
+
+function validTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function parseProjectFields(body: Record<string, unknown>): ProjectFields {
+  const out: ProjectFields = {};
+  if (body.name !== undefined) {
+    const { name } = body;
+    if (name === null) throw errors.nullField('name');
+    // DRF's CharField takes numbers as their text and nothing else.
+    if (typeof name !== 'string' && typeof name !== 'number') throw errors.notAString('name');
+    const text = String(name).trim();
+    if (text === '') throw errors.blank('name');
+    if (text.length > NAME_MAX) throw errors.tooLong('name', NAME_MAX);
+    out.name = text;
+  }
+  if (body.timezone !== undefined) {
+    const tz = body.timezone;
+    if (typeof tz !== 'string' || !validTimezone(tz)) throw errors.invalidChoice(tz, 'timezone');
+    out.timezone = tz;
+  }
+  if (body.access_control !== undefined) {
+    if (typeof body.access_control !== 'boolean') throw errors.notABoolean('access_control');
+    out.access_control = body.access_control;
+  }
+  if (body.week_start_day !== undefined) {
+    const day = body.week_start_day;
+    if (day !== null && day !== 0 && day !== 1) throw errors.invalidChoice(day, 'week_start_day');
+    out.week_start_day = day;
+  }
+  return out;
+}
