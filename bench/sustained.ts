@@ -182,14 +182,19 @@ async function runRate(rate: number): Promise<RateResult> {
       }
     })();
     // An insights count of the probe events: the first n probes are visible once it reads n.
+    let queryFailures = 0;
     const pollInsights = (async () => {
       while (!finished) {
-        const body = await api('POST', `/api/environments/${keys.project_id}/query/`, {
-          query: { kind: 'EventsQuery', select: ['count()'], event: 'sustained probe', after: '-1h' }, refresh: 'force_blocking',
-        });
-        const n = Number(body?.results?.[0]?.[0] ?? 0);
-        const at = now();
-        for (let i = 0; i < Math.min(n, probes.length); i++) probes[i].insights ??= at;
+        try {
+          const body = await api('POST', `/api/environments/${keys.project_id}/query/`, {
+            query: { kind: 'EventsQuery', select: ['count()'], event: 'sustained probe', after: '-1h' }, refresh: 'force_blocking',
+          });
+          const n = Number(body?.results?.[0]?.[0] ?? 0);
+          const at = now();
+          for (let i = 0; i < Math.min(n, probes.length); i++) probes[i].insights ??= at;
+        } catch (err) {
+          if (++queryFailures === 1) console.error(`insights count failed: ${(err as Error).message}`);
+        }
         await sleep(250);
       }
     })();
@@ -266,7 +271,8 @@ async function runRate(rate: number): Promise<RateResult> {
       `**Peak RSS** (VmHWM) ${fmt(mem.peak / 1024)} MB; largest sampled RSS ${fmt(peakSample.rss / 1024)} MB (${fmt(peakSample.anon / 1024)} MB anonymous, ${fmt(peakSample.file / 1024)} MB file-backed). ` +
       `Other processes took ${otherLoad.toFixed(2)} cores meanwhile; load average after: ${load()}.`);
     say(`Deliveries at the end: a (every event) ${fmt(last.delivered.a)} of ${fmt(last.ingested)} accepted; b (masking) ${fmt(last.delivered.b)}; ` +
-      `c (~10%) ${fmt(last.delivered.c)} of ${fmt(d.pricingSent)} matching events sent (${((d.pricingSent / d.eventsSent) * 100).toFixed(1)}% of events).`);
+      `c (~10%) ${fmt(last.delivered.c)} of ${fmt(d.pricingSent)} matching events sent (${((d.pricingSent / d.eventsSent) * 100).toFixed(1)}% of events).` +
+      `${queryFailures ? ` ${queryFailures} insights counts failed.` : ''}`);
     say();
     say('<details><summary>Lag over time</summary>');
     say();
