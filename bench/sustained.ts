@@ -237,6 +237,7 @@ async function runRate(rate: number): Promise<RateResult> {
     await Promise.all([pollStored, pollInsights, pollSink]);
     loader.off('message', onMessage);
     const mem = memoryOf(server.pid);
+    const threadsEnd = threadsCpu(server.pid);
     const last = samples[samples.length - 1];
     const d = run.done!;
     const p = run.pool!;
@@ -250,6 +251,9 @@ async function runRate(rate: number): Promise<RateResult> {
     const otherLoad = (le.machine.busy - machine0.busy - serverCpu - othersCpu - ownCpu) / 1e6 / wall;
     const threadShares = [...le.threads].filter(([tid]) => tid !== server.pid)
       .map(([tid, us]) => (us - (threads0.get(tid) ?? 0)) / ingestedAtLoadEnd).sort((a, b) => b - a).slice(0, 8);
+    // Over the whole run (the load and the drain), in CPU seconds: to set beside a profile's threads.
+    const threadSeconds = [...threadsEnd].map(([tid, us]) => [tid, (us - (threads0.get(tid) ?? 0)) / 1e6] as const).filter(([, s]) => s >= 0.05)
+      .sort((a, b) => b[1] - a[1]).map(([tid, s]) => `${tid === server.pid ? 'main ' : ''}${s.toFixed(1)}`);
 
     say();
     say(`### ${fmt(rate)} events/s offered for ${SECONDS} s`);
@@ -267,7 +271,8 @@ async function runRate(rate: number): Promise<RateResult> {
     const cpuAll = drained ? drained.cpu / last.ingested : null;
     say(`**Server CPU** (all threads) ${fmt(serverCpu / ingestedAtLoadEnd)} µs per accepted event during the load (${(serverCpu / 1e6 / wall).toFixed(2)} cores), ` +
       `${cpuAll === null ? `not caught up within ${DRAIN} s (${fmt(last.cpu / last.ingested)} µs per event by then)` : `${fmt(cpuAll)} µs per event until every stage caught up`}; ` +
-      `main thread ${fmt(mainCpu / ingestedAtLoadEnd)} µs per event during the load; the 8 busiest other threads ${threadShares.map(fmt).join(', ')} µs per event. ` +
+      `main thread ${fmt(mainCpu / ingestedAtLoadEnd)} µs per event during the load; the 8 busiest other threads ${threadShares.map(fmt).join(', ')} µs per event; ` +
+      `CPU seconds per thread over the whole run, load and drain (threads above 0.05 s): ${threadSeconds.join(', ')}. ` +
       `**Peak RSS** (VmHWM) ${fmt(mem.peak / 1024)} MB; largest sampled RSS ${fmt(peakSample.rss / 1024)} MB (${fmt(peakSample.anon / 1024)} MB anonymous, ${fmt(peakSample.file / 1024)} MB file-backed). ` +
       `Other processes took ${otherLoad.toFixed(2)} cores meanwhile; load average after: ${load()}.`);
     say(`Deliveries at the end: a (every event) ${fmt(last.delivered.a)} of ${fmt(last.ingested)} accepted; b (masking) ${fmt(last.delivered.b)}; ` +
@@ -320,7 +325,8 @@ try {
 }
 
 if (args.record) {
-  const command = `npx tsc -p tsconfig.json && node dist/bench/sustained.js ${process.argv.slice(2).join(' ')}`.trim();
+  const quoted = process.argv.slice(2).map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(' ');
+  const command = `npx tsc -p tsconfig.json && node dist/bench/sustained.js ${quoted}`.trim();
   appendFileSync(new URL('../../bench/RESULTS.md', import.meta.url),
-    `\n## Sustained load: posthog-js-like traffic, three destinations, insights on${args.label ? ` (${args.label})` : ''} (${new Date().toISOString().slice(0, 10)})\n\nCommand: \`${command}\`\n${lines.join('\n')}\n`);
+    `\n## Sustained load: posthog-js-like traffic, three destinations, insights on${args.label ? `, ${args.label}` : ''} (${new Date().toISOString().slice(0, 10)})\n\nCommand: \`${command}\`\n\n${lines.join('\n')}\n`);
 }
