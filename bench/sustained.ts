@@ -135,7 +135,10 @@ async function runRate(rate: number): Promise<RateResult> {
     };
     loader.on('message', onMessage);
     loader.send({ type: 'run', port: Number(new URL(server.base).port), rate, seconds: SECONDS, connections: Number(args.connections), probeMs: Number(args['probe-ms']) });
-    while (run.startedAt === 0) await sleep(5);
+    while (run.startedAt === 0) {
+      if (loader.exitCode !== null || loader.signalCode !== null) throw new Error('the load generator exited');
+      await sleep(5);
+    }
     const startedAt = run.startedAt;
     const cpu0 = cpuOf(server.pid);
     const threads0 = threadsCpu(server.pid);
