@@ -12,7 +12,8 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 import { writeSyntheticPersons } from '../test/helpers/synthetic-persons.js';
 import { percentile } from './fixed-rate.js';
 import { root, startPinned } from './ceiling.js';
@@ -37,7 +38,7 @@ const init = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'ini
 const projectId: number = init.project_id;
 const key: string = init.personal_api_key;
 {
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, tables);
   await writeSyntheticPersons(store, projectId, PERSONS);
   await store.close();
 }

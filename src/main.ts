@@ -9,7 +9,8 @@ import { createLogger, type Logger } from './logger.js';
 import { assertNativeUws } from './http/native.js';
 import { createHttpServer } from './http/server.js';
 import { createRouter } from './http/router.js';
-import { openStore, DataDirError, type Store } from './store/env.js';
+import { openStore, DataDirError } from './store/index.js';
+import { tables, type Store } from './tables.js';
 import { createLmdbLog } from './log/lmdb-log.js';
 import { createNatsLog, createNatsLogReader } from './log/nats-log.js';
 import { startLogRetention } from './log/retention.js';
@@ -25,7 +26,7 @@ import {
   ALL_SCOPES, bootstrap, createManagementAuth, createMemberStore, createProjectAccess, createRateLimiter, createTenancyStore, memberCommands,
   memberRoutes, projectRoutes, tenancyCommands, userRoutes, type TenancyStore,
 } from './access/index.js';
-import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
+import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type DataDirOpener, type StateWrites } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
@@ -41,6 +42,7 @@ import { announceNode, type NodeState } from './ops/announce.js';
 import { captureRoutes, transferDecodeTask } from './capture/routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
+import { uuidRecorded } from './events/query.js';
 import { personRoutes } from './persons/routes.js';
 import { warningRoutes } from './ingestion-warnings/index.js';
 import type { Route } from './http/types.js';
@@ -71,7 +73,7 @@ const CAPTURE_WORKER_URL = new URL('../workers/capture.js', import.meta.url);
 
 // Every command of the management write path (src/state/, docs/decisions/0015): the
 // appliers this node runs for its own writes and, with a control stream, for everyone's.
-export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands,
+export const COMMANDS: readonly AnyCommandSpec<Store>[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands,
   ...insightCommands, ...hogFunctionCommands, ...exportCommands];
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
@@ -284,7 +286,7 @@ export async function startServer(
   const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
 
   // Person deletions and flag hash keys go into the event log, ordered with the events (0032).
-  const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, store });
+  const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, applied: (projectId, uuid) => uuidRecorded(store, projectId, uuid) });
   const readiness = () => {
     const checks = {
       consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
@@ -393,7 +395,7 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
   // days of max_age) starts from a snapshot too: its event store then follows the stream
   // from the snapshot's position, and its insights consumer backfills from that event store.
   await joinFromSnapshot(config, log);
-  const store = openStore(config.dataDir);
+  const store = openStore(config.dataDir, tables);
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
   let reader;
@@ -429,7 +431,7 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
 // so a node joining a cluster finds its organization, projects and keys instead of
 // bootstrapping its own.
 export async function openWrites(
-  config: Readonly<Config>, store: Store, log: Logger, specs: readonly AnyCommandSpec[] = COMMANDS,
+  config: Readonly<Config>, store: Store, log: Logger, specs: readonly AnyCommandSpec<Store>[] = COMMANDS,
 ): Promise<{ writes: StateWrites; control: NatsWrites | null }> {
   if (!config.natsUrl) return { writes: createLocalWrites(store, specs), control: null };
   const control = await createNatsWrites({
@@ -472,7 +474,7 @@ async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<
 async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
   for (let attempt = 1; ; attempt++) {
     const joining = await joinFromSnapshot(config, log);
-    const store = openStore(config.dataDir);
+    const store = openStore(config.dataDir, tables);
     try {
       return { store, ...(await openWrites(config, store, log)) };
     } catch (err) {
@@ -485,17 +487,22 @@ async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store:
   }
 }
 
-// The opener the CLI commands write through (src/state/open.ts): the same as serve's.
-const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (config.natsUrl
-  ? async (store) => {
-    const { writes, control } = await openWrites(config, store, createLogger('silent'));
-    return { writes, close: async () => { await control?.close(); } };
+// How the CLI commands open the data dir (src/state/open.ts): every domain's tables, and
+// the same write path as serve's.
+const cliDataDir = (config: Readonly<Config>): DataDirOpener<Store> => async (dataDir, specs) => {
+  const store = openStore(dataDir, tables);
+  try {
+    const { writes, control } = config.natsUrl ? await openWrites(config, store, createLogger('silent')) : { writes: createLocalWrites(store, specs), control: null };
+    return { store, writes, close: async () => { await control?.close(); await store.close(); } };
+  } catch (err) {
+    await store.close();
+    throw err;
   }
-  : undefined);
+};
 
 async function initCommand(config: Config): Promise<void> {
   const opened = config.natsUrl ? await openNode(config, createLogger('silent')) : null;
-  const store = opened?.store ?? openStore(config.dataDir);
+  const store = opened?.store ?? openStore(config.dataDir, tables);
   const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
   const boot = await bootstrap(tenancy);
   const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
@@ -567,14 +574,14 @@ export async function main(argv: string[]): Promise<number> {
       case 'key':
       case 'quota': {
         const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
-        const out = await run(command[1], parsed.flags, { ...config, openWrites: cliWrites(config) });
+        const out = await run(command[1], parsed.flags, { ...config, open: cliDataDir(config) });
         if (out) process.stdout.write(out + '\n');
         return 0;
       }
       case 'hog':
         return await hogCommand(command[1], command[2], parsed.flags);
       case 'status': {
-        const store = openStore(config.dataDir);
+        const store = openStore(config.dataDir, tables);
         try {
           const status = await nodeStatus(store, config.natsUrl, logConsumers(config));
           process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');

@@ -11,3 +11,4 @@ export { createExportsApi, type ExportsApi, type ExportsApiOptions, type Exports
 export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';
 export { openNatsExports, EXPORTS_BUCKET, EXPORT_CLAIMS_BUCKET, type NatsExports, type SharedFiles } from './assets/nats-shared.js';
+export type { ExportsTables } from './tables.js';

@@ -7,6 +7,8 @@
 // it loads the event store's rows instead.
 import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
+import type { EventsTables } from '../events/tables.js';
+import type { PersonsTables } from '../persons/index.js';
 import { openColumnar } from './columnar/database.js';
 import { createLoader } from './columnar/loader.js';
 import { BatchBuilder, LoadedPersons } from './from-store.js';
@@ -29,7 +31,7 @@ export interface InsightsSettings {
 
 const BACKFILL_BATCH = 50_000;
 
-export const insightsConsumer = defineConsumer<InsightsSettings>({
+export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   module: import.meta.url,
   name: INSIGHTS_CONSUMER,
   startsAt: 'beginning',

@@ -46,3 +46,4 @@ export type { RefreshMode } from './api/refresh.js';
 export type { QueryStatus } from './api/statuses.js';
 export { resultTable, toCsv } from './csv.js';
 export type { Table } from './csv.js';
+export type { InsightsTables } from './tables.js';

@@ -4,7 +4,7 @@
 // itself (./announce.ts). Reads the data dir beside a running server.
 import type { JetStreamManager } from 'nats';
 import { connectNats } from '../nats/connect.js';
-import type { Store } from '../store/env.js';
+import type { LogTables } from '../log/tables.js';
 import { LMDB_LOG_ID } from '../log/types.js';
 import { newestSeq } from '../log/lmdb-log.js';
 import { natsLogId, STREAM } from '../log/nats-stream.js';
@@ -28,7 +28,7 @@ async function streamInfo(jsm: JetStreamManager, name: string) {
   }
 }
 
-export async function nodeStatus(store: Store, natsUrl: string | null, consumers: readonly RegisteredConsumer[]): Promise<NodeStatus> {
+export async function nodeStatus(store: LogTables, natsUrl: string | null, consumers: readonly RegisteredConsumer[]): Promise<NodeStatus> {
   let log = { id: LMDB_LOG_ID, last_seq: newestSeq(store) };
   let control: NodeStatus['control'] = null;
   let nodes: NodeStatus['nodes'] = null;

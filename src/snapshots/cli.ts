@@ -3,7 +3,7 @@
 // the cluster's snapshots, newest first, with whether a joining node could restore each.
 import { hostname } from 'node:os';
 import { emptyDataDir } from './restore.js';
-import { openStore } from '../store/env.js';
+import { openStore } from '../store/index.js';
 import { connectSnapshots } from './client.js';
 import { compact } from './compact.js';
 import { usable, type SnapshotMeta } from './plan.js';
@@ -34,7 +34,8 @@ export async function snapshotCommand(sub: string | undefined, config: SnapshotC
       return all.length === 0 ? 'no snapshots' : all.map((m) => line(m, usable(m, now))).join('\n');
     }
     if (emptyDataDir(config.dataDir)) throw new Error(`${config.dataDir} holds no node state to snapshot`);
-    const store = openStore(config.dataDir);
+    // The environment is copied whole; no table of it is read here.
+    const store = openStore(config.dataDir, []);
     let meta: SnapshotMeta;
     try {
       meta = await takeSnapshot({ store, client, eventStore: config.eventStore, node: `${hostname()}:${config.dataDir}` });

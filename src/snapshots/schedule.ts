@@ -5,7 +5,7 @@
 // compacts (./compact.ts).
 import { claimWork, type Claim } from '../log/consumers/index.js';
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/env.js';
+import type { Environments } from '../store/index.js';
 import { connectSnapshots } from './client.js';
 import { compact } from './compact.js';
 import { newestUsable } from './plan.js';
@@ -13,7 +13,7 @@ import { takeSnapshot } from './take.js';
 
 export interface ScheduleOptions {
   url: string;
-  store: Store;
+  store: Pick<Environments, 'path' | 'root'>;
   node: string;
   eventStore: string;
   intervalSeconds: number;

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
 import { type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
 import { connectNats } from '../nats/connect.js';
-import type { Store } from '../store/env.js';
+import type { Environments } from '../store/index.js';
+import type { LogTables } from '../log/tables.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
 import { ControlGapError, createCommandApplier, UnknownCommandError, type SequencedOutcome } from './local.js';
 import type { AppliedListener, StateWrites } from './writes.js';
@@ -21,10 +22,10 @@ import { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, For
 
 export { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError };
 
-export interface NatsWritesOptions {
+export interface NatsWritesOptions<T> {
   url: string;
-  store: Store;
-  specs: readonly AnyCommandSpec[];
+  store: T & LogTables & Pick<Environments, 'path'>;
+  specs: readonly AnyCommandSpec<T>[];
   // The stream's name (tests use one per case); its subject is derived from it.
   stream?: string;
   replicas?: number;
@@ -36,7 +37,7 @@ export interface NatsWritesOptions {
   // nothing of this stream was written elsewhere (embedded, or another cluster's stream):
   // applying the stream on top of it would leave this node unlike the others, so it is
   // refused (ForeignStateError).
-  holdsState?: (store: Store) => boolean;
+  holdsState?: (store: T) => boolean;
 }
 
 export interface NatsWrites extends StateWrites {
@@ -61,7 +62,7 @@ interface Waiter {
   reject(err: Error): void;
 }
 
-export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWrites> {
+export async function createNatsWrites<T>(opts: NatsWritesOptions<T>): Promise<NatsWrites> {
   const { store } = opts;
   const streamName = opts.stream ?? CONTROL_STREAM;
   const subject = controlSubject(streamName);

@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { connect, type KV, type NatsConnection } from 'nats';
 import { COMMANDS } from '../../src/main.js';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { createNatsWrites } from '../../src/state/nats.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById } from '../../src/exports/assets/asset-store.js';
@@ -106,7 +107,7 @@ s('a render that had its attempts is failed by the takeover, not rendered a thir
   // An asset already rendered twice (the request and one resume), left pending by a node
   // that died: written through the control stream as any node would, then claimed.
   const dir = tempDir('hedgerow-takeover-writer-');
-  const store: Store = openStore(dir);
+  const store: Store = openStore(dir, tables);
   const writes = await createNatsWrites({ url: nats.server().url, store, specs: COMMANDS });
   try {
     await writes.caughtUp();

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openDestinationsStore, type DestinationsStore, type WatcherRecord } from '../../src/store/destinations.js';
+import { openDestinationsStore, type DestinationsStore, type WatcherRecord } from '../../src/destinations/runtime/env.js';
 import { applyTelemetry, createTelemetry, type TelemetryBatch } from '../../src/destinations/runtime/telemetry.js';
 import { decodeTelemetry, encodeTelemetry, telemetryOrigin } from '../../src/destinations/runtime/telemetry-stream.js';
 import { openTelemetryPublisher, type TelemetryPublisher } from '../../src/destinations/runtime/telemetry-publisher.js';

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
 import { COMMANDS } from '../../src/main.js';
 import { createLocalClaims } from '../../src/exports/assets/claims.js';

@@ -4,7 +4,7 @@
 // inserted); without one (embedded), at start only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
 import { COMMANDS } from '../../src/main.js';
 import { createLocalClaims } from '../../src/exports/assets/claims.js';

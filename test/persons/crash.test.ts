@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tempDir, postJson, request, bearer, eventually } from '../helpers/server.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { EVENT_STORE_CONSUMER } from '../../src/events/consumer.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import { resolvePersonUuid } from '../../src/persons/store.js';
@@ -75,7 +76,7 @@ async function midway(store: Store, from: number, to: number): Promise<number> {
 
 s('after kills with a backlog and mid-backlog, and a duplicate batch, every person is exactly right', async () => {
   const keys = cliInit(dataDir);
-  const view = openStore(dataDir, { readOnly: true });
+  const view = openStore(dataDir, tables, { readOnly: true });
   try {
     const events = workload();
     const batches = Array.from({ length: Math.ceil(events.length / BATCH) }, (_, i) => events.slice(i * BATCH, (i + 1) * BATCH));

@@ -9,7 +9,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, DiscardPolicy, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { CONTROL_STREAM, controlPositionKey, controlStreamId, controlSubject, ensureControlStream } from '../../src/state/control-stream.js';
 import { ensureStream, natsLogId, STREAM, SUBJECT } from '../../src/log/nats-stream.js';
 import { ControlBehindError } from '../../src/state/index.js';
@@ -55,7 +56,7 @@ const removeAll = async () => { for (const m of await client.list()) await clien
 // records of every kind the restore keeps or resets.
 async function nodeStore(control: number, events: number): Promise<Store> {
   const { control: controlId, events: eventsId } = await ids();
-  const store = openStore(dir());
+  const store = openStore(dir(), tables);
   await store.root.transaction(() => {
     store.positions.put(controlPositionKey(controlId), control);
     store.positions.put(`${EVENT_STORE}@${eventsId}`, events);
@@ -112,7 +113,7 @@ s('a snapshot carries the state and both positions; restored into an empty data 
   assert.ok(restored);
   assert.ok(existsSync(join(target, 'hedgerow.lmdb')));
   assert.not.ok(existsSync(join(target, 'restoring')));
-  const store = openStore(target);
+  const store = openStore(target, tables);
   try {
     assert.equal([...store.positions.getRange()].map(({ key, value }) => [key, value]).sort(),
       [[`${EVENT_STORE}@${events}`, 3], [controlPositionKey(control), 4]].sort());

@@ -7,8 +7,9 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { connect, headers } from 'nats';
 import { encode } from '@msgpack/msgpack';
-import { openStore, type Store } from '../../src/store/env.js';
-import { AppliedElsewhereError, ControlUnavailableError, defineCommand, ForeignStateError, UnknownCommandError, type AnyCommandSpec } from '../../src/state/index.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
+import { AppliedElsewhereError, commandsOn, ControlUnavailableError, ForeignStateError, UnknownCommandError, type AnyCommandSpec } from '../../src/state/index.js';
 import { createNatsWrites, type NatsWrites } from '../../src/state/nats.js';
 import { controlPositionKey, controlSubject } from '../../src/state/control-stream.js';
 import { natsServerForSuite } from '../helpers/nats.js';
@@ -33,6 +34,7 @@ runWritesContract({
 
 const key = (name: string) => ['nats-writes', name];
 const read = (store: Store, name: string) => store.tenancy.get(key(name));
+const defineCommand = commandsOn<Store>();
 const put = defineCommand('nw.put', (store, p: { name: string; value: unknown }): unknown => {
   const before = read(store, p.name);
   store.tenancy.put(key(p.name), p.value);
@@ -43,7 +45,7 @@ const next = defineCommand('nw.next', (store, p: { name: string }): number => {
   store.tenancy.put(key(`seq:${p.name}`), n);
   return n;
 });
-const SPECS: AnyCommandSpec[] = [put, next];
+const SPECS: AnyCommandSpec<Store>[] = [put, next];
 
 const s = suite('NATS control stream: several nodes');
 let dirs: string[] = [];
@@ -60,11 +62,11 @@ s.after.each(async () => {
 
 function node(dir = tempDir('hedgerow-control-node-')): Store {
   if (!dirs.includes(dir)) dirs.push(dir);
-  const st = openStore(dir);
+  const st = openStore(dir, tables);
   stores.push(st);
   return st;
 }
-async function writes(store: Store, stream: string, specs: readonly AnyCommandSpec[] = SPECS): Promise<NatsWrites> {
+async function writes(store: Store, stream: string, specs: readonly AnyCommandSpec<Store>[] = SPECS): Promise<NatsWrites> {
   const w = await createNatsWrites({ url: nats.server().url, store, specs, stream });
   open.push(w);
   return w;

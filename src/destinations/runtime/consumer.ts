@@ -11,10 +11,10 @@ import { createLazyWorkerPool, type TaskRunner } from '../../pools/index.js';
 import { defineConsumer, type ConsumerContext, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
 import type { CapturedEvent } from '../../log/types.js';
-import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../store/destinations.js';
-import type { Store } from '../../store/env.js';
-import { groupProperties, groupTypeMapping, personRecordByDistinctId } from '../../persons/index.js';
-import { createTenancyStore, type TenancyStore } from '../../access/index.js';
+import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from './env.js';
+import type { DestinationsTables } from '../tables.js';
+import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
+import { createTenancyStore, type AccessTables, type TenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../fetch/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { HogExecTasks } from '../tasks.js';
@@ -66,7 +66,7 @@ const MAX_QUEUED = 1_000_000;
 const HOG_WORKER_HEAP_MB = 256;
 
 // Reads what the event's functions need beside the event: its project, person and groups.
-function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
+function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
   const project = tenancy.project(ev.project_id);
   const url = projectUrl(siteUrl, ev.project_id);
   const personless = ev.properties.$process_person_profile === false;
@@ -92,8 +92,12 @@ function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: 
   };
 }
 
+// What the pipeline reads in the main environment: the hog functions, the events' persons
+// and groups, and the projects (their names).
+type PipelineTables = DestinationsTables & PersonsTables & AccessTables;
+
 export interface PipelineDeps {
-  ctx: ConsumerContext<DestinationsSettings>;
+  ctx: ConsumerContext<DestinationsSettings, PipelineTables>;
   ds: DestinationsStore;
   functions: FunctionCache;
   pool: TaskRunner<HogExecTasks>;
@@ -177,7 +181,7 @@ export async function applyBatch(deps: PipelineDeps, events: readonly CapturedEv
   for (const { key, inv } of queued) deliveries.add(key, inv);
 }
 
-export const destinationsConsumer = defineConsumer<DestinationsSettings>({
+export const destinationsConsumer = defineConsumer<DestinationsSettings, PipelineTables>({
   module: import.meta.url,
   name: DESTINATIONS_CONSUMER,
   startsAt: 'end',

@@ -9,7 +9,7 @@ import { type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 
 import { connectNats } from '../../nats/connect.js';
 import { followStream } from '../../nats/follow.js';
 import { availableBatches } from '../../nats/available-batches.js';
-import type { DestinationsStore } from '../../store/destinations.js';
+import type { DestinationsStore } from './env.js';
 import { applyTelemetry } from './telemetry.js';
 import {
   decodeTelemetry, decodeWatcher, ensureTelemetryStream, openWatcherBucket, TELEMETRY_STREAM, TELEMETRY_SUBJECT,

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { type KV, type NatsConnection } from 'nats';
 import { connectNats } from '../../nats/connect.js';
-import type { WatcherRecord } from '../../store/destinations.js';
+import type { WatcherRecord } from './env.js';
 import type { TelemetryBatch, TelemetryOut } from './telemetry.js';
 import {
   encodeTelemetry, encodeWatcher, ensureTelemetryStream, openWatcherBucket, TELEMETRY_SUBJECT, type RetentionDays,

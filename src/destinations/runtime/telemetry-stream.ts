@@ -10,7 +10,7 @@
 import { randomInt } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
 import { RetentionPolicy, StorageType, type JetStreamClient, type KV, type NatsConnection, type StreamInfo } from 'nats';
-import type { DestinationsStore, WatcherRecord } from '../../store/destinations.js';
+import type { DestinationsStore, WatcherRecord } from './env.js';
 import type { TelemetryBatch } from './telemetry.js';
 
 export const TELEMETRY_STREAM = 'HEDGEROW_HOG_TELEMETRY';

@@ -11,7 +11,7 @@ import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import { defaultExpiresAfter, exportFilename } from '../asset-rules.js';
 import { assetById, contextObject, isExpired, projectAssets, type ExportRecord } from '../assets/asset-store.js';
 import { insertExportCommand } from '../assets/commands.js';
@@ -24,7 +24,7 @@ import { parseExportRequest, type InsightTarget } from './validate.js';
 
 export interface ExportRoutesOptions {
   auth: ManagementAuth;
-  store: Store;
+  store: ExportsTables;
   writes: StateWrites;
   jobs: RenderJobs;
   // Where files are stored.

@@ -3,11 +3,11 @@
 // or a dead node interrupted, and the expiry sweep.
 import type { ManagementAuth, TenancyStore, Project } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
-import { insightById, type InsightRecord, type QueryService } from '../../insights/index.js';
+import { insightById, type InsightRecord, type InsightsTables, type QueryService } from '../../insights/index.js';
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import { createLocalClaims, type RenderClaims } from '../assets/claims.js';
 import { contentDir } from '../assets/files.js';
 import type { SharedFiles } from '../assets/nats-shared.js';
@@ -26,7 +26,8 @@ export interface ExportsSettings {
 
 export interface ExportsApiOptions {
   auth: ManagementAuth;
-  store: Store;
+  // Its assets, and the insights they are rendered from.
+  store: ExportsTables & InsightsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   queries: QueryService;

@@ -7,7 +7,7 @@
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import type { Project } from '../../access/index.js';
 import type { ExportTasks } from '../tasks.js';
 import type { InsightData, StoredContent } from '../types.js';
@@ -33,7 +33,7 @@ export interface QueryOutput {
 }
 
 export interface RenderJobsOptions {
-  store: Store;
+  store: ExportsTables;
   writes: StateWrites;
   sources: ExportSources;
   pool: TaskRunner<ExportTasks>;

@@ -4,7 +4,7 @@
 // sweepIntervalMs and once at start-up; `now` is injectable for tests.
 import type { Logger } from '../../logger.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import { allAssets, isExpired } from './asset-store.js';
 import { expireExportsCommand } from './commands.js';
 import { collectFiles } from './files.js';
@@ -15,7 +15,7 @@ import type { SharedFiles } from './nats-shared.js';
 export const FILE_GRACE_MS = 3_600_000;
 
 export interface SweepOptions {
-  store: Store;
+  store: ExportsTables;
   writes: StateWrites;
   dir: string;
   // With NATS: the object store every node reads files from; its unnamed objects are

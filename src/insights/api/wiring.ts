@@ -5,7 +5,8 @@ import type { ManagementAuth, TenancyStore } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
 import { positionKey } from '../../log/consumers/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { LogTables } from '../../log/tables.js';
+import type { InsightsTables } from '../tables.js';
 import { INSIGHTS_CONSUMER } from '../consumer.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
@@ -16,7 +17,7 @@ import { createStatuses, type Statuses } from './statuses.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
-  store: Store;
+  store: InsightsTables & LogTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;

@@ -1,8 +1,9 @@
-// What a consumer's worker thread runs (workers/consumer.ts): open the store and the log
+// What a consumer's worker thread runs (workers/consumer.ts): open the store (with the
+// opener it is given: every domain's tables, whichever the consumer uses) and the log
 // reader the config names (reading records with the codec it is given), find the
 // consumer's definition in the module it came from, and run it until told to stop.
 // Reports go to the supervisor as plain messages.
-import { openStore } from '../../store/env.js';
+import type { OpenStore } from '../../store/index.js';
 import { createLmdbLogReader } from '../lmdb-log.js';
 import { createNatsLogReader } from '../nats-log.js';
 import { runConsumer } from './run.js';
@@ -11,6 +12,7 @@ import type { QuarantinedRecord } from './dead-letters.js';
 import type { RegisteredConsumer } from './registry.js';
 import type { ConsumerDefinition } from './types.js';
 import type { LogCodec } from '../types.js';
+import type { LogTables } from '../tables.js';
 
 export interface ConsumerThreadData {
   consumer: RegisteredConsumer;
@@ -36,7 +38,9 @@ export async function loadDefinition(consumer: RegisteredConsumer): Promise<Cons
   return found;
 }
 
-export async function runConsumerThread(data: ConsumerThreadData, codec: LogCodec, signal: AbortSignal, post: (m: ThreadMessage) => void): Promise<void> {
+export async function runConsumerThread(
+  data: ConsumerThreadData, codec: LogCodec, openStore: OpenStore<LogTables>, signal: AbortSignal, post: (m: ThreadMessage) => void,
+): Promise<void> {
   const definition = await loadDefinition(data.consumer);
   const store = openStore(data.dataDir);
   const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl, replicas: data.natsReplicas, codec }) : createLmdbLogReader(store, codec, data.batchBytes);
