@@ -2,7 +2,7 @@
 // `control` (./assets.ts says which carries what), one in a consumer thread or a CLI
 // command; every JetStream asset of the table made from here, with HEDGEROW_NATS_REPLICAS
 // replicas when missing and as it is when it exists, and each handle made once per process.
-import { nanos, StorageType, type JetStreamManager, type NatsConnection, type StreamInfo } from 'nats';
+import { nanos, StorageType, type JetStreamManager, type StreamInfo } from 'nats';
 import { allAssets, type Asset, type AssetTable, type KvAsset, type ObjectsAsset, type StreamAsset } from './assets.js';
 import { connectNats, linkOf } from './connect.js';
 import { natsKv, type KvView } from './kv.js';
@@ -51,53 +51,48 @@ export async function openNatsCluster(opts: NatsClusterOptions): Promise<Cluster
   const label = opts.label ? ` ${opts.label}` : '';
   const once = role === 'readonly';
   const creates = role !== 'readonly';
-  const connections: NatsConnection[] = [];
   const links: Link[] = [];
   // Draining waits for the server to take what is still buffered; with none there is nothing
   // left to flush, and the connection is closed at once.
   const close = async () => {
-    for (const nc of connections) {
+    for (const { nc, connected } of links) {
       if (nc.isClosed()) continue;
-      const link = links.find((l) => l.nc === nc);
-      if (link?.connected()) await nc.drain().catch(() => nc.close());
+      if (connected()) await nc.drain().catch(() => nc.close());
       else await nc.close();
     }
+  };
+  const connectLink = async (name: string) => {
+    const link = linkOf(await connectNats(opts.url, name, { once }));
+    links.push(link);
+    return link;
   };
   let bulk: Link;
   let control: Link;
   try {
     if (role === 'process') {
-      connections.push(await connectNats(opts.url, `hedgerow-bulk${label}`), await connectNats(opts.url, `hedgerow-control${label}`));
-      links.push(...connections.map(linkOf));
-      [bulk, control] = links;
+      bulk = await connectLink(`hedgerow-bulk${label}`);
+      control = await connectLink(`hedgerow-control${label}`);
     } else {
-      connections.push(await connectNats(opts.url, `hedgerow-${role}${label}`, { once }));
-      links.push(linkOf(connections[0]));
-      bulk = control = links[0];
+      bulk = control = await connectLink(`hedgerow-${role}${label}`);
     }
   } catch (err) {
     await close();
     throw err;
   }
   const linkFor = (c: 'bulk' | 'control') => (c === 'bulk' ? bulk : control);
-  const managers = new Map<Link, Promise<JetStreamManager>>();
-  const jsmOf = (link: Link) => {
-    let m = managers.get(link);
-    if (!m) managers.set(link, m = link.nc.jetstreamManager());
-    return m;
-  };
 
-  // Each asset's handle is made once, by name (a row made from the table's, in tests, too).
+  // Each handle is made once, by name (a row made from the table's, in tests, too); a failed
+  // attempt (NATS away at start) is tried afresh by the next caller.
   const handles = new Map<string, Promise<unknown>>();
   function made<T>(name: string, make: () => Promise<T>): Promise<T> {
     let h = handles.get(name) as Promise<T> | undefined;
     if (!h) {
       handles.set(name, h = make());
-      // A failed attempt (NATS away at start) is tried afresh by the next caller.
       h.catch(() => handles.delete(name));
     }
     return h;
   }
+  const jsmOf = (link: Link) => made(`jsm ${link === bulk ? 'bulk' : 'control'}`, () => link.nc.jetstreamManager());
 
   async function stream(asset: StreamAsset): Promise<StreamHandle> {
     return made(asset.name, async () => {
