@@ -105,6 +105,11 @@ const ConfigSchema = Type.Object({
     logRetentionDays: Type.Integer({ minimum: 1 }),
     metricRetentionDays: Type.Integer({ minimum: 1 }),
   }),
+  // ── cluster timings (src/cluster/timings.ts, docs/decisions/0036) ──
+  // HEDGEROW_CLUSTER_TIME_SCALE: multiplies every lease TTL, renewal and heartbeat of the
+  // cluster (claims 10 s, node announcements 15 s, query-status heartbeat 2 s and lost-after
+  // 10 s, HEDGEROW_EXPORT_CLAIM_TTL_MS), so that tests wait out a tenth of them. 1: as documented.
+  clusterTimeScale: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -144,6 +149,13 @@ const commonOptions = {
 function intFrom(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+// ── cluster timings: HEDGEROW_CLUSTER_TIME_SCALE, a decimal in (0, 1] ──
+function scaleFrom(name: string, raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (!/^(0|[1-9]\d*)?(\.\d+)?$/.test(raw)) throw new ConfigError(`${name} must be a number above 0 and at most 1, got "${raw}"`);
   return Number(raw);
 }
 
@@ -210,6 +222,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
       logRetentionDays: intFrom('HEDGEROW_HOG_LOG_RETENTION_DAYS', env.HEDGEROW_HOG_LOG_RETENTION_DAYS, 7),
       metricRetentionDays: intFrom('HEDGEROW_HOG_METRIC_RETENTION_DAYS', env.HEDGEROW_HOG_METRIC_RETENTION_DAYS, 90),
     },
+    clusterTimeScale: scaleFrom('HEDGEROW_CLUSTER_TIME_SCALE', env.HEDGEROW_CLUSTER_TIME_SCALE),
   };
   config.siteUrl = (env.HEDGEROW_SITE_URL || `http://localhost:${config.port}`).replace(/\/+$/, '');
   try {

@@ -2,7 +2,6 @@
 // The hedgerow CLI and the one place where the service is wired together.
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, ConfigError, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -11,8 +10,8 @@ import { createHttpServer } from './http/server.js';
 import { createRouter } from './http/router.js';
 import { openStore, DataDirError } from './store/index.js';
 import { tables, type Store } from './tables.js';
-import { createLmdbLog } from './log/lmdb-log.js';
-import { createNatsLog, createNatsLogReader } from './log/nats-log.js';
+import { clusterSettings, openCluster, overNats, type Cluster, type ClusterSettings } from './cluster/index.js';
+import { openEventLog, openLogReader } from './log/open.js';
 import { startLogRetention } from './log/retention.js';
 import { LMDB_LOG_ID, type EventLog } from './log/types.js';
 import { eventsAfter } from './log/lag.js';
@@ -28,8 +27,8 @@ import {
 } from './access/index.js';
 import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type DataDirOpener, type StateWrites } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
-import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
-import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
+import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openStatuses } from './insights/index.js';
+import { createExportsApi, exportCommands, openSharedExports, type ExportTasks } from './exports/index.js';
 import {
   destinationsConsumer, followTelemetry, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, startDestinationsRetention,
   takeOver, templateRoutes, type HogApiTasks,
@@ -57,7 +56,7 @@ import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands, personOperations } from './persons/index.js';
-import { clearNodeState, connectSnapshots, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand } from './snapshots/index.js';
+import { clearNodeState, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand, snapshotsClient } from './snapshots/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -86,24 +85,25 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
     ...(config.insights.mode === 'embedded' ? [insightsConsumerOf(config)] : []),
     registered(destinationsConsumer, {
       dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
-      watcherLockMs: config.hog.watcherLockSeconds * 1000, logRetentionDays: config.hog.logRetentionDays,
-      metricRetentionDays: config.hog.metricRetentionDays, natsUrl: config.natsUrl, natsReplicas: config.natsReplicas,
+      watcherLockMs: config.hog.watcherLockSeconds * 1000,
     }),
   ];
 }
 
-function insightsConsumerOf(config: Readonly<Config>, nats?: { url: string; replica: string }): RegisteredConsumer {
+// `replica`: an aggregate replica's name, which answers queries over NATS.
+function insightsConsumerOf(config: Readonly<Config>, replica?: string): RegisteredConsumer {
   return registered(insightsConsumer, {
     dataDir: config.dataDir,
     threads: config.insights.threads || undefined,
     memoryLimit: config.insights.memoryLimit || undefined,
-    nats,
+    replica,
   });
 }
 
-// What a consumer's supervised thread is given, in `serve` and in `aggregate` alike.
-const consumerThread = (config: Readonly<Config>, consumer: RegisteredConsumer): ConsumerThreadData => ({
-  consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, natsReplicas: config.natsReplicas, batchBytes: config.consumerBatchBytes,
+// What a consumer's supervised thread is given, in `serve` and in `aggregate` alike: the
+// process's cluster settings, from which it opens its own handle (one connection).
+const consumerThread = (config: Readonly<Config>, cluster: ClusterSettings, consumer: RegisteredConsumer): ConsumerThreadData => ({
+  consumer, dataDir: config.dataDir, cluster, batchBytes: config.consumerBatchBytes,
 });
 
 // What a `hedgerow aggregate` replica runs: the event store (persons resolved by the same
@@ -113,7 +113,7 @@ export function aggregateConsumers(config: Readonly<Config>, replica: string): R
   if (!config.natsUrl) throw new ConfigError('hedgerow aggregate needs NATS_URL (or --nats URL): its replicas read the JetStream event stream');
   return [
     registered(eventStoreConsumer, { cachedPersons: config.personCacheSize }),
-    insightsConsumerOf(config, { url: config.natsUrl, replica }),
+    insightsConsumerOf(config, replica),
   ];
 }
 
@@ -136,7 +136,11 @@ export async function startServer(
   config: Readonly<Config>, log: Logger = createLogger(config.logLevel), consumers: readonly RegisteredConsumer[] = logConsumers(config),
 ): Promise<RunningServer> {
   assertNativeUws();
-  const { store, writes, control } = await openNode(config, log);
+  // The one owner of NATS in this process (src/cluster/): two connections and every
+  // JetStream asset, or the embedded twin.
+  const settings = clusterSettings(config);
+  const cluster = await openCluster(settings);
+  const { store, writes, control } = await openNode(cluster, config, log).catch(async (err: unknown) => { await cluster.close(); throw err; });
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
   const tenancy = createTenancyStore(store, writes);
@@ -152,15 +156,15 @@ export async function startServer(
     );
   }
 
-  const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, replicas: config.natsReplicas, codec: captureCodec }) : createLmdbLog(store, captureCodec);
+  const eventLog: EventLog = await openEventLog(cluster, store, captureCodec);
   await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
   // Queries run in this process's aggregation worker, or in `hedgerow aggregate` replicas.
-  const natsEngine = config.insights.mode === 'nats'
-    ? await connectNatsEngine({ url: config.natsUrl!, timeoutMs: config.insights.queryTimeoutMs })
+  const natsEngine = config.insights.mode === 'nats' && overNats(cluster)
+    ? await connectNatsEngine(cluster.jetstream, { timeoutMs: config.insights.queryTimeoutMs })
     : null;
   // A node of a cluster is ready once its event store has applied the event stream as it
   // stood at start (a node joining late serves no persons it has not built yet).
-  const eventsAtStart = config.natsUrl ? eventLog.lastSeq() : 0;
+  const eventsAtStart = eventLog.lastSeq();
   const eventStorePosition = consumerPosition(store, eventStoreConsumer.name, eventLog.id);
   let eventsCaughtUp = eventsAtStart === 0;
   const eventsReady = () => eventsCaughtUp ||= (eventStorePosition.read() ?? 0) >= eventsAtStart;
@@ -182,13 +186,13 @@ export async function startServer(
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
   const supervise = (consumer: RegisteredConsumer) => superviseConsumer(
-    consumerThread(config, consumer), log,
+    consumerThread(config, settings, consumer), log,
     (kind) => metrics.consumerFailures.inc({ consumer: consumer.name, kind }),
   );
-  // With NATS, work whose effects leave the service runs on the one node holding its claim
-  // (src/log/consumers/claim.ts); every other consumer runs on every node.
-  const nodeName = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const isClaimed = (c: RegisteredConsumer) => config.natsUrl !== null && CLAIMED_CONSUMERS.includes(c.name);
+  // Work whose effects leave the service runs on the one node holding its claim
+  // (src/log/consumers/claim.ts; embedded, this node always holds it); every other consumer
+  // runs on every node.
+  const isClaimed = (c: RegisteredConsumer) => CLAIMED_CONSUMERS.includes(c.name);
   const supervised = consumers.filter((c) => !isClaimed(c)).map(supervise);
   const claimedRunning = new Map<string, ReturnType<typeof supervise>>();
   // The destinations' working state (queued invocations, logs, metrics): the claim reads
@@ -197,13 +201,13 @@ export async function startServer(
   // Every node prunes its own copy of the logs and metrics; with NATS every node applies
   // those and the watcher state the delivering node publishes (docs/decisions/0034).
   const destinationsRetention = startDestinationsRetention(store, destinations, config.hog, Date.now);
-  const telemetry = config.natsUrl
-    ? await followTelemetry({ url: config.natsUrl, replicas: config.natsReplicas, ds: destinations, days: config.hog, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
+  const telemetry = overNats(cluster)
+    ? await followTelemetry(cluster, { ds: destinations, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
     : null;
   const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
     const position = consumerPosition(store, consumer.name, eventLog.id);
-    return claimWork({
-      url: config.natsUrl!, replicas: config.natsReplicas, name: consumer.name, node: nodeName,
+    return claimWork(cluster, {
+      name: consumer.name,
       // Far enough back that a successor replays every event whose invocation is still
       // queued here: losing this node loses no delivery (some are repeated instead).
       position: () => handoverPosition(destinations, position.read() ?? 0),
@@ -229,8 +233,8 @@ export async function startServer(
   // With NATS, the node holding the `snapshots` claim snapshots its state for the cluster
   // and compacts the control stream behind the snapshots (docs/decisions/0033).
   const snapshots = control && config.snapshots.intervalSeconds > 0
-    ? await scheduleSnapshots({
-      url: config.natsUrl!, replicas: config.natsReplicas, store, node: nodeName, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
+    ? await scheduleSnapshots(cluster, {
+      store, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
       intervalSeconds: config.snapshots.intervalSeconds, keep: config.snapshots.keep,
     })
     : null;
@@ -257,9 +261,9 @@ export async function startServer(
   const insights = createInsightsApi({
     auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: natsEngine ?? undefined,
-    // With NATS, background calculations' statuses are in a KV bucket: a poll or a cancel
-    // may reach any node (src/insights/api/nats-statuses.ts).
-    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, replicas: config.natsReplicas, onError: warnStatus }) : undefined,
+    // Background calculations' statuses are in the cluster's KV bucket: with NATS a poll or a
+    // cancel may reach any node (src/insights/api/kv-statuses.ts).
+    statuses: await openStatuses(cluster, { onError: warnStatus }),
     onStatusError: warnStatus,
   });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
@@ -270,20 +274,16 @@ export async function startServer(
   const exportPool = createLazyWorkerPool<ExportTasks>({
     worker: EXPORT_WORKER_URL, threads: config.exports.workers, workerData: undefined, resourceLimits: { maxOldGenerationSizeMb: 2048 },
   });
-  // With NATS, a render is claimed across the cluster and its file put in a JetStream
-  // object store every node reads (src/exports/assets/nats-shared.ts); a render whose node
-  // died is resumed by another once its claim lapsed (src/exports/assets/resume.ts).
-  const natsExports = config.natsUrl
-    ? await openNatsExports({
-      url: config.natsUrl, replicas: config.natsReplicas, node: nodeName, claimTtlMs: config.exports.claimTtlMs, onError: (err) => log.warn('export claim lost', { error: err.message }),
-    })
-    : null;
+  // A render is claimed across the cluster and, with NATS, its file put in a JetStream
+  // object store every node reads (src/exports/assets/shared.ts); a render whose node died
+  // is resumed by another once its claim lapsed (src/exports/assets/resume.ts).
+  const sharedExports = await openSharedExports(cluster, { onError: (err) => log.warn('export claim lost', { error: err.message }) });
   const exports = createExportsApi({
     auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
-    ...(natsExports ? { claims: natsExports.claims, shared: natsExports.files, claimTtlMs: natsExports.claimTtlMs } : {}),
+    shared: sharedExports,
   });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
-  const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
+  const retention = eventLog.id === LMDB_LOG_ID ? startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name)) : null;
 
   // Person deletions and flag hash keys go into the event log, ordered with the events (0032).
   const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, applied: (projectId, uuid) => uuidRecorded(store, projectId, uuid) });
@@ -327,7 +327,7 @@ export async function startServer(
     router, log,
     observe: metrics.observeRequest,
   });
-  // With NATS, this node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
+  // This node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
   let announcement: { close(): Promise<void> } | null = null;
   async function close() {
     await announcement?.close();
@@ -347,13 +347,14 @@ export async function startServer(
     await exportPool.close();
     await insightsClosed;
     await exportsClosed;
-    await natsExports?.close();
+    await sharedExports.close();
     await hogApi.close();
     destinationsRetention.stop();
     await telemetry?.close();
     await destinations.close();
     await meter.flush();
     await control?.close();
+    await cluster.close();
     await store.close();
   }
   let port: number;
@@ -363,19 +364,17 @@ export async function startServer(
     await close();
     throw err;
   }
-  if (config.natsUrl) {
-    const claimNames = consumers.filter(isClaimed).map((c) => c.name);
-    announcement = await announceNode({
-      url: config.natsUrl, replicas: config.natsReplicas, name: nodeName, role: 'serve', listen: `${config.host}:${port}`,
-      state: (): NodeState => ({
-        consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
-        control: control ? { applied: control.applied(), lag: control.lag() } : null,
-        claims: claimNames.filter((_, i) => claims[i].held()),
-      }),
-      onError: (err) => log.warn('announcing this node', { error: err.message }),
-    }).catch(async (err: unknown) => { await close(); throw err; });
-  }
-  log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb', insights: config.insights.mode });
+  const claimNames = consumers.filter(isClaimed).map((c) => c.name);
+  announcement = await announceNode(cluster, {
+    name: cluster.node, role: 'serve', listen: `${config.host}:${port}`,
+    state: (): NodeState => ({
+      consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
+      control: control ? { applied: control.applied(), lag: control.lag() } : null,
+      claims: claimNames.filter((_, i) => claims[i].held()),
+    }),
+    onError: (err) => log.warn('announcing this node', { error: err.message }),
+  }).catch(async (err: unknown) => { await close(); throw err; });
+  log.info('listening', { port, data_dir: config.dataDir, log: eventLog.id === LMDB_LOG_ID ? 'lmdb' : 'nats', insights: config.insights.mode });
 
   return { port, store, writes, tenancy, routes: router.routes, close };
 }
@@ -391,28 +390,32 @@ export interface RunningAggregator {
 export async function startAggregator(config: Readonly<Config>, log: Logger = createLogger(config.logLevel)): Promise<RunningAggregator> {
   const replica = `${hostname()}:${config.dataDir}`;
   const consumers = aggregateConsumers(config, replica);
-  // A replica joining a cluster whose event stream no longer holds its first records (7
-  // days of max_age) starts from a snapshot too: its event store then follows the stream
-  // from the snapshot's position, and its insights consumer backfills from that event store.
-  await joinFromSnapshot(config, log);
-  const store = openStore(config.dataDir, tables);
-  const movedEvents = await migrateEventLayout(store);
-  if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  let reader;
+  const settings = clusterSettings(config);
+  const cluster = await openCluster(settings);
+  let store: Store | null = null;
+  let logId: string;
   try {
-    reader = await createNatsLogReader({ url: config.natsUrl!, replicas: config.natsReplicas, codec: captureCodec });
+    // A replica joining a cluster whose event stream no longer holds its first records (7
+    // days of max_age) starts from a snapshot too: its event store then follows the stream
+    // from the snapshot's position, and its insights consumer backfills from that event store.
+    await joinFromSnapshot(cluster, config, log);
+    store = openStore(config.dataDir, tables);
+    const movedEvents = await migrateEventLayout(store);
+    if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
+    const reader = await openLogReader(cluster, store, captureCodec);
     await registerConsumers(store, reader.id, await reader.lastSeq(), consumers);
+    logId = reader.id;
+    await reader.close();
   } catch (err) {
-    await reader?.close();
-    await store.close();
+    await store?.close();
+    await cluster.close();
     throw err;
   }
-  await reader.close();
-  const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, consumer), log));
-  const logId = reader.id;
-  const announcement = await announceNode({
-    url: config.natsUrl!, replicas: config.natsReplicas, name: replica, role: 'aggregate', listen: null,
-    state: () => ({ consumers: positionsOf(store, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
+  const opened = store;
+  const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, settings, consumer), log));
+  const announcement = await announceNode(cluster, {
+    name: replica, role: 'aggregate', listen: null,
+    state: () => ({ consumers: positionsOf(opened, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
     onError: (err) => log.warn('announcing this replica', { error: err.message }),
   });
   log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
@@ -421,7 +424,8 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
     async close() {
       await announcement.close();
       await Promise.all(supervised.map((c) => c.stop()));
-      await store.close();
+      await cluster.close();
+      await opened.close();
     },
   };
 }
@@ -431,11 +435,11 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
 // so a node joining a cluster finds its organization, projects and keys instead of
 // bootstrapping its own.
 export async function openWrites(
-  config: Readonly<Config>, store: Store, log: Logger, specs: readonly AnyCommandSpec<Store>[] = COMMANDS,
+  cluster: Cluster, store: Store, log: Logger, specs: readonly AnyCommandSpec<Store>[] = COMMANDS,
 ): Promise<{ writes: StateWrites; control: NatsWrites | null }> {
-  if (!config.natsUrl) return { writes: createLocalWrites(store, specs), control: null };
-  const control = await createNatsWrites({
-    url: config.natsUrl, replicas: config.natsReplicas, store, specs,
+  if (!cluster.jetstream) return { writes: createLocalWrites(store, specs), control: null };
+  const control = await createNatsWrites(cluster, {
+    store, specs,
     holdsState: (s) => { for (const _ of s.tenancy.getKeys({ limit: 1 })) return true; return false; },
     onHalt: (err) => log.error('control stream: this node stopped applying management writes', { error: err.message }),
   });
@@ -449,19 +453,15 @@ export async function openWrites(
 // (docs/decisions/0033) before it opens the store, then follows both streams from the
 // positions it holds; without one it replays them from their first message, as before.
 // Resolves with whether the data dir was empty.
-async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<boolean> {
-  if (!config.natsUrl || !emptyDataDir(config.dataDir)) return false;
-  const client = await connectSnapshots(config.natsUrl, config.natsReplicas);
-  try {
-    const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
-    if (restored) {
-      const { meta } = restored;
-      log.info('restored snapshot', {
-        name: meta.name, bytes: meta.size, took_ms: restored.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
-      });
-    }
-  } finally {
-    await client.close();
+async function joinFromSnapshot(cluster: Cluster, config: Readonly<Config>, log: Logger): Promise<boolean> {
+  if (!cluster.jetstream || !emptyDataDir(config.dataDir)) return false;
+  const client = await snapshotsClient(cluster);
+  const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
+  if (restored) {
+    const { meta } = restored;
+    log.info('restored snapshot', {
+      name: meta.name, bytes: meta.size, took_ms: restored.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
+    });
   }
   return true;
 }
@@ -471,12 +471,12 @@ async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<
 // was about to replay) starts again from the newer snapshot: the data dir holds nothing
 // of this node's own yet, and a join that fails leaves it empty as it was found. A data
 // dir that was not empty is never cleared here: the node stops, saying how to rejoin.
-async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
+async function openNode(cluster: Cluster, config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
   for (let attempt = 1; ; attempt++) {
-    const joining = await joinFromSnapshot(config, log);
+    const joining = await joinFromSnapshot(cluster, config, log);
     const store = openStore(config.dataDir, tables);
     try {
-      return { store, ...(await openWrites(config, store, log)) };
+      return { store, ...(await openWrites(cluster, store, log)) };
     } catch (err) {
       await store.close();
       if (!joining || !(err instanceof ControlBehindError || err instanceof ControlGapError)) throw err;
@@ -487,26 +487,36 @@ async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store:
   }
 }
 
+// A CLI command's cluster handle: one connection, assets made as used.
+const commandCluster = (config: Readonly<Config>, role: 'command' | 'readonly' = 'command') => openCluster(clusterSettings(config), role);
+
 // How the CLI commands open the data dir (src/state/open.ts): every domain's tables, and
-// the same write path as serve's.
+// the same write path as serve's, over a cluster handle of the command's own.
 const cliDataDir = (config: Readonly<Config>): DataDirOpener<Store> => async (dataDir, specs) => {
   const store = openStore(dataDir, tables);
+  let cluster: Cluster | null = null;
   try {
-    const { writes, control } = config.natsUrl ? await openWrites(config, store, createLogger('silent')) : { writes: createLocalWrites(store, specs), control: null };
-    return { store, writes, close: async () => { await control?.close(); await store.close(); } };
+    if (!config.natsUrl) return { store, writes: createLocalWrites(store, specs), close: () => store.close() };
+    cluster = await commandCluster(config);
+    const { writes, control } = await openWrites(cluster, store, createLogger('silent'));
+    const opened = cluster;
+    return { store, writes, close: async () => { await control?.close(); await opened.close(); await store.close(); } };
   } catch (err) {
+    await cluster?.close();
     await store.close();
     throw err;
   }
 };
 
 async function initCommand(config: Config): Promise<void> {
-  const opened = config.natsUrl ? await openNode(config, createLogger('silent')) : null;
+  const cluster = await commandCluster(config);
+  const opened = cluster.jetstream ? await openNode(cluster, config, createLogger('silent')).catch(async (err: unknown) => { await cluster.close(); throw err; }) : null;
   const store = opened?.store ?? openStore(config.dataDir, tables);
   const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
   const boot = await bootstrap(tenancy);
   const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
   await opened?.control?.close();
+  await cluster.close();
   await store.close();
   const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
   process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
@@ -583,15 +593,20 @@ export async function main(argv: string[]): Promise<number> {
       case 'status': {
         const store = openStore(config.dataDir, tables);
         try {
-          const status = await nodeStatus(store, config.natsUrl, logConsumers(config));
-          process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');
+          const cluster = await commandCluster(config, 'readonly');
+          try {
+            const status = await nodeStatus(store, cluster, logConsumers(config));
+            process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');
+          } finally {
+            await cluster.close();
+          }
         } finally {
           await store.close();
         }
         return 0;
       }
       case 'snapshot': {
-        const out = await snapshotCommand(command[1], { ...config, eventStore: eventStoreConsumer.name });
+        const out = await snapshotCommand(command[1], { ...config, eventStore: eventStoreConsumer.name }, () => commandCluster(config));
         process.stdout.write(out + '\n');
         return 0;
       }

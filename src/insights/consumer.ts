@@ -23,10 +23,10 @@ export interface InsightsSettings {
   threads?: number;
   memoryLimit?: string;
   /**
-   * A `hedgerow aggregate` replica: queries come over NATS (./nats-query-server.ts) rather
-   * than from this process's service (./query-server.ts).
+   * A `hedgerow aggregate` replica of this name: queries come over NATS (./nats-query-server.ts,
+   * on the thread's cluster connection) rather than from this process's service (./query-server.ts).
    */
-  nats?: { url: string; replica: string };
+  replica?: string;
 }
 
 const BACKFILL_BATCH = 50_000;
@@ -44,8 +44,10 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
     let loadedSeq = await loader.position(position.key);
     let server;
     try {
-      server = settings.nats
-        ? await serveQueriesOverNats(db, { url: settings.nats.url, replica: settings.nats.replica, position: () => loadedSeq })
+      const jetstream = ctx.cluster?.jetstream;
+      if (settings.replica !== undefined && !jetstream) throw new Error('an aggregation replica answers over NATS: its thread has no NATS connection');
+      server = settings.replica !== undefined
+        ? await serveQueriesOverNats(db, jetstream!, { replica: settings.replica, position: () => loadedSeq })
         : serveQueries(db, settings.dataDir, () => loader.position(position.key));
     } catch (err) {
       db.close();

@@ -34,7 +34,7 @@ export { insightsConsumer, INSIGHTS_CONSUMER } from './consumer.js';
 export type { InsightsSettings } from './consumer.js';
 export { createInsightsApi } from './api/wiring.js';
 export { connectNatsEngine } from './nats-engine.js';
-export { openNatsStatuses } from './api/nats-statuses.js';
+export { openStatuses } from './api/kv-statuses.js';
 export type { NatsInsightsEngine, ReplicaState } from './nats-engine.js';
 export { insightCommands } from './api/commands.js';
 export { insightById } from './api/insight-store.js';

@@ -10,11 +10,10 @@ import { connect, type KV, type NatsConnection } from 'nats';
 import { COMMANDS } from '../../src/main.js';
 import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
-import { createNatsWrites } from '../../src/state/nats.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById } from '../../src/exports/assets/asset-store.js';
 import { INTERRUPTED } from '../../src/exports/assets/jobs.js';
-import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/index.js';
+import { ASSETS, natsWrites } from '../helpers/cluster-handle.js';
 import type { CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
 import { bearer, eventually, request, tempDir } from '../helpers/server.js';
@@ -36,7 +35,7 @@ s.before(async () => {
   await cluster.start();
   keys = cluster.keys();
   nc = await connect({ servers: nats.server().url });
-  claims = await nc.jetstream().views.kv(EXPORT_CLAIMS_BUCKET);
+  claims = await nc.jetstream().views.kv(ASSETS.kv.exportClaims.name);
 });
 s.after(async () => {
   await nc?.close();
@@ -108,7 +107,7 @@ s('a render that had its attempts is failed by the takeover, not rendered a thir
   // that died: written through the control stream as any node would, then claimed.
   const dir = tempDir('hedgerow-takeover-writer-');
   const store: Store = openStore(dir, tables);
-  const writes = await createNatsWrites({ url: nats.server().url, store, specs: COMMANDS });
+  const writes = await natsWrites(nats.server().url, { store, specs: COMMANDS });
   try {
     await writes.caughtUp();
     const id = lastId + 1;

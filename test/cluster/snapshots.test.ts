@@ -13,7 +13,8 @@ import { connect, type NatsConnection } from 'nats';
 import { cliAggregate, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
 import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
-import { connectSnapshots, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { snapshotsClient, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { CONTROL_STREAM } from '../../src/state/control-stream.js';
 import { STREAM as EVENT_STREAM } from '../../src/log/nats-stream.js';
 
@@ -26,14 +27,15 @@ const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;
 let nc: NatsConnection;
 let snapshots: SnapshotsClient;
+const handles = clusterHandles();
 s.before(async () => {
   await cluster.start();
   keys = cluster.keys();
   nc = await connect({ servers: cluster.nats.server().url });
-  snapshots = await connectSnapshots(cluster.nats.server().url);
+  snapshots = await snapshotsClient(await handles.open(cluster.nats.server().url, { role: 'command' }));
 });
 s.after(async () => {
-  await snapshots?.close();
+  await handles.closeAll();
   await nc?.close();
   await cluster.stop();
 });

@@ -8,6 +8,7 @@
 // batch is applied once even if the mechanism's position, committed after, lags). The
 // invocations then run in the deliveries loop (./deliveries.ts).
 import { createLazyWorkerPool, type TaskRunner } from '../../pools/index.js';
+import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerContext, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
 import type { CapturedEvent } from '../../log/types.js';
@@ -39,13 +40,6 @@ export interface DestinationsSettings {
   fetchAllow: string;
   hogWorkers: number;
   watcherLockMs: number;
-  logRetentionDays: number;
-  metricRetentionDays: number;
-  // With NATS, the logs, metrics and watcher state written here are published for the
-  // other nodes (./telemetry-publisher.ts); null: nothing is published.
-  natsUrl: string | null;
-  // Replicas of the telemetry stream and watcher bucket when created (HEDGEROW_NATS_REPLICAS).
-  natsReplicas: number;
 }
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
@@ -190,8 +184,11 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);
     const onError = (err: unknown) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`);
-    const out = settings.natsUrl === null ? undefined : await openTelemetryPublisher({
-      url: settings.natsUrl, replicas: settings.natsReplicas, origin: await telemetryOrigin(ds), days: settings, onError,
+    // With NATS, the logs, metrics and watcher state written here are published for the other
+    // nodes (./telemetry-publisher.ts), on this thread's connection; embedded, nothing is.
+    const cluster = ctx.cluster;
+    const out = !cluster || !overNats(cluster) ? undefined : await openTelemetryPublisher(cluster, {
+      origin: await telemetryOrigin(ds), onError,
     }).catch(async (err) => {
       await ds.close();
       throw err;

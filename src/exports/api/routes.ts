@@ -17,7 +17,7 @@ import { assetById, contextObject, isExpired, projectAssets, type ExportRecord }
 import { insertExportCommand } from '../assets/commands.js';
 import { cacheContent, readContent } from '../assets/files.js';
 import type { RenderJobs } from '../assets/jobs.js';
-import type { SharedFiles } from '../assets/nats-shared.js';
+import type { SharedFiles } from '../assets/shared.js';
 import { EXPORT_FORMATS } from '../formats.js';
 import { presentAsset } from './present.js';
 import { parseExportRequest, type InsightTarget } from './validate.js';

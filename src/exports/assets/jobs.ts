@@ -15,7 +15,7 @@ import { allAssets, contextObject, contextQuery, isExpired, isPending, type Expo
 import type { RenderClaims } from './claims.js';
 import { finishExportCommand, resumeExportCommand } from './commands.js';
 import { readContent } from './files.js';
-import type { SharedFiles } from './nats-shared.js';
+import type { SharedFiles } from './shared.js';
 
 // What an export is made of, from the domains that own it (insights).
 export interface ExportSources {
@@ -41,7 +41,7 @@ export interface RenderJobsOptions {
   // Where files are stored (./files.ts).
   dir: string;
   // With NATS: where every node reads files; a render's file is put there before its
-  // outcome is recorded (./nats-shared.ts).
+  // outcome is recorded (./shared.ts).
   shared?: SharedFiles;
   // Results with more rows than this go to the background at once.
   syncMaxRows: number;

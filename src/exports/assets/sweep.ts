@@ -8,7 +8,7 @@ import type { ExportsTables } from '../tables.js';
 import { allAssets, isExpired } from './asset-store.js';
 import { expireExportsCommand } from './commands.js';
 import { collectFiles } from './files.js';
-import type { SharedFiles } from './nats-shared.js';
+import type { SharedFiles } from './shared.js';
 
 // A file younger than this is kept even when no asset names it yet: its render is about to
 // record it (the worker writes the file, then the outcome is committed).

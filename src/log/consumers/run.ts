@@ -2,6 +2,7 @@
 // (its stored position; else the log's beginning or end, as it declares; a gap the log
 // no longer holds goes to its backfill or stops it loudly), then applies entries through
 // the ladder, never past the consumer it follows.
+import type { Cluster } from '../../cluster/index.js';
 import type { LogTables } from '../tables.js';
 import type { LogEntry, LogReader } from '../types.js';
 import { consumerPosition, rethrowUnlessWritable } from './positions.js';
@@ -18,11 +19,15 @@ export interface RunOptions<S, T> {
   settings: S;
   now?: () => number;
   reports?: ConsumerReports;
+  // The thread's cluster handle (src/log/consumers/thread.ts).
+  cluster?: Cluster;
 }
 
-export function consumerContext<S, T>(name: string, store: T & LogTables, logId: string, settings: S, now: () => number = Date.now): ConsumerContext<S, T> {
+export function consumerContext<S, T>(
+  name: string, store: T & LogTables, logId: string, settings: S, now: () => number = Date.now, cluster?: Cluster,
+): ConsumerContext<S, T> {
   const position = consumerPosition(store, name, logId);
-  return { name, store, logId, settings, position, now, rethrowUnlessWritable: (err) => rethrowUnlessWritable(store, position.key, err) };
+  return { name, store, logId, settings, position, now, cluster, rethrowUnlessWritable: (err) => rethrowUnlessWritable(store, position.key, err) };
 }
 
 // The position reading starts after. Records a consumer that starts at the end there on
@@ -57,7 +62,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, opts: RunOptions<S, T>): Promise<void> {
   const { store, reader, signal } = opts;
   const reports = opts.reports ?? SILENT;
-  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now);
+  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now, opts.cluster);
   const handler = await definition.open(ctx);
   try {
     const start = await startingPosition(ctx, definition.startsAt, handler, reader);

@@ -4,6 +4,7 @@
 // isolate-and-retry ladder (./ladder.ts), setting aside what it cannot apply
 // (./dead-letters.ts), the worker thread and its supervision (./supervise.ts), metrics,
 // and holding back log retention until it has applied a record (docs/decisions/0014).
+import type { Cluster } from '../../cluster/index.js';
 import type { LogTables } from '../tables.js';
 import type { CapturedEvent, PlacedOperation, UnreadableEvent } from '../types.js';
 
@@ -52,6 +53,9 @@ export interface ConsumerContext<S, T = unknown> {
   readonly settings: S;
   readonly position: ConsumerPosition;
   now(): number;
+  // The cluster handle of the consumer's thread (its one NATS connection, or the embedded
+  // twin); absent where a consumer is driven outside the service (tests, benches).
+  readonly cluster?: Cluster;
   // Rethrows `err` unless the store still takes a write (the position rewritten as it
   // is): tells a failure of the batch from a failure of the store. The mechanism calls
   // it between the rungs of its ladder; a handler's own fallbacks (giveUp) call it too.
