@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The one place where the service is wired together. The CLI is src/cli/.
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -482,11 +481,11 @@ export async function openNode(config: Readonly<Config>, log: Logger): Promise<{
   }
 }
 
-// Older scripts and `docker exec` lines run dist/src/main.js: the CLI, as before. It loads
-// the whole service first; dist/src/cli/main.js (the bin) loads only what a command uses.
+// The CLI's entry was this file until src/cli/main.ts (the bin) took it, so that a command
+// loads only what it uses. Run directly, say so rather than exit having done nothing.
 const invokedDirectly = process.argv[1] !== undefined &&
   realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
 if (invokedDirectly) {
-  const code = await (await import('./cli/main.js')).main(process.argv.slice(2));
-  if (code >= 0) process.exit(code);
+  process.stderr.write('hedgerow: the CLI is dist/src/cli/main.js (`npx hedgerow`); dist/src/main.js only wires the service\n');
+  process.exit(2);
 }
