@@ -33,7 +33,7 @@ export interface Setting<V> {
   readonly secret: boolean;
   // The value of a raw string, or a Refusal saying which bound it misses.
   read(raw: string): V;
-  // A value for people: "2 MiB", "10,000", "(none)".
+  // A value for people: "2 MiB", "10,000", "none".
   show(value: V): string;
 }
 

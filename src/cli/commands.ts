@@ -9,7 +9,8 @@ const print = (out: string): number => {
   return 0;
 };
 
-const STORE = ['data', 'nats'] as const;
+// The settings of a command on a data dir, which with NATS writes through the control stream.
+const DATA_DIR = ['data', 'nats'] as const;
 const email = (doc: string, required = false): CommandFlag => ({ name: 'email', type: 'string', value: 'E', doc, required });
 const organization: CommandFlag = { name: 'organization', type: 'string', value: 'ID', doc: 'the organization (default: the first one)' };
 
@@ -35,12 +36,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     path: ['init'], summary: 'create the default organization and project if needed, and mint a personal API key',
-    settings: STORE, flags: [JSON_FLAG],
+    settings: DATA_DIR, flags: [JSON_FLAG],
     run: async ({ config }) => (await import('./init.js')).init(config),
   },
   {
     path: ['user', 'add'], summary: 'add a user to the organization',
-    settings: STORE,
+    settings: DATA_DIR,
     flags: [
       email('the new user\'s email', true),
       { name: 'first-name', type: 'string', value: 'F', doc: 'first name' },
@@ -52,7 +53,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     path: ['key', 'create'], summary: 'mint a personal API key (printed once)',
-    settings: STORE,
+    settings: DATA_DIR,
     flags: [
       email('the user the key acts as', true),
       { name: 'scopes', type: 'string', value: 'a:read,b:write|*', doc: 'its scopes, comma-separated, or * for all', required: true },
@@ -64,28 +65,28 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     path: ['key', 'list'], summary: 'list personal API keys (masked)',
-    settings: STORE, flags: [email('only this user\'s keys'), JSON_FLAG],
+    settings: DATA_DIR, flags: [email('only this user\'s keys'), JSON_FLAG],
     run: (input) => storeCommand(async () => (await import('../access/keys/cli.js')).keyCommand, 'list', input),
   },
   {
     path: ['key', 'revoke'], summary: 'revoke a personal API key',
-    settings: STORE, flags: [{ name: 'id', type: 'string', value: 'ID', doc: 'the key\'s id (`hedgerow key list`)', required: true }, JSON_FLAG],
+    settings: DATA_DIR, flags: [{ name: 'id', type: 'string', value: 'ID', doc: 'the key\'s id (`hedgerow key list`)', required: true }, JSON_FLAG],
     run: (input) => storeCommand(async () => (await import('../access/keys/cli.js')).keyCommand, 'revoke', input),
   },
   {
     path: ['quota', 'show'], summary: 'an organization\'s feature flag requests this month (UTC) and its quota',
-    settings: STORE, flags: [organization, JSON_FLAG],
+    settings: DATA_DIR, flags: [organization, JSON_FLAG],
     run: (input) => storeCommand(async () => (await import('../quota/cli.js')).quotaCommand, 'show', input),
   },
   {
     path: ['quota', 'set'], summary: 'set an organization\'s feature flag request quota per month',
-    settings: STORE,
+    settings: DATA_DIR,
     flags: [{ name: 'flags', type: 'string', value: 'N|unlimited', doc: 'requests per month, or unlimited (the default)', required: true }, organization, JSON_FLAG],
     run: (input) => storeCommand(async () => (await import('../quota/cli.js')).quotaCommand, 'set', input),
   },
   {
     path: ['status'], summary: 'where this data dir stands: consumers\' positions and lag; with NATS_URL the control stream and every live node',
-    settings: STORE, flags: [JSON_FLAG],
+    settings: DATA_DIR, flags: [JSON_FLAG],
     async run({ config }) {
       const [{ openStore }, { tables }, { nodeStatus, formatStatus }, { logConsumers }] = await Promise.all([
         import('../store/index.js'), import('../tables.js'), import('../ops/status.js'), import('../main.js'),
@@ -104,7 +105,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: sub === 'create'
       ? 'with NATS_URL: snapshot this data dir into JetStream now, and compact the control stream behind the snapshots kept'
       : 'with NATS_URL: list the snapshots in JetStream',
-    settings: STORE, flags: [JSON_FLAG],
+    settings: DATA_DIR, flags: [JSON_FLAG],
     async run({ config }) {
       const [{ snapshotCommand }, { eventStoreConsumer }] = await Promise.all([import('../snapshots/index.js'), import('../events/store-consumer.js')]);
       return print(await snapshotCommand(sub, { ...config, eventStore: eventStoreConsumer.name }));
