@@ -17,6 +17,7 @@ import { tables } from '../src/tables.js';
 import { writeSyntheticPersons } from '../test/helpers/synthetic-persons.js';
 import { percentile } from './fixed-rate.js';
 import { root, startPinned } from './ceiling.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values: args } = parseArgs({ options: {
   persons: { type: 'string', default: '100000' },
@@ -34,7 +35,7 @@ const work = mkdtempSync(join(tmpdir(), 'hedgerow-bench-scans-'));
 const dataDir = join(work, 'data');
 
 // The project and a personal key, as `hedgerow init` makes them; then the persons.
-const init = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+const init = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
 const projectId: number = init.project_id;
 const key: string = init.personal_api_key;
 {
@@ -57,7 +58,7 @@ async function probe(url: string): Promise<number> {
 interface Measured { searchMs: number; during: number[]; idle: number[] }
 
 async function measure(cwd: string): Promise<Measured> {
-  const args = ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'];
+  const args = [cliEntry(cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'];
   const { child, port } = await startPinned(args, cwd);
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -1,14 +1,13 @@
-#!/usr/bin/env node
-// The hedgerow CLI and the one place where the service is wired together.
+// The one place where the service is wired together. The CLI is src/cli/.
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, ConfigError, type Config } from './config.js';
+import { ConfigError, type Config } from './settings.js';
 import { createLogger, type Logger } from './logger.js';
 import { assertNativeUws } from './http/native.js';
 import { createHttpServer } from './http/server.js';
 import { createRouter } from './http/router.js';
-import { openStore, DataDirError } from './store/index.js';
+import { openStore } from './store/index.js';
 import { tables, type Store } from './tables.js';
 import { clusterSettings, openCluster, overNats, type Cluster, type ClusterSettings } from './cluster/index.js';
 import { openEventLog, openLogReader } from './log/open.js';
@@ -17,7 +16,7 @@ import { LMDB_LOG_ID, type EventLog } from './log/types.js';
 import { eventsAfter } from './log/lag.js';
 import { captureCodec } from './capture/frames.js';
 import {
-  claimWork, consumerPosition, deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer,
+  claimWork, consumerPosition, positionsOf, registerConsumers, registered, superviseConsumer,
   type ConsumerThreadData, type RegisteredConsumer,
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
@@ -25,7 +24,7 @@ import {
   ALL_SCOPES, bootstrap, createManagementAuth, createMemberStore, createProjectAccess, createRateLimiter, createTenancyStore, memberCommands,
   memberRoutes, projectRoutes, tenancyCommands, userRoutes, type TenancyStore,
 } from './access/index.js';
-import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type DataDirOpener, type StateWrites } from './state/index.js';
+import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
 import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openStatuses } from './insights/index.js';
 import { createExportsApi, exportCommands, openSharedExports, type ExportTasks } from './exports/index.js';
@@ -36,7 +35,6 @@ import {
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
-import { formatStatus, nodeStatus } from './ops/status.js';
 import { announceNode, type NodeState } from './ops/announce.js';
 import { captureRoutes, transferDecodeTask } from './capture/routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
@@ -45,18 +43,14 @@ import { uuidRecorded } from './events/query.js';
 import { personRoutes } from './persons/routes.js';
 import { warningRoutes } from './ingestion-warnings/index.js';
 import type { Route } from './http/types.js';
-import { userCommand } from './access/users/cli.js';
-import { keyCommand } from './access/keys/cli.js';
 import { flagRoutes } from './flags/api/flag-routes.js';
 import { cohortRoutes } from './flags/api/cohort-routes.js';
 import { feedRoutes } from './flags/api/feed-routes.js';
 import { quotaRoutes } from './quota/routes.js';
-import { quotaCommand } from './quota/cli.js';
-import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands, personOperations } from './persons/index.js';
-import { clearNodeState, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand, snapshotsClient } from './snapshots/index.js';
+import { clearNodeState, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotsClient } from './snapshots/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -471,7 +465,7 @@ async function joinFromSnapshot(cluster: Cluster, config: Readonly<Config>, log:
 // was about to replay) starts again from the newer snapshot: the data dir holds nothing
 // of this node's own yet, and a join that fails leaves it empty as it was found. A data
 // dir that was not empty is never cleared here: the node stops, saying how to rejoin.
-async function openNode(cluster: Cluster, config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
+export async function openNode(cluster: Cluster, config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
   for (let attempt = 1; ; attempt++) {
     const joining = await joinFromSnapshot(cluster, config, log);
     const store = openStore(config.dataDir, tables);
@@ -487,151 +481,11 @@ async function openNode(cluster: Cluster, config: Readonly<Config>, log: Logger)
   }
 }
 
-// A CLI command's cluster handle: one connection, assets made as used.
-const commandCluster = (config: Readonly<Config>, role: 'command' | 'readonly' = 'command') => openCluster(clusterSettings(config), role);
-
-// How the CLI commands open the data dir (src/state/open.ts): every domain's tables, and
-// the same write path as serve's, over a cluster handle of the command's own.
-const cliDataDir = (config: Readonly<Config>): DataDirOpener<Store> => async (dataDir, specs) => {
-  const store = openStore(dataDir, tables);
-  let cluster: Cluster | null = null;
-  try {
-    if (!config.natsUrl) return { store, writes: createLocalWrites(store, specs), close: () => store.close() };
-    cluster = await commandCluster(config);
-    const { writes, control } = await openWrites(cluster, store, createLogger('silent'));
-    const opened = cluster;
-    return { store, writes, close: async () => { await control?.close(); await opened.close(); await store.close(); } };
-  } catch (err) {
-    await cluster?.close();
-    await store.close();
-    throw err;
-  }
-};
-
-async function initCommand(config: Config): Promise<void> {
-  const cluster = await commandCluster(config);
-  const opened = cluster.jetstream ? await openNode(cluster, config, createLogger('silent')).catch(async (err: unknown) => { await cluster.close(); throw err; }) : null;
-  const store = opened?.store ?? openStore(config.dataDir, tables);
-  const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
-  const boot = await bootstrap(tenancy);
-  const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
-  await opened?.control?.close();
-  await cluster.close();
-  await store.close();
-  const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
-  process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
-    `project id: ${out.project_id}\nproject API key: ${out.project_api_key}\npersonal API key: ${out.personal_api_key}\n`);
-}
-
-const USAGE = `usage: hedgerow <command> [options]
-  serve [--port N] [--data DIR] [--host H] [--log-level L] [--geoip-db PATH|bundled|none] [--flag-workers N]
-                                                             run the service (env PORT, HEDGEROW_DATA, NATS_URL, LOG_LEVEL,
-                                                             HEDGEROW_GEOIP_DB, HEDGEROW_FLAG_WORKERS)
-  aggregate [--data DIR] [--nats URL]                        run an insights replica: loads the JetStream event stream into
-                                                             its own data dir and answers queries over NATS (needs NATS_URL)
-  init [--data DIR] --json                                   create the default project and mint a personal API key
-  user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]
-                                                             add a user to the organization
-  key create --email E --scopes a:read,b:write|* [--projects 1,2] [--label L]
-                                                             mint a personal API key (printed once)
-  key list [--email E] | key revoke --id ID                  list or revoke personal API keys
-  quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
-  quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
-  status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
-                                                             and with NATS_URL the control stream's applied sequence and lag
-                                                             and every live serve and aggregate process of the cluster
-  snapshot create|list [--data DIR] [--json]                 with NATS_URL: snapshot this data dir into JetStream now (and compact
-                                                             the control stream behind the snapshots kept), or list the snapshots
-  dead-letters                                               log records the consumer could not decode and set aside
-  hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
-  hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
-                                                             (--globals: a JSON object of globals; fetch() makes real requests)
-  (user, key, quota and dead-letters take --data DIR and --json too; --organization defaults to the first organization)`;
-
-export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseCommandLine(argv, process.env);
-  } catch (err) {
-    process.stderr.write(`hedgerow: ${(err as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  const { command, config } = parsed;
-  if (parsed.flags.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
-  try {
-    switch (command[0]) {
-      case 'serve': {
-        const running = await startServer(config);
-        const shutdown = () => { void running.close().then(() => process.exit(0)); };
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
-        return -1;
-      }
-      case 'aggregate': {
-        const running = await startAggregator(config);
-        const shutdown = () => { void running.close().then(() => process.exit(0)); };
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
-        return -1;
-      }
-      case 'init':
-        await initCommand(config);
-        return 0;
-      case 'user':
-      case 'key':
-      case 'quota': {
-        const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
-        const out = await run(command[1], parsed.flags, { ...config, open: cliDataDir(config) });
-        if (out) process.stdout.write(out + '\n');
-        return 0;
-      }
-      case 'hog':
-        return await hogCommand(command[1], command[2], parsed.flags);
-      case 'status': {
-        const store = openStore(config.dataDir, tables);
-        try {
-          const cluster = await commandCluster(config, 'readonly');
-          try {
-            const status = await nodeStatus(store, cluster, logConsumers(config));
-            process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');
-          } finally {
-            await cluster.close();
-          }
-        } finally {
-          await store.close();
-        }
-        return 0;
-      }
-      case 'snapshot': {
-        const out = await snapshotCommand(command[1], { ...config, eventStore: eventStoreConsumer.name }, () => commandCluster(config));
-        process.stdout.write(out + '\n');
-        return 0;
-      }
-      case 'dead-letters': {
-        const out = await deadLettersCommand(config);
-        if (out) process.stdout.write(out + '\n');
-        return 0;
-      }
-      default:
-        process.stderr.write(`hedgerow: unknown command "${command[0] ?? ''}"\n${USAGE}\n`);
-        return 2;
-    }
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirError) {
-      process.stderr.write(`hedgerow: ${err.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`hedgerow: ${(err as Error).message}\n`);
-    return 1;
-  }
-}
-
+// The CLI's entry was this file until src/cli/main.ts (the bin) took it, so that a command
+// loads only what it uses. Run directly, say so rather than exit having done nothing.
 const invokedDirectly = process.argv[1] !== undefined &&
   realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
 if (invokedDirectly) {
-  const code = await main(process.argv.slice(2));
-  if (code >= 0) process.exit(code);
+  process.stderr.write('hedgerow: the CLI is dist/src/cli/main.js (`npx hedgerow`); dist/src/main.js only wires the service\n');
+  process.exit(2);
 }

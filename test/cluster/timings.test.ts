@@ -4,7 +4,8 @@
 // opener's overrides of any field.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseCommandLine } from '../../src/config.js';
+import { ConfigError } from '../../src/settings.js';
+import { parseCommandLine } from '../../src/cli/main.js';
 import { clusterTimings } from '../../src/cluster/index.js';
 
 const s = suite('cluster timings');

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logConsumers, startServer, type RunningServer } from '../../src/main.js';
 import type { RegisteredConsumer } from '../../src/log/consumers/index.js';
-import { parseCommandLine, type Config } from '../../src/config.js';
+import type { Config } from '../../src/settings.js';
+import { parseCommandLine } from '../../src/cli/main.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/access/index.js';
 
