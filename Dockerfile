@@ -20,5 +20,5 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 EXPOSE 8000
 USER node
-ENTRYPOINT ["node", "dist/src/cli/main.js"]
+ENTRYPOINT ["node", "dist/src/main.js"]
 CMD ["serve"]

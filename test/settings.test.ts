@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { ConfigError, parseSettings, SETTINGS } from '../src/settings.js';
 import { choice, defaultText, describeSettings, optional, REDACTED, resolveSettings, rowsOf, text, whole } from '../src/setting.js';
 import { parseCommandLine } from '../src/cli/main.js';
+import { MODULES } from '../src/main.js';
 
 const MIB = 1024 * 1024;
 
@@ -256,7 +257,7 @@ table('flags: --data is resolved, --nats switches the defaults that follow NATS,
     { HEDGEROW_DATA: '/elsewhere', LOG_LEVEL: 'debug', HEDGEROW_FLAG_WORKERS: '9' });
   assert.equal([config.dataDir, config.natsUrl, config.logLevel, config.geoipDb, config.flagWorkers], [resolve('rel/dir'), 'nats://n:4222', 'warn', 'none', 3]);
   assert.equal([config.insights.mode, config.quotaFlushMs], ['nats', 10_000]);
-  assert.is(parseCommandLine(['init', '--json'], {}).config.json, true);
+  assert.is(parseCommandLine(['init', '--json'], {}, MODULES).config.json, true);
   assert.is(parseCommandLine(['serve'], { HOST: '' }).config.host, '0.0.0.0', 'an empty variable is unset');
 });
 

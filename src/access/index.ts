@@ -20,3 +20,4 @@ export { projectRoutes } from './projects/routes.js';
 export { userRoutes } from './users/routes.js';
 export { userBasic } from './users/serialize.js';
 export type { AccessTables } from './tables.js';
+export { accessModule } from './module.js';

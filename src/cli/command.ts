@@ -4,6 +4,8 @@
 // it imports nothing but types.
 import type { Config } from '../settings.js';
 import type { Source } from '../setting.js';
+import type { AnyCommandSpec } from '../state/index.js';
+import type { RegisteredConsumer } from '../log/consumers/index.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -39,9 +41,18 @@ export interface CommandInput {
   readonly flags: Flags;
 }
 
+// What a command may ask of the service it belongs to, without loading it: every module's
+// management commands (a command writing through the control stream applies all of them)
+// and log consumers (`hedgerow status`).
+export interface Service {
+  writeCommands(): Promise<readonly AnyCommandSpec<any>[]>;
+  consumers(config: Readonly<Config>, role: 'serve' | 'aggregate'): Promise<readonly RegisteredConsumer[]>;
+}
+
 export interface ConfiguredInput extends CommandInput {
   readonly config: Readonly<Config>;
   readonly sources: ReadonlyMap<string, Source>;
+  readonly service: Service;
 }
 
 // A command that reads the config object: the flags of the settings it takes (by flag

@@ -2,15 +2,17 @@
 // With NATS the node is opened as serve opens it (joined from a snapshot, caught up with
 // the control stream), which loads the service; embedded, only the store and access.
 import type { Config } from '../settings.js';
+import type { Service } from './command.js';
 
-export async function init(config: Readonly<Config>): Promise<number> {
+export async function init(config: Readonly<Config>, service: Service): Promise<number> {
   const [{ openStore }, { tables }, { ALL_SCOPES, bootstrap, createTenancyStore, tenancyCommands }, { createLocalWrites }, { createLogger }] = await Promise.all([
     import('../store/index.js'), import('../tables.js'), import('../access/index.js'), import('../state/index.js'), import('../logger.js'),
   ]);
   // Embedded, no cluster handle is needed: the write path is the data dir's LMDB.
   const cluster = config.natsUrl ? await (await import('./cluster.js')).commandCluster(config) : null;
   const opened = cluster
-    ? await (await import('../main.js')).openNode(cluster, config, createLogger('silent')).catch(async (err: unknown) => { await cluster.close(); throw err; })
+    ? await (await import('../node/open.js')).openNode(cluster, config, createLogger('silent'), await service.writeCommands())
+      .catch(async (err: unknown) => { await cluster.close(); throw err; })
     : null;
   const store = opened?.store ?? openStore(config.dataDir, tables);
   const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));

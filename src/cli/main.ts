@@ -1,14 +1,12 @@
-#!/usr/bin/env node
-// The hedgerow CLI (package.json's bin): the command line read against the command table,
-// then the command's run, which loads only what that command uses.
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// The hedgerow CLI: the command line read against the command table (hedgerow's own commands
+// and every module's), then the command's run, which loads only what that command uses.
 import { parseSettings, type Config, type ParsedSettings } from '../settings.js';
 import { ConfigError } from '../setting.js';
+import { commandsOf, consumersOf, writeCommandsOf, type NodeModule } from '../modules/index.js';
 import { readArgv, settingValues, UsageError } from './argv.js';
-import { COMMANDS } from './commands.js';
+import { coreCommands } from './commands.js';
 import { commandHelp, synopsis, usage, version } from './help.js';
-import type { Flags } from './command.js';
+import type { CommandEntry, Flags, Service } from './command.js';
 
 export interface ParsedCommand {
   command: string[];
@@ -16,10 +14,19 @@ export interface ParsedCommand {
   flags: Flags;
 }
 
+// Every command: the service's own first, then each module's in the order listed.
+export const commandTable = (modules: readonly NodeModule[]): CommandEntry[] => [...coreCommands(modules), ...commandsOf(modules)];
+
+// What a command may ask of the service without loading it.
+const serviceOf = (modules: readonly NodeModule[]): Service => ({
+  writeCommands: () => writeCommandsOf(modules),
+  consumers: (config, role) => consumersOf(modules, config, role),
+});
+
 // A command line as the service reads it (the tests' servers use this): its words, the
 // config object, the flags. Throws UsageError or ConfigError.
-export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand {
-  const invocation = readArgv(argv, COMMANDS);
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv, modules: readonly NodeModule[] = []): ParsedCommand {
+  const invocation = readArgv(argv, commandTable(modules));
   if (invocation.kind !== 'run') throw new UsageError(`not a command line that runs: ${argv.join(' ')}`, []);
   const { config } = parseSettings(env, settingValues(invocation.entry, invocation.flags), invocation.flags.json === true);
   return { command: [...invocation.entry.path, ...invocation.args], config, flags: invocation.flags };
@@ -27,20 +34,21 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Parsed
 
 // Resolves with the exit status: 0 done, 1 the command failed, 2 the command line or a
 // setting is wrong; -1 the command keeps running (serve, aggregate).
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(argv: string[], modules: readonly NodeModule[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const commands = commandTable(modules);
   let invocation;
   try {
-    invocation = readArgv(argv, COMMANDS);
+    invocation = readArgv(argv, commands);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    const about = COMMANDS.find((c) => c.path.join(' ') === err.about.join(' '));
-    const more = about ? `usage: ${synopsis(about)}\n\`hedgerow ${about.path.join(' ')} --help\` lists its options\n` : usage(COMMANDS, err.about);
+    const about = commands.find((c) => c.path.join(' ') === err.about.join(' '));
+    const more = about ? `usage: ${synopsis(about)}\n\`hedgerow ${about.path.join(' ')} --help\` lists its options\n` : usage(commands, err.about);
     process.stderr.write(`hedgerow: ${err.message}\n${more}`);
     return 2;
   }
   switch (invocation.kind) {
     case 'usage':
-      process.stdout.write(usage(COMMANDS, invocation.group));
+      process.stdout.write(usage(commands, invocation.group));
       return 0;
     case 'version':
       process.stdout.write(`hedgerow ${version()}\n`);
@@ -60,7 +68,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stderr.write(`hedgerow: ${err.message}\n`);
     return 2;
   }
-  return failing(() => entry.run({ args, flags, ...settings }));
+  return failing(() => entry.run({ args, flags, ...settings, service: serviceOf(modules) }));
 }
 
 // A command that throws has failed: its message on stderr, exit 1.
@@ -71,11 +79,4 @@ async function failing(run: () => Promise<number>): Promise<number> {
     process.stderr.write(`hedgerow: ${(err as Error).message}\n`);
     return 1;
   }
-}
-
-const invokedDirectly = process.argv[1] !== undefined &&
-  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-if (invokedDirectly) {
-  const code = await main(process.argv.slice(2));
-  if (code >= 0) process.exit(code);
 }

@@ -40,7 +40,7 @@ function limitParam(req: HttpRequest): number {
 }
 
 // Listings and values scans run off the HTTP thread, in the query pool (./tasks.ts).
-export function eventRoutes(auth: ManagementAuth, store: EventsTables & PersonsTables, scans: TaskRunner<EventTasks>): Route[] {
+export function eventRoutes({ auth, store, scans }: { auth: ManagementAuth; store: EventsTables & PersonsTables; scans: TaskRunner<EventTasks> }): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'events', scope: 'query',

@@ -12,3 +12,4 @@ export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';
 export { openSharedExports, type SharedExports, type SharedFiles } from './assets/shared.js';
 export type { ExportsTables } from './tables.js';
+export { exportsModule } from './module.js';

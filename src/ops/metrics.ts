@@ -25,8 +25,6 @@ export interface MetricSources {
   consumers: () => ConsumerState[];
   logPending: () => number;
   deadLetters: () => number;
-  // Empty unless queries go to replicas over NATS.
-  insightsReplicas?: () => InsightsReplicaState[];
   // With NATS: where this node stands in the control stream of management writes
   // (docs/decisions/0031); null on an embedded node.
   control?: () => { applied: number; lag: number } | null;
@@ -109,7 +107,10 @@ export function createMetrics(opts: MetricSources) {
     name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',
     registers: [registry], collect() { this.set(opts.logPending()); },
   });
-  const replicas = () => opts.insightsReplicas?.() ?? [];
+  // The insights module, started after the metrics exist, says where its replicas stand.
+  let insightsReplicas: (() => InsightsReplicaState[]) | null = null;
+  const replicas = () => insightsReplicas?.() ?? [];
+  const watchInsightsReplicas = (source: () => InsightsReplicaState[]) => { insightsReplicas = source; };
   new Gauge({
     name: 'hedgerow_insights_replica_position', help: 'Last log sequence each live insights replica has loaded (its last status)',
     labelNames: ['replica'] as const, registers: [registry],
@@ -134,7 +135,7 @@ export function createMetrics(opts: MetricSources) {
     if (cell) cell.n++;
     else byStatus.set(status, { n: 1 });
   }
-  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures, consumerFailures };
+  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures, consumerFailures, watchInsightsReplicas };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

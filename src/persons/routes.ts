@@ -55,7 +55,15 @@ function groupTypeIndexParam(req: HttpRequest): number {
 }
 
 // The lists that scan run off the HTTP thread, in the query pool (./tasks.ts).
-export function personRoutes(auth: ManagementAuth, store: PersonsTables, operations: PersonOperations, scans: TaskRunner<PersonTasks>, log: Logger): Route[] {
+export interface PersonRoutesDeps {
+  auth: ManagementAuth;
+  store: PersonsTables;
+  operations: PersonOperations;
+  scans: TaskRunner<PersonTasks>;
+  log: Logger;
+}
+
+export function personRoutes({ auth, store, operations, scans, log }: PersonRoutesDeps): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'persons', scope: 'person',

@@ -6,7 +6,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hedgerow } from './helpers.js';
 import { readArgv, UsageError } from '../../src/cli/argv.js';
-import { COMMANDS } from '../../src/cli/commands.js';
+import { commandTable } from '../../src/cli/main.js';
+import { MODULES } from '../../src/main.js';
+
+const COMMANDS = commandTable(MODULES);
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 const flagsIn = (text: string) => [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export interface Ran { code: number | null; stdout: string; stderr: string }
 

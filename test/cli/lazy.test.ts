@@ -1,5 +1,5 @@
 // Each command loads only what it uses: --help, `hog`, `key` and `config` never load the
-// service (src/main.ts, which loads every domain, DuckDB, uWebSockets.js, NATS, Piscina).
+// service (src/node/, which starts every module: DuckDB, uWebSockets.js, NATS, Piscina).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ function loaded(args: string[]): { modules: string[]; code: number | null; stder
   return { modules, code: r.code, stderr: r.stderr.replace(/^resolved .+\n/gm, '') };
 }
 
-const SERVICE = [/\/dist\/src\/main\.js$/, /node_modules\/@duckdb\//, /node_modules\/uWebSockets\.js\//, /node_modules\/nats\//, /node_modules\/piscina\//];
+const SERVICE = [/\/dist\/src\/node\//, /node_modules\/@duckdb\//, /node_modules\/uWebSockets\.js\//, /node_modules\/nats\//, /node_modules\/piscina\//];
 const heavy = (modules: string[]) => modules.filter((m) => SERVICE.some((re) => re.test(m)));
 
 const s = suite('CLI: each command loads what it uses');
@@ -28,7 +28,7 @@ s.after(() => rmSync(dir, { recursive: true, force: true }));
 s('the hook sees what a process loads (serve --help loads the CLI, not the service)', () => {
   const help = loaded(['serve', '--help']);
   assert.is(help.code, 0);
-  assert.ok(help.modules.some((m) => m.endsWith('/dist/src/cli/main.js')), 'the hook reported the entry');
+  assert.ok(help.modules.some((m) => m.endsWith('/dist/src/main.js')), 'the hook reported the entry');
   assert.equal(heavy(help.modules), []);
 });
 

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { connect, type KV, type NatsConnection } from 'nats';
-import { COMMANDS } from '../../src/main.js';
+import { COMMANDS } from '../helpers/commands.js';
 import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';

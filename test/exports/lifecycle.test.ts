@@ -10,7 +10,7 @@ import { apiClient, type ApiCall } from '../helpers/api.js';
 import { eventually, startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 import { parseCsv } from '../helpers/csv.js';
 import { decodePng } from '../helpers/png.js';
-import { COMMANDS } from '../../src/main.js';
+import { COMMANDS } from '../helpers/commands.js';
 import { openStore } from '../../src/store/index.js';
 import { tables } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';

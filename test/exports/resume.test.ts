@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Store } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
-import { COMMANDS } from '../../src/main.js';
+import { COMMANDS } from '../helpers/commands.js';
 import { embeddedRenderClaims } from '../helpers/cluster-handle.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById, type ExportRecord } from '../../src/exports/assets/asset-store.js';

@@ -3,7 +3,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export interface CliKeys { project_id: number; project_api_key: string; personal_api_key: string }
 

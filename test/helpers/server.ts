@@ -3,7 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { logConsumers, startServer, type RunningServer } from '../../src/main.js';
+import { Writable } from 'node:stream';
+import { MODULES } from '../../src/main.js';
+import { startServer, type RunningServer } from '../../src/node/serve.js';
 import type { RegisteredConsumer } from '../../src/log/consumers/index.js';
 import type { Config } from '../../src/settings.js';
 import { parseCommandLine } from '../../src/cli/main.js';
@@ -25,29 +27,22 @@ export function tempDir(prefix = 'hedgerow-test-'): string {
 }
 
 export function testConfig(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Readonly<Config> {
-  return parseCommandLine(['serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'silent', ...extra], env).config;
+  return parseCommandLine(['serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'silent', ...extra], env, MODULES).config;
 }
 
 export interface TestServerOptions {
   extra?: string[];
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
-  // Log consumers run beside the service's own (src/main.ts logConsumers).
+  // Log consumers run beside the modules' own.
   moreConsumers?: RegisteredConsumer[];
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = testConfig(dataDir, opts.extra, opts.env);
-  const quietStderr = process.stderr.write;
   // The first-start banner prints keys; tests mint their own.
-  process.stderr.write = (() => true) as typeof process.stderr.write;
-  let server: RunningServer;
-  try {
-    server = await startServer(config, createLogger('silent'), [...logConsumers(config), ...(opts.moreConsumers ?? [])]);
-  } finally {
-    process.stderr.write = quietStderr;
-  }
+  const server = await startServer(config, MODULES, { log: createLogger('silent'), out: discard(), moreConsumers: opts.moreConsumers });
   const boot = await bootstrap(server.tenancy);
   const { key } = await server.tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test');
   return {
@@ -63,6 +58,9 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
   };
 }
+
+// A stream that keeps nothing (the first start's banner: tests mint their own keys).
+export const discard = () => new Writable({ write(_chunk, _encoding, done) { done(); } });
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });

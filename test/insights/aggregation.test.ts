@@ -6,13 +6,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { startServer } from '../../src/main.js';
+import { MODULES } from '../../src/main.js';
+import { startServer } from '../../src/node/serve.js';
 import { registered } from '../../src/log/consumers/index.js';
 import { eventStoreConsumer } from '../../src/events/store-consumer.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/access/index.js';
 import { apiClient } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+import { discard, eventually, postJson, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
 
 const s = suite('insights: aggregation worker');
 let dir: string;
@@ -76,11 +77,8 @@ s('after a restart the worker resumes where it stood: nothing loaded twice', asy
 s('a data dir whose log was pruned before insights existed is filled from the event store', async () => {
   // A first run without the aggregation worker, pruning the log every 20 ms.
   const config = testConfig(dir, [], { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' });
-  const quiet = process.stderr.write;
-  // The first-start banner prints keys.
-  process.stderr.write = (() => true) as typeof process.stderr.write;
-  const old = await startServer(config, createLogger('silent'), [registered(eventStoreConsumer, { cachedPersons: 1000 })]).finally(() => {
-    process.stderr.write = quiet;
+  const old = await startServer(config, MODULES, {
+    log: createLogger('silent'), out: discard(), consumers: [registered(eventStoreConsumer, { cachedPersons: 1000 })],
   });
   const boot = await bootstrap(old.tenancy);
   const first = { url: `http://127.0.0.1:${old.port}`, projectKey: boot.project.api_token };

@@ -16,7 +16,7 @@ import { controlPositionKey, controlSubject } from '../../src/state/control-stre
 import { natsServerForSuite } from '../helpers/nats.js';
 import { errorResponse } from '../../src/http/reply.js';
 import { createLogger } from '../../src/logger.js';
-import { COMMANDS } from '../../src/main.js';
+import { COMMANDS } from '../helpers/commands.js';
 import { bootstrap, createTenancyStore } from '../../src/access/index.js';
 import { tempDir } from '../helpers/server.js';
 import { runWritesContract } from './contract.js';

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
-import { COMMANDS } from '../../src/main.js';
+import { COMMANDS } from '../helpers/commands.js';
 import { bootstrap, createTenancyStore, createMemberStore } from '../../src/access/index.js';
 import { insertCohort, insertFlag, saveCohort, saveFlag } from '../../src/flags/definitions/commands.js';
 import { createFlagMeter } from '../../src/quota/index.js';

@@ -13,7 +13,7 @@ import { templateResponse } from './serialize.js';
 
 const PATH = 'hog_function_templates';
 
-export function templateRoutes(auth: ManagementAuth, store: DestinationsTables): Route[] {
+export function templateRoutes({ auth, store }: { auth: ManagementAuth; store: DestinationsTables }): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: PATH, scope: 'hog_function',

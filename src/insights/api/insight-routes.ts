@@ -78,7 +78,16 @@ function csvOf(insights: readonly InsightBody[]): string {
   return toCsv({ columns, rows });
 }
 
-export function insightRoutes(auth: ManagementAuth, store: InsightsTables, writes: StateWrites, tenancy: TenancyStore, service: QueryService, now: () => Date): Route[] {
+export interface InsightRoutesDeps {
+  auth: ManagementAuth;
+  store: InsightsTables;
+  writes: StateWrites;
+  tenancy: TenancyStore;
+  service: QueryService;
+  now: () => Date;
+}
+
+export function insightRoutes({ auth, store, writes, tenancy, service, now }: InsightRoutesDeps): Route[] {
   return resourceRoutes<InsightRecord>(auth, {
     path: 'insights', scope: 'insight',
     list: (req, { project }) => projectInsights(store, project.id).filter((i) => !i.deleted).filter(listFilter(req)).sort(lastModifiedFirst),

@@ -51,7 +51,10 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
     newId: () => randomUUID().replace(/-/g, ''),
   });
   return {
-    routes: [...queryRoutes(opts.auth, service), ...insightRoutes(opts.auth, opts.store, opts.writes, opts.tenancy, service, () => new Date())],
+    routes: [
+      ...queryRoutes({ auth: opts.auth, service }),
+      ...insightRoutes({ auth: opts.auth, store: opts.store, writes: opts.writes, tenancy: opts.tenancy, service, now: () => new Date() }),
+    ],
     service,
     async close() {
       engine.close();

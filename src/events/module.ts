@@ -1,0 +1,14 @@
+// The events module: the event store (a log consumer applying events with their persons,
+// on every node and every replica), the events API, and the pool that runs the management
+// reads that scan (events, persons, ingestion warnings: docs/decisions/0013).
+import { nodeModule } from '../modules/index.js';
+import type { EventsProvides, EventsTablesUsed } from './start.js';
+
+export const eventsModule = nodeModule<EventsProvides, EventsTablesUsed>({
+  name: 'events',
+  consumers: async (config) => {
+    const [{ registered }, { eventStoreConsumer }] = await Promise.all([import('../log/consumers/index.js'), import('./store-consumer.js')]);
+    return [registered(eventStoreConsumer, { cachedPersons: config.personCacheSize })];
+  },
+  start: async (ctx, use) => (await import('./start.js')).startEvents(ctx, use),
+});
