@@ -21,7 +21,6 @@ import { insightsModule } from './insights/module.js';
 import { exportsModule } from './exports/module.js';
 import { destinationsModule } from './destinations/module.js';
 import { snapshotsModule } from './snapshots/module.js';
-import { logModule } from './log/module.js';
 import { hogModule } from './hog/module.js';
 
 export const MODULES: readonly NodeModule[] = [
@@ -37,7 +36,6 @@ export const MODULES: readonly NodeModule[] = [
   exportsModule,
   destinationsModule,
   snapshotsModule,
-  logModule,
   hogModule,
 ];
 

@@ -4,9 +4,7 @@
 // settings table (`npm run readme`) are all made from this table (src/setting.ts).
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { READ_BYTE_BUDGET } from './log/lmdb-log.js';
-import { DEFAULT_CACHED_PERSONS } from './persons/person-cache.js';
-import { parseAddressPolicy } from './destinations/fetch/address-policy.js';
+import { parseAddressPolicy } from './net/address-policy.js';
 import {
   choice, ConfigError, fraction, optional, resolveSettings, text, whole, type Earlier, type Source, type ValuesOf,
 } from './setting.js';
@@ -14,6 +12,11 @@ import {
 export { ConfigError } from './setting.js';
 
 const MB = 1024 * 1024;
+
+// Defaults the code that uses them also falls back to (the consumer's read budget, the
+// person cache's size) when no config object is at hand (tests, benches).
+export const DEFAULT_CONSUMER_BATCH_BYTES = 16 * MB;
+export const DEFAULT_CACHED_PERSONS = 200_000;
 const withNats = (e: Earlier) => e.value('natsUrl') !== null;
 // Threads for a pool: one per core the main thread leaves, within [1, most].
 const spareCores = (most: number) => (e: Earlier) => Math.max(1, Math.min(most, e.cores - 1));
@@ -62,7 +65,7 @@ export const SETTINGS = {
   logPruneIntervalMs: whole({ env: 'HEDGEROW_LOG_PRUNE_INTERVAL_MS', min: 1, default: 10_000, doc: 'how often the embedded log drops records every consumer has applied (ms)' }),
   // Larger transactions write each touched B-tree page once for more events.
   consumerBatchBytes: whole({
-    env: 'HEDGEROW_CONSUMER_BATCH_BYTES', min: 1, max: 1024 * MB, bytes: true, default: READ_BYTE_BUDGET,
+    env: 'HEDGEROW_CONSUMER_BATCH_BYTES', min: 1, max: 1024 * MB, bytes: true, default: DEFAULT_CONSUMER_BATCH_BYTES,
     doc: 'most log bytes a consumer applies in one transaction when it has a backlog (16 MiB: about 50,000 events)',
   }),
   // Each flush is one management command: with NATS one in the control stream every node

@@ -20,4 +20,3 @@ export { projectRoutes } from './projects/routes.js';
 export { userRoutes } from './users/routes.js';
 export { userBasic } from './users/serialize.js';
 export type { AccessTables } from './tables.js';
-export { accessModule } from './module.js';

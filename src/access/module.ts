@@ -1,15 +1,14 @@
 // The access module: organizations, projects, users, explicit members, personal keys and
 // the management API's authentication, and the commands that mint what a new install needs.
 import { nodeModule } from '../modules/index.js';
-import { JSON_FLAG, type CommandEntry } from '../cli/command.js';
-import { DATA_DIR, emailFlag, storeCommand } from '../cli/store-command.js';
+import { DATA_DIR, emailFlag, JSON_FLAG, print, storeCommand, type CommandEntry } from '../modules/command.js';
 import type { AccessProvides, AccessTablesUsed } from './start.js';
 
 const commands: CommandEntry[] = [
   {
     path: ['init'], summary: 'create the default organization and project if needed, and mint a personal API key',
     settings: DATA_DIR, flags: [JSON_FLAG],
-    run: async ({ config, service }) => (await import('../cli/init.js')).init(config, service),
+    run: async ({ config, service }) => print(await (await import('./init.js')).initCommand({ ...config, open: service.openDataDir(config) })),
   },
   {
     path: ['user', 'add'], summary: 'add a user to the organization',

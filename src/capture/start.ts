@@ -2,7 +2,7 @@
 // requests with 503 rather than growing the process) and the capture routes. Capture is not
 // ready while the log holds a million events awaiting their commit.
 import type { NodeContext, Started, Use } from '../modules/index.js';
-import { accessModule } from '../access/index.js';
+import { accessModule } from '../access/module.js';
 import { createWorkerPool } from '../pools/index.js';
 import { captureRoutes, transferDecodeTask } from './routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './tasks.js';

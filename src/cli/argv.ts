@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { rowsOf, type Setting } from '../setting.js';
 import { SETTINGS } from '../settings.js';
-import type { CommandEntry, CommandFlag, Flags } from './command.js';
+import type { CommandEntry, CommandFlag, Flags } from '../modules/command.js';
 
 // A command line that is not one: said on stderr with the usage it concerns, exit 2.
 export class UsageError extends Error {

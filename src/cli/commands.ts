@@ -3,8 +3,7 @@
 // what it uses when it runs: nothing here may import the service, or `hedgerow --help` would
 // load it (test/cli/lazy.test.ts).
 import type { NodeModule } from '../modules/index.js';
-import { JSON_FLAG, type CommandEntry, type ConfiguredInput } from './command.js';
-import { print } from './store-command.js';
+import { JSON_FLAG, print, type CommandEntry, type ConfiguredInput } from '../modules/command.js';
 
 export function coreCommands(modules: readonly NodeModule[]): CommandEntry[] {
   return [

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { defaultText } from '../setting.js';
 import { flagsOf, settingFlags } from './argv.js';
-import type { CommandEntry, CommandFlag } from './command.js';
+import type { CommandEntry, CommandFlag } from '../modules/command.js';
 
 const flagWords = (f: CommandFlag) => (f.type === 'boolean' ? `--${f.name}` : `--${f.name} ${f.value ?? 'TEXT'}`);
 

@@ -6,7 +6,8 @@ import { commandsOf, consumersOf, writeCommandsOf, type NodeModule } from '../mo
 import { readArgv, settingValues, UsageError } from './argv.js';
 import { coreCommands } from './commands.js';
 import { commandHelp, synopsis, usage, version } from './help.js';
-import type { CommandEntry, Flags, Service } from './command.js';
+import type { CommandEntry, Flags, Service } from '../modules/command.js';
+import type { Store } from '../tables.js';
 
 export interface ParsedCommand {
   command: string[];
@@ -21,6 +22,9 @@ export const commandTable = (modules: readonly NodeModule[]): CommandEntry[] => 
 const serviceOf = (modules: readonly NodeModule[]): Service => ({
   writeCommands: () => writeCommandsOf(modules),
   consumers: (config, role) => consumersOf(modules, config, role),
+  // Loaded when used: embedded, opening a data dir loads no NATS client.
+  openDataDir: (config) => async (dataDir, specs) => (await import('./writes.js')).cliDataDir(config, () => writeCommandsOf<Store>(modules))(dataDir, specs),
+  cluster: async (config, role) => (await import('./cluster.js')).commandCluster(config, role),
 });
 
 // A command line as the service reads it (the tests' servers use this): its words, the

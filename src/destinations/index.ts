@@ -13,4 +13,3 @@ export { hogFunctionCommands } from './commands.js';
 export { openDestinationsStore, type DestinationsStore } from './runtime/env.js';
 export type { DestinationsTables } from './tables.js';
 export type { HogApiTasks, HogExecTasks } from './tasks.js';
-export { destinationsModule } from './module.js';

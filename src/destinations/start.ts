@@ -4,7 +4,7 @@
 // claim that runs the destinations consumer; and the hog function API, whose compiles and
 // test runs use the Hog API pool.
 import type { NodeContext, Started, Use } from '../modules/index.js';
-import { accessModule } from '../access/index.js';
+import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import { createLazyWorkerPool } from '../pools/index.js';
 import type { DestinationsTables } from './tables.js';

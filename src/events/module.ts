@@ -1,10 +1,9 @@
 // The events module: the event store (a log consumer applying events with their persons,
-// on every node and every replica), the events API, and the pool that runs the management
-// reads that scan (events, persons, ingestion warnings: docs/decisions/0013).
+// on every node and every replica) and the events API.
 import { nodeModule } from '../modules/index.js';
-import type { EventsProvides, EventsTablesUsed } from './start.js';
+import type { EventsTablesUsed } from './start.js';
 
-export const eventsModule = nodeModule<EventsProvides, EventsTablesUsed>({
+export const eventsModule = nodeModule<undefined, EventsTablesUsed>({
   name: 'events',
   consumers: async (config) => {
     const [{ registered }, { eventStoreConsumer }] = await Promise.all([import('../log/consumers/index.js'), import('./store-consumer.js')]);

@@ -12,4 +12,3 @@ export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';
 export { openSharedExports, type SharedExports, type SharedFiles } from './assets/shared.js';
 export type { ExportsTables } from './tables.js';
-export { exportsModule } from './module.js';

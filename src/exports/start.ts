@@ -3,8 +3,9 @@
 // cluster's claims and shared files (with NATS a render whose node died is resumed by
 // another once its claim lapsed), and the API.
 import type { NodeContext, Started, Use } from '../modules/index.js';
-import { accessModule } from '../access/index.js';
-import { insightsModule, type InsightsTables, type QueryService } from '../insights/index.js';
+import { accessModule } from '../access/module.js';
+import type { InsightsTables, QueryService } from '../insights/index.js';
+import { insightsModule } from '../insights/module.js';
 import { createLazyWorkerPool } from '../pools/index.js';
 import type { ExportsTables } from './tables.js';
 import type { ExportTasks } from './tasks.js';

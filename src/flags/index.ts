@@ -26,4 +26,3 @@ export { FlagFiltersSchema, validateFlagFilters } from './schemas.js';
 export type { FilterValidationError, FlagFilters } from './schemas.js';
 export type * from './types.js';
 export type { FlagsTables } from './tables.js';
-export { flagsModule } from './module.js';

@@ -2,9 +2,11 @@
 // is, or until loading it failed, which is logged and leaves flags without $geoip_*), the
 // flag evaluation pool, and the routes.
 import type { NodeContext, Started, Use } from '../modules/index.js';
-import { accessModule } from '../access/index.js';
-import { quotaModule, type QuotaTables } from '../quota/index.js';
-import { personsModule, type PersonsTables } from '../persons/index.js';
+import { accessModule } from '../access/module.js';
+import type { QuotaTables } from '../quota/index.js';
+import { quotaModule } from '../quota/module.js';
+import type { PersonsTables } from '../persons/index.js';
+import { personsModule } from '../persons/module.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from '../geoip/database.js';
 import { createWorkerPool } from '../pools/index.js';
 import type { FlagsTables } from './tables.js';

@@ -1,7 +1,7 @@
 // The hog module: Hog is a library of the destinations (compiler, runtime host); what it
 // adds to the service is its two commands.
 import { nodeModule } from '../modules/index.js';
-import type { CommandEntry } from '../cli/command.js';
+import type { CommandEntry } from '../modules/command.js';
 
 const commands: CommandEntry[] = [
   {

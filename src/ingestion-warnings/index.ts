@@ -7,4 +7,3 @@ export { summarizeWarnings } from './summary.js';
 export { warningRoutes } from './routes.js';
 export type { WarningTasks, WarningsTask } from './tasks.js';
 export type { IngestionWarningsTables } from './tables.js';
-export { ingestionWarningsModule } from './module.js';

@@ -47,4 +47,3 @@ export type { QueryStatus } from './api/statuses.js';
 export { resultTable, toCsv } from './csv.js';
 export type { Table } from './csv.js';
 export type { InsightsTables } from './tables.js';
-export { insightsModule, replicaName } from './module.js';

@@ -2,7 +2,7 @@
 // replicas behind the NATS engine), the statuses of background calculations (in the
 // cluster's KV bucket: with NATS a poll or a cancel may reach any node), and the API.
 import type { NodeContext, Started, Use } from '../modules/index.js';
-import { accessModule } from '../access/index.js';
+import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { InsightsTables } from './tables.js';

@@ -6,6 +6,7 @@ import type { LogTables } from './tables.js';
 import { LMDB_LOG_ID, type EventLog, type LogCodec, type LogEntry, type LogReader } from './types.js';
 import { encodeFrames, recordEntry } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
+import { DEFAULT_CONSUMER_BATCH_BYTES } from '../settings.js';
 
 const POLL_MS = 50;
 const WAKE_INTERVAL_MS = 5;
@@ -14,7 +15,7 @@ const WAKE_INTERVAL_MS = 5;
 // each B-tree page it touches once for many events (5,000 → 50,000 events per
 // transaction halved the cost of a random person write). 16 MiB is about 50,000
 // events of 300 bytes. Bytes, not events: counting events would mean decoding early.
-export const READ_BYTE_BUDGET = 16 * 1024 * 1024;
+export const READ_BYTE_BUDGET = DEFAULT_CONSUMER_BATCH_BYTES;
 
 function channelName(store: LogTables): string {
   return `hedgerow-log:${store.logPath}`;

@@ -3,7 +3,7 @@
 import type { Config } from '../settings.js';
 import type { AnyCommandSpec } from '../state/index.js';
 import type { RegisteredConsumer } from '../log/consumers/index.js';
-import type { CommandEntry } from '../cli/command.js';
+import type { CommandEntry } from './command.js';
 import type { NodeModule, Role } from './node.js';
 
 export async function consumersOf(modules: readonly NodeModule[], config: Readonly<Config>, role: Role): Promise<RegisteredConsumer[]> {

@@ -8,8 +8,9 @@ import type { Cluster } from '../cluster/index.js';
 import type { StateWrites, AnyCommandSpec } from '../state/index.js';
 import type { EventLog } from '../log/types.js';
 import type { RegisteredConsumer } from '../log/consumers/index.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { CommandEntry } from '../cli/command.js';
+import type { Metrics } from '../metrics.js';
+import type { TaskRunner } from '../pools/index.js';
+import type { CommandEntry } from './command.js';
 import type { Module } from './module.js';
 
 // What a process of hedgerow is: `serve` (the service) or `aggregate` (an insights replica).
@@ -54,6 +55,11 @@ export interface NodeContext<S = unknown> {
   // With NATS, where this node stands in the control stream (null embedded).
   readonly control: { applied(): number; lag(): number } | null;
   readonly eventLog: EventLog;
+  // Whether this node's event store has applied the event or operation `uuid` of a project.
+  recorded(projectId: number, uuid: string): boolean;
+  // The pool of management reads that scan (workers/queries.ts, docs/decisions/0013): each
+  // module runs its own tasks on it (events, persons, ingestion warnings).
+  readonly scans: TaskRunner<any>;
   readonly consumers: Consumers;
   readonly metrics: Metrics;
   // The whole node's readiness (every module's checks), for /_readiness.

@@ -13,7 +13,7 @@ import { registerConsumers } from '../log/consumers/index.js';
 import { captureCodec } from '../capture/frames.js';
 import { migrateEventLayout } from '../events/migrate-layout.js';
 import { announceNode } from '../ops/announce.js';
-import { replicaName } from '../insights/index.js';
+import { replicaName } from '../insights/module.js';
 import { consumersOf, defineModule, startModules, type NodeModule } from '../modules/index.js';
 import { joinFromSnapshot } from './open.js';
 import { consumerRunner } from './consumers.js';

@@ -14,10 +14,14 @@ import { eventsAfter } from '../log/lag.js';
 import { LMDB_LOG_ID, type EventLog } from '../log/types.js';
 import { registerConsumers, type RegisteredConsumer } from '../log/consumers/index.js';
 import { captureCodec } from '../capture/frames.js';
-import { createMetrics, type Metrics } from '../ops/metrics.js';
+import { createMetrics, type Metrics } from '../metrics.js';
 import { defineModule, startModules, type Readiness } from '../modules/index.js';
 import { migrateEventLayout } from '../events/migrate-layout.js';
+import { createWorkerPool, type TaskRunner } from '../pools/index.js';
+import type { QueryTasks, QueryWorkerData } from '../../workers/queries.js';
 import { openNode, type NodeState } from './open.js';
+
+const QUERY_WORKER_URL = new URL('../../workers/queries.js', import.meta.url);
 import { consumerRunner, type ConsumerRunner } from './consumers.js';
 
 export interface CoreOptions {
@@ -33,6 +37,7 @@ export interface CoreOptions {
 
 export interface Core {
   readonly cluster: Cluster;
+  readonly scans: TaskRunner<QueryTasks>;
   readonly store: Store;
   readonly writes: StateWrites;
   readonly control: NatsWrites | null;
@@ -125,10 +130,18 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
       return { provides: opened, ready: () => ({ consumers: opened.running() }), close: () => opened.close() };
     },
   });
-  const running = await startModules<null>([cluster, state, eventLog, metrics, consumers], null);
+  // One thread: management scans are rare, and the flag workers keep the other cores.
+  const scans = defineModule<null, TaskRunner<QueryTasks>>({
+    name: 'scans',
+    start() {
+      const pool = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
+      return { provides: pool, close: () => pool.close() };
+    },
+  });
+  const running = await startModules<null>([cluster, state, eventLog, metrics, consumers, scans], null);
   const { use } = running;
   return {
-    cluster: use(cluster), ...use(state), eventLog: use(eventLog), consumers: use(consumers), metrics: use(metrics),
+    cluster: use(cluster), ...use(state), eventLog: use(eventLog), consumers: use(consumers), metrics: use(metrics), scans: use(scans),
     readiness: () => running.readiness().checks,
     close: () => running.close(),
   };

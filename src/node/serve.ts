@@ -15,6 +15,7 @@ import { createRouter } from '../http/router.js';
 import { announceNode } from '../ops/announce.js';
 import { consumersOf, startModules, writeCommandsOf, type NodeContext, type NodeModule, type Readiness, type Running } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
+import { uuidRecorded } from '../events/index.js';
 import type { TenancyStore } from '../access/index.js';
 import { openCore } from './core.js';
 
@@ -54,7 +55,7 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
   };
   const ctx: NodeContext<Store> = {
     config, log, out: opts.out ?? process.stderr, cluster: core.cluster, store: core.store, writes: core.writes, control: core.control, eventLog: core.eventLog,
-    consumers: core.consumers, metrics: core.metrics, readiness,
+    recorded: (projectId, uuid) => uuidRecorded(core.store, projectId, uuid), scans: core.scans, consumers: core.consumers, metrics: core.metrics, readiness,
   };
   try {
     running = await startModules(modules, ctx);

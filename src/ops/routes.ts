@@ -1,7 +1,7 @@
 // Liveness, readiness and Prometheus metrics.
 import type { Route } from '../http/types.js';
 import { json } from '../http/reply.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics.js';
 
 export function opsRoutes({ metrics, ready }: { metrics: Metrics; ready: () => { ok: boolean; checks: Record<string, boolean> } }): Route[] {
   return [

@@ -11,4 +11,3 @@ export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';
 export type { DistinctIdRecord, PersonRecord, PersonsTables } from './tables.js';
-export { personsModule } from './module.js';

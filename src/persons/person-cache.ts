@@ -6,6 +6,7 @@
 // stored generation is the one it expects: after a deletion, or after a transaction of
 // ours that rolled back, it starts over.
 import { PERSONS_GENERATION_KEY, type GroupTypeRecord, type PersonRecord, type PersonsTables } from './tables.js';
+import { DEFAULT_CACHED_PERSONS } from '../settings.js';
 
 // A person as the consumer knows it: null once merged away; `storedIds` is how many of
 // its distinct ids its stored rows cover (0 until a new person is first written).
@@ -51,8 +52,6 @@ class TwoGenerationMap<V> {
     this.size = 0;
   }
 }
-
-export const DEFAULT_CACHED_PERSONS = 200_000;
 
 export class PersonCache {
   // Distinct id → person uuid, or null for "no person".

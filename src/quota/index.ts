@@ -4,4 +4,3 @@ export { createFlagMeter, type FlagMeter } from './meter.js';
 export { quotaCommands } from './commands.js';
 export { billingPeriod } from './period.js';
 export type { QuotaTables } from './tables.js';
-export { quotaModule } from './module.js';

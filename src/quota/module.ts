@@ -1,8 +1,7 @@
 // The quota module: per-organization feature flag request quotas, their meter (which the
 // flags module counts with), their API and their commands.
 import { nodeModule } from '../modules/index.js';
-import { JSON_FLAG, type CommandEntry, type CommandFlag } from '../cli/command.js';
-import { DATA_DIR, storeCommand } from '../cli/store-command.js';
+import { DATA_DIR, JSON_FLAG, storeCommand, type CommandEntry, type CommandFlag } from '../modules/command.js';
 import type { QuotaProvides, QuotaTablesUsed } from './start.js';
 
 const organization: CommandFlag = { name: 'organization', type: 'string', value: 'ID', doc: 'the organization (default: the first one)' };

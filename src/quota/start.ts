@@ -1,7 +1,7 @@
 // The quota module's start: the meter that counts feature flag requests (flushed into the
 // stored usage, and once more at close) and the quota API.
 import type { NodeContext, Started, Use } from '../modules/index.js';
-import { accessModule } from '../access/index.js';
+import { accessModule } from '../access/module.js';
 import type { QuotaTables } from './tables.js';
 import { createFlagMeter, type FlagMeter } from './meter.js';
 import { quotaRoutes } from './routes.js';

@@ -3,8 +3,7 @@
 // snapshots kept; and the commands to take one now or list them. (A node joining from a
 // snapshot does so before its store opens: src/node/open.ts.)
 import { nodeModule } from '../modules/index.js';
-import { JSON_FLAG, type CommandEntry } from '../cli/command.js';
-import { DATA_DIR, print } from '../cli/store-command.js';
+import { DATA_DIR, JSON_FLAG, print, type CommandEntry } from '../modules/command.js';
 import type { Environments } from '../store/index.js';
 
 const commands: CommandEntry[] = (['create', 'list'] as const).map((sub): CommandEntry => ({
@@ -13,11 +12,9 @@ const commands: CommandEntry[] = (['create', 'list'] as const).map((sub): Comman
     ? 'with NATS_URL: snapshot this data dir into JetStream now, and compact the control stream behind the snapshots kept'
     : 'with NATS_URL: list the snapshots in JetStream',
   settings: DATA_DIR, flags: [JSON_FLAG],
-  async run({ config }) {
-    const [{ snapshotCommand }, { EVENT_STORE_CONSUMER }, { commandCluster }] = await Promise.all([
-      import('./cli.js'), import('../events/consumer.js'), import('../cli/cluster.js'),
-    ]);
-    return print(await snapshotCommand(sub, { ...config, eventStore: EVENT_STORE_CONSUMER }, () => commandCluster(config)));
+  async run({ config, service }) {
+    const [{ snapshotCommand }, { EVENT_STORE_CONSUMER }] = await Promise.all([import('./cli.js'), import('../events/consumer.js')]);
+    return print(await snapshotCommand(sub, { ...config, eventStore: EVENT_STORE_CONSUMER }, () => service.cluster(config)));
   },
 }));
 

@@ -7,7 +7,7 @@
 import { ApiError } from '../../errors.js';
 import { performance } from 'node:perf_hooks';
 import { runSlice, type ExecutionTiming } from '../../hog/index.js';
-import { parseAddressPolicy } from '../fetch/address-policy.js';
+import { parseAddressPolicy } from '../../net/address-policy.js';
 import { fetchRequest, programResponse } from '../fetch/fetch-rules.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { EventContext } from '../runtime/globals.js';

@@ -10,7 +10,7 @@ import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import type { Socket } from 'node:net';
 import { isIP } from 'node:net';
-import { refusal, type AddressPolicy } from './address-policy.js';
+import { refusal, type AddressPolicy } from '../../net/address-policy.js';
 
 export interface FetchRequest {
   url: string;

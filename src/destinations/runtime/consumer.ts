@@ -16,7 +16,7 @@ import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } 
 import type { DestinationsTables } from '../tables.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
 import { createTenancyStore, type AccessTables, type TenancyStore } from '../../access/index.js';
-import { parseAddressPolicy } from '../fetch/address-policy.js';
+import { parseAddressPolicy } from '../../net/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { HogExecTasks } from '../tasks.js';
 import { WatcherState } from '../types.js';

@@ -1,11 +1,13 @@
 // What a CLI command is: its words, its arguments and flags (for parsing and --help), and a
 // run that imports what it uses when it is called, so that `hedgerow --help` or `hedgerow
-// key list` never loads the service. A domain declares its commands with this type alone:
-// it imports nothing but types.
+// key list` never loads the service. A module declares its commands with this file alone;
+// what a command needs of the node (opening a data dir as serve does, a cluster handle)
+// reaches it through its input (`service`), from the CLI (src/cli/).
 import type { Config } from '../settings.js';
 import type { Source } from '../setting.js';
-import type { AnyCommandSpec } from '../state/index.js';
+import type { AnyCommandSpec, DataDirOpener } from '../state/index.js';
 import type { RegisteredConsumer } from '../log/consumers/index.js';
+import type { Cluster } from '../cluster/index.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -41,12 +43,17 @@ export interface CommandInput {
   readonly flags: Flags;
 }
 
-// What a command may ask of the service it belongs to, without loading it: every module's
-// management commands (a command writing through the control stream applies all of them)
-// and log consumers (`hedgerow status`).
+// What a command may ask of the service it belongs to, without loading it all: every
+// module's management commands and log consumers (`hedgerow status`), the data dir opened as
+// serve opens it (its tables; its write path, the control stream with NATS, so what a command
+// writes reaches every node), and a cluster handle of the command's own (one connection;
+// `readonly` creates nothing and fails at once without a server).
 export interface Service {
   writeCommands(): Promise<readonly AnyCommandSpec<any>[]>;
   consumers(config: Readonly<Config>, role: 'serve' | 'aggregate'): Promise<readonly RegisteredConsumer[]>;
+  // The whole store: each command reads its domain's slice of it.
+  openDataDir(config: Readonly<Config>): DataDirOpener<any>;
+  cluster(config: Readonly<Config>, role?: 'command' | 'readonly'): Promise<Cluster>;
 }
 
 export interface ConfiguredInput extends CommandInput {
@@ -74,3 +81,20 @@ export type CommandEntry = ConfiguredCommand | PlainCommand;
 
 // --json, which several commands take (it sets the config object's `json`).
 export const JSON_FLAG: CommandFlag = { name: 'json', type: 'boolean', doc: 'print JSON' };
+
+// What the modules' commands share: printing their answer, the settings of a command on a
+// data dir, and running a domain's command over the data dir opened as serve opens it.
+export const print = (out: string): number => {
+  if (out) process.stdout.write(out + '\n');
+  return 0;
+};
+
+export const DATA_DIR = ['data', 'nats'] as const;
+
+export const emailFlag = (doc: string, required = false): CommandFlag => ({ name: 'email', type: 'string', value: 'E', doc, required });
+
+export type StoreCommand = (sub: string, flags: Flags, config: { dataDir: string; json: boolean; open: DataDirOpener<any> }) => Promise<string>;
+
+export async function storeCommand(load: () => Promise<StoreCommand>, sub: string, { flags, config, service }: ConfiguredInput): Promise<number> {
+  return print(await (await load())(sub, flags, { ...config, open: service.openDataDir(config) }));
+}
