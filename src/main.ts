@@ -31,7 +31,7 @@ import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer
 import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
 import {
   destinationsConsumer, followTelemetry, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, startDestinationsRetention,
-  takeOver, templateRoutes, type HogApiTasks,
+  takeOver, templateRoutes, createHogApiPools,
 } from './destinations/index.js';
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
@@ -65,7 +65,6 @@ import type { QueryTasks, QueryWorkerData } from '../workers/queries.js';
 
 const FLAG_WORKER_URL = new URL('../workers/flags.js', import.meta.url);
 const QUERY_WORKER_URL = new URL('../workers/queries.js', import.meta.url);
-const HOG_API_WORKER_URL = new URL('../workers/hog-api.js', import.meta.url);
 const EXPORT_WORKER_URL = new URL('../workers/exports.js', import.meta.url);
 const CAPTURE_WORKER_URL = new URL('../workers/capture.js', import.meta.url);
 
@@ -260,9 +259,9 @@ export async function startServer(
     statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, replicas: config.natsReplicas, onError: warnStatus }) : undefined,
     onStatusError: warnStatus,
   });
-  // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
+  // Hog functions: compiling (the WASM parser) and test runs run in the API's own pools; the
   // destinations' working state (logs, metrics, watcher) is read from its own environment.
-  const hogApi = createLazyWorkerPool<HogApiTasks>({ worker: HOG_API_WORKER_URL, threads: 1, workerData: undefined });
+  const hogApi = createHogApiPools();
   // Export files are rendered in their own pool, started on the first export (ECharts,
   // resvg and the PDF writer load there). A worker over its heap limit fails its render.
   const exportPool = createLazyWorkerPool<ExportTasks>({
@@ -316,7 +315,7 @@ export async function startServer(
     }),
     ...remoteConfigRoutes({ store, tenancy }),
     ...hogFunctionRoutes({
-      auth, store, writes, tenancy, ds: destinations, pool: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
+      auth, store, writes, tenancy, ds: destinations, pools: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
       watcherLockMs: config.hog.watcherLockSeconds * 1000,
     }),
     ...templateRoutes(auth, store),

@@ -13,6 +13,7 @@
 // taking the last of the heap in one allocation: the heap then fills only in small steps,
 // which V8 answers by stopping the worker alone.
 import v8 from 'node:v8';
+import { performance } from 'node:perf_hooks';
 import type { ExecOptions } from './vm.js';
 import { HogVMException, STL } from './vm.js';
 import {
@@ -31,6 +32,21 @@ type StlFn = (args: unknown[], name: string, options?: ExecOptions) => unknown;
 export function memoryLimitOf(options: ExecOptions | undefined): number {
   const limit = options?.memoryLimit;
   return typeof limit === 'number' && limit > 0 ? limit : DEFAULT_MEMORY_LIMIT;
+}
+
+// The running slice's time budget (set by the host around each exec): the VM looks at the
+// clock every 32 operations only, and one operation on a large value can take a second.
+let deadline = Infinity;
+let budgetMs = 0;
+
+/** Sets (or clears, with null) when the running program's synchronous time runs out. */
+export function limitTime(until: number | null, timeoutMs: number): void {
+  deadline = until ?? Infinity;
+  budgetMs = timeoutMs;
+}
+
+function ensureTime(): void {
+  if (performance.now() > deadline) throw new HogVMException(`Execution timed out after ${budgetMs / 1000} seconds.`);
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -62,6 +78,7 @@ function rangeLength(args: unknown[]): number {
 // range() builds its array by pushing: Array.from({length}) makes an array longer than
 // 100,000 in dictionary mode, about five times the heap of a packed one.
 const checkedRange: StlFn = (args, _name, options) => {
+  ensureTime();
   const n = rangeLength(args);
   ensureRoom({ vm: UNIT + n * UNIT, heap: 2 * n * UNIT }, options);
   const out: unknown[] = [];
@@ -194,6 +211,7 @@ export function installCheckedLibrary(): void {
     if (entry === undefined) throw new Error(`@posthog/hogvm has no ${name}() to check`);
     const original = entry.fn;
     entry.fn = (args, fnName, options) => {
+      ensureTime();
       const cost = measure(args, 4 * memoryLimitOf(options));
       if (cost !== null) ensureRoom(cost, options);
       return original(args, fnName, options);

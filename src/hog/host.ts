@@ -9,7 +9,7 @@ import type { ExecOptions, ExecResult, VMState } from './vm.js';
 import { convertHogToJS, exec, HogVMException, printHogStringOutput, STL, UncaughtHogVMException } from './vm.js';
 import { regexExtract, regexMatch } from './regex.js';
 import { copyHeap, printCost, vmCost } from './allocation.js';
-import { ensureRoom, installCheckedLibrary, memoryLimitOf } from './checked-stl.js';
+import { ensureRoom, installCheckedLibrary, limitTime, memoryLimitOf } from './checked-stl.js';
 
 export interface FetchOptions {
   method?: string;
@@ -33,6 +33,9 @@ export interface HostFunctions {
   /** Further asynchronous host functions; each call counts as one async step. */
   asyncFunctions?: Record<string, (...args: unknown[]) => Promise<unknown>>;
 }
+
+// @posthog/hogvm's DEFAULT_TIMEOUT_MS.
+const DEFAULT_TIMEOUT_MS = 5000;
 
 export interface ExecuteOptions extends HostFunctions {
   /** Budget of synchronous run time (time awaiting async calls is not counted). Default 5000. */
@@ -170,6 +173,8 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
     options.print?.(line);
   };
   printedChars = 0;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  limitTime(started + timeoutMs - (Array.isArray(input) ? 0 : input.syncDuration ?? 0), timeoutMs);
   try {
     step = exec(input as unknown[], vm);
   } catch (err) {
@@ -177,6 +182,7 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
     return report(null, describeError(err), Array.isArray(input) ? undefined : input, null);
   } finally {
     printSink = null;
+    limitTime(null, 0);
   }
   if (step.finished) {
     // The result is converted here and copied to the caller's thread: a sparse array the VM
