@@ -2,7 +2,7 @@
 // made. A library function making one large value (range(100000000), a string printed
 // from a huge array, jsonParse of a long text) allocates it all in one step before that
 // check, and V8 cannot stop a single allocation larger than what is left of a worker's
-// heap: it aborts the whole process, not the worker (docs/decisions/0035). So each
+// heap: it aborts the whole process, not the worker (docs/decisions/0036). So each
 // allocating function of the library is wrapped here: what it is about to make is
 // measured (./allocation.ts) and refused, as the VM refuses, before it is made.
 //

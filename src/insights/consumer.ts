@@ -7,6 +7,7 @@
 // it loads the event store's rows instead.
 import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
+import { createHogQLParsePool } from '../hogql/index.js';
 import { openColumnar } from './columnar/database.js';
 import { createLoader } from './columnar/loader.js';
 import { BatchBuilder, LoadedPersons } from './from-store.js';
@@ -40,12 +41,15 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
     const loader = createLoader(db);
     // What the store has loaded, kept here so a query waiting for a position reads no database.
     let loadedSeq = await loader.position(position.key);
+    // EventsQuery's HogQL is parsed in a thread of its own, stopped if a parse runs too long.
+    const hogql = createHogQLParsePool();
     let server;
     try {
       server = settings.nats
-        ? await serveQueriesOverNats(db, { url: settings.nats.url, replica: settings.nats.replica, position: () => loadedSeq })
-        : serveQueries(db, settings.dataDir, () => loader.position(position.key));
+        ? await serveQueriesOverNats(db, { url: settings.nats.url, replica: settings.nats.replica, position: () => loadedSeq, hogql })
+        : serveQueries(db, settings.dataDir, () => loader.position(position.key), hogql);
     } catch (err) {
+      await hogql.close();
       db.close();
       throw err;
     }
@@ -85,6 +89,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
       },
       async close() {
         await server.close();
+        await hogql.close();
         db.close();
       },
     };

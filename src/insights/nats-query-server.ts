@@ -5,6 +5,7 @@
 import { type Msg, type NatsConnection, type Subscription } from 'nats';
 import { connectNats } from '../nats/connect.js';
 import { STREAM } from '../log/nats-stream.js';
+import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import {
   CANCEL_SUBJECT, encodeReplicaMessage, KEEPALIVE_MS, QUERY_QUEUE, QUERY_SUBJECT, responseParts, STATUS_INTERVAL_MS, STATUS_SUBJECT,
@@ -19,6 +20,8 @@ export interface NatsQueryServerOptions {
   replica: string;
   /** The log position its columnar store has loaded. */
   position(): number;
+  /** Where EventsQuery expressions are parsed (src/insights/hogql.ts). */
+  hogql?: HogQLParsePool;
 }
 
 // How often a query waiting for the replica to catch up looks at its position, and a replica
@@ -74,7 +77,7 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
           await sleep(CATCH_UP_POLL_MS);
           at = opts.position();
         }
-        const response = await runQuery(db, request.query, request.run, controller.signal);
+        const response = await runQuery(db, request.query, request.run, controller.signal, opts.hogql);
         for (const data of responseParts(response, maxPart)) send({ type: 'part', data });
         send({ type: 'done', replica: opts.replica, position: at });
       } catch (err) {

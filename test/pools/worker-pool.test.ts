@@ -134,4 +134,12 @@ s('a task past its deadline stops its worker alone: a fresh worker answers the r
   await pool.close();
 });
 
+s('a worker over its heap limit dies alone: its task fails, the process goes on and a fresh worker answers the next', async () => {
+  const pool = createWorkerPool<EchoTasks, Tag>({ worker, threads: 1, workerData: { tag: 'w' }, resourceLimits: { maxOldGenerationSizeMb: 32 } });
+  const err = await pool.run('hoard', 1).then(() => null, (e: unknown) => e as Error & { code?: string });
+  assert.is(err?.code, 'ERR_WORKER_OUT_OF_MEMORY');
+  assert.is(await pool.run('square', 3), 9);
+  await pool.close();
+});
+
 s.run();

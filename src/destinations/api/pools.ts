@@ -1,4 +1,4 @@
-// The hog functions API's two worker pools (docs/decisions/0035). Compiling (the WASM
+// The hog functions API's two worker pools (docs/decisions/0036). Compiling (the WASM
 // parser) runs in a pool of its own, two threads with a deadline: a source that keeps the
 // parser busy past it has its worker stopped and replaced, and holds one thread, not every
 // save. A test run's synchronous steps (filters and inputs, slices of the program) run in a
