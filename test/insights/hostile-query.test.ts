@@ -94,6 +94,18 @@ s('DuckDB\'s errors are the query\'s: an aggregate ordered by a plain column, a 
   refused(await events({ where: ["properties.plan =~ '('"] }), null, /^The query could not be run: missing \)/);
 });
 
+s('a formula nested or long enough to overflow a recursive parser is a 400', async () => {
+  const formula = (f: string) => query({
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'probe' }, { kind: 'EventsNode', event: 'probe' }], trendsFilter: { formula: f },
+  });
+  refused(await formula(`${'('.repeat(400)}A${')'.repeat(400)}`), 'trendsFilter.formula', /at most 32 levels deep/);
+  refused(await formula(`${'-'.repeat(400)}A`), 'trendsFilter.formula', /at most 32 levels deep/);
+  refused(await formula(`${'('.repeat(100_000)}A${')'.repeat(100_000)}`), 'trendsFilter.formula', /at most 1000 numbers, series and operators/);
+  refused(await formula(`${'A+'.repeat(100_000)}B`), 'trendsFilter.formula', /at most 1000 numbers, series and operators/);
+  const fine = await formula('(A + B) / 2');
+  assert.is(fine.status, 200);
+});
+
 s('a select nested 350 levels is refused before the parser, naming the limit; another project\'s count is answered', async () => {
   const deep = '('.repeat(350) + '1' + ')'.repeat(350);
   refused(await events({ select: [deep] }), 'select.0', /^The HogQL of select\.0 nests parentheses, brackets and braces 350 levels deep; at most 32 are accepted\.$/);
