@@ -13,11 +13,11 @@ import { errors as apiErrors } from '../../errors.js';
 import type { ExecutionTiming } from '../../hog/index.js';
 import { parseAddressPolicy } from '../fetch/address-policy.js';
 import { fetchRequest, programResponse } from '../fetch/fetch-rules.js';
-import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES, type FetchOutcome, type FetchRequest } from '../fetch/http-fetch.js';
+import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { EventContext } from '../runtime/globals.js';
 import { completionLog, redactor, type LogLine } from '../runtime/run-slice.js';
 import { runnable } from '../runtime/runnable.js';
-import type { HogApiTasks, HogExecTasks } from '../tasks.js';
+import type { HogExecTasks, ValidateResult, ValidateTask } from '../tasks.js';
 import type { StoredHogFunction } from '../types.js';
 import type { ValidationContext } from './validate.js';
 import { COMPILE_DEADLINE_MS } from './pools.js';
@@ -32,10 +32,9 @@ export interface InvokeTask {
 }
 
 export interface InvokeDeps {
-  compile: TaskRunner<HogApiTasks>;
+  // Compiles the configuration in the compile pool, in the project's turn.
+  compile: (task: ValidateTask) => Promise<ValidateResult>;
   exec: TaskRunner<HogExecTasks>;
-  // The real fetch (tests of the orchestration may pass another).
-  fetch?: (request: FetchRequest, timeoutMs: number, allow: string) => Promise<FetchOutcome>;
 }
 
 // A test run ends with an error once this much time has passed, fetches included.
@@ -110,15 +109,12 @@ async function step<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-const realFetch = (request: FetchRequest, timeoutMs: number, allow: string) =>
-  httpFetch(request, { policy: parseAddressPolicy(allow), timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES });
-
 export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): Promise<InvokeResult> {
   const { body } = task;
   if (!isDict(body.configuration)) return { status: 400, body: { configuration: ['This field is required.'] } };
   let validated;
   try {
-    validated = await deps.compile.run('validate', {
+    validated = await deps.compile({
       body: body.configuration, existing: task.existing, ctx: task.ctx, maxExecutionOrder: 0, enabledOfType: 0,
     });
   } catch (err) {
@@ -172,7 +168,7 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
     if (!(err instanceof WorkerFailure)) throw err;
     prepared = [{ kind: 'filtering_failed' as const, message: `Error filtering event ${ctx.event.uuid}: ${err.message}` }];
   }
-  const fetch = deps.fetch ?? realFetch;
+  const policy = mock ? null : parseAddressPolicy(task.fetchAllow);
   let skipped = false;
   let ran = false;
   let result: unknown = null;
@@ -224,12 +220,14 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
       }
       state = run.fetch.state;
       const fetchStarted = performance.now();
-      if (mock) {
+      if (policy === null) {
         mockedFetch(run.fetch.url, run.fetch.options, redactor(outcome.globals, Object.keys(fn.secret_inputs))).forEach(log);
         response = { status: 200, body: {} };
       } else {
-        const left = Math.max(1, Math.min(FETCH_TIMEOUT_MS, endsAt - fetchStarted));
-        response = programResponse(await fetch(fetchRequest(run.fetch.url, run.fetch.options), left, task.fetchAllow));
+        const timeoutMs = Math.max(1, Math.min(FETCH_TIMEOUT_MS, endsAt - fetchStarted));
+        response = programResponse(await httpFetch(fetchRequest(run.fetch.url, run.fetch.options), {
+          policy, timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES,
+        }));
       }
       timings.push({ kind: 'async_function', durationMs: performance.now() - fetchStarted });
     }

@@ -19,6 +19,7 @@ import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../co
 import { projectUrl } from '../runtime/globals.js';
 import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';
 import { hogFunctionById, projectHogFunctions } from '../store.js';
+import type { ValidateResult, ValidateTask } from '../tasks.js';
 import type { StoredHogFunction } from '../types.js';
 import { invokeConfiguration } from './invoke.js';
 import { functionList } from './list.js';
@@ -43,8 +44,10 @@ export interface HogFunctionRoutesDeps {
 
 const SCOPE = 'hog_function';
 const PATH = 'hog_functions';
-// In flight per project: saves compiling, and test runs.
-const COMPILES_PER_PROJECT = 4;
+// Per project: one compile in flight (of the compile pool's two threads) and eight waiting
+// behind it; two test runs in flight.
+const COMPILES_PER_PROJECT = 1;
+const COMPILES_WAITING_PER_PROJECT = 8;
 const TEST_RUNS_PER_PROJECT = 2;
 
 // A compile stopped at its deadline is the source's fault, told as a 400.
@@ -59,8 +62,20 @@ async function compiling<T>(work: Promise<T>): Promise<T> {
 
 export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
   const { auth, store, writes, tenancy, ds, pools } = deps;
-  const compiles = projectSlots(COMPILES_PER_PROJECT);
+  const compiles = projectSlots(COMPILES_PER_PROJECT, COMPILES_WAITING_PER_PROJECT);
   const testRuns = projectSlots(TEST_RUNS_PER_PROJECT);
+
+  // Compiles a save's or a test run's configuration in the project's turn.
+  async function compile(projectId: number, task: ValidateTask): Promise<ValidateResult> {
+    const entered = compiles.enter(projectId);
+    if (entered === null) throw errors.throttled(1);
+    const release = await entered;
+    try {
+      return await pools.compile.run('validate', task);
+    } finally {
+      release();
+    }
+  }
   const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: deps.watcherLockMs };
   const presentation: Presentation = {
     user: (id) => tenancy.user(id),
@@ -91,18 +106,12 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
 
   async function validated(body: Record<string, unknown>, existing: StoredHogFunction | null, ctx: ProjectContext) {
     const type = typeof body.type === 'string' && body.type ? body.type : existing?.type ?? 'destination';
-    const release = compiles.take(ctx.project.id);
-    if (release === null) throw errors.throttled(1);
-    try {
-      const out = await compiling(pools.compile.run('validate', {
-        body, existing, ctx: validationContext(ctx), maxExecutionOrder: maxExecutionOrder(ctx.project.id, type, existing?.id ?? null),
-        enabledOfType: enabledOfType(ctx.project.id, type, existing?.id ?? null),
-      }));
-      if (!out.ok) throw new ApiError(out.status, out.error.type, out.error.code, out.error.detail, out.error.attr);
-      return out.fields;
-    } finally {
-      release();
-    }
+    const out = await compiling(compile(ctx.project.id, {
+      body, existing, ctx: validationContext(ctx), maxExecutionOrder: maxExecutionOrder(ctx.project.id, type, existing?.id ?? null),
+      enabledOfType: enabledOfType(ctx.project.id, type, existing?.id ?? null),
+    }));
+    if (!out.ok) throw new ApiError(out.status, out.error.type, out.error.code, out.error.detail, out.error.attr);
+    return out.fields;
   }
 
   return [
@@ -189,13 +198,14 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
         const existing = req.params.id === 'new' ? null : functionOf(req, ctx);
         const { project } = ctx;
         const body = jsonObject(req);
-        const release = testRuns.take(project.id);
-        if (release === null) throw errors.throttled(1);
+        const entered = testRuns.enter(project.id);
+        if (entered === null) throw errors.throttled(1);
+        const release = await entered;
         try {
           const out = await invokeConfiguration({
             body, existing, ctx: validationContext(ctx), fetchAllow: deps.fetchAllow,
             project: { id: project.id, name: project.name, url: projectUrl(deps.siteUrl, project.id) },
-          }, pools);
+          }, { exec: pools.exec, compile: (task) => compile(project.id, task) });
           return json(out.status, out.body);
         } finally {
           release();
