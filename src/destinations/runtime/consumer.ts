@@ -109,7 +109,7 @@ export interface PipelineDeps {
 // deadline), each event's functions are prepared apart, so the one that failed is set
 // aside as failing its filters and the rest of the batch goes on: an event that stops a
 // worker would otherwise be tried again forever, and its batch with it.
-async function prepareApart(pool: TaskRunner<HogExecTasks>, task: PrepareTask, closing: () => boolean): Promise<PrepareOutcome[]> {
+export async function prepareApart(pool: TaskRunner<HogExecTasks>, task: PrepareTask, closing: () => boolean): Promise<PrepareOutcome[]> {
   try {
     return await pool.run('prepare', task);
   } catch (err) {
