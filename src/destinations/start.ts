@@ -2,22 +2,19 @@
 // in an environment of its own, pruned on every node; with NATS, the telemetry every node
 // applies (the delivering node's logs, metrics and watcher state: docs/decisions/0034); the
 // claim that runs the destinations consumer; and the hog function API, whose compiles and
-// test runs use the Hog API pool.
+// test runs have pools of their own (docs/decisions/0039).
 import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
-import { createLazyWorkerPool } from '../pools/index.js';
 import type { DestinationsTables } from './tables.js';
-import type { HogApiTasks } from './tasks.js';
 import { openDestinationsStore } from './runtime/env.js';
 import { startRetention } from './runtime/retention.js';
 import { followTelemetry } from './runtime/telemetry-follower.js';
 import { handoverPosition, takeOver } from './runtime/queue.js';
 import { DESTINATIONS_CONSUMER } from './runtime/consumer.js';
 import { hogFunctionRoutes } from './api/routes.js';
+import { createHogApiPools } from './api/pools.js';
 import { templateRoutes } from './api/template-routes.js';
-
-const HOG_API_WORKER_URL = new URL('../../workers/hog-api.js', import.meta.url);
 
 export type DestinationsTablesUsed = DestinationsTables;
 
@@ -26,7 +23,8 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   const { auth, tenancy } = use(accessModule);
   const ds = openDestinationsStore(config.dataDir);
   const retention = startRetention(store, ds, config.hog, Date.now);
-  const hogApi = createLazyWorkerPool<HogApiTasks>({ worker: HOG_API_WORKER_URL, threads: 1, workerData: undefined });
+  // Compiling (the WASM parser) and test runs run in the API's own pools.
+  const hogApi = createHogApiPools();
   let telemetry: Awaited<ReturnType<typeof followTelemetry>> | null = null;
   let claim: { release(): Promise<void> } | null = null;
   const close = async () => {
@@ -62,7 +60,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   return {
     routes: [
       ...hogFunctionRoutes({
-        auth, store, writes, tenancy, ds, pool: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
+        auth, store, writes, tenancy, ds, pools: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
         watcherLockMs: config.hog.watcherLockSeconds * 1000,
       }),
       ...templateRoutes({ auth, store }),

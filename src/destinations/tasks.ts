@@ -2,13 +2,13 @@
 // - the Hog pool the pipeline runs (workers/hog-exec.ts): prepare a batch of events'
 //   invocations (filters, mappings, inputs, masking hash), and run or resume one
 //   invocation up to its end or its next fetch;
-// - the API's pool (workers/hog-api.ts), which loads the WASM parser: validate and compile
-//   a create or update, and test-run a configuration (invocations/).
+// - the API's compile pool (workers/hog-api.ts), which loads the WASM parser: validate and
+//   compile a create, an update or a test run's configuration (invocations/; the test run
+//   itself runs its steps in a Hog pool of its own, src/destinations/api/pools.ts).
 import type { Task } from '../pools/index.js';
 import type { PrepareOutcome, PrepareTask } from './runtime/prepare.js';
 import type { RunOutcome, RunTask } from './runtime/run-slice.js';
 import type { ErrorBody } from '../errors.js';
-import type { InvokeResult, InvokeTask } from './api/invoke.js';
 import type { ValidationContext } from './api/validate.js';
 import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
@@ -30,5 +30,4 @@ export type ValidateResult = { ok: true; fields: HogFunctionFields } | { ok: fal
 
 export type HogApiTasks = {
   validate: Task<ValidateTask, ValidateResult>;
-  invoke: Task<InvokeTask, InvokeResult>;
 };

@@ -9,6 +9,7 @@ import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consum
 import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
 import type { EventsTables } from '../events/tables.js';
 import type { PersonsTables } from '../persons/index.js';
+import { createHogQLParsePool } from '../hogql/index.js';
 import { openColumnar } from './columnar/database.js';
 import { createLoader } from './columnar/loader.js';
 import { BatchBuilder, LoadedPersons } from './from-store.js';
@@ -42,14 +43,17 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
     const loader = createLoader(db);
     // What the store has loaded, kept here so a query waiting for a position reads no database.
     let loadedSeq = await loader.position(position.key);
+    // EventsQuery's HogQL is parsed in a thread of its own, stopped if a parse runs too long.
+    const hogql = createHogQLParsePool();
     let server;
     try {
       const jetstream = ctx.cluster?.jetstream;
       if (settings.replica !== undefined && !jetstream) throw new Error('an aggregation replica answers over NATS: its thread has no NATS connection');
       server = settings.replica !== undefined
-        ? await serveQueriesOverNats(db, jetstream!, { replica: settings.replica, position: () => loadedSeq })
-        : serveQueries(db, settings.dataDir, () => loader.position(position.key));
+        ? await serveQueriesOverNats(db, jetstream!, { replica: settings.replica, position: () => loadedSeq, hogql })
+        : serveQueries(db, settings.dataDir, () => loader.position(position.key), hogql);
     } catch (err) {
+      await hogql.close();
       db.close();
       throw err;
     }
@@ -89,6 +93,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
       },
       async close() {
         await server.close();
+        await hogql.close();
         db.close();
       },
     };

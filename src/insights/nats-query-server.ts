@@ -4,6 +4,7 @@
 // publishes its loaded position every few seconds, for the serve nodes' metrics.
 import type { Msg, Subscription } from 'nats';
 import type { JetStream } from '../cluster/index.js';
+import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import {
   CANCEL_SUBJECT, encodeReplicaMessage, KEEPALIVE_MS, QUERY_QUEUE, QUERY_SUBJECT, responseParts, STATUS_INTERVAL_MS, STATUS_SUBJECT,
@@ -17,6 +18,8 @@ export interface NatsQueryServerOptions {
   replica: string;
   /** The log position its columnar store has loaded. */
   position(): number;
+  /** Where EventsQuery expressions are parsed (src/insights/hogql.ts). */
+  hogql?: HogQLParsePool;
 }
 
 // How often a query waiting for the replica to catch up looks at its position, and a replica
@@ -73,7 +76,7 @@ export async function serveQueriesOverNats(db: Columnar, jetstream: JetStream, o
           await sleep(CATCH_UP_POLL_MS);
           at = opts.position();
         }
-        const response = await runQuery(db, request.query, request.run, controller.signal);
+        const response = await runQuery(db, request.query, request.run, controller.signal, opts.hogql);
         for (const data of responseParts(response, maxPart)) send({ type: 'part', data });
         send({ type: 'done', replica: opts.replica, position: at });
       } catch (err) {

@@ -33,6 +33,11 @@ export interface WorkerPoolOptions<D> {
   // ArrayBuffers of an input to move to the worker instead of copying them (the caller
   // gives them up): for inputs of megabytes, a copy would cost the calling thread.
   transfer?: (input: unknown) => ArrayBuffer[];
+  // Milliseconds a task of a kind may run: past them its worker is stopped (the only way to
+  // end a thread stuck in synchronous code) and replaced, and the task fails with
+  // TaskDeadlineError. A pool with deadlines sends one task per thread at a time, so a
+  // task's deadline starts when a worker is free to run it.
+  deadlines?: Partial<Record<string, number>>;
 }
 
 export interface WorkerPool<T> extends TaskRunner<T> {
@@ -45,6 +50,9 @@ export class PoolOverloadedError extends Error {}
 
 // One request of a batch failed in the worker (the rest of its batch was answered).
 export class TaskFailedError extends Error {}
+
+// A task ran past its kind's deadline; its worker was stopped.
+export class TaskDeadlineError extends Error {}
 
 // Methods, so the promise's typed resolve fits (the caller's kind fixed its type).
 interface Pending {
@@ -68,10 +76,13 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   });
   const maxBatch = opts.maxBatch ?? 1;
   const maxQueued = opts.maxQueued ?? 100_000;
-  const maxInFlight = opts.threads * (opts.tasksPerThread ?? 1);
+  const deadlines = opts.deadlines;
+  const maxInFlight = opts.threads * (deadlines === undefined ? opts.tasksPerThread ?? 1 : 1);
   const transfer = opts.transfer;
   // Waiting requests by kind, in arrival order.
   const pending = new Map<string, Pending[]>();
+  // Requests of a failed batch, each to be sent on its own (pools with deadlines), first.
+  const alone: { kind: string; p: Pending }[] = [];
   let queued = 0;
   let inFlight = 0;
   let scheduled = false;
@@ -87,7 +98,11 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     const inputs = new Array<unknown>(batch.length);
     for (let i = 0; i < batch.length; i++) inputs[i] = batch[i].input;
     const transferList = transfer === undefined ? undefined : inputs.flatMap(transfer);
-    pool.run({ kind, inputs }, { transferList }).then(
+    const deadline = deadlines?.[kind];
+    const signal = deadline === undefined ? undefined : AbortSignal.timeout(deadline);
+    pool.run({ kind, inputs }, { transferList, signal }).catch((err: unknown) => {
+      throw signal?.aborted ? new TaskDeadlineError(`the ${kind} task ran longer than ${deadline} ms: its worker was stopped`) : err;
+    }).then(
       ({ outputs, failed }) => {
         settle(batch);
         // A request already rejected ignores the resolve that follows.
@@ -108,11 +123,15 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
         // Buffers the batch moved to a worker that then died are gone (zero length now): a
         // request that lost its input cannot be sent again and fails with the batch (capture
         // answers 503 and the SDK retries), rather than being run on an empty input.
+        // In a pool with deadlines they wait for a free thread instead, or the deadline of
+        // each would run out while it waited behind the one that failed.
         inFlight--;
         for (const p of batch) {
           if (transfer !== undefined && transfer(p.input).some((b) => b.byteLength === 0)) {
             queued--;
             p.reject(err);
+          } else if (deadlines !== undefined) {
+            alone.push({ kind, p });
           } else {
             dispatch(kind, [p]);
           }
@@ -124,6 +143,10 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
 
   // Sends what waits, in batches of at most maxBatch, while a task slot is free.
   function pump() {
+    while (alone.length > 0 && inFlight < maxInFlight) {
+      const { kind, p } = alone.shift()!;
+      dispatch(kind, [p]);
+    }
     for (const [kind, all] of pending) {
       if (inFlight >= maxInFlight) return;
       if (all.length === 0) continue;

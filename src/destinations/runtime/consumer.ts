@@ -7,7 +7,7 @@
 // queued and the log sequence the batch reached (its own record of what it applied, so a
 // batch is applied once even if the mechanism's position, committed after, lags). The
 // invocations then run in the deliveries loop (./deliveries.ts).
-import { createLazyWorkerPool, type TaskRunner } from '../../pools/index.js';
+import { createLazyWorkerPool, PoolOverloadedError, type TaskRunner } from '../../pools/index.js';
 import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerContext, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
@@ -25,6 +25,7 @@ import { createFunctionCache, type ActiveFunction, type FunctionCache } from './
 import { projectUrl, type EventContext } from './globals.js';
 import { passesMasking } from './masking.js';
 import type { PrepareOutcome, PrepareTask } from './prepare.js';
+import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
 import { appliedKey, enqueue, instanceIdOf, invocationKey, known, queuedInvocations, type InvocationKey } from './queue.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
@@ -55,9 +56,6 @@ const DEGRADED_PER_FUNCTION = 2;
 const HELD_PER_FUNCTION = 2_000;
 const MAX_IN_MEMORY = 20_000;
 const MAX_QUEUED = 1_000_000;
-// The Hog workers' heap: a program bounded by the VM's memory estimate stays far below it;
-// beyond it the worker is stopped and the invocation fails alone.
-const HOG_WORKER_HEAP_MB = 256;
 
 // Reads what the event's functions need beside the event: its project, person and groups.
 function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
@@ -101,6 +99,29 @@ export interface PipelineDeps {
   tenancy: TenancyStore;
   // With NATS: told the logs and metrics each batch committed, for the other nodes.
   out?: TelemetryOut;
+  // True once the consumer closes: a task failing then is not the event's fault.
+  closing: () => boolean;
+}
+
+// Prepares a chunk in the Hog pool. If the worker fails under it (out of memory, past its
+// deadline), each event's functions are prepared apart, so the one that failed is set
+// aside as failing its filters and the rest of the batch goes on: an event that stops a
+// worker would otherwise be tried again forever, and its batch with it.
+export async function prepareApart(pool: TaskRunner<HogExecTasks>, task: PrepareTask, closing: () => boolean): Promise<PrepareOutcome[]> {
+  try {
+    return await pool.run('prepare', task);
+  } catch (err) {
+    if (err instanceof PoolOverloadedError || closing()) throw err;
+    if (task.events.length === 1 && task.events[0].functions.length === 1) {
+      const message = `Error filtering event ${task.events[0].ctx.event.uuid}: HogWorkerError: ${err instanceof Error ? err.message : String(err)}`;
+      return [{ fn: task.events[0].functions[0], ev: 0, kind: 'filtering_failed', message }];
+    }
+    const apart = task.events.flatMap(({ ctx, functions }, ev) => functions.map(async (fn) => {
+      const outcomes = await prepareApart(pool, { functions: task.functions, events: [{ ctx, functions: [fn] }] }, closing);
+      return outcomes.map((o) => ({ ...o, ev }));
+    }));
+    return (await Promise.all(apart)).flat();
+  }
 }
 
 // Applies one batch of events: what the consumer's handler does (tests call it directly).
@@ -133,7 +154,7 @@ export async function applyBatch(deps: PipelineDeps, events: readonly CapturedEv
   const functionsOfTask = runnable.map((f) => f.run);
   const chunks: Promise<PrepareOutcome[]>[] = [];
   for (let i = 0; i < work.length; i += PREPARE_CHUNK) {
-    chunks.push(pool.run('prepare', { functions: functionsOfTask, events: work.slice(i, i + PREPARE_CHUNK) }));
+    chunks.push(prepareApart(pool, { functions: functionsOfTask, events: work.slice(i, i + PREPARE_CHUNK) }, deps.closing));
   }
   const outcomes = (await Promise.all(chunks)).flatMap((outs, c) => outs.map((o) => ({ ...o, ev: o.ev + c * PREPARE_CHUNK })));
 
@@ -195,8 +216,9 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
     });
     const functions = createFunctionCache(ctx.store);
     const pool = createLazyWorkerPool<HogExecTasks>({
-      worker: HOG_WORKER, threads: settings.hogWorkers, workerData: undefined, maxBatch: 32, tasksPerThread: 2,
+      worker: HOG_WORKER, threads: settings.hogWorkers, workerData: undefined, maxBatch: 32,
       resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
+      deadlines: { run: HOG_SLICE_DEADLINE_MS, prepare: HOG_PREPARE_DEADLINE_MS },
     });
     const policy = parseAddressPolicy(settings.fetchAllow);
     const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: settings.watcherLockMs };
@@ -218,7 +240,8 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
     const tenancy = createTenancyStore(ctx.store, {
       submit: () => Promise.reject(new Error('the destinations consumer writes no management state')), onApplied: () => undefined,
     });
-    const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher, tenancy, out };
+    let closing = false;
+    const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher, tenancy, out, closing: () => closing };
     return {
       async apply(groups, through) {
         const applied = ds.meta.get(appliedKey(ctx.logId));
@@ -232,6 +255,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
         await deliveries.whenBelow(MAX_QUEUED);
       },
       async close() {
+        closing = true;
         await deliveries.close();
         await out?.close();
         await pool.close();

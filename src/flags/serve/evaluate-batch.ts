@@ -72,7 +72,7 @@ export function createBatchEvaluator(store: FlagsTables & PersonsTables) {
           : hashKeyOverrides(store, task.projectId, anonPerson.person_uuid);
       const holders = [own, anon].filter((h): h is Record<string, string> => h !== null);
       if (holders.length === 0) return { overrides: null, failed: false, missing: null };
-      const missing = keys.filter((k) => holders.some((h) => h[k] === undefined));
+      const missing = keys.filter((k) => holders.some((h) => !Object.hasOwn(h, k)));
       return { overrides: anon && anon !== own ? { ...anon, ...own } : own, failed: false, missing: missing.length > 0 ? missing : null };
     } catch {
       return { overrides: null, failed: true, missing: null };
@@ -95,7 +95,8 @@ export function createBatchEvaluator(store: FlagsTables & PersonsTables) {
       readFailed = true;
     }
 
-    const groupProps: Record<string, Record<string, unknown>> = {};
+    // Keyed by group types the request names: null-prototype, so "__proto__" is a key like any other.
+    const groupProps: Record<string, Record<string, unknown>> = Object.create(null);
     for (const type in task.groups) {
       const index = flags.typeIndex.get(type);
       let stored: Record<string, unknown> | undefined;
@@ -106,7 +107,7 @@ export function createBatchEvaluator(store: FlagsTables & PersonsTables) {
           readFailed = true;
         }
       }
-      groupProps[type] = { $group_key: task.groups[type], ...stored, ...task.groupProperties[type] };
+      groupProps[type] = { $group_key: task.groups[type], ...stored, ...(Object.hasOwn(task.groupProperties, type) ? task.groupProperties[type] : undefined) };
     }
 
     const continuity = flags.continuityKeys.length > 0 ? readContinuity(task, person, flags.continuityKeys) : NO_CONTINUITY;
