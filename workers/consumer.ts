@@ -10,7 +10,8 @@ lowerThisThreadPriority(10);
 const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
 // The supervisor logs and counts what this thread reports: it has no logger of its own.
-await runConsumerThread(workerData as ConsumerThreadData, captureCodec, controller.signal, (message) => parentPort?.postMessage(message));
+const { thread, phase } = workerData as { thread: ConsumerThreadData; phase: Int32Array };
+await runConsumerThread(thread, captureCodec, controller.signal, (message) => parentPort?.postMessage(message), phase);
 parentPort?.postMessage('stopped');
 // The message listener would keep this thread alive after its work is done.
 parentPort?.close();

@@ -8,7 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite, holderPid } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
 import { orderWebhook } from '../helpers/hog-functions.js';
 

@@ -16,7 +16,9 @@ import { INTERRUPTED } from '../../src/exports/assets/jobs.js';
 import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/index.js';
 import type { CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { bearer, eventually, request, tempDir } from '../helpers/server.js';
+import { bearer, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 
 const TTL_MS = 3000;
 const s = suite('export renders taken over from a dead node');

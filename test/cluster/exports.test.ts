@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { bearer, eventually, request } from '../helpers/server.js';
+import { bearer, request } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 import { connect } from 'nats';
 import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/assets/nats-shared.js';
 

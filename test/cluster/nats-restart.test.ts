@@ -10,7 +10,8 @@ import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite, type ClusterNode as Node } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 
 const s = suite('nats-server restarted under load');
 const LOAD_MS = 5000;

@@ -9,7 +9,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { cliAggregate, cliRunWith, cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { eventually, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { NODE_TTL_MS, type NodeAnnouncement } from '../../src/ops/announce.js';
 
 const s = suite('hedgerow status: the cluster’s live processes');

@@ -12,7 +12,9 @@ import type { ChildProcess } from 'node:child_process';
 import { connect } from 'nats';
 import { cliAggregate, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { bearer, eventually, postJson, request, tempDir } from '../helpers/server.js';
+import { bearer, postJson, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { CANCEL_SUBJECT } from '../../src/insights/nats-protocol.js';
 import { HEARTBEAT_MS, LOST_AFTER_MS, LOST_MESSAGE } from '../../src/insights/api/nats-statuses.js';
 

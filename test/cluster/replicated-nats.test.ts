@@ -9,7 +9,9 @@ import { connect, type StreamInfo } from 'nats';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import type { ClusterNode } from '../helpers/cluster.js';
 import { startNatsCluster, type NatsCluster } from '../helpers/nats.js';
-import { bearer, eventually, postJson, request, tempDir } from '../helpers/server.js';
+import { bearer, postJson, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 
 const s = suite('a three-server JetStream cluster, R3');
 

@@ -8,7 +8,9 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { cliInit, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 import { orderWebhook } from '../helpers/hog-functions.js';
 

@@ -8,7 +8,9 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { cliInit, cliServe, cliStop } from '../helpers/cli-server.js';
-import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink, type SinkRequest } from '../helpers/http-sink.js';
 import { orderWebhook } from '../helpers/hog-functions.js';
 

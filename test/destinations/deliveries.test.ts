@@ -18,7 +18,7 @@ import type { HogExecTasks } from '../../src/destinations/tasks.js';
 import type { StoredHogFunction } from '../../src/destinations/types.js';
 import type { TaskRunner } from '../../src/pools/index.js';
 import type { FetchOutcome, FetchRequest } from '../../src/destinations/fetch/http-fetch.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations: one slow endpoint holds up only its own function');
 let dir: string;

@@ -12,7 +12,7 @@ import { decodeTelemetry, encodeTelemetry, telemetryOrigin } from '../../src/des
 import { openTelemetryPublisher, type TelemetryPublisher } from '../../src/destinations/runtime/telemetry-publisher.js';
 import { followTelemetry, type TelemetryFollower } from '../../src/destinations/runtime/telemetry-follower.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations: telemetry shared over NATS');
 const nats = natsServerForSuite();

@@ -6,7 +6,8 @@ import { connect } from 'nats';
 import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from './cli-server.js';
 import { natsServerForSuite } from './nats.js';
-import { bearer, request, tempDir } from './server.js';
+import { bearer, request } from './http.js';
+import { tempDir } from './temp-dir.js';
 
 export interface ClusterNode { dir: string; child: ChildProcess; url: string }
 

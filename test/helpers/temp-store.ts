@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import type { Test } from 'uvu';
 import { openStore, type Store } from '../../src/store/env.js';
 import { PERSONS_GENERATION_KEY } from '../../src/store/persons.js';
-import { tempDir } from './server.js';
+import { tempDir } from './temp-dir.js';
 
 // `opened` receives each test's store before the test runs.
 export function storePerTest(s: Test, prefix: string, opened: (store: Store) => void): void {

@@ -5,11 +5,12 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { startServer } from '../../src/main.js';
 import { createLogger } from '../../src/logger.js';
-import { startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, tempDir, testConfig, type TestServer } from '../helpers/server.js';
 
 const s = suite('listening');
 let t: TestServer;
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 s('a second server on a port in use fails to start and says why', async () => {

@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { connect } from 'nats';
 import { cliAggregate, cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually, postJson, request, tempDir } from '../helpers/server.js';
+import { postJson, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { STREAM } from '../../src/log/nats-stream.js';
 import { STATUS_INTERVAL_MS } from '../../src/insights/nats-protocol.js';
 

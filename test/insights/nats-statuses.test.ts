@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { openNatsStatuses } from '../../src/insights/api/nats-statuses.js';
 import type { Statuses } from '../../src/insights/api/statuses.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 import { runStatusesContract } from './statuses-contract.js';
 
 const nats = natsServerForSuite();

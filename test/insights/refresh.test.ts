@@ -6,7 +6,7 @@ import { decide, refreshMode, staleAfter } from '../../src/insights/api/refresh.
 import { cacheKey, pruneCache, readCached, writeCached } from '../../src/insights/api/cache.js';
 import { rmSync } from 'node:fs';
 import { openStore } from '../../src/store/env.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { resultTable, toCsv } from '../../src/insights/csv.js';
 
 const HOUR = 3600_000;

@@ -13,7 +13,7 @@ import {
   defineConsumer, listDeadLetters, LogGapError, registerConsumers, registered, runConsumer, type ConsumerHandler, type StartAt,
 } from '../../src/log/consumers/index.js';
 import { storePerTest } from '../helpers/temp-store.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 import { logEvent } from '../helpers/log-events.js';
 
 let store: Store;

@@ -5,7 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tempDir, postJson, request, bearer, eventually } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 
 const LOAD_MS = 1500;

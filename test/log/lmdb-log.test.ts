@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/env.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import type { CapturedEvent, EventLog, LogReader } from '../../src/log/types.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { runLogContract } from './contract.js';
 
 runLogContract({

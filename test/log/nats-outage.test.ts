@@ -10,7 +10,7 @@ import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, uuidsOf } from '../helpers/log-reading.js';
 import { requestFrame } from '../helpers/capture-frames.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 const ACK_TIMEOUT_MS = 1000;
 

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PostHog } from 'posthog-node';
-import { request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { request, bearer, eventually, NO_CONSUMERS, type TestServer } from '../helpers/server.js';
 import { serveSuite, denied, type ApiCall } from '../helpers/api.js';
 import { addUser } from '../helpers/users.js';
 import { OrgLevel } from '../../src/access/index.js';
@@ -16,7 +16,8 @@ const s = suite('flag quota API and CLI');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 const QUOTA = '/api/organizations/@current/quota/';
 const feed = () => request(`${t.url}/flags/definitions?token=${t.projectKey}`, { headers: bearer(t.personalKey) });

@@ -7,7 +7,8 @@ import { openStore, type Store } from '../../src/store/env.js';
 import { createFlagMeter, quotaCommands, type FlagMeter } from '../../src/quota/index.js';
 import { billingPeriod } from '../../src/quota/period.js';
 import { createLocalWrites } from '../../src/state/index.js';
-import { eventually, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 
 const s = suite('flag quota meter');
 let dir: string;

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openStore, type Store } from '../../src/store/env.js';
 import { defineCommand, type AnyCommandSpec, type StateWrites } from '../../src/state/index.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export interface WritesImplementation {
   name: string;

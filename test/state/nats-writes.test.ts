@@ -16,7 +16,7 @@ import { errorResponse } from '../../src/http/reply.js';
 import { createLogger } from '../../src/logger.js';
 import { COMMANDS } from '../../src/main.js';
 import { bootstrap, createTenancyStore } from '../../src/access/index.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { runWritesContract } from './contract.js';
 
 const nats = natsServerForSuite();

@@ -11,7 +11,7 @@ import { openStore } from '../../src/store/env.js';
 import { migrateEventLayout } from '../../src/events/migrate-layout.js';
 import { eventByUuid, queryEvents } from '../../src/events/query.js';
 import { applyEntries } from '../../src/events/consumer.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('store encodings');
 

@@ -1,13 +1,14 @@
 // Where a personal API key may travel, what is stored of it, and its last use.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, bearer, postJson, eventually, type TestServer } from '../../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, request, bearer, postJson, eventually, type TestServer } from '../../helpers/server.js';
 import { hashKey } from '../../../src/access/tenancy/keys.js';
 
 const s = suite('personal API keys');
 let t: TestServer;
 
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 s('the key is accepted as Bearer header, JSON body field or query parameter', async () => {

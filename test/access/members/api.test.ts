@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { apiClient, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf, type TestUser } from '../../helpers/users.js';
 import { OrgLevel, type Project } from '../../../src/access/tenancy/types.js';
@@ -16,8 +16,9 @@ let owner: TestUser;
 const SUFFICIENT = denied("You don't have sufficient permissions in the project.");
 const PREFIXES = ['/api/projects', '/api/environments'];
 
+// No log consumers: nothing here reads what they apply.
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: NO_CONSUMERS });
   api = apiClient(t);
   owner = { user: ownerOf(t), key: t.personalKey };
 });

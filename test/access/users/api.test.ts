@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { serveSuite, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf } from '../../helpers/users.js';
 import { OrgLevel } from '../../../src/access/tenancy/types.js';
@@ -12,7 +12,8 @@ let t: TestServer;
 let api: ApiCall;
 const USER_FIELDS = ['distinct_id', 'email', 'first_name', 'hedgehog_config', 'id', 'is_email_verified', 'last_name', 'role_at_organization', 'uuid'];
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 s('/api/users/@me/ is the key owner, with organization and current project', async () => {
   const alice = await addUser(t, { email: 'Alice@Example.com', level: OrgLevel.admin, scopes: ['user:read'] });

@@ -1,0 +1,25 @@
+// HTTP for tests: one call per request, the body parsed as JSON when it is JSON.
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: await readBody(res), headers: res.headers };
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, init);
+  return { status: res.status, body: await readBody(res), headers: res.headers };
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { Authorization: `Bearer ${key}` };
+}
