@@ -2,12 +2,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync } from 'node:zlib';
 import LZString from 'lz-string';
-import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { rawExchange } from '../helpers/raw-http.js';
 
 const s = suite('capture over HTTP');
 let t: TestServer;
-s.before(async () => { t = await startTestServer(); });
+s.before(async () => { t = await startTestServer({ consumers: EVENTS_ONLY }); });
 s.after(async () => { await t.close(); });
 
 let counter = 0;

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import LZString from 'lz-string';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, type TestServer } from '../helpers/server.js';
+import { startTestServer, request, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { createFlag, evaluate } from './serving.js';
 import { MAX_REQUEST_LEVELS, MAX_REQUEST_VALUES } from '../../src/flags/request.js';
 
@@ -14,7 +14,7 @@ const s = suite('hostile /decide and /flags requests');
 let t: TestServer;
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   await createFlag(t, { key: 'everyone', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
 });
 s.after(async () => { await t.close(); });

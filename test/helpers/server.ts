@@ -5,6 +5,9 @@ import { logConsumers, startServer, type RunningServer } from '../../src/main.js
 import { positionsOf, type RegisteredConsumer } from '../../src/log/consumers/index.js';
 import { newestSeq } from '../../src/log/lmdb-log.js';
 import { LMDB_LOG_ID } from '../../src/log/types.js';
+import { EVENT_STORE_CONSUMER } from '../../src/events/consumer.js';
+import { INSIGHTS_CONSUMER } from '../../src/insights/index.js';
+import { DESTINATIONS_CONSUMER } from '../../src/destinations/index.js';
 import { parseCommandLine, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/access/index.js';
@@ -50,6 +53,18 @@ export interface TestServerOptions {
 // A suite that never reads what the log's consumers apply (events, persons, insights,
 // hog function deliveries): no consumer threads.
 export const NO_CONSUMERS = (): RegisteredConsumer[] => [];
+
+// Of the service's log consumers, only those named (each is a thread loading its own
+// modules: DuckDB for insights, the Hog runtime for destinations).
+export const onlyConsumers = (...names: string[]) => (config: Readonly<Config>): RegisteredConsumer[] =>
+  logConsumers(config).filter((c) => names.includes(c.name));
+
+// A suite that reads events and persons, and runs no insight or hog function.
+export const EVENTS_ONLY = onlyConsumers(EVENT_STORE_CONSUMER);
+// A suite about insights (or exports of them) that runs no hog function.
+export const NO_DESTINATIONS = onlyConsumers(EVENT_STORE_CONSUMER, INSIGHTS_CONSUMER);
+// A suite about hog functions that queries no insight.
+export const NO_INSIGHTS = onlyConsumers(EVENT_STORE_CONSUMER, DESTINATIONS_CONSUMER);
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();

@@ -12,3 +12,11 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+// Resolves once the clock shows a later millisecond than when called: records created
+// after it sort after those created before it (ordering by creation time needs distinct
+// times, and two writes can land in one millisecond).
+export async function clockTick(): Promise<void> {
+  const at = Date.now();
+  while (Date.now() <= at) await new Promise((r) => setImmediate(r));
+}

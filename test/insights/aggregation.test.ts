@@ -12,7 +12,7 @@ import { eventStoreConsumer } from '../../src/events/store-consumer.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/access/index.js';
 import { apiClient } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, tempDir, testConfig, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 
 const s = suite('insights: aggregation worker');
 let dir: string;
@@ -39,7 +39,7 @@ async function today$(t: TestServer, math = 'total'): Promise<number> {
 }
 
 s('persons merged by $identify count once, once the merge reaches the worker', async () => {
-  const t = await startTestServer({ dataDir: dir });
+  const t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     await capture(t, [pageview('anon-9'), pageview('user-9')]);
     await eventually(async () => (await today$(t, 'dau')) === 2, 30_000);
@@ -52,11 +52,11 @@ s('persons merged by $identify count once, once the merge reaches the worker', a
 });
 
 s('after a restart the worker resumes where it stood: nothing loaded twice', async () => {
-  let t = await startTestServer({ dataDir: dir });
+  let t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   await capture(t, Array.from({ length: 5 }, (_, i) => pageview(`u${i}`)));
   await eventually(async () => (await today$(t)) === 5, 30_000);
   await t.close();
-  t = await startTestServer({ dataDir: dir });
+  t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     assert.is(await today$(t), 5);
     await capture(t, [pageview('u9'), pageview('u9')]);
@@ -88,7 +88,7 @@ s('a data dir whose log was pruned before insights existed is filled from the ev
   await eventually(async () => [...old.store.log.getKeys()].length === 1 && old.store.eventRows.getCount() === 6, 10_000);
   await old.close();
 
-  const t = await startTestServer({ dataDir: dir });
+  const t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     await capture(t, [pageview('new')]);
     await eventually(async () => (await today$(t)) === 7, 30_000);

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 
 const a = suite('insights: query and insights API');
 let t: TestServer;
@@ -21,7 +21,7 @@ const pageviews = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '
 const dau = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], dateRange: { date_from: '-3d' } };
 
 a.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: NO_DESTINATIONS });
   api = apiClient(t);
   const ev = (event: string, distinct_id: string, timestamp: string, properties: Record<string, unknown> = {}) =>
     ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });

@@ -11,7 +11,7 @@ import { encodeReplicaMessage, QUERY_QUEUE, QUERY_SUBJECT } from '../../src/insi
 import { EngineUnavailableError, QueryCancelledError } from '../../src/insights/engine.js';
 import { QueryError } from '../../src/insights/planner/errors.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually, postJson, startTestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_DESTINATIONS } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -128,7 +128,7 @@ embedded.before(async () => { await natsForEmbedded.start(); });
 embedded.after(async () => { await natsForEmbedded.close(); });
 
 embedded('serve answers from its own aggregation worker over the JetStream stream', async () => {
-  const t = await startTestServer({ env: { NATS_URL: natsForEmbedded.server().url, HEDGEROW_INSIGHTS: 'embedded' } });
+  const t = await startTestServer({ env: { NATS_URL: natsForEmbedded.server().url, HEDGEROW_INSIGHTS: 'embedded' }, consumers: NO_DESTINATIONS });
   try {
     const now = new Date().toISOString();
     const batch = [1, 2, 3].map((n) => ({ uuid: randomUUID(), event: '$pageview', distinct_id: `user-${n}`, timestamp: now, properties: {} }));

@@ -4,13 +4,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
 import { durableCaptureCases } from '../capture/durable-cases.js';
 
 const lmdb = suite('capture is durable and readable: LMDB log');
 let overLmdb: TestServer;
-lmdb.before(async () => { overLmdb = await startTestServer(); });
+lmdb.before(async () => { overLmdb = await startTestServer({ consumers: EVENTS_ONLY }); });
 lmdb.after(async () => { await overLmdb.close(); });
 durableCaptureCases(lmdb, () => overLmdb);
 lmdb.run();
@@ -25,7 +25,7 @@ nats.before(async () => {
   try {
     await natsForSuite.start();
     natsServer = natsForSuite.server();
-    overNats = await startTestServer({ env: { NATS_URL: natsServer.url } });
+    overNats = await startTestServer({ env: { NATS_URL: natsServer.url }, consumers: EVENTS_ONLY });
   } catch (err) {
     setupFailure = err;
   }

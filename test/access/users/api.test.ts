@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
+import { clockTick } from '../../helpers/wait.js';
 import { serveSuite, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf } from '../../helpers/users.js';
 import { OrgLevel } from '../../../src/access/tenancy/types.js';
@@ -39,7 +40,7 @@ s('another user\'s uuid is 404; user:read is required', async () => {
 
 s('members: a paginated list embedding the user, newest first', async () => {
   const carol = await addUser(t, { email: 'carol@example.com' });
-  await new Promise((r) => setTimeout(r, 5));
+  await clockTick();
   const dave = await addUser(t, { email: 'dave@example.com', level: OrgLevel.admin });
   const r = await api('GET', '/api/organizations/@current/members/', carol.key);
   assert.is(r.status, 200);
