@@ -8,6 +8,8 @@
 //   flag-change    a flag rolled out through the API until /decide on the same node says so (was < 1,000 ms)
 //   nats-down      a NATS log append with the server stopped, failing (was < 100 ms)
 //   nats-frozen    a NATS log append with the server frozen, failing (was 950–2,000 ms, ack timeout 1,000)
+//   control-frozen a management write through the control stream with the server frozen, refused (ack timeout
+//                  500 ms; was < 3,000 ms)
 //   capture-down   capture answering 503 once the NATS server stopped (was < 6,000 ms)
 //   status-lost    a query status whose runner stopped, read as lost (query-status was < lost + heartbeat + 3,000 ms;
 //                  nats-statuses with lost 1,500 ms < 3,500 ms)
@@ -16,12 +18,17 @@
 //                  3,000 ms; was < 1.5 TTL + 10,000 ms); a SIGKILLed node until it leaves `hedgerow status`
 //                  (node TTL 15,000 ms; was < TTL + 10,000 ms)
 //   node dist/bench/latencies.js [--runs 5] [--case name,...]
+import { rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import LZString from 'lz-string';
 import { captureCodec } from '../src/capture/frames.js';
+import { openStore } from '../src/store/env.js';
+import { defineCommand } from '../src/state/index.js';
+import { createNatsWrites } from '../src/state/nats.js';
+import { tempDir } from '../test/helpers/temp-dir.js';
 import { createNatsLog } from '../src/log/nats-log.js';
 import { openNatsStatuses, HEARTBEAT_MS, LOST_AFTER_MS } from '../src/insights/api/nats-statuses.js';
 import { EXPORT_CLAIMS_BUCKET } from '../src/exports/index.js';
@@ -129,6 +136,26 @@ cases['nats-frozen'] = { runs: RUNS, async run() {
     await log.close();
     return { 'append failing, server frozen (ack timeout 1,000 ms)': ms };
   } finally {
+    await nats.close();
+  }
+} };
+
+const benchPut = defineCommand('bench.put', (store, p: { name: string }): null => { store.tenancy.put(['bench', p.name], 1); return null; });
+cases['control-frozen'] = { runs: RUNS, async run() {
+  const nats = await startNatsServer();
+  const dir = tempDir('hedgerow-bench-control-');
+  const store = openStore(dir);
+  try {
+    const writes = await createNatsWrites({ url: nats.url, store, specs: [benchPut], stream: 'HEDGEROW_CONTROL_BENCH', ackTimeoutMs: 500 });
+    await writes.submit(benchPut, { name: 'up' });
+    await nats.pause();
+    const ms = await timed(() => writes.submit(benchPut, { name: 'down' }).catch(() => undefined));
+    nats.resume();
+    await writes.close();
+    return { 'write refused, server frozen (ack timeout 500 ms)': ms };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
     await nats.close();
   }
 } };

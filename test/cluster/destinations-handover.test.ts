@@ -6,6 +6,8 @@
 // delivers every one of them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { connect } from 'nats';
+import { CLAIM_POSITIONS_BUCKET } from '../../src/log/consumers/claim.js';
 import { cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite, holderPid } from '../helpers/cluster.js';
 import { postJson, request, bearer } from '../helpers/http.js';
@@ -44,8 +46,16 @@ s('the holder killed with deliveries in flight: the other node delivers every on
     const holder = [a, b].find((n) => n.child.pid === pid);
     assert.ok(holder, `the claim names pid ${pid}`);
     const survivor = holder === a ? b : a;
-    // Past a renewal (every 10/3 s): the holder has recorded a position after the batch.
-    await new Promise((r) => setTimeout(r, 4500));
+    // Past a renewal (every 10/3 s): the holder has recorded a position after the batch
+    // (each renewal writes the position anew: a revision after the one standing now).
+    const nc = await connect({ servers: cluster.nats.server().url });
+    try {
+      const positions = await nc.jetstream().views.kv(CLAIM_POSITIONS_BUCKET);
+      const standing = (await positions.get('destinations'))?.revision ?? 0;
+      await eventually(async () => ((await positions.get('destinations'))?.revision ?? 0) > standing, 30_000);
+    } finally {
+      await nc.close();
+    }
     await cliStop(holder.child, 'SIGKILL');
     sink.requests = [];
     sink.respond = ok;

@@ -28,7 +28,7 @@ s('one node at a time holds an asset\'s render; releasing it lets the other take
   assert.ok(await one.claims.claim(asset));
   assert.not.ok(await two.claims.claim(asset));
   assert.not.ok(await one.claims.claim(asset), 'not twice on one node either');
-  // Held past its TTL while renewed.
+  // Held past its TTL while renewed (time passing is the point: the TTL must go by).
   await new Promise((r) => setTimeout(r, 2500));
   assert.not.ok(await two.claims.claim(asset));
   one.claims.release(asset);

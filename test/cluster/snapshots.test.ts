@@ -63,6 +63,7 @@ s('with NATS, quota usage reaches the control stream once per 10 s, not every se
   const started = Date.now();
   for (let i = 0; i < 6; i++) {
     assert.is((await postJson(`${node(A).url}/decide/?v=3`, { api_key: keys.project_api_key, distinct_id: `q-${i}` })).status, 200);
+    // Counts spread over 3 s: time passing is the point (the flush interval against it).
     await new Promise((r) => setTimeout(r, 500));
   }
   // Counted for 3 s: a one-second flush would have written two or three commands by now.

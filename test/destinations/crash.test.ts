@@ -54,7 +54,7 @@ s('SIGKILL with deliveries pending, restart: every matching event delivered exac
     await capture(61, 80);
     await cliStop(child, 'SIGKILL');
     // The sink sees each held connection close (its client died), then answers into the void.
-    await eventually(async () => held.every((res) => res.closed), 5000);
+    await eventually(async () => held.every((res) => res.closed));
     for (const res of held) res.end('{"late":true}');
 
     sink.respond = ok;

@@ -70,7 +70,7 @@ async function queue(d: Deliveries, invs: QueuedInvocation[]): Promise<void> {
 
 // A poll's pause (the deliveries run on timers and promises of their own).
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, ms = 5000): Promise<void> {
+async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');

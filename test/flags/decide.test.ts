@@ -271,7 +271,7 @@ s('experience continuity: the anonymous variant survives identify and alias', as
   await capture(t, [identify(user, { email: user }, { $anon_distinct_id: anon })]);
   await eventually(async () => (await request(`${t.url}/api/projects/${t.projectId}/persons/?distinct_id=${encodeURIComponent(user)}`, { headers: bearer(t.personalKey) })).body?.results?.length === 1, 10_000);
   // Later requests carry only the identified id, and still get X.
-  await eventually(async () => (await variantOf(user)) === x, 5000);
+  await eventually(async () => (await variantOf(user)) === x);
   // An alias joins the same person and gets X too.
   await capture(t, [{ event: '$create_alias', distinct_id: user, properties: { alias: `alias-of-${user}` } }]);
   await eventually(async () => (await variantOf(`alias-of-${user}`)) === x, 10_000);

@@ -96,12 +96,11 @@ s('a compressed body that inflates past the /decide body limit is refused with 4
     { path: '/flags/?v=2', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: gzipSync(text) },
     { path: '/decide/?v=3&compression=lz64', headers: { 'Content-Type': 'text/plain' }, body: LZString.compressToBase64(text) },
   ];
+  // How quickly is measured by bench/latencies.js (decide-bombs), not asserted here.
   for (const bomb of bombs) {
-    const started = performance.now();
     const r = await request(`${t.url}${bomb.path}`, { method: 'POST', headers: bomb.headers, body: bomb.body });
     assert.is(r.status, 413, bomb.path);
     assert.is(r.body.type, 'invalid_request', bomb.path);
-    assert.ok(performance.now() - started < 2000, `${bomb.path} took ${performance.now() - started} ms`);
   }
   const after = await evaluate(t, '/decide/?v=3', { distinct_id: 'after' });
   assert.is(after.status, 200);

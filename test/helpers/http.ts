@@ -40,3 +40,11 @@ export async function logBacklog(url: string): Promise<number> {
 export async function appliedOn(url: string, timeoutMs = 60_000): Promise<void> {
   await eventually(async () => (await logBacklog(url)) === 0, timeoutMs);
 }
+
+// A serving node's stored position of one log consumer (/metrics hedgerow_consumer_position).
+export async function positionOn(url: string, consumer: string): Promise<number> {
+  const text = (await request(`${url}/metrics`)).body as string;
+  const line = new RegExp(`^hedgerow_consumer_position\\{consumer="${consumer}"\\} (\\d+)$`, 'm').exec(text);
+  if (!line) throw new Error(`no position of ${consumer} in /metrics`);
+  return Number(line[1]);
+}

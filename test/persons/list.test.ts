@@ -37,6 +37,7 @@ s('the HTTP thread answers while a search scans', async () => {
   let searchDone = 0;
   const search = list('search=nobody-has-this').then((r) => { searchDone = performance.now(); return r; });
   // Sent once the search is on its way: a scan on the HTTP thread would hold it back.
+  // (The search gives no sign of being under way; a short pause lets it get there.)
   await new Promise((r) => setTimeout(r, 20));
   const live = await fetch(`${t.url}/_liveness`);
   const liveDone = performance.now();
