@@ -42,9 +42,11 @@ s('persons merged by $identify count once, once the merge reaches the worker', a
   const t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     await capture(t, [pageview('anon-9'), pageview('user-9')]);
-    await eventually(async () => (await today$(t, 'dau')) === 2, 30_000);
+    await t.applied();
+    assert.is(await today$(t, 'dau'), 2);
     await capture(t, [{ uuid: randomUUID(), event: '$identify', distinct_id: 'user-9', timestamp: today(0), properties: { $anon_distinct_id: 'anon-9' } }]);
-    await eventually(async () => (await today$(t, 'dau')) === 1, 30_000);
+    await t.applied();
+    assert.is(await today$(t, 'dau'), 1);
     assert.is(await today$(t), 2);
   } finally {
     await t.close();
@@ -54,20 +56,24 @@ s('persons merged by $identify count once, once the merge reaches the worker', a
 s('after a restart the worker resumes where it stood: nothing loaded twice', async () => {
   let t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   await capture(t, Array.from({ length: 5 }, (_, i) => pageview(`u${i}`)));
-  await eventually(async () => (await today$(t)) === 5, 30_000);
+  await t.applied();
+  assert.is(await today$(t), 5);
   await t.close();
   t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     assert.is(await today$(t), 5);
     await capture(t, [pageview('u9'), pageview('u9')]);
-    await eventually(async () => (await today$(t)) === 7, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 7);
     // Redelivered events (the same uuids again) are not counted again.
     const again = pageview('u10');
     await capture(t, [again, again]);
-    await eventually(async () => (await today$(t)) === 8, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 8);
     await capture(t, [again]);
     await capture(t, [pageview('u11')]);
-    await eventually(async () => (await today$(t)) === 9, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 9);
   } finally {
     await t.close();
   }
@@ -91,7 +97,8 @@ s('a data dir whose log was pruned before insights existed is filled from the ev
   const t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     await capture(t, [pageview('new')]);
-    await eventually(async () => (await today$(t)) === 7, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 7);
     assert.is(await today$(t, 'dau'), 7);
   } finally {
     await t.close();
