@@ -76,6 +76,16 @@ function killGroup(pid: number): void {
   }
 }
 
+// The process groups of the files running now: an interrupted run (Ctrl-C reaches only
+// this process's group) ends them too.
+const running = new Set<number>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const pid of running) killGroup(pid);
+    process.exit(1);
+  });
+}
+
 function runFile(file: string): Promise<FileResult> {
   const name = relative(here, file);
   const started = Date.now();
@@ -84,6 +94,7 @@ function runFile(file: string): Promise<FileResult> {
     detached: true, stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
   });
+  running.add(child.pid!);
   let output = '';
   child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
@@ -91,7 +102,7 @@ function runFile(file: string): Promise<FileResult> {
   const timer = setTimeout(() => { timedOut = true; killGroup(child.pid!); }, timeoutMs);
   // Once the file's process is gone, whatever it left running goes too (and with it any
   // pipe a leftover held open, which would otherwise hold back 'close').
-  child.once('exit', () => killGroup(child.pid!));
+  child.once('exit', () => { killGroup(child.pid!); running.delete(child.pid!); });
   return new Promise((resolve) => {
     child.once('close', (code, signal) => {
       clearTimeout(timer);
