@@ -4,11 +4,14 @@
 // bench/ceiling-server.ts (bare uWebSockets.js that only reads and JSON-parses the body)
 // driven with one ~250-byte event per request: its requests/s are events/s.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonLine } from './child-line.js';
+import { cpuOf, type CpuUse } from './proc.js';
+
+export { cpuOf, type CpuUse };
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -18,25 +21,6 @@ export async function startPinned(args: string[], cwd = root): Promise<{ child: 
   child.stderr!.on('data', () => {});
   const { port } = await jsonLine(child, 'listening', 'server');
   return { child, port: port as number };
-}
-
-// CPU time (µs) of the server's main thread and of the whole process, from /proc:
-// unlike requests/s, CPU per request barely moves when other work shares the machine.
-export interface CpuUse { main: number; total: number }
-const TICK_US = 1e6 / 100; // USER_HZ
-function threadTicks(pid: number, tid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return 0;
-  }
-}
-export function cpuOf(pid: number): CpuUse {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { main: threadTicks(pid, pid) * TICK_US, total: (Number(f[11]) + Number(f[12])) * TICK_US };
 }
 
 export interface WrkResult { rps: number; p50ms: number; p99ms: number; non2xx: number; requests: number; cpu: CpuUse }

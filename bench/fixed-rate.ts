@@ -18,6 +18,10 @@ export interface FixedRateOptions {
   rate: number;
   durationMs: number;
   connections: number;
+  /** Sleep this many ms between checks for due requests instead of spinning (setImmediate):
+   *  for a few hundred requests/s, where the generator's spinning would take a core the
+   *  server needs. Requests are still timed from when they were due. */
+  sleepMs?: number;
 }
 
 export interface FixedRateResult {
@@ -36,8 +40,8 @@ export interface FixedRateResult {
 }
 
 /** An HTTP/1.1 POST request as bytes. */
-export function postRequest(host: string, path: string, body: string, contentType = 'application/json'): Buffer {
-  const b = Buffer.from(body);
+export function postRequest(host: string, path: string, body: string | Buffer, contentType = 'application/json'): Buffer {
+  const b = typeof body === 'string' ? Buffer.from(body) : body;
   return Buffer.concat([
     Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${contentType}\r\nContent-Length: ${b.length}\r\nConnection: keep-alive\r\n\r\n`),
     b,
@@ -132,7 +136,8 @@ export async function fixedRate(opts: FixedRateOptions): Promise<FixedRateResult
         if (c) send(c, at);
         else backlog.push(at);
       }
-      setImmediate(tick);
+      if (opts.sleepMs === undefined) setImmediate(tick);
+      else setTimeout(tick, opts.sleepMs);
     };
     tick();
   });

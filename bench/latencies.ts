@@ -25,14 +25,14 @@ import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import LZString from 'lz-string';
 import { captureCodec } from '../src/capture/frames.js';
-import { openStore } from '../src/store/env.js';
-import { defineCommand } from '../src/state/index.js';
-import { createNatsWrites } from '../src/state/nats.js';
+import { openStore } from '../src/store/index.js';
+import { tables, type Store } from '../src/tables.js';
+import { commandsOn } from '../src/state/index.js';
+import { DEFAULT_TIMINGS, overNats } from '../src/cluster/index.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
+import { ASSETS, clusterHandles, natsWrites } from '../test/helpers/cluster-handle.js';
 import { createNatsLog } from '../src/log/nats-log.js';
-import { openNatsStatuses, HEARTBEAT_MS, LOST_AFTER_MS } from '../src/insights/api/nats-statuses.js';
-import { EXPORT_CLAIMS_BUCKET } from '../src/exports/index.js';
-import { NODE_TTL_MS } from '../src/ops/announce.js';
+import { openStatuses } from '../src/insights/api/kv-statuses.js';
 import { matches } from '../test/flags/helpers.js';
 import { bytecodeOf } from '../test/hog/helpers.js';
 import { execute } from '../src/hog/index.js';
@@ -109,10 +109,18 @@ cases['flag-change'] = { runs: RUNS, async run() {
   }) };
 } };
 
+// A NATS log over a cluster handle of its own, acknowledgements awaited 1,000 ms.
+const handles = clusterHandles();
+const natsLog = async (url: string) => {
+  const cluster = await handles.open(url, { role: 'command', timings: { ackTimeoutMs: 1000 } });
+  if (!overNats(cluster)) throw new Error('not over NATS');
+  return createNatsLog(cluster.jetstream, captureCodec);
+};
+
 cases['nats-down'] = { runs: RUNS, async run() {
   const nats = await startNatsServer();
   try {
-    const log = await createNatsLog({ codec: captureCodec, url: nats.url, ackTimeoutMs: 1000 });
+    const log = await natsLog(nats.url);
     await log.append([logEvent()]);
     await nats.stop();
     // Once the client knows (as the test waits for), how long one failing append takes.
@@ -128,7 +136,7 @@ cases['nats-down'] = { runs: RUNS, async run() {
 cases['nats-frozen'] = { runs: RUNS, async run() {
   const nats = await startNatsServer();
   try {
-    const log = await createNatsLog({ codec: captureCodec, url: nats.url, ackTimeoutMs: 1000 });
+    const log = await natsLog(nats.url);
     await log.append([logEvent()]);
     await nats.pause();
     const ms = await timed(() => log.append([logEvent()]).catch(() => undefined));
@@ -140,13 +148,13 @@ cases['nats-frozen'] = { runs: RUNS, async run() {
   }
 } };
 
-const benchPut = defineCommand('bench.put', (store, p: { name: string }): null => { store.tenancy.put(['bench', p.name], 1); return null; });
+const benchPut = commandsOn<Store>()('bench.put', (store, p: { name: string }): null => { store.tenancy.put(['bench', p.name], 1); return null; });
 cases['control-frozen'] = { runs: RUNS, async run() {
   const nats = await startNatsServer();
   const dir = tempDir('hedgerow-bench-control-');
-  const store = openStore(dir);
+  const store = openStore(dir, tables);
   try {
-    const writes = await createNatsWrites({ url: nats.url, store, specs: [benchPut], stream: 'HEDGEROW_CONTROL_BENCH', ackTimeoutMs: 500 });
+    const writes = await natsWrites(nats.url, { store, specs: [benchPut], stream: 'HEDGEROW_CONTROL_BENCH' }, { ackTimeoutMs: 500 });
     await writes.submit(benchPut, { name: 'up' });
     await nats.pause();
     const ms = await timed(() => writes.submit(benchPut, { name: 'down' }).catch(() => undefined));
@@ -179,7 +187,12 @@ cases['status-lost'] = { runs: RUNS, async run() {
   const nats = await startNatsServer();
   try {
     const n = ++statusBuckets;
-    const open = () => openNatsStatuses({ url: nats.url, statusesBucket: `QS_BENCH_${n}`, resultsBucket: `QR_BENCH_${n}` });
+    const open = async () => {
+      const cluster = await handles.open(nats.url, { role: 'command' });
+      return openStatuses(cluster, {
+        statuses: { ...cluster.assets.kv.queryStatuses, name: `QS_BENCH_${n}` }, results: { ...cluster.assets.objects.queryResults, name: `QR_BENCH_${n}` },
+      });
+    };
     const [runner, other] = [await open(), await open()];
     await runner.start(1, 'orphan', null, Date.now());
     const died = performance.now();
@@ -187,7 +200,7 @@ cases['status-lost'] = { runs: RUNS, async run() {
     while (!(await other.get(1, 'orphan', Date.now()))?.complete) await new Promise((r) => setTimeout(r, 25));
     const ms = performance.now() - died;
     await other.close();
-    return { [`read lost after its runner stopped (lost ${LOST_AFTER_MS} ms, heartbeat ${HEARTBEAT_MS} ms)`]: ms };
+    return { [`read lost after its runner stopped (lost ${DEFAULT_TIMINGS.statusLostAfterMs} ms, heartbeat ${DEFAULT_TIMINGS.statusHeartbeatMs} ms)`]: ms };
   } finally {
     await nats.close();
   }
@@ -197,7 +210,7 @@ const CLAIM_TTL_MS = 3000;
 cases.cluster = { runs: 1, async run() {
   const cluster = clusterForSuite({
     nodes: 3, prefix: 'hedgerow-bench-latency',
-    env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', HEDGEROW_EXPORT_CLAIM_TTL_MS: String(CLAIM_TTL_MS) }),
+    env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', HEDGEROW_EXPORT_CLAIM_TTL_MS: String(CLAIM_TTL_MS), HEDGEROW_CLUSTER_TIME_SCALE: '1' }),
   });
   await cluster.start();
   const out: Figures = {};
@@ -223,7 +236,7 @@ cases.cluster = { runs: 1, async run() {
     await eventually(async () => (await api(C.url, 'GET', `${base}/insights/${insight.body.id}/`)).status === 200);
     const first = await api(A.url, 'POST', `${base}/exports/`, { insight: insight.body.id, export_format: 'text/csv' });
     const nc = await connect({ servers: cluster.nats.server().url });
-    const claims = await nc.jetstream().views.kv(EXPORT_CLAIMS_BUCKET);
+    const claims = await nc.jetstream().views.kv(ASSETS.kv.exportClaims.name);
     await claims.create(`${keys.project_id}.${first.body.id + 1}`, new TextEncoder().encode('{"node":"dead"}'));
     const claimedAt = performance.now();
     const created = await api(A.url, 'POST', `${base}/exports/`, { insight: insight.body.id, export_format: 'text/csv' });
@@ -237,7 +250,7 @@ cases.cluster = { runs: 1, async run() {
     const killed = performance.now();
     const listed = async () => JSON.parse((await cliRunWith(cluster.env(), A.dir, 'status', '--json')).stdout).nodes.some((n: { pid: number }) => n.pid === pid);
     while (await listed()) await new Promise((r) => setTimeout(r, 250));
-    out[`node SIGKILLed, until it leaves hedgerow status (node TTL ${NODE_TTL_MS} ms)`] = performance.now() - killed;
+    out[`node SIGKILLed, until it leaves hedgerow status (node TTL ${DEFAULT_TIMINGS.nodeTtlMs} ms)`] = performance.now() - killed;
   } finally {
     await cluster.stop();
   }
@@ -260,5 +273,6 @@ for (const [name, c] of Object.entries(cases)) {
   }
 }
 await served.t?.close();
+await handles.closeAll();
 console.log(`\n| case | measured | runs | min ms | median ms | max ms |\n|---|---|---:|---:|---:|---:|\n${rows.join('\n')}`);
 console.log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -1,23 +1,22 @@
-#!/usr/bin/env node
-// The hedgerow CLI and the one place where the service is wired together.
+// The one place where the service is wired together. The CLI is src/cli/.
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, ConfigError, type Config } from './config.js';
+import { ConfigError, type Config } from './settings.js';
 import { createLogger, type Logger } from './logger.js';
 import { assertNativeUws } from './http/native.js';
 import { createHttpServer } from './http/server.js';
 import { createRouter } from './http/router.js';
-import { openStore, DataDirError, type Store } from './store/env.js';
-import { createLmdbLog } from './log/lmdb-log.js';
-import { createNatsLog, createNatsLogReader } from './log/nats-log.js';
+import { openStore } from './store/index.js';
+import { tables, type Store } from './tables.js';
+import { clusterSettings, openCluster, overNats, type Cluster, type ClusterSettings } from './cluster/index.js';
+import { openEventLog, openLogReader } from './log/open.js';
 import { startLogRetention } from './log/retention.js';
 import { LMDB_LOG_ID, type EventLog } from './log/types.js';
 import { eventsAfter } from './log/lag.js';
 import { captureCodec } from './capture/frames.js';
 import {
-  claimWork, consumerPosition, deadLettersCommand, positionsOf, registerConsumers, registered, superviseConsumer,
+  claimWork, consumerPosition, positionsOf, registerConsumers, registered, superviseConsumer,
   type ConsumerThreadData, type RegisteredConsumer,
 } from './log/consumers/index.js';
 import { eventStoreConsumer } from './events/store-consumer.js';
@@ -25,10 +24,10 @@ import {
   ALL_SCOPES, bootstrap, createManagementAuth, createMemberStore, createProjectAccess, createRateLimiter, createTenancyStore, memberCommands,
   memberRoutes, projectRoutes, tenancyCommands, userRoutes, type TenancyStore,
 } from './access/index.js';
-import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites, type WritesOpener } from './state/index.js';
+import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites } from './state/index.js';
 import { createNatsWrites, type NatsWrites } from './state/nats.js';
-import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openNatsStatuses } from './insights/index.js';
-import { createExportsApi, exportCommands, openNatsExports, type ExportTasks } from './exports/index.js';
+import { connectNatsEngine, createInsightsApi, insightCommands, insightsConsumer, openStatuses } from './insights/index.js';
+import { createExportsApi, exportCommands, openSharedExports, type ExportTasks } from './exports/index.js';
 import {
   destinationsConsumer, followTelemetry, handoverPosition, hogFunctionCommands, hogFunctionRoutes, openDestinationsStore, startDestinationsRetention,
   takeOver, templateRoutes, type HogApiTasks,
@@ -36,26 +35,22 @@ import {
 import { createMetrics } from './ops/metrics.js';
 import { migrateEventLayout } from './events/migrate-layout.js';
 import { opsRoutes } from './ops/routes.js';
-import { formatStatus, nodeStatus } from './ops/status.js';
 import { announceNode, type NodeState } from './ops/announce.js';
 import { captureRoutes, transferDecodeTask } from './capture/routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './capture/tasks.js';
 import { eventRoutes } from './events/routes.js';
+import { uuidRecorded } from './events/query.js';
 import { personRoutes } from './persons/routes.js';
 import { warningRoutes } from './ingestion-warnings/index.js';
 import type { Route } from './http/types.js';
-import { userCommand } from './access/users/cli.js';
-import { keyCommand } from './access/keys/cli.js';
 import { flagRoutes } from './flags/api/flag-routes.js';
 import { cohortRoutes } from './flags/api/cohort-routes.js';
 import { feedRoutes } from './flags/api/feed-routes.js';
 import { quotaRoutes } from './quota/routes.js';
-import { quotaCommand } from './quota/cli.js';
-import { hogCommand } from './hog/cli.js';
 import { createFlagMeter, quotaCommands } from './quota/index.js';
 import { flagCommands } from './flags/definitions/commands.js';
 import { personCommands, personOperations } from './persons/index.js';
-import { clearNodeState, connectSnapshots, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotCommand } from './snapshots/index.js';
+import { clearNodeState, emptyDataDir, restoreSnapshot, scheduleSnapshots, snapshotsClient } from './snapshots/index.js';
 import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from './geoip/database.js';
 import { createLazyWorkerPool, createWorkerPool } from './pools/index.js';
 import { decideRoutes } from './flags/decide-routes.js';
@@ -71,7 +66,7 @@ const CAPTURE_WORKER_URL = new URL('../workers/capture.js', import.meta.url);
 
 // Every command of the management write path (src/state/, docs/decisions/0015): the
 // appliers this node runs for its own writes and, with a control stream, for everyone's.
-export const COMMANDS: readonly AnyCommandSpec[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands,
+export const COMMANDS: readonly AnyCommandSpec<Store>[] = [...tenancyCommands, ...memberCommands, ...flagCommands, ...quotaCommands, ...personCommands,
   ...insightCommands, ...hogFunctionCommands, ...exportCommands];
 
 // Every consumer of the event log the service runs, each in a worker thread of its own
@@ -84,24 +79,25 @@ export function logConsumers(config: Readonly<Config>): RegisteredConsumer[] {
     ...(config.insights.mode === 'embedded' ? [insightsConsumerOf(config)] : []),
     registered(destinationsConsumer, {
       dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
-      watcherLockMs: config.hog.watcherLockSeconds * 1000, logRetentionDays: config.hog.logRetentionDays,
-      metricRetentionDays: config.hog.metricRetentionDays, natsUrl: config.natsUrl, natsReplicas: config.natsReplicas,
+      watcherLockMs: config.hog.watcherLockSeconds * 1000,
     }),
   ];
 }
 
-function insightsConsumerOf(config: Readonly<Config>, nats?: { url: string; replica: string }): RegisteredConsumer {
+// `replica`: an aggregate replica's name, which answers queries over NATS.
+function insightsConsumerOf(config: Readonly<Config>, replica?: string): RegisteredConsumer {
   return registered(insightsConsumer, {
     dataDir: config.dataDir,
     threads: config.insights.threads || undefined,
     memoryLimit: config.insights.memoryLimit || undefined,
-    nats,
+    replica,
   });
 }
 
-// What a consumer's supervised thread is given, in `serve` and in `aggregate` alike.
-const consumerThread = (config: Readonly<Config>, consumer: RegisteredConsumer): ConsumerThreadData => ({
-  consumer, dataDir: config.dataDir, natsUrl: config.natsUrl, natsReplicas: config.natsReplicas, batchBytes: config.consumerBatchBytes,
+// What a consumer's supervised thread is given, in `serve` and in `aggregate` alike: the
+// process's cluster settings, from which it opens its own handle (one connection).
+const consumerThread = (config: Readonly<Config>, cluster: ClusterSettings, consumer: RegisteredConsumer): ConsumerThreadData => ({
+  consumer, dataDir: config.dataDir, cluster, batchBytes: config.consumerBatchBytes,
 });
 
 // What a `hedgerow aggregate` replica runs: the event store (persons resolved by the same
@@ -111,7 +107,7 @@ export function aggregateConsumers(config: Readonly<Config>, replica: string): R
   if (!config.natsUrl) throw new ConfigError('hedgerow aggregate needs NATS_URL (or --nats URL): its replicas read the JetStream event stream');
   return [
     registered(eventStoreConsumer, { cachedPersons: config.personCacheSize }),
-    insightsConsumerOf(config, { url: config.natsUrl, replica }),
+    insightsConsumerOf(config, replica),
   ];
 }
 
@@ -134,7 +130,11 @@ export async function startServer(
   config: Readonly<Config>, log: Logger = createLogger(config.logLevel), consumers: readonly RegisteredConsumer[] = logConsumers(config),
 ): Promise<RunningServer> {
   assertNativeUws();
-  const { store, writes, control } = await openNode(config, log);
+  // The one owner of NATS in this process (src/cluster/): two connections and every
+  // JetStream asset, or the embedded twin.
+  const settings = clusterSettings(config);
+  const cluster = await openCluster(settings);
+  const { store, writes, control } = await openNode(cluster, config, log).catch(async (err: unknown) => { await cluster.close(); throw err; });
   const movedEvents = await migrateEventLayout(store);
   if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
   const tenancy = createTenancyStore(store, writes);
@@ -150,15 +150,15 @@ export async function startServer(
     );
   }
 
-  const eventLog: EventLog = config.natsUrl ? await createNatsLog({ url: config.natsUrl, replicas: config.natsReplicas, codec: captureCodec }) : createLmdbLog(store, captureCodec);
+  const eventLog: EventLog = await openEventLog(cluster, store, captureCodec);
   await registerConsumers(store, eventLog.id, eventLog.lastSeq(), consumers);
   // Queries run in this process's aggregation worker, or in `hedgerow aggregate` replicas.
-  const natsEngine = config.insights.mode === 'nats'
-    ? await connectNatsEngine({ url: config.natsUrl!, timeoutMs: config.insights.queryTimeoutMs })
+  const natsEngine = config.insights.mode === 'nats' && overNats(cluster)
+    ? await connectNatsEngine(cluster.jetstream, { timeoutMs: config.insights.queryTimeoutMs })
     : null;
   // A node of a cluster is ready once its event store has applied the event stream as it
   // stood at start (a node joining late serves no persons it has not built yet).
-  const eventsAtStart = config.natsUrl ? eventLog.lastSeq() : 0;
+  const eventsAtStart = eventLog.lastSeq();
   const eventStorePosition = consumerPosition(store, eventStoreConsumer.name, eventLog.id);
   let eventsCaughtUp = eventsAtStart === 0;
   const eventsReady = () => eventsCaughtUp ||= (eventStorePosition.read() ?? 0) >= eventsAtStart;
@@ -180,13 +180,13 @@ export async function startServer(
     rateLimit: createRateLimiter({ limit: config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
   const supervise = (consumer: RegisteredConsumer) => superviseConsumer(
-    consumerThread(config, consumer), log,
+    consumerThread(config, settings, consumer), log,
     (kind) => metrics.consumerFailures.inc({ consumer: consumer.name, kind }),
   );
-  // With NATS, work whose effects leave the service runs on the one node holding its claim
-  // (src/log/consumers/claim.ts); every other consumer runs on every node.
-  const nodeName = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const isClaimed = (c: RegisteredConsumer) => config.natsUrl !== null && CLAIMED_CONSUMERS.includes(c.name);
+  // Work whose effects leave the service runs on the one node holding its claim
+  // (src/log/consumers/claim.ts; embedded, this node always holds it); every other consumer
+  // runs on every node.
+  const isClaimed = (c: RegisteredConsumer) => CLAIMED_CONSUMERS.includes(c.name);
   const supervised = consumers.filter((c) => !isClaimed(c)).map(supervise);
   const claimedRunning = new Map<string, ReturnType<typeof supervise>>();
   // The destinations' working state (queued invocations, logs, metrics): the claim reads
@@ -195,13 +195,13 @@ export async function startServer(
   // Every node prunes its own copy of the logs and metrics; with NATS every node applies
   // those and the watcher state the delivering node publishes (docs/decisions/0034).
   const destinationsRetention = startDestinationsRetention(store, destinations, config.hog, Date.now);
-  const telemetry = config.natsUrl
-    ? await followTelemetry({ url: config.natsUrl, replicas: config.natsReplicas, ds: destinations, days: config.hog, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
+  const telemetry = overNats(cluster)
+    ? await followTelemetry(cluster, { ds: destinations, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
     : null;
   const claims = await Promise.all(consumers.filter(isClaimed).map((consumer) => {
     const position = consumerPosition(store, consumer.name, eventLog.id);
-    return claimWork({
-      url: config.natsUrl!, replicas: config.natsReplicas, name: consumer.name, node: nodeName,
+    return claimWork(cluster, {
+      name: consumer.name,
       // Far enough back that a successor replays every event whose invocation is still
       // queued here: losing this node loses no delivery (some are repeated instead).
       position: () => handoverPosition(destinations, position.read() ?? 0),
@@ -227,8 +227,8 @@ export async function startServer(
   // With NATS, the node holding the `snapshots` claim snapshots its state for the cluster
   // and compacts the control stream behind the snapshots (docs/decisions/0033).
   const snapshots = control && config.snapshots.intervalSeconds > 0
-    ? await scheduleSnapshots({
-      url: config.natsUrl!, replicas: config.natsReplicas, store, node: nodeName, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
+    ? await scheduleSnapshots(cluster, {
+      store, eventStore: eventStoreConsumer.name, log, applied: () => control.applied(),
       intervalSeconds: config.snapshots.intervalSeconds, keep: config.snapshots.keep,
     })
     : null;
@@ -255,9 +255,9 @@ export async function startServer(
   const insights = createInsightsApi({
     auth, store, writes, tenancy, dataDir: config.dataDir, logId: eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: natsEngine ?? undefined,
-    // With NATS, background calculations' statuses are in a KV bucket: a poll or a cancel
-    // may reach any node (src/insights/api/nats-statuses.ts).
-    statuses: config.natsUrl ? await openNatsStatuses({ url: config.natsUrl, replicas: config.natsReplicas, onError: warnStatus }) : undefined,
+    // Background calculations' statuses are in the cluster's KV bucket: with NATS a poll or a
+    // cancel may reach any node (src/insights/api/kv-statuses.ts).
+    statuses: await openStatuses(cluster, { onError: warnStatus }),
     onStatusError: warnStatus,
   });
   // Hog functions: compiling is slow (the WASM parser) and runs in this worker; the
@@ -268,23 +268,19 @@ export async function startServer(
   const exportPool = createLazyWorkerPool<ExportTasks>({
     worker: EXPORT_WORKER_URL, threads: config.exports.workers, workerData: undefined, resourceLimits: { maxOldGenerationSizeMb: 2048 },
   });
-  // With NATS, a render is claimed across the cluster and its file put in a JetStream
-  // object store every node reads (src/exports/assets/nats-shared.ts); a render whose node
-  // died is resumed by another once its claim lapsed (src/exports/assets/resume.ts).
-  const natsExports = config.natsUrl
-    ? await openNatsExports({
-      url: config.natsUrl, replicas: config.natsReplicas, node: nodeName, claimTtlMs: config.exports.claimTtlMs, onError: (err) => log.warn('export claim lost', { error: err.message }),
-    })
-    : null;
+  // A render is claimed across the cluster and, with NATS, its file put in a JetStream
+  // object store every node reads (src/exports/assets/shared.ts); a render whose node died
+  // is resumed by another once its claim lapsed (src/exports/assets/resume.ts).
+  const sharedExports = await openSharedExports(cluster, { onError: (err) => log.warn('export claim lost', { error: err.message }) });
   const exports = createExportsApi({
     auth, store, writes, tenancy, queries: insights.service, pool: exportPool, dataDir: config.dataDir, settings: config.exports, log,
-    ...(natsExports ? { claims: natsExports.claims, shared: natsExports.files, claimTtlMs: natsExports.claimTtlMs } : {}),
+    shared: sharedExports,
   });
   // JetStream bounds its own stream (max_age); the embedded log is pruned here.
-  const retention = config.natsUrl ? null : startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name));
+  const retention = eventLog.id === LMDB_LOG_ID ? startLogRetention(store, log, config.logPruneIntervalMs, consumers.map((c) => c.name)) : null;
 
   // Person deletions and flag hash keys go into the event log, ordered with the events (0032).
-  const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, store });
+  const personOps = personOperations({ log: eventLog, frame: captureCodec.operationFrame, applied: (projectId, uuid) => uuidRecorded(store, projectId, uuid) });
   const readiness = () => {
     const checks = {
       consumers: [...supervised, ...claimedRunning.values()].every((c) => c.running()), log: eventLog.pending() < 1_000_000, geoip: geoip.ready(),
@@ -325,7 +321,7 @@ export async function startServer(
     router, log,
     observe: metrics.observeRequest,
   });
-  // With NATS, this node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
+  // This node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
   let announcement: { close(): Promise<void> } | null = null;
   async function close() {
     await announcement?.close();
@@ -345,13 +341,14 @@ export async function startServer(
     await exportPool.close();
     await insightsClosed;
     await exportsClosed;
-    await natsExports?.close();
+    await sharedExports.close();
     await hogApi.close();
     destinationsRetention.stop();
     await telemetry?.close();
     await destinations.close();
     await meter.flush();
     await control?.close();
+    await cluster.close();
     await store.close();
   }
   let port: number;
@@ -361,19 +358,17 @@ export async function startServer(
     await close();
     throw err;
   }
-  if (config.natsUrl) {
-    const claimNames = consumers.filter(isClaimed).map((c) => c.name);
-    announcement = await announceNode({
-      url: config.natsUrl, replicas: config.natsReplicas, name: nodeName, role: 'serve', listen: `${config.host}:${port}`,
-      state: (): NodeState => ({
-        consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
-        control: control ? { applied: control.applied(), lag: control.lag() } : null,
-        claims: claimNames.filter((_, i) => claims[i].held()),
-      }),
-      onError: (err) => log.warn('announcing this node', { error: err.message }),
-    }).catch(async (err: unknown) => { await close(); throw err; });
-  }
-  log.info('listening', { port, data_dir: config.dataDir, log: config.natsUrl ? 'nats' : 'lmdb', insights: config.insights.mode });
+  const claimNames = consumers.filter(isClaimed).map((c) => c.name);
+  announcement = await announceNode(cluster, {
+    name: cluster.node, role: 'serve', listen: `${config.host}:${port}`,
+    state: (): NodeState => ({
+      consumers: positionsOf(store, eventLog.id, consumers), ready: readiness().ok,
+      control: control ? { applied: control.applied(), lag: control.lag() } : null,
+      claims: claimNames.filter((_, i) => claims[i].held()),
+    }),
+    onError: (err) => log.warn('announcing this node', { error: err.message }),
+  }).catch(async (err: unknown) => { await close(); throw err; });
+  log.info('listening', { port, data_dir: config.dataDir, log: eventLog.id === LMDB_LOG_ID ? 'lmdb' : 'nats', insights: config.insights.mode });
 
   return { port, store, writes, tenancy, routes: router.routes, close };
 }
@@ -389,28 +384,32 @@ export interface RunningAggregator {
 export async function startAggregator(config: Readonly<Config>, log: Logger = createLogger(config.logLevel)): Promise<RunningAggregator> {
   const replica = `${hostname()}:${config.dataDir}`;
   const consumers = aggregateConsumers(config, replica);
-  // A replica joining a cluster whose event stream no longer holds its first records (7
-  // days of max_age) starts from a snapshot too: its event store then follows the stream
-  // from the snapshot's position, and its insights consumer backfills from that event store.
-  await joinFromSnapshot(config, log);
-  const store = openStore(config.dataDir);
-  const movedEvents = await migrateEventLayout(store);
-  if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
-  let reader;
+  const settings = clusterSettings(config);
+  const cluster = await openCluster(settings);
+  let store: Store | null = null;
+  let logId: string;
   try {
-    reader = await createNatsLogReader({ url: config.natsUrl!, replicas: config.natsReplicas, codec: captureCodec });
+    // A replica joining a cluster whose event stream no longer holds its first records (7
+    // days of max_age) starts from a snapshot too: its event store then follows the stream
+    // from the snapshot's position, and its insights consumer backfills from that event store.
+    await joinFromSnapshot(cluster, config, log);
+    store = openStore(config.dataDir, tables);
+    const movedEvents = await migrateEventLayout(store);
+    if (movedEvents > 0) log.info('events moved to the current storage layout', { events: movedEvents });
+    const reader = await openLogReader(cluster, store, captureCodec);
     await registerConsumers(store, reader.id, await reader.lastSeq(), consumers);
+    logId = reader.id;
+    await reader.close();
   } catch (err) {
-    await reader?.close();
-    await store.close();
+    await store?.close();
+    await cluster.close();
     throw err;
   }
-  await reader.close();
-  const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, consumer), log));
-  const logId = reader.id;
-  const announcement = await announceNode({
-    url: config.natsUrl!, replicas: config.natsReplicas, name: replica, role: 'aggregate', listen: null,
-    state: () => ({ consumers: positionsOf(store, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
+  const opened = store;
+  const supervised = consumers.map((consumer) => superviseConsumer(consumerThread(config, settings, consumer), log));
+  const announcement = await announceNode(cluster, {
+    name: replica, role: 'aggregate', listen: null,
+    state: () => ({ consumers: positionsOf(opened, logId, consumers), ready: supervised.every((c) => c.running()), control: null, claims: [] }),
     onError: (err) => log.warn('announcing this replica', { error: err.message }),
   });
   log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
@@ -419,7 +418,8 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
     async close() {
       await announcement.close();
       await Promise.all(supervised.map((c) => c.stop()));
-      await store.close();
+      await cluster.close();
+      await opened.close();
     },
   };
 }
@@ -429,11 +429,11 @@ export async function startAggregator(config: Readonly<Config>, log: Logger = cr
 // so a node joining a cluster finds its organization, projects and keys instead of
 // bootstrapping its own.
 export async function openWrites(
-  config: Readonly<Config>, store: Store, log: Logger, specs: readonly AnyCommandSpec[] = COMMANDS,
+  cluster: Cluster, store: Store, log: Logger, specs: readonly AnyCommandSpec<Store>[] = COMMANDS,
 ): Promise<{ writes: StateWrites; control: NatsWrites | null }> {
-  if (!config.natsUrl) return { writes: createLocalWrites(store, specs), control: null };
-  const control = await createNatsWrites({
-    url: config.natsUrl, replicas: config.natsReplicas, store, specs,
+  if (!cluster.jetstream) return { writes: createLocalWrites(store, specs), control: null };
+  const control = await createNatsWrites(cluster, {
+    store, specs,
     holdsState: (s) => { for (const _ of s.tenancy.getKeys({ limit: 1 })) return true; return false; },
     onHalt: (err) => log.error('control stream: this node stopped applying management writes', { error: err.message }),
   });
@@ -447,19 +447,15 @@ export async function openWrites(
 // (docs/decisions/0033) before it opens the store, then follows both streams from the
 // positions it holds; without one it replays them from their first message, as before.
 // Resolves with whether the data dir was empty.
-async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<boolean> {
-  if (!config.natsUrl || !emptyDataDir(config.dataDir)) return false;
-  const client = await connectSnapshots(config.natsUrl, config.natsReplicas);
-  try {
-    const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
-    if (restored) {
-      const { meta } = restored;
-      log.info('restored snapshot', {
-        name: meta.name, bytes: meta.size, took_ms: restored.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
-      });
-    }
-  } finally {
-    await client.close();
+async function joinFromSnapshot(cluster: Cluster, config: Readonly<Config>, log: Logger): Promise<boolean> {
+  if (!cluster.jetstream || !emptyDataDir(config.dataDir)) return false;
+  const client = await snapshotsClient(cluster);
+  const restored = await restoreSnapshot({ dataDir: config.dataDir, client, eventStore: eventStoreConsumer.name });
+  if (restored) {
+    const { meta } = restored;
+    log.info('restored snapshot', {
+      name: meta.name, bytes: meta.size, took_ms: restored.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
+    });
   }
   return true;
 }
@@ -469,12 +465,12 @@ async function joinFromSnapshot(config: Readonly<Config>, log: Logger): Promise<
 // was about to replay) starts again from the newer snapshot: the data dir holds nothing
 // of this node's own yet, and a join that fails leaves it empty as it was found. A data
 // dir that was not empty is never cleared here: the node stops, saying how to rejoin.
-async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
+export async function openNode(cluster: Cluster, config: Readonly<Config>, log: Logger): Promise<{ store: Store; writes: StateWrites; control: NatsWrites | null }> {
   for (let attempt = 1; ; attempt++) {
-    const joining = await joinFromSnapshot(config, log);
-    const store = openStore(config.dataDir);
+    const joining = await joinFromSnapshot(cluster, config, log);
+    const store = openStore(config.dataDir, tables);
     try {
-      return { store, ...(await openWrites(config, store, log)) };
+      return { store, ...(await openWrites(cluster, store, log)) };
     } catch (err) {
       await store.close();
       if (!joining || !(err instanceof ControlBehindError || err instanceof ControlGapError)) throw err;
@@ -485,131 +481,11 @@ async function openNode(config: Readonly<Config>, log: Logger): Promise<{ store:
   }
 }
 
-// The opener the CLI commands write through (src/state/open.ts): the same as serve's.
-const cliWrites = (config: Readonly<Config>): WritesOpener | undefined => (config.natsUrl
-  ? async (store) => {
-    const { writes, control } = await openWrites(config, store, createLogger('silent'));
-    return { writes, close: async () => { await control?.close(); } };
-  }
-  : undefined);
-
-async function initCommand(config: Config): Promise<void> {
-  const opened = config.natsUrl ? await openNode(config, createLogger('silent')) : null;
-  const store = opened?.store ?? openStore(config.dataDir);
-  const tenancy = createTenancyStore(store, opened?.writes ?? createLocalWrites(store, tenancyCommands));
-  const boot = await bootstrap(tenancy);
-  const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'init');
-  await opened?.control?.close();
-  await store.close();
-  const out = { project_id: boot.project.id, project_api_key: boot.project.api_token, personal_api_key: key };
-  process.stdout.write(config.json ? JSON.stringify(out) + '\n' :
-    `project id: ${out.project_id}\nproject API key: ${out.project_api_key}\npersonal API key: ${out.personal_api_key}\n`);
-}
-
-const USAGE = `usage: hedgerow <command> [options]
-  serve [--port N] [--data DIR] [--host H] [--log-level L] [--geoip-db PATH|bundled|none] [--flag-workers N]
-                                                             run the service (env PORT, HEDGEROW_DATA, NATS_URL, LOG_LEVEL,
-                                                             HEDGEROW_GEOIP_DB, HEDGEROW_FLAG_WORKERS)
-  aggregate [--data DIR] [--nats URL]                        run an insights replica: loads the JetStream event stream into
-                                                             its own data dir and answers queries over NATS (needs NATS_URL)
-  init [--data DIR] --json                                   create the default project and mint a personal API key
-  user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]
-                                                             add a user to the organization
-  key create --email E --scopes a:read,b:write|* [--projects 1,2] [--label L]
-                                                             mint a personal API key (printed once)
-  key list [--email E] | key revoke --id ID                  list or revoke personal API keys
-  quota show [--organization ID]                             an organization's feature flag requests this month (UTC)
-  quota set --flags N|unlimited [--organization ID]          its feature flag request quota per month (default unlimited)
-  status [--data DIR] [--json]                               where this data dir stands: event log consumers' positions and lag,
-                                                             and with NATS_URL the control stream's applied sequence and lag
-                                                             and every live serve and aggregate process of the cluster
-  snapshot create|list [--data DIR] [--json]                 with NATS_URL: snapshot this data dir into JetStream now (and compact
-                                                             the control stream behind the snapshots kept), or list the snapshots
-  dead-letters                                               log records the consumer could not decode and set aside
-  hog compile FILE|-                                         compile a Hog program; prints its bytecode as JSON
-  hog run FILE|- [--globals FILE]                            compile and run a Hog program; print() lines on stdout
-                                                             (--globals: a JSON object of globals; fetch() makes real requests)
-  (user, key, quota and dead-letters take --data DIR and --json too; --organization defaults to the first organization)`;
-
-export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseCommandLine(argv, process.env);
-  } catch (err) {
-    process.stderr.write(`hedgerow: ${(err as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  const { command, config } = parsed;
-  if (parsed.flags.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
-  try {
-    switch (command[0]) {
-      case 'serve': {
-        const running = await startServer(config);
-        const shutdown = () => { void running.close().then(() => process.exit(0)); };
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
-        return -1;
-      }
-      case 'aggregate': {
-        const running = await startAggregator(config);
-        const shutdown = () => { void running.close().then(() => process.exit(0)); };
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
-        return -1;
-      }
-      case 'init':
-        await initCommand(config);
-        return 0;
-      case 'user':
-      case 'key':
-      case 'quota': {
-        const run = command[0] === 'user' ? userCommand : command[0] === 'key' ? keyCommand : quotaCommand;
-        const out = await run(command[1], parsed.flags, { ...config, openWrites: cliWrites(config) });
-        if (out) process.stdout.write(out + '\n');
-        return 0;
-      }
-      case 'hog':
-        return await hogCommand(command[1], command[2], parsed.flags);
-      case 'status': {
-        const store = openStore(config.dataDir);
-        try {
-          const status = await nodeStatus(store, config.natsUrl, logConsumers(config));
-          process.stdout.write((config.json ? JSON.stringify(status) : formatStatus(status)) + '\n');
-        } finally {
-          await store.close();
-        }
-        return 0;
-      }
-      case 'snapshot': {
-        const out = await snapshotCommand(command[1], { ...config, eventStore: eventStoreConsumer.name });
-        process.stdout.write(out + '\n');
-        return 0;
-      }
-      case 'dead-letters': {
-        const out = await deadLettersCommand(config);
-        if (out) process.stdout.write(out + '\n');
-        return 0;
-      }
-      default:
-        process.stderr.write(`hedgerow: unknown command "${command[0] ?? ''}"\n${USAGE}\n`);
-        return 2;
-    }
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirError) {
-      process.stderr.write(`hedgerow: ${err.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`hedgerow: ${(err as Error).message}\n`);
-    return 1;
-  }
-}
-
+// The CLI's entry was this file until src/cli/main.ts (the bin) took it, so that a command
+// loads only what it uses. Run directly, say so rather than exit having done nothing.
 const invokedDirectly = process.argv[1] !== undefined &&
   realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
 if (invokedDirectly) {
-  const code = await main(process.argv.slice(2));
-  if (code >= 0) process.exit(code);
+  process.stderr.write('hedgerow: the CLI is dist/src/cli/main.js (`npx hedgerow`); dist/src/main.js only wires the service\n');
+  process.exit(2);
 }

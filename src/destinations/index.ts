@@ -10,5 +10,6 @@ export { followTelemetry } from './runtime/telemetry-follower.js';
 export { hogFunctionRoutes } from './api/routes.js';
 export { templateRoutes } from './api/template-routes.js';
 export { hogFunctionCommands } from './commands.js';
-export { openDestinationsStore, type DestinationsStore } from '../store/destinations.js';
+export { openDestinationsStore, type DestinationsStore } from './runtime/env.js';
+export type { DestinationsTables } from './tables.js';
 export type { HogApiTasks, HogExecTasks } from './tasks.js';

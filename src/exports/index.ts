@@ -12,4 +12,5 @@ export type { ExportContext, InsightData, RenderedExport } from './types.js';
 export { createExportsApi, type ExportsApi, type ExportsApiOptions, type ExportsSettings } from './api/wiring.js';
 export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';
-export { openNatsExports, EXPORTS_BUCKET, EXPORT_CLAIMS_BUCKET, type NatsExports, type SharedFiles } from './assets/nats-shared.js';
+export { openSharedExports, type SharedExports, type SharedFiles } from './assets/shared.js';
+export type { ExportsTables } from './tables.js';

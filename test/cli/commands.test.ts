@@ -59,7 +59,9 @@ s('user add refuses a duplicate email, a bad level, no email', async () => {
   assert.match(dup.stderr, /already exists/);
   assert.match(king.stderr, /--level must be member, admin or owner/);
   assert.is(none.code, 1);
-  assert.is(remove.code, 1);
+  // No such command: a usage error, with the user commands' usage.
+  assert.is(remove.code, 2);
+  assert.match(remove.stderr, /unknown command "user remove"\nusage: hedgerow user add --email E/);
 });
 
 s('key create prints the key once; it works at once against the running server, within its scopes and projects', async () => {

@@ -8,12 +8,12 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { connect, type KV, type NatsConnection } from 'nats';
 import { COMMANDS } from '../../src/main.js';
-import { openStore, type Store } from '../../src/store/env.js';
-import { createNatsWrites } from '../../src/state/nats.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById } from '../../src/exports/assets/asset-store.js';
 import { INTERRUPTED } from '../../src/exports/assets/jobs.js';
-import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/index.js';
+import { ASSETS, natsWrites } from '../helpers/cluster-handle.js';
 import type { CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
 import { bearer, request } from '../helpers/http.js';
@@ -26,7 +26,8 @@ const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-takeover',
   env: (url) => ({
     NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
-    HEDGEROW_EXPORT_CLAIM_TTL_MS: String(TTL_MS),
+    // Its own claim TTL, not scaled by the test profile.
+    HEDGEROW_EXPORT_CLAIM_TTL_MS: String(TTL_MS), HEDGEROW_CLUSTER_TIME_SCALE: '1',
   }),
 });
 const { nats, node } = cluster;
@@ -37,7 +38,7 @@ s.before(async () => {
   await cluster.start();
   keys = cluster.keys();
   nc = await connect({ servers: nats.server().url });
-  claims = await nc.jetstream().views.kv(EXPORT_CLAIMS_BUCKET);
+  claims = await nc.jetstream().views.kv(ASSETS.kv.exportClaims.name);
 });
 s.after(async () => {
   await nc?.close();
@@ -107,8 +108,8 @@ s('a render that had its attempts is failed by the takeover, not rendered a thir
   // An asset already rendered twice (the request and one resume), left pending by a node
   // that died: written through the control stream as any node would, then claimed.
   const dir = tempDir('hedgerow-takeover-writer-');
-  const store: Store = openStore(dir);
-  const writes = await createNatsWrites({ url: nats.server().url, store, specs: COMMANDS });
+  const store: Store = openStore(dir, tables);
+  const writes = await natsWrites(nats.server().url, { store, specs: COMMANDS });
   try {
     await writes.caughtUp();
     const id = lastId + 1;

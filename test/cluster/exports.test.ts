@@ -11,7 +11,7 @@ import { clusterForSuite } from '../helpers/cluster.js';
 import { bearer, request } from '../helpers/http.js';
 import { eventually } from '../helpers/wait.js';
 import { connect } from 'nats';
-import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/assets/nats-shared.js';
+import { ASSETS } from '../helpers/cluster-handle.js';
 
 const s = suite('exports across two nodes, one NATS');
 // Each node answers its insights itself (no `hedgerow aggregate` in this test).
@@ -96,7 +96,7 @@ s('a pending render another node has in hand is not resumed by a node restarting
   // The next asset's render claimed from outside, as by a node rendering it.
   const nc = await connect({ servers: nats.server().url });
   try {
-    const kv = await nc.jetstream().views.kv(EXPORT_CLAIMS_BUCKET);
+    const kv = await nc.jetstream().views.kv(ASSETS.kv.exportClaims.name);
     const id = lastId + 1;
     await kv.create(`${keys.project_id}.${id}`, new TextEncoder().encode('elsewhere'));
     const created = await api(A, 'POST', `${base()}/exports/`, { insight, export_format: 'text/csv' });

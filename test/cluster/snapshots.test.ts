@@ -15,7 +15,8 @@ import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons 
 import { postJson, request, bearer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { eventually } from '../helpers/wait.js';
-import { connectSnapshots, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { snapshotsClient, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { CONTROL_STREAM } from '../../src/state/control-stream.js';
 import { STREAM as EVENT_STREAM } from '../../src/log/nats-stream.js';
 
@@ -28,14 +29,15 @@ const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;
 let nc: NatsConnection;
 let snapshots: SnapshotsClient;
+const handles = clusterHandles();
 s.before(async () => {
   await cluster.start();
   keys = cluster.keys();
   nc = await connect({ servers: cluster.nats.server().url });
-  snapshots = await connectSnapshots(cluster.nats.server().url);
+  snapshots = await snapshotsClient(await handles.open(cluster.nats.server().url, { role: 'command' }));
 });
 s.after(async () => {
-  await snapshots?.close();
+  await handles.closeAll();
   await nc?.close();
   await cluster.stop();
 });

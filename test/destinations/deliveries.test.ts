@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { compileProgram, initHog } from '../../src/hog/index.js';
-import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/store/destinations.js';
+import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/destinations/runtime/env.js';
 import { createDeliveries, type Deliveries } from '../../src/destinations/runtime/deliveries.js';
 import type { FunctionCache } from '../../src/destinations/runtime/function-cache.js';
 import { runInvocationSlice } from '../../src/destinations/runtime/run-slice.js';

@@ -4,7 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
 import { encodeFrames } from '../../src/log/record.js';
 import { eventsFrame } from '../../src/capture/frames.js';
 import { startTestServer, tempDir, request, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
@@ -30,7 +31,7 @@ s('damaged log records are set aside, the events behind them are served, and the
   const whole = encodeFrames([eventsFrame([ev('$pageview', 'olga')])]);
   const unknownFormat = Buffer.from([0xfe, 1, 2, 3, 4]);
   const cutShort = whole.subarray(0, whole.length - 10);
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, tables);
   await store.logRoot.transaction(() => {
     store.log.put(1, unknownFormat);
     store.log.put(2, cutShort);

@@ -11,7 +11,8 @@ import { eventually, startTestServer, tempDir, NO_DESTINATIONS, type TestServer 
 import { parseCsv } from '../helpers/csv.js';
 import { decodePng } from '../helpers/png.js';
 import { COMMANDS } from '../../src/main.js';
-import { openStore } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { sweepExports } from '../../src/exports/assets/sweep.js';
@@ -151,7 +152,7 @@ restart('files and assets survive a restart; interrupted renders resume, or fail
     await first.close();
 
     // As a crash would leave them: assets written, never rendered; one already retried once.
-    const store = openStore(dataDir);
+    const store = openStore(dataDir, tables);
     const writes = createLocalWrites(store, COMMANDS);
     const pending = (insight: number, attempts: number) => writes.submit(insertExportCommand, {
       project_id: projectId, created_by: admin.id, dashboard: null, insight, export_format: 'text/csv', export_context: null,

@@ -4,10 +4,10 @@
 // inserted); without one (embedded), at start only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
 import { COMMANDS } from '../../src/main.js';
-import { createLocalClaims } from '../../src/exports/assets/claims.js';
+import { embeddedRenderClaims } from '../helpers/cluster-handle.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById, type ExportRecord } from '../../src/exports/assets/asset-store.js';
 import { createRenderJobs, type ExportSources, type RenderJobs } from '../../src/exports/assets/jobs.js';
@@ -32,7 +32,7 @@ const pool = { run: async () => ({ sha256: 'a'.repeat(64), size: 1 }) } as unkno
 
 function setup() {
   const writes = createLocalWrites(store, COMMANDS);
-  const claims = createLocalClaims();
+  const claims = embeddedRenderClaims();
   const real = createRenderJobs({
     store, writes, sources, pool, claims, dir: '/nonexistent', syncMaxRows: 100, timeoutMs: 60_000, log: createLogger('silent'), now: () => new Date(),
   });

@@ -1,10 +1,10 @@
-// The real `hedgerow` CLI as a child process: init a data dir, serve it, SIGKILL it, run
-// its other commands.
+// The real `hedgerow` CLI (its bin, src/cli/main.ts) as a child process: init a data dir,
+// serve it, SIGKILL it, run its other commands.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { profiledEnv } from './profile.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 export interface CliKeys { project_id: number; project_api_key: string; personal_api_key: string }
 

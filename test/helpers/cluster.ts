@@ -3,8 +3,8 @@
 import { rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { connect } from 'nats';
-import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from './cli-server.js';
+import { ASSETS } from './cluster-handle.js';
 import { natsServerForSuite } from './nats.js';
 import { bearer, positionOn, request } from './http.js';
 import { eventually } from './wait.js';
@@ -85,7 +85,7 @@ export async function clusterApplied(natsUrl: string, nodes: readonly ClusterNod
 export async function holderPid(natsUrl: string): Promise<number | null> {
   const nc = await connect({ servers: natsUrl });
   try {
-    const kv = await nc.jetstream().views.kv(CLAIMS_BUCKET);
+    const kv = await nc.jetstream().views.kv(ASSETS.kv.claims.name);
     const entry = await kv.get(DESTINATIONS_CONSUMER);
     if (!entry || entry.operation !== 'PUT') return null;
     return Number((JSON.parse(new TextDecoder().decode(entry.value)) as { node: string }).node.split(':')[1]);

@@ -1,5 +1,4 @@
 // HTTP for tests: one call per request, the body parsed as JSON when it is JSON.
-import { eventually } from './wait.js';
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -23,22 +22,6 @@ async function readBody(res: Response): Promise<unknown> {
 
 export function bearer(key: string): Record<string, string> {
   return { Authorization: `Bearer ${key}` };
-}
-
-// A serving node's log backlog (/metrics hedgerow_log_backlog_records): log records
-// appended and not yet applied by every one of its consumers. 0: everything captured on
-// it so far has been applied.
-export async function logBacklog(url: string): Promise<number> {
-  const text = (await request(`${url}/metrics`)).body as string;
-  const line = /^hedgerow_log_backlog_records (\d+)$/m.exec(text);
-  if (!line) throw new Error('no hedgerow_log_backlog_records in /metrics');
-  return Number(line[1]);
-}
-
-// Resolves once a serving node (a `hedgerow serve` child) has applied everything captured
-// on it so far: the barrier before reading what its consumers made of it.
-export async function appliedOn(url: string, timeoutMs = 60_000): Promise<void> {
-  await eventually(async () => (await logBacklog(url)) === 0, timeoutMs);
 }
 
 // A serving node's stored position of one log consumer (/metrics hedgerow_consumer_position).

@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytecodeOf, repoRoot } from './helpers.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const corpus = (name: string) => join(repoRoot, 'test/hog/corpus', name);
 
 function hedgerow(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -10,6 +10,8 @@ import { serveQueriesOverNats, type NatsQueryServer } from '../../src/insights/n
 import { encodeReplicaMessage, QUERY_QUEUE, QUERY_SUBJECT } from '../../src/insights/nats-protocol.js';
 import { EngineUnavailableError, QueryCancelledError } from '../../src/insights/engine.js';
 import { QueryError } from '../../src/insights/planner/errors.js';
+import { overNats, type JetStream } from '../../src/cluster/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { eventually, postJson, startTestServer, NO_DESTINATIONS } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
@@ -31,22 +33,30 @@ s.before(async () => {
   store = await openTestStore();
   await store.loader.load({ events: [ev(1, '$pageview', '2026-11-19T10:00:00Z'), ev(2, '$pageview', '2026-11-20T10:00:00Z')], persons: [], distinctIds: [] });
 });
+const handles = clusterHandles();
 s.after.each(async () => {
   for (const o of open.splice(0)) await o.close();
+  await handles.closeAll();
 });
+// Each replica and engine is a process's: a cluster handle of its own.
+async function node(): Promise<JetStream> {
+  const cluster = await handles.open(nats.server().url, { role: 'command' });
+  if (!overNats(cluster)) throw new Error('not over NATS');
+  return cluster.jetstream;
+}
 s.after(async () => {
   store.close();
   await nats.close();
 });
 
 async function replica(name: string, position: () => number): Promise<NatsQueryServer> {
-  const server = await serveQueriesOverNats(store.db, { url: nats.server().url, replica: name, position });
+  const server = await serveQueriesOverNats(store.db, await node(), { replica: name, position });
   open.push(server);
   return server;
 }
 
 async function engine(opts: { timeoutMs?: number; catchUpMs?: number; silenceMs?: number } = {}): Promise<NatsInsightsEngine> {
-  const e = await connectNatsEngine({ url: nats.server().url, timeoutMs: opts.timeoutMs ?? 10_000, catchUpMs: opts.catchUpMs, silenceMs: opts.silenceMs });
+  const e = await connectNatsEngine(await node(), { timeoutMs: opts.timeoutMs ?? 10_000, catchUpMs: opts.catchUpMs, silenceMs: opts.silenceMs });
   open.push(e);
   return e;
 }

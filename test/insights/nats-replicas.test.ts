@@ -21,7 +21,7 @@ import { eventually } from '../helpers/wait.js';
 import { STREAM } from '../../src/log/nats-stream.js';
 import { STATUS_INTERVAL_MS } from '../../src/insights/nats-protocol.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const QUERY_TIMEOUT_MS = 20_000;
 
 const s = suite('insights over NATS: hedgerow aggregate replicas');

@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureCodec } from '../../src/capture/frames.js';
-import { openStore } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
+import { clusterSettings } from '../../src/cluster/index.js';
 import { createLmdbLog } from '../../src/log/lmdb-log.js';
 import { LMDB_LOG_ID } from '../../src/log/types.js';
 import { consumerPosition, registered, superviseConsumer } from '../../src/log/consumers/index.js';
@@ -21,7 +23,11 @@ let dir: string;
 s.before.each(() => { dir = tempDir('hedgerow-consumers-stop-'); });
 s.after.each(() => rmSync(dir, { recursive: true, force: true }));
 
-const thread = (consumer: ReturnType<typeof registered>) => ({ consumer, dataDir: dir, natsUrl: null, natsReplicas: 1, batchBytes: 1024 * 1024 });
+// What the service hands a consumer thread, embedded (no NATS).
+const thread = (consumer: ReturnType<typeof registered>) => ({
+  consumer, dataDir: dir, batchBytes: 1024 * 1024,
+  cluster: clusterSettings({ natsUrl: null, natsReplicas: 1, clusterTimeScale: 1, exports: { claimTtlMs: 30_000 }, hog: { logRetentionDays: 7, metricRetentionDays: 90 } }),
+});
 
 s('a thread still loading its modules is terminated when stopped: it opens nothing, even if its loading ends meanwhile', async () => {
   // The module's path and name as the supervisor needs them; importing it here would block.
@@ -41,7 +47,7 @@ s('a thread still loading its modules is terminated when stopped: it opens nothi
 });
 
 s('a thread stopped while it applies a batch finishes the batch and commits its position', async () => {
-  const store = openStore(dir);
+  const store = openStore(dir, tables);
   try {
     const log = createLmdbLog(store, captureCodec);
     const events = [logEvent(), logEvent(), logEvent()];

@@ -4,7 +4,7 @@
 import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import { pruneAppliedRecords } from '../../src/log/retention.js';
 import { eventsAfter } from '../../src/log/lag.js';

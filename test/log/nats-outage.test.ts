@@ -4,6 +4,8 @@ import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createNatsLog, createNatsLogReader } from '../../src/log/nats-log.js';
+import { DEFAULT_TIMINGS, overNats } from '../../src/cluster/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { EventTooLargeError, LogUnavailableError } from '../../src/log/errors.js';
 import type { EventLog, LogReader } from '../../src/log/types.js';
 import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
@@ -17,8 +19,15 @@ const ACK_TIMEOUT_MS = 1000;
 const s = suite('NATS log: outages and limits');
 let server: NatsServer;
 let opened: Array<EventLog | LogReader> = [];
-const openLog = async () => { const l = await createNatsLog({ codec: captureCodec, url: server.url, ackTimeoutMs: ACK_TIMEOUT_MS }); opened.push(l); return l; };
-const openReader = async () => { const r = await createNatsLogReader({ codec: captureCodec, url: server.url }); opened.push(r); return r; };
+const handles = clusterHandles();
+// A node of its own (a cluster handle) whose appends wait ACK_TIMEOUT_MS for JetStream.
+const jetstream = async () => {
+  const cluster = await handles.open(server.url, { role: 'command', timings: { ackTimeoutMs: ACK_TIMEOUT_MS } });
+  if (!overNats(cluster)) throw new Error('not over NATS');
+  return cluster.jetstream;
+};
+const openLog = async () => { const l = await createNatsLog(await jetstream(), captureCodec); opened.push(l); return l; };
+const openReader = async () => { const r = await createNatsLogReader(await jetstream(), captureCodec, DEFAULT_TIMINGS.stallMs); opened.push(r); return r; };
 
 const nats = natsServerForSuite();
 s.before(() => nats.start());
@@ -28,6 +37,7 @@ s.after.each(async () => {
   server?.resume();
   for (const x of opened) await x.close();
   opened = [];
+  await handles.closeAll();
 });
 
 async function timed<T>(p: Promise<T>): Promise<{ ms: number; error: unknown }> {

@@ -3,7 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { createFlagMeter, quotaCommands, type FlagMeter } from '../../src/quota/index.js';
 import { billingPeriod } from '../../src/quota/period.js';
 import { createLocalWrites } from '../../src/state/index.js';
@@ -21,7 +22,7 @@ const APRIL = Date.UTC(2025, 3, 1, 0, 0, 0);
 
 s.before(() => {
   dir = tempDir();
-  store = openStore(dir);
+  store = openStore(dir, tables);
   meter = meterOf(store);
 });
 s.after(async () => {
@@ -64,7 +65,7 @@ s('raising or removing the limit takes effect at once in this process', async ()
 });
 
 s('counts reach LMDB as additions: two counters on one data directory add up', async () => {
-  const other = openStore(dir);
+  const other = openStore(dir, tables);
   const otherMeter = meterOf(other);
   try {
     meter.record('org-shared', MARCH);

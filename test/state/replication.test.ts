@@ -6,7 +6,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { COMMANDS } from '../../src/main.js';
 import { bootstrap, createTenancyStore, createMemberStore } from '../../src/access/index.js';
 import { insertCohort, insertFlag, saveCohort, saveFlag } from '../../src/flags/definitions/commands.js';
@@ -30,7 +31,7 @@ let dirs: string[];
 let nodes: Store[];
 s.before.each(() => {
   dirs = [tempDir('hedgerow-node-a-'), tempDir('hedgerow-node-b-')];
-  nodes = dirs.map((d) => openStore(d));
+  nodes = dirs.map((d) => openStore(d, tables));
 });
 s.after.each(async () => {
   for (const n of nodes) await n.close();

@@ -11,8 +11,8 @@ import { json } from '../../http/reply.js';
 import type { HttpRequest, Route } from '../../http/types.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { DestinationsStore } from '../../store/destinations.js';
-import type { Store } from '../../store/env.js';
+import type { DestinationsStore } from '../runtime/env.js';
+import type { DestinationsTables } from '../tables.js';
 import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../commands.js';
 import { projectUrl } from '../runtime/globals.js';
 import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';
@@ -27,7 +27,7 @@ import type { ValidationContext } from './validate.js';
 
 export interface HogFunctionRoutesDeps {
   auth: ManagementAuth;
-  store: Store;
+  store: DestinationsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   ds: DestinationsStore;

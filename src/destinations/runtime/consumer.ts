@@ -8,13 +8,14 @@
 // batch is applied once even if the mechanism's position, committed after, lags). The
 // invocations then run in the deliveries loop (./deliveries.ts).
 import { createLazyWorkerPool, type TaskRunner } from '../../pools/index.js';
+import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerContext, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
 import type { CapturedEvent } from '../../log/types.js';
-import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../store/destinations.js';
-import type { Store } from '../../store/env.js';
-import { groupProperties, groupTypeMapping, personRecordByDistinctId } from '../../persons/index.js';
-import { createTenancyStore, type TenancyStore } from '../../access/index.js';
+import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from './env.js';
+import type { DestinationsTables } from '../tables.js';
+import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
+import { createTenancyStore, type AccessTables, type TenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../fetch/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { HogExecTasks } from '../tasks.js';
@@ -39,13 +40,6 @@ export interface DestinationsSettings {
   fetchAllow: string;
   hogWorkers: number;
   watcherLockMs: number;
-  logRetentionDays: number;
-  metricRetentionDays: number;
-  // With NATS, the logs, metrics and watcher state written here are published for the
-  // other nodes (./telemetry-publisher.ts); null: nothing is published.
-  natsUrl: string | null;
-  // Replicas of the telemetry stream and watcher bucket when created (HEDGEROW_NATS_REPLICAS).
-  natsReplicas: number;
 }
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
@@ -66,7 +60,7 @@ const MAX_QUEUED = 1_000_000;
 const HOG_WORKER_HEAP_MB = 256;
 
 // Reads what the event's functions need beside the event: its project, person and groups.
-function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
+function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
   const project = tenancy.project(ev.project_id);
   const url = projectUrl(siteUrl, ev.project_id);
   const personless = ev.properties.$process_person_profile === false;
@@ -92,8 +86,12 @@ function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: 
   };
 }
 
+// What the pipeline reads in the main environment: the hog functions, the events' persons
+// and groups, and the projects (their names).
+type PipelineTables = DestinationsTables & PersonsTables & AccessTables;
+
 export interface PipelineDeps {
-  ctx: ConsumerContext<DestinationsSettings>;
+  ctx: ConsumerContext<DestinationsSettings, PipelineTables>;
   ds: DestinationsStore;
   functions: FunctionCache;
   pool: TaskRunner<HogExecTasks>;
@@ -177,7 +175,7 @@ export async function applyBatch(deps: PipelineDeps, events: readonly CapturedEv
   for (const { key, inv } of queued) deliveries.add(key, inv);
 }
 
-export const destinationsConsumer = defineConsumer<DestinationsSettings>({
+export const destinationsConsumer = defineConsumer<DestinationsSettings, PipelineTables>({
   module: import.meta.url,
   name: DESTINATIONS_CONSUMER,
   startsAt: 'end',
@@ -186,8 +184,11 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);
     const onError = (err: unknown) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`);
-    const out = settings.natsUrl === null ? undefined : await openTelemetryPublisher({
-      url: settings.natsUrl, replicas: settings.natsReplicas, origin: await telemetryOrigin(ds), days: settings, onError,
+    // With NATS, the logs, metrics and watcher state written here are published for the other
+    // nodes (./telemetry-publisher.ts), on this thread's connection; embedded, nothing is.
+    const cluster = ctx.cluster;
+    const out = !cluster || !overNats(cluster) ? undefined : await openTelemetryPublisher(cluster, {
+      origin: await telemetryOrigin(ds), onError,
     }).catch(async (err) => {
       await ds.close();
       throw err;

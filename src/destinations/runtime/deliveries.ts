@@ -12,7 +12,7 @@
 // over all functions, memory and store together (./consumer.ts, docs/decisions/0021).
 import type { TaskRunner } from '../../pools/index.js';
 import type { ExecutionTiming } from '../../hog/index.js';
-import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
+import type { DestinationsStore, QueuedInvocation } from './env.js';
 import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
 import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried } from '../fetch/fetch-rules.js';
 import type { HogExecTasks } from '../tasks.js';

@@ -2,7 +2,7 @@
 // deleted destinations in execution order (nulls last, then oldest first). Each lookup
 // reads the project's functions version (one LMDB read), so a change made through the API
 // applies from the next batch on.
-import type { Store } from '../../store/env.js';
+import type { DestinationsTables } from '../tables.js';
 import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
 import type { StoredHogFunction } from '../types.js';
 import { runnable, type RunnableFunction } from './runnable.js';
@@ -25,7 +25,7 @@ export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): nu
   return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 }
 
-export function createFunctionCache(store: Store): FunctionCache {
+export function createFunctionCache(store: DestinationsTables): FunctionCache {
   const projects = new Map<number, { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[] }>();
   function load(projectId: number) {
     const version = hogFunctionsVersion(store, projectId);

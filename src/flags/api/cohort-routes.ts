@@ -2,7 +2,7 @@
 // cohort). As for flags, DELETE answers 405: deleting is PATCH {"deleted": true}.
 import { type ManagementAuth, resourceRoutes, type TenancyStore } from '../../access/index.js';
 import type { HttpRequest, Route } from '../../http/types.js';
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
 import type { StateWrites } from '../../state/index.js';
 import { cohortById, projectCohorts } from '../definitions/store.js';
 import type { StoredCohort } from '../definitions/types.js';
@@ -26,7 +26,7 @@ function listFilter(req: HttpRequest): (c: StoredCohort) => boolean {
 
 const newestFirst = (a: StoredCohort, b: StoredCohort) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
-export function cohortRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore): Route[] {
+export function cohortRoutes(auth: ManagementAuth, store: FlagsTables, writes: StateWrites, tenancy: TenancyStore): Route[] {
   return resourceRoutes<StoredCohort>(auth, {
     path: 'cohorts', scope: 'cohort',
     list: (req, { project }) => projectCohorts(store, project.id).filter((c) => !c.deleted).filter(listFilter(req)).sort(newestFirst),

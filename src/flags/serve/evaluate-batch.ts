@@ -2,12 +2,12 @@
 // groups, hash keys, static cohorts), evaluate with definitions compiled once per
 // version, and project onto the requested protocol. One batch of tasks per call; a
 // request that throws fails alone (src/pools/serve.ts settleEach).
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
 import { compileFlags, evaluateFlags, personPropertiesForEvaluation, type CompiledFlags } from '../index.js';
 import { renderBody } from '../render.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
 import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personRecordByDistinctId } from '../../persons/store.js';
-import type { DistinctIdRecord } from '../../store/persons.js';
+import type { DistinctIdRecord, PersonsTables } from '../../persons/index.js';
 import { settleEach, type BatchOutcome } from '../../pools/index.js';
 import type { FlagTask, FlagTaskResult } from '../tasks.js';
 
@@ -20,7 +20,7 @@ interface ProjectFlags {
   hasStaticCohorts: boolean;
 }
 
-function compileProject(store: Store, projectId: number): ProjectFlags {
+function compileProject(store: FlagsTables & PersonsTables, projectId: number): ProjectFlags {
   const { version, definitions } = loadFlagDefinitions(store, projectId);
   const mapping = groupTypeMapping(store, projectId);
   const cohorts = definitions.cohorts ?? {};
@@ -42,7 +42,7 @@ interface Continuity {
 
 const NO_CONTINUITY: Continuity = Object.freeze({ overrides: null, failed: false, missing: null });
 
-export function createBatchEvaluator(store: Store) {
+export function createBatchEvaluator(store: FlagsTables & PersonsTables) {
   const cache = new Map<number, ProjectFlags>();
 
   // One version read per project per batch: a definition change is visible to the

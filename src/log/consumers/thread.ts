@@ -1,23 +1,25 @@
-// What a consumer's worker thread runs (workers/consumer.ts): open the store and the log
-// reader the config names (reading records with the codec it is given), find the
-// consumer's definition in the module it came from, and run it until told to stop.
-// Reports go to the supervisor as plain messages.
-import { openStore } from '../../store/env.js';
-import { createLmdbLogReader } from '../lmdb-log.js';
-import { createNatsLogReader } from '../nats-log.js';
+// What a consumer's worker thread runs (workers/consumer.ts): open the store (with the
+// opener it is given: every domain's tables, whichever the consumer uses), the thread's
+// own cluster handle (a thread cannot share the main thread's sockets: one NATS connection
+// for all it does, or the embedded twin) and the log reader it gives (reading records with
+// the codec it is given), find the consumer's definition in the module it came from, and run
+// it until told to stop. Reports go to the supervisor as plain messages.
+import { openCluster, type ClusterSettings } from '../../cluster/index.js';
+import type { OpenStore } from '../../store/index.js';
+import { openLogReader } from '../open.js';
 import { runConsumer } from './run.js';
 import type { ConsumerReports, FailureKind } from './ladder.js';
 import type { QuarantinedRecord } from './dead-letters.js';
 import type { RegisteredConsumer } from './registry.js';
 import type { ConsumerDefinition } from './types.js';
 import type { LogCodec } from '../types.js';
+import type { LogTables } from '../tables.js';
 
 export interface ConsumerThreadData {
   consumer: RegisteredConsumer;
   dataDir: string;
-  natsUrl: string | null;
-  // Replicas of the event stream if this reader is the first to need it (HEDGEROW_NATS_REPLICAS).
-  natsReplicas: number;
+  // The process's cluster settings, from which the thread opens its own handle.
+  cluster: ClusterSettings;
   // Log bytes handed to the consumer at most at once (embedded log).
   batchBytes: number;
 }
@@ -57,18 +59,30 @@ export async function loadDefinition(consumer: RegisteredConsumer): Promise<Cons
 }
 
 export async function runConsumerThread(
-  data: ConsumerThreadData, codec: LogCodec, signal: AbortSignal, post: (m: ThreadMessage) => void, phase: Int32Array,
+  data: ConsumerThreadData, codec: LogCodec, openStore: OpenStore<LogTables>, signal: AbortSignal, post: (m: ThreadMessage) => void,
+  phase: Int32Array,
 ): Promise<void> {
   const definition = await loadDefinition(data.consumer);
   // The supervisor is terminating this thread: open nothing.
   if (!leaveLoading(phase, OPENED)) return;
   const store = openStore(data.dataDir);
-  const reader = data.natsUrl ? await createNatsLogReader({ url: data.natsUrl, replicas: data.natsReplicas, codec }) : createLmdbLogReader(store, codec, data.batchBytes);
+  let cluster;
+  try {
+    cluster = await openCluster(data.cluster, 'thread', data.consumer.name);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const reports: ConsumerReports = { setAside: (setAside) => post({ setAside }), failed: (failed) => post({ failed }) };
   try {
-    await runConsumer(definition, { store, reader, signal, settings: data.consumer.settings, reports });
+    const reader = await openLogReader(cluster, store, codec, data.batchBytes);
+    try {
+      await runConsumer(definition, { store, reader, signal, settings: data.consumer.settings, reports, cluster });
+    } finally {
+      await reader.close();
+    }
   } finally {
-    await reader.close();
+    await cluster.close();
     await store.close();
   }
 }

@@ -4,21 +4,22 @@
 // made anew from what is applied whenever it fails (the server went away) or stalls. After a
 // server of a JetStream cluster was lost and leaders were elected again, an ordered consumer
 // was seen to stop delivering for good (docs/decisions/0031): while the follower waits for
-// a batch and its `behind` check says the stream holds what it has not had, for STALL_MS,
-// the consumer is abandoned (whatever it still yields is ignored) and made anew. Creating
-// one is bounded by STALL_MS too, as the cluster may not answer meanwhile.
-import type { ConsumerMessages, JetStreamClient, JsMsg } from 'nats';
+// a batch and its `behind` check says the stream holds what it has not had, for the stall
+// bound (the timings' stallMs, 5 s), the consumer is abandoned (whatever it still yields is
+// ignored) and made anew. Creating one is bounded by it too, as the cluster may not answer
+// meanwhile.
+import type { ConsumerMessages, JsMsg } from 'nats';
 import { availableBatches } from './available-batches.js';
+import type { StreamHandle } from './types.js';
 
-export const STALL_MS = 5000;
 const RETRY_MS = 250;
 const RESTART = Symbol('restart');
 
 export interface FollowOptions {
-  js: JetStreamClient;
-  stream: string;
-  subject: string;
+  // Its subject is followed; a control stream under a test's name has its own.
+  stream: StreamHandle;
   batchMax: number;
+  stallMs: number;
   // The last sequence applied (0: none): a consumer starts after it.
   position(): number;
   // Applies a batch in order; the follower asks position() again afterwards.
@@ -31,8 +32,8 @@ export interface FollowOptions {
   signal: AbortSignal;
 }
 
-const bounded = <T>(p: Promise<T>): Promise<T> => Promise.race([
-  p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('JetStream did not answer in time')), STALL_MS).unref()),
+const bounded = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([
+  p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('JetStream did not answer in time')), ms).unref()),
 ]);
 
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
@@ -43,16 +44,17 @@ const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 
 // Resolves when `signal` aborts; rejects with an error `fatal` accepts.
 export async function followStream(opts: FollowOptions): Promise<void> {
-  const { signal } = opts;
+  const { signal, stallMs } = opts;
+  const { js, name, subject } = opts.stream;
   while (!signal.aborted) {
     // Waiting for a batch since (null while one is applied).
     let waitingSince: number | null = Date.now();
     let restart: () => void = () => undefined;
     const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
     const watchdog = setInterval(() => {
-      if (waitingSince === null || Date.now() - waitingSince < STALL_MS) return;
+      if (waitingSince === null || Date.now() - waitingSince < stallMs) return;
       Promise.resolve(opts.behind()).then((behind) => { if (behind && waitingSince !== null) restart(); }, () => {});
-    }, STALL_MS / 4);
+    }, stallMs / 4);
     // The follow itself keeps its caller busy; the check alone must not keep a process alive.
     watchdog.unref();
     let messages: ConsumerMessages | null = null;
@@ -60,8 +62,8 @@ export async function followStream(opts: FollowOptions): Promise<void> {
     signal.addEventListener('abort', stop);
     try {
       const at = opts.position();
-      const consumer = await bounded(opts.js.consumers.get(opts.stream, { filterSubjects: opts.subject, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) }));
-      messages = await bounded(consumer.consume({ max_messages: opts.batchMax }));
+      const consumer = await bounded(js.consumers.get(name, { filterSubjects: subject, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) }), stallMs);
+      messages = await bounded(consumer.consume({ max_messages: opts.batchMax }), stallMs);
       if (signal.aborted) break;
       const batches = availableBatches(messages, opts.batchMax)[Symbol.asyncIterator]();
       for (;;) {

@@ -1,5 +1,5 @@
-// Records and keys of the persons and groups collections. The domain logic lives in
-// src/persons/; this module only says what is stored where.
+// The tables of persons and groups, and the records and keys they hold.
+import { plainMaps, table, type Tables } from '../store/index.js';
 
 export type Properties = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ export interface PersonReference {
   person_uuid: string;
 }
 
-// What flag evaluation reads for a distinct id (src/persons/store.ts personByDistinctId).
+// What flag evaluation reads for a distinct id (./store.ts personByDistinctId).
 export interface DistinctIdRecord {
   person_uuid: string;
   person_id: number;
@@ -56,7 +56,7 @@ export interface GroupRecord {
 
 // `personSeq` (project_id → last numeric person id) also holds, under this key, the
 // persons generation: moved by every write to persons and groups, so the consumer knows
-// when what it cached is no longer what is stored (src/persons/person-cache.ts).
+// when what it cached is no longer what is stored (./person-cache.ts).
 export const PERSONS_GENERATION_KEY = -1;
 
 export type PersonKey = [projectId: number, uuid: string];
@@ -64,3 +64,22 @@ export type DistinctIdKey = [projectId: number, distinctId: string];
 export type PersonIdKey = [projectId: number, id: number];
 export type GroupKey = [projectId: number, typeIndex: number, groupKey: string];
 export type HashKeyOverrideKey = [projectId: number, personUuid: string, flagKey: string];
+
+export const personsTables = {
+  // The records above say what these hold (PersonLocation, PersonRow).
+  persons: table<PersonLocation, PersonKey>('persons', plainMaps),
+  personDistinctIds: table<PersonRow, DistinctIdKey>('person_distinct_ids', plainMaps),
+  // [project_id, numeric person id] → uuid: lookup by id and listing in creation order.
+  personIds: table<string, PersonIdKey>('person_ids'),
+  // [project_id, uuid of a merged-away person] → uuid of the person it merged into.
+  personRedirects: table<string, PersonKey>('person_redirects'),
+  // project_id → the last numeric person id handed out.
+  personSeq: table<number, number>('person_seq'),
+  // GroupTypeRecord and GroupRecord above.
+  groupTypes: table<GroupTypeRecord[], number>('group_types'),
+  groups: table<GroupRecord, GroupKey>('groups'),
+  // [project_id, person uuid, flag key] → hash key (experience continuity).
+  hashKeyOverrides: table<string, HashKeyOverrideKey>('hash_key_overrides'),
+};
+
+export type PersonsTables = Tables<typeof personsTables>;

@@ -1,0 +1,64 @@
+// The lifecycle of a list of modules: started in order, each seeing what the ones before
+// provide; closed in reverse; a start that fails closes everything already started before
+// the error goes on, so a failing start leaves nothing running.
+import type { Route } from '../http/types.js';
+import type { Module, Started, Use } from './module.js';
+
+export interface Running {
+  readonly routes: readonly Route[];
+  // Every module's checks, by name; ok when all of them hold.
+  readiness(): { ok: boolean; checks: Record<string, boolean> };
+  // Closes every module in reverse order, once (later calls share the first's promise).
+  // A module whose close throws does not keep the others open: the first error is thrown
+  // after all of them closed.
+  close(): Promise<void>;
+}
+
+interface Entry { name: string; started: Started }
+
+export async function startModules<C>(modules: readonly Module<C, unknown>[], ctx: C): Promise<Running> {
+  const names = new Set<string>();
+  for (const m of modules) {
+    if (names.has(m.name)) throw new Error(`two modules are named ${m.name}`);
+    names.add(m.name);
+  }
+  const entries: Entry[] = [];
+  const provided = new Map<Module<never, unknown>, unknown>();
+  const use: Use = <P>(module: Module<never, P>): P => {
+    if (!provided.has(module)) throw new Error(`module ${module.name} is not started before the module asking for it`);
+    return provided.get(module) as P;
+  };
+  for (const m of modules) {
+    try {
+      const started = (await m.start?.(ctx, use)) ?? {};
+      entries.push({ name: m.name, started });
+      provided.set(m as Module<never, unknown>, started.provides);
+    } catch (err) {
+      // The start's own error is the one to report; a close failing while unwinding is not.
+      await closeEntries(entries).catch(() => undefined);
+      throw err;
+    }
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    routes: entries.flatMap((e) => e.started.routes ?? []),
+    readiness() {
+      const checks: Record<string, boolean> = {};
+      for (const { started } of entries) Object.assign(checks, started.ready?.());
+      return { ok: Object.values(checks).every(Boolean), checks };
+    },
+    close: () => (closing ??= closeEntries(entries)),
+  };
+}
+
+async function closeEntries(entries: readonly Entry[]): Promise<void> {
+  let first: unknown = null;
+  for (const { name, started } of [...entries].reverse()) {
+    try {
+      await started.close?.();
+    } catch (err) {
+      first ??= new Error(`closing ${name}: ${(err as Error).message}`);
+    }
+  }
+  if (first) throw first;
+}
