@@ -14,7 +14,8 @@ parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
 // Every domain's tables: the consumer this thread runs may be any domain's.
 const openAll = (dataDir: string) => openStore(dataDir, tables);
 // The supervisor logs and counts what this thread reports: it has no logger of its own.
-await runConsumerThread(workerData as ConsumerThreadData, captureCodec, openAll, controller.signal, (message) => parentPort?.postMessage(message));
+const { thread, phase } = workerData as { thread: ConsumerThreadData; phase: Int32Array };
+await runConsumerThread(thread, captureCodec, openAll, controller.signal, (message) => parentPort?.postMessage(message), phase);
 parentPort?.postMessage('stopped');
 // The message listener would keep this thread alive after its work is done.
 parentPort?.close();

@@ -66,7 +66,7 @@ export async function startAggregator(
     async start(_ctx, use) {
       const { store, logId } = use(state);
       const runner = consumerRunner({
-        config, log, cluster: use(cluster), clusterSettings: settings, store, logId, metrics: null, registered: consumers, run: true,
+        config, log, cluster: use(cluster), clusterSettings: settings, store, logId, metrics: null, registered: consumers,
       });
       runner.start();
       const announcement = await announceNode(use(cluster), {

@@ -34,8 +34,6 @@ export interface RunnerOptions {
   logId: string;
   metrics: Metrics | null;
   registered: readonly RegisteredConsumer[];
-  // False: register them, run none (a test of the API alone).
-  run: boolean;
 }
 
 export function consumerRunner(opts: RunnerOptions): ConsumerRunner {
@@ -53,7 +51,7 @@ export function consumerRunner(opts: RunnerOptions): ConsumerRunner {
     consumer, dataDir: config.dataDir, cluster: opts.clusterSettings, batchBytes: config.consumerBatchBytes,
   });
   const supervise = (consumer: RegisteredConsumer) => {
-    if (!opts.run || closed) return;
+    if (closed) return;
     running.set(consumer.name, superviseConsumer(threadData(consumer), log, (kind) => opts.metrics?.consumerFailures.inc({ consumer: consumer.name, kind })));
   };
   const stop = async (name: string) => {

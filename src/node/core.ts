@@ -31,8 +31,6 @@ export interface CoreOptions {
   specs: readonly AnyCommandSpec<Store>[];
   // Every log consumer of the service (every module's, and a test's own).
   consumers: readonly RegisteredConsumer[];
-  // False: the consumers are registered but none runs (a test of the API alone).
-  runConsumers: boolean;
 }
 
 export interface Core {
@@ -124,7 +122,7 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
     start(_ctx, use) {
       runner = consumerRunner({
         config, log, cluster: use(cluster), clusterSettings: settings, store: use(state).store, logId: use(eventLog).id,
-        metrics: use(metrics), registered: opts.consumers, run: opts.runConsumers,
+        metrics: use(metrics), registered: opts.consumers,
       });
       const opened = runner;
       return { provides: opened, ready: () => ({ consumers: opened.running() }), close: () => opened.close() };

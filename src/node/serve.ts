@@ -26,8 +26,6 @@ export interface ServeOptions {
   // The log consumers to run instead of the modules' (a test's), and more beside them.
   consumers?: readonly RegisteredConsumer[];
   moreConsumers?: readonly RegisteredConsumer[];
-  // False: the consumers are registered but none runs (a test of the management API alone).
-  runConsumers?: boolean;
 }
 
 export interface RunningServer {
@@ -45,7 +43,7 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
   assertNativeUws();
   const log = opts.log ?? createLogger(config.logLevel);
   const [specs, declared] = await Promise.all([writeCommandsOf<Store>(modules), opts.consumers ?? consumersOf(modules, config, 'serve')]);
-  const core = await openCore({ config, log, specs, consumers: [...declared, ...(opts.moreConsumers ?? [])], runConsumers: opts.runConsumers ?? true });
+  const core = await openCore({ config, log, specs, consumers: [...declared, ...(opts.moreConsumers ?? [])] });
   // Until every module has started, the node is not ready.
   let running: Running | null = null;
   const readiness = (): Readiness => {

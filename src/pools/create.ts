@@ -14,6 +14,7 @@
 // fail the requests it travelled with.
 import { Piscina } from 'piscina';
 import type { BatchOutcome, InputOf, Kind, OutputOf, TaskMap, TaskMessage, TaskRunner } from './tasks.js';
+import { allLoaded, LOADED_COUNTER, newLoadedCounter } from './loading.js';
 
 export interface WorkerPoolOptions<D> {
   // The worker module; its default export is serveTasks(...) for the same task map.
@@ -62,11 +63,13 @@ interface Pending {
 }
 
 export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: WorkerPoolOptions<D>): WorkerPool<T> {
+  const loaded = newLoadedCounter();
   const pool = new Piscina<TaskMessage, BatchOutcome<unknown>>({
     filename: opts.worker.href,
     minThreads: opts.threads,
     maxThreads: opts.threads,
-    workerData: opts.workerData,
+    // The pool's data, and the counter its workers count themselves loaded in (./loading.ts).
+    workerData: { ...opts.workerData, [LOADED_COUNTER]: loaded },
     // Workers keep compiled state warm: never reap them for idleness.
     idleTimeout: Number.MAX_SAFE_INTEGER,
     // A worker blocked in Atomics.wait between tasks never runs lmdb-js's timer that ends
@@ -176,7 +179,11 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
       return p;
     },
     queued: () => queued,
-    close: () => pool.destroy(),
+    // Threads still loading finish loading first (./loading.ts).
+    async close() {
+      await allLoaded(loaded, opts.threads);
+      await pool.destroy();
+    },
   };
 }
 

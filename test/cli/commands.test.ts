@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { startTestServer, tempDir, request, bearer, type TestServer } from '../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, tempDir, request, bearer, type TestServer } from '../helpers/server.js';
 import { cliRun } from '../helpers/cli-server.js';
 
 const s = suite('user and key CLI');
@@ -30,7 +30,8 @@ s('user add before init is refused', async () => {
 
 s('user add joins the organization at the given level', async () => {
   assert.is((await cli('init', '--json')).code, 0);
-  t = await startTestServer({ dataDir });
+  // No log consumers: these commands and the members API never read what they apply.
+  t = await startTestServer({ dataDir, consumers: NO_CONSUMERS });
   const r = await cli('user', 'add', '--email', 'Bob@Example.com', '--first-name', 'Bob', '--last-name', 'Builder', '--level', 'admin', '--json');
   assert.is(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { allAssets, isRefused, type Asset, type Cluster, type ClusterTimings, type KvEntry } from '../../src/cluster/index.js';
 import { announceNode, listNodes } from '../../src/ops/announce.js';
 import { openStatuses } from '../../src/insights/api/kv-statuses.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 export const TIMINGS: Partial<ClusterTimings> = {
   claimTtlMs: 1500, exportClaimTtlMs: 1500, nodeTtlMs: 1500, statusHeartbeatMs: 300, statusLostAfterMs: 1500,
@@ -31,6 +31,7 @@ export interface ClusterImplementation {
 }
 
 const TTL = 1500;
+// Time passing is what the lease tests are about: a TTL going by.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = new TextEncoder();
 const fromText = new TextDecoder();

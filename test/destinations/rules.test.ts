@@ -8,7 +8,7 @@ import { acknowledgeEpoch, freshRecord, invocationCost, observe, statusOf, WATCH
 import { passesMasking } from '../../src/destinations/runtime/masking.js';
 import { metricsSeries, metricsTotals, parseRelative } from '../../src/destinations/api/metrics-query.js';
 import { filterGlobals, invocationGlobals, type EventContext } from '../../src/destinations/runtime/globals.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const w = suite('destinations: watcher');
 const T0 = Date.parse('2026-11-25T10:00:00Z');

@@ -14,7 +14,7 @@ import { followTelemetry, type TelemetryFollower } from '../../src/destinations/
 import { overNats, type NatsCluster } from '../../src/cluster/index.js';
 import { clusterHandles } from '../helpers/cluster-handle.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations: telemetry shared over NATS');
 const nats = natsServerForSuite();

@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/index.js';
 import { tables } from '../../src/tables.js';
 import { encodeFrames } from '../../src/log/record.js';
 import { eventsFrame } from '../../src/capture/frames.js';
-import { startTestServer, tempDir, request, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, tempDir, request, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { cliRun } from '../helpers/cli-server.js';
@@ -39,7 +39,7 @@ s('damaged log records are set aside, the events behind them are served, and the
   });
   await store.close();
 
-  t = await startTestServer({ dataDir });
+  t = await startTestServer({ dataDir, consumers: EVENTS_ONLY });
   assert.is(t.projectId, 1);
   const api = apiClient(t);
   const stored = await eventually(async () => (await api('GET', `/api/environments/1/events/${good.uuid}`, t.personalKey)).body?.uuid);

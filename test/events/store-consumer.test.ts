@@ -19,7 +19,7 @@ import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
 import { warningsSince } from '../../src/ingestion-warnings/store.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { requestFrame } from '../helpers/capture-frames.js';
 import { captureFrame } from '../../src/capture/frames.js';
 import { eventMaker } from '../helpers/person-events.js';

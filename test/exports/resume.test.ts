@@ -61,6 +61,7 @@ s('with a claim TTL: a scan at start; none while nothing is pending; a claimed a
   const resumer = startResumer({ jobs, writes, claimTtlMs: TTL, log: createLogger('silent') });
   await until(() => scans.length === 1);
   assert.equal(scans, [0], 'everything at start');
+  // Time passing is the point: the resumer scans on a timer, and must not while nothing is pending.
   await sleep(TTL * 2);
   assert.equal(scans, [0], 'nothing pending: no scan');
   // Another node is rendering it (its claim held here by the test).
@@ -74,6 +75,7 @@ s('with a claim TTL: a scan at start; none while nothing is pending; a claimed a
   await until(() => assetById(store, 1, held.id)!.content !== null);
   assert.is(assetById(store, 1, held.id)!.attempts, 2);
   const after = scans.length;
+  // As above: two half-TTL periods pass with nothing pending.
   await sleep(TTL * 2);
   assert.ok(scans.length <= after + 1, 'no more scans once none is pending');
   await close();
@@ -97,6 +99,7 @@ s('without a claim TTL (embedded): pending assets are resumed at start only', as
   const resumer = startResumer({ jobs, writes, claimTtlMs: null, log: createLogger('silent') });
   await until(() => assetById(store, 1, before.id)!.content !== null);
   await insert(writes, new Date(Date.now() - 60_000));
+  // Time passing is the point: without a TTL no timer scans again, however long one waits.
   await sleep(500);
   assert.equal(scans, [0]);
   await close();

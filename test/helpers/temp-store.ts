@@ -5,7 +5,7 @@ import type { Test } from 'uvu';
 import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
 import { PERSONS_GENERATION_KEY } from '../../src/persons/tables.js';
-import { tempDir } from './server.js';
+import { tempDir } from './temp-dir.js';
 
 // `opened` receives each test's store before the test runs.
 export function storePerTest(s: Test, prefix: string, opened: (store: Store) => void): void {

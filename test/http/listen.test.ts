@@ -6,11 +6,12 @@ import { rmSync } from 'node:fs';
 import { MODULES } from '../../src/main.js';
 import { startServer } from '../../src/node/serve.js';
 import { createLogger } from '../../src/logger.js';
-import { discard, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+import { discard, startTestServer, NO_CONSUMERS, tempDir, testConfig, type TestServer } from '../helpers/server.js';
 
 const s = suite('listening');
 let t: TestServer;
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 s('a second server on a port in use fails to start and says why', async () => {

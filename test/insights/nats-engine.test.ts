@@ -13,7 +13,7 @@ import { QueryError } from '../../src/insights/planner/errors.js';
 import { overNats, type JetStream } from '../../src/cluster/index.js';
 import { clusterHandles } from '../helpers/cluster-handle.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually, postJson, startTestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_DESTINATIONS } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -116,10 +116,10 @@ s('an abort cancels the query here and in the replica; no replica at all ends in
   const e = await engine({ catchUpMs: 10_000 });
   const controller = new AbortController();
   const outcome = e.run(pageviews, context, controller.signal, 100).then(() => null, (err: unknown) => err);
-  await eventually(async () => stuck.inFlight() === 1, 2000);
+  await eventually(async () => stuck.inFlight() === 1);
   controller.abort();
   assert.instance(await outcome, QueryCancelledError);
-  await eventually(async () => stuck.inFlight() === 0, 2000);
+  await eventually(async () => stuck.inFlight() === 0);
   for (const o of open.splice(0, 1)) await o.close();
   const none = await engine({ timeoutMs: 800 });
   const started = Date.now();
@@ -138,7 +138,7 @@ embedded.before(async () => { await natsForEmbedded.start(); });
 embedded.after(async () => { await natsForEmbedded.close(); });
 
 embedded('serve answers from its own aggregation worker over the JetStream stream', async () => {
-  const t = await startTestServer({ env: { NATS_URL: natsForEmbedded.server().url, HEDGEROW_INSIGHTS: 'embedded' } });
+  const t = await startTestServer({ env: { NATS_URL: natsForEmbedded.server().url, HEDGEROW_INSIGHTS: 'embedded' }, consumers: NO_DESTINATIONS });
   try {
     const now = new Date().toISOString();
     const batch = [1, 2, 3].map((n) => ({ uuid: randomUUID(), event: '$pageview', distinct_id: `user-${n}`, timestamp: now, properties: {} }));

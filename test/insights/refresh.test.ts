@@ -7,7 +7,7 @@ import { cacheKey, pruneCache, readCached, writeCached } from '../../src/insight
 import { rmSync } from 'node:fs';
 import { openStore } from '../../src/store/index.js';
 import { tables } from '../../src/tables.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { resultTable, toCsv } from '../../src/insights/csv.js';
 
 const HOUR = 3600_000;

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Statuses } from '../../src/insights/api/statuses.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 export interface StatusesImplementation {
   name: string;

@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import type { CapturedEvent, EventLog, LogReader } from '../../src/log/types.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { runLogContract } from './contract.js';
 
 runLogContract({

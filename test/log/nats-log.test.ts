@@ -10,7 +10,7 @@ import { clusterHandles } from '../helpers/cluster-handle.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { runLogContract } from './contract.js';
 import { logEvents } from '../helpers/log-events.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 // nats-server's default max_payload.
 const MAX_PAYLOAD = 1024 * 1024;

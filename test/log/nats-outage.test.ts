@@ -12,7 +12,7 @@ import { natsServerForSuite, type NatsServer } from '../helpers/nats.js';
 import { logEvent, logEvents } from '../helpers/log-events.js';
 import { readEvents, uuidsOf } from '../helpers/log-reading.js';
 import { requestFrame } from '../helpers/capture-frames.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 const ACK_TIMEOUT_MS = 1000;
 
@@ -80,7 +80,7 @@ s('while the server is down appends fail at once; once it is back they succeed a
   await eventually(async () => (await timed(log.append([logEvent()]))).error instanceof LogUnavailableError);
   const down = await timed(log.append([logEvent()]));
   assert.instance(down.error, LogUnavailableError);
-  assert.ok(down.ms < 100, `failing took ${down.ms} ms`);
+  // How fast ("at once": under 100 ms on a quiet machine) is measured by bench/latencies.js (nats-down).
   await server.restart();
   await eventually(async () => (await timed(log.append([logEvent()]))).error === null, 10_000);
 });
@@ -92,7 +92,8 @@ s('a frozen server fails appends after the acknowledgement timeout, not never', 
   const frozen = await timed(log.append([logEvent()]));
   server.resume();
   assert.instance(frozen.error, LogUnavailableError);
-  assert.ok(frozen.ms >= ACK_TIMEOUT_MS - 50 && frozen.ms < ACK_TIMEOUT_MS + 1000, `failing took ${frozen.ms} ms`);
+  // Not before the acknowledgement timeout; how soon after it is measured by bench/latencies.js (nats-frozen).
+  assert.ok(frozen.ms >= ACK_TIMEOUT_MS - 50, `failing took ${frozen.ms} ms`);
 });
 
 s('a reader keeps delivering across a server restart, without gaps or repeats', async () => {

@@ -20,7 +20,7 @@ import { clusterHandles, natsWrites } from '../helpers/cluster-handle.js';
 import { takeSnapshot } from '../../src/snapshots/take.js';
 import { compact } from '../../src/snapshots/compact.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { cliRunWith } from '../helpers/cli-server.js';
 
 const s = suite('snapshots: take, restore, compact');

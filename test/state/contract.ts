@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
 import { commandsOn, type AnyCommandSpec, type StateWrites } from '../../src/state/index.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export interface WritesImplementation {
   name: string;

@@ -21,7 +21,7 @@ import { applyEntries } from '../../src/events/consumer.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
 import type { StoredFlag } from '../../src/flags/definitions/types.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { createReplicatedWrites } from '../helpers/replicated-writes.js';
 

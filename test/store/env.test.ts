@@ -12,7 +12,7 @@ import { tables } from '../../src/tables.js';
 import { migrateEventLayout } from '../../src/events/migrate-layout.js';
 import { eventByUuid, queryEvents } from '../../src/events/query.js';
 import { applyEntries } from '../../src/events/consumer.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('store encodings');
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openStore, table, type Declarations } from '../../src/store/index.js';
 import { tables } from '../../src/tables.js';
 import { logTables } from '../../src/log/tables.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('tables per domain');
 

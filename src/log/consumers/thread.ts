@@ -26,6 +26,26 @@ export interface ConsumerThreadData {
 
 export type ThreadMessage = { setAside: QuarantinedRecord } | { failed: FailureKind } | 'stopped';
 
+// A consumer thread's phase, shared with its supervisor (./supervise.ts) in one Int32 of a
+// SharedArrayBuffer. While LOADING the thread only loads modules: it has opened nothing and
+// applied nothing, so a supervisor stopping it terminates it at once instead of waiting
+// seconds for it to load. The first to move the phase off LOADING wins, atomically: the
+// thread (to OPENED, before it opens the store; from then on it stops only when asked, at
+// the end of what it is applying) or the supervisor (to TERMINATING; the thread then
+// opens nothing).
+export const LOADING = 0;
+export const OPENED = 1;
+export const TERMINATING = 2;
+
+export function newPhase(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+}
+
+// Moves the phase from LOADING to `to`; false if the other side moved it first.
+export function leaveLoading(phase: Int32Array, to: typeof OPENED | typeof TERMINATING): boolean {
+  return Atomics.compareExchange(phase, 0, LOADING, to) === LOADING;
+}
+
 function isDefinition(value: unknown, name: string): value is ConsumerDefinition<unknown> {
   const d = value as Partial<ConsumerDefinition<unknown>> | null;
   return typeof d === 'object' && d !== null && d.name === name && typeof d.open === 'function' && typeof d.module === 'string';
@@ -40,8 +60,11 @@ export async function loadDefinition(consumer: RegisteredConsumer): Promise<Cons
 
 export async function runConsumerThread(
   data: ConsumerThreadData, codec: LogCodec, openStore: OpenStore<LogTables>, signal: AbortSignal, post: (m: ThreadMessage) => void,
+  phase: Int32Array,
 ): Promise<void> {
   const definition = await loadDefinition(data.consumer);
+  // The supervisor is terminating this thread: open nothing.
+  if (!leaveLoading(phase, OPENED)) return;
   const store = openStore(data.dataDir);
   let cluster;
   try {
