@@ -10,7 +10,7 @@
 import { createLazyWorkerPool, PoolOverloadedError, type TaskRunner } from '../../pools/index.js';
 import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerContext, type ConsumerHandler } from '../../log/consumers/index.js';
-import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
+import { EVENT_STORE_CONSUMER } from '../../events/index.js';
 import type { CapturedEvent } from '../../log/types.js';
 import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from './env.js';
 import type { DestinationsTables } from '../tables.js';
@@ -26,13 +26,12 @@ import { projectUrl, type EventContext } from './globals.js';
 import { passesMasking } from './masking.js';
 import type { PrepareOutcome, PrepareTask } from './prepare.js';
 import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
-import { appliedKey, enqueue, instanceIdOf, invocationKey, known, queuedInvocations, type InvocationKey } from './queue.js';
+import { appliedKey, DESTINATIONS_CONSUMER, enqueue, instanceIdOf, invocationKey, known, queuedInvocations, type InvocationKey } from './queue.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
 import { acknowledgeEpoch, WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
 
-export const DESTINATIONS_CONSUMER = 'destinations';
 
 export interface DestinationsSettings {
   dataDir: string;
