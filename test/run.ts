@@ -52,6 +52,8 @@ interface FileResult {
   passed: number;
   failed: number;
   ms: number;
+  // The file's process's CPU time (its threads, not its children), when it printed it.
+  cpuMs: number;
   // Why the file failed as a whole, when it did.
   problem: string | null;
 }
@@ -114,9 +116,11 @@ function runFile(file: string): Promise<FileResult> {
       else if (seen.total === 0) problem = 'no tests found';
       const passed = seen?.passed ?? 0;
       const failed = seen && seen.total > 0 ? seen.total - seen.passed + seen.skipped : 1;
-      const block = `\n── ${name} (${(ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${output.trimEnd()}\n`;
+      const cpuMs = Number(/^cpu-ms: (\d+)$/m.exec(output)?.[1] ?? 0);
+      const shown = output.replace(/\ncpu-ms: \d+\n?/, '\n').trimEnd();
+      const block = `\n── ${name} (${(ms / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${shown}\n`;
       process.stdout.write(block);
-      resolve({ name, passed, failed, ms, problem });
+      resolve({ name, passed, failed, ms, cpuMs, problem });
     });
   });
 }
@@ -137,7 +141,8 @@ await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const failing = results.filter((r) => r.failed > 0).sort((a, b) => a.name.localeCompare(b.name));
-console.log(`\n${results.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${jobs} at a time`);
+const cpuS = results.reduce((n, r) => n + r.cpuMs, 0) / 1000;
+console.log(`\n${results.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${jobs} at a time; CPU ${cpuS.toFixed(0)} s in the files' own processes`);
 if (failing.length > 0) {
   console.log('failing files:');
   for (const r of failing) console.log(`  ${r.name}: ${r.problem ?? `${r.failed} failed`}`);

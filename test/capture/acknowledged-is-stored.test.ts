@@ -21,7 +21,7 @@ s.before(async () => {
   t = await startTestServer({ consumers: EVENTS_ONLY });
   api = apiClient(t);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('a `_` of twenty digits is ignored, not a lost record: the request and the requests committed with it are stored', async () => {
   const hostile = uuid();

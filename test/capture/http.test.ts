@@ -8,7 +8,7 @@ import { rawExchange } from '../helpers/raw-http.js';
 const s = suite('capture over HTTP');
 let t: TestServer;
 s.before(async () => { t = await startTestServer({ consumers: EVENTS_ONLY }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 let counter = 0;
 const uid = () => `http-${process.pid}-${++counter}`;

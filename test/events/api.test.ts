@@ -20,7 +20,7 @@ s.before(async () => {
   assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
   await eventually(async () => (await get(base())).body?.results?.length === 5);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('lists newest first in PostHog shape', async () => {
   const r = await get(base());

@@ -22,7 +22,7 @@ s.before(async () => {
   t = await startTestServer({ consumers: EVENTS_ONLY });
   api = apiClient(t);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('events nested 5,000 levels deep and 3,000-character merge ids are accepted; the events after them are processed', async () => {
   const deep = '['.repeat(5000) + ']'.repeat(5000);

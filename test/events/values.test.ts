@@ -20,7 +20,7 @@ s.before(async () => {
   assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
   await eventually(async () => (await request(`${t.url}/api/environments/${t.projectId}/events/?limit=1000`, { headers: bearer(t.personalKey) })).body.results.length === 20);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 const names = async (q: string) => {
   const r = await request(url(q), { headers: bearer(t.personalKey) });

@@ -107,7 +107,7 @@ s.before(async () => {
     insights.set(kind.name, { id, result: r.body.result, columns: r.body.columns });
   }
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 async function exportOf(insight: number, format: ExportFormat, extra: Record<string, unknown> = {}) {
   return api('POST', `${env()}/exports/`, t.personalKey, { insight, export_format: format, ...extra });

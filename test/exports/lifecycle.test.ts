@@ -32,7 +32,7 @@ slow.before(async () => {
   t0 = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '0' }, consumers: NO_DESTINATIONS });
   api0 = apiClient(t0);
 });
-slow.after(async () => { await t0.close(); });
+slow.after(async () => { await t0?.close(); });
 
 slow('201 without the file, 404 for its content until it is there, then the file', async () => {
   // The first export of a fresh server also starts the render pool: far longer than no wait.
@@ -59,7 +59,7 @@ large.before(async () => {
   api = apiClient(t);
   await loadEvents(t, api);
 });
-large.after(async () => { await t.close(); });
+large.after(async () => { await t?.close(); });
 
 large('more rows than the limit: 201 at once without the file, rendered in the background; fewer: rendered before the 201', async () => {
   const table = await saveInsight(t, api, 'All sign-ups', signups);

@@ -50,7 +50,7 @@ s.before(async () => {
   ];
   for (const d of defs) flagIds[d.key as string] = (await createFlag(t, d)).id;
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 const ALL_KEYS = ['everyone', 'nobody', 'colour', 'pro-plan', 'us-only', 'big-company', 'sticky', 'toggle'];
 

@@ -17,7 +17,7 @@ s.before(async () => {
   t = await startTestServer({ consumers: EVENTS_ONLY });
   await createFlag(t, { key: 'everyone', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 // JSON text of {"a":{"a":…1…}} with `levels` objects, written as text: the client's own
 // JSON.stringify would overflow its stack on the deepest ones.

@@ -12,7 +12,7 @@ let t: TestServer;
 
 // No log consumers: nothing here reads what they apply.
 s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('a flag created or rolled out over the API answers in the next /decide while other clients keep the workers busy', async () => {
   let busy = true;

@@ -13,7 +13,7 @@ const s = suite('posthog-js remote config');
 let t: TestServer;
 // No log consumers: nothing here reads what they apply.
 s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 const configOf = (token: string, init: RequestInit = {}) => request(`${t.url}/array/${token}/config`, init);
 

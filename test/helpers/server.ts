@@ -69,8 +69,12 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const dataDir = opts.dataDir ?? tempDir();
   const config = testConfig(dataDir, opts.extra, opts.env);
   const consumers = [...await consumersOf(opts.consumers ?? MODULES, config, 'serve'), ...(opts.moreConsumers ?? [])];
-  // The first-start banner prints keys; tests mint their own.
-  const server = await startServer(config, MODULES, { log: createLogger('silent'), out: discard(), consumers });
+  // The first-start banner prints keys; tests mint their own. A failed start is printed here:
+  // thrown from a suite's `before`, uvu would report nothing of it.
+  const server = await startServer(config, MODULES, { log: createLogger('silent'), out: discard(), consumers }).catch((err: Error) => {
+    process.stderr.write(`startTestServer failed: ${err.stack ?? err.message}\n`);
+    throw err;
+  });
   const boot = await bootstrap(server.tenancy);
   const { key } = await server.tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test');
   return {

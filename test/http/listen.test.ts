@@ -12,7 +12,7 @@ const s = suite('listening');
 let t: TestServer;
 // No log consumers: nothing here reads what they apply.
 s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('a second server on a port in use fails to start and says why', async () => {
   const dataDir = tempDir();

@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
 const s = suite('refused bodies are answered');
 let t: TestServer;
 s.before(async () => { t = await startTestServer({ consumers: EVENTS_ONLY }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 const port = () => Number(new URL(t.url).port);
 const next = (key: string) => `POST /i/v0/e/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(key)}\r\n\r\n${key}`;

@@ -41,7 +41,7 @@ a.before(async () => {
   assert.is(loaded.status, 200, JSON.stringify(loaded.body));
   assert.is(loaded.body.results[0].count, 5);
 });
-a.after(async () => { await t.close(); });
+a.after(async () => { await t?.close(); });
 
 a('a trends query: PostHog’s response with the cache fields; unique users counted through the merge', async () => {
   const r = await api('POST', `${env()}/query/`, t.personalKey, { query: dau, refresh: 'force_blocking' });

@@ -49,7 +49,7 @@ s.before(async () => {
   assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
   await eventually(async () => total(await count([])) === 5);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('properties named constructor, toString, hasOwnProperty and __proto__ select, filter and break down as data', async () => {
   const selected = await events({ select: ['properties.constructor', 'properties.toString', 'properties.hasOwnProperty', 'properties.__proto__'], where: ["properties.constructor = 'c1'"] });

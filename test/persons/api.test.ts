@@ -40,7 +40,7 @@ s.before(async () => {
   // alice, bob, carol and the two group-identify senders.
   await eventually(async () => (await get('/persons/?include_total')).body?.count === 5);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('the person list is newest first, in PostHog\'s shape', async () => {
   const r = await get('/persons/');

@@ -20,7 +20,7 @@ s.before(async () => {
   t = await startTestServer({ consumers: EVENTS_ONLY });
   await writeSyntheticPersons(t.server.store, t.projectId, PERSONS);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('a search reaches the oldest person, and one matching nobody scans them all', async () => {
   // Newest first: person 1 is the last the scan reaches.

@@ -30,7 +30,7 @@ s.before(async () => {
   await client.shutdown();
   await eventually(async () => (await get('/events/?event=plan%20upgraded')).body?.results?.length === 1, 10_000);
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('identify, a second identify and an alias leave one identified person with every id', async () => {
   const r = await get('/persons/?distinct_id=user-42');

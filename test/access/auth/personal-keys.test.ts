@@ -9,7 +9,7 @@ let t: TestServer;
 
 // No log consumers: nothing here reads what they apply.
 s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('the key is accepted as Bearer header, JSON body field or query parameter', async () => {
   assert.is((await request(`${t.url}/api/users/@me/`, { headers: bearer(t.personalKey) })).status, 200);

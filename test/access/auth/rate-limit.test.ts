@@ -10,7 +10,7 @@ let t: TestServer;
 
 // No log consumers: nothing here reads what they apply.
 s.before(async () => { t = await startTestServer({ env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '3' }, consumers: NO_CONSUMERS }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 const me = (key: string) => request(`${t.url}/api/users/@me/`, { headers: bearer(key) });
 

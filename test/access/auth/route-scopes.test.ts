@@ -45,7 +45,7 @@ async function call(method: string, path: string, key?: string) {
 
 // No log consumers: nothing here reads what they apply.
 s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 s('the route table holds the management routes of this issue', () => {
   const patterns = managementRoutes().map((r) => r.pattern);

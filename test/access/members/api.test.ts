@@ -23,7 +23,7 @@ s.before(async () => {
   api = apiClient(t);
   owner = { user: ownerOf(t), key: t.personalKey };
 });
-s.after(async () => { await t.close(); });
+s.after(async () => { await t?.close(); });
 
 async function privateProject(accessControl = true): Promise<Project> {
   return await t.server.tenancy.createProject(owner.user.organization_id, 'Private', { access_control: accessControl });
