@@ -52,7 +52,7 @@ interface FileResult {
   passed: number;
   failed: number;
   ms: number;
-  // The file's process's CPU time (its threads, not its children), when it printed it.
+  // The CPU time of the file's process and of the children it reaped, when it printed it.
   cpuMs: number;
   // Why the file failed as a whole, when it did.
   problem: string | null;
@@ -142,7 +142,7 @@ const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const failing = results.filter((r) => r.failed > 0).sort((a, b) => a.name.localeCompare(b.name));
 const cpuS = results.reduce((n, r) => n + r.cpuMs, 0) / 1000;
-console.log(`\n${results.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${jobs} at a time; CPU ${cpuS.toFixed(0)} s in the files' own processes`);
+console.log(`\n${results.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${jobs} at a time; CPU ${cpuS.toFixed(0)} s in the files' processes and the children they reaped`);
 if (failing.length > 0) {
   console.log('failing files:');
   for (const r of failing) console.log(`  ${r.name}: ${r.problem ?? `${r.failed} failed`}`);
