@@ -1,9 +1,10 @@
 // The capture module's start: the decoding pool (a worker over its heap limit fails its
-// requests with 503 rather than growing the process) and the capture routes. Capture is not
+// requests with 503 rather than growing the process), started by the first body large
+// enough to need it (most bodies are decoded on the main thread), and the capture routes. Capture is not
 // ready while the log holds a million events awaiting their commit.
 import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
-import { createWorkerPool } from '../pools/index.js';
+import { createLazyWorkerPool } from '../pools/index.js';
 import { captureRoutes, transferDecodeTask } from './routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './tasks.js';
 
@@ -13,7 +14,7 @@ const MAX_PENDING_EVENTS = 1_000_000;
 
 export function startCapture(ctx: NodeContext, use: Use): Started {
   const { config } = ctx;
-  const decoder = createWorkerPool<CaptureTasks, CaptureWorkerData>({
+  const decoder = createLazyWorkerPool<CaptureTasks, CaptureWorkerData>({
     worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask,
     workerData: { maxDecompressedBytes: config.capture.maxDecompressedBytes, maxJsonNodes: config.capture.maxJsonNodes },
     resourceLimits: { maxOldGenerationSizeMb: 768 },

@@ -4,7 +4,13 @@
 // `serve` or `aggregate` ensures all of them once at start, each with HEDGEROW_NATS_REPLICAS
 // replicas; an asset that exists is used as it is (say one an operator made with R3, or a
 // bucket an older node made with another TTL: leases follow the bucket's own TTL).
-import { DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from 'nats';
+import type { DiscardPolicy, RetentionPolicy, StorageType, StreamConfig } from 'nats';
+
+// The client's enum values, written out: importing the enums would load the NATS client in
+// every process and thread, NATS or not (checked against the client's types).
+const FILE = 'file' satisfies `${StorageType}` as StorageType;
+const LIMITS = 'limits' satisfies `${RetentionPolicy}` as RetentionPolicy;
+const DISCARD_NEW = 'new' satisfies `${DiscardPolicy}` as DiscardPolicy;
 import type { ClusterTimings } from './timings.js';
 
 // The two connections of a process (docs/decisions/0031, 0036): `bulk` carries capture's
@@ -78,9 +84,9 @@ export function controlStreamAsset(name: string): StreamAsset {
   return {
     kind: 'stream', name, subject: controlSubject(name), connection: 'control',
     config: {
-      storage: StorageType.File,
-      retention: RetentionPolicy.Limits,
-      discard: DiscardPolicy.New,
+      storage: FILE,
+      retention: LIMITS,
+      discard: DISCARD_NEW,
       // Never aged out, never cut by size: it is the history a new node builds its state from.
       max_age: 0,
       max_msgs: -1,
@@ -104,7 +110,7 @@ export function assetTable(s: AssetSettings): AssetTable {
       // is a bounded buffer. File storage: an acknowledged message is in the server's files.
       events: {
         kind: 'stream', name: EVENT_STREAM, subject: EVENT_SUBJECT, connection: 'bulk',
-        config: { storage: StorageType.File, retention: RetentionPolicy.Limits, max_age: 7 * DAY_MS * NS_PER_MS },
+        config: { storage: FILE, retention: LIMITS, max_age: 7 * DAY_MS * NS_PER_MS },
       },
       // Management writes (docs/decisions/0031).
       control: controlStreamAsset(CONTROL_STREAM),
@@ -112,7 +118,7 @@ export function assetTable(s: AssetSettings): AssetTable {
       hogTelemetry: {
         kind: 'stream', name: 'HEDGEROW_HOG_TELEMETRY', subject: 'hedgerow.hog.telemetry', connection: 'bulk',
         config: {
-          storage: StorageType.File, retention: RetentionPolicy.Limits,
+          storage: FILE, retention: LIMITS,
           max_age: Math.max(s.hog.logRetentionDays, s.hog.metricRetentionDays) * DAY_MS * NS_PER_MS,
           duplicate_window: DUPLICATE_WINDOW_MS * NS_PER_MS,
         },

@@ -2,7 +2,6 @@
 // process's memory embedded (./memory-kv.ts). Both answer alike: revisions per write,
 // `create` refused while the key exists, `update` refused unless it names the revision the
 // key holds, entries gone `ttlMs` after their last write.
-import { KvWatchInclude, type KV, type KvEntry as NatsKvEntry } from 'nats';
 
 export interface KvEntry {
   key: string;
@@ -43,34 +42,4 @@ export class RevisionRefusedError extends Error {}
 export function isRefused(err: unknown): boolean {
   return err instanceof RevisionRefusedError ||
     (err as { api_error?: { err_code?: number } } | null)?.api_error?.err_code === WRONG_LAST_SEQUENCE;
-}
-
-// JetStream's KV behind the view.
-export async function natsKv(kv: KV, bucket: string): Promise<KvView> {
-  const ttlMs = (await kv.status()).ttl;
-  const entry = (e: NatsKvEntry): KvEntry => ({ key: e.key, value: e.value, revision: e.revision, created: e.created, operation: e.operation });
-  return {
-    bucket,
-    ttlMs,
-    create: (key, value) => kv.create(key, value),
-    update: (key, value, revision) => kv.update(key, value, revision),
-    put: (key, value) => kv.put(key, value),
-    async get(key) {
-      const e = await kv.get(key);
-      return e && entry(e);
-    },
-    delete: (key, opts) => kv.delete(key, opts),
-    keys: () => kv.keys(),
-    async watch(opts = {}) {
-      const it = await kv.watch({
-        key: '>', headers_only: opts.headersOnly ?? false, include: opts.updatesOnly ? KvWatchInclude.UpdatesOnly : KvWatchInclude.LastValue,
-      });
-      return {
-        stop: () => it.stop(),
-        async *[Symbol.asyncIterator]() {
-          for await (const e of it) yield entry(e);
-        },
-      };
-    },
-  };
 }

@@ -5,7 +5,8 @@
 import { nanos, StorageType, type JetStreamManager, type StreamInfo } from 'nats';
 import { allAssets, type Asset, type AssetTable, type KvAsset, type ObjectsAsset, type StreamAsset } from './assets.js';
 import { connectNats, linkOf } from './connect.js';
-import { natsKv, type KvView } from './kv.js';
+import type { KvView } from './kv.js';
+import { natsKv } from './nats-kv.js';
 import { createLeases, type Leases } from './leases.js';
 import type { ObjectsView } from './objects.js';
 import type { ClusterTimings } from './timings.js';

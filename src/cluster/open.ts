@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { assetTable } from './assets.js';
 import { openEmbeddedCluster } from './embedded.js';
-import { openNatsCluster, type ClusterRole } from './nats.js';
+import type { ClusterRole } from './nats.js';
 import { clusterTimings, type ClusterTimings } from './timings.js';
 import type { Cluster } from './types.js';
 
@@ -44,5 +44,7 @@ export function clusterSettings(config: Readonly<ClusterConfig>, opts: { timings
 export async function openCluster(settings: ClusterSettings, role: ClusterRole = 'process', label?: string): Promise<Cluster> {
   const assets = assetTable(settings);
   if (!settings.natsUrl) return openEmbeddedCluster({ node: settings.node, timings: settings.timings, assets });
+  // Loaded only with NATS: the client is a quarter of a second of every thread's start.
+  const { openNatsCluster } = await import('./nats.js');
   return openNatsCluster({ url: settings.natsUrl, replicas: settings.replicas, node: settings.node, timings: settings.timings, assets, role, label });
 }

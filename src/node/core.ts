@@ -17,7 +17,7 @@ import { captureCodec } from '../capture/frames.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import { defineModule, startModules, type Readiness } from '../modules/index.js';
 import { migrateEventLayout } from '../events/migrate-layout.js';
-import { createWorkerPool, type TaskRunner } from '../pools/index.js';
+import { createLazyWorkerPool, type TaskRunner } from '../pools/index.js';
 import type { QueryTasks, QueryWorkerData } from '../../workers/queries.js';
 import { openNode, type NodeState } from './open.js';
 
@@ -128,11 +128,12 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
       return { provides: opened, ready: () => ({ consumers: opened.running() }), close: () => opened.close() };
     },
   });
-  // One thread: management scans are rare, and the flag workers keep the other cores.
+  // One thread, started by the first scan: management scans are rare, and the flag workers
+  // keep the other cores.
   const scans = defineModule<null, TaskRunner<QueryTasks>>({
     name: 'scans',
     start() {
-      const pool = createWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
+      const pool = createLazyWorkerPool<QueryTasks, QueryWorkerData>({ worker: QUERY_WORKER_URL, threads: 1, workerData: { dataDir: config.dataDir } });
       return { provides: pool, close: () => pool.close() };
     },
   });
