@@ -102,10 +102,16 @@ s('after kills with a backlog and mid-backlog, and a duplicate batch, every pers
     // consumers' positions instead, read through the server's /metrics or a read-only view
     // of its store from here, sometimes met the restarted server's LMDB failing with
     // MDB_PANIC (reported, not fixed here).
+    // Generous: on a machine loaded by other test files the three starts and the backlog
+    // take long. A failure says what the persons were, and the server's warnings.
+    let last = 'no answer';
     const done = await eventually(async () => {
       const all = await allPersons(server.url, keys);
+      last = `${all.count} persons, ${all.results.filter((p) => p.properties.step === LAST_STEP).length} at the last step`;
       return all.count === PEOPLE && all.results.every((p) => p.properties.step === LAST_STEP) ? all : null;
-    }, 30_000);
+    }, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}: ${last} of ${PEOPLE}\n${server.warnings().join('\n')}`);
+    });
     for (const p of done.results) {
       const k = Number(p.distinct_ids.find((d) => d.startsWith('user-'))!.slice(5));
       const survivor = k % 2 === 1 ? `user-${k}` : `anon-${k}`;
