@@ -2,11 +2,10 @@
 // Hog bytecode only, so it never loads the parser; the pipeline's thread sends each task
 // the functions it needs.
 import { serveTasks } from '../src/pools/serve.js';
-import { prepareInvocations } from '../src/destinations/runtime/prepare.js';
-import { runInvocationSlice } from '../src/destinations/runtime/run-slice.js';
+import { continueInvocation, startInvocations } from '../src/destinations/runtime/steps.js';
 import type { HogExecTasks } from '../src/destinations/tasks.js';
 
 export default serveTasks<HogExecTasks>({
-  prepare: (task) => prepareInvocations(task),
-  run: (task) => runInvocationSlice(task),
+  prepare: (task) => startInvocations(task),
+  run: (task) => continueInvocation(task),
 });

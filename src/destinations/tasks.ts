@@ -1,20 +1,21 @@
 // The destinations' worker tasks, typed once for both ends (src/pools/):
-// - the Hog pool the pipeline runs (workers/hog-exec.ts): prepare a batch of events'
-//   invocations (filters, mappings, inputs, masking hash), and run or resume one
-//   invocation up to its end or its next fetch;
+// - the Hog pool the pipeline runs (workers/hog-exec.ts): prepare a chunk of events'
+//   invocations (filters, mappings, inputs, masking hash) and run each program up to its
+//   first fetch, and run or resume one invocation up to its end or its next fetch
+//   (runtime/steps.ts);
 // - the API's pool (workers/hog-api.ts), which loads the WASM parser: validate and compile
 //   a create or update, and test-run a configuration (invocations/).
 import type { Task } from '../pools/index.js';
-import type { PrepareOutcome, PrepareTask } from './runtime/prepare.js';
-import type { RunOutcome, RunTask } from './runtime/run-slice.js';
+import type { RunOutcome } from './runtime/run-slice.js';
+import type { ContinueTask, StartOutcome, StartTask } from './runtime/steps.js';
 import type { ErrorBody } from '../errors.js';
 import type { InvokeResult, InvokeTask } from './api/invoke.js';
 import type { ValidationContext } from './api/validate.js';
 import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
 export type HogExecTasks = {
-  prepare: Task<PrepareTask, PrepareOutcome[]>;
-  run: Task<RunTask, RunOutcome>;
+  prepare: Task<StartTask, StartOutcome[]>;
+  run: Task<ContinueTask, RunOutcome>;
 };
 
 // A create or update validated and compiled, or the error to answer with.

@@ -32,6 +32,8 @@ export interface RunOutcome {
   timings: ExecutionTiming[];
   ops: number;
   maxMemoryBytes: number;
+  // The event's url in the globals, for the completion log (the pipeline holds the globals as bytes).
+  eventUrl: unknown;
 }
 
 export const HOG_TIMEOUT_MS = 100;
@@ -51,7 +53,7 @@ const declaredOnly = () => Promise.reject(new Error('fetch is made by the pipeli
 
 export function runInvocationSlice(task: RunTask): RunOutcome {
   const redact = redactor(task.globals, task.secretKeys);
-  const event = (task.globals.event ?? {}) as { uuid?: string };
+  const event = (task.globals.event ?? {}) as { uuid?: string; url?: unknown };
   const logs: LogLine[] = [];
   let kept = task.logsSoFar;
   const print = (line: string) => {
@@ -80,7 +82,10 @@ export function runInvocationSlice(task: RunTask): RunOutcome {
       error = `HogVMException: ${errorMessage}`;
     }
   }
-  return { logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes };
+  return {
+    logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
+    eventUrl: event.url,
+  };
 }
 
 /** PostHog's line for a run that ended without an error. */
