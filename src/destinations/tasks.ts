@@ -6,17 +6,21 @@
 // - the API's pool (workers/hog-api.ts), which loads the WASM parser: validate and compile
 //   a create or update, and test-run a configuration (invocations/).
 import type { Task } from '../pools/index.js';
-import type { RunOutcome } from './runtime/run-slice.js';
-import type { ContinueTask, StartOutcome, StartTask } from './runtime/steps.js';
+import type { ContinueTask, StartResult, StartTask, StepOutcome } from './runtime/steps.js';
 import type { ErrorBody } from '../errors.js';
 import type { InvokeResult, InvokeTask } from './api/invoke.js';
 import type { ValidationContext } from './api/validate.js';
 import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
 export type HogExecTasks = {
-  prepare: Task<StartTask, StartOutcome[]>;
-  run: Task<ContinueTask, RunOutcome>;
+  prepare: Task<StartTask, StartResult>;
+  run: Task<ContinueTask, StepOutcome>;
 };
+
+// Each Hog worker's data: its place among them (runtime/hog-pools.ts).
+export interface HogWorkerData {
+  index: number;
+}
 
 // A create or update validated and compiled, or the error to answer with.
 export interface ValidateTask {

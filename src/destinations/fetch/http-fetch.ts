@@ -10,6 +10,7 @@ import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import type { Socket } from 'node:net';
 import { isIP } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { refusal, type AddressPolicy } from './address-policy.js';
 
 export interface FetchRequest {
@@ -75,22 +76,55 @@ function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
+// What a URL comes to, worked out once per URL and policy (a destination fetches the same
+// few URLs over and over): where to connect and how, or why not.
+type Target =
+  | { refused: FetchOutcome }
+  | { refused: null; client: typeof http | typeof https; host: string; options: http.RequestOptions };
+
+const MAX_TARGETS = 1024;
+const targets = new WeakMap<AddressPolicy, Map<string, Target>>();
+
+function targetOf(text: string, policy: AddressPolicy): Target {
+  let known = targets.get(policy);
+  if (!known) targets.set(policy, (known = new Map()));
+  let target = known.get(text);
+  if (target) return target;
+  target = resolveTarget(text, policy);
+  if (known.size >= MAX_TARGETS) known.clear();
+  known.set(text, target);
+  return target;
+}
+
+function resolveTarget(text: string, policy: AddressPolicy): Target {
   let url: URL;
   try {
-    url = new URL(request.url);
+    url = new URL(text);
   } catch {
-    return Promise.resolve({ ok: false, retryable: false, message: `Invalid URL: ${request.url}` });
+    return { refused: { ok: false, retryable: false, message: `Invalid URL: ${text}` } };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return Promise.resolve({ ok: false, retryable: false, message: `Invalid URL: only http and https can be fetched, not ${url.protocol}` });
+    return { refused: { ok: false, retryable: false, message: `Invalid URL: only http and https can be fetched, not ${url.protocol}` } };
   }
   const host = bareHost(url.hostname);
   if (isIP(host) !== 0) {
-    const why = refusal(host, settings.policy, host);
-    if (why !== null) return Promise.resolve({ ok: false, retryable: false, message: `SecureRequestError: Refused to connect to ${host}: ${why}` });
+    const why = refusal(host, policy, host);
+    if (why !== null) return { refused: { ok: false, retryable: false, message: `SecureRequestError: Refused to connect to ${host}: ${why}` } };
   }
-  const client = url.protocol === 'https:' ? https : http;
+  return {
+    refused: null, client: url.protocol === 'https:' ? https : http, host,
+    options: { ...urlToHttpOptions(url), agent: agents[url.protocol], lookup: guardedLookup(policy, host) as unknown as typeof dnsLookup },
+  };
+}
+
+// Sockets whose connected address was checked, and under which policy: a kept-alive socket
+// is checked once per policy.
+const checkedSockets = new WeakMap<Socket, AddressPolicy>();
+
+export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
+  const target = targetOf(request.url, settings.policy);
+  if (target.refused !== null) return Promise.resolve(target.refused);
+  const { client, host } = target;
   return new Promise<FetchOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: FetchOutcome) => {
@@ -103,11 +137,10 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
       const refused = err instanceof RefusedAddressError;
       finish({ ok: false, retryable: !refused, message: `${err.name}: ${err.message}` });
     };
-    const req = client.request(url, {
+    const req = client.request({
+      ...target.options,
       method: request.method,
       headers: request.body === null ? request.headers : { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
-      agent: agents[url.protocol as 'http:' | 'https:'],
-      lookup: guardedLookup(settings.policy, host) as unknown as typeof dnsLookup,
     });
     // When the timer comes due, the answer may be waiting unread in the socket: a thread kept
     // busy past the limit (a large batch's transaction) runs due timers before it reads
@@ -119,10 +152,12 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
       req.destroy();
     }), settings.timeoutMs);
     req.on('socket', (socket: Socket) => {
+      if (checkedSockets.get(socket) === settings.policy) return;
       const check = () => {
         const address = socket.remoteAddress;
         const why = address === undefined ? 'no address' : refusal(address, settings.policy, host);
         if (why !== null) req.destroy(new RefusedAddressError(`Refused to connect to ${address ?? host}: ${why}`));
+        else checkedSockets.set(socket, settings.policy);
       };
       if (socket.connecting) socket.once('connect', check);
       else check();

@@ -3,16 +3,15 @@
 // follows the event store, so each event's person is resolved before its functions run.
 // Each batch goes through the pipeline (./pipeline.ts) a chunk at a time, and the
 // invocations it queues run in the deliveries loop (./deliveries.ts).
-import { createLazyWorkerPool } from '../../pools/index.js';
 import { defineConsumer, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
 import { openDestinationsStore } from '../../store/destinations.js';
 import { createTenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../fetch/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
-import type { HogExecTasks } from '../tasks.js';
 import { createDeliveries } from './deliveries.js';
 import { createFunctionCache } from './function-cache.js';
+import { createHogPools } from './hog-pools.js';
 import { applyBatch, type PipelineDeps } from './pipeline.js';
 import { appliedKey, queuedInvocations } from './queue.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
@@ -48,7 +47,7 @@ const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
 const PER_FUNCTION = 16;
 const DEGRADED_PER_FUNCTION = 2;
 const MAX_FETCHES = 256;
-const HELD_PER_FUNCTION = 1_024;
+const HELD_PER_FUNCTION = 2_048;
 const MAX_IN_MEMORY = 4_096;
 const MAX_QUEUED = 1_000_000;
 // The Hog workers' heap: a program bounded by the VM's memory estimate stays far below it;
@@ -71,10 +70,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
       throw err;
     });
     const functions = createFunctionCache(ctx.store);
-    const pool = createLazyWorkerPool<HogExecTasks>({
-      worker: HOG_WORKER, threads: settings.hogWorkers, workerData: undefined, maxBatch: 32, tasksPerThread: 2,
-      resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
-    });
+    const pool = createHogPools({ worker: HOG_WORKER, threads: settings.hogWorkers, heapMb: HOG_WORKER_HEAP_MB });
     const policy = parseAddressPolicy(settings.fetchAllow);
     const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: settings.watcherLockMs };
     const deliveries = createDeliveries({

@@ -11,7 +11,9 @@
 // `maxInMemory` over all; the rest of a function's queue stays in the store and is read
 // back as its invocations finish, so one slow or failing endpoint holds up only its own
 // function. The consumer prepares more only while at most half of `maxInMemory` is held
-// (whenRoom), so a backlog the deliveries cannot keep up with waits in the log; it stops
+// (whenRoom), so a backlog the deliveries cannot keep up with waits in the log; a function
+// whose endpoint has answered none of its fetches for a second is not counted then (its
+// backlog goes to the store, as above, and the other functions go on). The consumer stops
 // reading the log when a million invocations are queued over all functions, memory and
 // store together (./consumer.ts).
 import type { TaskRunner } from '../../pools/index.js';
@@ -24,7 +26,8 @@ import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
 import type { InvocationKey } from './queue.js';
-import { completionLog, type RunOutcome } from './run-slice.js';
+import { completionLog } from './run-slice.js';
+import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
 
@@ -59,13 +62,14 @@ interface Entry {
   inv: QueuedInvocation;
   timings: ExecutionTiming[];
   logsSoFar: number;
+  // Where a Hog worker keeps the program suspended at its fetch (./steps.ts).
+  token: string | null;
 }
 
 export interface Deliveries {
   // An invocation already written to the store's queue: held in memory, or left in the
-  // store until its function has room (an invocation held already is ignored). `first`:
-  // its program's first slice, run when it was prepared.
-  add(key: InvocationKey, inv: QueuedInvocation, first?: RunOutcome | null): void;
+  // store until its function has room (an invocation held or finished already is ignored).
+  add(key: InvocationKey, inv: QueuedInvocation, prepared?: Prepared): void;
   // Whether an invocation of the function added now would be held in memory.
   hasRoom(functionId: string): boolean;
   // Invocations queued: held in memory (waiting, in flight or waiting for a retry) or left
@@ -75,15 +79,28 @@ export interface Deliveries {
   inMemory(): number;
   // Resolves once fewer than `limit` are queued (the consumer waits so the queue stays bounded).
   whenBelow(limit: number): Promise<void>;
-  // Resolves once at most half of maxInMemory are held in memory (the consumer prepares
-  // the next events then).
+  // Resolves once at most half of maxInMemory are held in memory by functions whose
+  // endpoints answer (the consumer prepares the next events then).
   whenRoom(): Promise<void>;
   // Resolves once nothing is held (tests and the bench).
   idle(): Promise<void>;
   close(): Promise<void>;
 }
 
+// What the consumer's prepare step left of an invocation.
+export interface Prepared {
+  // Its program's first slice, when it was run.
+  first?: StepOutcome | null;
+  // Where a Hog worker keeps its program (or its globals when it was not run).
+  token?: string | null;
+  // The caller has just seen it is not finished.
+  fresh?: boolean;
+}
+
 const MAX_FETCHES = 256;
+// A function with fetches in flight and none answered for this long is stalled: its
+// invocations held do not keep the consumer from preparing more.
+const STALLED_MS = 1000;
 const TELEMETRY_FLUSH_MS = 250;
 const RETRY_AFTER_STORE_ERROR_MS = 1000;
 
@@ -97,6 +114,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // Function id → its fetches in flight.
   const fetching = new Map<string, number>();
   let fetchingAll = 0;
+  // Function id → when one of its fetches last ended, or started with none in flight.
+  const progressAt = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   const waiters: { limit: number; resolve: () => void }[] = [];
   let roomWaiters: (() => void)[] = [];
@@ -134,10 +153,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (active === 0) activeDone?.();
   }
 
-  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: RunOutcome | null): void {
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null): void {
     keys.add(keyText(key));
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0 };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, token };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -160,7 +179,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         exhausted = false;
         break;
       }
-      hold(key, value, keys, null);
+      hold(key, value, keys, null, null);
       loaded++;
     }
     const before = inStore.get(id) ?? 0;
@@ -186,11 +205,27 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     for (let i = waiters.length - 1; i >= 0; i--) {
       if (held() < waiters[i].limit) waiters.splice(i, 1)[0].resolve();
     }
-    if (memoryCount <= roomMark && roomWaiters.length > 0) {
-      const resolve = roomWaiters;
-      roomWaiters = [];
-      for (const r of resolve) r();
-    }
+    checkRoom();
+  }
+
+  function stalled(id: string, now: number): boolean {
+    return (fetching.get(id) ?? 0) > 0 && now - (progressAt.get(id) ?? now) > STALLED_MS;
+  }
+
+  // Invocations held by functions that are not stalled.
+  function roomTaken(): number {
+    if (memoryCount <= roomMark) return memoryCount;
+    const now = deps.now();
+    let taken = 0;
+    for (const [id, keys] of memory) if (!stalled(id, now)) taken += keys.size;
+    return taken;
+  }
+
+  function checkRoom(): void {
+    if (roomWaiters.length === 0 || roomTaken() > roomMark) return;
+    const resolve = roomWaiters;
+    roomWaiters = [];
+    for (const r of resolve) r();
   }
 
   function later(entry: Entry, ms: number): void {
@@ -202,9 +237,16 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     timers.add(timer);
   }
 
+  // Function id → its watcher state, read once per event-loop turn.
+  const watcherStates = new Map<string, number>();
   function watcherState(fn: StoredHogFunction): number {
+    let state = watcherStates.get(fn.id);
+    if (state !== undefined) return state;
+    if (watcherStates.size === 0) setImmediate(() => watcherStates.clear());
     const record = ds.watcher.get(fn.id);
-    return record ? acknowledgeEpoch(record, fn.watcher_epoch, settings.watcher, deps.now()).state : WatcherState.healthy;
+    state = record ? acknowledgeEpoch(record, fn.watcher_epoch, settings.watcher, deps.now()).state : WatcherState.healthy;
+    watcherStates.set(fn.id, state);
+    return state;
   }
 
   // Whether the invocation's function still runs it; if not, it is dropped.
@@ -245,9 +287,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function run(entry: Entry, fn: StoredHogFunction): void {
     const { inv } = entry;
     begin();
+    const token = entry.token;
+    entry.token = null;
     deps.pool.run('run', {
-      bytecode: inv.state === null ? fn.bytecode : null, state: inv.state, response: inv.response, globals: inv.globals,
-      secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
+      token, bytecode: fn.bytecode ?? [], state: inv.state, response: inv.response, globals: inv.globals,
+      functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
     }).then(
       (outcome) => afterSlice(entry, outcome),
       // The worker itself failed (ran out of memory, crashed): the invocation fails, once.
@@ -255,19 +299,19 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     ).finally(end);
   }
 
-  function afterSlice(entry: Entry, outcome: RunOutcome): void {
+  function afterSlice(entry: Entry, outcome: StepOutcome): void {
     const { inv } = entry;
     entry.timings.push(...outcome.timings);
     entry.logsSoFar += outcome.logs.length;
     for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
     if (outcome.fetch === null) return finish(entry, outcome.error, outcome);
-    // A further fetch: store where the program stands, so a restart resumes here and
-    // never repeats the fetch that answered.
-    const resumed = inv.state !== null;
-    inv.state = outcome.fetch.state;
+    entry.token = outcome.fetch.token ?? null;
+    inv.state = outcome.fetch.state ?? null;
     inv.response = null;
     inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };
-    if (!resumed) return ready(entry);
+    if (inv.state === null) return ready(entry);
+    // A further fetch (the worker hands the state out then): store where the program
+    // stands, so a restart resumes here and never repeats the fetch that answered.
     writes.stored.push({ key: entry.key, inv });
     afterWrite.push(() => ready(entry));
     scheduleFlush();
@@ -278,6 +322,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const id = inv.functionId;
     const pending = inv.pendingFetch!;
     const attempt = pending.attempts + 1;
+    if ((fetching.get(id) ?? 0) === 0) progressAt.set(id, deps.now());
     fetching.set(id, (fetching.get(id) ?? 0) + 1);
     fetchingAll++;
     begin();
@@ -290,6 +335,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     } finally {
       fetching.set(id, fetching.get(id)! - 1);
       fetchingAll--;
+      progressAt.set(id, deps.now());
       end();
     }
     entry.timings.push({ kind: 'async_function', durationMs: deps.now() - started });
@@ -318,7 +364,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     pump();
   }
 
-  function finish(entry: Entry, error: string | null, sync: RunOutcome | null): void {
+  function finish(entry: Entry, error: string | null, sync: StepOutcome | null): void {
     const { inv } = entry;
     const unsuccessful = inv.failed || error !== null;
     if (error !== null) {
@@ -391,17 +437,19 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
 
   const flushTimer = setInterval(() => {
     if (!telemetry.empty()) void flush();
+    // A function becomes stalled with nothing released meanwhile.
+    checkRoom();
   }, TELEMETRY_FLUSH_MS);
 
   return {
-    add(key, inv, first = null) {
+    add(key, inv, prepared = {}) {
       const keys = memoryOf(inv.functionId);
       // Read back from the store between its commit and this call (and maybe finished already).
-      if (keys.has(keyText(key)) || ds.done.doesExist(key)) {
+      if (keys.has(keyText(key)) || (!prepared.fresh && ds.done.doesExist(key))) {
         if (keys.size === 0) memory.delete(inv.functionId);
         return;
       }
-      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, first);
+      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null);
       inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
       storeCount++;
       if (keys.size === 0) memory.delete(inv.functionId);
@@ -414,7 +462,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       return new Promise((resolve) => waiters.push({ limit, resolve }));
     },
     whenRoom() {
-      if (memoryCount <= roomMark) return Promise.resolve();
+      if (roomTaken() <= roomMark) return Promise.resolve();
       return new Promise((resolve) => roomWaiters.push(resolve));
     },
     idle: () => new Promise<void>((resolve) => {

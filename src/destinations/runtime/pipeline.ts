@@ -9,24 +9,22 @@
 // The batch's last transaction records the log sequence it reached (its own record of
 // what it applied, so a batch is applied once even if the mechanism's position, committed
 // after, lags); a batch applied again skips what its committed chunks covered.
-import type { TaskRunner } from '../../pools/index.js';
 import type { ConsumerContext, EventGroup } from '../../log/consumers/index.js';
 import type { CapturedEvent, LogEntry } from '../../log/types.js';
 import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
 import type { Store } from '../../store/env.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId } from '../../persons/index.js';
 import type { TenancyStore } from '../../access/index.js';
-import type { HogExecTasks } from '../tasks.js';
 import { WatcherState } from '../types.js';
 import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
+import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
 import { passesMasking } from './masking.js';
 import {
   appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
 } from './queue.js';
-import type { RunOutcome } from './run-slice.js';
-import type { StartOutcome, StartTask } from './steps.js';
+import type { StartResult, StartTask, StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, type WatcherSettings } from './watcher.js';
 
@@ -38,7 +36,7 @@ export interface PipelineDeps<S = unknown> {
   ctx: ConsumerContext<S>;
   ds: DestinationsStore;
   functions: FunctionCache;
-  pool: TaskRunner<HogExecTasks>;
+  pool: Pick<HogPools, 'run' | 'forget'>;
   deliveries: Deliveries;
   watcher: WatcherSettings;
   // Read here for project names only.
@@ -122,12 +120,12 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     }
     if (chosen.length > 0) work.push({ ctx: eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev), functions: chosen });
   }
-  const outcomes: StartOutcome[] = work.length === 0 ? [] : await deps.pool.run('prepare', {
-    functions: runnable.map((f) => f.run), events: work, start: runnable.map((f) => deliveries.hasRoom(f.stored.id)),
+  const { outcomes, packs }: StartResult = work.length === 0 ? { outcomes: [], packs: [] } : await deps.pool.run('prepare', {
+    functions: runnable.map((f) => f.run), events: work, start: runnable.map((f) => deliveries.hasRoom(f.stored.id)), forget: [],
   });
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
-  const queued: { key: InvocationKey; inv: QueuedInvocation; first: RunOutcome | null }[] = [];
+  const queued: { key: InvocationKey; inv: QueuedInvocation; first: StepOutcome | null; token: string | null }[] = [];
   const batch = await ds.root.transaction(() => {
     for (const o of outcomes) {
       const fn = runnable[o.fn].stored;
@@ -143,18 +141,22 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       }
       if (fn.masking && o.maskKey !== null && !passesMasking(ds, fn.id, o.maskKey, fn.masking, now)) {
         telemetry.count(fn.id, 'masked');
+        if (o.token !== null) deps.pool.forget(o.token);
         continue;
       }
       const inv: QueuedInvocation = {
         functionId: fn.id, projectId: fn.project_id, eventUuid: ev.uuid, mappingIndex: o.mappingIndex, instanceId: '',
-        globals: o.globals, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
+        globals: packs[o.ev]!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
       };
       const key = invocationKey(inv);
-      if (known(ds, key)) continue;
+      if (known(ds, key)) {
+        if (o.token !== null) deps.pool.forget(o.token);
+        continue;
+      }
       inv.instanceId = instanceIdOf(key);
       telemetry.count(fn.id, 'triggered');
       enqueue(ds, key, inv);
-      queued.push({ key, inv, first: o.slice });
+      queued.push({ key, inv, first: o.slice, token: o.token });
     }
     const written = telemetry.write(ds);
     if (last !== null) progress.current = last;
@@ -168,7 +170,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     return written;
   });
   deps.out?.telemetry(batch);
-  for (const { key, inv, first } of queued) deliveries.add(key, inv, first);
+  for (const { key, inv, first, token } of queued) deliveries.add(key, inv, { first, token, fresh: true });
 }
 
 // Applies one batch of events: what the consumer's handler does.

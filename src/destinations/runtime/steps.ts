@@ -3,68 +3,169 @@
 //   to its first fetch (or its end) in the same task, so a delivery costs one round trip
 //   to the pool before its request and one after the answer. A function with masking is
 //   not run here: most of its invocations are masked, which the consumer decides after.
-// - continue: one invocation run from its start or resumed with its fetch's answer.
-// An invocation's globals and a suspended program's state leave the worker as bytes
-// (./bytes.ts): the consumer stores, holds and sends them back without building them again.
+// - continue: one invocation run from its start, or resumed with its fetch's answer.
+// A program suspended at a fetch stays here, by token, with its globals (and so do the
+// globals of an invocation not run here): the continue step resumes (or starts) it without
+// the state and the globals being copied to the consumer and back (for a webhook sending
+// the whole event they were most of a delivery's cost). The consumer
+// sends continue steps to the worker that holds the token (./hog-pools.ts). What it holds
+// for a crash, and for a worker that lost the program (restarted, or past MAX_SUSPENDED),
+// is the event's invocations' globals packed once per event (./bytes.ts); a program lost
+// here after its first fetch answered is replayed from its start with that answer, its
+// fetch not made again. After a second fetch the state is handed out too: the consumer
+// stores it before the request (docs/decisions/0021).
 import { fetchRequest } from '../fetch/fetch-rules.js';
 import { pack, unpack } from './bytes.js';
 import { preparedEvent, prepareOne, type PrepareTask } from './prepare.js';
-import { runInvocationSlice, type RunOutcome, type RunTask } from './run-slice.js';
+import { runInvocationSlice, type RunOutcome } from './run-slice.js';
 
 export interface StartTask extends PrepareTask {
   // Per function (index into `functions`): whether to run its programs here. The consumer
   // leaves out functions whose invocations will wait in the store.
   start: boolean[];
+  // Tokens of invocations the consumer did not queue (masked, or queued already): dropped.
+  forget: string[];
+}
+
+// The globals of an event's invocations, packed together: what they share once.
+export interface EventPack {
+  base: Record<string, unknown>;
+  // `${function id} ${mapping index}` → what is the invocation's own.
+  own: Record<string, { source: unknown; inputs: unknown }>;
 }
 
 export type StartOutcome =
   | { fn: number; ev: number; kind: 'filtered' }
   | { fn: number; ev: number; kind: 'filtering_failed' | 'inputs_failed'; message: string }
-  | {
-    fn: number; ev: number; kind: 'invocation'; mappingIndex: number; maskKey: string | null;
-    globals: Uint8Array;
-    // The program's first slice, or null when it was not run here.
-    slice: RunOutcome | null;
-  };
+  // `slice`: the program's first slice, or null when it was not run here; `token`: where
+  // this worker keeps its program, or its globals when it was not run.
+  | { fn: number; ev: number; kind: 'invocation'; mappingIndex: number; maskKey: string | null; slice: StepOutcome | null; token: string | null };
 
-// A slice as the pipeline takes it: its fetch (if any) already made into the request, the
-// state as bytes.
-function forPipeline(outcome: RunOutcome): RunOutcome {
-  if (outcome.fetch === null) return outcome;
-  const request = fetchRequest(outcome.fetch.url, outcome.fetch.options);
-  const options = { method: request.method, headers: request.headers, body: request.body };
-  return { ...outcome, fetch: { url: request.url, options, state: pack(outcome.fetch.state) } };
+export interface StartResult {
+  outcomes: StartOutcome[];
+  // Per event (as in the task): its invocations' globals, packed (null when it made none).
+  packs: (Uint8Array | null)[];
 }
 
-export async function startInvocations(task: StartTask): Promise<StartOutcome[]> {
-  const out: StartOutcome[] = [];
-  for (const [ev, { ctx, functions }] of task.events.entries()) {
-    const event = preparedEvent(ctx);
-    for (const fn of functions) {
-      const run = task.functions[fn];
-      await prepareOne(run, event, (found) => {
-        if (found.kind !== 'invocation') {
-          out.push({ fn, ev, ...found });
-          return;
-        }
-        const slice = task.start[fn] && run.masking === null
-          ? forPipeline(runInvocationSlice({ bytecode: run.bytecode, state: null, response: null, globals: found.globals, secretKeys: run.secretKeys, logsSoFar: 0 }))
-          : null;
-        out.push({ fn, ev, kind: 'invocation', mappingIndex: found.mappingIndex, maskKey: found.maskKey, globals: pack(found.globals), slice });
-      });
-    }
-  }
-  return out;
+// A slice as the pipeline takes it: its fetch made into the request, the program kept here
+// under `token`; `state` (bytes) only when the consumer must store it.
+export interface StepOutcome extends Omit<RunOutcome, 'fetch'> {
+  fetch: { url: string; options: { method: string; headers: Record<string, string>; body: string | null }; state: unknown; token: string | null } | null;
 }
 
-// A run task whose globals and state may be bytes (as the pipeline holds them) or objects
-// (invocations queued before they were bytes).
-export interface ContinueTask extends Omit<RunTask, 'globals' | 'state'> {
-  globals: Uint8Array | Record<string, unknown>;
+export interface ContinueTask {
+  // Where the worker that ran its last slice keeps the program (null: nowhere).
+  token: string | null;
+  // The function's program: run from its start, or replayed.
+  bytecode: unknown[];
+  // The program as stored after a second fetch (bytes, or an object), else null.
   state: unknown;
+  // The answer to its fetch, or null to run from the start.
+  response: { status: number; body: unknown } | null;
+  // The event's pack (bytes), or this invocation's globals as an object.
+  globals: Uint8Array | Record<string, unknown>;
+  functionId: string;
+  mappingIndex: number;
+  secretKeys: string[];
+  // How many log lines earlier slices of this invocation kept.
+  logsSoFar: number;
 }
 
-export function continueInvocation(task: ContinueTask): RunOutcome {
-  const globals = unpack<Record<string, unknown>>(task.globals);
-  return forPipeline(runInvocationSlice({ ...task, globals, state: task.state === null ? null : unpack(task.state) }));
+// Programs kept per worker: beyond this the oldest are dropped (their continue replays).
+export const MAX_SUSPENDED = 4096;
+
+const ownKey = (functionId: string, mappingIndex: number) => `${functionId} ${mappingIndex}`;
+
+export function globalsOf(globals: ContinueTask['globals'], functionId: string, mappingIndex: number): Record<string, unknown> {
+  if (!(globals instanceof Uint8Array)) return globals;
+  const { base, own } = unpack<EventPack>(globals);
+  const mine = own[ownKey(functionId, mappingIndex)];
+  return { ...base, source: mine?.source, inputs: mine?.inputs };
+}
+
+export interface Steps {
+  start(task: StartTask): Promise<StartResult>;
+  continue(task: ContinueTask): StepOutcome;
+  // Programs kept (tests).
+  kept(): number;
+}
+
+export function createSteps(workerIndex: number): Steps {
+  const kept = new Map<string, { state: unknown; globals: Record<string, unknown> }>();
+  let next = 0;
+
+  function keep(state: unknown, globals: Record<string, unknown>): string {
+    const token = `${workerIndex}:${next++}`;
+    kept.set(token, { state, globals });
+    if (kept.size > MAX_SUSPENDED) kept.delete(kept.keys().next().value!);
+    return token;
+  }
+
+  // The slice as the pipeline takes it; a program suspended at a fetch is kept.
+  function out(slice: RunOutcome, globals: Record<string, unknown>, resumed: boolean): StepOutcome {
+    if (slice.fetch === null) return { ...slice, fetch: null };
+    const request = fetchRequest(slice.fetch.url, slice.fetch.options);
+    const token = keep(slice.fetch.state, globals);
+    return {
+      ...slice,
+      fetch: {
+        url: request.url, options: { method: request.method, headers: request.headers, body: request.body },
+        state: resumed ? pack(slice.fetch.state) : null, token,
+      },
+    };
+  }
+
+  return {
+    async start(task) {
+      for (const token of task.forget) kept.delete(token);
+      const outcomes: StartOutcome[] = [];
+      const packs: (Uint8Array | null)[] = [];
+      for (const [ev, { ctx, functions }] of task.events.entries()) {
+        const event = preparedEvent(ctx);
+        const own: EventPack['own'] = {};
+        let any = false;
+        for (const fn of functions) {
+          const run = task.functions[fn];
+          await prepareOne(run, event, (found) => {
+            if (found.kind !== 'invocation') {
+              outcomes.push({ fn, ev, ...found });
+              return;
+            }
+            any = true;
+            own[ownKey(run.id, found.mappingIndex)] = { source: found.globals.source, inputs: found.globals.inputs };
+            if (!task.start[fn] || run.masking !== null) {
+              const token = keep(null, found.globals);
+              outcomes.push({ fn, ev, kind: 'invocation', mappingIndex: found.mappingIndex, maskKey: found.maskKey, slice: null, token });
+              return;
+            }
+            const slice = out(runInvocationSlice({
+              bytecode: run.bytecode, state: null, response: null, globals: found.globals, secretKeys: run.secretKeys, logsSoFar: 0,
+            }), found.globals, false);
+            outcomes.push({ fn, ev, kind: 'invocation', mappingIndex: found.mappingIndex, maskKey: found.maskKey, slice, token: slice.fetch?.token ?? null });
+          });
+        }
+        packs.push(any ? pack({ base: event.base, own }) : null);
+      }
+      return { outcomes, packs };
+    },
+
+    continue(task) {
+      const held = task.token === null ? undefined : kept.get(task.token);
+      if (held !== undefined) kept.delete(task.token!);
+      const globals = held?.globals ?? globalsOf(task.globals, task.functionId, task.mappingIndex);
+      const base = { bytecode: task.bytecode, globals, secretKeys: task.secretKeys };
+      let state = held?.state ?? (task.state === null ? null : unpack(task.state));
+      if (state === null && task.response !== null) {
+        // The program was lost here after its fetch was made: replayed up to that fetch (its
+        // lines were kept the first time), then resumed with the answer.
+        const replay = runInvocationSlice({ ...base, state: null, response: null, logsSoFar: 0 });
+        if (replay.fetch === null) return out({ ...replay, logs: [], timings: [] }, globals, false);
+        state = replay.fetch.state;
+      }
+      const slice = runInvocationSlice({ ...base, bytecode: state === null ? task.bytecode : null, state, response: task.response, logsSoFar: task.logsSoFar });
+      return out(slice, globals, task.response !== null);
+    },
+
+    kept: () => kept.size,
+  };
 }
