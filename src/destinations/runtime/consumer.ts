@@ -40,15 +40,15 @@ const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
 // Fetches in flight per function (fewer once its watcher degrades it) and over all
 // functions; invocations held in memory per function and over all functions (the rest wait
 // in the destinations store, read back as room comes; the consumer prepares more only while
-// at most half of MAX_IN_MEMORY is held), and queued over all functions before the consumer
-// stops reading the log (the log keeps the rest). An invocation held in memory carries its
-// globals and, once prepared, its request and program state: ~10 KB for an event of fifty
-// properties sent whole.
+// at most half of MAX_IN_MEMORY is held, which a function alone reaches before its own cap),
+// and queued over all functions before the consumer stops reading the log (the log keeps
+// the rest). An invocation held carries its event's packed globals and its request here and
+// its program in a Hog worker: ~10 KB for an event of fifty properties sent whole.
 const PER_FUNCTION = 16;
 const DEGRADED_PER_FUNCTION = 2;
 const MAX_FETCHES = 256;
-const HELD_PER_FUNCTION = 2_048;
-const MAX_IN_MEMORY = 4_096;
+const HELD_PER_FUNCTION = 1_536;
+const MAX_IN_MEMORY = 2_048;
 const MAX_QUEUED = 1_000_000;
 // The Hog workers' heap: a program bounded by the VM's memory estimate stays far below it;
 // beyond it the worker is stopped and the invocation fails alone.
