@@ -171,7 +171,14 @@ try {
   }
   say(`Metrics: ${[...metric].map(([k, v]) => `${k} ${fmt(v)}`).join('; ')}.`);
   const errors = [...ds.logs.getRange()].filter(({ value }) => value.level === 'ERROR' || value.level === 'WARN');
-  if (errors.length > 0) say(`WARN/ERROR log lines: ${errors.length}, the first: ${errors[0].value.message} (${errors[0].key[1] - t0} ms after the start)`);
+  if (errors.length > 0) {
+    const kinds = new Map<string, number>();
+    for (const { value } of errors) {
+      const kind = value.message.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>').replace(/\d+/g, 'N');
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    say(`WARN/ERROR log lines: ${errors.length}: ${[...kinds].map(([k, n]) => `${n} × "${k}"`).join('; ')}.`);
+  }
   say(`The consumer's position reached the log's end after ${allPrepared?.toFixed(1) ?? '–'} s, with ${fmt(deliveredWhilePreparing)} deliveries made by then (${fmt((100 * deliveredWhilePreparing) / Math.max(deliveries, 1))}%). Peak RSS sampled ${fmt(peakRss / 1024)} MB. Load average after: ${load()}.`);
   say();
   say('<details><summary>Timeline</summary>');
