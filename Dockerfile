@@ -3,12 +3,11 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
+# The service only (tsconfig.build.json: src and workers): no tests, no benchmarks.
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workers ./workers
-COPY test ./test
-COPY bench ./bench
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev
+RUN npx tsc -b tsconfig.build.json && rm dist/build.tsbuildinfo && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 import { applyEntries } from '../src/events/consumer.js';
 import { createPersonStep } from '../src/persons/step.js';
 import * as capture from './capture-path-subjects.js';
@@ -83,7 +84,7 @@ if (stages.has('store')) {
   for (const person of [false, true]) {
     const runs = capture.subjects.map((subject) => {
       const dir = mkdtempSync(join(tmpdir(), 'hedgerow-bench-path-'));
-      const store = openStore(dir);
+      const store = openStore(dir, tables);
       return { subject, dir, store, step: person ? createPersonStep(store) : undefined, perEvent: [] as number[] };
     });
     const query = new URLSearchParams();

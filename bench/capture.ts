@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { captureEvent as event, measureCeiling, root, startPinned, wrk } from './ceiling.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values } = parseArgs({ options: {
   duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '64' }, runs: { type: 'string', default: '1' },
@@ -51,8 +52,8 @@ if (values.baseline) {
 
 // One build's /i/v0/e/ and /batch/ on a fresh data dir.
 async function measureBuild(build: { label: string; cwd: string }, dataDir: string) {
-  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: build.cwd, encoding: 'utf8' }));
-  const server = await startPinned(['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'], build.cwd);
+  const keys = JSON.parse(execFileSync(process.execPath, [cliEntry(build.cwd), 'init', '--data', dataDir, '--json'], { cwd: build.cwd, encoding: 'utf8' }));
+  const server = await startPinned([cliEntry(build.cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'], build.cwd);
   await ready(server.port);
   const single = JSON.stringify(event(keys.project_api_key, 1));
   const singleResult = wrk(`http://127.0.0.1:${server.port}/i/v0/e/`, single, server.child.pid!, wrkOptions);

@@ -30,6 +30,7 @@ import { connect } from 'nats';
 import { captureEvent, root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 import { startNatsServer, type NatsServer } from '../test/helpers/nats.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values: args } = parseArgs({ options: {
   duration: { type: 'string', default: '5' },
@@ -84,7 +85,7 @@ const children = new Set<ChildProcess>();
 interface Node { name: string; child: ChildProcess; base: string }
 
 async function serve(name: string, dataDir: string, natsUrl: string): Promise<Node> {
-  const child = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
+  const child = spawn(process.execPath, [cliEntry(root), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...quiet, NATS_URL: natsUrl } });
   children.add(child);
   const { port } = await jsonLine(child, 'listening', `serve ${name}`);
@@ -158,7 +159,7 @@ async function phase(count: 1 | 2, index: number): Promise<PhaseResult> {
   const nodes: Node[] = [];
   try {
     const dataA = join(work, `p${index}-a`);
-    const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataA, '--json'],
+    const keys = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataA, '--json'],
       { cwd: root, encoding: 'utf8', env: { ...process.env, ...quiet, NATS_URL: nats.url } }));
     nodes.push(await serve('A', dataA, nats.url));
     if (count === 2) nodes.push(await serve('B', join(work, `p${index}-b`), nats.url));

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { fixedRate, percentile, postRequest } from './fixed-rate.js';
 import { root, startPinned } from './ceiling.js';
 import { createRequire } from 'node:module';
+import { cliEntry } from './cli-entry.js';
 
 // autocannon ships no types; this is the slice used here.
 interface AutocannonInstance extends PromiseLike<any> {
@@ -58,7 +59,7 @@ const dataDir = join(work, 'data');
 execFileSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 
 async function startServer(extra: string[], nodeArgs: string[] = [], cwd = root): Promise<{ child: ChildProcess; url: string }> {
-  const args = [...nodeArgs, 'dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', ...extra];
+  const args = [...nodeArgs, cliEntry(cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', ...extra];
   const { child, port } = await startPinned(args, cwd);
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -156,7 +157,7 @@ function flagDefinitions(cohortIds: number[]): { key: string; filters: Record<st
 }
 
 async function seed(): Promise<{ token: string }> {
-  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+  const keys = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
   const { child, url } = await startServer([]);
   try {
     const token: string = keys.project_api_key;

@@ -22,7 +22,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { openStore } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 import { createLmdbLogReader, newestSeq } from '../src/log/lmdb-log.js';
 import { LMDB_LOG_ID } from '../src/log/types.js';
 import { consumerPosition, runConsumer } from '../src/log/consumers/index.js';
@@ -90,7 +91,7 @@ const destinations = args.mix === 'short' ? [short('fn-a'), short('fn-b'), short
 try {
   // 1. The events and their persons, stored by a real server; the functions enabled last. A
   // position of this bench's own keeps log retention from pruning what the server applied.
-  const held = openStore(dataDir);
+  const held = openStore(dataDir, tables);
   await held.positions.put('bench-destinations-cpu', 0);
   await held.close();
   const server = await startServe({ dataDir, env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' } });
@@ -117,15 +118,12 @@ try {
   // 2. The destinations consumer over the whole log, in this process, from a fresh destinations store.
   rmSync(join(dataDir, 'destinations.lmdb'), { force: true });
   rmSync(join(dataDir, 'destinations.lmdb-lock'), { force: true });
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, tables);
   const end = newestSeq(store);
   const position = consumerPosition(store, destinationsConsumer.name, LMDB_LOG_ID);
   await position.commit(0);
   const ds = openDestinationsStore(dataDir);
-  const settings: DestinationsSettings = {
-    dataDir, siteUrl: 'http://localhost:8000', fetchAllow: '127.0.0.1', hogWorkers: 1, watcherLockMs: 60_000,
-    logRetentionDays: 7, metricRetentionDays: 90, natsUrl: null, natsReplicas: 1,
-  };
+  const settings: DestinationsSettings = { dataDir, siteUrl: 'http://localhost:8000', fetchAllow: '127.0.0.1', hogWorkers: 1, watcherLockMs: 60_000 };
   const loadBefore = load();
   say(`Node ${process.version}; ${EVENTS} events (${fmt(end)} log records) from ${args.devices} devices; ${args.mix === 'short' ? '3 functions sending four fields of every event' : '3 functions (every event, masking, ~10% by filters)'}; 1 Hog worker; load average before: ${loadBefore}`);
   const controller = new AbortController();

@@ -37,6 +37,7 @@ import type { RunnableFunction } from '../src/destinations/runtime/runnable.js';
 import type { StoredFilters } from '../src/destinations/types.js';
 import { captureEvent, cpuOf, root, startPinned } from './ceiling.js';
 import { percentile, postRequest } from './fixed-rate.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string', default: '20000' },
@@ -75,7 +76,7 @@ function startSink(): Promise<{ child: ChildProcess; port: number }> {
 
 const work = mkdtempSync(join(tmpdir(), 'hedgerow-bench-destinations-'));
 const dataDir = join(work, 'data');
-const init = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+const init = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
 const sink = await startSink();
 const sinkUrl = `http://127.0.0.1:${sink.port}`;
 process.env.HEDGEROW_HOG_FETCH_ALLOW = '127.0.0.1';
@@ -84,7 +85,7 @@ process.env.HEDGEROW_HOG_FETCH_ALLOW = '127.0.0.1';
 process.env.HEDGEROW_RATE_LIMIT_PER_MINUTE = '1000000';
 // BENCH_SERVER_NODE_ARGS: node options for the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/p).
 const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const server = await startPinned([...serverNodeArgs, 'dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', '--geoip-db', 'none']);
+const server = await startPinned([...serverNodeArgs, cliEntry(root), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', '--geoip-db', 'none']);
 const base = `http://127.0.0.1:${server.port}`;
 const auth = { Authorization: `Bearer ${init.personal_api_key}`, 'Content-Type': 'application/json' };
 const fnsPath = `${base}/api/environments/${init.project_id}/hog_functions/`;

@@ -9,7 +9,8 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
-import { renderExport, XLSX_TYPE, type ExportFormat, type InsightData } from '../src/exports/index.js';
+import { XLSX_TYPE, type ExportFormat, type InsightData } from '../src/exports/index.js';
+import { renderExport } from '../src/exports/render.js';
 import { eventsTable, trendsByBrowser, weeklyRetention } from '../test/exports/fixtures.js';
 
 const { values: args } = parseArgs({ options: { time: { type: 'string', default: '1000' }, record: { type: 'boolean', default: false } } });

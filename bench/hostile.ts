@@ -17,6 +17,7 @@ import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 import { watchServer } from '../test/helpers/server-watch.js';
 import { emptyObjects, lz64Bomb } from '../test/helpers/hostile-bodies.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, baseline: { type: 'string' } } });
 const MB = 1024 * 1024;
@@ -36,14 +37,14 @@ const cases: Hostile[] = [
 ];
 
 async function start(cwd: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
+  const child = spawn(process.execPath, [cliEntry(cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
   const { port } = await jsonLine(child, 'listening', 'server');
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
 async function measure(label: string, cwd: string, dataDir: string): Promise<string[]> {
-  execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd });
+  execFileSync(process.execPath, [cliEntry(cwd), 'init', '--data', dataDir, '--json'], { cwd });
   const server = await start(cwd, dataDir);
   for (let i = 0; i < 300 && (await fetch(`${server.url}/_readiness`).then((r) => r.status, () => 0)) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
   const rows: string[] = [];

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 import { startNatsServer } from '../test/helpers/nats.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string', default: '50000' },
@@ -44,7 +45,7 @@ const quiet = { HEDGEROW_GEOIP_DB: 'none', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_
 
 async function start(command: 'serve' | 'aggregate', dataDir: string, env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; port: number }> {
   const extra = command === 'serve' ? ['--port', '0', '--host', '127.0.0.1'] : [];
-  const child = spawn(process.execPath, ['dist/src/main.js', command, ...extra, '--data', dataDir, '--log-level', 'info'],
+  const child = spawn(process.execPath, [cliEntry(root), command, ...extra, '--data', dataDir, '--log-level', 'info'],
     { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...quiet, ...env } });
   children.push(child);
   const m = await jsonLine(child, ready, command);
@@ -55,7 +56,7 @@ interface Node { name: string; base: string; keys: { project_id: number; project
 
 async function serveNode(name: string, env: Record<string, string>): Promise<Node> {
   const dataDir = join(work, name);
-  const keys = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } }));
+  const keys = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } }));
   const { port } = await start('serve', dataDir, env, 'listening');
   return { name, base: `http://127.0.0.1:${port}`, keys };
 }

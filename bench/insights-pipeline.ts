@@ -19,6 +19,7 @@ import { percentile } from './fixed-rate.js';
 import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 import { spawn } from 'node:child_process';
+import { cliEntry } from './cli-entry.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string', default: '1000000' },
@@ -42,8 +43,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const work = mkdtempSync(join(tmpdir(), 'hedgerow-bench-pipeline-'));
 const dataDir = join(work, 'data');
-const init = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
-const server = spawn(process.execPath, ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', '--geoip-db', 'none'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+const init = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+const server = spawn(process.execPath, [cliEntry(root), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info', '--geoip-db', 'none'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 server.stderr!.on('data', () => {});
 const port = (await jsonLine(server, 'listening', 'server')).port as number;
 const base = `http://127.0.0.1:${port}`;

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 import { createLmdbLog } from '../src/log/lmdb-log.js';
 import { encodeFrames } from '../src/log/record.js';
 import { encodeRecord, eventsFrame, captureCodec } from '../src/capture/frames.js';
@@ -74,7 +75,7 @@ function groupCommitAwaitingFlushed(dir: string): Subject {
 }
 
 function hedgerowLog(dir: string): Subject {
-  const store = openStore(dir);
+  const store = openStore(dir, tables);
   const log = createLmdbLog(store, captureCodec);
   return {
     append: (e) => log.append([e]),

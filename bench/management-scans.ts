@@ -12,10 +12,12 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 import { writeSyntheticPersons } from '../test/helpers/synthetic-persons.js';
 import { percentile } from './fixed-rate.js';
 import { root, startPinned } from './ceiling.js';
+import { cliEntry } from './cli-entry.js';
 
 const { values: args } = parseArgs({ options: {
   persons: { type: 'string', default: '100000' },
@@ -33,11 +35,11 @@ const work = mkdtempSync(join(tmpdir(), 'hedgerow-bench-scans-'));
 const dataDir = join(work, 'data');
 
 // The project and a personal key, as `hedgerow init` makes them; then the persons.
-const init = JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+const init = JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
 const projectId: number = init.project_id;
 const key: string = init.personal_api_key;
 {
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, tables);
   await writeSyntheticPersons(store, projectId, PERSONS);
   await store.close();
 }
@@ -56,7 +58,7 @@ async function probe(url: string): Promise<number> {
 interface Measured { searchMs: number; during: number[]; idle: number[] }
 
 async function measure(cwd: string): Promise<Measured> {
-  const args = ['dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'];
+  const args = [cliEntry(cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'];
   const { child, port } = await startPinned(args, cwd);
   const url = `http://127.0.0.1:${port}`;
   try {

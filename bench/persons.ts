@@ -36,7 +36,8 @@ import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore, type Store } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables, type Store } from '../src/tables.js';
 import { eventStorePosition } from '../src/events/consumer.js';
 import type { EventPreparation } from '../src/persons/step.js';
 import { applyEntriesIsolating } from '../src/events/store-consumer.js';
@@ -237,7 +238,7 @@ interface PassResult { perSecond: number; perCpuSecond: number; seconds: number;
 let profiles = 0;
 async function run(withPersons: boolean, w: Workload): Promise<PassResult> {
   const dir = tempDir('hedgerow-bench-persons-');
-  const store: Store = openStore(dir);
+  const store: Store = openStore(dir, tables);
   const step = withPersons ? createPersonStep(store) : undefined;
   try {
     const setupLast = await appendRecords(store, w.setup, 0);

@@ -5,12 +5,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { jsonLine } from './child-line.js';
 import { root } from './ceiling.js';
+import { cliEntry } from './cli-entry.js';
 
 export interface InitKeys { project_id: number; project_api_key: string; personal_api_key: string }
 
 /** `hedgerow init` of a fresh data dir: the project and its keys. */
 export function initDataDir(dataDir: string): InitKeys {
-  return JSON.parse(execFileSync(process.execPath, ['dist/src/main.js', 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
 }
 
 export interface ServeOptions {
@@ -34,7 +35,7 @@ export interface ServeChild {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startServe(opts: ServeOptions): Promise<ServeChild> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'dist/src/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', opts.dataDir, ...(opts.args ?? [])], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), cliEntry(root), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', opts.dataDir, ...(opts.args ?? [])], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env },
   });
   child.stderr!.on('data', () => {});

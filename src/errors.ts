@@ -149,6 +149,18 @@ export const errors = {
   // thousand levels structured clone, msgpackr and JSON.stringify overflow the stack.
   tooDeep: (levels: number, attr: string | null) =>
     new ApiError(400, 'validation_error', 'invalid_input', `Objects nested more than ${levels} levels deep are not accepted.`, attr),
+  // Hog and HogQL sources are bounded before they reach the parser, whose time grows
+  // steeply with nesting (docs/decisions/0039).
+  sourceTooDeep: (what: string, levels: number, max: number, attr: string | null) =>
+    new ApiError(400, 'validation_error', 'source_too_deep',
+      `${what} nests parentheses, brackets and braces ${levels} levels deep; at most ${max} are accepted.`, attr),
+  sourceTooLarge: (what: string, bytes: number, max: number, attr: string | null) =>
+    new ApiError(400, 'validation_error', 'source_too_large',
+      `${what} is ${bytes.toLocaleString('en')} bytes long; at most ${max.toLocaleString('en')} are accepted.`, attr),
+  // The parser's own deadline, past the bounds above (0039).
+  compileTimedOut: (seconds: number, attr: string | null) =>
+    new ApiError(400, 'validation_error', 'compile_timeout',
+      `Compiling took longer than ${seconds} seconds and was stopped: simplify the code, its inputs or its filters.`, attr),
   // What a /decide or /flags request hands to the flag worker, bounded (0028).
   flagRequestTooLarge: (maxValues: number, attr: string) =>
     new ApiError(400, 'validation_error', 'invalid_input',

@@ -4,13 +4,18 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runConsumerThread, type ConsumerThreadData } from '../src/log/consumers/thread.js';
 import { lowerThisThreadPriority } from '../src/log/consumers/priority.js';
 import { captureCodec } from '../src/capture/frames.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 
 lowerThisThreadPriority(10);
 
 const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
+// Every domain's tables: the consumer this thread runs may be any domain's.
+const openAll = (dataDir: string) => openStore(dataDir, tables);
 // The supervisor logs and counts what this thread reports: it has no logger of its own.
-await runConsumerThread(workerData as ConsumerThreadData, captureCodec, controller.signal, (message) => parentPort?.postMessage(message));
+const { thread, phase } = workerData as { thread: ConsumerThreadData; phase: Int32Array };
+await runConsumerThread(thread, captureCodec, openAll, controller.signal, (message) => parentPort?.postMessage(message), phase);
 parentPort?.postMessage('stopped');
 // The message listener would keep this thread alive after its work is done.
 parentPort?.close();

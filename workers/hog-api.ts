@@ -1,10 +1,9 @@
 // Piscina worker of the hog functions API (src/destinations/tasks.ts HogApiTasks): loads
-// the WASM parser once, then compiles creates and updates and runs test invocations, so
-// neither holds up the HTTP thread (compiling takes tens of milliseconds to seconds).
+// the WASM parser once, then compiles creates, updates and test runs' configurations, so
+// they do not hold up the HTTP thread (compiling takes tens of milliseconds to seconds).
 import { ApiError } from '../src/errors.js';
 import { initHog } from '../src/hog/index.js';
 import { serveTasks } from '../src/pools/serve.js';
-import { invokeConfiguration } from '../src/destinations/api/invoke.js';
 import { validateHogFunction } from '../src/destinations/api/validate.js';
 import type { HogApiTasks } from '../src/destinations/tasks.js';
 
@@ -19,5 +18,4 @@ export default serveTasks<HogApiTasks>({
       return { ok: false, status: err.status, error: err.body };
     }
   },
-  invoke: (task) => invokeConfiguration(task),
 });

@@ -2,7 +2,8 @@
 // events and ingestion warnings, docs/decisions/0013): opens LMDB in this thread, so a
 // long scan never holds up the HTTP thread.
 import { workerData } from 'piscina';
-import { openStore } from '../src/store/env.js';
+import { openStore } from '../src/store/index.js';
+import { tables } from '../src/tables.js';
 import { serveTasks } from '../src/pools/serve.js';
 import { scanGroups, scanPersons } from '../src/persons/list.js';
 import type { PersonTasks } from '../src/persons/tasks.js';
@@ -16,7 +17,7 @@ export interface QueryWorkerData {
   dataDir: string;
 }
 
-const store = openStore((workerData as QueryWorkerData).dataDir);
+const store = openStore((workerData as QueryWorkerData).dataDir, tables);
 
 export default serveTasks<QueryTasks>({
   persons: (task) => scanPersons(store, task),

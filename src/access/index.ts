@@ -19,3 +19,4 @@ export { memberRoutes } from './members/routes.js';
 export { projectRoutes } from './projects/routes.js';
 export { userRoutes } from './users/routes.js';
 export { userBasic } from './users/serialize.js';
+export type { AccessTables } from './tables.js';

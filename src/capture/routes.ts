@@ -12,7 +12,7 @@ import { EventTooLargeError } from '../log/errors.js';
 import type { TaskRunner } from '../pools/index.js';
 import { captureFrame } from './frames.js';
 import type { TenancyStore } from '../access/index.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../metrics.js';
 import { gunzipCapped, isPlainJson, locatePayload, parseJson, type DecodeInput, type Payload } from './decode.js';
 import { decompressLz64 } from './lz64.js';
 import { scanCapture, type CaptureScan } from './normalize.js';

@@ -2,13 +2,16 @@
 // and compiles the function (in a worker), chooses its uuid and timestamps, and submits
 // the whole record; the applier stores it and moves the project's functions version, which
 // the destinations pipeline reads before each batch (so a change applies from the next one).
-import type { Store } from '../store/env.js';
+import type { DestinationsTables } from './tables.js';
 import { errors } from '../errors.js';
-import { defineCommand, type StateWrites } from '../state/index.js';
+import { commandsOn, type StateWrites } from '../state/index.js';
 import { hogFunctionById, hogFunctionsVersion } from './store.js';
 import type { StoredHogFunction } from './types.js';
 
-function bumpVersion(store: Store, projectId: number): void {
+// The hog function commands apply to the destinations' tables.
+const defineCommand = commandsOn<DestinationsTables>();
+
+function bumpVersion(store: DestinationsTables, projectId: number): void {
   store.hogFunctionVersions.put(projectId, hogFunctionsVersion(store, projectId) + 1);
 }
 

@@ -1,9 +1,9 @@
 // Reads of the stored hog functions (main LMDB environment). Writes go through the
 // management write path (./commands.ts).
-import type { Store } from '../store/env.js';
+import type { DestinationsTables } from './tables.js';
 import type { StoredHogFunction } from './types.js';
 
-export function projectHogFunctions(store: Store, projectId: number): StoredHogFunction[] {
+export function projectHogFunctions(store: DestinationsTables, projectId: number): StoredHogFunction[] {
   const out: StoredHogFunction[] = [];
   for (const { value } of store.hogFunctions.getRange({ start: [projectId, ''], end: [projectId + 1, ''] })) {
     out.push(value as StoredHogFunction);
@@ -11,21 +11,21 @@ export function projectHogFunctions(store: Store, projectId: number): StoredHogF
   return out;
 }
 
-export function hogFunctionById(store: Store, projectId: number, id: string): StoredHogFunction | undefined {
+export function hogFunctionById(store: DestinationsTables, projectId: number, id: string): StoredHogFunction | undefined {
   return store.hogFunctions.get([projectId, id]) as StoredHogFunction | undefined;
 }
 
-export function hogFunctionsVersion(store: Store, projectId: number): number {
+export function hogFunctionsVersion(store: DestinationsTables, projectId: number): number {
   return store.hogFunctionVersions.get(projectId) ?? 0;
 }
 
 /** Every stored function's id (deleted ones too: their logs and metrics are kept as long). */
-export function allHogFunctionIds(store: Store): string[] {
+export function allHogFunctionIds(store: DestinationsTables): string[] {
   return [...store.hogFunctions.getKeys()].map((k) => k[1]);
 }
 
 /** Functions per template id, over every project (the template list's order). */
-export function templateUsage(store: Store): Map<string, number> {
+export function templateUsage(store: DestinationsTables): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { value } of store.hogFunctions.getRange()) {
     const fn = value as StoredHogFunction;

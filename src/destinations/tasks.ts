@@ -1,20 +1,24 @@
 // The destinations' worker tasks, typed once for both ends (src/pools/):
-// - the Hog pool the pipeline runs (workers/hog-exec.ts): prepare a chunk of events'
-//   invocations (filters, mappings, inputs, masking hash) and run each program up to its
-//   first fetch, and run or resume one invocation up to its end or its next fetch
-//   (runtime/steps.ts);
-// - the API's pool (workers/hog-api.ts), which loads the WASM parser: validate and compile
-//   a create or update, and test-run a configuration (invocations/).
+// - the Hog workers (workers/hog-exec.ts): for the pipeline, start a chunk of events'
+//   invocations (filters, mappings, inputs, masking hash, each program up to its first
+//   fetch) and continue one (runtime/steps.ts); for a test run, prepare an event's
+//   invocations and run or resume one up to its end or its next fetch;
+// - the API's compile pool (workers/hog-api.ts), which loads the WASM parser: validate and
+//   compile a create, an update or a test run's configuration (invocations/; the test run
+//   itself runs its steps in a Hog pool of its own, src/destinations/api/pools.ts).
 import type { Task } from '../pools/index.js';
+import type { PrepareOutcome, PrepareTask } from './runtime/prepare.js';
+import type { RunOutcome, RunTask } from './runtime/run-slice.js';
 import type { ContinueTask, StartResult, StartTask, StepOutcome } from './runtime/steps.js';
 import type { ErrorBody } from '../errors.js';
-import type { InvokeResult, InvokeTask } from './api/invoke.js';
 import type { ValidationContext } from './api/validate.js';
 import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
 export type HogExecTasks = {
-  prepare: Task<StartTask, StartResult>;
-  run: Task<ContinueTask, StepOutcome>;
+  start: Task<StartTask, StartResult>;
+  continue: Task<ContinueTask, StepOutcome>;
+  prepare: Task<PrepareTask, PrepareOutcome[]>;
+  run: Task<RunTask, RunOutcome>;
 };
 
 // Each Hog worker's data: its place among them (runtime/hog-pools.ts).
@@ -35,5 +39,4 @@ export type ValidateResult = { ok: true; fields: HogFunctionFields } | { ok: fal
 
 export type HogApiTasks = {
   validate: Task<ValidateTask, ValidateResult>;
-  invoke: Task<InvokeTask, InvokeResult>;
 };

@@ -2,13 +2,19 @@
 // and a time index per chunk of events for reads newest first (src/events/time-index.ts).
 // Idempotent on uuid, and the position is committed in the same transaction as the
 // events it covers, so a crash at any point replays from exactly where the store stands.
-import type { Store, StoredEventValue } from '../store/env.js';
+import type { EventsTables, StoredEventValue } from './tables.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogOperation, type PlacedOperation, type UnreadableEvent } from '../log/types.js';
 import { positionKey as consumerPositionKey } from '../log/consumers/index.js';
 import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
 import { recordProcessingWarning, recordUnreadableWarning } from './processing-warning.js';
 import { createTimeIndexWriter } from './time-index.js';
-import { applyPersonOperation, DROPPED, type EventPreparation } from '../persons/index.js';
+import { applyPersonOperation, DROPPED, type EventPreparation, type PersonsTables } from '../persons/index.js';
+import type { IngestionWarningsTables } from '../ingestion-warnings/index.js';
+import type { LogTables } from '../log/tables.js';
+
+// What the event store's transactions write: its events, persons and groups (person
+// processing and the log's person operations), ingestion warnings, and its position.
+export type EventStoreTables = EventsTables & PersonsTables & IngestionWarningsTables & LogTables;
 
 export const EVENT_STORE_CONSUMER = 'event_store';
 
@@ -20,7 +26,7 @@ const NO_OVERWRITE = { noOverwrite: true };
 // but not stored); false when it had. Inside a write transaction lmdb-js's putSync reports
 // whether a noOverwrite put happened (its typings say void), and sees the transaction's
 // own writes, so a uuid twice in one batch is caught too.
-export function writeEventRow(store: Store, projectId: number, uuid: string, row: StoredEventValue | null): boolean {
+export function writeEventRow(store: EventsTables, projectId: number, uuid: string, row: StoredEventValue | null): boolean {
   return (store.eventRows.putSync([projectId, uuid], row, NO_OVERWRITE) as unknown as boolean) === true;
 }
 
@@ -32,7 +38,7 @@ function toRow(ev: CapturedEvent, personId: string | null): StoredEventValue {
 }
 
 export function applyEntries(
-  store: Store, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID, now: () => number = Date.now,
+  store: EventStoreTables, entries: LogEntry[], startPreparation?: () => EventPreparation, logId = LMDB_LOG_ID, now: () => number = Date.now,
 ): Promise<unknown> {
   return commitEvents(store, entries, { startPreparation, position: { key: positionKey(logId), seq: entries[entries.length - 1].seq }, now });
 }
@@ -64,7 +70,7 @@ export interface EventsToCommit {
 // transaction. The log's operations (docs/decisions/0032) are applied in their places
 // among the events, each once: its uuid is recorded as a dropped event's is, so a replay
 // (a crash, the ladder applying a record piece by piece) skips it.
-export function commitEvents(store: Store, groups: readonly EventsToCommit[], opts: CommitOptions): Promise<unknown> {
+export function commitEvents(store: EventStoreTables, groups: readonly EventsToCommit[], opts: CommitOptions): Promise<unknown> {
   const { startPreparation, position } = opts;
   // lmdb-js commits what an async transaction wrote even when its callback throws; the
   // child transaction is rolled back instead, so a failed batch leaves nothing behind.
@@ -112,12 +118,12 @@ export function commitEvents(store: Store, groups: readonly EventsToCommit[], op
   }));
 }
 
-function recordUnreadable(store: Store, ev: UnreadableEvent, n: number, nowMs: number): void {
+function recordUnreadable(store: EventStoreTables, ev: UnreadableEvent, n: number, nowMs: number): void {
   // Its uuid is recorded, as a dropped event's, so that a resend stays a duplicate.
   if (ev.uuid !== null) writeEventRow(store, ev.project_id, ev.uuid, null);
   recordUnreadableWarning(store, ev, n, nowMs);
 }
 
-export function eventStorePosition(store: Store, logId = LMDB_LOG_ID): number {
+export function eventStorePosition(store: LogTables, logId = LMDB_LOG_ID): number {
   return store.positions.get(positionKey(logId)) ?? 0;
 }

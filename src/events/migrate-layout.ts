@@ -3,7 +3,7 @@
 // the current layout once, at start-up, before anything reads or writes events: a batch per
 // transaction, each batch leaving the old layout in the transaction that writes it to
 // the new one, so a crash resumes where it stopped.
-import type { Store } from '../store/env.js';
+import type { EventsTables } from './tables.js';
 import { createTimeIndexWriter } from './time-index.js';
 import { writeEventRow } from './consumer.js';
 
@@ -11,7 +11,7 @@ const BATCH = 10_000;
 
 // Moves what `read` returns, one transaction per batch, until it returns nothing; each
 // batch's `move` removes it from the old layout. Returns how many items were moved.
-async function drain<T>(store: Store, read: () => T[], move: (item: T) => void, after: () => void = () => undefined): Promise<number> {
+async function drain<T>(store: EventsTables, read: () => T[], move: (item: T) => void, after: () => void = () => undefined): Promise<number> {
   let moved = 0;
   for (let batch = read(); batch.length > 0; batch = read()) {
     await store.root.transaction(() => {
@@ -24,7 +24,7 @@ async function drain<T>(store: Store, read: () => T[], move: (item: T) => void, 
 }
 
 // Returns how many events were moved.
-export async function migrateEventLayout(store: Store): Promise<number> {
+export async function migrateEventLayout(store: EventsTables): Promise<number> {
   // Each batch's chunks are written in its own transaction (write() leaves nothing open).
   const times = createTimeIndexWriter(store);
   const moved = await drain(store, () => [...store.legacyEvents.getRange({ limit: BATCH })], ({ key, value }) => {

@@ -1,5 +1,5 @@
 // Reading stored events newest first with PostHog's events API filters.
-import type { Store, StoredEventValue } from '../store/env.js';
+import type { EventsTables, StoredEventValue } from './tables.js';
 import { newestFirst } from './time-index.js';
 
 export interface EventQuery {
@@ -21,7 +21,7 @@ export interface EventRow {
 // Scanning stops after this many non-matching events so a rare filter cannot pin a thread.
 const SCAN_BUDGET = 200_000;
 
-export function queryEvents(store: Store, q: EventQuery): { rows: EventRow[]; more: boolean } {
+export function queryEvents(store: EventsTables, q: EventQuery): { rows: EventRow[]; more: boolean } {
   const below = q.cursor ?? (q.beforeMs !== undefined ? { ts: q.beforeMs, uuid: '' } : null);
   const rows: EventRow[] = [];
   let scanned = 0;
@@ -37,6 +37,12 @@ export function queryEvents(store: Store, q: EventQuery): { rows: EventRow[]; mo
   return { rows, more: false };
 }
 
-export function eventByUuid(store: Store, projectId: number, uuid: string): StoredEventValue | undefined {
+// Whether the event store has recorded `uuid`: an event stored or dropped, or a person
+// operation applied (./consumer.ts records each one's uuid alike).
+export function uuidRecorded(store: EventsTables, projectId: number, uuid: string): boolean {
+  return store.eventRows.doesExist([projectId, uuid]);
+}
+
+export function eventByUuid(store: EventsTables, projectId: number, uuid: string): StoredEventValue | undefined {
   return store.eventRows.get([projectId, uuid]) ?? undefined;
 }

@@ -6,11 +6,12 @@ import { json } from '../http/reply.js';
 import { pageUrl } from '../http/paginate.js';
 import { errors } from '../errors.js';
 import type { ManagementAuth } from '../access/index.js';
-import type { Store, StoredEventValue } from '../store/env.js';
+import type { EventsTables, StoredEventValue } from './tables.js';
 import type { TaskRunner } from '../pools/index.js';
 import { eventByUuid } from './query.js';
 import type { EventTasks } from './tasks.js';
 import { resolvePersonUuid } from '../persons/store.js';
+import type { PersonsTables } from '../persons/index.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -39,7 +40,7 @@ function limitParam(req: HttpRequest): number {
 }
 
 // Listings and values scans run off the HTTP thread, in the query pool (./tasks.ts).
-export function eventRoutes(auth: ManagementAuth, store: Store, scans: TaskRunner<EventTasks>): Route[] {
+export function eventRoutes({ auth, store, scans }: { auth: ManagementAuth; store: EventsTables & PersonsTables; scans: TaskRunner<EventTasks> }): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'events', scope: 'query',

@@ -3,13 +3,12 @@
 // moves its position (src/events/consumer.ts), and when an event fails on its own it
 // stores the event without its person, and only if even that fails gives it up; each
 // such event leaves an ingestion warning.
-import type { Store } from '../store/env.js';
 import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
 import {
   applyIsolating, consumerContext, defineConsumer, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
 } from '../log/consumers/index.js';
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
-import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow } from './consumer.js';
+import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
 
 export interface EventStoreSettings {
@@ -17,7 +16,7 @@ export interface EventStoreSettings {
   cachedPersons: number;
 }
 
-export function eventStoreHandler<S>(ctx: ConsumerContext<S>, startPreparation?: () => EventPreparation): ConsumerHandler {
+export function eventStoreHandler<S>(ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation): ConsumerHandler {
   const { store, now, position } = ctx;
   const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
   return {
@@ -53,7 +52,7 @@ function attempt(write: () => void): void {
   }
 }
 
-export const eventStoreConsumer = defineConsumer<EventStoreSettings>({
+export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreTables>({
   module: import.meta.url,
   name: EVENT_STORE_CONSUMER,
   startsAt: 'beginning',
@@ -70,8 +69,8 @@ export interface IsolatingOptions {
 
 // The event store's handler through the consumer ladder, in this thread: what the
 // consumer's worker does with each batch (tests and bench/persons call it directly).
-export function applyEntriesIsolating(store: Store, entries: readonly LogEntry[], opts: IsolatingOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
-  const ctx = consumerContext(EVENT_STORE_CONSUMER, store, logId, undefined, opts.now);
+export function applyEntriesIsolating(store: EventStoreTables, entries: readonly LogEntry[], opts: IsolatingOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
+  const ctx = consumerContext<undefined, EventStoreTables>(EVENT_STORE_CONSUMER, store, logId, undefined, opts.now);
   const reports: ConsumerReports = { setAside: (r) => opts.onQuarantined?.(r), failed() {} };
   return applyIsolating(eventStoreHandler(ctx, opts.startPreparation), entries, ctx, reports);
 }

@@ -1,4 +1,4 @@
-// Events are kept once, under [project, uuid] (src/store/env.ts eventRows): the uuid
+// Events are kept once, under [project, uuid] (./tables.ts eventRows): the uuid
 // check and the row are one write (docs/decisions/0012). Reads newest first go through
 // this time index, written once per chunk of a transaction's events rather than once per
 // event (lmdb-js costs 1–2 µs per operation before any B-tree work; bench/RESULTS.md). A
@@ -7,7 +7,7 @@
 // uuid]. So a chunk filed under m holds nothing older than m − CHUNK_SPAN_MS: a read
 // below t starts at the chunks filed under t + CHUNK_SPAN_MS and merges chunks in
 // (timestamp, uuid) order.
-import type { Store, TimeChunk } from '../store/env.js';
+import type { EventsTables, TimeChunk } from './tables.js';
 
 export const CHUNK_EVENTS = 512;
 export const CHUNK_SPAN_MS = 3600 * 1000;
@@ -36,7 +36,7 @@ export function toChunk(events: IndexedEvent[]): TimeChunk {
 // transaction's (50,000 events) until its end had them all survive into the old
 // generation, and GC went from 1% to 9% of the pass. An event outside the open chunk's
 // span closes it; live traffic arrives in time order, so its chunks stay full.
-export function createTimeIndexWriter(store: Store) {
+export function createTimeIndexWriter(store: EventsTables) {
   const open = new Map<number, { events: IndexedEvent[]; oldest: number; newest: number }>();
   const close = (projectId: number, events: IndexedEvent[]) => {
     const chunk = toChunk(events);
@@ -79,7 +79,7 @@ function merge(a: IndexedEvent[], b: IndexedEvent[]): IndexedEvent[] {
 
 // A project's events newest first, strictly below `below` (every event when null) and
 // newer than `afterMs`.
-export function* newestFirst(store: Store, projectId: number, below: TimedUuid | null, afterMs = -Infinity): Generator<IndexedEvent> {
+export function* newestFirst(store: EventsTables, projectId: number, below: TimedUuid | null, afterMs = -Infinity): Generator<IndexedEvent> {
   const from = below === null ? Number.MAX_SAFE_INTEGER : below.ts + CHUNK_SPAN_MS;
   const to = Number.isFinite(afterMs) ? afterMs : -Number.MAX_SAFE_INTEGER;
   let pending: IndexedEvent[] = [];

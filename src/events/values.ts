@@ -1,6 +1,6 @@
 // Distinct recent values of one event property (PostHog's events/values): the last
 // 7 days, newest first, optional case-insensitive substring and event filters.
-import type { Store } from '../store/env.js';
+import type { EventsTables } from './tables.js';
 import { newestFirst } from './time-index.js';
 
 const WINDOW_MS = 7 * 24 * 3600 * 1000;
@@ -20,7 +20,7 @@ function asText(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-export function propertyValues(store: Store, q: ValuesQuery): string[] {
+export function propertyValues(store: EventsTables, q: ValuesQuery): string[] {
   const needle = q.value?.toLowerCase();
   const seen = new Set<string>();
   let scanned = 0;

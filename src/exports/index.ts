@@ -2,12 +2,15 @@
 // export formats, the rules that name and expire the files, and the exports API (assets
 // written through the management write path, rendered in the export worker pool; with
 // NATS, renders claimed across the cluster and files in a JetStream object store).
+// The renderer itself (renderExport) is imported from ./render.js by what renders: it loads
+// ECharts, resvg and the PDF writer, which the service's main thread never needs (about a
+// second of CPU at every start).
 export { defaultExpiresAfter, exportFilename, slugify, type FilenameParts } from './asset-rules.js';
 export { EXPORT_FORMATS, FORMAT_EXTENSIONS, XLSX_TYPE, parseExportFormat, type ExportFormat } from './formats.js';
-export { renderExport } from './render.js';
 export type { ExportTasks, RenderTask, StoreTask } from './tasks.js';
 export type { ExportContext, InsightData, RenderedExport } from './types.js';
 export { createExportsApi, type ExportsApi, type ExportsApiOptions, type ExportsSettings } from './api/wiring.js';
 export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';
-export { openNatsExports, EXPORTS_BUCKET, EXPORT_CLAIMS_BUCKET, type NatsExports, type SharedFiles } from './assets/nats-shared.js';
+export { openSharedExports, type SharedExports, type SharedFiles } from './assets/shared.js';
+export type { ExportsTables } from './tables.js';

@@ -25,3 +25,4 @@ export type {
 export { FlagFiltersSchema, validateFlagFilters } from './schemas.js';
 export type { FilterValidationError, FlagFilters } from './schemas.js';
 export type * from './types.js';
+export type { FlagsTables } from './tables.js';

@@ -5,13 +5,13 @@
 // page embedding the token may read. Unknown tokens are 404 (JSON error / a JS comment).
 import { errors } from '../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../http/types.js';
-import type { Store } from '../store/env.js';
+import type { FlagsTables } from './tables.js';
 import type { TenancyStore, Project } from '../access/index.js';
 import { definitionsVersion, projectFlags } from './definitions/store.js';
 import { remoteConfig, remoteConfigScript } from './client-config.js';
 
 export interface RemoteConfigDeps {
-  store: Store;
+  store: FlagsTables;
   tenancy: TenancyStore;
 }
 

@@ -69,14 +69,15 @@ export function readFlagRequest(payload: unknown, query: URLSearchParams): FlagR
   }
   checkBounds(body);
 
-  const groups: Record<string, string> = {};
+  // Keyed by the request's group types: null-prototype, so "__proto__" is a key like any other.
+  const groups: Record<string, string> = Object.create(null);
   if (isObject(body.groups)) {
     for (const [type, key] of Object.entries(body.groups)) {
       const k = text(key);
       if (k !== null) groups[type] = k;
     }
   }
-  const groupProperties: Record<string, Record<string, unknown>> = {};
+  const groupProperties: Record<string, Record<string, unknown>> = Object.create(null);
   if (isObject(body.group_properties)) {
     for (const [type, props] of Object.entries(body.group_properties)) if (isObject(props)) groupProperties[type] = props;
   }

@@ -7,6 +7,7 @@ import { cliFetch } from './cli-fetch.js';
 import { errorText, execute } from './host.js';
 import { loadHogParser } from './parser.js';
 import { compileProgram, DESTINATION_FUNCTIONS } from './program.js';
+import { SourceLimitError } from '../hogql/index.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -41,7 +42,14 @@ export async function hogCommand(sub: string | undefined, file: string | undefin
   const name = file === '-' ? '<stdin>' : file;
   const globals = sub === 'run' ? readGlobals(flags) : {};
   await loadHogParser();
-  const compiled = compileProgram(source, { functions: DESTINATION_FUNCTIONS });
+  let compiled;
+  try {
+    compiled = compileProgram(source, { functions: DESTINATION_FUNCTIONS });
+  } catch (err) {
+    if (!(err instanceof SourceLimitError)) throw err;
+    io.stderr(`${name}: the program ${err.message}\n`);
+    return 1;
+  }
   if (!compiled.ok) {
     const { line, column, message } = compiled.error;
     io.stderr(`${name}:${line ?? '?'}:${column ?? '?'}: ${message}\n`);

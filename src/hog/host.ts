@@ -8,6 +8,8 @@ import { performance } from 'node:perf_hooks';
 import type { ExecOptions, ExecResult, VMState } from './vm.js';
 import { convertHogToJS, exec, HogVMException, printHogStringOutput, STL, UncaughtHogVMException } from './vm.js';
 import { regexExtract, regexMatch } from './regex.js';
+import { copyHeap, printCost, vmCost } from './allocation.js';
+import { ensureRoom, installCheckedLibrary, limitTime, memoryLimitOf } from './checked-stl.js';
 
 export interface FetchOptions {
   method?: string;
@@ -31,6 +33,9 @@ export interface HostFunctions {
   /** Further asynchronous host functions; each call counts as one async step. */
   asyncFunctions?: Record<string, (...args: unknown[]) => Promise<unknown>>;
 }
+
+// @posthog/hogvm's DEFAULT_TIMEOUT_MS.
+const DEFAULT_TIMEOUT_MS = 5000;
 
 export interface ExecuteOptions extends HostFunctions {
   /** Budget of synchronous run time (time awaiting async calls is not counted). Default 5000. */
@@ -72,13 +77,27 @@ export interface ExecutionReport {
 // converted to plain JS (tuples lose their marker). So the library's print is wrapped once
 // to write to the running program's sink instead. exec() is synchronous, so at most one
 // program runs at a time on a thread and the sink is set around each exec() call.
+// What a slice prints is held until it ends (and travels to the caller), so it counts
+// against the memory limit as a whole.
 let printSink: ((line: string) => void) | null = null;
+let printedChars = 0;
 const libraryPrint = STL.print.fn;
 STL.print.fn = (args, name, options) => {
   if (printSink === null) return libraryPrint(args, name, options);
-  printSink(args.map(printHogStringOutput).join(' '));
+  let heap = 0;
+  let chars = args.length;
+  for (const arg of args) {
+    const cost = printCost(arg, 4 * memoryLimitOf(options));
+    chars += cost.chars;
+    heap += cost.heap;
+  }
+  ensureRoom({ vm: printedChars + chars, heap }, options);
+  const line = args.map(printHogStringOutput).join(' ');
+  printedChars += line.length;
+  printSink(line);
   return undefined;
 };
+installCheckedLibrary();
 
 function describeError(err: unknown): ExecutionError {
   if (err instanceof UncaughtHogVMException) {
@@ -153,6 +172,9 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
     logs.push(line);
     options.print?.(line);
   };
+  printedChars = 0;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  limitTime(started + timeoutMs - (Array.isArray(input) ? 0 : input.syncDuration ?? 0), timeoutMs);
   try {
     step = exec(input as unknown[], vm);
   } catch (err) {
@@ -160,12 +182,33 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
     return report(null, describeError(err), Array.isArray(input) ? undefined : input, null);
   } finally {
     printSink = null;
+    limitTime(null, 0);
   }
-  if (step.finished) return report(convertHogToJS(step.result ?? null), null, step.state, null);
+  if (step.finished) {
+    // The result is converted here and copied to the caller's thread: a sparse array the VM
+    // counted by its elements would be filled to its length on the way.
+    const leaving = leavingError(step.result ?? null, vm);
+    if (leaving !== null) return report(null, leaving, step.state, null);
+    return report(convertHogToJS(step.result ?? null), null, step.state, null);
+  }
   if (step.error !== undefined) return report(null, describeError(step.error), step.state, null);
   const state = step.state;
   if (state === undefined) return report(null, describeError(new HogVMException('The program stopped without a state')), state, null);
+  // A suspended program's state travels to the caller and may be stored until the call answers.
+  const leaving = leavingError([state.stack, state.upvalues, step.asyncFunctionArgs ?? []], vm);
+  if (leaving !== null) return report(null, leaving, state, null);
   return report(null, null, state, { name: step.asyncFunctionName ?? '', args: step.asyncFunctionArgs ?? [], state });
+}
+
+// Whether a value leaving the VM fits its memory limit, counted as a copy fills it.
+function leavingError(value: unknown, vm: ExecOptions): ExecutionError | null {
+  const stopAt = 4 * memoryLimitOf(vm);
+  try {
+    ensureRoom({ vm: vmCost(value, stopAt), heap: copyHeap(value, stopAt) }, vm);
+    return null;
+  } catch (err) {
+    return describeError(err);
+  }
 }
 
 /** The state of a suspension with the async call's value in place, ready for runSlice. */

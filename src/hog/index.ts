@@ -9,6 +9,8 @@ export function initHog(): Promise<void> {
 }
 
 export { compileProgram, compileExpression, DESTINATION_FUNCTIONS } from './program.js';
+// Compiling throws SourceLimitError (not a diagnostic) for a source past the parser's bounds.
+export { checkSource, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH, nestingDepth, SourceLimitError } from '../hogql/index.js';
 export type { CompileResult, HogDiagnostic, ProgramOptions } from './program.js';
 export type { Bytecode, BytecodeItem } from './opcodes.js';
 

@@ -1,10 +1,12 @@
 // The Hog parser: @posthog/hogql-parser (PostHog's ANTLR grammar compiled to WASM), loaded
 // once per thread by loadHogParser() and used synchronously after that. It returns the
 // AST as JSON; this module turns a parse error into a HogCompileError with its location.
+// A source past the parser's bounds (./source-bounds.ts) never reaches it: SourceLimitError.
 
 import type { HogQLParser } from '@posthog/hogql-parser';
 import type { Expr, Program } from './ast.js';
 import { HogCompileError, locate } from './errors.js';
+import { checkSource } from '../hogql/index.js';
 
 let parser: HogQLParser | null = null;
 let loading: Promise<void> | null = null;
@@ -57,18 +59,21 @@ function read<T>(json: string, source: string, offsetShift: number): T {
   return parsed as T;
 }
 
-/** Parses a Hog program; throws HogCompileError on a syntax error. */
+/** Parses a Hog program; throws HogCompileError on a syntax error, SourceLimitError past the bounds. */
 export function parseProgram(source: string): Program {
+  checkSource(source);
   return read<Program>(loadedParser().parseProgram(source, false), source, 0);
 }
 
 /** Parses one HogQL expression (filters of type "hogql"). */
 export function parseExpression(source: string): Expr {
+  checkSource(source);
   return read<Expr>(loadedParser().parseExpr(source, false), source, 0);
 }
 
 /** Parses an input template: text with `{expression}` placeholders, as PostHog's f-strings. */
 export function parseTemplate(text: string): Expr {
+  checkSource(text, true);
   // PostHog parses templates as an f-string opened by F' and never closed.
   return read<Expr>(loadedParser().parseFullTemplateString(`F'${text}`, false), text, 2);
 }

@@ -7,6 +7,7 @@ import type { Router } from './router.js';
 import { errorResponse } from './reply.js';
 import { errors } from '../errors.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
+import { portRefusal } from './port.js';
 import type { Logger } from '../logger.js';
 
 export interface RequestObserver {
@@ -144,7 +145,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         // Exclusive: without it Linux lets a second server bind the same port (SO_REUSEPORT)
         // and the kernel splits connections between the two.
         listenExclusive(app, host, port, (socket) => {
-          if (!socket) return reject(new Error(`could not listen on ${host}:${port}: the port is in use (another hedgerow?) or not allowed; choose one with --port or PORT`));
+          if (!socket) return reject(new Error(portRefusal(host, port)));
           listenSocket = socket;
           resolve(uWS.us_socket_local_port(socket));
         });

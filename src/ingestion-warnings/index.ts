@@ -6,3 +6,4 @@ export { pruneWarnings, WARNINGS_KEPT_MS } from './retention.js';
 export { summarizeWarnings } from './summary.js';
 export { warningRoutes } from './routes.js';
 export type { WarningTasks, WarningsTask } from './tasks.js';
+export type { IngestionWarningsTables } from './tables.js';

@@ -7,7 +7,7 @@ import type { TaskRunner } from '../pools/index.js';
 import type { WarningTasks } from './tasks.js';
 import { WARNINGS_KEPT_MS } from './retention.js';
 
-export function warningRoutes(auth: ManagementAuth, scans: TaskRunner<WarningTasks>): Route[] {
+export function warningRoutes({ auth, scans }: { auth: ManagementAuth; scans: TaskRunner<WarningTasks> }): Route[] {
   return auth.projectRoutes({
     // PostHog keeps this internal; here a person:read key may read it.
     methods: ['GET'], path: 'ingestion_warnings', scope: 'person',

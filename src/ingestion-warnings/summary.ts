@@ -1,6 +1,6 @@
 // The ingestion warnings API answer: warnings grouped by type, most recent type first,
 // each with its count, a per-day sparkline and its 50 latest occurrences. Pure.
-import type { IngestionWarningRecord } from '../store/ingestion-warnings.js';
+import type { IngestionWarningRecord } from './tables.js';
 import type { WarningSummary } from './schemas.js';
 
 const EXAMPLES_PER_TYPE = 50;

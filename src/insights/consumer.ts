@@ -7,6 +7,9 @@
 // it loads the event store's rows instead.
 import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
+import type { EventsTables } from '../events/tables.js';
+import type { PersonsTables } from '../persons/index.js';
+import { createHogQLParsePool } from '../hogql/index.js';
 import { openColumnar } from './columnar/database.js';
 import { createLoader } from './columnar/loader.js';
 import { BatchBuilder, LoadedPersons } from './from-store.js';
@@ -21,15 +24,15 @@ export interface InsightsSettings {
   threads?: number;
   memoryLimit?: string;
   /**
-   * A `hedgerow aggregate` replica: queries come over NATS (./nats-query-server.ts) rather
-   * than from this process's service (./query-server.ts).
+   * A `hedgerow aggregate` replica of this name: queries come over NATS (./nats-query-server.ts,
+   * on the thread's cluster connection) rather than from this process's service (./query-server.ts).
    */
-  nats?: { url: string; replica: string };
+  replica?: string;
 }
 
 const BACKFILL_BATCH = 50_000;
 
-export const insightsConsumer = defineConsumer<InsightsSettings>({
+export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   module: import.meta.url,
   name: INSIGHTS_CONSUMER,
   startsAt: 'beginning',
@@ -40,12 +43,17 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
     const loader = createLoader(db);
     // What the store has loaded, kept here so a query waiting for a position reads no database.
     let loadedSeq = await loader.position(position.key);
+    // EventsQuery's HogQL is parsed in a thread of its own, stopped if a parse runs too long.
+    const hogql = createHogQLParsePool();
     let server;
     try {
-      server = settings.nats
-        ? await serveQueriesOverNats(db, { url: settings.nats.url, replica: settings.nats.replica, position: () => loadedSeq })
-        : serveQueries(db, settings.dataDir, () => loader.position(position.key));
+      const jetstream = ctx.cluster?.jetstream;
+      if (settings.replica !== undefined && !jetstream) throw new Error('an aggregation replica answers over NATS: its thread has no NATS connection');
+      server = settings.replica !== undefined
+        ? await serveQueriesOverNats(db, jetstream!, { replica: settings.replica, position: () => loadedSeq, hogql })
+        : serveQueries(db, settings.dataDir, () => loader.position(position.key), hogql);
     } catch (err) {
+      await hogql.close();
       db.close();
       throw err;
     }
@@ -85,6 +93,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings>({
       },
       async close() {
         await server.close();
+        await hogql.close();
         db.close();
       },
     };

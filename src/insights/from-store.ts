@@ -5,9 +5,8 @@
 // time and distinct ids, so a merge the batch caused moves the merged person's events
 // (columnar/loader.ts).
 import type { EventGroup } from '../log/consumers/index.js';
-import { personRecordByDistinctId, personUuid, resolvePersonUuid } from '../persons/index.js';
-import type { Store, StoredEventValue } from '../store/env.js';
-import type { PersonRecord } from '../store/persons.js';
+import { personRecordByDistinctId, personUuid, resolvePersonUuid, type PersonRecord, type PersonsTables } from '../persons/index.js';
+import type { EventsTables, StoredEventValue } from '../events/tables.js';
 import type { ColumnarEvent, ColumnarPerson, DistinctIdMapping } from './columnar/stage.js';
 
 export interface ColumnarBatch {
@@ -45,7 +44,7 @@ export class BatchBuilder {
   /** Fingerprints of the persons this batch sends, for LoadedPersons once it committed. */
   readonly fingerprints = new Map<string, string>();
 
-  constructor(private readonly store: Store, private readonly loaded: LoadedPersons = new LoadedPersons()) {}
+  constructor(private readonly store: EventsTables & PersonsTables, private readonly loaded: LoadedPersons = new LoadedPersons()) {}
 
   get size(): number {
     return this.events.length;

@@ -1,16 +1,26 @@
 // The HogQL expressions of an EventsQuery (select, where, orderBy), parsed by PostHog's own
-// grammar (@posthog/hogql-parser, WASM, loaded once per thread) into the AST the planner
-// translates (planner/hogql-expr.ts). Parsing is the only impure step: loading the WASM.
-import createHogQLParser, { type HogQLParser } from '@posthog/hogql-parser';
+// grammar (@posthog/hogql-parser, WASM) into the AST the planner translates
+// (planner/hogql-expr.ts). Each source is bounded first (src/hogql/: size and nesting, a
+// 400 naming the limit), then parsed in the parse pool the aggregation worker gives, where a
+// stuck parse is stopped at a deadline (docs/decisions/0039); without one (tests, tools) in
+// this thread. Every expression must reach the end of its text: trailing text is refused in
+// orderBy as the parser refuses it in select and where.
+import createHogQLParser from '@posthog/hogql-parser';
+import { checkSource, PARSE_DEADLINE_MS, SourceLimitError, type HogQLParseKind, type HogQLParsePool } from '../hogql/index.js';
+import { TaskDeadlineError } from '../pools/index.js';
 import type { HogExpr, ParsedEventsQuery } from './planner/hogql-expr.js';
 import { QueryError } from './planner/errors.js';
 import type { EventsQuery } from './schemas.js';
 
-let loading: Promise<HogQLParser> | null = null;
+type Parse = (kind: HogQLParseKind, source: string) => Promise<string>;
 
-function parser(): Promise<HogQLParser> {
-  loading ??= createHogQLParser();
-  return loading;
+let local: Promise<Parse> | null = null;
+
+// The parser in this thread, for callers without a pool.
+function localParse(): Promise<Parse> {
+  local ??= createHogQLParser().then((p) => async (kind: HogQLParseKind, source: string) =>
+    kind === 'expr' ? p.parseExpr(source, true) : p.parseOrderExpr(source, false));
+  return local;
 }
 
 interface ParseFailure {
@@ -18,17 +28,56 @@ interface ParseFailure {
   message: string;
 }
 
-function read(json: string, source: string, attr: string): HogExpr {
-  const parsed = JSON.parse(json) as HogExpr | ParseFailure;
-  if ((parsed as ParseFailure).error === true) throw new QueryError(`Invalid HogQL "${source}": ${(parsed as ParseFailure).message}`, attr);
-  return parsed as HogExpr;
+interface Positioned {
+  end?: { offset: number };
 }
 
-export async function parseHogQLExpressions(query: EventsQuery): Promise<ParsedEventsQuery> {
-  const p = await parser();
+const IGNORED_TAIL = /^(?:\s|--[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
+
+// What follows the parsed expression (offsets count code points), if anything but space and comments.
+function trailingText(source: string, end: number): string | null {
+  const rest = Array.from(source).slice(end).join('');
+  if (IGNORED_TAIL.test(rest)) return null;
+  return rest.trim();
+}
+
+function firstToken(text: string): string {
+  return /^[\p{L}\p{N}_$]+/u.exec(text)?.[0] ?? text[0];
+}
+
+async function parsed(parse: Parse, kind: HogQLParseKind, source: string, attr: string): Promise<HogExpr> {
+  try {
+    checkSource(source);
+  } catch (err) {
+    if (err instanceof SourceLimitError) throw new QueryError(`The HogQL of ${attr} ${err.message}.`, attr);
+    throw err;
+  }
+  let json: string;
+  try {
+    json = await parse(kind, source);
+  } catch (err) {
+    if (err instanceof TaskDeadlineError) {
+      throw new QueryError(`The HogQL of ${attr} took longer than ${PARSE_DEADLINE_MS / 1000} seconds to parse and was stopped.`, attr);
+    }
+    throw err;
+  }
+  const node = JSON.parse(json) as (HogExpr & Positioned) | ParseFailure;
+  if ((node as ParseFailure).error === true) throw new QueryError(`Invalid HogQL "${source}": ${(node as ParseFailure).message}`, attr);
+  const end = (node as Positioned).end?.offset;
+  if (end !== undefined) {
+    const tail = trailingText(source, end);
+    if (tail !== null) throw new QueryError(`Invalid HogQL "${source}": mismatched input '${firstToken(tail)}' expecting <EOF>`, attr);
+  }
+  return node as HogExpr;
+}
+
+export async function parseHogQLExpressions(query: EventsQuery, pool?: HogQLParsePool): Promise<ParsedEventsQuery> {
+  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : await localParse();
+  const all = (sources: readonly string[], kind: HogQLParseKind, name: string) =>
+    Promise.all(sources.map((s, i) => (kind === 'expr' && s.trim() === '*' ? { node: 'Field', chain: ['*'] } : parsed(parse, kind, s, `${name}.${i}`))));
   return {
-    select: query.select.map((s, i) => (s.trim() === '*' ? { node: 'Field', chain: ['*'] } : read(p.parseExpr(s, true), s, `select.${i}`))),
-    where: (query.where ?? []).map((s, i) => read(p.parseExpr(s, true), s, `where.${i}`)),
-    orderBy: (query.orderBy ?? []).map((s, i) => read(p.parseOrderExpr(s, true), s, `orderBy.${i}`)),
+    select: await all(query.select, 'expr', 'select'),
+    where: await all(query.where ?? [], 'expr', 'where'),
+    orderBy: await all(query.orderBy ?? [], 'orderExpr', 'orderBy'),
   };
 }

@@ -4,9 +4,8 @@
 // loaded the position the query needs), shutting down, or silent for a while (a dead
 // process); no replica at all is asked again until the time limit, then the API answers 503.
 import { randomUUID } from 'node:crypto';
-import { createInbox, type Msg, type NatsConnection } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import { STREAM } from '../log/nats-stream.js';
+import { createInbox, type Msg } from 'nats';
+import type { JetStream } from '../cluster/index.js';
 import { EngineUnavailableError, QueryCancelledError, type EngineAnswer, type InsightsEngine } from './engine.js';
 import {
   CANCEL_SUBJECT, decodeReplicaMessage, joinParts, KEEPALIVE_MS, QUERY_SUBJECT, STATUS_INTERVAL_MS, STATUS_SUBJECT,
@@ -15,7 +14,6 @@ import {
 import { QueryError } from './planner/errors.js';
 
 export interface NatsEngineOptions {
-  url: string;
   /** How long a query may take in all, retries included (HEDGEROW_QUERY_TIMEOUT_MS). */
   timeoutMs: number;
   /** How long a replica may wait to catch up before it answers `behind`. */
@@ -52,9 +50,9 @@ interface Attempt {
   onMessage(msg: Msg): void;
 }
 
-export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsInsightsEngine> {
-  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-insights');
-  const jsm = await nc.jetstreamManager();
+// Request/reply over the control connection of the cluster handle.
+export async function connectNatsEngine(jetstream: JetStream, opts: NatsEngineOptions): Promise<NatsInsightsEngine> {
+  const { nc } = jetstream.control;
   const catchUpMs = opts.catchUpMs ?? DEFAULT_CATCH_UP_MS;
   const silenceMs = opts.silenceMs ?? DEFAULT_SILENCE_MS;
   const inbox = createInbox();
@@ -96,7 +94,7 @@ export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsIn
   const pending = new Set<() => void>();
   const streamEnd = async () => {
     try {
-      lastSeq = Math.max(lastSeq, (await jsm.streams.info(STREAM)).state.last_seq);
+      lastSeq = Math.max(lastSeq, (await jetstream.streamInfo('events'))?.state.last_seq ?? 0);
     } catch {
       // NATS unreachable: what was last seen (a calculation then fails on its own).
     }
@@ -243,7 +241,6 @@ export async function connectNatsEngine(opts: NatsEngineOptions): Promise<NatsIn
       for (const close of [...pending]) close();
       replies.unsubscribe();
       statuses.unsubscribe();
-      void nc.drain().catch(() => nc.close());
     },
   };
 }

@@ -2,9 +2,9 @@
 // the queue group once caught up with the stream, and for each query it is given waits (bounded) until its columnar store
 // has loaded the position the query needs, runs it, and streams the answer back. It also
 // publishes its loaded position every few seconds, for the serve nodes' metrics.
-import { type Msg, type NatsConnection, type Subscription } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import { STREAM } from '../log/nats-stream.js';
+import type { Msg, Subscription } from 'nats';
+import type { JetStream } from '../cluster/index.js';
+import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import {
   CANCEL_SUBJECT, encodeReplicaMessage, KEEPALIVE_MS, QUERY_QUEUE, QUERY_SUBJECT, responseParts, STATUS_INTERVAL_MS, STATUS_SUBJECT,
@@ -14,11 +14,12 @@ import { failureOf, type QueryServer } from './query-server.js';
 import { runQuery } from './run.js';
 
 export interface NatsQueryServerOptions {
-  url: string;
   /** Names this replica in answers, logs and metrics. */
   replica: string;
   /** The log position its columnar store has loaded. */
   position(): number;
+  /** Where EventsQuery expressions are parsed (src/insights/hogql.ts). */
+  hogql?: HogQLParsePool;
 }
 
 // How often a query waiting for the replica to catch up looks at its position, and a replica
@@ -37,9 +38,10 @@ export interface NatsQueryServer extends QueryServer {
   inFlight(): number;
 }
 
-export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOptions): Promise<NatsQueryServer> {
-  const nc: NatsConnection = await connectNats(opts.url, `hedgerow-aggregate ${opts.replica}`);
-  const maxPart = (nc.info?.max_payload ?? 1024 * 1024) - PART_SLACK_BYTES;
+// Over the control connection of the cluster handle (a consumer thread's one connection).
+export async function serveQueriesOverNats(db: Columnar, jetstream: JetStream, opts: NatsQueryServerOptions): Promise<NatsQueryServer> {
+  const { nc } = jetstream.control;
+  const maxPart = jetstream.control.maxPayload() - PART_SLACK_BYTES;
   // By reply subject: a retried query may reach this replica again under the same id.
   const running = new Map<string, { id: string; controller: AbortController; done: Promise<void> }>();
   let closing = false;
@@ -74,7 +76,7 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
           await sleep(CATCH_UP_POLL_MS);
           at = opts.position();
         }
-        const response = await runQuery(db, request.query, request.run, controller.signal);
+        const response = await runQuery(db, request.query, request.run, controller.signal, opts.hogql);
         for (const data of responseParts(response, maxPart)) send({ type: 'part', data });
         send({ type: 'done', replica: opts.replica, position: at });
       } catch (err) {
@@ -90,8 +92,7 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
   // A replica joins the queue group once it has loaded what the stream held when it started:
   // one far behind (new, or back after a long stop) would otherwise take queries it can only
   // answer `behind` to, each after the wait.
-  const jsm = await nc.jetstreamManager();
-  const streamEnd = async () => (await jsm.streams.info(STREAM)).state.last_seq;
+  const streamEnd = async () => (await jetstream.streamInfo('events'))?.state.last_seq ?? 0;
   const joinAt = await streamEnd().catch(() => 0);
   let queries: Subscription | null = null;
   const join = () => {
@@ -141,7 +142,8 @@ export async function serveQueriesOverNats(db: Columnar, opts: NatsQueryServerOp
       cancels.unsubscribe();
       for (const r of running.values()) r.controller.abort();
       await Promise.race([Promise.all([...running.values()].map((r) => r.done)), sleep(CLOSE_WAIT_MS)]);
-      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+      // The answers and `gone`s sent are out before the cluster closes the connection.
+      if (!nc.isClosed()) await nc.flush().catch(() => undefined);
     },
   };
 }

@@ -2,6 +2,7 @@
 // the columnar store it owns, interrupts one on cancel, answers with the data position the
 // query saw.
 import { BroadcastChannel } from 'node:worker_threads';
+import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import { QueryError } from './planner/errors.js';
 import { channelNames, type WorkerAnswer, type WorkerRequest } from './protocol.js';
@@ -17,7 +18,7 @@ export function failureOf(err: unknown, cancelled: boolean): { message: string; 
   return { message: err instanceof Error ? err.message : String(err), attr: invalid ? err.attr : null, invalid, cancelled };
 }
 
-export function serveQueries(db: Columnar, dataDir: string, position: () => Promise<number>): QueryServer {
+export function serveQueries(db: Columnar, dataDir: string, position: () => Promise<number>, hogql?: HogQLParsePool): QueryServer {
   const names = channelNames(dataDir);
   const requests = new BroadcastChannel(names.requests);
   const answers = new BroadcastChannel(names.answers);
@@ -36,7 +37,7 @@ export function serveQueries(db: Columnar, dataDir: string, position: () => Prom
     void (async () => {
       try {
         const at = await position();
-        const response = await runQuery(db, request.query, request.run, controller.signal);
+        const response = await runQuery(db, request.query, request.run, controller.signal, hogql);
         answer({ type: 'done', id: request.id, response, position: at });
       } catch (err) {
         answer({ type: 'failed', id: request.id, ...failureOf(err, controller.signal.aborted) });

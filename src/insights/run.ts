@@ -1,7 +1,9 @@
 // Running a query against the columnar store: validate, resolve what the pure planner
 // needs from the data (value-set filters, the project's first event for "all"), plan, run
 // the statements, shape the rows into PostHog's response.
+import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
+import { queryErrorOf } from './columnar/errors.js';
 import type { Plan, PlanContext } from './planner/context.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
@@ -58,26 +60,32 @@ export async function firstEventMs(db: Columnar, projectId: number): Promise<num
   return t === null || t === undefined ? null : Number(t);
 }
 
-async function planFor(query: AnalyticsQuery, ctx: PlanContext): Promise<Plan<QueryResult>> {
+async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLParsePool): Promise<Plan<QueryResult>> {
   switch (query.kind) {
     case 'TrendsQuery': return planTrends(query, ctx);
     case 'FunnelsQuery': return planFunnel(query, ctx);
     case 'RetentionQuery': return planRetention(query, ctx);
     case 'LifecycleQuery': return planLifecycle(query, ctx);
     case 'StickinessQuery': return planStickiness(query, ctx);
-    case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query));
+    case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query, hogql));
   }
 }
 
-/** Validates and runs a query (a bare query or an InsightVizNode / DataTableNode around one). */
-export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal): Promise<QueryResponse> {
+/**
+ * Validates and runs a query (a bare query or an InsightVizNode / DataTableNode around one).
+ * `hogql`: where EventsQuery expressions are parsed (without it, in this thread).
+ */
+export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal, hogql?: HogQLParsePool): Promise<QueryResponse> {
   const query = parseQuery(input);
+  const ask = (statement: Parameters<Columnar['query']>[0]) => db.query(statement, signal).catch((err: unknown) => {
+    throw (signal?.aborted ? null : queryErrorOf(err)) ?? err;
+  });
   const valueSets = new Map<string, string[]>();
   for (const list of propertyLists(query)) {
     for (const filter of valueSetLookups(list)) {
       const key = valueSetKey(filter);
       if (valueSets.has(key)) continue;
-      const rows = await db.query(valueSetQuery(filter, run.projectId), signal);
+      const rows = await ask(valueSetQuery(filter, run.projectId));
       valueSets.set(key, matchingValues(filter, rows as { t: string; j: string }[], run.nowMs));
     }
   }
@@ -85,9 +93,9 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
   };
-  const plan = await planFor(query, ctx);
+  const plan = await planFor(query, ctx, hogql);
   const results = [];
-  for (const statement of plan.statements) results.push(await db.query(statement, signal));
+  for (const statement of plan.statements) results.push(await ask(statement));
   const shaped = plan.shape(results);
   const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
   if ('hasMore' in shaped) response.hasMore = shaped.hasMore;

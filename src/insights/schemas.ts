@@ -146,16 +146,17 @@ export type DateRange = Static<typeof DateRangeSchema>;
 export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery;
 export type QueryKind = AnalyticsQuery['kind'];
 
-const CHECKS = {
-  TrendsQuery: TypeCompiler.Compile(TrendsQuerySchema),
-  FunnelsQuery: TypeCompiler.Compile(FunnelsQuerySchema),
-  RetentionQuery: TypeCompiler.Compile(RetentionQuerySchema),
-  LifecycleQuery: TypeCompiler.Compile(LifecycleQuerySchema),
-  StickinessQuery: TypeCompiler.Compile(StickinessQuerySchema),
-  EventsQuery: TypeCompiler.Compile(EventsQuerySchema),
-} as const;
+// By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
+const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: unknown): { First(): { path: string; message: string } | undefined } }>([
+  ['TrendsQuery', TypeCompiler.Compile(TrendsQuerySchema)],
+  ['FunnelsQuery', TypeCompiler.Compile(FunnelsQuerySchema)],
+  ['RetentionQuery', TypeCompiler.Compile(RetentionQuerySchema)],
+  ['LifecycleQuery', TypeCompiler.Compile(LifecycleQuerySchema)],
+  ['StickinessQuery', TypeCompiler.Compile(StickinessQuerySchema)],
+  ['EventsQuery', TypeCompiler.Compile(EventsQuerySchema)],
+]);
 
-export const QUERY_KINDS = Object.keys(CHECKS) as QueryKind[];
+export const QUERY_KINDS = [...CHECKS.keys()] as QueryKind[];
 
 function attrOf(path: string): string | null {
   const dotted = path.replace(/^\//, '').replace(/\//g, '.');
@@ -173,10 +174,10 @@ export function parseQuery(input: unknown): AnalyticsQuery {
     return parseQuery(node.source);
   }
   const kind = node.kind;
-  if (typeof kind !== 'string' || !(kind in CHECKS)) {
+  const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;
+  if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');
   }
-  const check = CHECKS[kind as QueryKind];
   if (!check.Check(node)) {
     const first = check.Errors(node).First();
     const attr = first ? attrOf(first.path) : null;

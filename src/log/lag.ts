@@ -1,10 +1,10 @@
 // How far a consumer is behind the embedded log, in records and in events. Events per
-// record are counted as they are appended (Store.logCounts), so neither takes decoding.
-import type { Store } from '../store/env.js';
+// record are counted as they are appended (logCounts, ./tables.ts), so neither takes decoding.
+import type { LogTables } from './tables.js';
 
 // Events in the records after `position`; null when a record there was written before
 // counts were kept (they are pruned soon after an upgrade).
-export function eventsAfter(store: Store, position: number): number | null {
+export function eventsAfter(store: LogTables, position: number): number | null {
   let last: [number, number] | undefined;
   for (const { value } of store.logCounts.getRange({ reverse: true, limit: 1 })) last = value;
   let next: { key: number; value: [number, number] } | undefined;

@@ -2,10 +2,11 @@
 // append it carries, src/log/record.ts; what frames hold is the codec's), keyed by a monotonic
 // sequence so appends land at the right edge of the B-tree. Readers in other
 // threads hear about new records on a BroadcastChannel and poll as a fallback.
-import type { Store } from '../store/env.js';
+import type { LogTables } from './tables.js';
 import { LMDB_LOG_ID, type EventLog, type LogCodec, type LogEntry, type LogReader } from './types.js';
 import { encodeFrames, recordEntry } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
+import { DEFAULT_CONSUMER_BATCH_BYTES } from '../settings.js';
 
 const POLL_MS = 50;
 const WAKE_INTERVAL_MS = 5;
@@ -14,23 +15,23 @@ const WAKE_INTERVAL_MS = 5;
 // each B-tree page it touches once for many events (5,000 → 50,000 events per
 // transaction halved the cost of a random person write). 16 MiB is about 50,000
 // events of 300 bytes. Bytes, not events: counting events would mean decoding early.
-export const READ_BYTE_BUDGET = 16 * 1024 * 1024;
+export const READ_BYTE_BUDGET = DEFAULT_CONSUMER_BATCH_BYTES;
 
-function channelName(store: Store): string {
+function channelName(store: LogTables): string {
   return `hedgerow-log:${store.logPath}`;
 }
 
-export function newestSeq(store: Store): number {
+export function newestSeq(store: LogTables): number {
   for (const key of store.log.getKeys({ reverse: true, limit: 1 })) return key as number;
   return 0;
 }
 
-export function oldestSeq(store: Store): number {
+export function oldestSeq(store: LogTables): number {
   for (const key of store.log.getKeys({ limit: 1 })) return key as number;
   return 0;
 }
 
-export function createLmdbLog(store: Store, codec: LogCodec): EventLog {
+export function createLmdbLog(store: LogTables, codec: LogCodec): EventLog {
   let seq = newestSeq(store);
   let durableSeq = seq;
   let appended = store.logCounts.get(seq)?.[1] ?? 0;
@@ -72,7 +73,7 @@ export function createLmdbLog(store: Store, codec: LogCodec): EventLog {
   };
 }
 
-export function createLmdbLogReader(store: Store, codec: LogCodec, maxBytes = READ_BYTE_BUDGET): LogReader {
+export function createLmdbLogReader(store: LogTables, codec: LogCodec, maxBytes = READ_BYTE_BUDGET): LogReader {
   const channel = new BroadcastChannel(channelName(store));
   let wake: (() => void) | null = null;
   channel.onmessage = () => { wake?.(); };

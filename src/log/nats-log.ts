@@ -1,44 +1,20 @@
 // Distributed event log on a NATS JetStream stream. A group commit becomes a few
 // publishes (its frames packed in order into messages under the server's
 // max_payload), acknowledged by JetStream; the stream sequence is the log sequence. See docs/decisions/0001 for which
-// stream and server settings make that acknowledgement durable.
-import { type NatsConnection, type JetStreamClient } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import { followStream } from '../nats/follow.js';
+// stream and server settings make that acknowledgement durable. Both the log and its readers
+// work over the cluster handle's stream (src/cluster/): the process's `bulk` connection, or a
+// consumer thread's own.
+import { followStream, type JetStream } from '../cluster/index.js';
 import type { CapturedEvent, EventLog, LogCodec, LogEntry, LogFrame, LogReader } from './types.js';
 import { encodeFrames, recordEntry, RECORD_OVERHEAD } from './record.js';
 import { createGroupCommitter } from './group-commit.js';
 import { EventTooLargeError, LogUnavailableError } from './errors.js';
-import { ensureStream, natsLogId, STREAM, SUBJECT } from './nats-stream.js';
+import { natsLogId, STREAM, SUBJECT } from './nats-stream.js';
 
 export { STREAM, SUBJECT };
 
-export interface NatsLogOptions {
-  url: string;
-  // How frames are written and records read (capture's codec).
-  codec: LogCodec;
-  // Replicas of the stream when this creates it (HEDGEROW_NATS_REPLICAS; 1 when omitted).
-  replicas?: number;
-  // How long an append waits for JetStream's acknowledgement before failing.
-  ackTimeoutMs?: number;
-}
-
-const DEFAULT_ACK_TIMEOUT_MS = 5000;
 // Room left in each message for the protocol's headers.
 const HEADER_SLACK_BYTES = 1024;
-
-// Follows the connection's state so appends fail at once while it is down,
-// instead of queueing in the client until their acknowledgement times out.
-function trackConnected(nc: NatsConnection): () => boolean {
-  let connected = true;
-  void (async () => {
-    for await (const s of nc.status()) {
-      if (s.type === 'disconnect') connected = false;
-      else if (s.type === 'reconnect') connected = true;
-    }
-  })();
-  return () => connected && !nc.isClosed();
-}
 
 // Events as frames that each fit in one message, halving while one does not. An
 // event that cannot fit in any message fails its own request, before it joins a
@@ -85,21 +61,21 @@ export function pack(frames: readonly LogFrame[], maxBytes: number): Buffer[] {
   return messages;
 }
 
-export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
-  const nc = await connectNats(opts.url, 'hedgerow-capture');
-  const isConnected = trackConnected(nc);
-  const stream = await ensureStream(nc, opts.replicas ?? 1);
-  const state = stream.state;
-  const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
-  const maxBytes = (nc.info?.max_payload ?? 1024 * 1024) - HEADER_SLACK_BYTES;
-  let lastAcked = state.last_seq;
+// `codec`: how frames are written and records read (capture's). Appends wait for JetStream's
+// acknowledgement for the cluster timings' ackTimeoutMs.
+export async function createNatsLog(jetstream: JetStream, codec: LogCodec): Promise<EventLog> {
+  const handle = await jetstream.stream('events');
+  const { js, link } = handle;
+  const isConnected = link.connected;
+  const stream = await handle.current();
+  const maxBytes = link.maxPayload() - HEADER_SLACK_BYTES;
+  let lastAcked = stream.state.last_seq;
   // Other nodes append to the same stream: what this process knows of its end is refreshed
   // from the stream's state, so the lag a node reports counts their events too (not only
   // its own appends).
-  const jsm = await nc.jetstreamManager();
   const refresh = setInterval(() => {
     if (!isConnected()) return;
-    jsm.streams.info(STREAM).then((info) => { if (info.state.last_seq > lastAcked) lastAcked = info.state.last_seq; }, () => {});
+    handle.current().then((info) => { if (info.state.last_seq > lastAcked) lastAcked = info.state.last_seq; }, () => {});
   }, STREAM_STATE_REFRESH_MS);
   refresh.unref();
   const committer = createGroupCommitter({
@@ -118,19 +94,17 @@ export async function createNatsLog(opts: NatsLogOptions): Promise<EventLog> {
   return {
     id: natsLogId(stream),
     async append(events) {
-      return committer.append(eventFrames(opts.codec, events, maxBytes));
+      return committer.append(eventFrames(codec, events, maxBytes));
     },
     async appendFrame(frame) {
-      return committer.append(fitFrame(opts.codec, frame, maxBytes));
+      return committer.append(fitFrame(codec, frame, maxBytes));
     },
     pending: () => committer.pending(),
     lastSeq: () => lastAcked,
+    // The connection is the cluster's: it closes with the cluster, after every appender.
     async close() {
       clearInterval(refresh);
       await committer.drain();
-      // Draining waits for the server; with none there is nothing left to flush.
-      if (isConnected()) await nc.drain();
-      else await nc.close();
     },
   };
 }
@@ -146,40 +120,34 @@ class HandlerFailure {
   constructor(readonly cause: unknown) {}
 }
 
-export async function createNatsLogReader(opts: NatsLogOptions): Promise<LogReader> {
-  const nc = await connectNats(opts.url, 'hedgerow-consumer');
-  const stream = await ensureStream(nc, opts.replicas ?? 1);
-  const js = nc.jetstream();
-  const jsm = await nc.jetstreamManager();
+export async function createNatsLogReader(jetstream: JetStream, codec: LogCodec, stallMs: number): Promise<LogReader> {
+  const stream = await jetstream.stream('events');
 
   return {
-    id: natsLogId(stream),
+    id: natsLogId(stream.info),
     async consume(after, handle, signal) {
       let position = after;
       await followStream({
-        js, stream: STREAM, subject: SUBJECT, batchMax: BATCH_MAX, signal,
+        stream, batchMax: BATCH_MAX, stallMs, signal,
         position: () => position,
         async apply(batch) {
-          const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, opts.codec.decode));
+          const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, codec.decode));
           await handle(entries).catch((err) => { throw new HandlerFailure(err); });
           position = entries[entries.length - 1].seq;
         },
-        behind: async () => (await jsm.streams.info(STREAM)).state.last_seq > position,
+        behind: async () => (await stream.current()).state.last_seq > position,
         fatal: (err) => err instanceof HandlerFailure,
       }).catch((err) => { throw err instanceof HandlerFailure ? err.cause : err; });
     },
     async lastSeq() {
-      const info = await jsm.streams.info(STREAM);
-      return info.state.last_seq;
+      return (await stream.current()).state.last_seq;
     },
     async firstSeq() {
       // Once every message aged out, first_seq is the next sequence: a consumer that
       // applied the last one has lost nothing, one that did not has.
-      return (await jsm.streams.info(STREAM)).state.first_seq;
+      return (await stream.current()).state.first_seq;
     },
-    async close() {
-      if (nc.isClosed()) return;
-      await nc.drain().catch(() => nc.close());
-    },
+    // The connection is the cluster's, closed with it.
+    async close() {},
   };
 }

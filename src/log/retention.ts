@@ -1,7 +1,7 @@
 // Retention of the embedded log. The log is a buffer between capture and its
 // consumers, not the archive: records every consumer has applied are dropped,
 // periodically, from the main thread (the log's only writer).
-import type { Store } from '../store/env.js';
+import type { LogTables } from './tables.js';
 import type { Logger } from '../logger.js';
 import { newestSeq } from './lmdb-log.js';
 
@@ -15,7 +15,7 @@ const MAX_REMOVALS_PER_TXN = 10_000;
 // a consumer added to a data dir with history finds it still there). Positions in
 // another log's sequence (`name@log-id`) do not count. A stored position outlives the
 // consumer's removal from the code: delete it to let retention pass it.
-export function appliedByAll(store: Store, registered: readonly string[] = []): number {
+export function appliedByAll(store: LogTables, registered: readonly string[] = []): number {
   let min = Infinity;
   for (const { key, value } of store.positions.getRange()) {
     if (key !== PRUNER && !String(key).includes('@')) min = Math.min(min, value);
@@ -24,7 +24,7 @@ export function appliedByAll(store: Store, registered: readonly string[] = []): 
   return min === Infinity ? 0 : min;
 }
 
-async function removeThrough(store: Store, upTo: number, max: number): Promise<number> {
+async function removeThrough(store: LogTables, upTo: number, max: number): Promise<number> {
   let removed = 0;
   await store.logRoot.transaction(() => {
     for (const key of store.log.getKeys({ end: upTo + 1, limit: max })) {
@@ -36,7 +36,7 @@ async function removeThrough(store: Store, upTo: number, max: number): Promise<n
   return removed;
 }
 
-export async function pruneAppliedRecords(store: Store, maxPerTxn = MAX_REMOVALS_PER_TXN, registered: readonly string[] = []): Promise<number> {
+export async function pruneAppliedRecords(store: LogTables, maxPerTxn = MAX_REMOVALS_PER_TXN, registered: readonly string[] = []): Promise<number> {
   // The newest record always stays: its key is where the sequence resumes after a restart.
   const upTo = Math.min(appliedByAll(store, registered), newestSeq(store) - 1);
   if (upTo <= 0) return 0;
@@ -54,7 +54,7 @@ export async function pruneAppliedRecords(store: Store, maxPerTxn = MAX_REMOVALS
 }
 
 // `registered`: the names of every consumer the service runs (src/log/consumers/).
-export function startLogRetention(store: Store, log: Logger, intervalMs: number, registered: readonly string[]): { stop(): Promise<void> } {
+export function startLogRetention(store: LogTables, log: Logger, intervalMs: number, registered: readonly string[]): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (running) return;

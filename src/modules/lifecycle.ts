@@ -6,6 +6,8 @@ import type { Module, Started, Use } from './module.js';
 
 export interface Running {
   readonly routes: readonly Route[];
+  // What a started module provides (as `use` in a start).
+  readonly use: Use;
   // Every module's checks, by name; ok when all of them hold.
   readiness(): { ok: boolean; checks: Record<string, boolean> };
   // Closes every module in reverse order, once (later calls share the first's promise).
@@ -14,7 +16,7 @@ export interface Running {
   close(): Promise<void>;
 }
 
-interface Entry { name: string; started: Started }
+interface Entry { name: string; started: Started<unknown> }
 
 export async function startModules<C>(modules: readonly Module<C, unknown>[], ctx: C): Promise<Running> {
   const names = new Set<string>();
@@ -41,6 +43,7 @@ export async function startModules<C>(modules: readonly Module<C, unknown>[], ct
   }
   let closing: Promise<void> | null = null;
   return {
+    use,
     routes: entries.flatMap((e) => e.started.routes ?? []),
     readiness() {
       const checks: Record<string, boolean> = {};

@@ -11,7 +11,7 @@ export interface Module<C, P = unknown> {
 }
 
 // What a started module answers.
-export interface Started<P = unknown> {
+export interface Started<P = undefined> {
   readonly provides?: P;
   readonly routes?: readonly Route[];
   // Named checks, each true when this module is ready to serve; the node is ready when

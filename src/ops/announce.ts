@@ -1,19 +1,14 @@
-// Every process of a NATS cluster (`serve` and `aggregate`) announces itself in the
-// JetStream KV bucket HEDGEROW_NODES, so `hedgerow status` on any node lists the cluster
-// (docs/decisions/0031). The entry is rewritten every ANNOUNCE_INTERVAL_MS with what the
+// Every process of a cluster (`serve` and `aggregate`) announces itself in the KV bucket
+// HEDGEROW_NODES, so `hedgerow status` on any node lists the cluster (docs/decisions/0031).
+// The entry is a lease (src/cluster/leases.ts) on a key of its own, held with what the
 // process knows of itself (its consumers' positions and lag, the control stream, readiness,
-// claims) and the bucket's entries expire NODE_TTL_MS after their last write: a process that
-// dies leaves the list within that; one shut down cleanly deletes its entry at once.
+// claims), rewritten every third of the bucket's TTL (the timings' nodeTtlMs, 15 s): a
+// process that dies leaves the list one TTL after its last write; one shut down cleanly
+// releases (deletes) its entry at once. Embedded, the entry stays in the process.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { StorageType, type KV, type NatsConnection } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import { STREAM } from '../log/nats-stream.js';
-
-export const NODES_BUCKET = 'HEDGEROW_NODES';
-export const ANNOUNCE_INTERVAL_MS = 5_000;
-export const NODE_TTL_MS = 3 * ANNOUNCE_INTERVAL_MS;
+import type { Cluster, KvView } from '../cluster/index.js';
 
 export type NodeRole = 'serve' | 'aggregate';
 
@@ -44,14 +39,11 @@ export interface NodeAnnouncement {
 }
 
 export interface AnnounceOptions {
-  url: string;
   name: string;
   role: NodeRole;
   listen: string | null;
   state(): NodeState;
   onError?(err: Error): void;
-  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
-  replicas?: number;
 }
 
 /** hedgerow's version, from its package.json (beside dist/ when built). */
@@ -68,68 +60,54 @@ const fromText = new TextDecoder();
 // A KV key admits few characters; a node's name has colons and paths.
 const keyOf = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
 
-const openBucket = (nc: NatsConnection, replicas = 1) =>
-  nc.jetstream().views.kv(NODES_BUCKET, { ttl: NODE_TTL_MS, history: 1, storage: StorageType.File, replicas });
-
-export async function announceNode(opts: AnnounceOptions): Promise<{ close(): Promise<void> }> {
-  const nc = await connectNats(opts.url, 'hedgerow-announce');
-  let kv: KV;
-  try {
-    kv = await openBucket(nc, opts.replicas);
-  } catch (err) {
-    await nc.close();
-    throw err;
-  }
-  const jsm = await nc.jetstreamManager();
-  const key = keyOf(opts.name);
+export async function announceNode(cluster: Cluster, opts: AnnounceOptions): Promise<{ close(): Promise<void> }> {
+  const leases = await cluster.leases('nodes');
   const startedAt = new Date().toISOString();
   let lastSeq = 0;
-  // An outage is reported once, not at every refresh.
+  // An outage is reported once, not at every renewal.
   let failing = false;
 
-  async function announce() {
+  async function entry(): Promise<Uint8Array> {
     try {
-      lastSeq = (await jsm.streams.info(STREAM)).state.last_seq;
+      lastSeq = (await cluster.jetstream?.streamInfo('events'))?.state.last_seq ?? lastSeq;
     } catch {
-      // No event stream yet, or NATS unreachable: the last one read.
+      // NATS unreachable: the last one read.
     }
     const state = opts.state();
-    const entry: NodeAnnouncement = {
+    const announced: NodeAnnouncement = {
       name: opts.name, role: opts.role, pid: process.pid, host: hostname(), listen: opts.listen, version: packageVersion(),
       started_at: startedAt, announced_at: new Date().toISOString(), events_last_seq: lastSeq,
       consumers: state.consumers.map((c) => ({ ...c, lag_records: Math.max(0, lastSeq - c.position) })),
       control: state.control, ready: state.ready, claims: state.claims,
     };
-    try {
-      await kv.put(key, text.encode(JSON.stringify(entry)));
-      failing = false;
-    } catch (err) {
-      if (!failing) opts.onError?.(err as Error);
-      failing = true;
-    }
+    return text.encode(JSON.stringify(announced));
   }
 
-  let turn = announce();
-  await turn;
-  const timer = setInterval(() => { turn = turn.then(announce); }, ANNOUNCE_INTERVAL_MS);
-  timer.unref();
+  // Kept: a renewal refused (the entry lapsed while NATS was away) writes it anew.
+  const lease = await leases.hold(keyOf(opts.name), {
+    keep: true,
+    value: entry,
+    async renewed() { failing = false; },
+    failed(err) {
+      if (!failing) opts.onError?.(err);
+      failing = true;
+    },
+  });
   return {
     async close() {
-      clearInterval(timer);
-      await turn;
-      await kv.delete(key).catch(() => undefined);
-      await nc.drain().catch(() => nc.close());
+      await lease.release();
+      await leases.close();
     },
   };
 }
 
 /** Every live process of the cluster, by role and name. */
-export async function listNodes(nc: NatsConnection): Promise<NodeAnnouncement[]> {
-  let kv: KV;
+export async function listNodes(cluster: Cluster): Promise<NodeAnnouncement[]> {
+  let kv: KvView;
   try {
-    kv = await nc.jetstream().views.kv(NODES_BUCKET, { bindOnly: true });
+    kv = await cluster.kv('nodes');
   } catch {
-    return [];
+    return []; // No bucket: nobody announced.
   }
   const nodes: NodeAnnouncement[] = [];
   let keys: string[] = [];

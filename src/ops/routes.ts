@@ -1,9 +1,9 @@
 // Liveness, readiness and Prometheus metrics.
 import type { Route } from '../http/types.js';
 import { json } from '../http/reply.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics.js';
 
-export function opsRoutes(metrics: Metrics, ready: () => { ok: boolean; checks: Record<string, boolean> }): Route[] {
+export function opsRoutes({ metrics, ready }: { metrics: Metrics; ready: () => { ok: boolean; checks: Record<string, boolean> } }): Route[] {
   return [
     { methods: ['GET', 'HEAD'], pattern: '/_liveness', bodyLimit: 0, handler: () => json(200, { status: 'ok' }) },
     {

@@ -2,9 +2,8 @@
 // (each consumer's position and lag) and, with NATS, the control stream of management
 // writes (docs/decisions/0031), and every live process of the cluster as each announces
 // itself (./announce.ts). Reads the data dir beside a running server.
-import type { JetStreamManager } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import type { Store } from '../store/env.js';
+import type { Cluster } from '../cluster/index.js';
+import type { LogTables } from '../log/tables.js';
 import { LMDB_LOG_ID } from '../log/types.js';
 import { newestSeq } from '../log/lmdb-log.js';
 import { natsLogId, STREAM } from '../log/nats-stream.js';
@@ -20,36 +19,25 @@ export interface NodeStatus {
   nodes: NodeAnnouncement[] | null;
 }
 
-async function streamInfo(jsm: JetStreamManager, name: string) {
-  try {
-    return await jsm.streams.info(name);
-  } catch {
-    return null;
-  }
-}
-
-export async function nodeStatus(store: Store, natsUrl: string | null, consumers: readonly RegisteredConsumer[]): Promise<NodeStatus> {
+// `cluster`: opened read-only (it creates nothing); embedded, the data dir's own log only.
+export async function nodeStatus(store: LogTables, cluster: Cluster, consumers: readonly RegisteredConsumer[]): Promise<NodeStatus> {
   let log = { id: LMDB_LOG_ID, last_seq: newestSeq(store) };
   let control: NodeStatus['control'] = null;
   let nodes: NodeStatus['nodes'] = null;
-  if (natsUrl) {
-    const nc = await connectNats(natsUrl, 'hedgerow-status', { once: true });
-    try {
-      const jsm = await nc.jetstreamManager();
-      const events = await streamInfo(jsm, STREAM);
-      log = events ? { id: natsLogId(events), last_seq: events.state.last_seq } : { id: `nats:${STREAM}:absent`, last_seq: 0 };
-      const stream = await streamInfo(jsm, CONTROL_STREAM);
-      if (stream) {
-        const id = `nats:${CONTROL_STREAM}:${stream.created}`;
-        const applied = store.positions.get(controlPositionKey(id)) ?? 0;
-        control = { stream: id, last_seq: stream.state.last_seq, applied, lag: Math.max(0, stream.state.last_seq - applied) };
-      } else {
-        control = { stream: `nats:${CONTROL_STREAM}:absent`, last_seq: 0, applied: 0, lag: 0 };
-      }
-      nodes = await listNodes(nc);
-    } finally {
-      await nc.close();
+  const { jetstream } = cluster;
+  if (jetstream) {
+    const info = (stream: 'events' | 'control') => jetstream.streamInfo(stream).catch(() => null);
+    const events = await info('events');
+    log = events ? { id: natsLogId(events), last_seq: events.state.last_seq } : { id: `nats:${STREAM}:absent`, last_seq: 0 };
+    const stream = await info('control');
+    if (stream) {
+      const id = `nats:${CONTROL_STREAM}:${stream.created}`;
+      const applied = store.positions.get(controlPositionKey(id)) ?? 0;
+      control = { stream: id, last_seq: stream.state.last_seq, applied, lag: Math.max(0, stream.state.last_seq - applied) };
+    } else {
+      control = { stream: `nats:${CONTROL_STREAM}:absent`, last_seq: 0, applied: 0, lag: 0 };
     }
+    nodes = await listNodes(cluster);
   }
   return {
     log,

@@ -2,13 +2,12 @@
 // consumer's cache or, once, from LMDB, so later events see the changes of earlier
 // ones; `flush` writes each changed record once, inside the caller's transaction (with
 // the consumer position, so a crash never half-applies a batch).
-import type { Store } from '../store/env.js';
-import type { GroupRecord, GroupTypeRecord, PersonRecord } from '../store/persons.js';
+import type { GroupRecord, GroupTypeRecord, PersonRecord, PersonsTables } from './tables.js';
 import type { PersonChange } from './identity.js';
 import type { Held, PersonCache } from './person-cache.js';
 import { isWholePerson, readByUuid, removePerson, rowPersonUuid, writePerson } from './person-rows.js';
 import { resolveGroupType, upsertGroup, type GroupIdentify } from './groups.js';
-import { putWarning, type IngestionWarning } from '../ingestion-warnings/index.js';
+import { putWarning, type IngestionWarning, type IngestionWarningsTables } from '../ingestion-warnings/index.js';
 import { withPrefix } from './prefix.js';
 
 interface Removal {
@@ -30,7 +29,7 @@ export class PersonBatch {
   private readonly changedGroups = new Map<string, { projectId: number; record: GroupRecord }>();
   private readonly warnings: { projectId: number; eventUuid: string; warning: IngestionWarning }[] = [];
 
-  constructor(private readonly store: Store, private readonly cache: PersonCache, private readonly nowMs: number) {
+  constructor(private readonly store: PersonsTables & IngestionWarningsTables, private readonly cache: PersonCache, private readonly nowMs: number) {
     cache.validate(store);
   }
 
@@ -156,7 +155,7 @@ export class PersonBatch {
 
 // Flag hash key overrides follow the person: the surviving person keeps its own and
 // takes over the merged person's for flags it has none for.
-function moveHashKeyOverrides(s: Store, projectId: number, from: string, to: string): void {
+function moveHashKeyOverrides(s: PersonsTables, projectId: number, from: string, to: string): void {
   const moved = [...withPrefix(s.hashKeyOverrides, [projectId, from])].map(({ key, value }) => [key[2] as string, value]);
   for (const [flagKey, hashKey] of moved) {
     s.hashKeyOverrides.remove([projectId, from, flagKey]);

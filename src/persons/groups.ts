@@ -1,6 +1,6 @@
 // Groups: $groupidentify creates or updates a group (shallow merge of $group_set), and
 // group types get indexes 0–4 in order of first appearance. Pure.
-import type { GroupRecord, GroupTypeRecord, Properties } from '../store/persons.js';
+import type { GroupRecord, GroupTypeRecord, Properties } from './tables.js';
 import { isObject } from '../json.js';
 
 export const MAX_GROUP_TYPES = 5;

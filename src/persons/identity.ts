@@ -2,7 +2,7 @@
 // a distinct id, or merge two persons ($identify, $create_alias, $merge_dangerously).
 // Pure: persons come from a lookup, and the outcome is one change for the caller to
 // store, so every rule is testable with a Map.
-import type { PersonRecord, Properties } from '../store/persons.js';
+import type { PersonRecord, Properties } from './tables.js';
 import { isIllegalDistinctId } from './illegal-ids.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 import { personUuid } from './person-uuid.js';

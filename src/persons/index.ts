@@ -10,3 +10,4 @@ export { personCommands } from './commands.js';
 export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';
+export type { DistinctIdRecord, PersonRecord, PersonsTables } from './tables.js';

@@ -1,7 +1,7 @@
 // Event properties that describe the person (device, browser, first page, campaign)
 // are lifted onto the person as PostHog does: the latest value through $set, the first
 // one seen through $set_once as `$initial_<key>`. An explicit $set / $set_once wins.
-import type { Properties } from '../store/persons.js';
+import type { Properties } from './tables.js';
 import { isObject } from '../json.js';
 
 const DEVICE_AND_PAGE = [

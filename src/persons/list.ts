@@ -3,7 +3,7 @@
 // until the page is full, about 17 µs a person here (1.6–1.9 s per 100,000 when nothing
 // matches). The groups list reads every group of its type. They run in the query worker
 // (the query pool: ./tasks.ts, workers/queries.ts; docs/decisions/0013).
-import type { Store } from '../store/env.js';
+import type { PersonsTables } from './tables.js';
 import { personFilter } from './person-filter.js';
 import { presentGroup, presentPerson } from './present.js';
 import { scanWindow, type WindowScan } from '../http/paginate.js';
@@ -11,7 +11,7 @@ import { groupsOfType, personsNewestFirst } from './store.js';
 import type { Group } from './schemas.js';
 import type { GroupScanTask, PersonScan, PersonScanTask } from './tasks.js';
 
-export function scanPersons(store: Store, task: PersonScanTask): PersonScan {
+export function scanPersons(store: PersonsTables, task: PersonScanTask): PersonScan {
   const match = personFilter(task.filter, task.now);
   const matching = (function* () {
     for (const p of personsNewestFirst(store, task.projectId)) if (match(p)) yield presentPerson(p);
@@ -19,7 +19,7 @@ export function scanPersons(store: Store, task: PersonScanTask): PersonScan {
   return scanWindow(matching, task.window, task.withCount);
 }
 
-export function scanGroups(store: Store, task: GroupScanTask): WindowScan<Group> {
+export function scanGroups(store: PersonsTables, task: GroupScanTask): WindowScan<Group> {
   const keyPart = task.keyPart.toLowerCase();
   const search = task.search?.toLowerCase() ?? null;
   const groups = groupsOfType(store, task.projectId, task.typeIndex)

@@ -2,7 +2,7 @@
 // person ($process_person_profile: false) or processed fully, and shape its properties
 // accordingly. Dropping person updates copies the properties; lifting person
 // properties extends the event's own $set / $set_once (src/persons/initial-properties.ts).
-import type { Properties } from '../store/persons.js';
+import type { Properties } from './tables.js';
 import { liftPersonProperties } from './initial-properties.js';
 import { MAX_GROUP_KEY_LENGTH } from './groups.js';
 import type { IngestionWarning } from '../ingestion-warnings/index.js';

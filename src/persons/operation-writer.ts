@@ -3,7 +3,6 @@
 // resolves). The uuid, the only value drawn at random, is drawn here, on the node that
 // took the request, and travels in the operation.
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/env.js';
 import type { EventLog, LogCodec, LogOperation } from '../log/types.js';
 import { DELETE_PERSON, WRITE_HASH_KEY_OVERRIDES, type DeletePerson, type HashKeyOverrides } from './operations.js';
 
@@ -27,18 +26,19 @@ export interface PersonOperations {
 export interface PersonOperationsDeps {
   log: EventLog;
   frame: LogCodec['operationFrame'];
-  store: Store;
+  // Whether this node's event store has applied the operation `uuid` (it records an
+  // operation's uuid where it records an event's, in the transaction that applies it:
+  // src/events/query.ts uuidRecorded).
+  applied: (projectId: number, uuid: string) => boolean;
   appliedWithinMs?: number;
 }
 
-export function personOperations({ log, frame, store, appliedWithinMs = DELETE_APPLIED_WITHIN_MS }: PersonOperationsDeps): PersonOperations {
+export function personOperations({ log, frame, applied: recorded, appliedWithinMs = DELETE_APPLIED_WITHIN_MS }: PersonOperationsDeps): PersonOperations {
   const append = (projectId: number, kind: string, payload: unknown): Promise<LogOperation> => {
     const op: LogOperation = { uuid: randomUUID(), project_id: projectId, kind, payload };
     return log.appendFrame(frame(op)).then(() => op);
   };
-  // The event store records each operation's uuid where it records an event's
-  // (src/events/consumer.ts), in the transaction that applies it.
-  const applied = (op: LogOperation) => store.eventRows.doesExist([op.project_id, op.uuid]);
+  const applied = (op: LogOperation) => recorded(op.project_id, op.uuid);
   return {
     async deletePerson(projectId, uuid) {
       const op = await append(projectId, DELETE_PERSON, { uuid } satisfies DeletePerson);

@@ -4,7 +4,7 @@
 // the transaction that applies the events around them (./step.ts operate), so every node
 // removes the same rows whatever it had applied when the request was taken. Everything
 // they need is in the operation; nothing here reads the clock or draws a random value.
-import type { Store } from '../store/env.js';
+import type { PersonsTables } from './tables.js';
 import type { LogOperation } from '../log/types.js';
 import { readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
@@ -25,7 +25,7 @@ export interface HashKeyOverrides {
 }
 
 // Removes a person, its distinct ids and its overrides; its events stay.
-export function deletePersonRows(store: Store, projectId: number, uuid: string): void {
+export function deletePersonRows(store: PersonsTables, projectId: number, uuid: string): void {
   // The person as it stands here and now: ids added since the request read it go too.
   const current = readByUuid(store, projectId, uuid);
   if (!current) return;
@@ -43,7 +43,7 @@ export function deletePersonRows(store: Store, projectId: number, uuid: string):
 // Records `hash_key` as the hash key of each flag for the persons of `distinct_ids`, where
 // that person has none for the flag yet; the first hash key a person gets for a flag
 // stays. Distinct ids without a person are skipped. True when anything was written.
-export function putHashKeyOverrides(store: Store, projectId: number, o: HashKeyOverrides): boolean {
+export function putHashKeyOverrides(store: PersonsTables, projectId: number, o: HashKeyOverrides): boolean {
   let written = false;
   for (const distinctId of o.distinct_ids) {
     const row = store.personDistinctIds.get([projectId, distinctId]);
@@ -61,7 +61,7 @@ export function putHashKeyOverrides(store: Store, projectId: number, o: HashKeyO
 // Applies one operation to what is stored (the person step writes what it holds first).
 // A kind this version does not know throws: the consumer sets it aside, on every node of
 // that version alike.
-export function applyPersonOperation(store: Store, op: LogOperation): void {
+export function applyPersonOperation(store: PersonsTables, op: LogOperation): void {
   switch (op.kind) {
     case DELETE_PERSON:
       deletePersonRows(store, op.project_id, (op.payload as DeletePerson).uuid);

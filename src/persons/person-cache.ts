@@ -5,9 +5,8 @@
 // does every transaction of the consumer. The cache is trusted only while the
 // stored generation is the one it expects: after a deletion, or after a transaction of
 // ours that rolled back, it starts over.
-import type { Store } from '../store/env.js';
-import type { GroupTypeRecord, PersonRecord } from '../store/persons.js';
-import { PERSONS_GENERATION_KEY } from '../store/persons.js';
+import { PERSONS_GENERATION_KEY, type GroupTypeRecord, type PersonRecord, type PersonsTables } from './tables.js';
+import { DEFAULT_CACHED_PERSONS } from '../settings.js';
 
 // A person as the consumer knows it: null once merged away; `storedIds` is how many of
 // its distinct ids its stored rows cover (0 until a new person is first written).
@@ -54,8 +53,6 @@ class TwoGenerationMap<V> {
   }
 }
 
-export const DEFAULT_CACHED_PERSONS = 200_000;
-
 export class PersonCache {
   // Distinct id → person uuid, or null for "no person".
   distinctIds: TwoGenerationMap<string | null>;
@@ -75,7 +72,7 @@ export class PersonCache {
 
   // At the start of each transaction: drops everything if the store is not what the
   // cache matches (a deletion through the API, or a transaction of ours rolled back).
-  validate(store: Store): void {
+  validate(store: PersonsTables): void {
     const stored = store.personSeq.get(PERSONS_GENERATION_KEY) ?? 0;
     if (stored !== this.generation) {
       this.distinctIds = new TwoGenerationMap(this.capacity / 2);
@@ -100,13 +97,13 @@ export class PersonCache {
   }
 
   // Inside the transaction that made the changes, at its end.
-  advance(store: Store): void {
+  advance(store: PersonsTables): void {
     this.generation = this.base + 1;
     store.personSeq.put(PERSONS_GENERATION_KEY, this.generation);
   }
 }
 
 // For writes outside the step's batch (a deletion): makes the consumer's cache start over.
-export function bumpPersonsGeneration(store: Store): void {
+export function bumpPersonsGeneration(store: PersonsTables): void {
   store.personSeq.put(PERSONS_GENERATION_KEY, (store.personSeq.get(PERSONS_GENERATION_KEY) ?? 0) + 1);
 }

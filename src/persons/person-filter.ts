@@ -1,6 +1,6 @@
 // The person list's filters as one predicate. Pure; property operators are the shared
 // ones flag evaluation uses (src/matching/), applied at the time given.
-import type { PersonRecord } from '../store/persons.js';
+import type { PersonRecord } from './tables.js';
 import { compileOperator, type ValueTest } from '../matching/index.js';
 import type { PersonPropertyFilters } from './schemas.js';
 

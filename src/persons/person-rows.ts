@@ -1,8 +1,7 @@
-// How a person lies in LMDB (src/store/persons.ts): whole in the row of each of its
+// How a person lies in LMDB (./tables.ts): whole in the row of each of its
 // distinct ids, or — past PERSON_ROW_COPY_LIMIT ids — once under its uuid with rows
 // referring to it. Every read and write of persons goes through here.
-import type { Store } from '../store/env.js';
-import { PERSON_ROW_COPY_LIMIT, type PersonRecord, type PersonRow } from '../store/persons.js';
+import { PERSON_ROW_COPY_LIMIT, type PersonRecord, type PersonRow, type PersonsTables } from './tables.js';
 
 export function isWholePerson(row: PersonRow): row is PersonRecord {
   return 'uuid' in row;
@@ -12,14 +11,14 @@ export function rowPersonUuid(row: PersonRow): string {
   return isWholePerson(row) ? row.uuid : row.person_uuid;
 }
 
-export function readByDistinctId(store: Store, projectId: number, distinctId: string): PersonRecord | undefined {
+export function readByDistinctId(store: PersonsTables, projectId: number, distinctId: string): PersonRecord | undefined {
   const row = store.personDistinctIds.get([projectId, distinctId]);
   if (!row || isWholePerson(row)) return row;
   const kept = store.persons.get([projectId, row.person_uuid]);
   return typeof kept === 'object' ? kept : undefined;
 }
 
-export function readByUuid(store: Store, projectId: number, uuid: string): PersonRecord | undefined {
+export function readByUuid(store: PersonsTables, projectId: number, uuid: string): PersonRecord | undefined {
   const location = store.persons.get([projectId, uuid]);
   if (typeof location === 'object') return location;
   if (location === undefined) return undefined;
@@ -29,7 +28,7 @@ export function readByUuid(store: Store, projectId: number, uuid: string): Perso
 
 // Writes a person after a change. `storedIds` is how many of its distinct ids the
 // stored state already has rows for (0 for a new person); ids are only ever appended.
-export function writePerson(store: Store, projectId: number, person: PersonRecord, storedIds: number): void {
+export function writePerson(store: PersonsTables, projectId: number, person: PersonRecord, storedIds: number): void {
   const ids = person.distinct_ids;
   if (ids.length <= PERSON_ROW_COPY_LIMIT) {
     for (const id of ids) store.personDistinctIds.put([projectId, id], person);
@@ -43,7 +42,7 @@ export function writePerson(store: Store, projectId: number, person: PersonRecor
 }
 
 // Removes a person and its distinct ids (its id index and redirects are the caller's).
-export function removePerson(store: Store, projectId: number, person: PersonRecord, keepDistinctIds: boolean): void {
+export function removePerson(store: PersonsTables, projectId: number, person: PersonRecord, keepDistinctIds: boolean): void {
   if (!keepDistinctIds) for (const id of person.distinct_ids) store.personDistinctIds.remove([projectId, id]);
   store.persons.remove([projectId, person.uuid]);
 }

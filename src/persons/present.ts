@@ -1,5 +1,5 @@
 // Stored records → PostHog's API objects. Pure.
-import type { GroupRecord, GroupTypeRecord, PersonRecord } from '../store/persons.js';
+import type { GroupRecord, GroupTypeRecord, PersonRecord } from './tables.js';
 import type { Group, GroupType, Person } from './schemas.js';
 
 // What PostHog considers an anonymous id (the SDKs' generated ids): listed last.

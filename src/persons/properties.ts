@@ -1,6 +1,6 @@
 // Person property updates carried by an event: $set_once, then $set, then $unset,
 // computed against the person's current properties. Pure: nothing is mutated.
-import type { Properties } from '../store/persons.js';
+import type { Properties } from './tables.js';
 import { isObject } from '../json.js';
 
 // Events PostHog handles in separate pipelines, unordered with the rest: never applied.

@@ -4,8 +4,7 @@ import type { ManagementAuth } from '../access/index.js';
 import { errors } from '../errors.js';
 import { json } from '../http/reply.js';
 import type { HttpRequest, Route } from '../http/types.js';
-import type { Store } from '../store/env.js';
-import type { PersonRecord } from '../store/persons.js';
+import type { PersonRecord, PersonsTables } from './tables.js';
 import type { TaskRunner } from '../pools/index.js';
 import { pageOf, pageWindow, scanWindow } from '../http/paginate.js';
 import type { PersonTasks } from './tasks.js';
@@ -35,7 +34,7 @@ function propertyFilters(req: HttpRequest): PersonPropertyFilters | undefined {
 }
 
 // The person named in the path: by uuid or by numeric id, as PostHog accepts both.
-function personFromPath(store: Store, projectId: number, param: string): PersonRecord {
+function personFromPath(store: PersonsTables, projectId: number, param: string): PersonRecord {
   let person: PersonRecord | undefined;
   if (UUID.test(param)) person = personByUuid(store, projectId, param.toLowerCase());
   else if (/^\d+$/.test(param)) person = personById(store, projectId, Number(param));
@@ -56,7 +55,15 @@ function groupTypeIndexParam(req: HttpRequest): number {
 }
 
 // The lists that scan run off the HTTP thread, in the query pool (./tasks.ts).
-export function personRoutes(auth: ManagementAuth, store: Store, operations: PersonOperations, scans: TaskRunner<PersonTasks>, log: Logger): Route[] {
+export interface PersonRoutesDeps {
+  auth: ManagementAuth;
+  store: PersonsTables;
+  operations: PersonOperations;
+  scans: TaskRunner<PersonTasks>;
+  log: Logger;
+}
+
+export function personRoutes({ auth, store, operations, scans, log }: PersonRoutesDeps): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'persons', scope: 'person',

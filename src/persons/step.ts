@@ -4,7 +4,7 @@
 // after a crash starts from a state where none of the batch was applied. An event is
 // prepared (shaped, its person resolved) before its row is written, since that write is
 // the duplicate check, and committed (its changes made) only once the write succeeded.
-import type { Store } from '../store/env.js';
+import type { PersonsTables } from './tables.js';
 import type { CapturedEvent, LogOperation } from '../log/types.js';
 import { PersonBatch } from './batch.js';
 import { PersonCache } from './person-cache.js';
@@ -13,7 +13,7 @@ import { normalizePersonEvent } from './normalize.js';
 import { isObject } from '../json.js';
 import { createWarningLimiter, type WarningLimiter } from './warning-limiter.js';
 import { groupIdentifyFields, MAX_GROUP_TYPES } from './groups.js';
-import { pruneWarnings, WARNINGS_KEPT_MS, type IngestionWarning } from '../ingestion-warnings/index.js';
+import { pruneWarnings, WARNINGS_KEPT_MS, type IngestionWarning, type IngestionWarningsTables } from '../ingestion-warnings/index.js';
 import { applyPersonOperation } from './operations.js';
 
 // What the event store (src/events/consumer.ts) runs on each event before storing it, in
@@ -111,7 +111,7 @@ const PRUNE_EVERY_MS = 3600 * 1000;
 
 // One preparation per consumer transaction; the cache, the limiter and the pruning
 // clock outlive them.
-export function createPersonStep(store: Store, now: () => number = Date.now, cachedPersons?: number): () => EventPreparation {
+export function createPersonStep(store: PersonsTables & IngestionWarningsTables, now: () => number = Date.now, cachedPersons?: number): () => EventPreparation {
   const limiter = createWarningLimiter(now);
   const cache = new PersonCache(cachedPersons);
   let prunedAt = -Infinity;

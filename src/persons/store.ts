@@ -7,8 +7,7 @@
 // Experience continuity keeps flag hash key overrides per person; the person consumer
 // moves them when it merges two persons (src/persons/batch.ts), /decide records them
 // through the write path (src/persons/commands.ts).
-import type { Store } from '../store/env.js';
-import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, Properties } from '../store/persons.js';
+import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, PersonsTables, Properties } from './tables.js';
 import { readByDistinctId, readByUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
 import { MAX_GROUP_KEY_LENGTH } from './groups.js';
@@ -22,27 +21,27 @@ const MAX_REDIRECTS = 64;
 const storableDistinctId = (id: string) => limitDistinctId(id) === id;
 
 /** The person `distinctId` belongs to and its properties: one read. */
-export function personByDistinctId(store: Store, projectId: number, distinctId: string): DistinctIdRecord | undefined {
+export function personByDistinctId(store: PersonsTables, projectId: number, distinctId: string): DistinctIdRecord | undefined {
   const p = personRecordByDistinctId(store, projectId, distinctId);
   return p && { person_uuid: p.uuid, person_id: p.id, properties: p.properties };
 }
 
 /** The whole person `distinctId` belongs to (distinct ids, creation, identification). */
-export function personRecordByDistinctId(store: Store, projectId: number, distinctId: string): PersonRecord | undefined {
+export function personRecordByDistinctId(store: PersonsTables, projectId: number, distinctId: string): PersonRecord | undefined {
   return storableDistinctId(distinctId) ? readByDistinctId(store, projectId, distinctId) : undefined;
 }
 
-export function personByUuid(store: Store, projectId: number, uuid: string): PersonRecord | undefined {
+export function personByUuid(store: PersonsTables, projectId: number, uuid: string): PersonRecord | undefined {
   return readByUuid(store, projectId, uuid);
 }
 
-export function personById(store: Store, projectId: number, id: number): PersonRecord | undefined {
+export function personById(store: PersonsTables, projectId: number, id: number): PersonRecord | undefined {
   const uuid = store.personIds.get([projectId, id]);
   return uuid === undefined ? undefined : readByUuid(store, projectId, uuid);
 }
 
 /** The person an event's `person_id` stands for now: follows merges to the survivor. */
-export function resolvePersonUuid(store: Store, projectId: number, uuid: string): string {
+export function resolvePersonUuid(store: PersonsTables, projectId: number, uuid: string): string {
   let current = uuid;
   for (let i = 0; i < MAX_REDIRECTS; i++) {
     const next = store.personRedirects.get([projectId, current]);
@@ -53,28 +52,28 @@ export function resolvePersonUuid(store: Store, projectId: number, uuid: string)
 }
 
 /** The project's group types in index order (at most five): one read. */
-export function groupTypeMapping(store: Store, projectId: number): GroupTypeRecord[] {
+export function groupTypeMapping(store: PersonsTables, projectId: number): GroupTypeRecord[] {
   return store.groupTypes.get(projectId) ?? [];
 }
 
-export function groupByKey(store: Store, projectId: number, typeIndex: number, groupKey: string): GroupRecord | undefined {
+export function groupByKey(store: PersonsTables, projectId: number, typeIndex: number, groupKey: string): GroupRecord | undefined {
   return groupKey.length > MAX_GROUP_KEY_LENGTH ? undefined : store.groups.get([projectId, typeIndex, groupKey]);
 }
 
 /** A group's properties: one read; undefined when the group was never identified. */
-export function groupProperties(store: Store, projectId: number, typeIndex: number, groupKey: string): Properties | undefined {
+export function groupProperties(store: PersonsTables, projectId: number, typeIndex: number, groupKey: string): Properties | undefined {
   return groupByKey(store, projectId, typeIndex, groupKey)?.group_properties;
 }
 
 /** Flag key → hash key overrides stored for a person (experience continuity). */
-export function hashKeyOverrides(store: Store, projectId: number, personUuid: string): Record<string, string> {
+export function hashKeyOverrides(store: PersonsTables, projectId: number, personUuid: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { key, value } of withPrefix(store.hashKeyOverrides, [projectId, personUuid])) out[key[2] as string] = value;
   return out;
 }
 
 /** The project's persons, newest first (by numeric id). */
-export function* personsNewestFirst(store: Store, projectId: number): Generator<PersonRecord> {
+export function* personsNewestFirst(store: PersonsTables, projectId: number): Generator<PersonRecord> {
   for (const { value: uuid } of store.personIds.getRange({ start: [projectId, Number.MAX_SAFE_INTEGER], end: [projectId, 0], reverse: true })) {
     const person = readByUuid(store, projectId, uuid);
     if (person) yield person;
@@ -82,6 +81,6 @@ export function* personsNewestFirst(store: Store, projectId: number): Generator<
 }
 
 /** Every group of one type, by group key. */
-export function groupsOfType(store: Store, projectId: number, typeIndex: number): GroupRecord[] {
+export function groupsOfType(store: PersonsTables, projectId: number, typeIndex: number): GroupRecord[] {
   return [...withPrefix(store.groups, [projectId, typeIndex])].map(({ value }) => value);
 }

@@ -14,6 +14,7 @@
 // fail the requests it travelled with.
 import { Piscina } from 'piscina';
 import type { BatchOutcome, InputOf, Kind, OutputOf, TaskMap, TaskMessage, TaskRunner } from './tasks.js';
+import { allLoaded, LOADED_COUNTER, newLoadedCounter } from './loading.js';
 
 export interface WorkerPoolOptions<D> {
   // The worker module; its default export is serveTasks(...) for the same task map.
@@ -33,6 +34,11 @@ export interface WorkerPoolOptions<D> {
   // ArrayBuffers of an input to move to the worker instead of copying them (the caller
   // gives them up): for inputs of megabytes, a copy would cost the calling thread.
   transfer?: (input: unknown) => ArrayBuffer[];
+  // Milliseconds a task of a kind may run: past them its worker is stopped (the only way to
+  // end a thread stuck in synchronous code) and replaced, and the task fails with
+  // TaskDeadlineError. A pool with deadlines sends one task per thread at a time, so a
+  // task's deadline starts when a worker is free to run it.
+  deadlines?: Partial<Record<string, number>>;
 }
 
 export interface WorkerPool<T> extends TaskRunner<T> {
@@ -46,6 +52,9 @@ export class PoolOverloadedError extends Error {}
 // One request of a batch failed in the worker (the rest of its batch was answered).
 export class TaskFailedError extends Error {}
 
+// A task ran past its kind's deadline; its worker was stopped.
+export class TaskDeadlineError extends Error {}
+
 // Methods, so the promise's typed resolve fits (the caller's kind fixed its type).
 interface Pending {
   input: unknown;
@@ -54,11 +63,13 @@ interface Pending {
 }
 
 export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: WorkerPoolOptions<D>): WorkerPool<T> {
+  const loaded = newLoadedCounter();
   const pool = new Piscina<TaskMessage, BatchOutcome<unknown>>({
     filename: opts.worker.href,
     minThreads: opts.threads,
     maxThreads: opts.threads,
-    workerData: opts.workerData,
+    // The pool's data, and the counter its workers count themselves loaded in (./loading.ts).
+    workerData: { ...opts.workerData, [LOADED_COUNTER]: loaded },
     // Workers keep compiled state warm: never reap them for idleness.
     idleTimeout: Number.MAX_SAFE_INTEGER,
     // A worker blocked in Atomics.wait between tasks never runs lmdb-js's timer that ends
@@ -68,10 +79,13 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   });
   const maxBatch = opts.maxBatch ?? 1;
   const maxQueued = opts.maxQueued ?? 100_000;
-  const maxInFlight = opts.threads * (opts.tasksPerThread ?? 1);
+  const deadlines = opts.deadlines;
+  const maxInFlight = opts.threads * (deadlines === undefined ? opts.tasksPerThread ?? 1 : 1);
   const transfer = opts.transfer;
   // Waiting requests by kind, in arrival order.
   const pending = new Map<string, Pending[]>();
+  // Requests of a failed batch, each to be sent on its own (pools with deadlines), first.
+  const alone: { kind: string; p: Pending }[] = [];
   let queued = 0;
   let inFlight = 0;
   let scheduled = false;
@@ -87,7 +101,11 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     const inputs = new Array<unknown>(batch.length);
     for (let i = 0; i < batch.length; i++) inputs[i] = batch[i].input;
     const transferList = transfer === undefined ? undefined : inputs.flatMap(transfer);
-    pool.run({ kind, inputs }, { transferList }).then(
+    const deadline = deadlines?.[kind];
+    const signal = deadline === undefined ? undefined : AbortSignal.timeout(deadline);
+    pool.run({ kind, inputs }, { transferList, signal }).catch((err: unknown) => {
+      throw signal?.aborted ? new TaskDeadlineError(`the ${kind} task ran longer than ${deadline} ms: its worker was stopped`) : err;
+    }).then(
       ({ outputs, failed }) => {
         settle(batch);
         // A request already rejected ignores the resolve that follows.
@@ -108,11 +126,15 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
         // Buffers the batch moved to a worker that then died are gone (zero length now): a
         // request that lost its input cannot be sent again and fails with the batch (capture
         // answers 503 and the SDK retries), rather than being run on an empty input.
+        // In a pool with deadlines they wait for a free thread instead, or the deadline of
+        // each would run out while it waited behind the one that failed.
         inFlight--;
         for (const p of batch) {
           if (transfer !== undefined && transfer(p.input).some((b) => b.byteLength === 0)) {
             queued--;
             p.reject(err);
+          } else if (deadlines !== undefined) {
+            alone.push({ kind, p });
           } else {
             dispatch(kind, [p]);
           }
@@ -126,6 +148,10 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   // turns, a batch each: a kind with a long queue (the destinations' preparation of a
   // backlog) does not hold back another kind's requests (its deliveries) until it is through.
   function pump() {
+    while (alone.length > 0 && inFlight < maxInFlight) {
+      const { kind, p } = alone.shift()!;
+      dispatch(kind, [p]);
+    }
     while (inFlight < maxInFlight) {
       let kind: string | undefined;
       for (const [k, all] of pending) {
@@ -163,7 +189,11 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
       return p;
     },
     queued: () => queued,
-    close: () => pool.destroy(),
+    // Threads still loading finish loading first (./loading.ts).
+    async close() {
+      await allLoaded(loaded, opts.threads);
+      await pool.destroy();
+    },
   };
 }
 

@@ -2,8 +2,9 @@
 // for the pool's task map. A handler takes one input, or a whole batch when it keeps
 // state across the batch (the flag evaluator reads each project's definitions version
 // once per batch); an error thrown for one input fails that request alone.
-import { Piscina } from 'piscina';
+import { Piscina, workerData } from 'piscina';
 import type { BatchOutcome, FailedItem, InputOf, Kind, OutputOf, TaskMap, TaskMessage } from './tasks.js';
+import { countLoaded, LOADED_COUNTER } from './loading.js';
 
 export type EachHandler<I, O> = (input: I) => O | Promise<O>;
 
@@ -61,7 +62,10 @@ function moving(outcome: BatchOutcome<unknown>, transfer: (output: unknown) => A
   return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: outcome } as never) as unknown as BatchOutcome<unknown>;
 }
 
+// A worker module's default export; called once the module has run, which is when the
+// pool may terminate the thread (./loading.ts).
 export function serveTasks<T extends TaskMap<T>>(handlers: TaskHandlers<T>, opts: ServeOptions = {}): (message: TaskMessage) => Promise<BatchOutcome<unknown>> {
+  countLoaded((workerData as Record<string, Int32Array | undefined> | undefined)?.[LOADED_COUNTER]);
   const byKind = new Map<string, EachHandler<unknown, unknown> | BatchHandler<unknown, unknown>>(Object.entries(handlers));
   const { beforeEach, transfer } = opts;
   return async (message) => {

@@ -1,8 +1,8 @@
 // `hedgerow quota show | set`: an organization's feature flag request quota, on the data
 // directory of a running server or a stopped one. The server sees a change within a second.
-import { openStore } from '../store/env.js';
-import { AppliedElsewhereError, createLocalWrites, type WritesOpener } from '../state/index.js';
-import { createTenancyStore } from '../access/index.js';
+import { AppliedElsewhereError, type DataDirOpener } from '../state/index.js';
+import { createTenancyStore, type AccessTables } from '../access/index.js';
+import type { QuotaTables } from './tables.js';
 import { createFlagMeter } from './meter.js';
 import { quotaCommands } from './commands.js';
 import { parseLimit } from './usage.js';
@@ -10,17 +10,16 @@ import { parseLimit } from './usage.js';
 type Flags = Record<string, string | boolean | undefined>;
 const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 
-export async function quotaCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; openWrites?: WritesOpener }): Promise<string> {
+export async function quotaCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; open: DataDirOpener<AccessTables & QuotaTables> }): Promise<string> {
   if (sub !== 'show' && sub !== 'set') throw new Error('usage: hedgerow quota show|set [--organization ID] [--flags N|unlimited]');
   let limit: number | null | undefined;
   if (sub === 'set') {
     limit = parseLimit(text(flags.flags));
     if (limit === undefined) throw new Error('quota set needs --flags N (a whole number of requests per month) or --flags unlimited');
   }
-  const store = openStore(config.dataDir);
-  const opened = config.openWrites ? await config.openWrites(store) : { writes: createLocalWrites(store, quotaCommands), close: async () => undefined };
+  const opened = await config.open(config.dataDir, quotaCommands);
   try {
-    const { writes } = opened;
+    const { store, writes } = opened;
     // Reads only: no tenancy write is registered here.
     const tenancy = createTenancyStore(store, writes);
     const meter = createFlagMeter(store, writes);
@@ -39,6 +38,5 @@ export async function quotaCommand(sub: string | undefined, flags: Flags, config
       `this month (${report.period_start.slice(0, 10)} to ${report.period_end.slice(0, 10)} UTC)${report.quota_limited ? ', quota-limited' : ''}`;
   } finally {
     await opened.close();
-    await store.close();
   }
 }

@@ -1,7 +1,11 @@
 // Quota writes as commands (src/state/, docs/decisions/0015), in the quota database:
 // ['limit', org_id, resource] → limit, ['usage', org_id, resource, period] → count.
 // Usage arrives as additions, so every node's counts add up whatever their order.
-import { defineCommand } from '../state/index.js';
+import { commandsOn } from '../state/index.js';
+import type { QuotaTables } from './tables.js';
+
+// The quota commands apply to the quota's table.
+const defineCommand = commandsOn<QuotaTables>();
 
 export const FLAG_REQUESTS = 'feature_flag_requests';
 

@@ -3,3 +3,4 @@
 export { createFlagMeter, type FlagMeter } from './meter.js';
 export { quotaCommands } from './commands.js';
 export { billingPeriod } from './period.js';
+export type { QuotaTables } from './tables.js';

@@ -4,7 +4,7 @@
 // path (additions, so several meters — threads, processes, nodes — can count for one
 // organization); limits and the stored usage are re-read at most once a second. A limit
 // of N lets N requests through in a period; the next ones are quota-limited.
-import type { Store } from '../store/env.js';
+import type { QuotaTables } from './tables.js';
 import type { StateWrites } from '../state/index.js';
 import { addFlagUsage, limitKey, setFlagLimit, usageKey } from './commands.js';
 import { billingPeriod } from './period.js';
@@ -25,7 +25,7 @@ function cached<T>(cache: Map<string, Cached<T>>, key: string, now: number, read
   return value;
 }
 
-export function createFlagMeter(store: Store, writes: StateWrites, opts: { flushMs?: number } = {}) {
+export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: { flushMs?: number } = {}) {
   const flushMs = opts.flushMs ?? DEFAULT_FLUSH_MS;
   // `${org}\0${period}` → requests counted here and not yet in LMDB.
   let pending = new Map<string, number>();

@@ -10,7 +10,7 @@ import type { HttpRequest, Route } from '../http/types.js';
 import type { FlagMeter } from './meter.js';
 import { parseLimit } from './usage.js';
 
-export function quotaRoutes(auth: ManagementAuth, meter: FlagMeter, tenancy: TenancyStore): Route[] {
+export function quotaRoutes({ auth, meter, tenancy }: { auth: ManagementAuth; meter: FlagMeter; tenancy: TenancyStore }): Route[] {
   function organizationOf(req: HttpRequest, user: User): string {
     const orgId = req.params.organization_id === '@current' ? user.organization_id : req.params.organization_id;
     if (orgId !== user.organization_id) {

@@ -1,16 +1,13 @@
 // Snapshots in JetStream (docs/decisions/0033): the copies in the object store
-// HEDGEROW_SNAPSHOTS, their metadata on each object, and the two streams they are taken
+// HEDGEROW_SNAPSHOTS (the cluster's asset table), their metadata on each object, and the two streams they are taken
 // against (the control stream, which the snapshot taker also compacts, and the event stream).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StorageType, type NatsConnection, type ObjectInfo, type ObjectStore, type JetStreamManager } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import { CONTROL_STREAM, controlStreamId } from '../state/control-stream.js';
-import { natsLogId, STREAM as EVENT_STREAM } from '../log/nats-stream.js';
+import type { Cluster, ObjectMeta } from '../cluster/index.js';
+import { controlStreamId } from '../state/control-stream.js';
+import { natsLogId } from '../log/nats-stream.js';
 import type { SnapshotMeta, StreamsNow } from './plan.js';
-
-export const SNAPSHOTS_BUCKET = 'HEDGEROW_SNAPSHOTS';
 
 export interface SnapshotsClient {
   streams(): Promise<StreamsNow>;
@@ -22,24 +19,10 @@ export interface SnapshotsClient {
   remove(name: string): Promise<void>;
   // Purges the control stream's messages up to and including `seq`.
   purgeControl(seq: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-function isStreamNotFound(err: unknown): boolean {
-  return (err as { api_error?: { err_code?: number } }).api_error?.err_code === 10059;
-}
-
-async function infoOrNull(jsm: JetStreamManager, name: string) {
-  try {
-    return await jsm.streams.info(name);
-  } catch (err) {
-    if (isStreamNotFound(err)) return null;
-    throw err;
-  }
 }
 
 // Object metadata is text: each field as a string.
-function metaOf(info: ObjectInfo): SnapshotMeta | null {
+function metaOf(info: ObjectMeta): SnapshotMeta | null {
   const m = info.metadata ?? {};
   if (info.deleted || m.format === undefined) return null;
   return {
@@ -50,21 +33,14 @@ function metaOf(info: ObjectInfo): SnapshotMeta | null {
   };
 }
 
-// `replicas`: of the object store, when this creates it (HEDGEROW_NATS_REPLICAS).
-export async function connectSnapshots(url: string, replicas = 1): Promise<SnapshotsClient> {
-  const nc: NatsConnection = await connectNats(url, 'hedgerow-snapshots');
-  let os: ObjectStore;
-  let jsm: JetStreamManager;
-  try {
-    jsm = await nc.jetstreamManager();
-    os = await nc.jetstream().views.os(SNAPSHOTS_BUCKET, { storage: StorageType.File, replicas, description: 'hedgerow node state snapshots' });
-  } catch (err) {
-    await nc.close();
-    throw err;
-  }
+// Over the cluster's object store and streams (NATS only: embedded there are no snapshots).
+export async function snapshotsClient(cluster: Cluster): Promise<SnapshotsClient> {
+  const { jetstream } = cluster;
+  const os = await cluster.objects('snapshots');
+  if (!jetstream || !os) throw new Error('snapshots are kept in JetStream for the nodes of a cluster: they need NATS_URL');
   return {
     async streams() {
-      const [control, events] = await Promise.all([infoOrNull(jsm, CONTROL_STREAM), infoOrNull(jsm, EVENT_STREAM)]);
+      const [control, events] = await Promise.all([jetstream.streamInfo('control'), jetstream.streamInfo('events')]);
       return {
         control: control && {
           id: controlStreamId(control), first: control.state.first_seq, last: control.state.last_seq, purgeable: !control.config.deny_purge,
@@ -87,7 +63,7 @@ export async function connectSnapshots(url: string, replicas = 1): Promise<Snaps
     },
     async download(name, path) {
       const result = await os.get(name);
-      if (!result) throw new Error(`snapshot ${name} is not in ${SNAPSHOTS_BUCKET}`);
+      if (!result) throw new Error(`snapshot ${name} is not in ${cluster.assets.objects.snapshots.name}`);
       await pipeline(Readable.fromWeb(result.data as never), createWriteStream(path));
       const err = await result.error;
       if (err) throw err;
@@ -96,10 +72,8 @@ export async function connectSnapshots(url: string, replicas = 1): Promise<Snaps
       await os.delete(name);
     },
     async purgeControl(seq) {
-      await jsm.streams.purge(CONTROL_STREAM, { seq: seq + 1 });
-    },
-    async close() {
-      await nc.drain().catch(() => nc.close());
+      const control = await jetstream.stream('control');
+      await control.jsm.streams.purge(control.name, { seq: seq + 1 });
     },
   };
 }

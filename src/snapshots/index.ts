@@ -2,7 +2,7 @@
 // known positions of both streams, taken once for the cluster (periodically, or by
 // `hedgerow snapshot create`), restored by a node joining with an empty data dir, and the
 // control stream compacted behind them.
-export { connectSnapshots, SNAPSHOTS_BUCKET, type SnapshotsClient } from './client.js';
+export { snapshotsClient, type SnapshotsClient } from './client.js';
 export { clearNodeState, emptyDataDir, restoreSnapshot, type Restored } from './restore.js';
 export { scheduleSnapshots } from './schedule.js';
 export { snapshotCommand } from './cli.js';

@@ -5,7 +5,9 @@
 // empty (the next start restores again), never half restored.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore, type Store } from '../store/env.js';
+import { openStore } from '../store/index.js';
+import { logTables, type LogTables } from '../log/tables.js';
+import { insightsTables, type InsightsTables } from '../insights/tables.js';
 import { controlPositionKey } from '../state/control-stream.js';
 import { positionKey } from '../log/consumers/index.js';
 import type { SnapshotsClient } from './client.js';
@@ -40,7 +42,8 @@ export async function restoreSnapshot(opts: { dataDir: string; client: Snapshots
   mkdirSync(staging, { recursive: true });
   try {
     await opts.client.download(meta.name, join(staging, STORE_FILE));
-    const store = openStore(staging);
+    // The copy is an environment of its own, opened here alone: what is reset is all it needs.
+    const store = openStore(staging, [logTables, insightsTables]);
     try {
       await resetNodeLocal(store, meta, opts.eventStore);
     } finally {
@@ -64,7 +67,7 @@ export async function restoreSnapshot(opts: { dataDir: string; client: Snapshots
 // - the insight cache: answers computed by the source's engine, recomputed on demand.
 // Kept: everything applied from the two streams (management state, events, persons,
 // groups, ingestion warnings, flag hash keys), which is the state the cluster shares.
-async function resetNodeLocal(store: Store, meta: SnapshotMeta, eventStore: string): Promise<void> {
+async function resetNodeLocal(store: LogTables & InsightsTables, meta: SnapshotMeta, eventStore: string): Promise<void> {
   const keep = new Set([controlPositionKey(meta.control.stream), positionKey(eventStore, meta.events.log)]);
   await store.root.transaction(() => {
     for (const key of store.positions.getKeys()) if (!keep.has(key)) store.positions.remove(key);

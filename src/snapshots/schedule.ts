@@ -3,32 +3,29 @@
 // minute) at the newest usable snapshot and takes one when it is older than the interval,
 // so neither a restart nor a handover of the claim resets the clock; after each it
 // compacts (./compact.ts).
+import type { Cluster } from '../cluster/index.js';
 import { claimWork, type Claim } from '../log/consumers/index.js';
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/env.js';
-import { connectSnapshots } from './client.js';
+import type { Environments } from '../store/index.js';
+import { snapshotsClient } from './client.js';
 import { compact } from './compact.js';
 import { newestUsable } from './plan.js';
 import { takeSnapshot } from './take.js';
 
 export interface ScheduleOptions {
-  url: string;
-  store: Store;
-  node: string;
+  store: Pick<Environments, 'path' | 'root'>;
   eventStore: string;
   intervalSeconds: number;
   keep: number;
   log: Logger;
   // This node's applied control sequence (recorded with the claim, for an operator to read).
   applied(): number;
-  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
-  replicas?: number;
 }
 
 const MAX_LOOK_MS = 60_000;
 
-export async function scheduleSnapshots(opts: ScheduleOptions): Promise<{ close(): Promise<void> }> {
-  const client = await connectSnapshots(opts.url, opts.replicas);
+export async function scheduleSnapshots(cluster: Cluster, opts: ScheduleOptions): Promise<{ close(): Promise<void> }> {
+  const client = await snapshotsClient(cluster);
   const intervalMs = opts.intervalSeconds * 1000;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -39,7 +36,7 @@ export async function scheduleSnapshots(opts: ScheduleOptions): Promise<{ close(
   async function look() {
     const newest = newestUsable(await client.list(), await client.streams());
     if (newest && Date.now() - Date.parse(newest.created) < intervalMs) return;
-    const meta = await takeSnapshot({ store: opts.store, client, eventStore: opts.eventStore, node: opts.node });
+    const meta = await takeSnapshot({ store: opts.store, client, eventStore: opts.eventStore, node: cluster.node });
     const done = await compact(client, opts.keep);
     opts.log.info('snapshot taken', {
       name: meta.name, bytes: meta.size, took_ms: meta.took_ms, control_seq: meta.control.seq, event_position: meta.events.position,
@@ -58,32 +55,25 @@ export async function scheduleSnapshots(opts: ScheduleOptions): Promise<{ close(
     }, Math.min(intervalMs, MAX_LOOK_MS));
   }
 
-  let claim: Claim;
-  try {
-    claim = await claimWork({
-      url: opts.url, name: 'snapshots', node: opts.node, position: opts.applied, replicas: opts.replicas,
-      async onAcquire() {
-        held = true;
-        running = look().catch((err) => opts.log.warn('snapshot', { error: (err as Error).message })).finally(next);
-      },
-      async onLose() {
-        held = false;
-        if (timer) clearTimeout(timer);
-        await running;
-      },
-      onError: (err) => opts.log.warn('snapshot claim', { error: err.message }),
-    });
-  } catch (err) {
-    await client.close();
-    throw err;
-  }
+  const claim: Claim = await claimWork(cluster, {
+    name: 'snapshots', position: opts.applied,
+    async onAcquire() {
+      held = true;
+      running = look().catch((err) => opts.log.warn('snapshot', { error: (err as Error).message })).finally(next);
+    },
+    async onLose() {
+      held = false;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+    onError: (err) => opts.log.warn('snapshot claim', { error: err.message }),
+  });
   return {
     async close() {
       await claim.close();
       held = false;
       if (timer) clearTimeout(timer);
       await running;
-      await client.close();
     },
   };
 }

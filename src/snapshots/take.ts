@@ -7,14 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openStore, type Store } from '../store/env.js';
+import { openStore, type Environments } from '../store/index.js';
+import { logTables } from '../log/tables.js';
 import { controlPositionKey } from '../state/control-stream.js';
 import { positionKey } from '../log/consumers/index.js';
 import type { SnapshotsClient } from './client.js';
 import { SNAPSHOT_FORMAT, type SnapshotMeta } from './plan.js';
 
 export interface TakeOptions {
-  store: Store;
+  store: Pick<Environments, 'path' | 'root'>;
   client: SnapshotsClient;
   // The event store consumer's name (its position is the one a restored node starts from).
   eventStore: string;
@@ -36,7 +37,8 @@ export async function takeSnapshot(opts: TakeOptions): Promise<SnapshotMeta> {
     const copy = join(dir, 'hedgerow.lmdb');
     await opts.store.root.backup(copy, true);
     const tookMs = Date.now() - started;
-    const copied = openStore(dir);
+    // The copy is an environment of its own, read here alone: the positions are all it needs.
+    const copied = openStore(dir, [logTables]);
     const control = copied.positions.get(controlPositionKey(streams.control.id)) ?? 0;
     const events = copied.positions.get(positionKey(opts.eventStore, streams.events.id)) ?? 0;
     await copied.close();

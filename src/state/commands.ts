@@ -6,24 +6,26 @@
 // or a random source (uuids, tokens, timestamps, key hashes) is chosen before submission,
 // by the node taking the request, and carried in the payload; numeric sequences (flag ids,
 // project ids) are assigned by the applier from the store.
-import type { Store } from '../store/env.js';
 
 export interface Command {
   kind: string;
   payload: unknown;
 }
 
-export interface CommandSpec<P, R> {
+// T: the tables it applies to (its domain's slice of the store; never: whichever).
+export interface CommandSpec<P, R, T = never> {
   // Unique across the service: the applier is looked up by it.
   readonly kind: string;
   // Inside the write transaction. A throw leaves nothing of the command written; the
   // submitter gets the error (on every node the same).
-  apply(store: Store, payload: P): R;
+  readonly apply: (tables: T, payload: P) => R;
 }
 
-// Any command spec, for a registry of them (payloads differ per kind).
-export type AnyCommandSpec = CommandSpec<never, unknown>;
+// Any command spec over tables T, for a registry of them (payloads differ per kind).
+export type AnyCommandSpec<T = never> = CommandSpec<never, unknown, T>;
 
-export function defineCommand<P, R>(kind: string, apply: (store: Store, payload: P) => R): CommandSpec<P, R> {
-  return { kind, apply };
+// How a domain defines its commands, typed with the tables they apply to:
+// `const defineCommand = commandsOn<QuotaTables>();` then `defineCommand(kind, apply)`.
+export function commandsOn<T>() {
+  return <P, R>(kind: string, apply: (tables: T, payload: P) => R): CommandSpec<P, R, T> => ({ kind, apply });
 }

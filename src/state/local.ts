@@ -4,7 +4,7 @@
 // long transaction or the disk; a submission resolves once the commit is flushed (durable),
 // and everything submitted in one event-loop turn shares the commit. The applier runs in a
 // child transaction: when it throws, what it wrote is rolled back.
-import type { Store } from '../store/env.js';
+import type { LogTables } from '../log/tables.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
 import type { AppliedListener, StateWrites } from './writes.js';
 
@@ -32,13 +32,14 @@ export interface CommandApplier {
 export class UnknownCommandError extends Error {}
 export class ControlGapError extends Error {}
 
-export function createCommandApplier(store: Store, specs: readonly AnyCommandSpec[]): CommandApplier {
-  const byKind = new Map<string, AnyCommandSpec>();
+// `store`: the tables the commands apply to, and the positions a sequence's is kept in.
+export function createCommandApplier<T>(store: T & LogTables, specs: readonly AnyCommandSpec<T>[]): CommandApplier {
+  const byKind = new Map<string, AnyCommandSpec<T>>();
   for (const spec of specs) {
     if (byKind.has(spec.kind)) throw new Error(`two commands of kind ${spec.kind}`);
     byKind.set(spec.kind, spec);
   }
-  const specOf = (command: Command): AnyCommandSpec => {
+  const specOf = (command: Command): AnyCommandSpec<T> => {
     const spec = byKind.get(command.kind);
     if (!spec) throw new UnknownCommandError(`no applier is registered for command ${command.kind}`);
     return spec;
@@ -77,7 +78,7 @@ export function createCommandApplier(store: Store, specs: readonly AnyCommandSpe
 
 export interface LocalWrites extends StateWrites, CommandApplier {}
 
-export function createLocalWrites(store: Store, specs: readonly AnyCommandSpec[]): LocalWrites {
+export function createLocalWrites<T>(store: T & LogTables, specs: readonly AnyCommandSpec<T>[]): LocalWrites {
   const applier = createCommandApplier(store, specs);
   const listeners: AppliedListener[] = [];
   return {

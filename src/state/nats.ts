@@ -7,36 +7,31 @@
 // result or error, matched by the message id the submitter gave it.
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
-import { type JetStreamClient, type JsMsg, type NatsConnection } from 'nats';
-import { connectNats } from '../nats/connect.js';
-import type { Store } from '../store/env.js';
+import type { JsMsg } from 'nats';
+import { controlStreamAsset, followStream, type Cluster } from '../cluster/index.js';
+import type { Environments } from '../store/index.js';
+import type { LogTables } from '../log/tables.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
 import { ControlGapError, createCommandApplier, UnknownCommandError, type SequencedOutcome } from './local.js';
 import type { AppliedListener, StateWrites } from './writes.js';
-import {
-  behindMessage, CONTROL_POSITION_PREFIX, CONTROL_STREAM, controlPositionKey, controlStreamId, controlSubject, ensureControlStream,
-} from './control-stream.js';
-import { followStream, STALL_MS } from '../nats/follow.js';
+import { behindMessage, CONTROL_POSITION_PREFIX, controlPositionKey, controlStreamId } from './control-stream.js';
 import { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError } from './errors.js';
 
 export { AppliedElsewhereError, ControlBehindError, ControlUnavailableError, ForeignStateError };
 
-export interface NatsWritesOptions {
-  url: string;
-  store: Store;
-  specs: readonly AnyCommandSpec[];
-  // The stream's name (tests use one per case); its subject is derived from it.
+export interface NatsWritesOptions<T> {
+  store: T & LogTables & Pick<Environments, 'path'>;
+  specs: readonly AnyCommandSpec<T>[];
+  // The stream's name (tests use one per case; the table's row under that name); its
+  // subject is derived from it.
   stream?: string;
-  replicas?: number;
-  // How long a publish waits for JetStream's acknowledgement.
-  ackTimeoutMs?: number;
   // Told when applying stops for good (a command this node has no applier for, a gap).
   onHalt?: (err: Error) => void;
   // Whether the data dir already holds management state. One that does but has applied
   // nothing of this stream was written elsewhere (embedded, or another cluster's stream):
   // applying the stream on top of it would leave this node unlike the others, so it is
   // refused (ForeignStateError).
-  holdsState?: (store: Store) => boolean;
+  holdsState?: (store: T) => boolean;
 }
 
 export interface NatsWrites extends StateWrites {
@@ -54,38 +49,32 @@ export interface NatsWrites extends StateWrites {
 }
 
 const BATCH_MAX = 256;
-const DEFAULT_ACK_TIMEOUT_MS = 5000;
 
 interface Waiter {
   resolve(outcome: SequencedOutcome): void;
   reject(err: Error): void;
 }
 
-export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWrites> {
+// Over the cluster's control connection: publishes wait for JetStream's acknowledgement for
+// the timings' ackTimeoutMs, and the follower's stall bound is theirs too.
+export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOptions<T>): Promise<NatsWrites> {
   const { store } = opts;
-  const streamName = opts.stream ?? CONTROL_STREAM;
-  const subject = controlSubject(streamName);
-  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-control');
-  let info;
-  try {
-    info = await ensureControlStream(nc, streamName, opts.replicas ?? 1);
-  } catch (err) {
-    await nc.close();
-    throw err;
-  }
+  if (!cluster.jetstream) throw new Error('the NATS write path needs a cluster over NATS');
+  const stream = await cluster.jetstream.stream(opts.stream ? controlStreamAsset(opts.stream) : 'control');
+  const { js, subject, name: streamName } = stream;
+  const stallMs = cluster.timings.stallMs;
+  const info = await stream.current();
   const id = controlStreamId(info);
   const positionKey = controlPositionKey(id);
   if ((store.positions.get(positionKey) ?? 0) === 0) {
     let other: string | null = null;
     for (const key of store.positions.getKeys({ start: CONTROL_POSITION_PREFIX, end: `${CONTROL_POSITION_PREFIX}\uffff` })) if (key !== positionKey) other = key;
     if (other !== null || opts.holdsState?.(store)) {
-      await nc.close();
       throw new ForeignStateError(`${store.path} holds management state that is not from control stream ${id} ` +
         `(${other ? `it applied ${other.slice(CONTROL_POSITION_PREFIX.length)}` : 'written without NATS'}); ` +
         'a node joins a cluster with an empty data dir, or with one it ran in that cluster');
     }
   }
-  const js: JetStreamClient = nc.jetstream({ timeout: opts.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS });
   const applier = createCommandApplier(store, opts.specs);
   const listeners: AppliedListener[] = [];
   // Message ids are `${node}.${n}`: the node part is new for every process, so a
@@ -97,7 +86,6 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
   let applied = store.positions.get(positionKey) ?? 0;
   // Compacted past what this data dir needs next: replaying would apply a gap.
   if (info.state.first_seq > applied + 1) {
-    await nc.close();
     throw new ControlBehindError(behindMessage(id, applied, info.state.first_seq));
   }
   let pendingAfterLast = Math.max(0, info.state.last_seq - applied);
@@ -152,21 +140,21 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
     }
   }
 
-  // The follower (src/nats/follow.ts): the stream from the applied sequence on, its
+  // The follower (src/cluster/follow.ts): the stream from the applied sequence on, its
   // consumer made anew when the server went away, or when a command JetStream acknowledged
-  // to this node has not been delivered for STALL_MS (a stalled consumer leaves its
+  // to this node has not been delivered for the stall bound (a stalled consumer leaves its
   // submission unanswered).
   const acked = new Map<number, number>();
   const behind = () => {
     for (const [seq, at] of acked) {
       if (seq <= applied) acked.delete(seq);
-      else if (Date.now() - at > STALL_MS) return true;
+      else if (Date.now() - at > stallMs) return true;
     }
     return false;
   };
   const stopping = new AbortController();
   const running = followStream({
-    js, stream: streamName, subject, batchMax: BATCH_MAX, signal: stopping.signal,
+    stream, batchMax: BATCH_MAX, stallMs, signal: stopping.signal,
     position: () => applied,
     apply: applyBatch,
     behind,
@@ -211,7 +199,6 @@ export async function createNatsWrites(opts: NatsWritesOptions): Promise<NatsWri
       for (const w of waiting.values()) w.reject(new ControlUnavailableError('the control stream was closed'));
       waiting.clear();
       await running;
-      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },
   };
   return writes;

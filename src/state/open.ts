@@ -1,12 +1,16 @@
-// How a process opens the write path over a data dir: embedded (./local.ts) or, with
-// NATS, the control stream (./nats.ts). The service wires one for `serve` and hands one to
-// the CLI commands, so a `hedgerow key create` on a node of a cluster reaches every node.
-import type { Store } from '../store/env.js';
+// How a CLI command opens a data dir: the store, and over it the write path the service
+// would use, embedded (./local.ts) or, with NATS, the control stream (./nats.ts). The
+// service hands the commands an opener (it knows every domain's tables and the NATS
+// settings), so a `hedgerow key create` on a node of a cluster reaches every node.
+import type { AnyCommandSpec } from './commands.js';
 import type { StateWrites } from './writes.js';
 
-export interface OpenedWrites {
+export interface OpenedDataDir<T> {
+  store: T;
   writes: StateWrites;
   close(): Promise<void>;
 }
 
-export type WritesOpener = (store: Store) => Promise<OpenedWrites>;
+// `specs`: the commands the CLI command submits, which the embedded write path registers
+// (the control stream's applies every command of the service).
+export type DataDirOpener<T> = (dataDir: string, specs: readonly AnyCommandSpec<T>[]) => Promise<OpenedDataDir<T>>;

@@ -3,7 +3,7 @@
 // items 1 and 2). Nothing is acknowledged and then lost, nor set aside.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, request, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { listDeadLetters } from '../../src/log/consumers/index.js';
 
@@ -18,7 +18,7 @@ let n = 0;
 const uuid = () => `0190a0e4-1c4e-7b1a-9e5b-${String(++n).padStart(12, '0')}`;
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   api = apiClient(t);
 });
 s.after(async () => { await t.close(); });

@@ -6,9 +6,12 @@
 // delivers every one of them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { connect } from 'nats';
 import { cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite, holderPid } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { ASSETS } from '../helpers/cluster-handle.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
 import { orderWebhook } from '../helpers/hog-functions.js';
 
@@ -43,13 +46,21 @@ s('the holder killed with deliveries in flight: the other node delivers every on
     const holder = [a, b].find((n) => n.child.pid === pid);
     assert.ok(holder, `the claim names pid ${pid}`);
     const survivor = holder === a ? b : a;
-    // Past a renewal (every 10/3 s): the holder has recorded a position after the batch.
-    await new Promise((r) => setTimeout(r, 4500));
+    // Past a renewal (every third of the claim TTL): the holder has recorded a position after
+    // the batch (each renewal writes the position anew: a revision after the one standing now).
+    const nc = await connect({ servers: cluster.nats.server().url });
+    try {
+      const positions = await nc.jetstream().views.kv(ASSETS.kv.claimPositions.name);
+      const standing = (await positions.get('destinations'))?.revision ?? 0;
+      await eventually(async () => ((await positions.get('destinations'))?.revision ?? 0) > standing, 30_000);
+    } finally {
+      await nc.close();
+    }
     await cliStop(holder.child, 'SIGKILL');
     sink.requests = [];
     sink.respond = ok;
-    // The claim lapses 10 s after its last renewal; the survivor then replays from the
-    // recorded position and delivers.
+    // The claim lapses one claim TTL (10 s, halved by the test profile) after its last
+    // renewal; the survivor then replays from the recorded position and delivers.
     const delivered = () => new Set(sink.answered.map((r) => Number(r.json().n)));
     await eventually(async () => delivered().size === 5, 60_000)
       .catch(() => assert.equal([...delivered()].sort(), [1, 2, 3, 4, 5], `delivered by ${survivor.url}`));

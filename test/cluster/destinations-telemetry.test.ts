@@ -9,7 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite, holderPid, type ClusterNode as Node } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 
 const s = suite('hog function telemetry on every node');

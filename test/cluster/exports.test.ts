@@ -8,9 +8,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { bearer, eventually, request } from '../helpers/server.js';
+import { bearer, request } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 import { connect } from 'nats';
-import { EXPORT_CLAIMS_BUCKET } from '../../src/exports/assets/nats-shared.js';
+import { ASSETS } from '../helpers/cluster-handle.js';
 
 const s = suite('exports across two nodes, one NATS');
 // Each node answers its insights itself (no `hedgerow aggregate` in this test).
@@ -51,7 +52,7 @@ s('an insight saved on node A', async () => {
   });
   assert.is(r.status, 201, JSON.stringify(r.body));
   insight = r.body.id;
-  await eventually(async () => (await api(B, 'GET', `${base()}/insights/${insight}/`)).status === 200, 5000);
+  await eventually(async () => (await api(B, 'GET', `${base()}/insights/${insight}/`)).status === 200);
 });
 
 for (const format of ['text/csv', 'image/png'] as const) {
@@ -80,7 +81,7 @@ for (const format of ['text/csv', 'image/png'] as const) {
     assert.equal([onB.type, onB.disposition], [onA.type, onA.disposition]);
     assert.is(onB.type, format);
     // B keeps a copy for its next read.
-    await eventually(async () => existsSync(join(node(B).dir, 'exports', sha)), 5000);
+    await eventually(async () => existsSync(join(node(B).dir, 'exports', sha)));
     const again = await content(B, id);
     assert.ok(again.bytes.equals(onA.bytes));
   });
@@ -95,7 +96,7 @@ s('a pending render another node has in hand is not resumed by a node restarting
   // The next asset's render claimed from outside, as by a node rendering it.
   const nc = await connect({ servers: nats.server().url });
   try {
-    const kv = await nc.jetstream().views.kv(EXPORT_CLAIMS_BUCKET);
+    const kv = await nc.jetstream().views.kv(ASSETS.kv.exportClaims.name);
     const id = lastId + 1;
     await kv.create(`${keys.project_id}.${id}`, new TextEncoder().encode('elsewhere'));
     const created = await api(A, 'POST', `${base()}/exports/`, { insight, export_format: 'text/csv' });
@@ -103,6 +104,9 @@ s('a pending render another node has in hand is not resumed by a node restarting
     assert.is(created.body.id, id);
     assert.is(created.body.has_content, false, 'A did not render what it could not claim');
     await restart(B);
+    // B's start-up resume ran before it listened and must have left the claimed render
+    // alone. Nothing observable says a wrongly started render is under way, so time
+    // passing is the point here: such a render would have finished by now.
     await new Promise((r) => setTimeout(r, 2000));
     for (const i of [A, B]) {
       const r = await api(i, 'GET', `${base()}/exports/${id}/`);

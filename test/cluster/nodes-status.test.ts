@@ -2,20 +2,27 @@
 // a `hedgerow aggregate` replica on one real nats-server announce themselves in a KV bucket
 // (src/ops/announce.ts); `hedgerow status` on node A's data dir lists all three, with what
 // each says of itself. A node shut down cleanly leaves the list at once; one SIGKILLed stays
-// until its entry's TTL has passed, then leaves it.
+// until its entry's TTL has passed, then leaves it. The cluster's timings are scaled down
+// (HEDGEROW_CLUSTER_TIME_SCALE) so that the TTL waited out is 9 s rather than 15 s; it stays
+// long enough for `hedgerow status` to start and read the entry of a node just killed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { cliAggregate, cliRunWith, cliStop } from '../helpers/cli-server.js';
 import { clusterForSuite } from '../helpers/cluster.js';
-import { eventually, tempDir } from '../helpers/server.js';
-import { NODE_TTL_MS, type NodeAnnouncement } from '../../src/ops/announce.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
+import type { NodeAnnouncement } from '../../src/ops/announce.js';
+import { DEFAULT_TIMINGS } from '../../src/cluster/index.js';
+
+const TIME_SCALE = 0.6;
+const NODE_TTL_MS = DEFAULT_TIMINGS.nodeTtlMs * TIME_SCALE;
 
 const s = suite('hedgerow status: the cluster’s live processes');
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-nodes',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS_THREADS: '1', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1', HEDGEROW_GEOIP_DB: 'none' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_CLUSTER_TIME_SCALE: String(TIME_SCALE) }),
 });
 const { node, nodes } = cluster;
 const replicaDir = tempDir('hedgerow-nodes-replica-');
@@ -89,8 +96,8 @@ s('a node SIGKILLed stays listed until its entry expires, then leaves', async ()
   assert.ok(serveNodes(await statusJson()).some((n) => n.pid === pid), 'gone before its TTL');
   await eventually(async () => !(await statusJson()).nodes.some((n) => n.pid === pid), NODE_TTL_MS + 20_000);
   const tookMs = Date.now() - killed;
+  // How soon after its TTL is measured by bench/latencies.js, not asserted here.
   process.stderr.write(`  a SIGKILLed node left the list ${tookMs} ms after the kill (TTL ${NODE_TTL_MS} ms)\n`);
-  assert.ok(tookMs <= NODE_TTL_MS + 10_000, `left after ${tookMs} ms`);
   assert.equal(serveNodes(await statusJson()).map((n) => n.pid), [node(A).child.pid]);
 });
 

@@ -6,7 +6,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 
 const s = suite('person deletions across two nodes');

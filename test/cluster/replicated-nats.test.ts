@@ -9,7 +9,9 @@ import { connect, type StreamInfo } from 'nats';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import type { ClusterNode } from '../helpers/cluster.js';
 import { startNatsCluster, type NatsCluster } from '../helpers/nats.js';
-import { bearer, eventually, postJson, request, tempDir } from '../helpers/server.js';
+import { bearer, postJson, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 
 const s = suite('a three-server JetStream cluster, R3');
 
@@ -31,8 +33,7 @@ let keys: CliKeys;
 const dirs: string[] = [];
 const nodes: ClusterNode[] = [];
 const env = () => ({
-  NATS_URL: cluster!.url, HEDGEROW_NATS_REPLICAS: '3', HEDGEROW_GEOIP_DB: 'none', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1',
-  HEDGEROW_INSIGHTS_THREADS: '1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
+  NATS_URL: cluster!.url, HEDGEROW_NATS_REPLICAS: '3', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
 });
 async function serve(): Promise<ClusterNode> {
   const dir = tempDir('hedgerow-r3-');

@@ -12,8 +12,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { connect, type NatsConnection } from 'nats';
 import { cliAggregate, cliRunWith, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterForSuite, type ClusterNode as Node, personsOf as clusterPersons } from '../helpers/cluster.js';
-import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
-import { connectSnapshots, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
+import { snapshotsClient, type SnapshotMeta, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { CONTROL_STREAM } from '../../src/state/control-stream.js';
 import { STREAM as EVENT_STREAM } from '../../src/log/nats-stream.js';
 
@@ -26,14 +29,15 @@ const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;
 let nc: NatsConnection;
 let snapshots: SnapshotsClient;
+const handles = clusterHandles();
 s.before(async () => {
   await cluster.start();
   keys = cluster.keys();
   nc = await connect({ servers: cluster.nats.server().url });
-  snapshots = await connectSnapshots(cluster.nats.server().url);
+  snapshots = await snapshotsClient(await handles.open(cluster.nats.server().url, { role: 'command' }));
 });
 s.after(async () => {
-  await snapshots?.close();
+  await handles.closeAll();
   await nc?.close();
   await cluster.stop();
 });
@@ -61,6 +65,7 @@ s('with NATS, quota usage reaches the control stream once per 10 s, not every se
   const started = Date.now();
   for (let i = 0; i < 6; i++) {
     assert.is((await postJson(`${node(A).url}/decide/?v=3`, { api_key: keys.project_api_key, distinct_id: `q-${i}` })).status, 200);
+    // Counts spread over 3 s: time passing is the point (the flush interval against it).
     await new Promise((r) => setTimeout(r, 500));
   }
   // Counted for 3 s: a one-second flush would have written two or three commands by now.

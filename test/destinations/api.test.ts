@@ -6,12 +6,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { serveSuite, type ApiCall } from '../helpers/api.js';
-import type { TestServer } from '../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../helpers/server.js';
 
 const s = suite('hog functions API');
 let t: TestServer;
 let api: ApiCall;
-serveSuite(s, (server, call) => { t = server; api = call; });
+// Management API only: no log consumers.
+serveSuite(s, (server, call) => { t = server; api = call; }, { consumers: NO_CONSUMERS });
 const base = () => `/api/environments/${t.projectId}/hog_functions/`;
 const post = (body: unknown) => api('POST', base(), t.personalKey, body);
 const invalid = (detail: string, attr: string | null, code = 'invalid_input') => ({ type: 'validation_error', code, detail, attr });

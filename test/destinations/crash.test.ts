@@ -8,7 +8,9 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { cliInit, cliServe, cliStop } from '../helpers/cli-server.js';
-import { eventually, postJson, request, bearer, tempDir } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink, type SinkRequest } from '../helpers/http-sink.js';
 import { orderWebhook } from '../helpers/hog-functions.js';
 
@@ -52,14 +54,17 @@ s('SIGKILL with deliveries pending, restart: every matching event delivered exac
     await capture(61, 80);
     await cliStop(child, 'SIGKILL');
     // The sink sees each held connection close (its client died), then answers into the void.
-    await eventually(async () => held.every((res) => res.closed), 5000);
+    await eventually(async () => held.every((res) => res.closed));
     for (const res of held) res.end('{"late":true}');
 
     sink.respond = ok;
     ({ child, url } = await cliServe(dataDir, env));
     await eventually(async () => new Set(answeredN()).size === 80, 30_000);
-    // Give a repeat time to show itself.
-    await new Promise((r) => setTimeout(r, 1500));
+    // A repeat would have shown itself once nothing is left to do: an invocation triggered
+    // for each of the 80 events, and every one finished.
+    const totals = async () => (await request(`${url}/api/environments/${keys.project_id}/hog_functions/${created.body.id}/metrics/totals/?breakdown_by=name`,
+      { headers: bearer(keys.personal_api_key) })).body.totals as Record<string, number>;
+    await eventually(async () => { const { triggered = 0, succeeded = 0, failed = 0 } = await totals(); return triggered >= 80 && triggered === succeeded + failed; }, 30_000);
     const counts = new Map<number, number>();
     for (const n of answeredN()) counts.set(n, (counts.get(n) ?? 0) + 1);
     assert.equal([...counts.keys()].sort((a, b) => a - b), Array.from({ length: 80 }, (_, i) => i + 1));

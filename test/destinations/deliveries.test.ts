@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { compileProgram, initHog } from '../../src/hog/index.js';
-import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/store/destinations.js';
+import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/destinations/runtime/env.js';
 import { createDeliveries, type Deliveries } from '../../src/destinations/runtime/deliveries.js';
 import type { FunctionCache } from '../../src/destinations/runtime/function-cache.js';
 import { runInvocationSlice } from '../../src/destinations/runtime/run-slice.js';
@@ -18,7 +18,7 @@ import type { HogExecTasks } from '../../src/destinations/tasks.js';
 import type { StoredHogFunction } from '../../src/destinations/types.js';
 import type { TaskRunner } from '../../src/pools/index.js';
 import type { FetchOutcome, FetchRequest } from '../../src/destinations/fetch/http-fetch.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations: one slow endpoint holds up only its own function');
 let dir: string;
@@ -46,7 +46,7 @@ const fn = (id: string) => ({
 const functions: FunctionCache = { active: () => [], find: (_p, id) => fn(id) };
 const pool: TaskRunner<HogExecTasks> = {
   run: async (kind, input) => {
-    if (kind !== 'run') throw new Error(`unexpected task ${kind}`);
+    if (kind !== 'continue') throw new Error(`unexpected task ${kind}`);
     return runInvocationSlice(input as Parameters<typeof runInvocationSlice>[0]) as never;
   },
 };
@@ -68,8 +68,9 @@ async function queue(d: Deliveries, invs: QueuedInvocation[]): Promise<void> {
   invs.forEach((inv, i) => d.add(keys[i], inv));
 }
 
-const settle = (ms = 50) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, ms = 5000): Promise<void> {
+// A poll's pause (the deliveries run on timers and promises of their own).
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');
@@ -163,8 +164,8 @@ s('an invocation read back from the store before the consumer hands it over runs
     assert.is(ds.done.getCount(), 6);
     // The late hand-over of invocations already delivered (or held) does nothing.
     for (const inv of late) d.add(invocationKey(inv), inv);
+    // Idle: nothing is held, so nothing more can be fetched.
     await d.idle();
-    await settle(50);
     assert.is(calls.length, 6);
     assert.is(new Set(calls).size, 6);
     assert.is(d.held(), 0);

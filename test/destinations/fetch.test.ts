@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseAddressPolicy, PUBLIC_ONLY, refusal } from '../../src/destinations/fetch/address-policy.js';
+import { parseAddressPolicy, PUBLIC_ONLY, refusal } from '../../src/net/address-policy.js';
 import { httpFetch, type FetchSettings } from '../../src/destinations/fetch/http-fetch.js';
 import { backoffMs, failureLog, fetchRequest, programResponse, retried } from '../../src/destinations/fetch/fetch-rules.js';
 

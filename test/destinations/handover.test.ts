@@ -6,11 +6,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/store/destinations.js';
+import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/destinations/runtime/env.js';
 import {
   appliedKey, dequeue, enqueue, handoverPosition, invocationKey, markDone, pendingFloor, queuedInvocations, readProgress, takeOver, writeProgress,
 } from '../../src/destinations/runtime/queue.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations handover');
 let dir: string;

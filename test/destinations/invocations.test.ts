@@ -4,17 +4,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_CONSUMERS, NO_INSIGHTS, type TestServer, type TestServerOptions } from '../helpers/server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 
 const EVENT = { uuid: '0190b4b4-0000-7000-8000-000000000001', event: 'signed up', distinct_id: 'ann', properties: { plan: 'pro' }, timestamp: '2026-01-02T03:04:05.000Z' };
 
-function servedSuite(name: string, env: NodeJS.ProcessEnv) {
+function servedSuite(name: string, env: NodeJS.ProcessEnv, consumers: TestServerOptions['consumers']) {
   const s = suite(name);
   const ctx = {} as { t: TestServer; api: ApiCall; sink: Sink; invoke(body: unknown, id?: string): ReturnType<ApiCall> };
   s.before(async () => {
     ctx.sink = await startSink();
-    ctx.t = await startTestServer({ env });
+    ctx.t = await startTestServer({ env, consumers });
     ctx.api = apiClient(ctx.t);
     ctx.invoke = (body, id = 'new') => ctx.api('POST', `/api/environments/${ctx.t.projectId}/hog_functions/${id}/invocations/`, ctx.t.personalKey, body);
   });
@@ -26,7 +26,8 @@ function servedSuite(name: string, env: NodeJS.ProcessEnv) {
   return { s, ctx };
 }
 
-const { s: runs, ctx } = servedSuite('hog function test runs', { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' });
+// Test runs go through the API's own pool: no log consumers.
+const { s: runs, ctx } = servedSuite('hog function test runs', { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }, NO_CONSUMERS);
 
 runs('a webhook with fetch mocked: the mocked call logged, success', async () => {
   const res = await ctx.invoke({
@@ -117,7 +118,7 @@ runs('a ClickHouse event row stands for the globals', async () => {
   assert.equal(res.body.result, ['row', 'team', 'a@b.c']);
 });
 
-const { s: refused, ctx: plain } = servedSuite('hog function fetch without the allowance', {});
+const { s: refused, ctx: plain } = servedSuite('hog function fetch without the allowance', {}, NO_INSIGHTS);
 
 refused('127.0.0.1 is refused in a test run and on events, and the refusal is logged', async () => {
   const run = await plain.invoke({

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
 import type { ServerResponse } from 'node:http';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
 
@@ -16,7 +16,7 @@ let sink: Sink;
 
 s.before(async () => {
   sink = await startSink();
-  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0' } });
+  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0' }, consumers: NO_INSIGHTS });
   api = apiClient(t);
 });
 s.after(async () => {
@@ -38,8 +38,20 @@ async function capture(events: { event: string; distinct_id: string; properties?
   assert.is(res.status, 200);
 }
 
-const settle = (ms = 600) => new Promise((r) => setTimeout(r, ms));
 const totals = async (id: string, q = 'breakdown_by=name') => (await api('GET', `${fns()}${id}/metrics/totals/?${q}`, t.personalKey)).body.totals;
+// Nothing more can arrive for these functions: the destinations consumer has evaluated
+// every event captured so far (its position reached the log's end, and each batch's
+// invocations and metrics are written before its position), and every invocation it
+// triggered has finished.
+async function settled(...ids: string[]): Promise<void> {
+  await t.applied();
+  for (const id of ids) {
+    await eventually(async () => {
+      const { triggered = 0, succeeded = 0, failed = 0 } = await totals(id);
+      return triggered === succeeded + failed;
+    });
+  }
+}
 const logs = async (id: string, q = '') => (await api('GET', `${fns()}${id}/logs/?${q}`, t.personalKey)).body.results as { level: string; message: string; instance_id: string }[];
 
 s('a webhook made from its template delivers the right request for each matching event and none for the others', async () => {
@@ -61,7 +73,7 @@ s('a webhook made from its template delivers the right request for each matching
     { event: 'signed up', distinct_id: 'cid', properties: { plan: 'team' } },
   ]);
   await eventually(async () => sink.requests.length >= 2);
-  await settle();
+  await settled(fn.id);
   assert.is(sink.requests.length, 2);
   const [first, second] = [...sink.requests].sort((a, b) => a.json().plan.localeCompare(b.json().plan));
   assert.is(first.method, 'PUT');
@@ -96,7 +108,7 @@ s('mappings: one call per matching mapping, with the mapping\'s inputs over the 
     { event: '$identify', distinct_id: 'm1', properties: { $set: { plan: 'pro' } } },
   ]);
   await eventually(async () => sink.requests.length >= 5);
-  await settle();
+  await settled(fn.id);
   const calls = sink.requests.map((r) => `${r.path} ${r.json().event ?? r.json().name ?? ''}`).sort();
   assert.equal(calls, ['/v1/identify ', '/v1/page /a', '/v1/track $identify', '/v1/track $pageview', '/v1/track clicked']);
   for (const r of sink.requests) assert.is(r.headers.authorization, `Basic ${Buffer.from('wk_secret:').toString('base64')}`);
@@ -117,7 +129,7 @@ s('masking lets through PostHog\'s counts: the first per hash and window, or eve
     ...Array.from({ length: 2 }, () => ({ event: 'masked', distinct_id: 'other' })),
   ]);
   await eventually(async () => sink.requests.length >= 6);
-  await settle();
+  await settled(plain.id, every2.id);
   const count = (path: string, d: string) => sink.requests.filter((r) => r.path === path && r.json().d === d).length;
   assert.is(count('/mask/null', 'same'), 1);
   assert.is(count('/mask/null', 'other'), 1);
@@ -157,8 +169,16 @@ s('a failing sink is retried with backoff, then the invocation is recorded as fa
 
 s('a slow endpoint holds up only its own function: 16 of its requests open, the other function delivered meanwhile', async () => {
   const held: ServerResponse[] = [];
+  // Requests to the slow endpoint open at once, at most: counted over the whole test, so
+  // no waiting is needed to know that a 17th never came while 16 were held.
+  let open = 0;
+  let mostOpen = 0;
+  let holding = true;
   sink.respond = (req, res) => {
-    if (req.path === '/slow') held.push(res);
+    if (req.path !== '/slow') return ok(req, res);
+    mostOpen = Math.max(mostOpen, ++open);
+    res.once('close', () => { open--; });
+    if (holding) held.push(res);
     else ok(req, res);
   };
   const make = (path: string) => create({
@@ -172,14 +192,16 @@ s('a slow endpoint holds up only its own function: 16 of its requests open, the 
   await eventually(async () => (await totals(quick.id)).succeeded === 40);
   assert.is(new Set(at('/quick')).size, 40);
   await eventually(async () => held.length === 16);
-  await settle(300);
+  // Every event evaluated: all 40 invocations of the slow function are queued.
+  await t.applied();
   assert.is(held.length, 16);
   assert.is(at('/slow').length, 16);
   // The endpoint answers: the rest follow, each event once.
-  sink.respond = ok;
+  holding = false;
   for (const res of held.splice(0)) res.end('{"ok":true}');
   await eventually(async () => (await totals(slow.id)).succeeded === 40, 10_000);
   assert.equal(at('/slow').sort((a, b) => a - b), Array.from({ length: 40 }, (_, n) => n));
+  assert.is(mostOpen, 16, 'requests to the slow endpoint open at once');
 });
 
 s('an infinite loop and a memory hog are stopped by the limits and recorded', async () => {
@@ -206,7 +228,10 @@ s('disabled and deleted functions do nothing; an API change applies to the next 
   const one = `${fns()}${fn.id}/`;
   const delivered = () => sink.requests.filter((r) => r.path === '/toggle').map((r) => r.json().n);
   await capture([{ event: 'toggle', distinct_id: 'x', properties: { n: 1 } }]);
-  await settle(1000);
+  // Evaluated: a disabled function triggers nothing (its metrics would say so, written
+  // with the batch), so nothing can be delivered later.
+  await t.applied();
+  assert.is((await totals(fn.id)).triggered, undefined);
   assert.equal(delivered(), []);
   await api('PATCH', one, t.personalKey, { enabled: true });
   await capture([{ event: 'toggle', distinct_id: 'x', properties: { n: 2 } }]);
@@ -214,9 +239,15 @@ s('disabled and deleted functions do nothing; an API change applies to the next 
   await api('PATCH', one, t.personalKey, { filters: { events: [{ id: 'other', type: 'events' }] } });
   await capture([{ event: 'toggle', distinct_id: 'x', properties: { n: 3 } }, { event: 'other', distinct_id: 'x', properties: { n: 4 } }]);
   await eventually(async () => delivered().length === 2);
+  await settled(fn.id);
+  const before = await totals(fn.id);
   await api('PATCH', one, t.personalKey, { deleted: true });
   await capture([{ event: 'other', distinct_id: 'x', properties: { n: 5 } }]);
-  await settle(1000);
+  // Evaluated, and nothing more triggered for the deleted function (undeleted afterwards
+  // to read its metrics, which the batch would have counted it in).
+  await t.applied();
+  await api('PATCH', one, t.personalKey, { deleted: false });
+  assert.equal(await totals(fn.id), before);
   assert.equal(delivered(), [2, 4]);
 });
 

@@ -3,12 +3,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openDestinationsStore, type DestinationsStore } from '../../src/store/destinations.js';
+import { openDestinationsStore, type DestinationsStore } from '../../src/destinations/runtime/env.js';
 import { acknowledgeEpoch, freshRecord, invocationCost, observe, statusOf, WATCHER_DEFAULTS } from '../../src/destinations/runtime/watcher.js';
 import { passesMasking } from '../../src/destinations/runtime/masking.js';
 import { metricsSeries, metricsTotals, parseRelative } from '../../src/destinations/api/metrics-query.js';
 import { filterGlobals, invocationGlobals, type EventContext } from '../../src/destinations/runtime/globals.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const w = suite('destinations: watcher');
 const T0 = Date.parse('2026-11-25T10:00:00Z');

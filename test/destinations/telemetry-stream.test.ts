@@ -6,17 +6,25 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openDestinationsStore, type DestinationsStore, type WatcherRecord } from '../../src/store/destinations.js';
+import { openDestinationsStore, type DestinationsStore, type WatcherRecord } from '../../src/destinations/runtime/env.js';
 import { applyTelemetry, createTelemetry, type TelemetryBatch } from '../../src/destinations/runtime/telemetry.js';
 import { decodeTelemetry, encodeTelemetry, telemetryOrigin } from '../../src/destinations/runtime/telemetry-stream.js';
 import { openTelemetryPublisher, type TelemetryPublisher } from '../../src/destinations/runtime/telemetry-publisher.js';
 import { followTelemetry, type TelemetryFollower } from '../../src/destinations/runtime/telemetry-follower.js';
+import { overNats, type NatsCluster } from '../../src/cluster/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations: telemetry shared over NATS');
 const nats = natsServerForSuite();
-const days = { logRetentionDays: 7, metricRetentionDays: 90 };
+const handles = clusterHandles();
+// Each publisher and follower is a node's (a cluster handle of its own).
+async function node(): Promise<NatsCluster> {
+  const cluster = await handles.open(nats.server().url, { role: 'command' });
+  if (!overNats(cluster)) throw new Error('not over NATS');
+  return cluster;
+}
 const opened: { dir: string; ds: DestinationsStore }[] = [];
 const running: { close(): Promise<void> }[] = [];
 s.before(() => nats.start());
@@ -27,7 +35,10 @@ s.after.each(async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
-s.after(() => nats.close());
+s.after(async () => {
+  await handles.closeAll();
+  await nats.close();
+});
 
 let fnIds = 0;
 const T0 = Date.UTC(2026, 10, 27, 9, 30);
@@ -40,13 +51,13 @@ function store(): DestinationsStore {
 }
 
 async function publisher(ds: DestinationsStore): Promise<TelemetryPublisher> {
-  const p = await openTelemetryPublisher({ url: nats.server().url, origin: await telemetryOrigin(ds), days, onError: (err) => { throw err; } });
+  const p = await openTelemetryPublisher(await node(), { origin: await telemetryOrigin(ds), onError: (err) => { throw err; } });
   running.push(p);
   return p;
 }
 
 async function follower(ds: DestinationsStore): Promise<TelemetryFollower> {
-  const f = await followTelemetry({ url: nats.server().url, ds, days, onError: () => undefined });
+  const f = await followTelemetry(await node(), { ds, onError: () => undefined });
   running.push(f);
   return f;
 }
@@ -136,7 +147,7 @@ s('watcher records: the latest reaches the other store; syncWatcher puts the buc
   await followB.close();
   running.splice(running.indexOf(followB), 1);
   await b.root.transaction(() => b.watcher.put(id, { ...disabled, state: 1, tokens: 10_000 }));
-  const again = await followTelemetry({ url: nats.server().url, ds: b, days, onError: () => undefined });
+  const again = await followTelemetry(await node(), { ds: b, onError: () => undefined });
   running.push(again);
   await again.syncWatcher();
   assert.equal(b.watcher.get(id), disabled);

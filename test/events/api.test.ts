@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 
 const s = suite('events API');
 let t: TestServer;
@@ -12,7 +12,7 @@ const uuids = Array.from({ length: 5 }, () => randomUUID());
 const start = Date.now() - 10 * 60_000;
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   const batch = uuids.map((uuid, i) => ({
     uuid, event: i % 2 ? 'odd' : 'even', distinct_id: i < 3 ? 'alice' : 'bob',
     timestamp: new Date(start + i * 60_000).toISOString(), properties: { i },

@@ -4,10 +4,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
 import { encodeFrames } from '../../src/log/record.js';
 import { eventsFrame } from '../../src/capture/frames.js';
-import { startTestServer, tempDir, request, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, tempDir, request, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { cliRun } from '../helpers/cli-server.js';
@@ -30,7 +31,7 @@ s('damaged log records are set aside, the events behind them are served, and the
   const whole = encodeFrames([eventsFrame([ev('$pageview', 'olga')])]);
   const unknownFormat = Buffer.from([0xfe, 1, 2, 3, 4]);
   const cutShort = whole.subarray(0, whole.length - 10);
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, tables);
   await store.logRoot.transaction(() => {
     store.log.put(1, unknownFormat);
     store.log.put(2, cutShort);
@@ -38,7 +39,7 @@ s('damaged log records are set aside, the events behind them are served, and the
   });
   await store.close();
 
-  t = await startTestServer({ dataDir });
+  t = await startTestServer({ dataDir, consumers: EVENTS_ONLY });
   assert.is(t.projectId, 1);
   const api = apiClient(t);
   const stored = await eventually(async () => (await api('GET', `/api/environments/1/events/${good.uuid}`, t.personalKey)).body?.uuid);

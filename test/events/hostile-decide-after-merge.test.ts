@@ -3,11 +3,11 @@
 // merged this suite fails with 503s. Run it alone: node dist/test/run.js hostile-decide
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, type TestServer } from '../helpers/server.js';
+import { startTestServer, request, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 
 const deepDecide = suite('after the /decide bounds merge: deep /decide bodies are 4xx, bystanders 200');
 let decideServer: TestServer;
-deepDecide.before(async () => { decideServer = await startTestServer(); });
+deepDecide.before(async () => { decideServer = await startTestServer({ consumers: EVENTS_ONLY }); });
 deepDecide.after(async () => { await decideServer.close(); });
 
 deepDecide('deep person properties and groups', async () => {

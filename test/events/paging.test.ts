@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 
 const s = suite('events API paging');
 let t: TestServer;
@@ -15,7 +15,7 @@ const START = Date.now() - 24 * 3600 * 1000;
 const sent: { uuid: string; ts: number }[] = [];
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   let seed = 11;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   for (let request = 0; request < 6; request++) {

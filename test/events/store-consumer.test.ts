@@ -4,7 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { eventStorePosition } from '../../src/events/consumer.js';
 import type { EventPreparation } from '../../src/persons/step.js';
 import { applyEntriesIsolating } from '../../src/events/store-consumer.js';
@@ -18,7 +19,7 @@ import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
 import { warningsSince } from '../../src/ingestion-warnings/store.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { requestFrame } from '../helpers/capture-frames.js';
 import { captureFrame } from '../../src/capture/frames.js';
 import { eventMaker } from '../helpers/person-events.js';
@@ -45,7 +46,7 @@ let step: () => EventPreparation;
 const s = suite('consumer loop');
 s.before.each(() => {
   dir = tempDir('hedgerow-consumer-loop-');
-  store = openStore(dir);
+  store = openStore(dir, tables);
   step = createPersonStep(store, () => NOW);
 });
 s.after.each(async () => {
@@ -138,7 +139,7 @@ s('a batch that fails because the store cannot write is thrown, and nothing is s
     () => assert.unreachable('a closed store must fail the batch'),
     (err: Error) => assert.instance(err, Error),
   );
-  store = openStore(dir);
+  store = openStore(dir, tables);
   assert.is(eventStorePosition(store), position);
   assert.is(storedCount(), 1);
 });

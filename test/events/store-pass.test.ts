@@ -2,7 +2,7 @@
 // batch, across batches and across projects; the position moves with the writes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';

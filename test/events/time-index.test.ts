@@ -3,7 +3,7 @@
 // cursor and above any lower bound.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { CHUNK_EVENTS, CHUNK_SPAN_MS, createTimeIndexWriter, newestFirst, type IndexedEvent } from '../../src/events/time-index.js';
 import { storePerTest } from '../helpers/temp-store.js';
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { open } from 'lmdb';
 import { join } from 'node:path';
 import { mkdirSync, rmSync } from 'node:fs';
-import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+import { startTestServer, tempDir, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { apiClient } from '../helpers/api.js';
 
 const s = suite('upgrading a data directory');
@@ -34,7 +34,7 @@ s('events stored in the old layout are listed and found by uuid after the first 
   });
   await old.close();
 
-  t = await startTestServer({ dataDir });
+  t = await startTestServer({ dataDir, consumers: EVENTS_ONLY });
   const api = apiClient(t);
   const one = await api('GET', `/api/environments/1/events/${UUID}`, t.personalKey);
   assert.is(one.status, 200);

@@ -1,13 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 
 const s = suite('events values API');
 let t: TestServer;
 const url = (q: string) => `${t.url}/api/environments/${t.projectId}/events/values/?${q}`;
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   const now = Date.now();
   const batch = [
     { event: '$pageview', distinct_id: 'a', properties: { $browser: 'Firefox' } },

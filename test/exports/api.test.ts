@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, denied, type ApiCall } from '../helpers/api.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/users.js';
 import { parseCsv } from '../helpers/csv.js';
 import { decodePng, differingPixels, inked } from '../helpers/png.js';
@@ -97,7 +97,7 @@ const KINDS: Kind[] = [
 const insights = new Map<string, { id: number; result: any; columns: string[] | null }>();
 
 s.before(async () => {
-  t = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000' } });
+  t = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000' }, consumers: NO_DESTINATIONS });
   api = apiClient(t);
   await loadEvents(t, api);
   for (const kind of KINDS) {

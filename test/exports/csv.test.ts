@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderExport, type ExportContext, type InsightData } from '../../src/exports/index.js';
+import { type ExportContext, type InsightData } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { parseCsv } from '../helpers/csv.js';
 import * as fx from './fixtures.js';
 

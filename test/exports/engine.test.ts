@@ -3,7 +3,8 @@
 // the two domains (result shapes, date strings, padding) beyond the hand-made fixtures.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { EXPORT_FORMATS, renderExport, type InsightData } from '../../src/exports/index.js';
+import { EXPORT_FORMATS, type InsightData } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { chartOption } from '../../src/exports/chart/option.js';
 import { optionToSvg } from '../../src/exports/chart/draw.js';
 import type { FunnelStep, RetentionRow, TrendsItem } from '../../src/insights/index.js';

@@ -4,10 +4,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
-import { COMMANDS } from '../../src/main.js';
-import { createLocalClaims } from '../../src/exports/assets/claims.js';
+import { COMMANDS } from '../helpers/commands.js';
+import { embeddedRenderClaims } from '../helpers/cluster-handle.js';
 import { finishExportCommand, insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById, type ExportRecord } from '../../src/exports/assets/asset-store.js';
 import type { StoredContent } from '../../src/exports/types.js';
@@ -52,7 +52,7 @@ const until = async (check: () => boolean) => { while (!check()) await new Promi
 function jobsWith(pool: TaskRunner<ExportTasks>, timeoutMs = 60_000) {
   const writes = createLocalWrites(store, COMMANDS);
   const jobs = createRenderJobs({
-    store, writes, sources, pool, claims: createLocalClaims(), dir: join(store.path, '..', 'exports'), syncMaxRows: 1, timeoutMs,
+    store, writes, sources, pool, claims: embeddedRenderClaims(), dir: join(store.path, '..', 'exports'), syncMaxRows: 1, timeoutMs,
     log: createLogger('silent'), now: () => new Date('2026-01-02T00:00:00Z'),
   });
   return { writes, jobs };
@@ -83,13 +83,15 @@ s('one result row over the limit marks the job large before it renders', async (
   await until(() => calls.length === 1);
   let large = false;
   void job.large.then(() => { large = true; });
-  await new Promise((r) => setTimeout(r, 20));
+  // Whether the job is large is decided before its render is sent to the pool (which has
+  // happened): one turn of the event loop runs the callback above if it was.
+  await new Promise((r) => setImmediate(r));
   assert.is(large, false);
   calls[0].answer({ sha256: 'b'.repeat(64), size: 1 });
   await job.done;
   const two = { ...sources, run: async () => ({ results: [{ data: [1] }, { data: [2] }] }) };
   const jobs2 = createRenderJobs({
-    store, writes, sources: two, pool, claims: createLocalClaims(), dir: '/nonexistent', syncMaxRows: 1, timeoutMs: 60_000,
+    store, writes, sources: two, pool, claims: embeddedRenderClaims(), dir: '/nonexistent', syncMaxRows: 1, timeoutMs: 60_000,
     log: createLogger('silent'), now: () => new Date(),
   });
   const big = jobs2.start(await pendingAsset(writes));

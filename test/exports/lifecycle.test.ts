@@ -7,11 +7,12 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+import { eventually, startTestServer, tempDir, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 import { parseCsv } from '../helpers/csv.js';
 import { decodePng } from '../helpers/png.js';
-import { COMMANDS } from '../../src/main.js';
-import { openStore } from '../../src/store/env.js';
+import { COMMANDS } from '../helpers/commands.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { sweepExports } from '../../src/exports/assets/sweep.js';
@@ -28,7 +29,7 @@ const slow = suite('exports: a render slower than the wait finishes in the backg
 let t0: TestServer;
 let api0: ApiCall;
 slow.before(async () => {
-  t0 = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '0' } });
+  t0 = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '0' }, consumers: NO_DESTINATIONS });
   api0 = apiClient(t0);
 });
 slow.after(async () => { await t0.close(); });
@@ -54,7 +55,7 @@ const large = suite('exports: large results, failures');
 let t: TestServer;
 let api: ApiCall;
 large.before(async () => {
-  t = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SYNC_ROWS: '3' } });
+  t = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SYNC_ROWS: '3' }, consumers: NO_DESTINATIONS });
   api = apiClient(t);
   await loadEvents(t, api);
 });
@@ -122,7 +123,7 @@ large.run();
 
 const periodic = suite('exports: the periodic sweep');
 periodic('runs on its own: an expired export\'s record is deleted', async () => {
-  const ts = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SWEEP_MS: '50' } });
+  const ts = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SWEEP_MS: '50' }, consumers: NO_DESTINATIONS });
   try {
     const api2 = apiClient(ts);
     const r = await post(ts, api2, { export_format: 'application/json', export_context: { source: signups }, expires_after: '2020-01-01' });
@@ -138,7 +139,7 @@ const restart = suite('exports: restarts');
 restart('files and assets survive a restart; interrupted renders resume, or fail visibly after their attempts', async () => {
   const dataDir = tempDir('hedgerow-exports-restart-');
   try {
-    const first = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '120000' } });
+    const first = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '120000' }, consumers: NO_DESTINATIONS });
     const api1 = apiClient(first);
     const trend = await saveInsight(first, api1, 'Page views', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
     const gone = await saveInsight(first, api1, 'Deleted later', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
@@ -151,7 +152,7 @@ restart('files and assets survive a restart; interrupted renders resume, or fail
     await first.close();
 
     // As a crash would leave them: assets written, never rendered; one already retried once.
-    const store = openStore(dataDir);
+    const store = openStore(dataDir, tables);
     const writes = createLocalWrites(store, COMMANDS);
     const pending = (insight: number, attempts: number) => writes.submit(insertExportCommand, {
       project_id: projectId, created_by: admin.id, dashboard: null, insight, export_format: 'text/csv', export_context: null,
@@ -163,7 +164,7 @@ restart('files and assets survive a restart; interrupted renders resume, or fail
     const orphaned = await pending(gone.id, 1);
     await store.close();
 
-    const second = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '120000' } });
+    const second = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '120000' }, consumers: NO_DESTINATIONS });
     try {
       const api2 = apiClient(second);
       const after = await content(second, done.body.id);
@@ -192,13 +193,13 @@ restart('files and assets survive a restart; interrupted renders resume, or fail
 restart('a render the stopping service interrupted is finished by the next start', async () => {
   const dataDir = tempDir('hedgerow-exports-stop-');
   try {
-    const first = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '0' } });
+    const first = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '0' }, consumers: NO_DESTINATIONS });
     const api1 = apiClient(first);
     const trend = await saveInsight(first, api1, 'Page views', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
     const made = await post(first, api1, { insight: trend.id, export_format: 'application/pdf' });
     assert.is(made.body.has_content, false);
     await first.close();
-    const second = await startTestServer({ dataDir });
+    const second = await startTestServer({ dataDir, consumers: NO_DESTINATIONS });
     try {
       const done = await settled(second, apiClient(second), made.body.id);
       assert.is(done.has_content, true, String(done.exception));

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderExport, type InsightData } from '../../src/exports/index.js';
+import { type InsightData } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { PdfName, pdfText, readPdf, type PdfDict } from '../helpers/pdf.js';
 import { parseCsv } from '../helpers/csv.js';
 import * as fx from './fixtures.js';

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderExport, type InsightData } from '../../src/exports/index.js';
+import { type InsightData } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { chartOption } from '../../src/exports/chart/option.js';
 import { optionToSvg } from '../../src/exports/chart/draw.js';
 import { fontMetrics } from '../../src/exports/chart/fonts.js';

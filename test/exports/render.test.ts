@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../src/errors.js';
-import { EXPORT_FORMATS, FORMAT_EXTENSIONS, parseExportFormat, renderExport, type ExportTasks, type InsightData } from '../../src/exports/index.js';
+import { EXPORT_FORMATS, FORMAT_EXTENSIONS, parseExportFormat, type ExportTasks, type InsightData } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { formatBucket, formatDate } from '../../src/exports/chart/dates.js';
 import { createWorkerPool, TaskFailedError, type WorkerPool } from '../../src/pools/index.js';
 import { decodePng } from '../helpers/png.js';

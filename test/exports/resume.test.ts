@@ -4,10 +4,10 @@
 // inserted); without one (embedded), at start only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLocalWrites } from '../../src/state/index.js';
-import { COMMANDS } from '../../src/main.js';
-import { createLocalClaims } from '../../src/exports/assets/claims.js';
+import { COMMANDS } from '../helpers/commands.js';
+import { embeddedRenderClaims } from '../helpers/cluster-handle.js';
 import { insertExportCommand } from '../../src/exports/assets/commands.js';
 import { assetById, type ExportRecord } from '../../src/exports/assets/asset-store.js';
 import { createRenderJobs, type ExportSources, type RenderJobs } from '../../src/exports/assets/jobs.js';
@@ -32,7 +32,7 @@ const pool = { run: async () => ({ sha256: 'a'.repeat(64), size: 1 }) } as unkno
 
 function setup() {
   const writes = createLocalWrites(store, COMMANDS);
-  const claims = createLocalClaims();
+  const claims = embeddedRenderClaims();
   const real = createRenderJobs({
     store, writes, sources, pool, claims, dir: '/nonexistent', syncMaxRows: 100, timeoutMs: 60_000, log: createLogger('silent'), now: () => new Date(),
   });
@@ -61,6 +61,7 @@ s('with a claim TTL: a scan at start; none while nothing is pending; a claimed a
   const resumer = startResumer({ jobs, writes, claimTtlMs: TTL, log: createLogger('silent') });
   await until(() => scans.length === 1);
   assert.equal(scans, [0], 'everything at start');
+  // Time passing is the point: the resumer scans on a timer, and must not while nothing is pending.
   await sleep(TTL * 2);
   assert.equal(scans, [0], 'nothing pending: no scan');
   // Another node is rendering it (its claim held here by the test).
@@ -74,6 +75,7 @@ s('with a claim TTL: a scan at start; none while nothing is pending; a claimed a
   await until(() => assetById(store, 1, held.id)!.content !== null);
   assert.is(assetById(store, 1, held.id)!.attempts, 2);
   const after = scans.length;
+  // As above: two half-TTL periods pass with nothing pending.
   await sleep(TTL * 2);
   assert.ok(scans.length <= after + 1, 'no more scans once none is pending');
   await close();
@@ -97,6 +99,7 @@ s('without a claim TTL (embedded): pending assets are resumed at start only', as
   const resumer = startResumer({ jobs, writes, claimTtlMs: null, log: createLogger('silent') });
   await until(() => assetById(store, 1, before.id)!.content !== null);
   await insert(writes, new Date(Date.now() - 60_000));
+  // Time passing is the point: without a TTL no timer scans again, however long one waits.
   await sleep(500);
   assert.equal(scans, [0]);
   await close();

@@ -2,7 +2,8 @@
 //   node dist/test/exports/write-examples.js [DIR] [png|pdf|…]   (default docs/exports, png)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FORMAT_EXTENSIONS, renderExport, type ExportFormat } from '../../src/exports/index.js';
+import { FORMAT_EXTENSIONS, type ExportFormat } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { everyKind } from './fixtures.js';
 
 const dir = process.argv[2] ?? 'docs/exports';

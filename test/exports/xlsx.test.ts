@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderExport, XLSX_TYPE, type InsightData } from '../../src/exports/index.js';
+import { XLSX_TYPE, type InsightData } from '../../src/exports/index.js';
+import { renderExport } from '../../src/exports/render.js';
 import { crc32 } from '../../src/exports/xlsx/zip.js';
 import { parseCsv } from '../helpers/csv.js';
 import { sheetRows } from '../helpers/sheet.js';

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
-import { startTestServer, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { createFlag } from './serving.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -41,7 +41,7 @@ async function launched(): Promise<Browser> {
 }
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   await createFlag(t, { key: 'everyone', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
   await createFlag(t, {
     key: 'pro-only',

@@ -30,7 +30,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PostHog } from 'posthog-node';
-import { startTestServer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { capture, createCohort, createFlag, evaluate, identify } from './serving.js';
 import { flagById } from '../../src/flags/definitions/store.js';
 import { saveFlag } from '../../src/flags/definitions/commands.js';
@@ -183,7 +183,7 @@ const flags: Generated[] = [];
 const people: { id: string; props: Props; stored: boolean; company: { key: string; props: Props } | null }[] = [];
 
 async function setup() {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   // Group type 0 is "company" once a $groupidentify has been processed.
   await capture(t, [{ event: '$groupidentify', distinct_id: '$company_seed', properties: { $group_type: 'company', $group_key: 'seed', $group_set: {} } }]);
   await eventually(async () => (await evaluate(t, '/flags?v=2', { distinct_id: 'x', groups: { company: 'seed' } })).status === 200 &&

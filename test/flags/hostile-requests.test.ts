@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import LZString from 'lz-string';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, type TestServer } from '../helpers/server.js';
+import { startTestServer, request, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { createFlag, evaluate } from './serving.js';
 import { MAX_REQUEST_LEVELS, MAX_REQUEST_VALUES } from '../../src/flags/request.js';
 
@@ -14,7 +14,7 @@ const s = suite('hostile /decide and /flags requests');
 let t: TestServer;
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   await createFlag(t, { key: 'everyone', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
 });
 s.after(async () => { await t.close(); });
@@ -96,12 +96,11 @@ s('a compressed body that inflates past the /decide body limit is refused with 4
     { path: '/flags/?v=2', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: gzipSync(text) },
     { path: '/decide/?v=3&compression=lz64', headers: { 'Content-Type': 'text/plain' }, body: LZString.compressToBase64(text) },
   ];
+  // How quickly is measured by bench/latencies.js (decide-bombs), not asserted here.
   for (const bomb of bombs) {
-    const started = performance.now();
     const r = await request(`${t.url}${bomb.path}`, { method: 'POST', headers: bomb.headers, body: bomb.body });
     assert.is(r.status, 413, bomb.path);
     assert.is(r.body.type, 'invalid_request', bomb.path);
-    assert.ok(performance.now() - started < 2000, `${bomb.path} took ${performance.now() - started} ms`);
   }
   const after = await evaluate(t, '/decide/?v=3', { distinct_id: 'after' });
   assert.is(after.status, 200);

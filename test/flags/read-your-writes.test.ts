@@ -4,13 +4,14 @@
 // ends it: a batch taken in the same loop turn as the previous one read the old one).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, type TestServer } from '../helpers/server.js';
 import { createFlag, evaluate, patchFlag } from './serving.js';
 
 const s = suite('/decide reads its own writes');
 let t: TestServer;
 
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 s('a flag created or rolled out over the API answers in the next /decide while other clients keep the workers busy', async () => {

@@ -6,12 +6,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInNewContext } from 'node:vm';
-import { startTestServer, request, bearer, type TestServer } from '../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, request, bearer, type TestServer } from '../helpers/server.js';
 import { createFlag, patchFlag } from './serving.js';
 
 const s = suite('posthog-js remote config');
 let t: TestServer;
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 const configOf = (token: string, init: RequestInit = {}) => request(`${t.url}/array/${token}/config`, init);
@@ -92,7 +93,7 @@ s('an unknown token is 404: a PostHog error body for JSON, a comment for the scr
 });
 
 s('a rotated project key: the old one is 404, the new one answers with its own token', async () => {
-  const other = await startTestServer();
+  const other = await startTestServer({ consumers: NO_CONSUMERS });
   try {
     const old = other.projectKey;
     const rotated = await request(`${other.url}/api/projects/${other.projectId}/reset_token/`, { method: 'PATCH', headers: bearer(other.personalKey) });

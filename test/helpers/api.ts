@@ -1,7 +1,7 @@
 // A management API client for tests: one call per request, JSON in and out; and the
 // server a suite of such tests runs against.
 import type { Test } from 'uvu';
-import { request, bearer, startTestServer, type TestServer } from './server.js';
+import { request, bearer, startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
 export type ApiCall = (method: string, path: string, key: string, body?: unknown) => Promise<{ status: number; body: any; headers: Headers }>;
 
@@ -15,10 +15,10 @@ export function apiClient(t: TestServer): ApiCall {
 
 // Starts a fresh server before the suite's tests and closes it after them. `ready`
 // gets the server and a client for it: the suite keeps them in its own variables.
-export function serveSuite(s: Test, ready: (t: TestServer, api: ApiCall) => void): void {
+export function serveSuite(s: Test, ready: (t: TestServer, api: ApiCall) => void, opts: TestServerOptions = {}): void {
   let server: TestServer | undefined;
   s.before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(opts);
     ready(server, apiClient(server));
   });
   s.after(async () => { await server?.close(); });

@@ -1,7 +1,8 @@
-// The real `hedgerow` CLI as a child process: init a data dir, serve it, SIGKILL it, run
-// its other commands.
+// The real `hedgerow` CLI (its bin, src/cli/main.ts) as a child process: init a data dir,
+// serve it, SIGKILL it, run its other commands.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { profiledEnv } from './profile.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -13,10 +14,11 @@ export function cliInit(dataDir: string, env: NodeJS.ProcessEnv = {}): CliKeys {
   return JSON.parse(r.stdout) as CliKeys;
 }
 
-// Starts `serve` and resolves with the port from its JSON "listening" log line.
+// Starts `serve` under the test profile (./profile.ts) and resolves with the port from its
+// JSON "listening" log line.
 export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    { stdio: ['ignore', 'pipe', 'pipe'], env: profiledEnv(env) });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
   return new Promise((resolve, reject) => {
@@ -69,11 +71,12 @@ export function cliRunWith(env: NodeJS.ProcessEnv, dataDir: string, ...args: str
   });
 }
 
-// Starts `aggregate` (an insights replica over NATS) and resolves once it logs that it runs.
+// Starts `aggregate` (an insights replica over NATS) under the test profile and resolves
+// once it logs that it runs.
 // Its output is kept in `output()` for a failing test to show.
 export function cliAggregate(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; output(): string }> {
   const child = spawn(process.execPath, [MAIN, 'aggregate', '--data', dataDir, '--log-level', 'info'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    { stdio: ['ignore', 'pipe', 'pipe'], env: profiledEnv(env) });
   let output = '';
   child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
   return new Promise((resolve, reject) => {

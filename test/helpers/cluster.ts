@@ -3,10 +3,14 @@
 import { rmSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { connect } from 'nats';
-import { CLAIMS_BUCKET } from '../../src/log/consumers/claim.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from './cli-server.js';
+import { ASSETS } from './cluster-handle.js';
 import { natsServerForSuite } from './nats.js';
-import { bearer, request, tempDir } from './server.js';
+import { bearer, positionOn, request } from './http.js';
+import { eventually } from './wait.js';
+import { STREAM } from '../../src/log/nats-stream.js';
+import { EVENT_STORE_CONSUMER } from '../../src/events/consumer.js';
+import { tempDir } from './temp-dir.js';
 
 export interface ClusterNode { dir: string; child: ChildProcess; url: string }
 
@@ -52,12 +56,37 @@ export function clusterForSuite(opts: { nodes: number; prefix: string; env: (nat
   };
 }
 
+// The event stream's last sequence, asked of JetStream.
+export async function eventStreamEnd(natsUrl: string): Promise<number> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    return (await (await nc.jetstreamManager()).streams.info(STREAM)).state.last_seq;
+  } finally {
+    await nc.close();
+  }
+}
+
+// The destinations consumer's name (src/destinations DESTINATIONS_CONSUMER, whose module
+// would load the Hog runtime into the test).
+const DESTINATIONS_CONSUMER = 'destinations';
+
+// Resolves once every node's event store, and the destinations consumer on the node holding
+// its claim, have applied the event stream as it ends now: what was captured anywhere has
+// built its persons on every node and been evaluated for hog functions (the barrier before
+// asserting what did or did not happen).
+export async function clusterApplied(natsUrl: string, nodes: readonly ClusterNode[]): Promise<void> {
+  const end = await eventStreamEnd(natsUrl);
+  for (const n of nodes) await eventually(async () => (await positionOn(n.url, EVENT_STORE_CONSUMER)) >= end, 30_000);
+  const holder = await eventually(async () => { const pid = await holderPid(natsUrl); return nodes.find((n) => n.child.pid === pid); }, 30_000);
+  await eventually(async () => (await positionOn(holder.url, DESTINATIONS_CONSUMER)) >= end, 30_000);
+}
+
 // The pid of the node holding the destinations claim (its entry is {"node": "<host>:<pid>:<id>"}).
 export async function holderPid(natsUrl: string): Promise<number | null> {
   const nc = await connect({ servers: natsUrl });
   try {
-    const kv = await nc.jetstream().views.kv(CLAIMS_BUCKET);
-    const entry = await kv.get('destinations');
+    const kv = await nc.jetstream().views.kv(ASSETS.kv.claims.name);
+    const entry = await kv.get(DESTINATIONS_CONSUMER);
     if (!entry || entry.operation !== 'PUT') return null;
     return Number((JSON.parse(new TextDecoder().decode(entry.value)) as { node: string }).node.split(':')[1]);
   } finally {

@@ -3,9 +3,12 @@
 // exactly which events were acknowledged.
 // usage: node log-writer.js lmdb <data dir> | nats <url>
 import { captureCodec } from '../../src/capture/frames.js';
-import { openStore } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
 import { createLmdbLog } from '../../src/log/lmdb-log.js';
 import { createNatsLog } from '../../src/log/nats-log.js';
+import { overNats } from '../../src/cluster/index.js';
+import { clusterHandles } from './cluster-handle.js';
 import type { EventLog } from '../../src/log/types.js';
 import { logEvents } from './log-events.js';
 
@@ -14,8 +17,11 @@ const BATCH_WRITERS = 4;
 const BATCH_SIZE = 20;
 
 async function open(kind: string | undefined, target: string | undefined): Promise<EventLog> {
-  if (kind === 'lmdb' && target) return createLmdbLog(openStore(target), captureCodec);
-  if (kind === 'nats' && target) return createNatsLog({ codec: captureCodec, url: target });
+  if (kind === 'lmdb' && target) return createLmdbLog(openStore(target, tables), captureCodec);
+  if (kind === 'nats' && target) {
+    const cluster = await clusterHandles().open(target, { role: 'command' });
+    if (overNats(cluster)) return createNatsLog(cluster.jetstream, captureCodec);
+  }
   throw new Error('usage: log-writer.js lmdb <data dir> | nats <url>');
 }
 

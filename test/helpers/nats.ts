@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect } from 'nats';
 import { createServer } from 'node:net';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tempDir } from './server.js';
+import { tempDir } from './temp-dir.js';
 
 const READY_TIMEOUT_MS = 10_000;
 

@@ -5,7 +5,7 @@
 // node has applied it. The contract suite runs against it beside the embedded path, and
 // the replication test uses two nodes to show the appliers deterministic.
 import { decode, encode } from '@msgpack/msgpack';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import {
   createCommandApplier, UnknownCommandError, type AnyCommandSpec, type AppliedListener, type Command, type CommandApplier, type CommandSpec, type StateWrites,
 } from '../../src/state/index.js';
@@ -24,7 +24,7 @@ export interface ReplicatedWrites extends StateWrites {
   settled(): Promise<void>;
 }
 
-export function createReplicatedWrites(stores: readonly Store[], specs: readonly AnyCommandSpec[]): ReplicatedWrites {
+export function createReplicatedWrites(stores: readonly Store[], specs: readonly AnyCommandSpec<Store>[]): ReplicatedWrites {
   const stream: Uint8Array[] = [];
   const nodes: Node[] = stores.map((store) => ({ applier: createCommandApplier(store, specs), applied: 0, tail: Promise.resolve() }));
   const listeners: AppliedListener[] = [];

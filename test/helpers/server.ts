@@ -1,13 +1,28 @@
 // Starts a real hedgerow server on an ephemeral port over a fresh temporary data
 // dir, with keys minted the way `hedgerow init` does, and talks HTTP to it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { logConsumers, startServer, type RunningServer } from '../../src/main.js';
-import type { RegisteredConsumer } from '../../src/log/consumers/index.js';
-import { parseCommandLine, type Config } from '../../src/config.js';
+import { rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { MODULES } from '../../src/main.js';
+import { consumersOf } from '../../src/modules/index.js';
+import { startServer, type RunningServer } from '../../src/node/serve.js';
+import { positionsOf, type RegisteredConsumer } from '../../src/log/consumers/index.js';
+import { newestSeq } from '../../src/log/lmdb-log.js';
+import { LMDB_LOG_ID } from '../../src/log/types.js';
+import { EVENT_STORE_CONSUMER } from '../../src/events/index.js';
+import { INSIGHTS_CONSUMER } from '../../src/insights/index.js';
+import { DESTINATIONS_CONSUMER } from '../../src/destinations/index.js';
+import type { Config } from '../../src/settings.js';
+import { parseCommandLine } from '../../src/cli/main.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/access/index.js';
+import { TEST_PROFILE_ENV } from './profile.js';
+import { tempDir } from './temp-dir.js';
+import { eventually } from './wait.js';
+
+// Files that start servers import these from here too.
+export { bearer, postJson, request } from './http.js';
+export { eventually } from './wait.js';
+export { tempDir } from './temp-dir.js';
 
 export interface TestServer {
   url: string;
@@ -16,37 +31,50 @@ export interface TestServer {
   projectId: number;
   server: RunningServer;
   dataDir: string;
+  // Resolves once every log consumer of this server has applied the embedded log as it
+  // stands now: what was captured before is stored, and what a consumer did with it done.
+  applied(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function tempDir(prefix = 'hedgerow-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
+// A server's config under the test profile (./profile.ts); `env` and `extra` flags win.
 export function testConfig(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Readonly<Config> {
-  return parseCommandLine(['serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'silent', ...extra], env).config;
+  return parseCommandLine(['serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'silent', ...extra], { ...TEST_PROFILE_ENV, ...env }, MODULES).config;
 }
 
 export interface TestServerOptions {
   extra?: string[];
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
-  // Log consumers run beside the service's own (src/main.ts logConsumers).
+  // Of the log consumers the modules declare, those the server runs (default: all). A suite
+  // that only talks to the management API and never reads what consumers apply runs none.
+  consumers?: (declared: readonly RegisteredConsumer[]) => RegisteredConsumer[];
+  // Log consumers run beside those.
   moreConsumers?: RegisteredConsumer[];
 }
+
+// A suite that never reads what the log's consumers apply (events, persons, insights,
+// hog function deliveries): no consumer threads.
+export const NO_CONSUMERS = (): RegisteredConsumer[] => [];
+
+// Of the service's log consumers, only those named (each is a thread loading its own
+// modules: DuckDB for insights, the Hog runtime for destinations).
+export const onlyConsumers = (...names: string[]) => (declared: readonly RegisteredConsumer[]): RegisteredConsumer[] =>
+  declared.filter((c) => names.includes(c.name));
+
+// A suite that reads events and persons, and runs no insight or hog function.
+export const EVENTS_ONLY = onlyConsumers(EVENT_STORE_CONSUMER);
+// A suite about insights (or exports of them) that runs no hog function.
+export const NO_DESTINATIONS = onlyConsumers(EVENT_STORE_CONSUMER, INSIGHTS_CONSUMER);
+// A suite about hog functions that queries no insight.
+export const NO_INSIGHTS = onlyConsumers(EVENT_STORE_CONSUMER, DESTINATIONS_CONSUMER);
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = testConfig(dataDir, opts.extra, opts.env);
-  const quietStderr = process.stderr.write;
+  const consumers = [...(opts.consumers ?? ((all) => [...all]))(await consumersOf(MODULES, config, 'serve')), ...(opts.moreConsumers ?? [])];
   // The first-start banner prints keys; tests mint their own.
-  process.stderr.write = (() => true) as typeof process.stderr.write;
-  let server: RunningServer;
-  try {
-    server = await startServer(config, createLogger('silent'), [...logConsumers(config), ...(opts.moreConsumers ?? [])]);
-  } finally {
-    process.stderr.write = quietStderr;
-  }
+  const server = await startServer(config, MODULES, { log: createLogger('silent'), out: discard(), consumers });
   const boot = await bootstrap(server.tenancy);
   const { key } = await server.tenancy.createPersonalKey(boot.admin.id, ['*'], null, 'test');
   return {
@@ -56,6 +84,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     projectId: boot.project.id,
     server,
     dataDir,
+    async applied() {
+      if (config.natsUrl) throw new Error('applied() reads the embedded log; this server logs to NATS');
+      const through = newestSeq(server.store);
+      await eventually(async () => positionsOf(server.store, LMDB_LOG_ID, consumers).every((c) => c.position >= through));
+    },
     async close() {
       await server.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -63,39 +96,5 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, body: await readBody(res), headers: res.headers };
-}
-
-export async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(url, init);
-  return { status: res.status, body: await readBody(res), headers: res.headers };
-}
-
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-export function bearer(key: string): Record<string, string> {
-  return { Authorization: `Bearer ${key}` };
-}
-
-// Polls until `check` returns a truthy value (consumers apply the log asynchronously).
-// The bound is generous: consumer threads start slowly on a loaded two-core machine, and
-// a condition that holds returns at its first true poll whatever the bound.
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+// A stream that keeps nothing (the first start's banner: tests mint their own keys).
+export const discard = () => new Writable({ write(_chunk, _encoding, done) { done(); } });

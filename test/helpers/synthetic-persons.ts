@@ -1,7 +1,7 @@
 // Many persons written straight into a store, as the consumer lays them out, for tests
 // and benchmarks of reads that scan them. Person i has uuid `syntheticUuid(i)`, distinct
 // id `user-<i>`, email `user<i>@example.com`, a name and 30 more properties.
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { writePerson } from '../../src/persons/person-rows.js';
 
 export const syntheticUuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;

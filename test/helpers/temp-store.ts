@@ -2,9 +2,10 @@
 // before the test, closed and removed after it.
 import { rmSync } from 'node:fs';
 import type { Test } from 'uvu';
-import { openStore, type Store } from '../../src/store/env.js';
-import { PERSONS_GENERATION_KEY } from '../../src/store/persons.js';
-import { tempDir } from './server.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
+import { PERSONS_GENERATION_KEY } from '../../src/persons/tables.js';
+import { tempDir } from './temp-dir.js';
 
 // `opened` receives each test's store before the test runs.
 export function storePerTest(s: Test, prefix: string, opened: (store: Store) => void): void {
@@ -12,7 +13,7 @@ export function storePerTest(s: Test, prefix: string, opened: (store: Store) => 
   let store: Store;
   s.before.each(() => {
     dir = tempDir(prefix);
-    store = openStore(dir);
+    store = openStore(dir, tables);
     opened(store);
   });
   s.after.each(async () => {
@@ -35,7 +36,7 @@ export function replicasPerTest(s: Test, prefix: string): () => Store {
   return () => {
     const dir = tempDir(prefix);
     dirs.push(dir);
-    const st = openStore(dir);
+    const st = openStore(dir, tables);
     stores.push(st);
     return st;
   };

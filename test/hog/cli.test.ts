@@ -103,4 +103,12 @@ cli('usage errors exit 2', async () => {
   assert.match(r.stderr, /usage: hedgerow hog compile FILE\|-/);
 });
 
+cli('run keeps the program in its memory bound: range(100000000) fails with the VM\'s memory error, and a source nested past the parser\'s bound is refused', async () => {
+  const r = await hedgerow(['hog', 'run', '-'], "print('before')\nreturn length(range(100000000))");
+  assert.equal([r.code, r.stdout], [1, 'before\n']);
+  assert.is(r.stderr, '<stdin>: HogVMException: Memory limit of 67108864 bytes exceeded. Tried to allocate 800000008 bytes.\n');
+  const deep = await hedgerow(['hog', 'run', '-'], `return ${'('.repeat(400)}1${')'.repeat(400)}`);
+  assert.equal([deep.code, deep.stderr], [1, '<stdin>: the program nests parentheses, brackets and braces 400 levels deep; at most 32 are accepted\n']);
+});
+
 cli.run();

@@ -16,11 +16,10 @@ const run = (source: string, globals: Record<string, unknown> = {}, options: Par
 const bounds = suite('hog host: bounds');
 
 bounds('a program over its time budget stops with the VM timeout', async () => {
-  const started = Date.now();
+  // How soon after its budget is measured by bench/latencies.js (hog-timeout).
   const report = await run('while (true) { }', {}, { timeoutMs: 50 });
   assert.match(report.error?.message ?? '', /^Execution timed out after 0.05 seconds/);
   assert.is(report.error?.thrown, false);
-  assert.ok(Date.now() - started < 5000);
 });
 
 bounds('time spent awaiting an async call does not count against the budget', async () => {
@@ -49,10 +48,11 @@ bounds('async calls beyond maxAsyncSteps fail the program', async () => {
 });
 
 bounds('regexes are RE2: a pattern that backtracks exponentially elsewhere answers at once', async () => {
-  const started = Date.now();
+  // Backtracking would take hours here: the 1 s budget would stop it with an error instead
+  // of the answer. How long RE2 takes is measured by bench/latencies.js (hog-re2).
   const report = await run(`return '${'a'.repeat(40)}!' =~ '^(a+)+$'`, {}, { timeoutMs: 1000 });
+  assert.is(report.error, null);
   assert.is(report.result, false);
-  assert.ok(Date.now() - started < 1000);
 });
 
 const host = suite('hog host: host functions and the report');

@@ -6,7 +6,7 @@
 // server answers normally afterwards.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestServer } from '../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../helpers/server.js';
 import { serveSuite, type ApiCall } from '../helpers/api.js';
 import { MAX_BODY_LEVELS } from '../../src/http/body.js';
 import { evaluate } from '../flags/serving.js';
@@ -15,7 +15,8 @@ const s = suite('hostile management input');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 const nested = (levels: number, leaf = '1') => `${'{"a":'.repeat(levels)}${leaf}${'}'.repeat(levels)}`;
 const flags = () => `/api/projects/${t.projectId}/feature_flags/`;

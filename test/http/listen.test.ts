@@ -3,29 +3,27 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { startServer } from '../../src/main.js';
+import { MODULES } from '../../src/main.js';
+import { startServer } from '../../src/node/serve.js';
 import { createLogger } from '../../src/logger.js';
-import { startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+import { discard, startTestServer, NO_CONSUMERS, tempDir, testConfig, type TestServer } from '../helpers/server.js';
 
 const s = suite('listening');
 let t: TestServer;
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 s('a second server on a port in use fails to start and says why', async () => {
   const dataDir = tempDir();
   try {
     const config = testConfig(dataDir, ['--port', String(t.server.port)]);
-    const quiet = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write;
     let error: Error | null = null;
     try {
-      const second = await startServer(config, createLogger('silent'));
+      const second = await startServer(config, MODULES, { log: createLogger('silent'), out: discard() });
       await second.close();
     } catch (err) {
       error = err as Error;
-    } finally {
-      process.stderr.write = quiet;
     }
     assert.ok(error, 'the second server started');
     assert.match(error!.message, `could not listen on 127.0.0.1:${t.server.port}: the port is in use`);

@@ -5,14 +5,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { PostHog } from 'posthog-node';
-import { startTestServer, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { writeAllThenRead } from '../helpers/raw-http.js';
 
 const MB = 1024 * 1024;
 
 const s = suite('refused bodies are answered');
 let t: TestServer;
-s.before(async () => { t = await startTestServer(); });
+s.before(async () => { t = await startTestServer({ consumers: EVENTS_ONLY }); });
 s.after(async () => { await t.close(); });
 
 const port = () => Number(new URL(t.url).port);
@@ -54,7 +54,7 @@ s('a declared body more than 64 MB past the cap is answered at once and the conn
 });
 
 s('posthog-node halves its batch on 413 and every event arrives', async () => {
-  const small = await startTestServer({ env: { HEDGEROW_MAX_BATCH_BYTES: String(1 * MB) } });
+  const small = await startTestServer({ env: { HEDGEROW_MAX_BATCH_BYTES: String(1 * MB) }, consumers: EVENTS_ONLY });
   const statuses: number[] = [];
   const networkErrors: string[] = [];
   const client = new PostHog(small.projectKey, {

@@ -6,13 +6,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { startServer } from '../../src/main.js';
+import { MODULES } from '../../src/main.js';
+import { startServer } from '../../src/node/serve.js';
 import { registered } from '../../src/log/consumers/index.js';
 import { eventStoreConsumer } from '../../src/events/store-consumer.js';
 import { createLogger } from '../../src/logger.js';
 import { bootstrap } from '../../src/access/index.js';
 import { apiClient } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, tempDir, testConfig, type TestServer } from '../helpers/server.js';
+import { discard, eventually, postJson, startTestServer, tempDir, testConfig, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 
 const s = suite('insights: aggregation worker');
 let dir: string;
@@ -39,12 +40,14 @@ async function today$(t: TestServer, math = 'total'): Promise<number> {
 }
 
 s('persons merged by $identify count once, once the merge reaches the worker', async () => {
-  const t = await startTestServer({ dataDir: dir });
+  const t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     await capture(t, [pageview('anon-9'), pageview('user-9')]);
-    await eventually(async () => (await today$(t, 'dau')) === 2, 30_000);
+    await t.applied();
+    assert.is(await today$(t, 'dau'), 2);
     await capture(t, [{ uuid: randomUUID(), event: '$identify', distinct_id: 'user-9', timestamp: today(0), properties: { $anon_distinct_id: 'anon-9' } }]);
-    await eventually(async () => (await today$(t, 'dau')) === 1, 30_000);
+    await t.applied();
+    assert.is(await today$(t, 'dau'), 1);
     assert.is(await today$(t), 2);
   } finally {
     await t.close();
@@ -52,22 +55,26 @@ s('persons merged by $identify count once, once the merge reaches the worker', a
 });
 
 s('after a restart the worker resumes where it stood: nothing loaded twice', async () => {
-  let t = await startTestServer({ dataDir: dir });
+  let t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   await capture(t, Array.from({ length: 5 }, (_, i) => pageview(`u${i}`)));
-  await eventually(async () => (await today$(t)) === 5, 30_000);
+  await t.applied();
+  assert.is(await today$(t), 5);
   await t.close();
-  t = await startTestServer({ dataDir: dir });
+  t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     assert.is(await today$(t), 5);
     await capture(t, [pageview('u9'), pageview('u9')]);
-    await eventually(async () => (await today$(t)) === 7, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 7);
     // Redelivered events (the same uuids again) are not counted again.
     const again = pageview('u10');
     await capture(t, [again, again]);
-    await eventually(async () => (await today$(t)) === 8, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 8);
     await capture(t, [again]);
     await capture(t, [pageview('u11')]);
-    await eventually(async () => (await today$(t)) === 9, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 9);
   } finally {
     await t.close();
   }
@@ -76,11 +83,8 @@ s('after a restart the worker resumes where it stood: nothing loaded twice', asy
 s('a data dir whose log was pruned before insights existed is filled from the event store', async () => {
   // A first run without the aggregation worker, pruning the log every 20 ms.
   const config = testConfig(dir, [], { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' });
-  const quiet = process.stderr.write;
-  // The first-start banner prints keys.
-  process.stderr.write = (() => true) as typeof process.stderr.write;
-  const old = await startServer(config, createLogger('silent'), [registered(eventStoreConsumer, { cachedPersons: 1000 })]).finally(() => {
-    process.stderr.write = quiet;
+  const old = await startServer(config, MODULES, {
+    log: createLogger('silent'), out: discard(), consumers: [registered(eventStoreConsumer, { cachedPersons: 1000 })],
   });
   const boot = await bootstrap(old.tenancy);
   const first = { url: `http://127.0.0.1:${old.port}`, projectKey: boot.project.api_token };
@@ -88,10 +92,11 @@ s('a data dir whose log was pruned before insights existed is filled from the ev
   await eventually(async () => [...old.store.log.getKeys()].length === 1 && old.store.eventRows.getCount() === 6, 10_000);
   await old.close();
 
-  const t = await startTestServer({ dataDir: dir });
+  const t = await startTestServer({ dataDir: dir, consumers: NO_DESTINATIONS });
   try {
     await capture(t, [pageview('new')]);
-    await eventually(async () => (await today$(t)) === 7, 30_000);
+    await t.applied();
+    assert.is(await today$(t), 7);
     assert.is(await today$(t, 'dau'), 7);
   } finally {
     await t.close();

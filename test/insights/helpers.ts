@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Test } from 'uvu';
 import { rmSync } from 'node:fs';
 import { createLoader, openColumnar, runQuery, type Columnar, type ColumnarEvent, type Loader, type QueryResponse } from '../../src/insights/index.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export const PROJECT = 1;
 

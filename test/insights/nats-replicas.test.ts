@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { connect } from 'nats';
 import { cliAggregate, cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { eventually, postJson, request, tempDir } from '../helpers/server.js';
+import { postJson, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { STREAM } from '../../src/log/nats-stream.js';
 import { STATUS_INTERVAL_MS } from '../../src/insights/nats-protocol.js';
 
@@ -31,7 +33,6 @@ const replicas: Record<'b' | 'c', { child: ChildProcess; output(): string } | nu
 
 const childEnv = () => ({
   NATS_URL: nats.server().url, HEDGEROW_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
-  HEDGEROW_INSIGHTS_THREADS: '1', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1', HEDGEROW_GEOIP_DB: 'none',
 });
 const replicaName = (r: 'b' | 'c') => `${hostname()}:${dirs[r]}`;
 
@@ -159,6 +160,7 @@ s('a replica SIGKILLed with queries in flight: the other answers them all', asyn
   const answers = async () => ({ b: await metric('hedgerow_insights_replica_answers', 'b'), c: await metric('hedgerow_insights_replica_answers', 'c') });
   let before = await answers();
   for (let settled = false; !settled;) {
+    // A status interval passes between readings: the replicas publish on that timer.
     await new Promise((r) => setTimeout(r, STATUS_INTERVAL_MS + 500));
     const again = await answers();
     settled = again.b === before.b && again.c === before.c;
@@ -167,8 +169,9 @@ s('a replica SIGKILLed with queries in flight: the other answers them all', asyn
   // Frozen, both hold the queries NATS gives them; then one dies with its share unanswered.
   signal('b', 'SIGSTOP');
   signal('c', 'SIGSTOP');
-  const started = Date.now();
   const inFlight = Array.from({ length: 8 }, () => query(dau));
+  // Time for NATS to hand the queries to the frozen replicas: nothing a frozen process
+  // does tells when it has them.
   await new Promise((r) => setTimeout(r, 500));
   await cliStop(replicas.b!.child, 'SIGKILL');
   replicas.b = null;
@@ -177,8 +180,7 @@ s('a replica SIGKILLed with queries in flight: the other answers them all', asyn
     assert.is(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.results[0].data, [0, 1, 2, 1]);
   }
-  const tookMs = Date.now() - started;
-  assert.ok(tookMs < QUERY_TIMEOUT_MS, `answered after ${tookMs} ms`);
+  // Answered 200, so before the query timeout (which answers 503).
   assert.is(await metric('hedgerow_insights_replica_answers', 'b'), before.b);
   assert.is(await metric('hedgerow_insights_replica_answers', 'c'), before.c! + 8);
 });

@@ -5,8 +5,9 @@ import * as assert from 'uvu/assert';
 import { decide, refreshMode, staleAfter } from '../../src/insights/api/refresh.js';
 import { cacheKey, pruneCache, readCached, writeCached } from '../../src/insights/api/cache.js';
 import { rmSync } from 'node:fs';
-import { openStore } from '../../src/store/env.js';
-import { tempDir } from '../helpers/server.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { resultTable, toCsv } from '../../src/insights/csv.js';
 
 const HOUR = 3600_000;
@@ -53,7 +54,7 @@ r('cache keys: the same query in any key order, another project or zone another 
 
 r('the cache drops results calculated before a given time', async () => {
   const dir = tempDir('hedgerow-cache-');
-  const store = openStore(dir);
+  const store = openStore(dir, tables);
   try {
     const entry = (calculatedAt: number) => ({ response: { kind: 'TrendsQuery' as const, results: [], timezone: 'UTC' }, calculatedAt, position: 1 });
     await writeCached(store, 'old', entry(1000));

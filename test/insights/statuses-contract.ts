@@ -1,11 +1,11 @@
-// The contract of background calculations' query statuses (src/insights/api/statuses.ts):
-// both implementations pass this one suite. In memory (statuses.test.ts) there is one node,
-// and "the other node" is the same one; with NATS (nats-statuses.test.ts) two instances on
-// one real nats-server stand for two serve nodes.
+// The contract of background calculations' query statuses (src/insights/api/kv-statuses.ts)
+// on both implementations of the cluster handle. Embedded (statuses.test.ts) there is one
+// node, and "the other node" is the same one; with NATS (nats-statuses.test.ts) two handles
+// on one real nats-server stand for two serve nodes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Statuses } from '../../src/insights/api/statuses.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 export interface StatusesImplementation {
   name: string;

@@ -4,7 +4,7 @@
 import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import { pruneAppliedRecords } from '../../src/log/retention.js';
 import { eventsAfter } from '../../src/log/lag.js';
@@ -13,7 +13,7 @@ import {
   defineConsumer, listDeadLetters, LogGapError, registerConsumers, registered, runConsumer, type ConsumerHandler, type StartAt,
 } from '../../src/log/consumers/index.js';
 import { storePerTest } from '../helpers/temp-store.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 import { logEvent } from '../helpers/log-events.js';
 
 let store: Store;
@@ -82,12 +82,18 @@ s('a consumer that starts at the end skips the history it was registered after, 
 s('a consumer never applies a record the consumer it follows has not applied', async () => {
   const events = await append(5);
   await store.positions.put('leader', 2);
+  // The follower reads the leader's position whenever it holds records back: counted, so
+  // the test knows it held the rest back (looked twice more) instead of waiting a while.
+  let looks = 0;
+  const get = store.positions.get.bind(store.positions);
+  store.positions.get = ((key: string) => { if (key === 'leader') looks++; return get(key); }) as typeof store.positions.get;
   const { definition, seen } = recorder('follower', 'beginning', { follows: 'leader' });
   const stop = new AbortController();
   const reader = createLmdbLogReader(store, captureCodec);
   const running = runConsumer(definition, { store, reader, signal: stop.signal, settings: undefined });
   await eventually(async () => seen.length === 2);
-  await new Promise((r) => setTimeout(r, 200));
+  const looked = looks;
+  await eventually(async () => looks >= looked + 2);
   assert.equal(seen, events.slice(0, 2).map((e) => e.uuid));
   await store.positions.put('leader', 5);
   await eventually(async () => seen.length === 5);

@@ -33,10 +33,12 @@ export interface LogImplementation {
 
 const WRITER = fileURLToPath(new URL('../helpers/log-writer.js', import.meta.url));
 const CRASH_AFTER_ACKS = 500;
+// Killed this long after its first acknowledgement if it has not reached CRASH_AFTER_ACKS.
 const CRASH_AFTER_MS = 2000;
 
-// Runs the writer child until it has acknowledged enough events, SIGKILLs it and
-// returns the uuids it reported as acknowledged.
+// Runs the writer child until it has acknowledged enough events (or, on a slow machine,
+// for a while after its first acknowledgement), SIGKILLs it and returns the uuids it
+// reported as acknowledged.
 async function ackedUntilKilled(args: string[]): Promise<Set<string>> {
   const child = spawn(process.execPath, [WRITER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const acked = new Set<string>();
@@ -44,13 +46,14 @@ async function ackedUntilKilled(args: string[]): Promise<Set<string>> {
   let partial = '';
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
   await new Promise<void>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
     const kill = () => { clearTimeout(timer); child.kill('SIGKILL'); };
-    const timer = setTimeout(kill, CRASH_AFTER_MS);
     child.stdout!.on('data', (d: Buffer) => {
       const lines = (partial + d.toString()).split('\n');
       partial = lines.pop()!;
       for (const line of lines) if (line && line !== 'ready') acked.add(line);
       if (acked.size >= CRASH_AFTER_ACKS) kill();
+      else if (acked.size > 0) timer ??= setTimeout(kill, CRASH_AFTER_MS);
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);

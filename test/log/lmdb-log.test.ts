@@ -4,10 +4,11 @@ import { captureCodec } from '../../src/capture/frames.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import type { CapturedEvent, EventLog, LogReader } from '../../src/log/types.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { runLogContract } from './contract.js';
 
 runLogContract({
@@ -19,7 +20,7 @@ runLogContract({
     const dataDir = tempDir('hedgerow-log-');
     // Opened on first use: the crash test's child process must be the first writer.
     let store: Store | null = null;
-    const current = () => (store ??= openStore(dataDir));
+    const current = () => (store ??= openStore(dataDir, tables));
     const opened: Array<EventLog | LogReader> = [];
     const track = <T extends EventLog | LogReader>(x: T) => { opened.push(x); return x; };
     return {
@@ -43,7 +44,7 @@ const budget = suite('LMDB log reader: records per handler call');
 // event counts each handler call received.
 async function callsWith(maxBytes?: number): Promise<number[][]> {
   const dataDir = tempDir('hedgerow-log-budget-');
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, tables);
   try {
     const log = createLmdbLog(store, captureCodec);
     const event = (i: number): CapturedEvent => ({

@@ -5,15 +5,26 @@ import { captureCodec } from '../../src/capture/frames.js';
 import { connect, type NatsConnection } from 'nats';
 import { createNatsLog, createNatsLogReader, pack, STREAM } from '../../src/log/nats-log.js';
 import type { EventLog, LogReader } from '../../src/log/types.js';
+import { DEFAULT_TIMINGS, overNats, type NatsCluster } from '../../src/cluster/index.js';
+import { clusterHandles } from '../helpers/cluster-handle.js';
 import { natsServerForSuite } from '../helpers/nats.js';
 import { runLogContract } from './contract.js';
 import { logEvents } from '../helpers/log-events.js';
-import { eventually } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 // nats-server's default max_payload.
 const MAX_PAYLOAD = 1024 * 1024;
 
 const nats = natsServerForSuite();
+const handles = clusterHandles();
+// Each log or reader is a node of its own (a cluster handle, which makes the stream when missing).
+const node = async (url: string): Promise<NatsCluster> => {
+  const cluster = await handles.open(url, { role: 'command' });
+  if (!overNats(cluster)) throw new Error('not over NATS');
+  return cluster;
+};
+const openLog = async (url: string) => createNatsLog((await node(url)).jetstream, captureCodec);
+const openReader = async (url: string) => createNatsLogReader((await node(url)).jetstream, captureCodec, DEFAULT_TIMINGS.stallMs);
 
 async function deleteStream(url: string): Promise<void> {
   const nc: NatsConnection = await connect({ servers: url });
@@ -33,8 +44,8 @@ runLogContract({
     const opened: Array<EventLog | LogReader> = [];
     const track = <T extends EventLog | LogReader>(x: T) => { opened.push(x); return x; };
     return {
-      openLog: async () => track(await createNatsLog({ codec: captureCodec, url: server.url })),
-      openReader: async () => track(await createNatsLogReader({ codec: captureCodec, url: server.url })),
+      openLog: async () => track(await openLog(server.url)),
+      openReader: async () => track(await openReader(server.url)),
       writerArgs: ['nats', server.url],
       // The acknowledgement must also survive the server dying right after giving it.
       async crash() {
@@ -43,6 +54,7 @@ runLogContract({
       },
       async dispose() {
         for (const x of opened) await x.close();
+        await handles.closeAll();
       },
     };
   },
@@ -57,8 +69,8 @@ shared.after(() => nats.close());
 shared("a node's last sequence follows the appends of another node", async () => {
   const server = nats.server();
   await deleteStream(server.url);
-  const a = await createNatsLog({ codec: captureCodec, url: server.url });
-  const b = await createNatsLog({ codec: captureCodec, url: server.url });
+  const a = await openLog(server.url);
+  const b = await openLog(server.url);
   try {
     await a.append(logEvents(3));
     await a.append(logEvents(2));
@@ -67,6 +79,7 @@ shared("a node's last sequence follows the appends of another node", async () =>
   } finally {
     await a.close();
     await b.close();
+    await handles.closeAll();
   }
 });
 

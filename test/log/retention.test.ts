@@ -5,7 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import { pruneAppliedRecords, PRUNER } from '../../src/log/retention.js';
 import { tempDir, startTestServer, postJson, request, bearer, eventually } from '../helpers/server.js';
@@ -15,7 +16,7 @@ import { readEvents, uuidsOf } from '../helpers/log-reading.js';
 const s = suite('embedded log retention');
 let dataDir: string;
 let store: Store;
-s.before.each(() => { dataDir = tempDir('hedgerow-retention-'); store = openStore(dataDir); });
+s.before.each(() => { dataDir = tempDir('hedgerow-retention-'); store = openStore(dataDir, tables); });
 s.after.each(async () => { await store.close(); rmSync(dataDir, { recursive: true, force: true }); });
 
 const keys = () => [...store.log.getKeys()] as number[];

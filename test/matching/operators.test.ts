@@ -123,12 +123,12 @@ regex('an invalid pattern matches nothing, for both operators', () => {
 });
 
 regex('catastrophic backtracking patterns run in linear time', () => {
+  // A backtracking engine would not finish these in the file's timeout (test/run.ts); how
+  // long the linear one takes is measured by bench/latencies.js (regex).
   const input = 'a'.repeat(100_000) + 'b';
-  const started = performance.now();
   assert.not.ok(matches('regex', '(a+)+$', input.slice(0, -1) + '!'));
   assert.ok(matches('regex', '(a+)+b$', input));
   assert.not.ok(matches('regex', '^(a|aa)+$', input));
-  assert.ok(performance.now() - started < 2000, 'took too long');
 });
 
 regex.run();

@@ -2,7 +2,7 @@
 // through capture and the consumer worker.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, postJson, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, postJson, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 
@@ -23,7 +23,7 @@ const keyWith = async (scopes: string[]) => {
 };
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   api = apiClient(t);
   base = `/api/environments/${t.projectId}`;
   await capture([

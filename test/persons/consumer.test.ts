@@ -2,7 +2,7 @@
 // stored, what a replay does, and that a failed transaction leaves nothing behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
 import type { EventPreparation } from '../../src/persons/step.js';
 import { eventByUuid } from '../../src/events/query.js';
@@ -16,7 +16,7 @@ import { personOperationMaker, recordOf } from '../helpers/log-operations.js';
 import { warningsSince } from '../../src/ingestion-warnings/store.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
-import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/store/persons.js';
+import { PERSON_ROW_COPY_LIMIT, type PersonRecord } from '../../src/persons/tables.js';
 
 const P = 1;
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');

@@ -8,9 +8,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { tempDir, postJson, request, bearer, eventually } from '../helpers/server.js';
+import { postJson, request, bearer } from '../helpers/http.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { EVENT_STORE_CONSUMER } from '../../src/events/consumer.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 import { resolvePersonUuid } from '../../src/persons/store.js';
@@ -75,7 +78,7 @@ async function midway(store: Store, from: number, to: number): Promise<number> {
 
 s('after kills with a backlog and mid-backlog, and a duplicate batch, every person is exactly right', async () => {
   const keys = cliInit(dataDir);
-  const view = openStore(dataDir, { readOnly: true });
+  const view = openStore(dataDir, tables, { readOnly: true });
   try {
     const events = workload();
     const batches = Array.from({ length: Math.ceil(events.length / BATCH) }, (_, i) => events.slice(i * BATCH, (i + 1) * BATCH));
@@ -95,6 +98,10 @@ s('after kills with a backlog and mid-backlog, and a duplicate batch, every pers
     // A client retrying a batch it never saw answered: same uuids, applied once.
     await send(server.url, keys, batches[batches.length - 1]);
 
+    // Polled through the API (the persons it lists are what is waited for). A barrier on the
+    // consumers' positions instead, read through the server's /metrics or a read-only view
+    // of its store from here, sometimes met the restarted server's LMDB failing with
+    // MDB_PANIC (reported, not fixed here).
     const done = await eventually(async () => {
       const all = await allPersons(server.url, keys);
       return all.count === PEOPLE && all.results.every((p) => p.properties.step === LAST_STEP) ? all : null;

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { groupIdentifyFields, resolveGroupType, upsertGroup } from '../../src/persons/groups.js';
-import type { GroupTypeRecord } from '../../src/store/persons.js';
+import type { GroupTypeRecord } from '../../src/persons/tables.js';
 
 const TS = '2026-01-10T12:00:00.000Z';
 const s = suite('groups');

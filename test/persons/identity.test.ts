@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { processPersonEvent, type PersonEvent, type PersonOutcome } from '../../src/persons/identity.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
-import type { PersonRecord } from '../../src/store/persons.js';
+import type { PersonRecord } from '../../src/persons/tables.js';
 
 const PROJECT = 7;
 

@@ -11,7 +11,7 @@
 // differently.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { applyEntries } from '../../src/events/consumer.js';
 import { eventByUuid } from '../../src/events/query.js';
 import type { CapturedEvent, LogEntry } from '../../src/log/types.js';
@@ -21,7 +21,7 @@ import { processPersonEvent } from '../../src/persons/identity.js';
 import { groupIdentifyFields, resolveGroupType, upsertGroup } from '../../src/persons/groups.js';
 import { groupByKey, groupTypeMapping, personRecordByDistinctId, resolvePersonUuid } from '../../src/persons/store.js';
 import { personOperationMaker, recordOf } from '../helpers/log-operations.js';
-import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/store/persons.js';
+import { PERSON_ROW_COPY_LIMIT, type GroupRecord, type GroupTypeRecord, type PersonRecord } from '../../src/persons/tables.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { xorshift } from '../helpers/xorshift.js';
@@ -198,7 +198,7 @@ for (let seed = 1; seed <= SEEDS; seed++) {
     }
     if (seed % 2 === 0) {
       // The stream is worth its name: without deletions, merges make persons past the
-      // row-copy limit (kept by reference, src/store/persons.ts).
+      // row-copy limit (kept by reference, src/persons/tables.ts).
       assert.ok(Math.max(...[...model.byId.values()].map((p) => p.distinct_ids.length)) > PERSON_ROW_COPY_LIMIT);
     }
     for (const id of IDS) {

@@ -5,7 +5,7 @@
 // replays. No other reader of the log, and no read of events, ever sees one.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { applyEntries, eventStorePosition } from '../../src/events/consumer.js';
 import { applyEntriesIsolating } from '../../src/events/store-consumer.js';
 import { eventByUuid, queryEvents } from '../../src/events/query.js';

@@ -3,7 +3,7 @@
 // transactions, never within one.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../src/store/env.js';
+import type { Store } from '../../src/tables.js';
 import { PersonBatch } from '../../src/persons/batch.js';
 import { PersonCache } from '../../src/persons/person-cache.js';
 import { processPersonEvent, type PersonEvent } from '../../src/persons/identity.js';

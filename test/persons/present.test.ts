@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { displayName, presentPerson, sortDistinctIds } from '../../src/persons/present.js';
 import { personFilter } from '../../src/persons/person-filter.js';
 import { summarizeWarnings } from '../../src/ingestion-warnings/summary.js';
-import type { PersonRecord } from '../../src/store/persons.js';
+import type { PersonRecord } from '../../src/persons/tables.js';
 
 const person = (over: Partial<PersonRecord>): PersonRecord => ({
   id: 3, uuid: '0190aaaa-0000-5000-8000-000000000001', created_at: '2026-01-01T00:00:00.000Z', properties: {}, is_identified: false, distinct_ids: [], ...over,

@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PostHog } from 'posthog-node';
-import { startTestServer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { personUuid } from '../../src/persons/person-uuid.js';
 
@@ -15,7 +15,7 @@ const get = (path: string) => api('GET', `/api/environments/${t.projectId}${path
 const ANON = '0190f6c1-7a9e-7c2b-8f3a-0123456789ab';
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   api = apiClient(t);
   // One flush at shutdown: every call travels, in order, in one gzipped /batch/ request.
   const client = new PostHog(t.projectKey, { host: t.url, flushAt: 1000, flushInterval: 0 });

@@ -2,7 +2,7 @@
 // (test/fixtures/batch-echo-worker.ts): batching, queueing, and failures per request.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createWorkerPool, PoolOverloadedError, TaskFailedError, type Task, type TaskRunner } from '../../src/pools/index.js';
+import { createWorkerPool, PoolOverloadedError, TaskDeadlineError, TaskFailedError, type Task, type TaskRunner } from '../../src/pools/index.js';
 import type { EchoTasks, Req, Res } from '../fixtures/batch-echo-worker.js';
 
 const worker = new URL('../fixtures/batch-echo-worker.js', import.meta.url);
@@ -131,6 +131,30 @@ s('beyond maxQueued waiting requests the pool refuses instead of growing', async
   const refused = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   assert.is(refused.length, 2);
   assert.ok(refused.every((r) => r.reason instanceof PoolOverloadedError));
+  await pool.close();
+});
+
+s('a task past its deadline stops its worker alone: a fresh worker answers the requests waiting behind it', async () => {
+  const pool = createWorkerPool<EchoTasks, Tag>({ worker, threads: 1, workerData: { tag: 'w' }, deadlines: { echo: 1000 } });
+  // Held 60 s: only the deadline can end it.
+  const stuck = pool.run('echo', { n: 1, waitMs: 60_000 });
+  await new Promise((r) => setImmediate(r));
+  // One task per thread in a pool with deadlines: these wait here, not behind the stuck one.
+  const echo = pool.run('echo', { n: 2 });
+  const square = pool.run('square', 7);
+  const err = await stuck.then(() => null, (e: unknown) => e);
+  assert.instance(err, TaskDeadlineError);
+  assert.match((err as Error).message, /ran longer than 1000 ms/);
+  assert.is((await echo).doubled, 4);
+  assert.is(await square, 49);
+  await pool.close();
+});
+
+s('a worker over its heap limit dies alone: its task fails, the process goes on and a fresh worker answers the next', async () => {
+  const pool = createWorkerPool<EchoTasks, Tag>({ worker, threads: 1, workerData: { tag: 'w' }, resourceLimits: { maxOldGenerationSizeMb: 32 } });
+  const err = await pool.run('hoard', 1).then(() => null, (e: unknown) => e as Error & { code?: string });
+  assert.is(err?.code, 'ERR_WORKER_OUT_OF_MEMORY');
+  assert.is(await pool.run('square', 3), 9);
   await pool.close();
 });
 

@@ -3,11 +3,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
 import { createFlagMeter, quotaCommands, type FlagMeter } from '../../src/quota/index.js';
 import { billingPeriod } from '../../src/quota/period.js';
 import { createLocalWrites } from '../../src/state/index.js';
-import { eventually, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
 
 const s = suite('flag quota meter');
 let dir: string;
@@ -20,7 +22,7 @@ const APRIL = Date.UTC(2025, 3, 1, 0, 0, 0);
 
 s.before(() => {
   dir = tempDir();
-  store = openStore(dir);
+  store = openStore(dir, tables);
   meter = meterOf(store);
 });
 s.after(async () => {
@@ -63,7 +65,7 @@ s('raising or removing the limit takes effect at once in this process', async ()
 });
 
 s('counts reach LMDB as additions: two counters on one data directory add up', async () => {
-  const other = openStore(dir);
+  const other = openStore(dir, tables);
   const otherMeter = meterOf(other);
   try {
     meter.record('org-shared', MARCH);
@@ -71,14 +73,15 @@ s('counts reach LMDB as additions: two counters on one data directory add up', a
     otherMeter.record('org-shared', MARCH);
     await meter.flush();
     await otherMeter.flush();
-    // Another handle's commits show in a later event-loop turn (a new read transaction).
-    const nextTurn = () => new Promise((r) => setTimeout(r, 10));
-    await nextTurn();
+    // Another handle's commits show in a new read transaction: lmdb-js renews a thread's
+    // only from a timer, so each handle ends its own here.
+    const nextTurn = () => { store.root.resetReadTxn(); other.root.resetReadTxn(); };
+    nextTurn();
     // Stored usage is re-read at most once a second; a second later both see 3.
     assert.is(meter.usage('org-shared', MARCH + 1000), 3);
     assert.is(otherMeter.usage('org-shared', MARCH + 1000), 3);
     await otherMeter.setQuota('org-shared', 3);
-    await nextTurn();
+    nextTurn();
     assert.is(meter.exceeded('org-shared', MARCH + 2000), true);
   } finally {
     await otherMeter.flush();
@@ -88,7 +91,8 @@ s('counts reach LMDB as additions: two counters on one data directory add up', a
 
 s('counts flush by themselves about a second after they are made', async () => {
   meter.record('org-timer', MARCH);
-  await new Promise((r) => setTimeout(r, 1300));
+  // Nothing else flushes: the meter's own timer does, or the count never arrives.
+  await eventually(async () => store.quota.get(['usage', 'org-timer', 'feature_flag_requests', '2025-03']) !== undefined);
   assert.is(store.quota.get(['usage', 'org-timer', 'feature_flag_requests', '2025-03']), 1);
 });
 
@@ -97,7 +101,8 @@ s('a longer flush interval holds the counts in memory until it ends (the default
   const stored = () => store.quota.get(['usage', 'org-slow', 'feature_flag_requests', '2025-03']);
   slow.record('org-slow', MARCH);
   slow.record('org-slow', MARCH);
-  // Past the one-second default: nothing stored yet, though this meter counts both.
+  // Past the one-second default: nothing stored yet, though this meter counts both. (Time
+  // passing is the point: the interval is what holds the counts back.)
   await new Promise((r) => setTimeout(r, 1500));
   assert.is(stored(), undefined);
   assert.is(slow.usage('org-slow', MARCH), 2);

@@ -9,20 +9,23 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, DiscardPolicy, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
-import { openStore, type Store } from '../../src/store/env.js';
-import { CONTROL_STREAM, controlPositionKey, controlStreamId, controlSubject, ensureControlStream } from '../../src/state/control-stream.js';
-import { ensureStream, natsLogId, STREAM, SUBJECT } from '../../src/log/nats-stream.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
+import { CONTROL_STREAM, controlPositionKey, controlStreamId, controlSubject } from '../../src/state/control-stream.js';
+import { natsLogId, STREAM, SUBJECT } from '../../src/log/nats-stream.js';
 import { ControlBehindError } from '../../src/state/index.js';
-import { createNatsWrites } from '../../src/state/nats.js';
-import { connectSnapshots, restoreSnapshot, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { overNats, type StreamKey } from '../../src/cluster/index.js';
+import { restoreSnapshot, snapshotsClient, type SnapshotsClient } from '../../src/snapshots/index.js';
+import { clusterHandles, natsWrites } from '../helpers/cluster-handle.js';
 import { takeSnapshot } from '../../src/snapshots/take.js';
 import { compact } from '../../src/snapshots/compact.js';
 import { natsServerForSuite } from '../helpers/nats.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { cliRunWith } from '../helpers/cli-server.js';
 
 const s = suite('snapshots: take, restore, compact');
 const nats = natsServerForSuite();
+const handles = clusterHandles();
 let nc: NatsConnection;
 let client: SnapshotsClient;
 let dirs: string[] = [];
@@ -31,13 +34,23 @@ const EVENT_STORE = 'event_store';
 s.before(async () => {
   await nats.start();
   nc = await connect({ servers: nats.server().url });
-  client = await connectSnapshots(nats.server().url);
+  // A command's handle: it makes the assets it uses, not all of them at once (a test makes
+  // the control stream its own way first).
+  client = await snapshotsClient(await handles.open(nats.server().url, { role: 'command' }));
 });
 s.after(async () => {
-  await client?.close();
+  await handles.closeAll();
   await nc?.close();
   await nats.close();
 });
+
+// Makes a stream of the asset table as a node would when it is missing (a handle of its own:
+// a handle made once is not made again, and these tests delete streams).
+async function ensure(stream: StreamKey): Promise<void> {
+  const cluster = await handles.open(nats.server().url, { role: 'command' });
+  if (overNats(cluster)) await cluster.jetstream.stream(stream);
+  await handles.close(cluster);
+}
 s.after.each(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   dirs = [];
@@ -55,7 +68,7 @@ const removeAll = async () => { for (const m of await client.list()) await clien
 // records of every kind the restore keeps or resets.
 async function nodeStore(control: number, events: number): Promise<Store> {
   const { control: controlId, events: eventsId } = await ids();
-  const store = openStore(dir());
+  const store = openStore(dir(), tables);
   await store.root.transaction(() => {
     store.positions.put(controlPositionKey(controlId), control);
     store.positions.put(`${EVENT_STORE}@${eventsId}`, events);
@@ -75,7 +88,7 @@ s('a stream made with deny_purge (an older cluster) is never compacted, and the 
     name: CONTROL_STREAM, subjects: [controlSubject(CONTROL_STREAM)], storage: StorageType.File, retention: RetentionPolicy.Limits,
     discard: DiscardPolicy.New, deny_delete: true, deny_purge: true,
   });
-  await ensureStream(nc, 1);
+  await ensure('events');
   await publish(controlSubject(CONTROL_STREAM), 5);
   const store = await nodeStore(3, 0);
   try {
@@ -92,7 +105,7 @@ s('a stream made with deny_purge (an older cluster) is never compacted, and the 
 });
 
 s('a snapshot carries the state and both positions; restored into an empty data dir with node-local records reset', async () => {
-  await ensureControlStream(nc, CONTROL_STREAM, 1);
+  await ensure('control');
   await publish(controlSubject(CONTROL_STREAM), 4);
   await publish(SUBJECT, 3);
   const { control, events } = await ids();
@@ -112,7 +125,7 @@ s('a snapshot carries the state and both positions; restored into an empty data 
   assert.ok(restored);
   assert.ok(existsSync(join(target, 'hedgerow.lmdb')));
   assert.not.ok(existsSync(join(target, 'restoring')));
-  const store = openStore(target);
+  const store = openStore(target, tables);
   try {
     assert.equal([...store.positions.getRange()].map(({ key, value }) => [key, value]).sort(),
       [[`${EVENT_STORE}@${events}`, 3], [controlPositionKey(control), 4]].sort());
@@ -138,11 +151,11 @@ s('compaction purges the control stream through the oldest kept snapshot; a data
     assert.equal([done.purge, done.controlFirst, done.kept.length, done.removed.length], ['purged', 7, 1, 1]);
     assert.is((await jsm.streams.info(CONTROL_STREAM)).state.first_seq, 7);
     let refused: unknown = null;
-    await createNatsWrites({ url: nats.server().url, store: behind, specs: [] }).then((w) => w.close(), (err) => { refused = err; });
+    await natsWrites(nats.server().url, { store: behind, specs: [] }).then((w) => w.close(), (err) => { refused = err; });
     assert.instance(refused, ControlBehindError);
     assert.match((refused as Error).message, /starts at 7 .*applied only through 2.*Rejoin from a snapshot.*empty its data dir/);
     // A data dir at the snapshot's sequence follows on.
-    const w = await createNatsWrites({ url: nats.server().url, store: source, specs: [] });
+    const w = await natsWrites(nats.server().url, { store: source, specs: [] });
     await w.caughtUp();
     assert.is(w.applied(), 6);
     await w.close();

@@ -6,14 +6,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
-import { defineCommand, type AnyCommandSpec, type StateWrites } from '../../src/state/index.js';
-import { tempDir } from '../helpers/server.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
+import { commandsOn, type AnyCommandSpec, type StateWrites } from '../../src/state/index.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export interface WritesImplementation {
   name: string;
   // The write path over `store`, with these commands registered.
-  open(store: Store, specs: readonly AnyCommandSpec[]): StateWrites | Promise<StateWrites>;
+  open(store: Store, specs: readonly AnyCommandSpec<Store>[]): StateWrites | Promise<StateWrites>;
   // Lets go of what `open` made (connections, followers), before the store closes.
   close?(writes: StateWrites): Promise<void>;
   // Runs once before and after the suite (a server to start).
@@ -24,6 +25,7 @@ export interface WritesImplementation {
 // Test commands, on keys of their own in the tenancy database.
 const key = (name: string) => ['contract', name];
 const read = (store: Store, name: string) => store.tenancy.get(key(name));
+const defineCommand = commandsOn<Store>();
 
 const put = defineCommand('contract.put', (store, p: { name: string; value: unknown }): unknown => {
   const before = read(store, p.name);
@@ -58,7 +60,7 @@ export function runWritesContract(impl: WritesImplementation): void {
   if (impl.teardown) s.after(impl.teardown);
   s.before.each(async () => {
     dir = tempDir('hedgerow-writes-contract-');
-    store = openStore(dir);
+    store = openStore(dir, tables);
     writes = await impl.open(store, SPECS);
   });
   s.after.each(async () => {
@@ -109,7 +111,7 @@ export function runWritesContract(impl: WritesImplementation): void {
   s('what a submission resolved is durable: it is there when the store is opened again', async () => {
     await writes.submit(put, { name: 'kept', value: 'yes' });
     await store.close();
-    store = openStore(dir);
+    store = openStore(dir, tables);
     assert.is(read(store, 'kept'), 'yes');
   });
 

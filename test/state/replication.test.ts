@@ -6,8 +6,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { openStore, type Store } from '../../src/store/env.js';
-import { COMMANDS } from '../../src/main.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
+import { COMMANDS } from '../helpers/commands.js';
 import { bootstrap, createTenancyStore, createMemberStore } from '../../src/access/index.js';
 import { insertCohort, insertFlag, saveCohort, saveFlag } from '../../src/flags/definitions/commands.js';
 import { createFlagMeter } from '../../src/quota/index.js';
@@ -20,7 +21,7 @@ import { applyEntries } from '../../src/events/consumer.js';
 import { createPersonStep } from '../../src/persons/step.js';
 import { personRecordByDistinctId } from '../../src/persons/store.js';
 import type { StoredFlag } from '../../src/flags/definitions/types.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { eventMaker } from '../helpers/person-events.js';
 import { createReplicatedWrites } from '../helpers/replicated-writes.js';
 
@@ -30,7 +31,7 @@ let dirs: string[];
 let nodes: Store[];
 s.before.each(() => {
   dirs = [tempDir('hedgerow-node-a-'), tempDir('hedgerow-node-b-')];
-  nodes = dirs.map((d) => openStore(d));
+  nodes = dirs.map((d) => openStore(d, tables));
 });
 s.after.each(async () => {
   for (const n of nodes) await n.close();

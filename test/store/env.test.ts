@@ -7,11 +7,12 @@ import * as assert from 'uvu/assert';
 import { open } from 'lmdb';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import { openStore } from '../../src/store/env.js';
+import { openStore } from '../../src/store/index.js';
+import { tables } from '../../src/tables.js';
 import { migrateEventLayout } from '../../src/events/migrate-layout.js';
 import { eventByUuid, queryEvents } from '../../src/events/query.js';
 import { applyEntries } from '../../src/events/consumer.js';
-import { tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('store encodings');
 
@@ -35,7 +36,7 @@ s('events and person rows written as msgpack records read back unchanged, beside
     });
     await old.close();
 
-    const store = openStore(dataDir);
+    const store = openStore(dataDir, tables);
     try {
       assert.equal(store.personDistinctIds.get([1, 'd-1']), person);
       assert.is(await migrateEventLayout(store), 1);

@@ -2,14 +2,15 @@
 // once, at creation; only its hash is kept.
 import { parseScopes } from '../auth/scopes.js';
 import { withTenancy } from '../tenancy/open.js';
-import { AppliedElsewhereError, type WritesOpener } from '../../state/index.js';
+import { AppliedElsewhereError, type DataDirOpener } from '../../state/index.js';
+import type { AccessTables } from '../tables.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import type { PersonalKey } from '../tenancy/types.js';
 
 export interface KeyOptions {
   dataDir: string;
-  // The control stream's write path, on a node of a cluster.
-  openWrites?: WritesOpener;
+  // The store and its write path (the control stream's, on a node of a cluster).
+  open: DataDirOpener<AccessTables>;
   json: boolean;
   email?: string;
   scopes?: string;
@@ -21,9 +22,9 @@ export interface KeyOptions {
 type Flags = Record<string, string | boolean | undefined>;
 const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 
-export function keyCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; openWrites?: WritesOpener }): Promise<string> {
+export function keyCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; open: DataDirOpener<AccessTables> }): Promise<string> {
   const o: KeyOptions = {
-    dataDir: config.dataDir, openWrites: config.openWrites, json: config.json, email: text(flags.email), scopes: text(flags.scopes),
+    dataDir: config.dataDir, open: config.open, json: config.json, email: text(flags.email), scopes: text(flags.scopes),
     projects: text(flags.projects), label: text(flags.label), id: text(flags.id),
   };
   switch (sub) {
@@ -61,7 +62,7 @@ export async function keyCreate(o: KeyOptions): Promise<string> {
     }
     const { key, record } = await tenancy.createPersonalKey(user.id, scopes, projects, o.label ?? '');
     return o.json ? JSON.stringify({ key, ...describe(tenancy, record) }) : key;
-  }, o.openWrites);
+  }, o.open);
 }
 
 export async function keyList(o: KeyOptions): Promise<string> {
@@ -73,7 +74,7 @@ export async function keyList(o: KeyOptions): Promise<string> {
     if (o.json) return JSON.stringify(keys);
     return keys.map((k) => [k.id, k.mask_value, k.user ?? '?', k.label || '-', k.scopes.join(','),
       k.scoped_projects ? `projects ${k.scoped_projects.join(',')}` : 'all projects', k.created_at].join('  ')).join('\n');
-  }, o.openWrites);
+  }, o.open);
 }
 
 export async function keyRevoke(o: KeyOptions): Promise<string> {
@@ -88,5 +89,5 @@ export async function keyRevoke(o: KeyOptions): Promise<string> {
     });
     if (!revoked) throw new Error(`no key with id ${id}`);
     return o.json ? JSON.stringify({ revoked: id }) : `revoked key ${id}`;
-  }, o.openWrites);
+  }, o.open);
 }

@@ -1,8 +1,11 @@
 // Explicit project memberships as commands (src/state/, docs/decisions/0015), in the
 // tenancy database under ['xmember', project_id, user_id], so one project's members are
 // one range scan and a request's access check is one point read.
-import type { Store } from '../../store/env.js';
-import { defineCommand } from '../../state/index.js';
+import type { AccessTables } from '../tables.js';
+import { commandsOn } from '../../state/index.js';
+
+// The member commands apply to access's table.
+const defineCommand = commandsOn<AccessTables>();
 
 export interface ExplicitMembership {
   id: string;
@@ -14,7 +17,7 @@ export interface ExplicitMembership {
 }
 
 export const memberKey = (projectId: number, userId: number) => ['xmember', projectId, userId];
-const current = (store: Store, projectId: number, userId: number) => store.tenancy.get(memberKey(projectId, userId)) as ExplicitMembership | undefined;
+const current = (store: AccessTables, projectId: number, userId: number) => store.tenancy.get(memberKey(projectId, userId)) as ExplicitMembership | undefined;
 
 // undefined when the user already is an explicit member (PostHog's unique constraint).
 export const addMember = defineCommand('members.add', (store, m: ExplicitMembership): ExplicitMembership | undefined => {

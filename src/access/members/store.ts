@@ -1,13 +1,13 @@
 // Explicit project memberships: reads from LMDB, writes through the management write path
 // (./commands.ts).
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../../store/env.js';
+import type { AccessTables } from '../tables.js';
 import type { StateWrites } from '../../state/index.js';
 import { addMember, memberKey, removeMember, setMemberLevel, type ExplicitMembership } from './commands.js';
 
 export type { ExplicitMembership };
 
-export function createMemberStore(store: Store, writes: StateWrites, clock: () => Date = () => new Date()) {
+export function createMemberStore(store: AccessTables, writes: StateWrites, clock: () => Date = () => new Date()) {
   const db = store.tenancy;
 
   return {

@@ -12,7 +12,7 @@ import { OrgLevel } from '../tenancy/types.js';
 import { parseProjectFields } from './fields.js';
 import { projectBasic, projectDetail } from './serialize.js';
 
-export function projectRoutes(auth: ManagementAuth, tenancy: TenancyStore, access: ProjectAccess): Route[] {
+export function projectRoutes({ auth, tenancy, access }: { auth: ManagementAuth; tenancy: TenancyStore; access: ProjectAccess }): Route[] {
   const detail = ({ user, project }: ProjectContext) => projectDetail(project, access.levelOf(user, project));
 
   const retrieve = (_req: HttpRequest, ctx: ProjectContext) => json(200, detail(ctx));

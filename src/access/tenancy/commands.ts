@@ -2,11 +2,14 @@
 // tenancy database under [kind, id], with indexes by token hash, email, uuid and key id.
 // Ids of projects and users are sequences the applier assigns; uuids, tokens, hashes and
 // timestamps come in the payload.
-import type { Store } from '../../store/env.js';
-import { defineCommand } from '../../state/index.js';
+import type { AccessTables } from '../tables.js';
+import { commandsOn } from '../../state/index.js';
 import type { Organization, PersonalKey, Project, User } from './types.js';
 
-function nextId(store: Store, kind: string): number {
+// The tenancy commands apply to access's table.
+const defineCommand = commandsOn<AccessTables>();
+
+function nextId(store: AccessTables, kind: string): number {
   const n = ((store.tenancy.get(['seq', kind]) as number | undefined) ?? 0) + 1;
   store.tenancy.put(['seq', kind], n);
   return n;

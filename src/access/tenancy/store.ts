@@ -2,7 +2,7 @@
 // through the management write path (./commands.ts). What a write takes from the clock or
 // a random source (uuids, keys, timestamps) is chosen here, before it is submitted.
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../../store/env.js';
+import type { AccessTables } from '../tables.js';
 import { AppliedElsewhereError, type StateWrites } from '../../state/index.js';
 import { hashKey, maskKey, newPersonalApiKey, newProjectApiKey } from './keys.js';
 import * as commands from './commands.js';
@@ -10,7 +10,7 @@ import { OrgLevel, type Organization, type PersonalKey, type Project, type User 
 
 const PROJECT_WRITES = new Set([commands.createProject.kind, commands.updateProject.kind, commands.rotateProjectToken.kind, commands.bootstrap.kind]);
 
-export function createTenancyStore(store: Store, writes: StateWrites, clock: () => Date = () => new Date()) {
+export function createTenancyStore(store: AccessTables, writes: StateWrites, clock: () => Date = () => new Date()) {
   const db = store.tenancy;
   // Capture looks a token up on every request: keep the answers in memory.
   // It holds unknown tokens too (null) and whole projects, so any project write clears it,

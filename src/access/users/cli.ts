@@ -1,13 +1,14 @@
 // `hedgerow user add`: a user joins the organization at a level.
 import { OrgLevel, type OrgLevelName } from '../tenancy/types.js';
 import { withTenancy } from '../tenancy/open.js';
-import { AppliedElsewhereError, type WritesOpener } from '../../state/index.js';
+import { AppliedElsewhereError, type DataDirOpener } from '../../state/index.js';
+import type { AccessTables } from '../tables.js';
 import { userBasic } from './serialize.js';
 
 export interface UserAddOptions {
   dataDir: string;
-  // The control stream's write path, on a node of a cluster.
-  openWrites?: WritesOpener;
+  // The store and its write path (the control stream's, on a node of a cluster).
+  open: DataDirOpener<AccessTables>;
   json: boolean;
   email?: string;
   firstName?: string;
@@ -18,10 +19,10 @@ export interface UserAddOptions {
 type Flags = Record<string, string | boolean | undefined>;
 const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 
-export function userCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; openWrites?: WritesOpener }): Promise<string> {
+export function userCommand(sub: string | undefined, flags: Flags, config: { dataDir: string; json: boolean; open: DataDirOpener<AccessTables> }): Promise<string> {
   if (sub !== 'add') throw new Error('usage: hedgerow user add --email E [--first-name F] [--last-name L] [--level member|admin|owner]');
   return userAdd({
-    dataDir: config.dataDir, openWrites: config.openWrites, json: config.json, email: text(flags.email), firstName: text(flags['first-name']),
+    dataDir: config.dataDir, open: config.open, json: config.json, email: text(flags.email), firstName: text(flags['first-name']),
     lastName: text(flags['last-name']), level: text(flags.level),
   });
 }
@@ -46,5 +47,5 @@ export async function userAdd(o: UserAddOptions): Promise<string> {
     return o.json
       ? JSON.stringify({ ...userBasic(user), level: user.organization_level })
       : `user ${user.email} added: id ${user.id}, uuid ${user.uuid}, level ${levelName}`;
-  }, o.openWrites);
+  }, o.open);
 }

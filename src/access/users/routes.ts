@@ -7,7 +7,7 @@ import type { Route } from '../../http/types.js';
 import type { TenancyStore } from '../tenancy/store.js';
 import { me, organizationMember } from './serialize.js';
 
-export function userRoutes(auth: ManagementAuth, tenancy: TenancyStore): Route[] {
+export function userRoutes({ auth, tenancy }: { auth: ManagementAuth; tenancy: TenancyStore }): Route[] {
   return [
     auth.route({
       methods: ['GET'], pattern: '/api/users/:user_uuid', scope: 'user',

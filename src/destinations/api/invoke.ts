@@ -3,19 +3,24 @@
 // compiled like a save, the given globals (or ClickHouse event) turned into the invocation's,
 // filters, mappings and inputs as the pipeline runs them, then the code, its fetches
 // mocked (the default) or made for real, once, under the operator's address policy.
-// Runs in the API's Hog worker.
-import { ApiError } from '../../errors.js';
+// Run here, on the HTTP thread, as the pipeline runs deliveries: compiling in the API's
+// compile pool, each synchronous step (filters and inputs, a slice of the program) in the
+// test runs' Hog pool under its deadline, fetches here, so a test run waiting for an
+// endpoint holds no worker and one stuck in Hog code holds one for a slice's deadline.
 import { performance } from 'node:perf_hooks';
-import { runSlice, type ExecutionTiming } from '../../hog/index.js';
-import { parseAddressPolicy } from '../fetch/address-policy.js';
+import { PoolOverloadedError, TaskDeadlineError, type TaskRunner } from '../../pools/index.js';
+import { errors as apiErrors } from '../../errors.js';
+import type { ExecutionTiming } from '../../hog/index.js';
+import { parseAddressPolicy } from '../../net/address-policy.js';
 import { fetchRequest, programResponse } from '../fetch/fetch-rules.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import type { EventContext } from '../runtime/globals.js';
-import { prepareInvocations } from '../runtime/prepare.js';
-import { completionLog, HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, redactor, runInvocationSlice, type LogLine } from '../runtime/run-slice.js';
+import { completionLog, redactor, type LogLine } from '../runtime/run-slice.js';
 import { runnable } from '../runtime/runnable.js';
+import type { HogExecTasks, ValidateResult, ValidateTask } from '../tasks.js';
 import type { StoredHogFunction } from '../types.js';
-import { validateHogFunction, type ValidationContext } from './validate.js';
+import type { ValidationContext } from './validate.js';
+import { COMPILE_DEADLINE_MS } from './pools.js';
 
 export interface InvokeTask {
   body: Record<string, unknown>;
@@ -25,6 +30,15 @@ export interface InvokeTask {
   project: { id: number; name: string; url: string };
   fetchAllow: string;
 }
+
+export interface InvokeDeps {
+  // Compiles the configuration in the compile pool, in the project's turn.
+  compile: (task: ValidateTask) => Promise<ValidateResult>;
+  exec: TaskRunner<HogExecTasks>;
+}
+
+// A test run ends with an error once this much time has passed, fetches included.
+export const TEST_RUN_TIMEOUT_MS = 30_000;
 
 export interface InvokeResult {
   status: number;
@@ -82,16 +96,33 @@ const mockedFetch = (url: unknown, options: unknown, redact: (text: string) => s
   { level: 'INFO', message: redact(`fetch('${String(url)}', ${JSON.stringify(options ?? {}, null, 2)})`) },
 ];
 
-export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResult> {
+// The Hog pool failed under a step (its worker ran out of memory, or past its deadline):
+// the step fails as the program's error would, and the test run answers it.
+class WorkerFailure extends Error {}
+
+async function step<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof PoolOverloadedError) throw err;
+    throw new WorkerFailure(`HogWorkerError: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): Promise<InvokeResult> {
   const { body } = task;
   if (!isDict(body.configuration)) return { status: 400, body: { configuration: ['This field is required.'] } };
-  let fields;
+  let validated;
   try {
-    fields = validateHogFunction(body.configuration, task.existing, task.ctx);
+    validated = await deps.compile({
+      body: body.configuration, existing: task.existing, ctx: task.ctx, maxExecutionOrder: 0, enabledOfType: 0,
+    });
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { status: 400, body: { configuration: nestedErrors(err.body.attr, err.body.detail) } };
+    if (err instanceof TaskDeadlineError) return { status: 400, body: apiErrors.compileTimedOut(COMPILE_DEADLINE_MS / 1000, 'configuration').body };
+    throw err;
   }
+  if (!validated.ok) return { status: 400, body: { configuration: nestedErrors(validated.error.attr, validated.error.detail) } };
+  const fields = validated.fields;
   if (body.invocation_id !== undefined && body.invocation_id !== null && !(typeof body.invocation_id === 'string' && UUID.test(body.invocation_id))) {
     return { status: 400, body: { status: 'error', errors: ['Invalid invocation ID'] } };
   }
@@ -107,24 +138,40 @@ export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResul
   const logs: { level: string; timestamp: string; message: string }[] = [];
   const errors: string[] = [];
   const log = (line: LogLine) => logs.push({ level: line.level.toLowerCase(), timestamp: new Date().toISOString(), message: line.message });
+  const endsAt = performance.now() + TEST_RUN_TIMEOUT_MS;
+  const overTime = () => performance.now() > endsAt;
+  const timedOut = `The test run took longer than ${TEST_RUN_TIMEOUT_MS / 1000} seconds`;
 
   if (fn.type === 'transformation') {
     const input = { project: task.project, event: ctx.event, inputs: {} };
-    const slice = runSlice(fn.bytecode ?? [], input, {
-      timeoutMs: HOG_TIMEOUT_MS, memoryLimit: HOG_MEMORY_LIMIT, print: (m) => log({ level: 'INFO', message: m }),
-    });
-    if (slice.error) errors.push(slice.error.message);
-    return { status: 200, body: { result: slice.result, status: errors.length ? 'error' : 'success', errors, logs } };
+    let run;
+    try {
+      run = await step(deps.exec.run('run', {
+        bytecode: fn.bytecode ?? [], state: null, response: null, globals: input, secretKeys: [], logsSoFar: 0, transformation: true,
+      }));
+    } catch (err) {
+      if (!(err instanceof WorkerFailure)) throw err;
+      return { status: 200, body: { result: null, status: 'error', errors: [err.message], logs } };
+    }
+    run.logs.forEach(log);
+    if (run.errorMessage !== null) errors.push(run.errorMessage);
+    return { status: 200, body: { result: run.result, status: errors.length ? 'error' : 'success', errors, logs } };
   }
   if (fn.type !== 'destination' && fn.type !== 'internal_destination') {
     return { status: 400, body: { status: 'error', errors: ['Invalid function type'] } };
   }
 
-  const prepared = await prepareInvocations({ functions: [runnable(fn)], events: [{ ctx, functions: [0] }] });
+  let prepared;
+  try {
+    prepared = await step(deps.exec.run('prepare', { functions: [runnable(fn)], events: [{ ctx, functions: [0] }] }));
+  } catch (err) {
+    if (!(err instanceof WorkerFailure)) throw err;
+    prepared = [{ kind: 'filtering_failed' as const, message: `Error filtering event ${ctx.event.uuid}: ${err.message}` }];
+  }
+  const policy = mock ? null : parseAddressPolicy(task.fetchAllow);
   let skipped = false;
   let ran = false;
   let result: unknown = null;
-  const policy = mock ? null : parseAddressPolicy(task.fetchAllow);
   for (const outcome of prepared) {
     if (outcome.kind === 'filtered') {
       skipped = true;
@@ -142,9 +189,22 @@ export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResul
     let logsSoFar = 0;
     const timings: ExecutionTiming[] = [];
     for (;;) {
-      const run = runInvocationSlice({
-        bytecode: state === null ? fn.bytecode : null, state, response, globals: outcome.globals, secretKeys: Object.keys(fn.secret_inputs), logsSoFar,
-      });
+      if (overTime()) {
+        errors.push(timedOut);
+        log({ level: 'ERROR', message: `Error executing function on event ${ctx.event.uuid}: ${timedOut}` });
+        break;
+      }
+      let run;
+      try {
+        run = await step(deps.exec.run('run', {
+          bytecode: state === null ? fn.bytecode : null, state, response, globals: outcome.globals, secretKeys: Object.keys(fn.secret_inputs), logsSoFar,
+        }));
+      } catch (err) {
+        if (!(err instanceof WorkerFailure)) throw err;
+        errors.push(err.message);
+        log({ level: 'ERROR', message: `Error executing function on event ${ctx.event.uuid}: ${err.message}` });
+        break;
+      }
       run.logs.forEach(log);
       logsSoFar += run.logs.length;
       timings.push(...run.timings);
@@ -164,8 +224,9 @@ export async function invokeConfiguration(task: InvokeTask): Promise<InvokeResul
         mockedFetch(run.fetch.url, run.fetch.options, redactor(outcome.globals, Object.keys(fn.secret_inputs))).forEach(log);
         response = { status: 200, body: {} };
       } else {
+        const timeoutMs = Math.max(1, Math.min(FETCH_TIMEOUT_MS, endsAt - fetchStarted));
         response = programResponse(await httpFetch(fetchRequest(run.fetch.url, run.fetch.options), {
-          policy, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
+          policy, timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES,
         }));
       }
       timings.push({ kind: 'async_function', durationMs: performance.now() - fetchStarted });

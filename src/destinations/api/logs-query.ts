@@ -2,7 +2,7 @@
 // matching the filters, at most `limit` (50 by default, 1 to 500), then paged like any list.
 import { errors } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
-import type { DestinationsStore, FunctionLogEntry } from '../../store/destinations.js';
+import type { DestinationsStore, FunctionLogEntry } from '../runtime/env.js';
 
 export interface LogsQuery {
   limit: number;

@@ -5,7 +5,7 @@
 // hour, so the range is as precise as the hour.
 import { errors } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
-import type { DestinationsStore } from '../../store/destinations.js';
+import type { DestinationsStore } from '../runtime/env.js';
 
 export interface MetricsQuery {
   after: number | null;

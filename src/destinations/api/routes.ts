@@ -1,7 +1,9 @@
 // The hog functions API under /api/projects/:project_id/ and /api/environments/:project_id/
 // (scope hog_function; reference/hog.md §1). Creates and updates are validated and compiled
-// in the API's Hog worker, never on this thread, then written through the management write
-// path. DELETE answers 405 with no body: deleting is PATCH {"deleted": true}.
+// in the API's compile pool, never on this thread, then written through the management write
+// path; test runs run as ./invoke.ts says. Each project has a few compiles and test runs in
+// flight at most (429 past them), so one project's cannot queue up ahead of everyone's.
+// DELETE answers 405 with no body: deleting is PATCH {"deleted": true}.
 import { randomUUID } from 'node:crypto';
 import { ApiError, errors } from '../../errors.js';
 import type { ManagementAuth, ProjectContext, TenancyStore } from '../../access/index.js';
@@ -9,29 +11,32 @@ import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
 import type { HttpRequest, Route } from '../../http/types.js';
-import type { TaskRunner } from '../../pools/index.js';
+import { TaskDeadlineError } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { DestinationsStore } from '../../store/destinations.js';
-import type { Store } from '../../store/env.js';
+import type { DestinationsStore } from '../runtime/env.js';
+import type { DestinationsTables } from '../tables.js';
 import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../commands.js';
 import { projectUrl } from '../runtime/globals.js';
 import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';
 import { hogFunctionById, projectHogFunctions } from '../store.js';
-import type { HogApiTasks } from '../tasks.js';
+import type { ValidateResult, ValidateTask } from '../tasks.js';
 import type { StoredHogFunction } from '../types.js';
+import { invokeConfiguration } from './invoke.js';
 import { functionList } from './list.js';
 import { functionLogs, logsQuery } from './logs-query.js';
 import { metricsQuery, metricsSeries, metricsTotals } from './metrics-query.js';
 import { fullResponse, minimalResponse, type Presentation } from './serialize.js';
 import type { ValidationContext } from './validate.js';
+import { COMPILE_DEADLINE_MS, type HogApiPools } from './pools.js';
+import { projectSlots } from './project-slots.js';
 
 export interface HogFunctionRoutesDeps {
   auth: ManagementAuth;
-  store: Store;
+  store: DestinationsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   ds: DestinationsStore;
-  pool: TaskRunner<HogApiTasks>;
+  pools: Pick<HogApiPools, 'compile' | 'exec'>;
   siteUrl: string;
   fetchAllow: string;
   watcherLockMs: number;
@@ -39,9 +44,38 @@ export interface HogFunctionRoutesDeps {
 
 const SCOPE = 'hog_function';
 const PATH = 'hog_functions';
+// Per project: one compile in flight (of the compile pool's two threads) and eight waiting
+// behind it; two test runs in flight.
+const COMPILES_PER_PROJECT = 1;
+const COMPILES_WAITING_PER_PROJECT = 8;
+const TEST_RUNS_PER_PROJECT = 2;
+
+// A compile stopped at its deadline is the source's fault, told as a 400.
+async function compiling<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof TaskDeadlineError) throw errors.compileTimedOut(COMPILE_DEADLINE_MS / 1000, null);
+    throw err;
+  }
+}
 
 export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
-  const { auth, store, writes, tenancy, ds, pool } = deps;
+  const { auth, store, writes, tenancy, ds, pools } = deps;
+  const compiles = projectSlots(COMPILES_PER_PROJECT, COMPILES_WAITING_PER_PROJECT);
+  const testRuns = projectSlots(TEST_RUNS_PER_PROJECT);
+
+  // Compiles a save's or a test run's configuration in the project's turn.
+  async function compile(projectId: number, task: ValidateTask): Promise<ValidateResult> {
+    const entered = compiles.enter(projectId);
+    if (entered === null) throw errors.throttled(1);
+    const release = await entered;
+    try {
+      return await pools.compile.run('validate', task);
+    } finally {
+      release();
+    }
+  }
   const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: deps.watcherLockMs };
   const presentation: Presentation = {
     user: (id) => tenancy.user(id),
@@ -72,10 +106,10 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
 
   async function validated(body: Record<string, unknown>, existing: StoredHogFunction | null, ctx: ProjectContext) {
     const type = typeof body.type === 'string' && body.type ? body.type : existing?.type ?? 'destination';
-    const out = await pool.run('validate', {
+    const out = await compiling(compile(ctx.project.id, {
       body, existing, ctx: validationContext(ctx), maxExecutionOrder: maxExecutionOrder(ctx.project.id, type, existing?.id ?? null),
       enabledOfType: enabledOfType(ctx.project.id, type, existing?.id ?? null),
-    });
+    }));
     if (!out.ok) throw new ApiError(out.status, out.error.type, out.error.code, out.error.detail, out.error.attr);
     return out.fields;
   }
@@ -163,11 +197,19 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
       async handler(req, ctx) {
         const existing = req.params.id === 'new' ? null : functionOf(req, ctx);
         const { project } = ctx;
-        const out = await pool.run('invoke', {
-          body: jsonObject(req), existing, ctx: validationContext(ctx), fetchAllow: deps.fetchAllow,
-          project: { id: project.id, name: project.name, url: projectUrl(deps.siteUrl, project.id) },
-        });
-        return json(out.status, out.body);
+        const body = jsonObject(req);
+        const entered = testRuns.enter(project.id);
+        if (entered === null) throw errors.throttled(1);
+        const release = await entered;
+        try {
+          const out = await invokeConfiguration({
+            body, existing, ctx: validationContext(ctx), fetchAllow: deps.fetchAllow,
+            project: { id: project.id, name: project.name, url: projectUrl(deps.siteUrl, project.id) },
+          }, { exec: pools.exec, compile: (task) => compile(project.id, task) });
+          return json(out.status, out.body);
+        } finally {
+          release();
+        }
       },
     }),
     ...auth.projectRoutes({

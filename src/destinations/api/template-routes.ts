@@ -6,14 +6,14 @@ import { errors } from '../../errors.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
 import type { Route } from '../../http/types.js';
-import type { Store } from '../../store/env.js';
+import type { DestinationsTables } from '../tables.js';
 import { templateUsage } from '../store.js';
 import { templateById, TEMPLATES } from '../templates/index.js';
 import { templateResponse } from './serialize.js';
 
 const PATH = 'hog_function_templates';
 
-export function templateRoutes(auth: ManagementAuth, store: Store): Route[] {
+export function templateRoutes({ auth, store }: { auth: ManagementAuth; store: DestinationsTables }): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: PATH, scope: 'hog_function',

@@ -10,7 +10,7 @@ import { errors } from '../../errors.js';
 import { booleanField, charField, integerField, listField } from '../../http/fields.js';
 import { pythonType } from '../../http/body.js';
 import {
-  compileFilters, compileHashTemplate, compileProgram, compileTemplateInputs, DESTINATION_FUNCTIONS,
+  compileFilters, compileHashTemplate, compileProgram, compileTemplateInputs, DESTINATION_FUNCTIONS, SourceLimitError,
   type CompiledInput, type InputSchemaItem,
 } from '../../hog/index.js';
 import { templateById } from '../templates/index.js';
@@ -39,6 +39,16 @@ const ENABLED_CAPS: Record<string, number> = { transformation: 20, transformatio
 
 type Body = Record<string, unknown>;
 
+// Compiles with the parser's bounds told as a 400 naming the field and the limit.
+function bounded<T>(attr: string, what: string, compile: () => T): T {
+  try {
+    return compile();
+  } catch (err) {
+    if (!(err instanceof SourceLimitError)) throw err;
+    throw err.kind === 'depth' ? errors.sourceTooDeep(what, err.value, err.max, attr) : errors.sourceTooLarge(what, err.value, err.max, attr);
+  }
+}
+
 const isDict = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function functionType(body: Body, existing: StoredHogFunction | null): string {
@@ -61,7 +71,7 @@ function compiledInputs(
   if (raw !== undefined && raw !== null && !isDict(raw)) {
     throw errors.validation(`Expected a dictionary of items but got type "${pythonType(raw)}".`, attr, 'not_a_dict');
   }
-  const result = compileTemplateInputs(schema, (raw ?? {}) as Body, { functionType: type, storedSecrets });
+  const result = bounded(attr, 'An input template', () => compileTemplateInputs(schema, (raw ?? {}) as Body, { functionType: type, storedSecrets }));
   if (!result.ok) {
     const first = result.errors[0];
     throw errors.validation(first.message, first.key === null ? attr : `${attr}__${first.key}`);
@@ -80,9 +90,9 @@ function compiledFilters(raw: unknown, ctx: ValidationContext, attr: string, dro
     delete filters.events;
     delete filters.actions;
   }
-  const compiled = compileFilters(filters, {
+  const compiled = bounded(attr, 'A HogQL filter', () => compileFilters(filters, {
     now: ctx.now, timeZone: ctx.timeZone, siteUrl: ctx.siteUrl, projectId: ctx.projectId, testAccountFilters: [],
-  });
+  }));
   return { source: 'events', ...filters, ...compiled };
 }
 
@@ -97,7 +107,7 @@ function masking(body: Body): StoredMasking | null | undefined {
     const threshold = integerField(raw, 'threshold', { allowNull: true }) ?? null;
     if (raw.hash === undefined) throw errors.required('hash');
     const hash = charField(raw, 'hash')!;
-    const compiled = compileHashTemplate(hash);
+    const compiled = bounded('hash', 'The masking hash', () => compileHashTemplate(hash));
     if (!compiled.ok) throw errors.validation(`Invalid template: ${compiled.error.message}`, 'hash');
     return { ttl, threshold, hash, bytecode: compiled.bytecode };
   });
@@ -138,7 +148,7 @@ function compiledHog(hog: string, existing: StoredHogFunction | null): unknown[]
       'limit increased.', 'hog');
   }
   if (existing && existing.hog === hog && existing.bytecode) return existing.bytecode;
-  const compiled = compileProgram(hog, { functions: DESTINATION_FUNCTIONS });
+  const compiled = bounded('hog', 'The Hog code', () => compileProgram(hog, { functions: DESTINATION_FUNCTIONS }));
   if (!compiled.ok) throw errors.validation('Hog code has errors.', 'hog');
   return compiled.bytecode;
 }

@@ -11,7 +11,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type Lo
 import type { Socket } from 'node:net';
 import { isIP } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
-import { refusal, type AddressPolicy } from './address-policy.js';
+import { refusal, type AddressPolicy } from '../../net/address-policy.js';
 
 export interface FetchRequest {
   url: string;

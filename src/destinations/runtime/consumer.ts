@@ -1,19 +1,21 @@
-// The destinations consumer of the event log (docs/decisions/0021, 0035). It starts at the
+// The destinations consumer of the event log (docs/decisions/0021, 0040). It starts at the
 // log's end (a destination added to a running service must not fire for history) and
 // follows the event store, so each event's person is resolved before its functions run.
 // Each batch goes through the pipeline (./pipeline.ts) a chunk at a time, and the
 // invocations it queues run in the deliveries loop (./deliveries.ts).
+import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerHandler } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
-import { openDestinationsStore } from '../../store/destinations.js';
+import { openDestinationsStore } from './env.js';
 import { createTenancyStore } from '../../access/index.js';
-import { parseAddressPolicy } from '../fetch/address-policy.js';
+import { parseAddressPolicy } from '../../net/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
 import { createDeliveries } from './deliveries.js';
 import { createFunctionCache } from './function-cache.js';
 import { createHogPools } from './hog-pools.js';
-import { applyBatch, type PipelineDeps } from './pipeline.js';
+import { applyBatch, type PipelineDeps, type PipelineTables } from './pipeline.js';
 import { appliedKey, queuedInvocations } from './queue.js';
+import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
 import { WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
@@ -27,13 +29,6 @@ export interface DestinationsSettings {
   fetchAllow: string;
   hogWorkers: number;
   watcherLockMs: number;
-  logRetentionDays: number;
-  metricRetentionDays: number;
-  // With NATS, the logs, metrics and watcher state written here are published for the
-  // other nodes (./telemetry-publisher.ts); null: nothing is published.
-  natsUrl: string | null;
-  // Replicas of the telemetry stream and watcher bucket when created (HEDGEROW_NATS_REPLICAS).
-  natsReplicas: number;
 }
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
@@ -50,11 +45,8 @@ const MAX_FETCHES = 256;
 const HELD_PER_FUNCTION = 1_536;
 const MAX_IN_MEMORY = 2_048;
 const MAX_QUEUED = 1_000_000;
-// The Hog workers' heap: a program bounded by the VM's memory estimate stays far below it;
-// beyond it the worker is stopped and the invocation fails alone.
-const HOG_WORKER_HEAP_MB = 256;
 
-export const destinationsConsumer = defineConsumer<DestinationsSettings>({
+export const destinationsConsumer = defineConsumer<DestinationsSettings, PipelineTables>({
   module: import.meta.url,
   name: DESTINATIONS_CONSUMER,
   startsAt: 'end',
@@ -63,14 +55,20 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);
     const onError = (err: unknown) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`);
-    const out = settings.natsUrl === null ? undefined : await openTelemetryPublisher({
-      url: settings.natsUrl, replicas: settings.natsReplicas, origin: await telemetryOrigin(ds), days: settings, onError,
+    // With NATS, the logs, metrics and watcher state written here are published for the other
+    // nodes (./telemetry-publisher.ts), on this thread's connection; embedded, nothing is.
+    const cluster = ctx.cluster;
+    const out = !cluster || !overNats(cluster) ? undefined : await openTelemetryPublisher(cluster, {
+      origin: await telemetryOrigin(ds), onError,
     }).catch(async (err) => {
       await ds.close();
       throw err;
     });
     const functions = createFunctionCache(ctx.store);
-    const pool = createHogPools({ worker: HOG_WORKER, threads: settings.hogWorkers, heapMb: HOG_WORKER_HEAP_MB });
+    const pool = createHogPools({
+      worker: HOG_WORKER, threads: settings.hogWorkers, heapMb: HOG_WORKER_HEAP_MB,
+      deadlines: { continue: HOG_SLICE_DEADLINE_MS, start: HOG_PREPARE_DEADLINE_MS },
+    });
     const policy = parseAddressPolicy(settings.fetchAllow);
     const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: settings.watcherLockMs };
     const deliveries = createDeliveries({
@@ -91,7 +89,10 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
     const tenancy = createTenancyStore(ctx.store, {
       submit: () => Promise.reject(new Error('the destinations consumer writes no management state')), onApplied: () => undefined,
     });
-    const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher, tenancy, siteUrl: settings.siteUrl, out };
+    let closing = false;
+    const deps: PipelineDeps = {
+      ctx, ds, functions, pool, deliveries, watcher, tenancy, siteUrl: settings.siteUrl, out, closing: () => closing,
+    };
     return {
       async apply(groups, through) {
         const applied = ds.meta.get(appliedKey(ctx.logId));
@@ -104,6 +105,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings>({
         await deliveries.whenBelow(MAX_QUEUED);
       },
       async close() {
+        closing = true;
         await deliveries.close();
         await out?.close();
         await pool.close();

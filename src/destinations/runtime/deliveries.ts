@@ -18,7 +18,7 @@
 // store together (./consumer.ts).
 import type { TaskRunner } from '../../pools/index.js';
 import type { ExecutionTiming } from '../../hog/index.js';
-import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
+import type { DestinationsStore, QueuedInvocation } from './env.js';
 import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
 import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried } from '../fetch/fetch-rules.js';
 import type { HogExecTasks } from '../tasks.js';
@@ -289,7 +289,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     begin();
     const token = entry.token;
     entry.token = null;
-    deps.pool.run('run', {
+    deps.pool.run('continue', {
       token, bytecode: fn.bytecode ?? [], state: inv.state, response: inv.response, globals: inv.globals,
       functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
     }).then(

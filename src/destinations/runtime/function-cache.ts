@@ -3,7 +3,7 @@
 // the project's functions version (one LMDB read) once per event-loop turn, so a change
 // made through the API applies from the next batch on, and the deliveries' many lookups of
 // a turn cost one read.
-import type { Store } from '../../store/env.js';
+import type { DestinationsTables } from '../tables.js';
 import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
 import type { StoredHogFunction } from '../types.js';
 import { runnable, type RunnableFunction } from './runnable.js';
@@ -26,7 +26,7 @@ export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): nu
   return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 }
 
-export function createFunctionCache(store: Store): FunctionCache {
+export function createFunctionCache(store: DestinationsTables): FunctionCache {
   type Entry = { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[] };
   const projects = new Map<number, Entry>();
   // Projects whose version was read this turn.

@@ -2,7 +2,7 @@
 // hash template's value, ./prepare.ts) is the same within `ttl` seconds count together;
 // without a threshold only the first passes, with threshold T the 1st, (T+1)th, (2T+1)th…
 // pass; the rest are masked. The window starts at the first of them and is not extended.
-import type { DestinationsStore } from '../../store/destinations.js';
+import type { DestinationsStore } from './env.js';
 
 export interface MaskingRule {
   ttl: number;

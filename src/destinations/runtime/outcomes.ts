@@ -4,7 +4,7 @@
 // fetch again (their state stored before the request, so a restart resumes after the fetch
 // that answered). One transaction for a turn's outcomes instead of one per outcome: the
 // commit, not the few puts, was most of an outcome's cost.
-import type { DestinationsStore, QueuedInvocation, WatcherRecord } from '../../store/destinations.js';
+import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
 import { dequeue, markDone, type InvocationKey } from './queue.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
 

@@ -9,13 +9,14 @@
 // The batch's last transaction records the log sequence it reached (its own record of
 // what it applied, so a batch is applied once even if the mechanism's position, committed
 // after, lags); a batch applied again skips what its committed chunks covered.
+import { PoolOverloadedError } from '../../pools/index.js';
 import type { ConsumerContext, EventGroup } from '../../log/consumers/index.js';
 import type { CapturedEvent, LogEntry } from '../../log/types.js';
-import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
-import type { Store } from '../../store/env.js';
-import { groupProperties, groupTypeMapping, personRecordByDistinctId } from '../../persons/index.js';
-import type { TenancyStore } from '../../access/index.js';
+import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
+import type { AccessTables, TenancyStore } from '../../access/index.js';
+import type { DestinationsTables } from '../tables.js';
 import { WatcherState } from '../types.js';
+import type { DestinationsStore, QueuedInvocation } from './env.js';
 import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
@@ -24,7 +25,7 @@ import { passesMasking } from './masking.js';
 import {
   appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
 } from './queue.js';
-import type { StartResult, StartTask, StepOutcome } from './steps.js';
+import type { StartOutcome, StartTask, StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, type WatcherSettings } from './watcher.js';
 
@@ -32,8 +33,12 @@ import { acknowledgeEpoch, type WatcherSettings } from './watcher.js';
 // the deliveries' answers and outcomes are taken between chunks.
 const CHUNK = 128;
 
+// What the pipeline reads in the main environment: the hog functions, the events' persons
+// and groups, and the projects (their names).
+export type PipelineTables = DestinationsTables & PersonsTables & AccessTables;
+
 export interface PipelineDeps<S = unknown> {
-  ctx: ConsumerContext<S>;
+  ctx: ConsumerContext<S, PipelineTables>;
   ds: DestinationsStore;
   functions: FunctionCache;
   pool: Pick<HogPools, 'run' | 'forget'>;
@@ -44,10 +49,12 @@ export interface PipelineDeps<S = unknown> {
   siteUrl: string;
   // With NATS: told the logs and metrics each chunk committed, for the other nodes.
   out?: TelemetryOut;
+  // True once the consumer closes: a task failing then is not the event's fault.
+  closing: () => boolean;
 }
 
 // Reads what the event's functions need beside the event: its project, person and groups.
-function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
+function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
   const project = tenancy.project(ev.project_id);
   const url = projectUrl(siteUrl, ev.project_id);
   const personless = ev.properties.$process_person_profile === false;
@@ -71,6 +78,36 @@ function eventContext(store: Store, tenancy: TenancyStore, siteUrl: string, ev: 
     person: person ? { id: person.uuid, properties: person.properties } : null,
     groups,
   };
+}
+
+// What a prepare step found, each invocation with its event's pack.
+interface Started {
+  outcomes: StartOutcome[];
+  // Per outcome: the pack of its event's invocations' globals (an invocation's own).
+  packs: (Uint8Array | null)[];
+}
+
+// Starts a chunk in the Hog pool. If the worker fails under it (out of memory, past its
+// deadline), each event's functions are prepared apart, so the one that failed is set
+// aside as failing its filters and the rest of the chunk goes on: an event that stops a
+// worker would otherwise be tried again forever, and its batch with it.
+export async function prepareApart(pool: Pick<HogPools, 'run'>, task: StartTask, closing: () => boolean): Promise<Started> {
+  try {
+    const { outcomes, packs } = await pool.run('start', task);
+    return { outcomes, packs: outcomes.map((o) => packs[o.ev]) };
+  } catch (err) {
+    if (err instanceof PoolOverloadedError || closing()) throw err;
+    if (task.events.length === 1 && task.events[0].functions.length === 1) {
+      const message = `Error filtering event ${task.events[0].ctx.event.uuid}: HogWorkerError: ${err instanceof Error ? err.message : String(err)}`;
+      return { outcomes: [{ fn: task.events[0].functions[0], ev: 0, kind: 'filtering_failed', message }], packs: [null] };
+    }
+    const apart = task.events.flatMap(({ ctx, functions }, ev) => functions.map(async (fn) => {
+      const started = await prepareApart(pool, { ...task, events: [{ ctx, functions: [fn] }], forget: [] }, closing);
+      return { outcomes: started.outcomes.map((o) => ({ ...o, ev })), packs: started.packs };
+    }));
+    const all = await Promise.all(apart);
+    return { outcomes: all.flatMap((a) => a.outcomes), packs: all.flatMap((a) => a.packs) };
+  }
 }
 
 // An event of the batch and where it lies in the log (null: the mechanism applies it apart
@@ -120,14 +157,14 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     }
     if (chosen.length > 0) work.push({ ctx: eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev), functions: chosen });
   }
-  const { outcomes, packs }: StartResult = work.length === 0 ? { outcomes: [], packs: [] } : await deps.pool.run('prepare', {
+  const { outcomes, packs }: Started = work.length === 0 ? { outcomes: [], packs: [] } : await prepareApart(deps.pool, {
     functions: runnable.map((f) => f.run), events: work, start: runnable.map((f) => deliveries.hasRoom(f.stored.id)), forget: [],
-  });
+  }, deps.closing);
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
   const queued: { key: InvocationKey; inv: QueuedInvocation; first: StepOutcome | null; token: string | null }[] = [];
   const batch = await ds.root.transaction(() => {
-    for (const o of outcomes) {
+    for (const [i, o] of outcomes.entries()) {
       const fn = runnable[o.fn].stored;
       const ev = work[o.ev].ctx.event;
       if (o.kind === 'filtered') {
@@ -146,7 +183,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       }
       const inv: QueuedInvocation = {
         functionId: fn.id, projectId: fn.project_id, eventUuid: ev.uuid, mappingIndex: o.mappingIndex, instanceId: '',
-        globals: packs[o.ev]!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
+        globals: packs[i]!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
       };
       const key = invocationKey(inv);
       if (known(ds, key)) {

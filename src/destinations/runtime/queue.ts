@@ -4,7 +4,7 @@
 // again. An entry lives from the transaction that records its event's batch until the
 // transaction that records its outcome.
 import { createHash } from 'node:crypto';
-import type { DestinationsStore, QueuedInvocation } from '../../store/destinations.js';
+import type { DestinationsStore, QueuedInvocation } from './env.js';
 
 export type InvocationKey = [functionId: string, eventUuid: string, mappingIndex: number];
 

@@ -2,8 +2,8 @@
 // (per function, over every stored function), done marks beyond their week, masking
 // counters whose window ended. Runs in the main thread of every node (with NATS each node
 // keeps its own copy of the logs and metrics: docs/decisions/0034), at start and then hourly.
-import type { DestinationsStore } from '../../store/destinations.js';
-import type { Store } from '../../store/env.js';
+import type { DestinationsStore } from './env.js';
+import type { DestinationsTables } from '../tables.js';
 import { allHogFunctionIds } from '../store.js';
 import { pruneMasks } from './masking.js';
 import { pruneDone } from './queue.js';
@@ -16,7 +16,7 @@ export interface RetentionWindows {
   metricRetentionDays: number;
 }
 
-export async function pruneOnce(store: Store, ds: DestinationsStore, windows: RetentionWindows, nowMs: number): Promise<void> {
+export async function pruneOnce(store: DestinationsTables, ds: DestinationsStore, windows: RetentionWindows, nowMs: number): Promise<void> {
   const logCutoff = nowMs - windows.logRetentionDays * DAY_MS;
   const metricCutoff = nowMs - windows.metricRetentionDays * DAY_MS;
   for (const id of allHogFunctionIds(store)) {
@@ -29,7 +29,7 @@ export async function pruneOnce(store: Store, ds: DestinationsStore, windows: Re
   await pruneMasks(ds, nowMs);
 }
 
-export function startRetention(store: Store, ds: DestinationsStore, windows: RetentionWindows, now: () => number): { stop(): void } {
+export function startRetention(store: DestinationsTables, ds: DestinationsStore, windows: RetentionWindows, now: () => number): { stop(): void } {
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= pruneOnce(store, ds, windows, now()).catch((err) => {

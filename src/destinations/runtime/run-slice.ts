@@ -12,6 +12,8 @@ export interface RunTask {
   secretKeys: string[];
   // How many log lines earlier slices of this invocation kept.
   logsSoFar: number;
+  // A transformation's test run: fetch() is not available and print() is not capped.
+  transformation?: boolean;
 }
 
 export interface LogLine {
@@ -41,6 +43,15 @@ export const MAX_ASYNC_STEPS = 5;
 export const MAX_LOG_LINES = 25;
 // The VM's estimate of its stack; beyond it the program stops.
 export const HOG_MEMORY_LIMIT = 64 * 1024 * 1024;
+// How long a worker may take over one slice (HOG_TIMEOUT_MS of Hog, the values' conversions,
+// the message) before it is stopped and replaced: a thread stuck in one operation of the VM
+// (a sparse array millions long walked element by element) holds up every function it serves.
+export const HOG_SLICE_DEADLINE_MS = 10_000;
+// How long a worker may take over one batch of events' filters, mappings and inputs.
+export const HOG_PREPARE_DEADLINE_MS = 60_000;
+// The Hog workers' heap: a program within the bounds above stays far below it (checked
+// allocations, src/hog/checked-stl.ts); a worker past it is stopped and its tasks fail alone.
+export const HOG_WORKER_HEAP_MB = 256;
 
 export function redactor(globals: Record<string, unknown>, keys: string[]): (text: string) => string {
   const inputs = (globals.inputs ?? {}) as Record<string, unknown>;
@@ -56,10 +67,11 @@ export function runInvocationSlice(task: RunTask): RunOutcome {
   const event = (task.globals.event ?? {}) as { uuid?: string; url?: unknown };
   const logs: LogLine[] = [];
   let kept = task.logsSoFar;
+  const maxLines = task.transformation ? Infinity : MAX_LOG_LINES;
   const print = (line: string) => {
-    if (kept > MAX_LOG_LINES) return;
+    if (kept > maxLines) return;
     kept++;
-    logs.push(kept > MAX_LOG_LINES
+    logs.push(kept > maxLines
       ? { level: 'WARN', message: `Function exceeded maximum log entries. No more logs will be collected. Event: ${event.uuid}` }
       : { level: 'INFO', message: redact(line) });
   };
@@ -68,7 +80,7 @@ export function runInvocationSlice(task: RunTask): RunOutcome {
     : task.bytecode ?? [];
   const slice = runSlice(input, task.globals, {
     // Declared so the VM suspends at fetch(); runSlice never calls it, the pipeline makes the request.
-    fetch: declaredOnly,
+    fetch: task.transformation ? undefined : declaredOnly,
     print, timeoutMs: HOG_TIMEOUT_MS, maxAsyncSteps: MAX_ASYNC_STEPS, memoryLimit: HOG_MEMORY_LIMIT,
   });
   let error = slice.error ? errorText(slice.error) : null;

@@ -5,24 +5,14 @@
 // (so a message is applied once per store, across restarts); and it watches the watcher
 // bucket, putting each function's latest record. Messages and records of this data dir's
 // own origin are skipped: its deliveries wrote them already.
-import { type KV, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
-import { connectNats } from '../../nats/connect.js';
-import { followStream } from '../../nats/follow.js';
-import { availableBatches } from '../../nats/available-batches.js';
-import type { DestinationsStore } from '../../store/destinations.js';
+import { availableBatches, followStream, type KvWatch, type NatsCluster } from '../../cluster/index.js';
+import type { DestinationsStore } from './env.js';
 import { applyTelemetry } from './telemetry.js';
-import {
-  decodeTelemetry, decodeWatcher, ensureTelemetryStream, openWatcherBucket, TELEMETRY_STREAM, TELEMETRY_SUBJECT,
-  telemetryOrigin, telemetryPositionKey, type RetentionDays,
-} from './telemetry-stream.js';
+import { decodeTelemetry, decodeWatcher, telemetryOrigin, telemetryPositionKey } from './telemetry-stream.js';
 
 export interface TelemetryFollowerOptions {
-  url: string;
   ds: DestinationsStore;
-  days: RetentionDays;
   onError(err: Error): void;
-  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
-  replicas?: number;
 }
 
 export interface TelemetryFollower {
@@ -41,29 +31,21 @@ const BATCH_MAX = 32;
 const RETRY_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<TelemetryFollower> {
+// The stream on the process's bulk connection, the bucket on its control connection.
+export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollowerOptions): Promise<TelemetryFollower> {
   const { ds } = opts;
-  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-hog-telemetry-follower');
-  let positionKey: string;
-  let bucket: KV;
-  try {
-    positionKey = telemetryPositionKey(await ensureTelemetryStream(nc, opts.days, opts.replicas));
-    bucket = await openWatcherBucket(nc.jetstream(), opts.replicas);
-  } catch (err) {
-    await nc.close();
-    throw err;
-  }
-  const js = nc.jetstream();
+  const stream = await cluster.jetstream.stream('hogTelemetry');
+  const bucket = await cluster.kv('hogWatcher');
+  const positionKey = telemetryPositionKey(stream.info);
   const origin = await telemetryOrigin(ds);
   let applied = ds.meta.get(positionKey) ?? 0;
   let closed = false;
-  let watch: QueuedIterator<KvEntry> | null = null;
+  let watch: KvWatch | null = null;
 
-  // The stream through the shared follower (src/nats/follow.ts: made anew on failure or stall).
+  // The stream through the shared follower (src/cluster/follow.ts: made anew on failure or stall).
   const stopping = new AbortController();
-  const jsm = await nc.jetstreamManager();
   const following = followStream({
-    js, stream: TELEMETRY_STREAM, subject: TELEMETRY_SUBJECT, batchMax: BATCH_MAX, signal: stopping.signal,
+    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal,
     position: () => applied,
     async apply(batch) {
       const last = batch[batch.length - 1].seq;
@@ -79,7 +61,7 @@ export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<T
       });
       applied = Math.max(applied, last);
     },
-    behind: async () => (await jsm.streams.info(TELEMETRY_STREAM)).state.last_seq > applied,
+    behind: async () => (await stream.current()).state.last_seq > applied,
     onError: (err) => opts.onError(err as Error),
   });
 
@@ -123,7 +105,6 @@ export async function followTelemetry(opts: TelemetryFollowerOptions): Promise<T
       stopping.abort();
       watch?.stop();
       await Promise.all([following, followWatcher]);
-      await nc.drain().catch(() => nc.close());
     },
   };
 }

@@ -6,21 +6,14 @@
 // is tried again, up to a bound beyond which the oldest is dropped: the other nodes then
 // miss it, this node's own store has it (telemetry is not exactly once: docs/decisions/0034).
 import { randomUUID } from 'node:crypto';
-import { type KV, type NatsConnection } from 'nats';
-import { connectNats } from '../../nats/connect.js';
-import type { WatcherRecord } from '../../store/destinations.js';
+import type { NatsCluster } from '../../cluster/index.js';
+import type { WatcherRecord } from './env.js';
 import type { TelemetryBatch, TelemetryOut } from './telemetry.js';
-import {
-  encodeTelemetry, encodeWatcher, ensureTelemetryStream, openWatcherBucket, TELEMETRY_SUBJECT, type RetentionDays,
-} from './telemetry-stream.js';
+import { encodeTelemetry, encodeWatcher } from './telemetry-stream.js';
 
 export interface TelemetryPublisherOptions {
-  url: string;
   origin: number;
-  days: RetentionDays;
   onError(err: Error): void;
-  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
-  replicas?: number;
 }
 
 export interface TelemetryPublisher extends TelemetryOut {
@@ -38,17 +31,11 @@ const MAX_WAITING = 100_000;
 // Roughly what an entry weighs encoded: enough to keep a message under MESSAGE_BYTES.
 const weightOf = (line: TelemetryBatch['logs'][number]) => 64 + line[0].length + line[3].instance_id.length + line[3].message.length * 3;
 
-export async function openTelemetryPublisher(opts: TelemetryPublisherOptions): Promise<TelemetryPublisher> {
-  const nc: NatsConnection = await connectNats(opts.url, 'hedgerow-hog-telemetry');
-  let bucket: KV;
-  try {
-    await ensureTelemetryStream(nc, opts.days, opts.replicas);
-    bucket = await openWatcherBucket(nc.jetstream(), opts.replicas);
-  } catch (err) {
-    await nc.close();
-    throw err;
-  }
-  const js = nc.jetstream();
+// On the cluster handle of the destinations consumer's thread (its one connection).
+export async function openTelemetryPublisher(cluster: NatsCluster, opts: TelemetryPublisherOptions): Promise<TelemetryPublisher> {
+  const stream = await cluster.jetstream.stream('hogTelemetry');
+  const bucket = await cluster.kv('hogWatcher');
+  const { js } = stream;
   // Message ids `<process>.<n>`: a message published again after a lost acknowledgement
   // is dropped by the stream's duplicate window.
   const processId = randomUUID();
@@ -73,7 +60,7 @@ export async function openTelemetryPublisher(opts: TelemetryPublisherOptions): P
         logs = logs.slice(n);
       }
       // Refused or unanswered, it is published again with the same id at the next turn.
-      await js.publish(TELEMETRY_SUBJECT, unacknowledged.data, { msgID: unacknowledged.id });
+      await js.publish(stream.subject, unacknowledged.data, { msgID: unacknowledged.id });
       unacknowledged = null;
     }
     for (const [id, record] of [...watchers]) {
@@ -116,7 +103,6 @@ export async function openTelemetryPublisher(opts: TelemetryPublisherOptions): P
       clearInterval(timer);
       await running;
       await flush();
-      await nc.drain().catch(() => nc.close());
     },
   };
 }

@@ -6,20 +6,15 @@
 // (an increment must be applied once per store, in no particular order, and a node joining
 // replays what is retained); the watcher state goes to a KV bucket, one key per function
 // (only its latest value matters, and it must outlive any age limit: a function disabled
-// long ago stays disabled). Records are msgpack, as the control stream's.
+// long ago stays disabled). Records are msgpack, as the control stream's. Both are rows of
+// the cluster's asset table (src/cluster/assets.ts: the stream aged out with the longer of
+// the two retentions, a node that joins getting what the others still keep; its own
+// retention prunes the rest).
 import { randomInt } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
-import { RetentionPolicy, StorageType, type JetStreamClient, type KV, type NatsConnection, type StreamInfo } from 'nats';
-import type { DestinationsStore, WatcherRecord } from '../../store/destinations.js';
+import type { StreamInfo } from 'nats';
+import type { DestinationsStore, WatcherRecord } from './env.js';
 import type { TelemetryBatch } from './telemetry.js';
-
-export const TELEMETRY_STREAM = 'HEDGEROW_HOG_TELEMETRY';
-export const TELEMETRY_SUBJECT = 'hedgerow.hog.telemetry';
-export const WATCHER_BUCKET = 'HEDGEROW_HOG_WATCHER';
-
-const DAY_NS = 86_400 * 1e9;
-// A retried publish whose acknowledgement was lost is dropped by JetStream within this window.
-const DUPLICATE_WINDOW_NS = 2 * 60 * 1e9;
 
 // The data dir's origin (in the store's meta): what it publishes is marked with it, and
 // its follower skips messages so marked, which it wrote already. Kept in the store rather
@@ -55,36 +50,4 @@ export function telemetryOrigin(ds: DestinationsStore): Promise<number> {
 
 // Where a store keeps the last sequence of the stream it has applied (a stream made anew
 // has another creation time, so it is followed from its start).
-export const telemetryPositionKey = (info: StreamInfo) => `telemetry@nats:${TELEMETRY_STREAM}:${info.created}`;
-
-export interface RetentionDays {
-  logRetentionDays: number;
-  metricRetentionDays: number;
-}
-
-/**
- * The stream, created when absent with an age limit of the longer retention (a node that
- * joins gets what the others still keep; its own retention prunes the rest). An existing
- * stream (say one an operator made with R3) is used as it is.
- */
-export async function ensureTelemetryStream(nc: NatsConnection, days: RetentionDays, replicas = 1): Promise<StreamInfo> {
-  const jsm = await nc.jetstreamManager();
-  try {
-    return await jsm.streams.info(TELEMETRY_STREAM);
-  } catch {
-    // Absent (or unreachable, and then adding fails too, with the reason).
-  }
-  return await jsm.streams.add({
-    name: TELEMETRY_STREAM,
-    subjects: [TELEMETRY_SUBJECT],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    num_replicas: replicas,
-    max_age: Math.max(days.logRetentionDays, days.metricRetentionDays) * DAY_NS,
-    duplicate_window: DUPLICATE_WINDOW_NS,
-  });
-}
-
-export function openWatcherBucket(js: JetStreamClient, replicas = 1): Promise<KV> {
-  return js.views.kv(WATCHER_BUCKET, { history: 1, storage: StorageType.File, replicas });
-}
+export const telemetryPositionKey = (info: StreamInfo) => `telemetry@nats:${info.config.name}:${info.created}`;

@@ -4,7 +4,7 @@
 // TelemetryBatch (plain data): with NATS the node that delivers publishes it and every
 // other node applies it with the same applyTelemetry (./telemetry-stream.ts).
 import { randomInt } from 'node:crypto';
-import type { DestinationsStore, FunctionLogEntry, WatcherRecord } from '../../store/destinations.js';
+import type { DestinationsStore, FunctionLogEntry, WatcherRecord } from './env.js';
 
 // PostHog's metric kinds per name.
 export const METRIC_KINDS = {

@@ -8,7 +8,7 @@
 // rating = tokens / 10,000: below 0 disabled, at most 0.8 degraded, else healthy. A state
 // holds at least 60 s before it changes on its own; a disabled function stays disabled
 // until an update that leaves it enabled takes it back as degraded, with 8,000 tokens.
-import type { WatcherRecord } from '../../store/destinations.js';
+import type { WatcherRecord } from './env.js';
 import type { ExecutionTiming } from '../../hog/index.js';
 import { WatcherState } from '../types.js';
 

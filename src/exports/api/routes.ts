@@ -11,20 +11,20 @@ import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import { defaultExpiresAfter, exportFilename } from '../asset-rules.js';
 import { assetById, contextObject, isExpired, projectAssets, type ExportRecord } from '../assets/asset-store.js';
 import { insertExportCommand } from '../assets/commands.js';
 import { cacheContent, readContent } from '../assets/files.js';
 import type { RenderJobs } from '../assets/jobs.js';
-import type { SharedFiles } from '../assets/nats-shared.js';
+import type { SharedFiles } from '../assets/shared.js';
 import { EXPORT_FORMATS } from '../formats.js';
 import { presentAsset } from './present.js';
 import { parseExportRequest, type InsightTarget } from './validate.js';
 
 export interface ExportRoutesOptions {
   auth: ManagementAuth;
-  store: Store;
+  store: ExportsTables;
   writes: StateWrites;
   jobs: RenderJobs;
   // Where files are stored.

@@ -3,14 +3,13 @@
 // or a dead node interrupted, and the expiry sweep.
 import type { ManagementAuth, TenancyStore, Project } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
-import { insightById, type InsightRecord, type QueryService } from '../../insights/index.js';
+import { insightById, type InsightRecord, type InsightsTables, type QueryService } from '../../insights/index.js';
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
-import { createLocalClaims, type RenderClaims } from '../assets/claims.js';
+import type { ExportsTables } from '../tables.js';
 import { contentDir } from '../assets/files.js';
-import type { SharedFiles } from '../assets/nats-shared.js';
+import type { SharedExports } from '../assets/shared.js';
 import { createRenderJobs, type ExportSources, type QueryOutput } from '../assets/jobs.js';
 import { startResumer } from '../assets/resume.js';
 import { startSweeper, type Sweeper } from '../assets/sweep.js';
@@ -26,7 +25,8 @@ export interface ExportsSettings {
 
 export interface ExportsApiOptions {
   auth: ManagementAuth;
-  store: Store;
+  // Its assets, and the insights they are rendered from.
+  store: ExportsTables & InsightsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   queries: QueryService;
@@ -34,12 +34,10 @@ export interface ExportsApiOptions {
   dataDir: string;
   settings: ExportsSettings;
   log: Logger;
-  // One render per asset; embedded, claims held in this process.
-  claims?: RenderClaims;
-  // With NATS: files in the object store every node reads (../assets/nats-shared.ts).
-  shared?: SharedFiles;
-  // With NATS: the render claims' TTL, which paces the periodic resume (../assets/resume.ts).
-  claimTtlMs?: number;
+  // The render claims and shared files of the cluster (../assets/shared.ts): one render per
+  // asset; files every node reads (with NATS); the claims' TTL, which paces the periodic
+  // resume of dead nodes' renders (null embedded: resume at start only, ../assets/resume.ts).
+  shared: SharedExports;
   now?: () => Date;
 }
 
@@ -75,14 +73,14 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
     },
   };
   const jobs = createRenderJobs({
-    store: opts.store, writes: opts.writes, sources, pool: opts.pool, claims: opts.claims ?? createLocalClaims(), dir,
-    shared: opts.shared,
+    store: opts.store, writes: opts.writes, sources, pool: opts.pool, claims: opts.shared.claims, dir,
+    shared: opts.shared.files,
     syncMaxRows: opts.settings.syncMaxRows, timeoutMs: opts.settings.renderTimeoutMs, log: opts.log, now,
   });
-  const resumer = startResumer({ jobs, writes: opts.writes, claimTtlMs: opts.claimTtlMs ?? null, log: opts.log });
-  const sweeper: Sweeper = startSweeper({ store: opts.store, writes: opts.writes, dir, shared: opts.shared }, opts.settings.sweepIntervalMs, now, opts.log);
+  const resumer = startResumer({ jobs, writes: opts.writes, claimTtlMs: opts.shared.claimTtlMs, log: opts.log });
+  const sweeper: Sweeper = startSweeper({ store: opts.store, writes: opts.writes, dir, shared: opts.shared.files }, opts.settings.sweepIntervalMs, now, opts.log);
   const routes = exportRoutes({
-    auth: opts.auth, store: opts.store, writes: opts.writes, jobs, dir, shared: opts.shared, syncWaitMs: opts.settings.syncWaitMs, now,
+    auth: opts.auth, store: opts.store, writes: opts.writes, jobs, dir, shared: opts.shared.files, syncWaitMs: opts.settings.syncWaitMs, now,
     insight(id) {
       const found = findInsight(id);
       return found && { project_id: found.project_id, deleted: found.deleted, hasQuery: found.query !== null, name: displayName(found) };

@@ -1,7 +1,7 @@
 // Exported assets in LMDB: [project_id, id] → the asset; ids are global and handed out in
 // order under [0, 0], as PostHog's. Written only through commands (./commands.ts); the
 // file itself is stored apart, by the hash of its bytes (./files.ts).
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import type { ExportFormat } from '../formats.js';
 import type { ExportContext, StoredContent } from '../types.js';
 
@@ -35,16 +35,16 @@ export function isExpired(a: ExportRecord, now: Date): boolean {
   return Date.parse(a.expires_after) <= now.getTime();
 }
 
-export function assetById(store: Store, projectId: number, id: number): ExportRecord | undefined {
+export function assetById(store: ExportsTables, projectId: number, id: number): ExportRecord | undefined {
   return id > 0 ? (store.exports.get([projectId, id]) as ExportRecord | undefined) : undefined;
 }
 
-export function projectAssets(store: Store, projectId: number): ExportRecord[] {
+export function projectAssets(store: ExportsTables, projectId: number): ExportRecord[] {
   return [...store.exports.getRange({ start: [projectId, 1], end: [projectId, Number.MAX_SAFE_INTEGER] })].map((e) => e.value as ExportRecord);
 }
 
 // Every project's assets (start-up and the expiry sweep: one range over a small database).
-export function allAssets(store: Store): ExportRecord[] {
+export function allAssets(store: ExportsTables): ExportRecord[] {
   return [...store.exports.getRange({ start: [1, 1] })].map((e) => e.value as ExportRecord);
 }
 

@@ -1,9 +1,12 @@
 // Claiming an export's render, so that it runs once. A render is a side effect (a query, a
 // file, a recorded outcome): with several nodes applying the same management state, every
 // node sees a pending asset, and only one may render it (DESIGN.md: side effects claimed
-// once across the cluster). The embedded service is one node: a claim is held in this
-// process, so a render already running here (one the request started, or a resume) is not
-// started twice. A cluster-wide implementation plugs in here.
+// once across the cluster). A claim is a lease of the cluster's (src/cluster/leases.ts) on a
+// key per asset: across a NATS cluster one node at a time holds it; embedded the one node
+// does, so a render already running here (one the request started, or a resume) is not
+// started twice.
+import type { Leases } from '../../cluster/index.js';
+
 export interface AssetKey {
   project_id: number;
   id: number;
@@ -16,16 +19,16 @@ export interface RenderClaims {
   release(asset: AssetKey): void;
 }
 
-export function createLocalClaims(): RenderClaims {
-  const held = new Set<string>();
-  const keyOf = (a: AssetKey) => `${a.project_id}/${a.id}`;
+const keyOf = (a: AssetKey) => `${a.project_id}.${a.id}`;
+
+// `onError`: told when a render's claim is lost (its renewal refused or failed).
+export function leaseClaims(leases: Leases, onError?: (err: Error) => void): RenderClaims {
   return {
     async claim(asset) {
-      const key = keyOf(asset);
-      if (held.has(key)) return false;
-      held.add(key);
-      return true;
+      return (await leases.acquire(keyOf(asset), { lost: onError })) !== null;
     },
-    release: (asset) => { held.delete(keyOf(asset)); },
+    release(asset) {
+      void leases.holding(keyOf(asset))?.release();
+    },
   };
 }

@@ -1,10 +1,13 @@
 // Export writes as commands (src/state/, docs/decisions/0015). Ids are a global sequence the
 // applier assigns; times, file hashes and failure messages are chosen by the node that
 // renders and carried in the payload, so every node applies the same state.
-import { defineCommand } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import { commandsOn } from '../../state/index.js';
+import type { ExportsTables } from '../tables.js';
 import type { StoredContent } from '../types.js';
 import { allAssets, assetById, isPending, SEQ_KEY, type ExportRecord } from './asset-store.js';
+
+// The export commands apply to the exports' table.
+const defineCommand = commandsOn<ExportsTables>();
 
 export const insertExportCommand = defineCommand('exports.insert', (store, fields: Omit<ExportRecord, 'id'>): ExportRecord => {
   const id = ((store.exports.get(SEQ_KEY) as number | undefined) ?? 0) + 1;
@@ -50,7 +53,7 @@ export const resumeExportCommand = defineCommand('exports.resume', (store, p: Re
 });
 
 // Deletes every asset expired at `now` (an ISO time the sweeping node read); returns how many.
-export const expireExportsCommand = defineCommand('exports.expire', (store: Store, p: { now: string }): number => {
+export const expireExportsCommand = defineCommand('exports.expire', (store: ExportsTables, p: { now: string }): number => {
   const now = Date.parse(p.now);
   let removed = 0;
   for (const asset of allAssets(store)) {

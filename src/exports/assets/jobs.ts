@@ -7,7 +7,7 @@
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import type { Project } from '../../access/index.js';
 import type { ExportTasks } from '../tasks.js';
 import type { InsightData, StoredContent } from '../types.js';
@@ -15,7 +15,7 @@ import { allAssets, contextObject, contextQuery, isExpired, isPending, type Expo
 import type { RenderClaims } from './claims.js';
 import { finishExportCommand, resumeExportCommand } from './commands.js';
 import { readContent } from './files.js';
-import type { SharedFiles } from './nats-shared.js';
+import type { SharedFiles } from './shared.js';
 
 // What an export is made of, from the domains that own it (insights).
 export interface ExportSources {
@@ -33,7 +33,7 @@ export interface QueryOutput {
 }
 
 export interface RenderJobsOptions {
-  store: Store;
+  store: ExportsTables;
   writes: StateWrites;
   sources: ExportSources;
   pool: TaskRunner<ExportTasks>;
@@ -41,7 +41,7 @@ export interface RenderJobsOptions {
   // Where files are stored (./files.ts).
   dir: string;
   // With NATS: where every node reads files; a render's file is put there before its
-  // outcome is recorded (./nats-shared.ts).
+  // outcome is recorded (./shared.ts).
   shared?: SharedFiles;
   // Results with more rows than this go to the background at once.
   syncMaxRows: number;

@@ -4,18 +4,18 @@
 // sweepIntervalMs and once at start-up; `now` is injectable for tests.
 import type { Logger } from '../../logger.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { ExportsTables } from '../tables.js';
 import { allAssets, isExpired } from './asset-store.js';
 import { expireExportsCommand } from './commands.js';
 import { collectFiles } from './files.js';
-import type { SharedFiles } from './nats-shared.js';
+import type { SharedFiles } from './shared.js';
 
 // A file younger than this is kept even when no asset names it yet: its render is about to
 // record it (the worker writes the file, then the outcome is committed).
 export const FILE_GRACE_MS = 3_600_000;
 
 export interface SweepOptions {
-  store: Store;
+  store: ExportsTables;
   writes: StateWrites;
   dir: string;
   // With NATS: the object store every node reads files from; its unnamed objects are

@@ -1,14 +1,13 @@
 // Cohorts under /api/projects/:id/cohorts/ and its /api/environments/ twin (scope
 // cohort). As for flags, DELETE answers 405: deleting is PATCH {"deleted": true}.
-import { type ManagementAuth, resourceRoutes, type TenancyStore } from '../../access/index.js';
+import { resourceRoutes } from '../../access/index.js';
 import type { HttpRequest, Route } from '../../http/types.js';
-import type { Store } from '../../store/env.js';
-import type { StateWrites } from '../../state/index.js';
 import { cohortById, projectCohorts } from '../definitions/store.js';
 import type { StoredCohort } from '../definitions/types.js';
 import { cohortResponse } from './cohort-serialize.js';
 import { createCohort, updateCohort } from './cohort-write.js';
 import { writeContext } from './flag-write.js';
+import type { FlagRoutesDeps } from './flag-routes.js';
 
 // The list filters of PostHog's cohort list.
 function listFilter(req: HttpRequest): (c: StoredCohort) => boolean {
@@ -26,7 +25,7 @@ function listFilter(req: HttpRequest): (c: StoredCohort) => boolean {
 
 const newestFirst = (a: StoredCohort, b: StoredCohort) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
-export function cohortRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore): Route[] {
+export function cohortRoutes({ auth, store, writes, tenancy }: FlagRoutesDeps): Route[] {
   return resourceRoutes<StoredCohort>(auth, {
     path: 'cohorts', scope: 'cohort',
     list: (req, { project }) => projectCohorts(store, project.id).filter((c) => !c.deleted).filter(listFilter(req)).sort(newestFirst),

@@ -9,7 +9,8 @@ import type { AuthContext, ManagementAuth, ProjectAccess, TenancyStore, Project 
 import { errors } from '../../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
 import type { FlagMeter } from '../../quota/index.js';
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
+import type { PersonsTables } from '../../persons/index.js';
 import { feedBody } from '../definitions/feed.js';
 import { groupTypeMapping } from '../definitions/group-types.js';
 import { liveDefinitions } from '../definitions/load.js';
@@ -17,7 +18,7 @@ import { definitionsVersion } from '../definitions/store.js';
 
 export interface FeedDeps {
   auth: ManagementAuth;
-  store: Store;
+  store: FlagsTables & PersonsTables;
   meter: FlagMeter;
   tenancy: TenancyStore;
   access: ProjectAccess;

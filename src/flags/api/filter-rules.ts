@@ -88,8 +88,9 @@ function normalizedPayloads(raw: Record<string, unknown>): Record<string, unknow
         throw invalid('Payload value is not valid JSON');
       }
     }
-    // Objects from the API are stored as JSON text, as the UI sends them.
-    out[key] = isObject(value) ? JSON.stringify(value) : value;
+    // Objects from the API are stored as JSON text, as the UI sends them. Defined, not
+    // assigned: a variant keyed "__proto__" is a key, not the object's prototype.
+    Object.defineProperty(out, key, { value: isObject(value) ? JSON.stringify(value) : value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // deleting is PATCH {"deleted": true}.
 import { type ManagementAuth, resourceRoutes, type TenancyStore } from '../../access/index.js';
 import type { HttpRequest, Route } from '../../http/types.js';
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
 import type { StateWrites } from '../../state/index.js';
 import { flagById, projectCohorts, projectFlags } from '../definitions/store.js';
 import type { StoredFlag } from '../definitions/types.js';
@@ -30,7 +30,15 @@ function listFilter(req: HttpRequest): (f: StoredFlag) => boolean {
 // Newest first, as PostHog lists them.
 const newestFirst = (a: StoredFlag, b: StoredFlag) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
-export function flagRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore): Route[] {
+// What the flag and cohort management routes are built over.
+export interface FlagRoutesDeps {
+  auth: ManagementAuth;
+  store: FlagsTables;
+  writes: StateWrites;
+  tenancy: TenancyStore;
+}
+
+export function flagRoutes({ auth, store, writes, tenancy }: FlagRoutesDeps): Route[] {
   return resourceRoutes<StoredFlag>(auth, {
     path: 'feature_flags', scope: 'feature_flag',
     list: (req, { project }) => projectFlags(store, project.id).filter((f) => !f.deleted).filter(listFilter(req)).sort(newestFirst),

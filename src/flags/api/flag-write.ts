@@ -4,7 +4,7 @@
 // every update, as in PostHog.
 import type { ProjectContext, Project, User } from '../../access/index.js';
 import { errors } from '../../errors.js';
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
 import type { FlagFiltersDefinition } from '../types.js';
 import { projectCohorts, projectFlags } from '../definitions/store.js';
 import { insertFlag, saveFlag } from '../definitions/commands.js';
@@ -15,7 +15,7 @@ import { booleanField, charField, choiceField, dictField } from '../../http/fiel
 import { validateFilters } from './filter-rules.js';
 
 export interface WriteContext {
-  store: Store;
+  store: FlagsTables;
   writes: StateWrites;
   project: Project;
   user: User;
@@ -23,7 +23,7 @@ export interface WriteContext {
 }
 
 // A write of the request's caller in its project, now.
-export function writeContext(store: Store, writes: StateWrites, { project, user }: ProjectContext): WriteContext {
+export function writeContext(store: FlagsTables, writes: StateWrites, { project, user }: ProjectContext): WriteContext {
   return { store, writes, project, user, now: new Date() };
 }
 

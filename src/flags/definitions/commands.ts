@@ -3,20 +3,23 @@
 // version has seen unchanged definitions (load.ts relies on it; /decide workers recompile
 // when it moves). Ids are sequences the applier assigns, global as PostHog's are, so an id
 // names one flag or cohort in any project.
-import type { Store } from '../../store/env.js';
-import { defineCommand, type StateWrites } from '../../state/index.js';
+import type { FlagsTables } from '../tables.js';
+import { commandsOn, type StateWrites } from '../../state/index.js';
 import { definitionsVersion, projectFlagsRange } from './store.js';
 import type { StoredCohort, StoredFlag } from './types.js';
 
+// The flag and cohort commands apply to the flags' tables.
+const defineCommand = commandsOn<FlagsTables>();
+
 type Kind = 'flag' | 'cohort';
 
-function nextId(store: Store, kind: Kind): number {
+function nextId(store: FlagsTables, kind: Kind): number {
   const n = (store.flagState.get(['seq', kind]) ?? 0) + 1;
   store.flagState.put(['seq', kind], n);
   return n;
 }
 
-function bumpVersion(store: Store, projectId: number): void {
+function bumpVersion(store: FlagsTables, projectId: number): void {
   store.flagState.put(['version', projectId], definitionsVersion(store, projectId) + 1);
 }
 
@@ -37,7 +40,7 @@ export const saveFlagCommand = defineCommand('flags.save_flag', (store, flag: St
 });
 
 // Static cohorts list their members by distinct id; adding one twice counts once.
-function addMembers(store: Store, cohort: StoredCohort, distinctIds: readonly string[]): void {
+function addMembers(store: FlagsTables, cohort: StoredCohort, distinctIds: readonly string[]): void {
   for (const distinctId of new Set(distinctIds)) {
     if (store.cohortMembers.get(['c', cohort.project_id, cohort.id, distinctId])) continue;
     store.cohortMembers.put(['c', cohort.project_id, cohort.id, distinctId], true);

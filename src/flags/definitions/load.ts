@@ -1,7 +1,8 @@
 // What /decide and /flags evaluate with: a project's definitions in the shape the pure
 // core takes, and the version they were read at. Workers keep compiled definitions per
 // version and reload when definitionsVersion() moves (one LMDB read).
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
+import type { PersonsTables } from '../../persons/index.js';
 import type { CohortDefinition, FlagDefinition, FlagDefinitions } from '../types.js';
 import { cohortsNeeded } from './cohort-refs.js';
 import { withDependencyChains } from './dependencies.js';
@@ -15,7 +16,7 @@ export interface LoadedDefinitions {
 }
 
 /** A project's undeleted flags (id order) and undeleted cohorts by id, read at one definitions version. */
-export function liveDefinitions(store: Store, projectId: number): { version: number; flags: StoredFlag[]; cohorts: Map<number, StoredCohort> } {
+export function liveDefinitions(store: FlagsTables, projectId: number): { version: number; flags: StoredFlag[]; cohorts: Map<number, StoredCohort> } {
   // Writers bump the version in the transaction that changes anything, so reading it
   // unchanged on both sides of the reads means the reads saw one state.
   for (;;) {
@@ -31,7 +32,7 @@ export function liveDefinitions(store: Store, projectId: number): { version: num
  * the group types, and every cohort the flags need (static ones as `{is_static: true}`:
  * membership comes from staticCohortsOf). Group types are not covered by the version.
  */
-export function loadFlagDefinitions(store: Store, projectId: number): LoadedDefinitions {
+export function loadFlagDefinitions(store: FlagsTables & PersonsTables, projectId: number): LoadedDefinitions {
   const { version, flags, cohorts } = liveDefinitions(store, projectId);
   const needed: Record<string, CohortDefinition> = {};
   for (const flag of flags) {

@@ -2,12 +2,12 @@
 // groups, hash keys, static cohorts), evaluate with definitions compiled once per
 // version, and project onto the requested protocol. One batch of tasks per call; a
 // request that throws fails alone (src/pools/serve.ts settleEach).
-import type { Store } from '../../store/env.js';
+import type { FlagsTables } from '../tables.js';
 import { compileFlags, evaluateFlags, personPropertiesForEvaluation, type CompiledFlags } from '../index.js';
 import { renderBody } from '../render.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
 import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personRecordByDistinctId } from '../../persons/store.js';
-import type { DistinctIdRecord } from '../../store/persons.js';
+import type { DistinctIdRecord, PersonsTables } from '../../persons/index.js';
 import { settleEach, type BatchOutcome } from '../../pools/index.js';
 import type { FlagTask, FlagTaskResult } from '../tasks.js';
 
@@ -20,7 +20,7 @@ interface ProjectFlags {
   hasStaticCohorts: boolean;
 }
 
-function compileProject(store: Store, projectId: number): ProjectFlags {
+function compileProject(store: FlagsTables & PersonsTables, projectId: number): ProjectFlags {
   const { version, definitions } = loadFlagDefinitions(store, projectId);
   const mapping = groupTypeMapping(store, projectId);
   const cohorts = definitions.cohorts ?? {};
@@ -42,7 +42,7 @@ interface Continuity {
 
 const NO_CONTINUITY: Continuity = Object.freeze({ overrides: null, failed: false, missing: null });
 
-export function createBatchEvaluator(store: Store) {
+export function createBatchEvaluator(store: FlagsTables & PersonsTables) {
   const cache = new Map<number, ProjectFlags>();
 
   // One version read per project per batch: a definition change is visible to the
@@ -72,7 +72,7 @@ export function createBatchEvaluator(store: Store) {
           : hashKeyOverrides(store, task.projectId, anonPerson.person_uuid);
       const holders = [own, anon].filter((h): h is Record<string, string> => h !== null);
       if (holders.length === 0) return { overrides: null, failed: false, missing: null };
-      const missing = keys.filter((k) => holders.some((h) => h[k] === undefined));
+      const missing = keys.filter((k) => holders.some((h) => !Object.hasOwn(h, k)));
       return { overrides: anon && anon !== own ? { ...anon, ...own } : own, failed: false, missing: missing.length > 0 ? missing : null };
     } catch {
       return { overrides: null, failed: true, missing: null };
@@ -95,7 +95,8 @@ export function createBatchEvaluator(store: Store) {
       readFailed = true;
     }
 
-    const groupProps: Record<string, Record<string, unknown>> = {};
+    // Keyed by group types the request names: null-prototype, so "__proto__" is a key like any other.
+    const groupProps: Record<string, Record<string, unknown>> = Object.create(null);
     for (const type in task.groups) {
       const index = flags.typeIndex.get(type);
       let stored: Record<string, unknown> | undefined;
@@ -106,7 +107,7 @@ export function createBatchEvaluator(store: Store) {
           readFailed = true;
         }
       }
-      groupProps[type] = { $group_key: task.groups[type], ...stored, ...task.groupProperties[type] };
+      groupProps[type] = { $group_key: task.groups[type], ...stored, ...(Object.hasOwn(task.groupProperties, type) ? task.groupProperties[type] : undefined) };
     }
 
     const continuity = flags.continuityKeys.length > 0 ? readContinuity(task, person, flags.continuityKeys) : NO_CONTINUITY;

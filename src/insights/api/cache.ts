@@ -2,7 +2,7 @@
 // (canonical JSON: key order does not matter), the project, its time zone and week start;
 // with the time and the loaded log position it was calculated at.
 import { createHash } from 'node:crypto';
-import type { Store } from '../../store/env.js';
+import type { InsightsTables } from '../tables.js';
 import type { QueryResponse } from '../run.js';
 
 export interface CachedResult {
@@ -25,16 +25,16 @@ export function cacheKey(query: unknown, projectId: number, timezone: string, we
   return `cache_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }
 
-export function readCached(store: Store, key: string): CachedResult | undefined {
+export function readCached(store: InsightsTables, key: string): CachedResult | undefined {
   return store.insightCache.get(key) as CachedResult | undefined;
 }
 
-export function writeCached(store: Store, key: string, entry: CachedResult): Promise<boolean> {
+export function writeCached(store: InsightsTables, key: string, entry: CachedResult): Promise<boolean> {
   return store.insightCache.put(key, entry);
 }
 
 /** Drops results calculated before `olderThan` (ms): run at start-up. */
-export async function pruneCache(store: Store, olderThan: number): Promise<number> {
+export async function pruneCache(store: InsightsTables, olderThan: number): Promise<number> {
   let dropped = 0;
   await store.root.transaction(() => {
     for (const { key, value } of store.insightCache.getRange({})) {

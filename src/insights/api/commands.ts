@@ -1,9 +1,13 @@
 // Insight writes as commands (src/state/, docs/decisions/0015). Ids are a global sequence
 // the applier assigns (as PostHog's); the short id is drawn by the submitter, and the
 // applier refuses one the project already has (the submitter draws again).
-import { defineCommand } from '../../state/index.js';
+import { commandsOn } from '../../state/index.js';
+import type { InsightsTables } from '../tables.js';
 import type { InsightRecord } from './insight-store.js';
 import { projectInsights } from './insight-store.js';
+
+// The insight commands apply to insights' tables.
+const defineCommand = commandsOn<InsightsTables>();
 
 export const SEQ_KEY: [number, number] = [0, 0];
 

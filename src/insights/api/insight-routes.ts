@@ -7,7 +7,7 @@ import { type ManagementAuth, type ProjectContext, resourceRoutes, type TenancyS
 import { errors } from '../../errors.js';
 import type { HttpRequest, HttpResponse, Route } from '../../http/types.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { InsightsTables } from '../tables.js';
 import { resultTable, toCsv, type Table } from '../csv.js';
 import { parseQuery } from '../schemas.js';
 import { toApiError } from './errors.js';
@@ -78,7 +78,16 @@ function csvOf(insights: readonly InsightBody[]): string {
   return toCsv({ columns, rows });
 }
 
-export function insightRoutes(auth: ManagementAuth, store: Store, writes: StateWrites, tenancy: TenancyStore, service: QueryService, now: () => Date): Route[] {
+export interface InsightRoutesDeps {
+  auth: ManagementAuth;
+  store: InsightsTables;
+  writes: StateWrites;
+  tenancy: TenancyStore;
+  service: QueryService;
+  now: () => Date;
+}
+
+export function insightRoutes({ auth, store, writes, tenancy, service, now }: InsightRoutesDeps): Route[] {
   return resourceRoutes<InsightRecord>(auth, {
     path: 'insights', scope: 'insight',
     list: (req, { project }) => projectInsights(store, project.id).filter((i) => !i.deleted).filter(listFilter(req)).sort(lastModifiedFirst),

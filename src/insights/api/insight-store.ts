@@ -2,7 +2,7 @@
 // order under [0, 0], short ids are 8 random letters and digits unique in the project.
 // Written only through commands (./commands.ts).
 import { randomInt } from 'node:crypto';
-import type { Store } from '../../store/env.js';
+import type { InsightsTables } from '../tables.js';
 
 export interface InsightRecord {
   id: number;
@@ -27,11 +27,11 @@ export interface InsightRecord {
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export function projectInsights(store: Store, projectId: number): InsightRecord[] {
+export function projectInsights(store: InsightsTables, projectId: number): InsightRecord[] {
   return [...store.insights.getRange({ start: [projectId, 1], end: [projectId, Number.MAX_SAFE_INTEGER] })].map((e) => e.value as InsightRecord);
 }
 
-export function insightById(store: Store, projectId: number, id: number): InsightRecord | undefined {
+export function insightById(store: InsightsTables, projectId: number, id: number): InsightRecord | undefined {
   return id > 0 ? (store.insights.get([projectId, id]) as InsightRecord | undefined) : undefined;
 }
 

@@ -25,7 +25,7 @@ export function answerBody(answer: Answer): { status: number; body: Record<strin
   }
 }
 
-export function queryRoutes(auth: ManagementAuth, service: QueryService): Route[] {
+export function queryRoutes({ auth, service }: { auth: ManagementAuth; service: QueryService }): Route[] {
   return [
     ...auth.projectRoutes({
       methods: ['POST'], path: 'query', scope: 'query', access: 'read',

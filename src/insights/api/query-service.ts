@@ -1,7 +1,7 @@
 // Answering a query with a refresh mode: from the result cache when the mode allows it,
 // calculated at once in the aggregation worker, or in the background with a query status
 // to poll. The query API and the insights API both answer through here.
-import type { Store } from '../../store/env.js';
+import type { InsightsTables } from '../tables.js';
 import type { Project } from '../../access/index.js';
 import type { InsightsEngine } from '../engine.js';
 import { resolvedRangeAt, stalenessInterval } from '../planner/resolved.js';
@@ -12,7 +12,7 @@ import { decide, minimumRefreshInterval, staleAfter, type RefreshMode } from './
 import type { QueryStatus, Statuses } from './statuses.js';
 
 export interface QueryServiceDeps {
-  store: Store;
+  store: InsightsTables;
   engine: InsightsEngine;
   statuses: Statuses;
   now(): number;

@@ -1,8 +1,9 @@
 // Background calculations and their PostHog query_status, kept for ten minutes after they
-// end. One interface, two implementations: in this process's memory (here: the embedded
-// service, where the node that started a calculation is the only one polled; a restart
-// forgets them, the result itself is in the cache), and with NATS in a JetStream KV bucket
-// every node reads (./nats-statuses.ts), so a poll or a cancel may reach any node.
+// end (the asset table's QUERY_STATUS_KEEP_MS). One implementation over the cluster handle
+// (./kv-statuses.ts): with NATS a JetStream KV bucket every node reads, so a poll or a cancel
+// may reach any node; embedded the cluster's twin keeps them in this process's memory (the
+// node that started a calculation is the only one polled; a restart forgets them, the
+// result itself is in the cache).
 export interface QueryStatus {
   id: string;
   query_async: true;
@@ -35,8 +36,6 @@ export interface Statuses {
 }
 
 export const CANCELLED_MESSAGE = 'Query cancelled';
-// How long a status is kept after its calculation ends.
-export const KEEP_MS = 10 * 60_000;
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -52,55 +51,5 @@ export function endedStatus(status: QueryStatus, now: number, outcome: Outcome, 
   return {
     ...status, complete: true, end_time: iso(now), expiration_time: iso(now + keepMs),
     ...('error' in outcome ? { error: true, error_message: outcome.error } : { results: outcome.results }),
-  };
-}
-
-interface Entry {
-  status: QueryStatus;
-  cancel: AbortController;
-  ends: number;
-}
-
-export function createStatuses(opts: { keepMs?: number } = {}): Statuses {
-  const keepMs = opts.keepMs ?? KEEP_MS;
-  const entries = new Map<string, Entry>();
-  const key = (projectId: number, id: string) => `${projectId}:${id}`;
-  const sweep = (now: number) => {
-    for (const [k, e] of entries) if (e.status.complete && e.ends < now) entries.delete(k);
-  };
-  const end = (e: Entry, now: number, outcome: Outcome) => {
-    e.status = endedStatus(e.status, now, outcome, keepMs);
-    e.ends = now + keepMs;
-  };
-  return {
-    async start(projectId, id, insightId, now) {
-      sweep(now);
-      const status = runningStatus(projectId, id, insightId, now, keepMs);
-      const cancel = new AbortController();
-      entries.set(key(projectId, id), { status, cancel, ends: Infinity });
-      return { status, signal: cancel.signal };
-    },
-    async get(projectId, id, now) {
-      sweep(now);
-      return entries.get(key(projectId, id))?.status;
-    },
-    async finish(projectId, id, now, outcome) {
-      const e = entries.get(key(projectId, id));
-      if (!e || e.status.complete) return;
-      end(e, now, outcome);
-    },
-    async cancel(projectId, id, now) {
-      sweep(now);
-      const e = entries.get(key(projectId, id));
-      if (!e) return false;
-      if (!e.status.complete) {
-        e.cancel.abort();
-        end(e, now, { error: CANCELLED_MESSAGE });
-      }
-      return true;
-    },
-    async close() {
-      entries.clear();
-    },
   };
 }

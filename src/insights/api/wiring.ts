@@ -5,18 +5,19 @@ import type { ManagementAuth, TenancyStore } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
 import { positionKey } from '../../log/consumers/index.js';
 import type { StateWrites } from '../../state/index.js';
-import type { Store } from '../../store/env.js';
+import type { LogTables } from '../../log/tables.js';
+import type { InsightsTables } from '../tables.js';
 import { INSIGHTS_CONSUMER } from '../consumer.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
 import { insightRoutes } from './insight-routes.js';
 import { createQueryService, type QueryService } from './query-service.js';
 import { queryRoutes } from './query-routes.js';
-import { createStatuses, type Statuses } from './statuses.js';
+import type { Statuses } from './statuses.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
-  store: Store;
+  store: InsightsTables & LogTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;
@@ -24,8 +25,8 @@ export interface InsightsApiOptions {
   queryTimeoutMs: number;
   /** Where queries run; default: the embedded aggregation worker of this data dir. */
   engine?: InsightsEngine;
-  /** Where background calculations' statuses live (closed with the API); default: this process's memory. */
-  statuses?: Statuses;
+  /** Where background calculations' statuses live (./kv-statuses.ts; closed with the API). */
+  statuses: Statuses;
   onStatusError?(err: Error): void;
 }
 
@@ -44,13 +45,16 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
   const key = positionKey(INSIGHTS_CONSUMER, opts.logId);
   const engine = opts.engine ?? connectEngine(opts.dataDir, opts.queryTimeoutMs, () => opts.store.positions.get(key) ?? 0);
   void pruneCache(opts.store, Date.now() - CACHE_KEEP_MS);
-  const statuses = opts.statuses ?? createStatuses();
+  const { statuses } = opts;
   const service = createQueryService({
     store: opts.store, engine, statuses, now: Date.now, onStatusError: opts.onStatusError,
     newId: () => randomUUID().replace(/-/g, ''),
   });
   return {
-    routes: [...queryRoutes(opts.auth, service), ...insightRoutes(opts.auth, opts.store, opts.writes, opts.tenancy, service, () => new Date())],
+    routes: [
+      ...queryRoutes({ auth: opts.auth, service }),
+      ...insightRoutes({ auth: opts.auth, store: opts.store, writes: opts.writes, tenancy: opts.tenancy, service, now: () => new Date() }),
+    ],
     service,
     async close() {
       engine.close();

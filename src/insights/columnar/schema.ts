@@ -5,7 +5,7 @@
 // columnar/loader.ts).
 import { HOT_COLUMNS } from '../planner/properties.js';
 
-export const HOT = Object.entries(HOT_COLUMNS).map(([property, column]) => ({ property, column }));
+export const HOT = [...HOT_COLUMNS].map(([property, column]) => ({ property, column }));
 
 export const SCHEMA_VERSION = 1;
 

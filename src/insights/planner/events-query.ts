@@ -6,6 +6,7 @@ import type { EventsQuery } from '../schemas.js';
 import { eventsFrom, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
 import { parseInstant } from './dates.js';
 import { translate, type Decode, type ParsedEventsQuery, type Translated } from './hogql-expr.js';
+import { QueryError } from './errors.js';
 import { and, int, join, raw, sql, text, timestamp, type Sql } from './sql.js';
 
 export interface EventsQueryResult {
@@ -18,6 +19,17 @@ export interface EventsQueryResult {
 }
 
 const DEFAULT_LIMIT = 100;
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+// Whether two parsed expressions are the same, whatever their positions in their texts.
+function sameExpression(a: unknown, b: unknown): boolean {
+  const bare = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(bare);
+    if (typeof x !== 'object' || x === null) return x;
+    return Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'start' && k !== 'end').sort(([p], [q]) => (p < q ? -1 : 1)).map(([k, v]) => [k, bare(v)]));
+  };
+  return JSON.stringify(bare(a)) === JSON.stringify(bare(b));
+}
 
 function decode(v: unknown, how: Decode): unknown {
   if (v === null || v === undefined) return null;
@@ -38,7 +50,8 @@ function decode(v: unknown, how: Decode): unknown {
 export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: ParsedEventsQuery): Plan<EventsQueryResult> {
   const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`));
   const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`));
-  if (conditions.some((c) => c.aggregate)) throw new Error('unreachable');
+  const aggregateWhere = conditions.findIndex((c) => c.aggregate);
+  if (aggregateWhere !== -1) throw new QueryError('Aggregations are not allowed in where: filter on the rows, then aggregate in select', `where.${aggregateWhere}`);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
   const where: Sql[] = [sql`e.project = ${ctx.projectId}`];
@@ -47,13 +60,20 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
   const before = query.before ? parseInstant(query.before, ctx, 'before') : ctx.nowMs + 5000;
   where.push(sql`e.timestamp < ${timestamp(before * 1000)}`);
   if (query.event) where.push(sql`e.event = ${query.event}`);
-  if (query.personId) where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
+  if (query.personId) {
+    if (!UUID.test(query.personId)) throw new QueryError('Must be a valid UUID.', 'personId');
+    where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
+  }
   where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx));
   for (const c of conditions) where.push(c.sql);
 
   const aggregated = columns.some((c) => c.aggregate);
   const order: Sql[] = parsed.orderBy.map((o, i) => {
     const t = translate(o.expr as never, `orderBy.${i}`);
+    // Grouped rows have no single value of a column that is neither aggregated nor a group key.
+    if (aggregated && !t.aggregate && !parsed.select.some((s, k) => !columns[k].aggregate && sameExpression(s, o.expr))) {
+      throw new QueryError(`${query.orderBy?.[i] ?? ''} is not under an aggregate function and not in the GROUP BY keys: select it, or order by an aggregate`, `orderBy.${i}`);
+    }
     const dir = raw(o.order === 'DESC' ? 'DESC' : 'ASC');
     if (t.decode === 'timestamp') return sql`${t.asText} ${dir}`;
     // A property orders as a number when it reads as one, else as text.

@@ -10,17 +10,22 @@ type Node =
   | { k: 'bin'; op: '+' | '-' | '*' | '/' | '%'; a: Node; b: Node };
 
 const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z])|([-+*/%()]))/y;
+const BLANK_TO_END = /\s*$/y;
+// A formula is parsed and evaluated recursively: its size and nesting are bounded first.
+const MAX_TOKENS = 1000;
+const MAX_NESTING = 32;
 
 function tokenize(formula: string): string[] {
   const out: string[] = [];
-  TOKEN.lastIndex = 0;
   let at = 0;
   while (at < formula.length) {
-    if (/^\s*$/.test(formula.slice(at))) break;
+    BLANK_TO_END.lastIndex = at;
+    if (BLANK_TO_END.test(formula)) break;
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(formula);
     if (!m) throw new QueryError(`Invalid formula "${formula}"`, 'trendsFilter.formula');
     out.push(m[1] ?? m[2] ?? m[3]);
+    if (out.length > MAX_TOKENS) throw new QueryError(`A formula may hold at most ${MAX_TOKENS} numbers, series and operators`, 'trendsFilter.formula');
     at = TOKEN.lastIndex;
   }
   return out;
@@ -30,19 +35,32 @@ function tokenize(formula: string): string[] {
 export function parseFormula(formula: string, seriesCount: number): Node {
   const tokens = tokenize(formula);
   let i = 0;
+  let depth = 0;
   const fail = (): never => {
     throw new QueryError(`Invalid formula "${formula}"`, 'trendsFilter.formula');
+  };
+  const deeper = () => {
+    if (++depth > MAX_NESTING) throw new QueryError(`A formula may nest parentheses and signs at most ${MAX_NESTING} levels deep`, 'trendsFilter.formula');
   };
   const primary = (): Node => {
     const t = tokens[i++];
     if (t === undefined) return fail();
+    if (t === '(' || t === '-' || t === '+') deeper();
+    let node: Node;
     if (t === '(') {
-      const inner = sum();
+      node = sum();
       if (tokens[i++] !== ')') fail();
-      return inner;
+    } else if (t === '-') {
+      node = { k: 'neg', a: primary() };
+    } else if (t === '+') {
+      node = primary();
+    } else {
+      return leaf(t);
     }
-    if (t === '-') return { k: 'neg', a: primary() };
-    if (t === '+') return primary();
+    depth--;
+    return node;
+  };
+  const leaf = (t: string): Node => {
     if (/^[A-Za-z]$/.test(t)) {
       const index = t.toUpperCase().charCodeAt(0) - 65;
       if (index >= seriesCount) throw new QueryError(`Formula "${formula}" names series ${t.toUpperCase()}, but the query has ${seriesCount}`, 'trendsFilter.formula');

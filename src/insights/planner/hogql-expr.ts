@@ -38,7 +38,7 @@ function value(s: Sql, type: string, extra: Partial<Translated> = {}): Translate
 }
 
 function propertyOf(source: 'e' | 'p', key: string): Translated {
-  const column = source === 'e' ? HOT_COLUMNS[key] : undefined;
+  const column = source === 'e' ? HOT_COLUMNS.get(key) : undefined;
   const bag = raw(`${source}.properties`);
   const textSql = column !== undefined ? sql`e.${raw(column)}` : sql`json_extract_string(${bag}, ${text(pointer(key))})`;
   const jsonSql = column !== undefined ? sql`to_json(e.${raw(column)})::VARCHAR` : sql`json_extract(${bag}, ${text(pointer(key))})::VARCHAR`;
@@ -84,7 +84,8 @@ function constant(v: unknown, attr: string): Translated {
   throw new QueryError('Unsupported constant', attr);
 }
 
-const COMPARE: Record<string, string> = { '==': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const COMPARE = new Map([['==', '='], ['!=', '<>'], ['<', '<'], ['<=', '<='], ['>', '>'], ['>=', '>=']]);
+const LIKE_OPERATORS = new Map([['like', 'LIKE'], ['ilike', 'ILIKE'], ['not like', 'NOT LIKE'], ['not ilike', 'NOT ILIKE']]);
 const AGGREGATES = new Set(['count', 'uniq', 'sum', 'avg', 'min', 'max']);
 
 function isStringLike(t: Translated): boolean {
@@ -147,14 +148,14 @@ function compare(expr: HogExpr, attr: string): Translated {
     if (op === '==') return value(sql`(${other.asText} IS NULL)`, 'Bool', flags);
     if (op === '!=') return value(sql`(${other.asText} IS NOT NULL)`, 'Bool', flags);
   }
-  const likeOps: Record<string, string> = { like: 'LIKE', ilike: 'ILIKE', 'not like': 'NOT LIKE', 'not ilike': 'NOT ILIKE' };
-  if (likeOps[op]) return value(sql`(${left.asText} ${raw(likeOps[op])} ${r.asText})`, 'Bool', flags);
+  const like = LIKE_OPERATORS.get(op);
+  if (like !== undefined) return value(sql`(${left.asText} ${raw(like)} ${r.asText})`, 'Bool', flags);
   if (op === '=~' || op === '!~' || op === '=~*' || op === '!~*') {
     const re = op.endsWith('*') ? sql`'(?i)' || ${r.asText}` : r.asText;
     const m = sql`regexp_matches(${left.asText}, ${re})`;
     return value(op.startsWith('!') ? sql`(NOT ${m})` : m, 'Bool', flags);
   }
-  const cmp = COMPARE[op];
+  const cmp = COMPARE.get(op);
   if (cmp === undefined) throw new QueryError(`Unsupported comparison "${op}"`, attr);
   // Timestamps compare as instants; strings as text; anything against a number as numbers.
   if (left.decode === 'timestamp' || r.decode === 'timestamp') {

@@ -25,18 +25,21 @@ export interface PropertyGroup {
 
 export type Properties = PropertyFilter[] | PropertyGroup | null | undefined;
 
-/** Event properties kept in columns of their own (columnar/schema.ts), by property name. */
-export const HOT_COLUMNS: Readonly<Record<string, string>> = {
-  $session_id: 'session_id',
-  $current_url: 'current_url',
-  $pathname: 'pathname',
-  $host: 'host',
-  $browser: 'browser',
-  $os: 'os',
-  $device_type: 'device_type',
-  $referring_domain: 'referring_domain',
-  $lib: 'lib',
-};
+/**
+ * Event properties kept in columns of their own (columnar/schema.ts), by property name.
+ * A Map: property names are data, and "constructor" or "__proto__" are property names too.
+ */
+export const HOT_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ['$session_id', 'session_id'],
+  ['$current_url', 'current_url'],
+  ['$pathname', 'pathname'],
+  ['$host', 'host'],
+  ['$browser', 'browser'],
+  ['$os', 'os'],
+  ['$device_type', 'device_type'],
+  ['$referring_domain', 'referring_domain'],
+  ['$lib', 'lib'],
+]);
 
 /** RFC 6901 pointer to a top-level key (DuckDB's JSON functions take it as a parameter). */
 export function pointer(key: string): string {
@@ -48,7 +51,7 @@ export type PropertySource = 'event' | 'person';
 /** The property's text (NULL when absent): strings as they are, other JSON as its text. */
 export function propertyText(source: PropertySource, key: string): Sql {
   if (source === 'event') {
-    const column = HOT_COLUMNS[key];
+    const column = HOT_COLUMNS.get(key);
     if (column !== undefined) return sql`e.${ident(column)}`;
     return sql`json_extract_string(e.properties, ${text(pointer(key))})`;
   }
@@ -109,7 +112,7 @@ export function valueSetLookups(properties: Properties): PropertyFilter[] {
 export function valueSetQuery(filter: PropertyFilter, projectId: number): Sql {
   const source = sourceOf(filter, 'properties');
   const textExpr = propertyText(source, filter.key);
-  const json = source === 'event' && HOT_COLUMNS[filter.key] !== undefined
+  const json = source === 'event' && HOT_COLUMNS.has(filter.key)
     ? sql`to_json(${textExpr})::VARCHAR`
     : sql`json_extract(${source === 'event' ? raw('e.properties') : raw('p.properties')}, ${text(pointer(filter.key))})::VARCHAR`;
   const from = source === 'event' ? raw('events e') : raw('persons p');

@@ -1,23 +1,18 @@
 // Work done once per cluster (docs/decisions/0031): a consumer whose effects leave the
 // service (hog function deliveries) runs on one node of a NATS cluster at a time, the one
-// holding its claim: a lease (src/leases/) on a key of the KV bucket HEDGEROW_CLAIMS, which
-// every other node tries to take every third of its TTL. While it holds the claim the
+// holding its claim: a lease (src/cluster/leases.ts) on a key of the KV bucket HEDGEROW_CLAIMS,
+// which every other node tries to take every third of its TTL. Embedded, the one node always
+// gets it (the cluster's twin): the work runs through the same code. While it holds the claim the
 // holder also records the consumer's position under the same key in a bucket that keeps it
 // (HEDGEROW_CLAIM_POSITIONS); a node taking the claim over starts the consumer from there
 // (from its own position only when nobody recorded one). The position recorded is the
 // holder's to choose: the destinations record where a successor must replay from for
 // nothing the holder still had queued to be lost (src/destinations/runtime/queue.ts).
-import { StorageType, type KV, type NatsConnection } from 'nats';
-import { connectNats } from '../../nats/connect.js';
-import { openLeases, type Lease, type Leases } from '../../leases/index.js';
+import type { Cluster, Lease, Leases, KvView } from '../../cluster/index.js';
 
 export interface ClaimOptions {
-  url: string;
   // The claimed work (a consumer's name): the key in both buckets.
   name: string;
-  node: string;
-  // How long a claim outlives its holder's last renewal; it is renewed every third of it.
-  ttlMs?: number;
   // The position to record at each renewal: where a successor starts.
   position(): number;
   // Called on taking the claim, with the position the last holder recorded (null for none);
@@ -26,8 +21,6 @@ export interface ClaimOptions {
   // Called on losing it (a renewal refused: another node holds it now); the work stops.
   onLose(): Promise<void>;
   onError?(err: Error): void;
-  // Replicas of what this creates when missing (HEDGEROW_NATS_REPLICAS; 1 when omitted).
-  replicas?: number;
 }
 
 export interface Claim {
@@ -36,25 +29,14 @@ export interface Claim {
   close(): Promise<void>;
 }
 
-export const CLAIMS_BUCKET = 'HEDGEROW_CLAIMS';
-export const CLAIM_POSITIONS_BUCKET = 'HEDGEROW_CLAIM_POSITIONS';
-const DEFAULT_TTL_MS = 10_000;
-
 const text = new TextEncoder();
 const fromText = new TextDecoder();
 
-export async function claimWork(opts: ClaimOptions): Promise<Claim> {
-  const nc: NatsConnection = await connectNats(opts.url, `hedgerow-claim-${opts.name}`);
-  let leases: Leases;
-  let positions: KV;
-  try {
-    const js = nc.jetstream();
-    leases = await openLeases(js, { bucket: CLAIMS_BUCKET, ttlMs: opts.ttlMs ?? DEFAULT_TTL_MS, node: opts.node, replicas: opts.replicas });
-    positions = await js.views.kv(CLAIM_POSITIONS_BUCKET, { history: 1, storage: StorageType.File, replicas: opts.replicas ?? 1 });
-  } catch (err) {
-    await nc.close();
-    throw err;
-  }
+// The claim's lease TTL is the claims bucket's (the cluster timings' claimTtlMs when this
+// node made it); the positions bucket keeps what the holder records.
+export async function claimWork(cluster: Cluster, opts: ClaimOptions): Promise<Claim> {
+  const leases: Leases = await cluster.leases('claims');
+  const positions: KvView = await cluster.kv('claimPositions');
   let lease: Lease | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
@@ -109,7 +91,6 @@ export async function claimWork(opts: ClaimOptions): Promise<Claim> {
         }
       }
       await leases.close();
-      await nc.drain().catch(() => nc.close());
     },
   };
 }

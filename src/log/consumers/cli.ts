@@ -2,11 +2,12 @@
 // records none could decode, and events one could not apply, on the data directory of a
 // running server or a stopped one. With --json, one object a line, each with its bytes
 // in base64.
-import { openStore } from '../../store/env.js';
+import { openStore } from '../../store/index.js';
+import { logTables } from '../tables.js';
 import { listDeadLetters } from './dead-letters.js';
 
 export async function deadLettersCommand(config: { dataDir: string; json: boolean }): Promise<string> {
-  const store = openStore(config.dataDir);
+  const store = openStore(config.dataDir, [logTables]);
   try {
     const letters = listDeadLetters(store);
     if (config.json) return letters.map((l) => JSON.stringify(l)).join('\n');

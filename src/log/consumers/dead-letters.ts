@@ -8,7 +8,7 @@
 //     (ConsumerHandler.giveUp): under [log id, sequence, consumer, index in the record],
 //     with the event as JSON when it can be written as JSON. An operation the event store
 //     could not apply (docs/decisions/0032) likewise, its index counted past the events.
-import type { Store } from '../../store/env.js';
+import type { LogTables } from '../tables.js';
 import type { CapturedEvent, LogEntry, LogOperation } from '../types.js';
 import type { ConsumerPosition } from './types.js';
 
@@ -28,7 +28,7 @@ export interface SetAsideEvent extends QuarantinedRecord {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function quarantineRecord(
-  store: Store, entry: LogEntry, logId: string, position: ConsumerPosition, error: unknown, nowMs: number,
+  store: LogTables, entry: LogEntry, logId: string, position: ConsumerPosition, error: unknown, nowMs: number,
 ): Promise<QuarantinedRecord> {
   const message = messageOf(error);
   const record = entry.record ?? null;
@@ -53,7 +53,7 @@ function eventBytes(event: CapturedEvent | LogOperation): Buffer | null {
 
 // Sets aside event `index` of record `seq` for `consumer`, moving the position to `through`.
 export async function setAsideEvent(
-  store: Store, consumer: string, logId: string, seq: number, index: number, event: CapturedEvent | LogOperation, error: unknown,
+  store: LogTables, consumer: string, logId: string, seq: number, index: number, event: CapturedEvent | LogOperation, error: unknown,
   through: number | null, position: ConsumerPosition, nowMs: number,
 ): Promise<SetAsideEvent> {
   const message = messageOf(error);
@@ -78,7 +78,7 @@ export interface DeadLetterListing {
   record: string | null;
 }
 
-export function listDeadLetters(store: Store): DeadLetterListing[] {
+export function listDeadLetters(store: LogTables): DeadLetterListing[] {
   return [...store.deadLetters.getRange()].map(({ key: [log, seq, consumer, event], value }) => ({
     log, seq, ...(consumer === undefined ? {} : { consumer, event }),
     error: value.error, quarantined_at: value.quarantined_at, bytes: value.record?.byteLength ?? 0,

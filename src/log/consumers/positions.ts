@@ -1,7 +1,7 @@
 // Consumer positions in LMDB (`positions`: key → last applied log sequence). The embedded
 // log's positions keep the consumer's plain name (data dirs written before positions
 // were per log); a position in any other log's sequence carries that log's id.
-import type { Store } from '../../store/env.js';
+import type { LogTables } from '../tables.js';
 import { LMDB_LOG_ID } from '../types.js';
 import type { ConsumerPosition } from './types.js';
 
@@ -9,7 +9,7 @@ export function positionKey(consumer: string, logId: string): string {
   return logId === LMDB_LOG_ID ? consumer : `${consumer}@${logId}`;
 }
 
-export function consumerPosition(store: Store, consumer: string, logId: string): ConsumerPosition {
+export function consumerPosition(store: LogTables, consumer: string, logId: string): ConsumerPosition {
   const key = positionKey(consumer, logId);
   return {
     key,
@@ -21,7 +21,7 @@ export function consumerPosition(store: Store, consumer: string, logId: string):
 
 // The store takes a write that changes nothing (the position, rewritten as it is), or
 // the error was the store's and is thrown again.
-export async function rethrowUnlessWritable(store: Store, key: string, err: unknown): Promise<void> {
+export async function rethrowUnlessWritable(store: LogTables, key: string, err: unknown): Promise<void> {
   try {
     await store.root.transaction(() => store.positions.put(key, store.positions.get(key) ?? 0));
   } catch {

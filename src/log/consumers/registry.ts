@@ -3,7 +3,7 @@
 // position of a consumer that starts at the log's end, before anything could prune or
 // apply past it; one that starts at the beginning holds retention back from the moment
 // it is registered, stored position or not (src/log/retention.ts).
-import type { Store } from '../../store/env.js';
+import type { LogTables } from '../tables.js';
 import { consumerPosition, positionKey } from './positions.js';
 import type { ConsumerDefinition, StartAt } from './types.js';
 
@@ -36,7 +36,7 @@ export function checkRegistry(consumers: readonly RegisteredConsumer[]): void {
 
 // At start-up, before the consumers and retention run: a consumer that starts at the end
 // and has no position yet stands at `lastSeq` from now on.
-export async function registerConsumers(store: Store, logId: string, lastSeq: number, consumers: readonly RegisteredConsumer[]): Promise<void> {
+export async function registerConsumers(store: LogTables, logId: string, lastSeq: number, consumers: readonly RegisteredConsumer[]): Promise<void> {
   checkRegistry(consumers);
   for (const c of consumers) {
     const position = consumerPosition(store, c.name, logId);
@@ -45,6 +45,6 @@ export async function registerConsumers(store: Store, logId: string, lastSeq: nu
 }
 
 // Every registered consumer's stored position in `logId` (0 for one without).
-export function positionsOf(store: Store, logId: string, consumers: readonly RegisteredConsumer[]): { name: string; position: number }[] {
+export function positionsOf(store: LogTables, logId: string, consumers: readonly RegisteredConsumer[]): { name: string; position: number }[] {
   return consumers.map((c) => ({ name: c.name, position: store.positions.get(positionKey(c.name, logId)) ?? 0 }));
 }

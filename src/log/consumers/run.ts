@@ -2,7 +2,8 @@
 // (its stored position; else the log's beginning or end, as it declares; a gap the log
 // no longer holds goes to its backfill or stops it loudly), then applies entries through
 // the ladder, never past the consumer it follows.
-import type { Store } from '../../store/env.js';
+import type { Cluster } from '../../cluster/index.js';
+import type { LogTables } from '../tables.js';
 import type { LogEntry, LogReader } from '../types.js';
 import { consumerPosition, rethrowUnlessWritable } from './positions.js';
 import { applyIsolating, SILENT, type ConsumerReports } from './ladder.js';
@@ -11,18 +12,22 @@ import { LogGapError, type ConsumerContext, type ConsumerDefinition, type Consum
 // How often a consumer waiting for the one it follows looks at that one's position.
 const FOLLOW_POLL_MS = 50;
 
-export interface RunOptions<S> {
-  store: Store;
+export interface RunOptions<S, T> {
+  store: T & LogTables;
   reader: LogReader;
   signal: AbortSignal;
   settings: S;
   now?: () => number;
   reports?: ConsumerReports;
+  // The thread's cluster handle (src/log/consumers/thread.ts).
+  cluster?: Cluster;
 }
 
-export function consumerContext<S>(name: string, store: Store, logId: string, settings: S, now: () => number = Date.now): ConsumerContext<S> {
+export function consumerContext<S, T>(
+  name: string, store: T & LogTables, logId: string, settings: S, now: () => number = Date.now, cluster?: Cluster,
+): ConsumerContext<S, T> {
   const position = consumerPosition(store, name, logId);
-  return { name, store, logId, settings, position, now, rethrowUnlessWritable: (err) => rethrowUnlessWritable(store, position.key, err) };
+  return { name, store, logId, settings, position, now, cluster, rethrowUnlessWritable: (err) => rethrowUnlessWritable(store, position.key, err) };
 }
 
 // The position reading starts after. Records a consumer that starts at the end there on
@@ -54,10 +59,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function runConsumer<S>(definition: ConsumerDefinition<S>, opts: RunOptions<S>): Promise<void> {
+export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, opts: RunOptions<S, T>): Promise<void> {
   const { store, reader, signal } = opts;
   const reports = opts.reports ?? SILENT;
-  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now);
+  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now, opts.cluster);
   const handler = await definition.open(ctx);
   try {
     const start = await startingPosition(ctx, definition.startsAt, handler, reader);

@@ -3,7 +3,7 @@
 // shutdown. Every consumer has a thread of its own (docs/decisions/0014).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../logger.js';
-import type { ConsumerThreadData, ThreadMessage } from './thread.js';
+import { leaveLoading, newPhase, TERMINATING, type ConsumerThreadData, type ThreadMessage } from './thread.js';
 import type { FailureKind } from './ladder.js';
 
 const HEALTHY_AFTER_MS = 60_000;
@@ -16,6 +16,7 @@ const CRASH_LOOP_RESTARTS = 2;
 // the threads run at a lower CPU priority and a loaded machine can starve one for seconds
 // (seen: over 5 s while a thread was still starting), and terminating a thread inside
 // native code that throws C++ exceptions (DuckDB's bindings) aborts the whole process.
+// A thread still loading its modules is not waited for (./thread.ts LOADING).
 const STOP_GRACE_MS = 30_000;
 const WORKER_URL = new URL('../../../workers/consumer.js', import.meta.url);
 
@@ -29,12 +30,15 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
   const { name } = data.consumer;
   // The thread while it is alive; null between a death and its restart.
   let worker: Worker | null = null;
+  // That thread's phase (./thread.ts).
+  let phase = newPhase();
   let stopping = false;
   let restarts = 0;
   let running = false;
 
   function start() {
-    const w = new Worker(WORKER_URL, { workerData: data });
+    phase = newPhase();
+    const w = new Worker(WORKER_URL, { workerData: { thread: data, phase } });
     worker = w;
     w.on('online', () => {
       running = true;
@@ -67,6 +71,11 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
       stopping = true;
       const w = worker;
       if (!w) return;
+      // Still loading modules: it holds nothing yet, so it is not waited for.
+      if (leaveLoading(phase, TERMINATING)) {
+        await w.terminate();
+        return;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => { void w.terminate(); }, STOP_GRACE_MS);
         w.once('exit', () => { clearTimeout(timer); resolve(); });

@@ -4,7 +4,8 @@
 // isolate-and-retry ladder (./ladder.ts), setting aside what it cannot apply
 // (./dead-letters.ts), the worker thread and its supervision (./supervise.ts), metrics,
 // and holding back log retention until it has applied a record (docs/decisions/0014).
-import type { Store } from '../../store/env.js';
+import type { Cluster } from '../../cluster/index.js';
+import type { LogTables } from '../tables.js';
 import type { CapturedEvent, PlacedOperation, UnreadableEvent } from '../types.js';
 
 // Where a consumer that has no stored position starts: at the log's first record, or at
@@ -24,7 +25,9 @@ export interface EventGroup {
   readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
 }
 
-export interface ConsumerDefinition<S = undefined> {
+// S: its settings. T: the tables it uses (a slice of the store its thread opens), beside
+// the log's own.
+export interface ConsumerDefinition<S = undefined, T = unknown> {
   // import.meta.url of the module that exports this definition: the consumer's worker
   // thread imports that module and finds the definition by name.
   readonly module: string;
@@ -37,19 +40,22 @@ export interface ConsumerDefinition<S = undefined> {
   readonly follows?: string;
   // Runs in the consumer's own worker thread, once per start: opens what the consumer
   // needs (caches, another database) and returns its handler.
-  open(ctx: ConsumerContext<S>): ConsumerHandler | Promise<ConsumerHandler>;
+  open(ctx: ConsumerContext<S, T>): ConsumerHandler | Promise<ConsumerHandler>;
 }
 
-export interface ConsumerContext<S> {
+export interface ConsumerContext<S, T = unknown> {
   readonly name: string;
-  // The LMDB environment, opened in this thread.
-  readonly store: Store;
+  // The store, opened in this thread with every domain's tables.
+  readonly store: T & LogTables;
   // The log being read (positions are per log).
   readonly logId: string;
   // What the service registered the consumer with (plain data: it crossed a thread).
   readonly settings: S;
   readonly position: ConsumerPosition;
   now(): number;
+  // The cluster handle of the consumer's thread (its one NATS connection, or the embedded
+  // twin); absent where a consumer is driven outside the service (tests, benches).
+  readonly cluster?: Cluster;
   // Rethrows `err` unless the store still takes a write (the position rewritten as it
   // is): tells a failure of the batch from a failure of the store. The mechanism calls
   // it between the rungs of its ladder; a handler's own fallbacks (giveUp) call it too.
@@ -98,7 +104,7 @@ export interface ConsumerHandler {
 }
 
 // Identity, for the types: `settings` of the context is what the service registers.
-export function defineConsumer<S = undefined>(definition: ConsumerDefinition<S>): ConsumerDefinition<S> {
+export function defineConsumer<S = undefined, T = unknown>(definition: ConsumerDefinition<S, T>): ConsumerDefinition<S, T> {
   return definition;
 }
 

@@ -2,7 +2,7 @@
 // refused on every management route of the project, whatever the key's scopes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { serveSuite, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser } from '../../helpers/users.js';
 import { OrgLevel, type Project } from '../../../src/access/tenancy/types.js';
@@ -12,7 +12,8 @@ let t: TestServer;
 let api: ApiCall;
 const NO_ACCESS = denied("You don't have access to the project.");
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 async function project(accessControl: boolean): Promise<Project> {
   const org = t.server.tenancy.userByEmail('admin@hedgerow.local')!.organization_id;

@@ -3,7 +3,7 @@
 // the list/create/read/update skeleton flags and cohorts share, DELETE refused with 405.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Store } from '../../../src/store/env.js';
+import type { Store } from '../../../src/tables.js';
 import { createTenancyStore } from '../../../src/access/tenancy/store.js';
 import { tenancyCommands } from '../../../src/access/tenancy/commands.js';
 import { createLocalWrites } from '../../../src/state/index.js';

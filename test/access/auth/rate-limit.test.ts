@@ -1,14 +1,15 @@
 // Per-key rate limit of the management API and the failed-authentication metric.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, bearer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, request, bearer, type TestServer } from '../../helpers/server.js';
 import { createRateLimiter } from '../../../src/access/auth/rate-limit.js';
 import { ApiError } from '../../../src/errors.js';
 
 const s = suite('management rate limit');
 let t: TestServer;
 
-s.before(async () => { t = await startTestServer({ env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '3' } }); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '3' }, consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 const me = (key: string) => request(`${t.url}/api/users/@me/`, { headers: bearer(key) });

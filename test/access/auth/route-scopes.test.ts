@@ -5,7 +5,7 @@
 // scope fails here.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, request, bearer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, request, bearer, type TestServer } from '../../helpers/server.js';
 import { SCOPE_OBJECTS, accessFor } from '../../../src/access/auth/scopes.js';
 import type { Route } from '../../../src/http/types.js';
 
@@ -43,7 +43,8 @@ async function call(method: string, path: string, key?: string) {
   });
 }
 
-s.before(async () => { t = await startTestServer(); });
+// No log consumers: nothing here reads what they apply.
+s.before(async () => { t = await startTestServer({ consumers: NO_CONSUMERS }); });
 s.after(async () => { await t.close(); });
 
 s('the route table holds the management routes of this issue', () => {

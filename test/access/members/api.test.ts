@@ -3,7 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
+import { clockTick } from '../../helpers/wait.js';
 import { apiClient, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf, type TestUser } from '../../helpers/users.js';
 import { OrgLevel, type Project } from '../../../src/access/tenancy/types.js';
@@ -16,8 +17,9 @@ let owner: TestUser;
 const SUFFICIENT = denied("You don't have sufficient permissions in the project.");
 const PREFIXES = ['/api/projects', '/api/environments'];
 
+// No log consumers: nothing here reads what they apply.
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: NO_CONSUMERS });
   api = apiClient(t);
   owner = { user: ownerOf(t), key: t.personalKey };
 });
@@ -224,9 +226,9 @@ s('the list is a bare array ordered by level, then newest first', async () => {
   const p = await privateProject();
   const [a, b, c] = [(await addUser(t)), (await addUser(t)), (await addUser(t))];
   await add(p, owner, a, 1);
-  await new Promise((r) => setTimeout(r, 5));
+  await clockTick();
   await add(p, owner, b, 8);
-  await new Promise((r) => setTimeout(r, 5));
+  await clockTick();
   await add(p, owner, c, 1);
   const r = await api('GET', members(p), owner.key);
   assert.is(r.status, 200);
@@ -242,7 +244,7 @@ s('PATCH: an owner or a project admin changes a level (200); a plain member may 
   const created = (await add(p, owner, rookie)).body;
   await add(p, owner, manager, 8);
   await add(p, owner, viewer, 1);
-  await new Promise((r) => setTimeout(r, 5));
+  await clockTick();
   const up = await api('PATCH', member(p, rookie.user.uuid), owner.key, { level: 8 });
   assert.is(up.status, 200);
   assert.is(up.body.level, 8);

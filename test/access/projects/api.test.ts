@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { postJson, eventually, type TestServer } from '../../helpers/server.js';
+import { postJson, eventually, EVENTS_ONLY, type TestServer } from '../../helpers/server.js';
 import { serveSuite, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser } from '../../helpers/users.js';
 import { OrgLevel } from '../../../src/access/tenancy/types.js';
@@ -11,7 +11,8 @@ const s = suite('projects API');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Events and persons only: no insights or hog function consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: EVENTS_ONLY });
 
 const capture = (token: string, event = 'e', distinct_id = 'd') =>
   postJson(`${t.url}/i/v0/e/`, { api_key: token, event, distinct_id, properties: { marker: randomUUID() } });

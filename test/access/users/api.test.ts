@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
+import { clockTick } from '../../helpers/wait.js';
 import { serveSuite, denied, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf } from '../../helpers/users.js';
 import { OrgLevel } from '../../../src/access/tenancy/types.js';
@@ -12,7 +13,8 @@ let t: TestServer;
 let api: ApiCall;
 const USER_FIELDS = ['distinct_id', 'email', 'first_name', 'hedgehog_config', 'id', 'is_email_verified', 'last_name', 'role_at_organization', 'uuid'];
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 s('/api/users/@me/ is the key owner, with organization and current project', async () => {
   const alice = await addUser(t, { email: 'Alice@Example.com', level: OrgLevel.admin, scopes: ['user:read'] });
@@ -38,7 +40,7 @@ s('another user\'s uuid is 404; user:read is required', async () => {
 
 s('members: a paginated list embedding the user, newest first', async () => {
   const carol = await addUser(t, { email: 'carol@example.com' });
-  await new Promise((r) => setTimeout(r, 5));
+  await clockTick();
   const dave = await addUser(t, { email: 'dave@example.com', level: OrgLevel.admin });
   const r = await api('GET', '/api/organizations/@current/members/', carol.key);
   assert.is(r.status, 200);

@@ -2,7 +2,7 @@
 // PostHog's shape and rules, and the rules that keep flags using them evaluable.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { definitionsVersion, staticCohortsOf } from '../../../src/flags/definitions/index.js';
 import { cohortFilters, cohortsPath, createCohort, createFlag, flagBody, freshKey, invalid, person } from './helpers.js';
@@ -11,7 +11,8 @@ const s = suite('cohorts API');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 const post = (body: unknown) => api('POST', cohortsPath(t), t.personalKey, body);
 const patch = (id: number, body: unknown) => api('PATCH', `${cohortsPath(t)}${id}/`, t.personalKey, body);

@@ -3,7 +3,7 @@
 // ETag revalidation, authentication and the quota's 402.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request, postJson, bearer, eventually, type TestServer } from '../../helpers/server.js';
+import { request, postJson, bearer, eventually, EVENTS_ONLY, type TestServer } from '../../helpers/server.js';
 import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { addUser } from '../../helpers/users.js';
 import { cohortFilters, createCohort, createFlag, flagBody, flagsPath, freshKey, person } from './helpers.js';
@@ -12,7 +12,8 @@ const s = suite('local evaluation feed');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Events and persons only: no insights or hog function consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: EVENTS_ONLY });
 
 const definitions = (query = '&send_cohorts', key = t.personalKey, headers: Record<string, string> = {}) =>
   request(`${t.url}/flags/definitions?token=${t.projectKey}${query}`, { headers: { ...bearer(key), ...headers } });

@@ -2,7 +2,7 @@
 // words under attr "filters", in PostHog's order; valid filters are stored as sent.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { cohortFilters, createCohort, createFlag, flagBody, flagsPath, freshKey, invalid, person } from './helpers.js';
 
@@ -10,7 +10,8 @@ const s = suite('feature flag filters');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 const create = (filters: unknown, key = freshKey()) => api('POST', flagsPath(t), t.personalKey, { key, filters });
 const refused = async (filters: unknown, body: unknown) => {

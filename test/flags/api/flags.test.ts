@@ -1,7 +1,7 @@
 // Feature flag management over HTTP: PostHog's shape, lifecycle and error bodies.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { addUser, ownerOf } from '../../helpers/users.js';
 import { definitionsVersion } from '../../../src/flags/definitions/index.js';
@@ -11,7 +11,8 @@ const s = suite('feature flags API');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 const everyone = [{ properties: [], rollout_percentage: 100 }];
 

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PostHog } from 'posthog-node';
-import { startTestServer, postJson, request, bearer, eventually, type TestServer } from '../../helpers/server.js';
+import { startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../../helpers/server.js';
 import { apiClient, type ApiCall } from '../../helpers/api.js';
 import { compileFlags, evaluateFlags } from '../../../src/flags/index.js';
 import { loadFlagDefinitions } from '../../../src/flags/definitions/index.js';
@@ -37,7 +37,7 @@ const people: Someone[] = [
 const keys = ['half', 'acme', 'variants', 'french-pro', 'needs-acme', 'off', 'big-companies'];
 
 s.before(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ consumers: EVENTS_ONLY });
   api = apiClient(t);
   await createFlag(api, t, flagBody('half', [{ properties: [], rollout_percentage: 50 }], { filters: { payloads: { true: '{"discount":10}' } } }));
   const acme = await createFlag(api, t, flagBody('acme', [{ properties: [person('email', 'icontains', '@acme.com')] }]));

@@ -3,7 +3,7 @@
 // staticCohortsOf supplies static membership.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { TestServer } from '../../helpers/server.js';
+import { NO_CONSUMERS, type TestServer } from '../../helpers/server.js';
 import { serveSuite, type ApiCall } from '../../helpers/api.js';
 import { compileFlags, evaluateFlags } from '../../../src/flags/index.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../../../src/flags/definitions/index.js';
@@ -13,7 +13,8 @@ const s = suite('flag definitions for evaluation');
 let t: TestServer;
 let api: ApiCall;
 
-serveSuite(s, (server, client) => { t = server; api = client; });
+// Management API only: no log consumers.
+serveSuite(s, (server, client) => { t = server; api = client; }, { consumers: NO_CONSUMERS });
 
 s('an empty project: no flags, version 0', () => {
   assert.equal(loadFlagDefinitions(t.server.store, t.projectId), {

@@ -1,0 +1,53 @@
+// The access module's start: the tenancy store (bootstrapped on an empty data dir, its keys
+// written once to the node's banner stream), explicit members, and the management API's
+// authentication, which every module with management routes uses.
+import type { NodeContext } from '../modules/index.js';
+import type { Started } from '../modules/index.js';
+import type { AccessTables } from './tables.js';
+import { createTenancyStore, type TenancyStore } from './tenancy/store.js';
+import { bootstrap } from './tenancy/bootstrap.js';
+import { createManagementAuth, type ManagementAuth } from './auth/management.js';
+import { createRateLimiter } from './auth/rate-limit.js';
+import { ALL_SCOPES } from './auth/scopes.js';
+import { createMemberStore } from './members/store.js';
+import { createProjectAccess, type ProjectAccess } from './members/access.js';
+import { projectRoutes } from './projects/routes.js';
+import { memberRoutes } from './members/routes.js';
+import { userRoutes } from './users/routes.js';
+
+export type AccessTablesUsed = AccessTables;
+
+export interface AccessProvides {
+  tenancy: TenancyStore;
+  auth: ManagementAuth;
+  access: ProjectAccess;
+}
+
+export async function startAccess(ctx: NodeContext<AccessTablesUsed>): Promise<Started<AccessProvides>> {
+  const tenancy = createTenancyStore(ctx.store, ctx.writes);
+  const boot = await bootstrap(tenancy);
+  if (boot.created) {
+    const { key } = await tenancy.createPersonalKey(boot.admin.id, [...ALL_SCOPES], null, 'bootstrap');
+    ctx.out.write(
+      '\n  hedgerow: new data directory initialised\n' +
+      `  project id:        ${boot.project.id}\n` +
+      `  project API key:   ${boot.project.api_token}\n` +
+      `  personal API key:  ${key}   (shown once; store it now)\n` +
+      `  admin user:        ${boot.admin.email}   (\`hedgerow init\` mints another personal key)\n\n`,
+    );
+  }
+  const members = createMemberStore(ctx.store, ctx.writes);
+  const access = createProjectAccess(members);
+  const auth = createManagementAuth({
+    tenancy, onAuthFailure: (reason) => ctx.metrics.authFailures.inc({ reason }), projectAccess: access.check,
+    rateLimit: createRateLimiter({ limit: ctx.config.managementRateLimitPerMinute, windowMs: 60_000 }),
+  });
+  return {
+    provides: { tenancy, auth, access },
+    routes: [
+      ...projectRoutes({ auth, tenancy, access }),
+      ...memberRoutes({ auth, tenancy, members, access }),
+      ...userRoutes({ auth, tenancy }),
+    ],
+  };
+}

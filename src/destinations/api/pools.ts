@@ -1,0 +1,41 @@
+// The hog functions API's two worker pools (docs/decisions/0039). Compiling (the WASM
+// parser) runs in a pool of its own, two threads with a deadline: a source that keeps the
+// parser busy past it has its worker stopped and replaced, and holds one thread, not every
+// save. A test run's synchronous steps (filters and inputs, slices of the program) run in a
+// Hog pool of their own, bounded like the pipeline's, so a test run never waits behind the
+// pipeline's deliveries nor they behind it. Both start on their first task.
+import { createLazyWorkerPool, type WorkerPool } from '../../pools/index.js';
+import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from '../runtime/run-slice.js';
+import type { HogApiTasks, HogExecTasks } from '../tasks.js';
+
+const COMPILE_WORKER = new URL('../../../workers/hog-api.js', import.meta.url);
+const EXEC_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
+
+// How long one save's or test run's configuration may take to compile. Sources are bounded
+// in size and nesting before they reach the parser (src/hog/source-bounds.ts); this is for
+// the parser's slow paths those bounds do not foresee.
+export const COMPILE_DEADLINE_MS = 20_000;
+const COMPILE_THREADS = 2;
+// The parser's WASM memory lies outside the JS heap; its AST of a 100 KB program is a few MB.
+const COMPILE_HEAP_MB = 512;
+
+export interface HogApiPools {
+  compile: WorkerPool<HogApiTasks>;
+  exec: WorkerPool<HogExecTasks>;
+  close(): Promise<void>;
+}
+
+export function createHogApiPools(): HogApiPools {
+  const compile = createLazyWorkerPool<HogApiTasks>({
+    worker: COMPILE_WORKER, threads: COMPILE_THREADS, workerData: undefined,
+    deadlines: { validate: COMPILE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: COMPILE_HEAP_MB },
+  });
+  const exec = createLazyWorkerPool<HogExecTasks>({
+    worker: EXEC_WORKER, threads: 1, workerData: undefined,
+    deadlines: { run: HOG_SLICE_DEADLINE_MS, prepare: HOG_PREPARE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
+  });
+  return {
+    compile, exec,
+    close: async () => { await Promise.all([compile.close(), exec.close()]); },
+  };
+}

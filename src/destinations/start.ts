@@ -1,0 +1,70 @@
+// The destinations module's start: their working state (queued invocations, logs, metrics)
+// in an environment of its own, pruned on every node; with NATS, the telemetry every node
+// applies (the delivering node's logs, metrics and watcher state: docs/decisions/0034); the
+// claim that runs the destinations consumer; and the hog function API, whose compiles and
+// test runs have pools of their own (docs/decisions/0039).
+import type { NodeContext, Started, Use } from '../modules/index.js';
+import { accessModule } from '../access/module.js';
+import { overNats } from '../cluster/index.js';
+import type { DestinationsTables } from './tables.js';
+import { openDestinationsStore } from './runtime/env.js';
+import { startRetention } from './runtime/retention.js';
+import { followTelemetry } from './runtime/telemetry-follower.js';
+import { handoverPosition, takeOver } from './runtime/queue.js';
+import { DESTINATIONS_CONSUMER } from './runtime/consumer.js';
+import { hogFunctionRoutes } from './api/routes.js';
+import { createHogApiPools } from './api/pools.js';
+import { templateRoutes } from './api/template-routes.js';
+
+export type DestinationsTablesUsed = DestinationsTables;
+
+export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>, use: Use): Promise<Started> {
+  const { config, cluster, log, store, writes } = ctx;
+  const { auth, tenancy } = use(accessModule);
+  const ds = openDestinationsStore(config.dataDir);
+  const retention = startRetention(store, ds, config.hog, Date.now);
+  // Compiling (the WASM parser) and test runs run in the API's own pools.
+  const hogApi = createHogApiPools();
+  let telemetry: Awaited<ReturnType<typeof followTelemetry>> | null = null;
+  let claim: { release(): Promise<void> } | null = null;
+  const close = async () => {
+    // The claim first: its last recorded position reads the queue.
+    await claim?.release();
+    await hogApi.close();
+    retention.stop();
+    await telemetry?.close();
+    await ds.close();
+  };
+  try {
+    telemetry = overNats(cluster)
+      ? await followTelemetry(cluster, { ds, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
+      : null;
+    const following = telemetry;
+    claim = await ctx.consumers.claim(DESTINATIONS_CONSUMER, {
+      // Far enough back that a successor replays every event whose invocation is still
+      // queued here: losing this node loses no delivery (some are repeated instead).
+      position: (current) => handoverPosition(ds, current),
+      async onAcquire(recorded) {
+        if (recorded !== null) {
+          const forgotten = await takeOver(ds, ctx.eventLog.id, recorded);
+          if (forgotten > 0) log.info('invocations queued here were replayed by the last holder', { consumer: DESTINATIONS_CONSUMER, forgotten });
+        }
+        // The watcher state as the last holder left it, not this node's stale copy.
+        await following?.syncWatcher().catch((err) => log.warn('hog function telemetry: watcher state not read', { error: (err as Error).message }));
+      },
+    });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return {
+    routes: [
+      ...hogFunctionRoutes({
+        auth, store, writes, tenancy, ds, pools: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
+        watcherLockMs: config.hog.watcherLockSeconds * 1000,
+      }),
+      ...templateRoutes({ auth, store }),
+    ],
+    close,
+  };
+}

@@ -1,0 +1,13 @@
+// The events module: the event store (a log consumer applying events with their persons,
+// on every node and every replica) and the events API.
+import { nodeModule } from '../modules/index.js';
+import type { EventsTablesUsed } from './start.js';
+
+export const eventsModule = nodeModule<undefined, EventsTablesUsed>({
+  name: 'events',
+  consumers: async (config) => {
+    const [{ registered }, { eventStoreConsumer }] = await Promise.all([import('../log/consumers/index.js'), import('./store-consumer.js')]);
+    return [registered(eventStoreConsumer, { cachedPersons: config.personCacheSize })];
+  },
+  start: async (ctx, use) => (await import('./start.js')).startEvents(ctx, use),
+});

@@ -1,0 +1,5 @@
+// The HogQL domain's public face: what a Hog or HogQL source must keep before the WASM
+// parser sees it. Imported by the Hog compiler (src/hog/) and the insights' EventsQuery
+// parsing (src/insights/hogql.ts) alike, without loading either.
+export { checkSource, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH, nestingDepth, SourceLimitError } from './source-bounds.js';
+export { createHogQLParsePool, PARSE_DEADLINE_MS, type HogQLParseKind, type HogQLParsePool, type HogQLParseTasks } from './parse-pool.js';

@@ -1,0 +1,37 @@
+// HogQL parsed where a stuck parse can be abandoned (docs/decisions/0039): one worker thread
+// holding the WASM parser, each expression a task with a deadline, past which the thread is
+// stopped and replaced. Its caller (the aggregation worker, src/insights/hogql.ts) goes on
+// answering other queries meanwhile. Sources are bounded before (./source-bounds.ts): the
+// deadline is for slow paths the bounds do not foresee.
+import type { Task, WorkerPool } from '../pools/index.js';
+
+export type HogQLParseTasks = {
+  // The parser's JSON: an expression's AST, or {error, message}.
+  expr: Task<string, string>;
+  // An ORDER BY element's AST with positions.
+  orderExpr: Task<string, string>;
+};
+
+export type HogQLParseKind = keyof HogQLParseTasks;
+
+export const PARSE_DEADLINE_MS = 10_000;
+const WORKER = new URL('../../workers/hogql-parse.js', import.meta.url);
+
+export interface HogQLParsePool {
+  parse(kind: HogQLParseKind, source: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+// The pool's code (Piscina) is loaded at the first parse, so what imports this domain for its
+// bounds alone (the Hog compiler, `hedgerow hog run`) loads no worker pool.
+export function createHogQLParsePool(): HogQLParsePool {
+  let pool: Promise<WorkerPool<HogQLParseTasks>> | null = null;
+  const started = () => (pool ??= import('../pools/index.js').then(({ createLazyWorkerPool }) => createLazyWorkerPool<HogQLParseTasks>({
+    worker: WORKER, threads: 1, workerData: undefined,
+    deadlines: { expr: PARSE_DEADLINE_MS, orderExpr: PARSE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: 256 },
+  })));
+  return {
+    parse: async (kind, source) => (await started()).run(kind, source),
+    close: async () => { if (pool) await (await pool).close(); },
+  };
+}

@@ -1,0 +1,34 @@
+// The insights module's start: where queries run (this process's aggregation worker, or the
+// replicas behind the NATS engine), the statuses of background calculations (in the
+// cluster's KV bucket: with NATS a poll or a cancel may reach any node), and the API.
+import type { NodeContext, Started, Use } from '../modules/index.js';
+import { accessModule } from '../access/module.js';
+import { overNats } from '../cluster/index.js';
+import type { LogTables } from '../log/tables.js';
+import type { InsightsTables } from './tables.js';
+import { connectNatsEngine } from './nats-engine.js';
+import { openStatuses } from './api/kv-statuses.js';
+import { createInsightsApi } from './api/wiring.js';
+import type { QueryService } from './api/query-service.js';
+
+export type InsightsTablesUsed = InsightsTables & LogTables;
+
+export interface InsightsProvides {
+  service: QueryService;
+}
+
+export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: Use): Promise<Started<InsightsProvides>> {
+  const { config, cluster, log } = ctx;
+  const { auth, tenancy } = use(accessModule);
+  const engine = config.insights.mode === 'nats' && overNats(cluster)
+    ? await connectNatsEngine(cluster.jetstream, { timeoutMs: config.insights.queryTimeoutMs })
+    : null;
+  if (engine) ctx.metrics.watchInsightsReplicas(() => engine.replicas());
+  const warnStatus = (err: Error) => log.warn('query status', { error: err.message });
+  const statuses = await openStatuses(cluster, { onError: warnStatus }).catch((err: unknown) => { engine?.close(); throw err; });
+  const insights = createInsightsApi({
+    auth, store: ctx.store, writes: ctx.writes, tenancy, dataDir: config.dataDir, logId: ctx.eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
+    engine: engine ?? undefined, statuses, onStatusError: warnStatus,
+  });
+  return { provides: { service: insights.service }, routes: insights.routes, close: () => insights.close() };
+}

@@ -1,0 +1,98 @@
+// `hedgerow serve`: the node's core (./core.ts), then the modules in the order listed
+// (src/main.ts), their routes behind one HTTP server, and with a cluster this node's entry
+// in the list every node announces itself in. A start that fails anywhere closes what
+// already started, the core last.
+import type { Config } from '../settings.js';
+import { createLogger, type Logger } from '../logger.js';
+import type { Store } from '../tables.js';
+import type { StateWrites } from '../state/index.js';
+import type { RegisteredConsumer } from '../log/consumers/index.js';
+import { LMDB_LOG_ID } from '../log/types.js';
+import type { Route } from '../http/types.js';
+import { assertNativeUws } from '../http/native.js';
+import { createHttpServer } from '../http/server.js';
+import { createRouter } from '../http/router.js';
+import { announceNode } from '../ops/announce.js';
+import { consumersOf, startModules, writeCommandsOf, type NodeContext, type NodeModule, type Readiness, type Running } from '../modules/index.js';
+import { accessModule } from '../access/module.js';
+import { uuidRecorded } from '../events/index.js';
+import type { TenancyStore } from '../access/index.js';
+import { openCore } from './core.js';
+
+export interface ServeOptions {
+  log?: Logger;
+  // Where the first start's banner goes (default stderr).
+  out?: NodeJS.WritableStream;
+  // The log consumers to run instead of the modules' (a test's), and more beside them.
+  consumers?: readonly RegisteredConsumer[];
+  moreConsumers?: readonly RegisteredConsumer[];
+}
+
+export interface RunningServer {
+  port: number;
+  store: Store;
+  // The management write path the service writes through.
+  writes: StateWrites;
+  tenancy: TenancyStore;
+  // Every registered route, so tests can audit the whole table.
+  routes: readonly Route[];
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Readonly<Config>, modules: readonly NodeModule[], opts: ServeOptions = {}): Promise<RunningServer> {
+  assertNativeUws();
+  const log = opts.log ?? createLogger(config.logLevel);
+  const [specs, declared] = await Promise.all([writeCommandsOf<Store>(modules), opts.consumers ?? consumersOf(modules, config, 'serve')]);
+  const core = await openCore({ config, log, specs, consumers: [...declared, ...(opts.moreConsumers ?? [])] });
+  // Until every module has started, the node is not ready.
+  let running: Running | null = null;
+  const readiness = (): Readiness => {
+    if (!running) return { ok: false, checks: { started: false } };
+    const checks = { ...core.readiness(), ...running.readiness().checks };
+    return { ok: Object.values(checks).every(Boolean), checks };
+  };
+  const ctx: NodeContext<Store> = {
+    config, log, out: opts.out ?? process.stderr, cluster: core.cluster, store: core.store, writes: core.writes, control: core.control, eventLog: core.eventLog,
+    recorded: (projectId, uuid) => uuidRecorded(core.store, projectId, uuid), scans: core.scans, consumers: core.consumers, metrics: core.metrics, readiness,
+  };
+  try {
+    running = await startModules(modules, ctx);
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
+  const started = running;
+  core.consumers.start();
+  const router = createRouter(started.routes);
+  const server = createHttpServer({ router, log, observe: core.metrics.observeRequest });
+  // This node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
+  let announcement: { close(): Promise<void> } | null = null;
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= (async () => {
+    await announcement?.close();
+    server.close();
+    try {
+      await started.close();
+    } finally {
+      await core.close();
+    }
+  })());
+  let port: number;
+  try {
+    port = await server.listen(config.host, config.port);
+    announcement = await announceNode(core.cluster, {
+      name: core.cluster.node, role: 'serve', listen: `${config.host}:${port}`,
+      state: () => ({
+        consumers: core.consumers.positions(), ready: readiness().ok,
+        control: core.control ? { applied: core.control.applied(), lag: core.control.lag() } : null,
+        claims: core.consumers.held(),
+      }),
+      onError: (err) => log.warn('announcing this node', { error: err.message }),
+    });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  log.info('listening', { port, data_dir: config.dataDir, log: core.eventLog.id === LMDB_LOG_ID ? 'lmdb' : 'nats', insights: config.insights.mode });
+  return { port, store: core.store, writes: core.writes, tenancy: started.use(accessModule).tenancy, routes: router.routes, close };
+}

@@ -1,0 +1,26 @@
+// The test profile: what every server a test starts runs with, in process
+// (./server.ts testConfig) or as a `hedgerow serve` / `aggregate` child (./cli-server.ts),
+// cluster nodes included (./cluster.ts), unless the test sets otherwise (its own env and
+// flags win). Tests run several files at once on two cores (test/run.ts): each server
+// gets one thread per pool, and no GeoIP database (unzipping the bundled one costs a
+// core for seconds per server), except in the tests about GeoIP, which ask for it;
+// cluster timings are scaled down.
+export const TEST_PROFILE_ENV: Readonly<NodeJS.ProcessEnv> = Object.freeze({
+  HEDGEROW_GEOIP_DB: 'none',
+  HEDGEROW_FLAG_WORKERS: '1',
+  HEDGEROW_CAPTURE_WORKERS: '1',
+  HEDGEROW_HOG_WORKERS: '1',
+  HEDGEROW_EXPORT_WORKERS: '1',
+  HEDGEROW_INSIGHTS_THREADS: '1',
+  // The cluster's leases and heartbeats (src/cluster/timings.ts: claims, node
+  // announcements, query-status heartbeats, export claims) at half their defaults, so a
+  // test waiting out a dead node's claim waits 5 s rather than 10. Not lower: a holder
+  // renews every third of its TTL, and a loaded machine must not make it miss one. The
+  // stall bound and the acknowledgement timeout are not scaled (src/cluster/timings.ts).
+  // A test about one of these timings sets its own scale (nodes-status, query-status) or
+  // keeps the defaults ('1': export-takeover, whose claim TTL is its own).
+  HEDGEROW_CLUSTER_TIME_SCALE: '0.5',
+});
+
+// The environment of a server child process: this process's, the profile, then the test's.
+export const profiledEnv = (env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ ...process.env, ...TEST_PROFILE_ENV, ...env });

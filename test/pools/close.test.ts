@@ -1,0 +1,33 @@
+// Closing a worker pool (src/pools/create.ts) whose thread is still loading its module:
+// the thread finishes loading before it is terminated (terminating it inside its loading
+// can abort the whole process: src/pools/loading.ts).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createWorkerPool } from '../../src/pools/index.js';
+import type { SlowTasks } from '../fixtures/slow-loading-worker.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { eventually } from '../helpers/wait.js';
+
+const s = suite('closing a worker pool');
+let dir: string;
+s.before.each(() => { dir = tempDir('hedgerow-pool-close-'); });
+s.after.each(() => rmSync(dir, { recursive: true, force: true }));
+
+s('a thread still loading its module finishes loading before the pool terminates it', async () => {
+  const pool = createWorkerPool<SlowTasks, { dir: string }>({ worker: new URL('../fixtures/slow-loading-worker.js', import.meta.url), threads: 1, workerData: { dir } });
+  await eventually(async () => existsSync(join(dir, 'loading')));
+  let closed = false;
+  const closing = pool.close().then(() => { closed = true; });
+  // Closing waits for it: a terminated thread would never mark itself loaded.
+  await eventually(async () => {
+    if (!existsSync(join(dir, 'release'))) writeFileSync(join(dir, 'release'), '');
+    return existsSync(join(dir, 'loaded'));
+  });
+  await closing;
+  assert.ok(closed);
+  assert.ok(existsSync(join(dir, 'loaded')), 'the thread finished loading');
+});
+
+s.run();
