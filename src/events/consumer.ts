@@ -4,7 +4,6 @@
 // events it covers, so a crash at any point replays from exactly where the store stands.
 import type { EventsTables, StoredEventValue } from './tables.js';
 import { LMDB_LOG_ID, type CapturedEvent, type LogEntry, type LogOperation, type PlacedOperation, type UnreadableEvent } from '../log/types.js';
-import { positionKey as consumerPositionKey } from '../log/consumers/index.js';
 import { cutDeepValues, MAX_VALUE_LEVELS, nestedDeeperThan } from './cut-deep.js';
 import { recordProcessingWarning, recordUnreadableWarning } from './processing-warning.js';
 import { createTimeIndexWriter } from './time-index.js';
@@ -16,9 +15,9 @@ import type { LogTables } from '../log/tables.js';
 // processing and the log's person operations), ingestion warnings, and its position.
 export type EventStoreTables = EventsTables & PersonsTables & IngestionWarningsTables & LogTables;
 
-export const EVENT_STORE_CONSUMER = 'event_store';
+import { positionKey } from './position.js';
 
-export const positionKey = (logId: string): string => consumerPositionKey(EVENT_STORE_CONSUMER, logId);
+export { EVENT_STORE_CONSUMER, eventStorePosition, positionKey } from './position.js';
 
 const NO_OVERWRITE = { noOverwrite: true };
 
@@ -122,8 +121,4 @@ function recordUnreadable(store: EventStoreTables, ev: UnreadableEvent, n: numbe
   // Its uuid is recorded, as a dropped event's, so that a resend stays a duplicate.
   if (ev.uuid !== null) writeEventRow(store, ev.project_id, ev.uuid, null);
   recordUnreadableWarning(store, ev, n, nowMs);
-}
-
-export function eventStorePosition(store: LogTables, logId = LMDB_LOG_ID): number {
-  return store.positions.get(positionKey(logId)) ?? 0;
 }

@@ -1,5 +1,5 @@
 // Public face of events: the event store (its consumer, its rows, the time index), the
 // events API, and its module.
-export { EVENT_STORE_CONSUMER } from './consumer.js';
+export { EVENT_STORE_CONSUMER, eventStorePosition } from './position.js';
 export { uuidRecorded, eventByUuid } from './query.js';
 export type { EventsTables, StoredEventValue } from './tables.js';

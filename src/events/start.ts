@@ -7,7 +7,7 @@ import { consumerPosition } from '../log/consumers/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { PersonsTables } from '../persons/index.js';
 import type { EventsTables } from './tables.js';
-import { EVENT_STORE_CONSUMER } from './consumer.js';
+import { EVENT_STORE_CONSUMER } from './position.js';
 import { eventRoutes } from './routes.js';
 
 export type EventsTablesUsed = EventsTables & PersonsTables & LogTables;

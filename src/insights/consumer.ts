@@ -6,7 +6,8 @@
 // When the log no longer holds what it has not loaded (a data dir from before insights),
 // it loads the event store's rows instead.
 import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
-import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
+import { EVENT_STORE_CONSUMER } from '../events/index.js';
+import { INSIGHTS_CONSUMER } from './protocol.js';
 import type { EventsTables } from '../events/tables.js';
 import type { PersonsTables } from '../persons/index.js';
 import { createHogQLParsePool } from '../hogql/index.js';
@@ -16,7 +17,6 @@ import { BatchBuilder, LoadedPersons } from './from-store.js';
 import { serveQueries } from './query-server.js';
 import { serveQueriesOverNats } from './nats-query-server.js';
 
-export const INSIGHTS_CONSUMER = 'insights';
 
 export interface InsightsSettings {
   /** The data dir: the columnar store is <dataDir>/insights.duckdb. */

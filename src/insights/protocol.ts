@@ -4,6 +4,10 @@
 // still waits for, so a request made while the worker was (re)starting is not lost.
 import type { QueryResponse, RunContext } from './run.js';
 
+// The aggregation worker is the log consumer of this name: the service reads its loaded
+// position under it (the position a query's freshness is judged by).
+export const INSIGHTS_CONSUMER = 'insights';
+
 export interface RunRequest {
   type: 'run';
   id: string;

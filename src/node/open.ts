@@ -9,7 +9,7 @@ import { tables, type Store } from '../tables.js';
 import { ControlBehindError, ControlGapError, createLocalWrites, type AnyCommandSpec, type StateWrites } from '../state/index.js';
 import { createNatsWrites, type NatsWrites } from '../state/nats.js';
 import { clearNodeState, emptyDataDir, restoreSnapshot, snapshotsClient } from '../snapshots/index.js';
-import { EVENT_STORE_CONSUMER } from '../events/consumer.js';
+import { EVENT_STORE_CONSUMER } from '../events/index.js';
 
 export interface NodeState {
   store: Store;

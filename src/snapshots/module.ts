@@ -13,7 +13,7 @@ const commands: CommandEntry[] = (['create', 'list'] as const).map((sub): Comman
     : 'with NATS_URL: list the snapshots in JetStream',
   settings: DATA_DIR, flags: [JSON_FLAG],
   async run({ config, service }) {
-    const [{ snapshotCommand }, { EVENT_STORE_CONSUMER }] = await Promise.all([import('./cli.js'), import('../events/consumer.js')]);
+    const [{ snapshotCommand }, { EVENT_STORE_CONSUMER }] = await Promise.all([import('./cli.js'), import('../events/index.js')]);
     return print(await snapshotCommand(sub, { ...config, eventStore: EVENT_STORE_CONSUMER }, () => service.cluster(config)));
   },
 }));
@@ -24,7 +24,7 @@ export const snapshotsModule = nodeModule<undefined, Environments>({
   async start(ctx) {
     const { control } = ctx;
     if (!control || ctx.config.snapshots.intervalSeconds === 0) return {};
-    const [{ scheduleSnapshots }, { EVENT_STORE_CONSUMER }] = await Promise.all([import('./schedule.js'), import('../events/consumer.js')]);
+    const [{ scheduleSnapshots }, { EVENT_STORE_CONSUMER }] = await Promise.all([import('./schedule.js'), import('../events/index.js')]);
     const schedule = await scheduleSnapshots(ctx.cluster, {
       store: ctx.store, eventStore: EVENT_STORE_CONSUMER, log: ctx.log, applied: () => control.applied(),
       intervalSeconds: ctx.config.snapshots.intervalSeconds, keep: ctx.config.snapshots.keep,

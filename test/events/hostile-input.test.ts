@@ -56,7 +56,7 @@ s.run();
 const crowd = suite('hostile input beside well-formed clients');
 let dataDir: string;
 let keys: CliKeys;
-let served: { child: ChildProcess; url: string };
+let served: { child: ChildProcess; url: string; warnings(): string[] };
 const post = (path: string, body: string | Buffer, headers: Record<string, string> = {}) =>
   request(`${served.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
 const manage = (method: string, path: string, body?: unknown) => request(`${served.url}/api/environments/${keys.project_id}${path}`, {
@@ -247,7 +247,7 @@ crowd('bombs, huge bodies and seeded random ones: refused or stored, while /_liv
   const expected = [...crowdOfClients.acked, wideEvent.uuid, farFuture.uuid];
   for (let i = 0; i < expected.length; i += 20) {
     await Promise.all(expected.slice(i, i + 20).map((id) =>
-      eventually(async () => (await manage('GET', `/events/${id}/`)).status === 200, 30_000).catch(() => assert.unreachable(`event ${id} not stored`))));
+      storedOrExplained(id)));
   }
   assert.ok(crowdOfClients.ackedLarge.size >= 2, `only ${crowdOfClients.ackedLarge.size} large batches`);
   for (const [id, uuids] of crowdOfClients.ackedLarge) {
@@ -260,5 +260,25 @@ crowd('bombs, huge bodies and seeded random ones: refused or stored, while /_liv
   const metrics = (await request(`${served.url}/metrics`)).body as string;
   assert.match(metrics, /^hedgerow_log_dead_letters 0$/m);
 });
+
+// Waits for one acknowledged event to be readable; if it never is, the failure says what
+// the server last answered (or the request's own error), its consumers' lag and its
+// warnings, rather than only that the event is missing.
+async function storedOrExplained(id: string): Promise<void> {
+  let last = 'no answer';
+  try {
+    await eventually(async () => {
+      const r = await manage('GET', `/events/${id}/`);
+      last = `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`;
+      return r.status === 200;
+    }, 30_000);
+  } catch (e) {
+    const err = e as Error & { cause?: Error };
+    const metrics = await request(`${served.url}/metrics`).then((r) => String(r.body), (m: Error) => m.message);
+    const lag = metrics.split('\n').filter((l) => /^hedgerow_(consumer_lag|log_dead_letters|log_backlog)/.test(l));
+    assert.unreachable(`event ${id} not stored: last answer ${last}; ${err.message}${err.cause ? ` (${err.cause.message})` : ''}\n`
+      + `${lag.join('\n')}\n${served.warnings().join('\n')}`);
+  }
+}
 
 crowd.run();

@@ -15,12 +15,24 @@ export function cliInit(dataDir: string, env: NodeJS.ProcessEnv = {}): CliKeys {
 }
 
 // Starts `serve` under the test profile (./profile.ts) and resolves with the port from its
-// JSON "listening" log line.
-export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<{ child: ChildProcess; url: string }> {
+// JSON "listening" log line. `warnings()` holds its last warning and error lines, for a
+// failing test to show.
+export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<{ child: ChildProcess; url: string; warnings(): string[] }> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: profiledEnv(env) });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const warnings: string[] = [];
+  let partial = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      if (!/"level":"(warn|error)"/.test(line)) continue;
+      warnings.push(line.slice(0, 2000));
+      if (warnings.length > 50) warnings.shift();
+    }
+  });
   return new Promise((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not listen in time: ${stderr}`)); }, timeoutMs);
@@ -39,7 +51,7 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs
           listening = true;
           buffered = '';
           child.removeListener('exit', exited);
-          resolve({ child, url: `http://127.0.0.1:${parsed.port}` });
+          resolve({ child, url: `http://127.0.0.1:${parsed.port}`, warnings: () => warnings });
           return;
         }
       }

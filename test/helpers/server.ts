@@ -8,9 +8,10 @@ import { startServer, type RunningServer } from '../../src/node/serve.js';
 import { positionsOf, type RegisteredConsumer } from '../../src/log/consumers/index.js';
 import { newestSeq } from '../../src/log/lmdb-log.js';
 import { LMDB_LOG_ID } from '../../src/log/types.js';
-import { EVENT_STORE_CONSUMER } from '../../src/events/index.js';
-import { INSIGHTS_CONSUMER } from '../../src/insights/index.js';
-import { DESTINATIONS_CONSUMER } from '../../src/destinations/index.js';
+import type { NodeModule } from '../../src/modules/index.js';
+import { eventsModule } from '../../src/events/module.js';
+import { insightsModule } from '../../src/insights/module.js';
+import { destinationsModule } from '../../src/destinations/module.js';
 import type { Config } from '../../src/settings.js';
 import { parseCommandLine } from '../../src/cli/main.js';
 import { createLogger } from '../../src/logger.js';
@@ -46,33 +47,28 @@ export interface TestServerOptions {
   extra?: string[];
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
-  // Of the log consumers the modules declare, those the server runs (default: all). A suite
-  // that only talks to the management API and never reads what consumers apply runs none.
-  consumers?: (declared: readonly RegisteredConsumer[]) => RegisteredConsumer[];
+  // The modules whose log consumers the server runs (default: all of them). A suite that
+  // only talks to the management API and never reads what consumers apply runs none.
+  consumers?: readonly NodeModule[];
   // Log consumers run beside those.
   moreConsumers?: RegisteredConsumer[];
 }
 
 // A suite that never reads what the log's consumers apply (events, persons, insights,
 // hog function deliveries): no consumer threads.
-export const NO_CONSUMERS = (): RegisteredConsumer[] => [];
-
-// Of the service's log consumers, only those named (each is a thread loading its own
-// modules: DuckDB for insights, the Hog runtime for destinations).
-export const onlyConsumers = (...names: string[]) => (declared: readonly RegisteredConsumer[]): RegisteredConsumer[] =>
-  declared.filter((c) => names.includes(c.name));
-
-// A suite that reads events and persons, and runs no insight or hog function.
-export const EVENTS_ONLY = onlyConsumers(EVENT_STORE_CONSUMER);
+export const NO_CONSUMERS: readonly NodeModule[] = [];
+// A suite that reads events and persons, and runs no insight or hog function (each consumer
+// is a thread loading its own modules: DuckDB for insights, the Hog runtime for destinations).
+export const EVENTS_ONLY: readonly NodeModule[] = [eventsModule];
 // A suite about insights (or exports of them) that runs no hog function.
-export const NO_DESTINATIONS = onlyConsumers(EVENT_STORE_CONSUMER, INSIGHTS_CONSUMER);
+export const NO_DESTINATIONS: readonly NodeModule[] = [eventsModule, insightsModule];
 // A suite about hog functions that queries no insight.
-export const NO_INSIGHTS = onlyConsumers(EVENT_STORE_CONSUMER, DESTINATIONS_CONSUMER);
+export const NO_INSIGHTS: readonly NodeModule[] = [eventsModule, destinationsModule];
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
   const config = testConfig(dataDir, opts.extra, opts.env);
-  const consumers = [...(opts.consumers ?? ((all) => [...all]))(await consumersOf(MODULES, config, 'serve')), ...(opts.moreConsumers ?? [])];
+  const consumers = [...await consumersOf(opts.consumers ?? MODULES, config, 'serve'), ...(opts.moreConsumers ?? [])];
   // The first-start banner prints keys; tests mint their own.
   const server = await startServer(config, MODULES, { log: createLogger('silent'), out: discard(), consumers });
   const boot = await bootstrap(server.tenancy);

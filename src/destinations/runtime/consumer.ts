@@ -5,7 +5,7 @@
 // invocations it queues run in the deliveries loop (./deliveries.ts).
 import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerHandler } from '../../log/consumers/index.js';
-import { EVENT_STORE_CONSUMER } from '../../events/consumer.js';
+import { EVENT_STORE_CONSUMER } from '../../events/index.js';
 import { openDestinationsStore } from './env.js';
 import { createTenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../../net/address-policy.js';
@@ -14,13 +14,11 @@ import { createDeliveries } from './deliveries.js';
 import { createFunctionCache } from './function-cache.js';
 import { createHogPools } from './hog-pools.js';
 import { applyBatch, type PipelineDeps, type PipelineTables } from './pipeline.js';
-import { appliedKey, queuedInvocations } from './queue.js';
+import { appliedKey, DESTINATIONS_CONSUMER, queuedInvocations } from './queue.js';
 import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
 import { WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
-
-export const DESTINATIONS_CONSUMER = 'destinations';
 
 export interface DestinationsSettings {
   dataDir: string;

@@ -6,6 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
 
+// The destinations consumer's name: its position, and its claim across a cluster.
+export const DESTINATIONS_CONSUMER = 'destinations';
+
 export type InvocationKey = [functionId: string, eventUuid: string, mappingIndex: number];
 
 // How long done marks are kept: longer than any replay of the log could reach back.

@@ -7,7 +7,7 @@ import { positionKey } from '../../log/consumers/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { LogTables } from '../../log/tables.js';
 import type { InsightsTables } from '../tables.js';
-import { INSIGHTS_CONSUMER } from '../consumer.js';
+import { INSIGHTS_CONSUMER } from '../protocol.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
 import { insightRoutes } from './insight-routes.js';
