@@ -14,6 +14,7 @@
 // here after its first fetch answered is replayed from its start with that answer, its
 // fetch not made again. After a second fetch the state is handed out too: the consumer
 // stores it before the request (docs/decisions/0021).
+import { threadId } from 'node:worker_threads';
 import { fetchRequest } from '../fetch/fetch-rules.js';
 import { pack, unpack } from './bytes.js';
 import { preparedEvent, prepareOne, type PrepareTask } from './prepare.js';
@@ -115,10 +116,14 @@ export interface Steps {
 export function createSteps(workerIndex: number): Steps {
   warmUp();
   const kept = new Map<string, { state: unknown; globals: Record<string, unknown> }>();
+  // A token names the worker's place (./hog-pools.ts routes by it) and this thread: a worker
+  // that replaces one stopped in its place must not answer to the tokens the consumer still
+  // holds from the one before (it would resume another event's program).
+  const prefix = `${workerIndex}:${threadId}:`;
   let next = 0;
 
   function keep(state: unknown, globals: Record<string, unknown>): string {
-    const token = `${workerIndex}:${next++}`;
+    const token = prefix + next++;
     kept.set(token, { state, globals });
     if (kept.size > MAX_SUSPENDED) kept.delete(kept.keys().next().value!);
     return token;
