@@ -4,14 +4,12 @@
 // The address is checked where it is used: the socket's own lookup hands the connection
 // only allowed addresses (so a name that resolves to a private address, or re-resolves to
 // one later, is refused), an address literal is checked before connecting, and the
-// address actually connected to is checked again before a byte is sent.
-import http from 'node:http';
-import https from 'node:https';
+// address actually connected to is checked again before a byte is sent. The request
+// itself goes over a kept-alive socket of its origin (./http1.ts).
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
-import type { Socket } from 'node:net';
-import { isIP } from 'node:net';
-import { urlToHttpOptions } from 'node:url';
+import { isIP, type LookupFunction } from 'node:net';
 import { refusal, type AddressPolicy } from '../../net/address-policy.js';
+import { createPool, exchange, type Pool } from './http1.js';
 
 export interface FetchRequest {
   url: string;
@@ -39,12 +37,6 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 class RefusedAddressError extends Error {
   override name = 'SecureRequestError';
 }
-
-// Keep-alive agents: a destination's requests reuse connections (each was checked when made).
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
-};
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -77,13 +69,14 @@ function bareHost(hostname: string): string {
 }
 
 // What a URL comes to, worked out once per URL and policy (a destination fetches the same
-// few URLs over and over): where to connect and how, or why not.
-type Target =
-  | { refused: FetchOutcome }
-  | { refused: null; client: typeof http | typeof https; host: string; options: http.RequestOptions };
+// few URLs over and over): the sockets of its origin and its path, or why not.
+type Target = { refused: FetchOutcome } | { refused: null; pool: Pool; path: string };
 
 const MAX_TARGETS = 1024;
 const targets = new WeakMap<AddressPolicy, Map<string, Target>>();
+// Per policy, the sockets of each origin (`protocol//host:port`): the URLs of one origin
+// share them.
+const pools = new WeakMap<AddressPolicy, Map<string, Pool>>();
 
 function targetOf(text: string, policy: AddressPolicy): Target {
   let known = targets.get(policy);
@@ -111,20 +104,28 @@ function resolveTarget(text: string, policy: AddressPolicy): Target {
     const why = refusal(host, policy, host);
     if (why !== null) return { refused: { ok: false, retryable: false, message: `SecureRequestError: Refused to connect to ${host}: ${why}` } };
   }
-  return {
-    refused: null, client: url.protocol === 'https:' ? https : http, host,
-    options: { ...urlToHttpOptions(url), agent: agents[url.protocol], lookup: guardedLookup(policy, host) as unknown as typeof dnsLookup },
-  };
+  const secure = url.protocol === 'https:';
+  const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
+  let origins = pools.get(policy);
+  if (!origins) pools.set(policy, (origins = new Map()));
+  const key = `${url.protocol}//${url.host}`;
+  let pool = origins.get(key);
+  if (!pool) {
+    pool = createPool({
+      secure, host, port, authority: url.host, lookup: guardedLookup(policy, host) as unknown as LookupFunction,
+      refused: (address) => {
+        const why = address === undefined ? 'no address' : refusal(address, policy, host);
+        return why === null ? null : new RefusedAddressError(`Refused to connect to ${address ?? host}: ${why}`);
+      },
+    });
+    origins.set(key, pool);
+  }
+  return { refused: null, pool, path: `${url.pathname}${url.search}` };
 }
-
-// Sockets whose connected address was checked, and under which policy: a kept-alive socket
-// is checked once per policy.
-const checkedSockets = new WeakMap<Socket, AddressPolicy>();
 
 export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
   const target = targetOf(request.url, settings.policy);
   if (target.refused !== null) return Promise.resolve(target.refused);
-  const { client, host } = target;
   return new Promise<FetchOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: FetchOutcome) => {
@@ -133,14 +134,13 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
       clearTimeout(timer);
       resolve(outcome);
     };
-    const fail = (err: Error) => {
-      const refused = err instanceof RefusedAddressError;
-      finish({ ok: false, retryable: !refused, message: `${err.name}: ${err.message}` });
-    };
-    const req = client.request({
-      ...target.options,
-      method: request.method,
-      headers: request.body === null ? request.headers : { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
+    // Throws, as node:http did, for a method or header it would not send.
+    const cancel = exchange(target.pool, {
+      method: request.method, path: target.path, headers: request.headers, body: request.body, maxResponseBytes: settings.maxResponseBytes,
+    }, (result) => {
+      if (result.ok) finish({ ok: true, status: result.status, body: parseBody(result.body.toString('utf8')) });
+      else if ('tooLarge' in result) finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
+      else finish({ ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
     });
     // When the timer comes due, the answer may be waiting unread in the socket: a thread kept
     // busy past the limit (a large batch's transaction) runs due timers before it reads
@@ -149,35 +149,7 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
     const timer = setTimeout(() => setImmediate(() => {
       if (settled) return;
       finish({ ok: false, retryable: true, message: `TimeoutError: the request took longer than ${settings.timeoutMs / 1000}s` });
-      req.destroy();
+      cancel();
     }), settings.timeoutMs);
-    req.on('socket', (socket: Socket) => {
-      if (checkedSockets.get(socket) === settings.policy) return;
-      const check = () => {
-        const address = socket.remoteAddress;
-        const why = address === undefined ? 'no address' : refusal(address, settings.policy, host);
-        if (why !== null) req.destroy(new RefusedAddressError(`Refused to connect to ${address ?? host}: ${why}`));
-        else checkedSockets.set(socket, settings.policy);
-      };
-      if (socket.connecting) socket.once('connect', check);
-      else check();
-    });
-    req.on('error', fail);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > settings.maxResponseBytes) {
-          finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('error', fail);
-      res.on('end', () => finish({ ok: true, status: res.statusCode ?? 500, body: parseBody(Buffer.concat(chunks).toString('utf8')) }));
-    });
-    req.end(request.body ?? undefined);
   });
 }
