@@ -16,7 +16,7 @@ import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
 export type HogExecTasks = {
   start: Task<StartTask, StartResult>;
-  continue: Task<ContinueTask, StepOutcome>;
+  continue: Task<ContinueTask, StepOutcome | null>;
   prepare: Task<PrepareTask, PrepareOutcome[]>;
   run: Task<RunTask, RunOutcome>;
 };

@@ -62,8 +62,10 @@ interface Entry {
   inv: QueuedInvocation;
   timings: ExecutionTiming[];
   logsSoFar: number;
-  // Where a Hog worker keeps the program suspended at its fetch (./steps.ts).
+  // Where a Hog worker keeps the program suspended at its fetch, or only the invocation's
+  // globals (./steps.ts), and which.
   token: string | null;
+  programKept: boolean;
 }
 
 export interface Deliveries {
@@ -156,7 +158,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null): void {
     keys.add(keyText(key));
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, token };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, token, programKept: false };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -287,13 +289,18 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function run(entry: Entry, fn: StoredHogFunction): void {
     const { inv } = entry;
     begin();
-    const token = entry.token;
+    const { token, programKept } = entry;
     entry.token = null;
+    entry.programKept = false;
+    // What the worker keeps under the token is not sent again (the program: its bytecode
+    // and state; the globals either way): copying them to the worker was a good part of a
+    // step's cost. A worker that lost them answers null, and the step goes again whole.
     deps.pool.run('continue', {
-      token, bytecode: fn.bytecode ?? [], state: inv.state, response: inv.response, globals: inv.globals,
+      token, bytecode: programKept ? null : fn.bytecode ?? [], state: programKept ? null : inv.state, response: inv.response,
+      globals: token === null ? inv.globals : null,
       functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
     }).then(
-      (outcome) => afterSlice(entry, outcome),
+      (outcome) => (outcome === null ? run(entry, fn) : afterSlice(entry, outcome)),
       // The worker itself failed (ran out of memory, crashed): the invocation fails, once.
       (err: unknown) => finish(entry, `HogWorkerError: ${err instanceof Error ? err.message : String(err)}`, null),
     ).finally(end);
@@ -306,6 +313,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
     if (outcome.fetch === null) return finish(entry, outcome.error, outcome);
     entry.token = outcome.fetch.token ?? null;
+    entry.programKept = entry.token !== null;
     inv.state = outcome.fetch.state ?? null;
     inv.response = null;
     inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };

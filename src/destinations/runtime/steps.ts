@@ -55,16 +55,20 @@ export interface StepOutcome extends Omit<RunOutcome, 'fetch'> {
 }
 
 export interface ContinueTask {
-  // Where the worker that ran its last slice keeps the program (null: nowhere).
+  // Where the worker that ran its last slice keeps the program, or the invocation's globals
+  // (null: nowhere).
   token: string | null;
-  // The function's program: run from its start, or replayed.
-  bytecode: unknown[];
+  // The function's program: run from its start, or replayed. Null when the worker keeps the
+  // program under the token (the consumer sends only what the worker lacks).
+  bytecode: unknown[] | null;
   // The program as stored after a second fetch (bytes, or an object), else null.
   state: unknown;
   // The answer to its fetch, or null to run from the start.
   response: { status: number; body: unknown } | null;
-  // The event's pack (bytes), or this invocation's globals as an object.
-  globals: Uint8Array | Record<string, unknown>;
+  // The event's pack (bytes), or this invocation's globals as an object; null when the
+  // worker keeps them under the token. A worker that turns out not to keep what was left
+  // out answers null, and the consumer sends the step again whole.
+  globals: Uint8Array | Record<string, unknown> | null;
   functionId: string;
   mappingIndex: number;
   secretKeys: string[];
@@ -77,7 +81,7 @@ export const MAX_SUSPENDED = 4096;
 
 const ownKey = (functionId: string, mappingIndex: number) => `${functionId} ${mappingIndex}`;
 
-export function globalsOf(globals: ContinueTask['globals'], functionId: string, mappingIndex: number): Record<string, unknown> {
+export function globalsOf(globals: NonNullable<ContinueTask['globals']>, functionId: string, mappingIndex: number): Record<string, unknown> {
   if (!(globals instanceof Uint8Array)) return globals;
   const { base, own } = unpack<EventPack>(globals);
   const mine = own[ownKey(functionId, mappingIndex)];
@@ -108,7 +112,8 @@ function warmUp(): void {
 
 export interface Steps {
   start(task: StartTask): Promise<StartResult>;
-  continue(task: ContinueTask): StepOutcome;
+  // Null: the token is not kept here and the task left out what it names.
+  continue(task: ContinueTask): StepOutcome | null;
   // Programs kept (tests).
   kept(): number;
 }
@@ -179,8 +184,9 @@ export function createSteps(workerIndex: number): Steps {
 
     continue(task) {
       const held = task.token === null ? undefined : kept.get(task.token);
+      if (held === undefined ? task.globals === null : held.state === null && task.bytecode === null) return null;
       if (held !== undefined) kept.delete(task.token!);
-      const globals = held?.globals ?? globalsOf(task.globals, task.functionId, task.mappingIndex);
+      const globals = held?.globals ?? globalsOf(task.globals!, task.functionId, task.mappingIndex);
       const base = { bytecode: task.bytecode, globals, secretKeys: task.secretKeys };
       let state = held?.state ?? (task.state === null ? null : unpack(task.state));
       if (state === null && task.response !== null) {
