@@ -1,4 +1,4 @@
-// Runs queued invocations to their end (docs/decisions/0021, 0035): the program in the Hog
+// Runs queued invocations to their end (docs/decisions/0021, 0040): the program in the Hog
 // pool up to a fetch (for most invocations the consumer's prepare step ran it already),
 // the fetch here (with PostHog's retries and backoff), the program resumed with the
 // response in the pool, and so on; the outcome is written with the others of the same

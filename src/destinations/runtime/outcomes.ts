@@ -1,5 +1,5 @@
 // What the deliveries write, gathered per event-loop turn into one transaction of the
-// destinations store (docs/decisions/0035): finished invocations (queue entry out, done
+// destinations store (docs/decisions/0040): finished invocations (queue entry out, done
 // mark in, the watcher's tokens paid), dropped ones (out of the queue), and programs that
 // fetch again (their state stored before the request, so a restart resumes after the fetch
 // that answered). One transaction for a turn's outcomes instead of one per outcome: the

@@ -1,4 +1,4 @@
-// What the destinations consumer does with a batch of events (docs/decisions/0021, 0035),
+// What the destinations consumer does with a batch of events (docs/decisions/0021, 0040),
 // a chunk at a time: it waits until the deliveries hold at most half of what memory may
 // hold (so a backlog they cannot keep up with waits in the log, not in the heap), reads
 // each event's person and groups, sends the chunk and the project's active functions to

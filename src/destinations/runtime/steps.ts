@@ -1,4 +1,4 @@
-// The pipeline's two steps in a Hog worker (docs/decisions/0035):
+// The pipeline's two steps in a Hog worker (docs/decisions/0040):
 // - start: a chunk of events prepared (./prepare.ts) and each invocation's program run up
 //   to its first fetch (or its end) in the same task, so a delivery costs one round trip
 //   to the pool before its request and one after the answer. A function with masking is
