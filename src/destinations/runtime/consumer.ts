@@ -15,7 +15,7 @@ import { createFunctionCache } from './function-cache.js';
 import { createHogPools } from './hog-pools.js';
 import { applyBatch, type PipelineDeps, type PipelineTables } from './pipeline.js';
 import { appliedKey, DESTINATIONS_CONSUMER, queuedInvocations } from './queue.js';
-import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB, HOG_WORKER_YOUNG_MB } from './run-slice.js';
+import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
 import { WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
@@ -64,7 +64,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
     });
     const functions = createFunctionCache(ctx.store);
     const pool = createHogPools({
-      worker: HOG_WORKER, threads: settings.hogWorkers, heapMb: HOG_WORKER_HEAP_MB, youngMb: HOG_WORKER_YOUNG_MB,
+      worker: HOG_WORKER, threads: settings.hogWorkers, heapMb: HOG_WORKER_HEAP_MB,
       deadlines: { continue: HOG_SLICE_DEADLINE_MS, start: HOG_PREPARE_DEADLINE_MS },
     });
     const policy = parseAddressPolicy(settings.fetchAllow);

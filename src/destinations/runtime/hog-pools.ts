@@ -17,7 +17,6 @@ export interface HogPoolsOptions {
   worker: URL;
   threads: number;
   heapMb: number;
-  youngMb?: number;
   // Per task kind, how long a task may run before its worker is stopped (src/pools/create.ts).
   deadlines: Partial<Record<keyof HogExecTasks, number>>;
 }
@@ -25,7 +24,7 @@ export interface HogPoolsOptions {
 export function createHogPools(opts: HogPoolsOptions): HogPools {
   const pools: WorkerPool<HogExecTasks>[] = Array.from({ length: Math.max(1, opts.threads) }, (_, index) => createLazyWorkerPool<HogExecTasks, HogWorkerData>({
     worker: opts.worker, threads: 1, workerData: { index }, maxBatch: 32,
-    resourceLimits: { maxOldGenerationSizeMb: opts.heapMb, maxYoungGenerationSizeMb: opts.youngMb }, deadlines: opts.deadlines,
+    resourceLimits: { maxOldGenerationSizeMb: opts.heapMb }, deadlines: opts.deadlines,
   }));
   let forgotten: string[][] = pools.map(() => []);
   let turn = 0;

@@ -52,11 +52,6 @@ export const HOG_PREPARE_DEADLINE_MS = 60_000;
 // The Hog workers' heap: a program within the bounds above stays far below it (checked
 // allocations, src/hog/checked-stl.ts); a worker past it is stopped and its tasks fail alone.
 export const HOG_WORKER_HEAP_MB = 256;
-// Its young generation: V8 sizes it from the heap limit (6 MB for 256 MB), and the programs a
-// worker keeps at their fetch outlive a collection that small, so it ran every few hundred
-// invocations, copying and promoting them (a quarter of the worker's time in a profile).
-// 48 MB is what V8 gives a main thread.
-export const HOG_WORKER_YOUNG_MB = 48;
 
 export function redactor(globals: Record<string, unknown>, keys: string[]): (text: string) => string {
   const inputs = (globals.inputs ?? {}) as Record<string, unknown>;
