@@ -1,21 +1,30 @@
 // The destinations' worker tasks, typed once for both ends (src/pools/):
-// - the Hog pool the pipeline runs (workers/hog-exec.ts): prepare a batch of events'
-//   invocations (filters, mappings, inputs, masking hash), and run or resume one
-//   invocation up to its end or its next fetch;
+// - the Hog workers (workers/hog-exec.ts): for the pipeline, start a chunk of events'
+//   invocations (filters, mappings, inputs, masking hash, each program up to its first
+//   fetch) and continue one (runtime/steps.ts); for a test run, prepare an event's
+//   invocations and run or resume one up to its end or its next fetch;
 // - the API's compile pool (workers/hog-api.ts), which loads the WASM parser: validate and
 //   compile a create, an update or a test run's configuration (invocations/; the test run
 //   itself runs its steps in a Hog pool of its own, src/destinations/api/pools.ts).
 import type { Task } from '../pools/index.js';
 import type { PrepareOutcome, PrepareTask } from './runtime/prepare.js';
 import type { RunOutcome, RunTask } from './runtime/run-slice.js';
+import type { ContinueTask, StartResult, StartTask, StepOutcome } from './runtime/steps.js';
 import type { ErrorBody } from '../errors.js';
 import type { ValidationContext } from './api/validate.js';
 import type { HogFunctionFields, StoredHogFunction } from './types.js';
 
 export type HogExecTasks = {
+  start: Task<StartTask, StartResult>;
+  continue: Task<ContinueTask, StepOutcome | null>;
   prepare: Task<PrepareTask, PrepareOutcome[]>;
   run: Task<RunTask, RunOutcome>;
 };
+
+// Each Hog worker's data: its place among them (runtime/hog-pools.ts).
+export interface HogWorkerData {
+  index: number;
+}
 
 // A create or update validated and compiled, or the error to answer with.
 export interface ValidateTask {

@@ -1,9 +1,11 @@
 // Evaluating a function's compiled inputs for one invocation, as PostHog's CDP does: in
 // `order`, each templated value rendered by running its bytecode with the invocation's
-// globals, where `inputs` holds the inputs evaluated so far.
+// globals, where `inputs` holds the inputs evaluated so far. A template that only reads a
+// global is answered without the VM (./direct-read.ts).
 
 import type { CompiledInput } from './inputs.js';
 import { execute, type ExecuteOptions } from './host.js';
+import { NOT_DIRECT, readDirect } from './direct-read.js';
 
 export type InputsEvaluation = { ok: true; inputs: Record<string, unknown> } | { ok: false; key: string; message: string };
 
@@ -13,6 +15,8 @@ class InputFailed extends Error {}
 
 async function render(bytecode: unknown, globals: Record<string, unknown>, options: ExecuteOptions): Promise<unknown> {
   if (isProgram(bytecode)) {
+    const direct = readDirect(bytecode, globals);
+    if (direct !== NOT_DIRECT) return direct;
     const report = await execute(bytecode, globals, options);
     if (report.error) throw new InputFailed(report.error.message);
     return report.result;

@@ -26,4 +26,5 @@ export type {
   ExecuteOptions, ExecutionError, ExecutionReport, ExecutionTiming, FetchOptions, FetchResponse, HostFunctions, SliceReport, Suspension,
 } from './host.js';
 export { evaluateInputs } from './evaluate-inputs.js';
+export { NOT_DIRECT, readDirect } from './direct-read.js';
 export type { InputsEvaluation } from './evaluate-inputs.js';

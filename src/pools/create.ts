@@ -9,7 +9,7 @@
 // `maxBatch`), and while every worker is busy (at most `tasksPerThread` tasks in flight
 // per thread) requests wait here and leave together when one comes back: an idle pool
 // answers at once, a busy one batches more the busier it gets. A pool with maxBatch 1
-// sends each request on its own, in arrival order.
+// sends each request on its own, in arrival order within its kind; kinds take turns.
 // A batch that fails as a whole is sent again request by request, so one request cannot
 // fail the requests it travelled with.
 import { Piscina } from 'piscina';
@@ -144,18 +144,28 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     );
   }
 
-  // Sends what waits, in batches of at most maxBatch, while a task slot is free.
+  // Sends what waits, in batches of at most maxBatch, while a task slot is free. Kinds take
+  // turns, a batch each: a kind with a long queue (the destinations' preparation of a
+  // backlog) does not hold back another kind's requests (its deliveries) until it is through.
   function pump() {
     while (alone.length > 0 && inFlight < maxInFlight) {
       const { kind, p } = alone.shift()!;
       dispatch(kind, [p]);
     }
-    for (const [kind, all] of pending) {
-      if (inFlight >= maxInFlight) return;
-      if (all.length === 0) continue;
-      let i = 0;
-      for (; i < all.length && inFlight < maxInFlight; i += maxBatch) dispatch(kind, all.slice(i, i + maxBatch));
-      pending.set(kind, i < all.length ? all.slice(i) : []);
+    while (inFlight < maxInFlight) {
+      let kind: string | undefined;
+      for (const [k, all] of pending) {
+        if (all.length > 0) {
+          kind = k;
+          break;
+        }
+      }
+      if (kind === undefined) return;
+      const all = pending.get(kind)!;
+      dispatch(kind, all.splice(0, maxBatch));
+      // Its turn is over: it goes behind the other kinds.
+      pending.delete(kind);
+      pending.set(kind, all);
     }
   }
 

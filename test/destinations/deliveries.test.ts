@@ -46,7 +46,7 @@ const fn = (id: string) => ({
 const functions: FunctionCache = { active: () => [], find: (_p, id) => fn(id) };
 const pool: TaskRunner<HogExecTasks> = {
   run: async (kind, input) => {
-    if (kind !== 'run') throw new Error(`unexpected task ${kind}`);
+    if (kind !== 'continue') throw new Error(`unexpected task ${kind}`);
     return runInvocationSlice(input as Parameters<typeof runInvocationSlice>[0]) as never;
   },
 };

@@ -7,7 +7,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/destinations/runtime/env.js';
-import { appliedKey, dequeue, enqueue, handoverPosition, invocationKey, markDone, pendingFloor, queuedInvocations, takeOver } from '../../src/destinations/runtime/queue.js';
+import {
+  appliedKey, dequeue, enqueue, handoverPosition, invocationKey, markDone, pendingFloor, queuedInvocations, readProgress, takeOver, writeProgress,
+} from '../../src/destinations/runtime/queue.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations handover');
@@ -53,12 +55,18 @@ s('an invocation queued before the index existed (no `after`) does not hold it b
 s('taking over forgets the local queue and rewinds the consumer\'s own record to the recorded position', async () => {
   const a = invocation('e1', 40);
   const b = invocation('e2', 50);
-  await ds.root.transaction(() => { enqueue(ds, invocationKey(a), a); enqueue(ds, invocationKey(b), b); ds.meta.put(appliedKey('nats:x'), 300); });
+  await ds.root.transaction(() => {
+    enqueue(ds, invocationKey(a), a);
+    enqueue(ds, invocationKey(b), b);
+    ds.meta.put(appliedKey('nats:x'), 300);
+    writeProgress(ds, 'nats:x', { seq: 310, index: 4 });
+  });
   assert.is(await takeOver(ds, 'nats:x', 75), 2);
   assert.is([...queuedInvocations(ds)].length, 0);
   assert.is(pendingFloor(ds), null);
-  // Batches after 75 are applied again, not skipped as already applied.
+  // Batches after 75 are applied again, not skipped as already applied, nor in part.
   assert.is(ds.meta.get(appliedKey('nats:x')), 75);
+  assert.is(readProgress(ds, 'nats:x'), null);
 });
 
 s.run();

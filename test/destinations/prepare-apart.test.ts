@@ -1,10 +1,11 @@
-// A prepare chunk whose Hog worker fails (out of memory, past its deadline) is prepared
-// again event by event and function by function (src/destinations/runtime/consumer.ts):
-// the pair that fails alone is set aside as filtering_failed, the others are prepared.
+// A chunk whose Hog worker fails (out of memory, past its deadline) is started again event
+// by event and function by function (src/destinations/runtime/pipeline.ts): the pair that
+// fails alone is set aside as filtering_failed, the others are prepared, each invocation
+// with its event's packed globals.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { prepareApart } from '../../src/destinations/runtime/consumer.js';
-import type { PrepareOutcome, PrepareTask } from '../../src/destinations/runtime/prepare.js';
+import { prepareApart } from '../../src/destinations/runtime/pipeline.js';
+import type { StartOutcome, StartResult, StartTask } from '../../src/destinations/runtime/steps.js';
 import type { EventContext } from '../../src/destinations/runtime/globals.js';
 import type { HogExecTasks } from '../../src/destinations/tasks.js';
 import { PoolOverloadedError, type TaskRunner } from '../../src/pools/index.js';
@@ -17,29 +18,39 @@ const ctx = (uuid: string): EventContext => ({
   person: null, groups: {},
 });
 
-// A pool whose worker dies on any task holding event "bad" with function 1.
+// A pool whose worker dies on any task holding event "bad" with function 1; function 0 makes
+// an invocation of "good", whose pack is its event's uuid.
 function pool(failure: () => Error): TaskRunner<HogExecTasks> & { tasks: number } {
   const runner = {
     tasks: 0,
-    async run(_kind: string, input: unknown) {
+    async run(_kind: string, input: unknown): Promise<StartResult> {
       runner.tasks++;
-      const task = input as PrepareTask;
+      const task = input as StartTask;
       if (task.events.some((e) => e.ctx.event.uuid === 'bad' && e.functions.includes(1))) throw failure();
-      return task.events.flatMap((e, ev) => e.functions.map((fn): PrepareOutcome => ({ fn, ev, kind: 'filtered' })));
+      return {
+        outcomes: task.events.flatMap((e, ev) => e.functions.map((fn): StartOutcome => (e.ctx.event.uuid === 'good' && fn === 0
+          ? { fn, ev, kind: 'invocation', mappingIndex: -1, maskKey: null, slice: null, token: null }
+          : { fn, ev, kind: 'filtered' }))),
+        packs: task.events.map((e) => (e.ctx.event.uuid === 'good' && e.functions.includes(0) ? Buffer.from(e.ctx.event.uuid) : null)),
+      };
     },
   };
   return runner as never;
 }
 
-const task: PrepareTask = { functions: [], events: [{ ctx: ctx('good'), functions: [0, 1] }, { ctx: ctx('bad'), functions: [0, 1] }] };
+const task: StartTask = {
+  functions: [], events: [{ ctx: ctx('good'), functions: [0, 1] }, { ctx: ctx('bad'), functions: [0, 1] }], start: [true, true], forget: [],
+};
+const good = Buffer.from('good');
 
 s('the pair that kills the worker fails alone; every other pair keeps its event index', async () => {
   const p = pool(() => new Error('Worker terminated due to reaching memory limit: JS heap out of memory'));
   const out = await prepareApart(p, task, () => false);
-  assert.equal(out, [
-    { fn: 0, ev: 0, kind: 'filtered' }, { fn: 1, ev: 0, kind: 'filtered' }, { fn: 0, ev: 1, kind: 'filtered' },
+  assert.equal(out.outcomes, [
+    { fn: 0, ev: 0, kind: 'invocation', mappingIndex: -1, maskKey: null, slice: null, token: null }, { fn: 1, ev: 0, kind: 'filtered' }, { fn: 0, ev: 1, kind: 'filtered' },
     { fn: 1, ev: 1, kind: 'filtering_failed', message: 'Error filtering event bad: HogWorkerError: Worker terminated due to reaching memory limit: JS heap out of memory' },
   ]);
+  assert.equal(out.packs, [good, null, null, null]);
   assert.is(p.tasks, 5);
 });
 

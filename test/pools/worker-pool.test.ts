@@ -100,6 +100,22 @@ s('each kind is batched apart and served by its own handler; one input at a time
   await pool.close();
 });
 
+s('kinds take turns: a long queue of one kind does not hold back a request of another until it is through', async () => {
+  const pool = echoPool({ maxBatch: 2 });
+  const order: string[] = [];
+  const busy = pool.run('echo', { n: 0, waitMs: 100 });
+  await new Promise((r) => setTimeout(r, 10));
+  // Five batches of echo wait behind the busy worker; then one square request.
+  const echoes = Array.from({ length: 10 }, (_, i) => pool.run('echo', { n: i + 1 }).then(() => { order.push(`echo ${i + 1}`); }));
+  await new Promise((r) => setImmediate(r));
+  const square = pool.run('square', 3).then((v) => { order.push(`square ${v}`); });
+  await Promise.all([busy, square, ...echoes]);
+  // One echo batch went first (echo was there first), then the square's turn came.
+  assert.equal(order.slice(0, 3), ['echo 1', 'echo 2', 'square 9']);
+  assert.is(order.length, 11);
+  await pool.close();
+});
+
 s('a pool of a larger task map serves a caller that asks for part of it', async () => {
   const pool = echoPool({ maxBatch: 8 });
   const squaresOnly: TaskRunner<{ square: Task<number, number> }> = pool;

@@ -4,13 +4,12 @@
 // The address is checked where it is used: the socket's own lookup hands the connection
 // only allowed addresses (so a name that resolves to a private address, or re-resolves to
 // one later, is refused), an address literal is checked before connecting, and the
-// address actually connected to is checked again before a byte is sent.
-import http from 'node:http';
-import https from 'node:https';
+// address actually connected to is checked again before a byte is sent. The request
+// itself goes over a kept-alive socket of its origin (./http1.ts).
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
-import type { Socket } from 'node:net';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { refusal, type AddressPolicy } from '../../net/address-policy.js';
+import { createPool, exchange, type Pool } from './http1.js';
 
 export interface FetchRequest {
   url: string;
@@ -38,12 +37,6 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 class RefusedAddressError extends Error {
   override name = 'SecureRequestError';
 }
-
-// Keep-alive agents: a destination's requests reuse connections (each was checked when made).
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
-};
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -75,22 +68,64 @@ function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
+// What a URL comes to, worked out once per URL and policy (a destination fetches the same
+// few URLs over and over): the sockets of its origin and its path, or why not.
+type Target = { refused: FetchOutcome } | { refused: null; pool: Pool; path: string };
+
+const MAX_TARGETS = 1024;
+const targets = new WeakMap<AddressPolicy, Map<string, Target>>();
+// Per policy, the sockets of each origin (`protocol//host:port`): the URLs of one origin
+// share them.
+const pools = new WeakMap<AddressPolicy, Map<string, Pool>>();
+
+function targetOf(text: string, policy: AddressPolicy): Target {
+  let known = targets.get(policy);
+  if (!known) targets.set(policy, (known = new Map()));
+  let target = known.get(text);
+  if (target) return target;
+  target = resolveTarget(text, policy);
+  if (known.size >= MAX_TARGETS) known.clear();
+  known.set(text, target);
+  return target;
+}
+
+function resolveTarget(text: string, policy: AddressPolicy): Target {
   let url: URL;
   try {
-    url = new URL(request.url);
+    url = new URL(text);
   } catch {
-    return Promise.resolve({ ok: false, retryable: false, message: `Invalid URL: ${request.url}` });
+    return { refused: { ok: false, retryable: false, message: `Invalid URL: ${text}` } };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return Promise.resolve({ ok: false, retryable: false, message: `Invalid URL: only http and https can be fetched, not ${url.protocol}` });
+    return { refused: { ok: false, retryable: false, message: `Invalid URL: only http and https can be fetched, not ${url.protocol}` } };
   }
   const host = bareHost(url.hostname);
   if (isIP(host) !== 0) {
-    const why = refusal(host, settings.policy, host);
-    if (why !== null) return Promise.resolve({ ok: false, retryable: false, message: `SecureRequestError: Refused to connect to ${host}: ${why}` });
+    const why = refusal(host, policy, host);
+    if (why !== null) return { refused: { ok: false, retryable: false, message: `SecureRequestError: Refused to connect to ${host}: ${why}` } };
   }
-  const client = url.protocol === 'https:' ? https : http;
+  const secure = url.protocol === 'https:';
+  const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
+  let origins = pools.get(policy);
+  if (!origins) pools.set(policy, (origins = new Map()));
+  const key = `${url.protocol}//${url.host}`;
+  let pool = origins.get(key);
+  if (!pool) {
+    pool = createPool({
+      secure, host, port, authority: url.host, lookup: guardedLookup(policy, host) as unknown as LookupFunction,
+      refused: (address) => {
+        const why = address === undefined ? 'no address' : refusal(address, policy, host);
+        return why === null ? null : new RefusedAddressError(`Refused to connect to ${address ?? host}: ${why}`);
+      },
+    });
+    origins.set(key, pool);
+  }
+  return { refused: null, pool, path: `${url.pathname}${url.search}` };
+}
+
+export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
+  const target = targetOf(request.url, settings.policy);
+  if (target.refused !== null) return Promise.resolve(target.refused);
   return new Promise<FetchOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: FetchOutcome) => {
@@ -99,15 +134,13 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
       clearTimeout(timer);
       resolve(outcome);
     };
-    const fail = (err: Error) => {
-      const refused = err instanceof RefusedAddressError;
-      finish({ ok: false, retryable: !refused, message: `${err.name}: ${err.message}` });
-    };
-    const req = client.request(url, {
-      method: request.method,
-      headers: request.body === null ? request.headers : { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
-      agent: agents[url.protocol as 'http:' | 'https:'],
-      lookup: guardedLookup(settings.policy, host) as unknown as typeof dnsLookup,
+    // Throws, as node:http did, for a method or header it would not send.
+    const cancel = exchange(target.pool, {
+      method: request.method, path: target.path, headers: request.headers, body: request.body, maxResponseBytes: settings.maxResponseBytes,
+    }, (result) => {
+      if (result.ok) finish({ ok: true, status: result.status, body: parseBody(result.body.toString('utf8')) });
+      else if ('tooLarge' in result) finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
+      else finish({ ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
     });
     // When the timer comes due, the answer may be waiting unread in the socket: a thread kept
     // busy past the limit (a large batch's transaction) runs due timers before it reads
@@ -116,33 +149,7 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
     const timer = setTimeout(() => setImmediate(() => {
       if (settled) return;
       finish({ ok: false, retryable: true, message: `TimeoutError: the request took longer than ${settings.timeoutMs / 1000}s` });
-      req.destroy();
+      cancel();
     }), settings.timeoutMs);
-    req.on('socket', (socket: Socket) => {
-      const check = () => {
-        const address = socket.remoteAddress;
-        const why = address === undefined ? 'no address' : refusal(address, settings.policy, host);
-        if (why !== null) req.destroy(new RefusedAddressError(`Refused to connect to ${address ?? host}: ${why}`));
-      };
-      if (socket.connecting) socket.once('connect', check);
-      else check();
-    });
-    req.on('error', fail);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > settings.maxResponseBytes) {
-          finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('error', fail);
-      res.on('end', () => finish({ ok: true, status: res.statusCode ?? 500, body: parseBody(Buffer.concat(chunks).toString('utf8')) }));
-    });
-    req.end(request.body ?? undefined);
   });
 }

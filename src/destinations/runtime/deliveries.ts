@@ -1,15 +1,21 @@
-// Runs queued invocations to their end (docs/decisions/0021): the program in the Hog pool up
-// to a fetch, the fetch here (with PostHog's retries and backoff), the program resumed with
-// the response, and so on; then one transaction records the outcome (the queue entry goes,
-// the done mark, metrics, logs and the watcher's tokens are written). A program that
-// fetches again is stored at that point with its state, so a restart resumes it after the
-// fetch that answered rather than repeating it.
-// One slow or failing endpoint holds up only its own function's deliveries: at most
-// `perFunction` invocations of a function are in flight (fewer once its watcher degrades
-// it), and at most `heldPerFunction` are held in memory (`maxInMemory` over all functions);
-// the rest of a function's queue stays in the store and is read back as its invocations
-// finish. The consumer stops reading the log only when a million invocations are queued
-// over all functions, memory and store together (./consumer.ts, docs/decisions/0021).
+// Runs queued invocations to their end (docs/decisions/0021, 0040): the program in the Hog
+// pool up to a fetch (for most invocations the consumer's prepare step ran it already),
+// the fetch here (with PostHog's retries and backoff), the program resumed with the
+// response in the pool, and so on; the outcome is written with the others of the same
+// event-loop turn (./outcomes.ts: the queue entry goes, the done mark, metrics, logs and
+// the watcher's tokens are written). A program that fetches again is stored at that point
+// with its state, so a restart resumes it after the fetch that answered rather than
+// repeating it.
+// Bounds. Fetches in flight: `perFunction` per function (fewer once its watcher degrades
+// it), `maxFetches` over all. Invocations held in memory: `heldPerFunction` per function,
+// `maxInMemory` over all; the rest of a function's queue stays in the store and is read
+// back as its invocations finish, so one slow or failing endpoint holds up only its own
+// function. The consumer prepares more only while at most half of `maxInMemory` is held
+// (whenRoom), so a backlog the deliveries cannot keep up with waits in the log; a function
+// whose endpoint has answered none of its fetches for a second is not counted then (its
+// backlog goes to the store, as above, and the other functions go on). The consumer stops
+// reading the log when a million invocations are queued over all functions, memory and
+// store together (./consumer.ts).
 import type { TaskRunner } from '../../pools/index.js';
 import type { ExecutionTiming } from '../../hog/index.js';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
@@ -18,14 +24,18 @@ import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried }
 import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
-import { dequeue, markDone, type InvocationKey } from './queue.js';
+import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
+import type { InvocationKey } from './queue.js';
 import { completionLog } from './run-slice.js';
+import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
-import { acknowledgeEpoch, freshRecord, invocationCost, observe, type WatcherSettings } from './watcher.js';
+import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
 
 export interface DeliverySettings {
   perFunction: number;
   degradedPerFunction: number;
+  // Fetches in flight over all functions (default 256).
+  maxFetches?: number;
   // Invocations of one function held in memory (waiting, in flight, waiting for a retry).
   heldPerFunction: number;
   // Invocations held in memory over all functions.
@@ -41,7 +51,7 @@ export interface DeliveryDeps {
   now(): number;
   random(): number;
   settings: DeliverySettings;
-  // A failure of the machinery (the store refused a write): the invocation is tried again later.
+  // A failure of the machinery (the store refused a write): the write is tried again later.
   onError(err: unknown): void;
   // With NATS: told what each transaction committed (logs, metrics, watcher records), for the other nodes.
   out?: TelemetryOut;
@@ -52,12 +62,18 @@ interface Entry {
   inv: QueuedInvocation;
   timings: ExecutionTiming[];
   logsSoFar: number;
+  // Where a Hog worker keeps the program suspended at its fetch, or only the invocation's
+  // globals (./steps.ts), and which.
+  token: string | null;
+  programKept: boolean;
 }
 
 export interface Deliveries {
   // An invocation already written to the store's queue: held in memory, or left in the
-  // store until its function has room (an invocation held already is ignored).
-  add(key: InvocationKey, inv: QueuedInvocation): void;
+  // store until its function has room (an invocation held or finished already is ignored).
+  add(key: InvocationKey, inv: QueuedInvocation, prepared?: Prepared): void;
+  // Whether an invocation of the function added now would be held in memory.
+  hasRoom(functionId: string): boolean;
   // Invocations queued: held in memory (waiting, in flight or waiting for a retry) or left
   // in the store.
   held(): number;
@@ -65,21 +81,46 @@ export interface Deliveries {
   inMemory(): number;
   // Resolves once fewer than `limit` are queued (the consumer waits so the queue stays bounded).
   whenBelow(limit: number): Promise<void>;
+  // Resolves once at most half of maxInMemory are held in memory by functions whose
+  // endpoints answer (the consumer prepares the next events then).
+  whenRoom(): Promise<void>;
   // Resolves once nothing is held (tests and the bench).
   idle(): Promise<void>;
   close(): Promise<void>;
 }
 
+// What the consumer's prepare step left of an invocation.
+export interface Prepared {
+  // Its program's first slice, when it was run.
+  first?: StepOutcome | null;
+  // Where a Hog worker keeps its program (or its globals when it was not run).
+  token?: string | null;
+  // The caller has just seen it is not finished.
+  fresh?: boolean;
+}
+
+const MAX_FETCHES = 256;
+// A function with fetches in flight and none answered for this long is stalled: its
+// invocations held do not keep the consumer from preparing more.
+const STALLED_MS = 1000;
 const TELEMETRY_FLUSH_MS = 250;
 const RETRY_AFTER_STORE_ERROR_MS = 1000;
 
 export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const { ds, settings } = deps;
+  const maxFetches = settings.maxFetches ?? MAX_FETCHES;
+  const roomMark = Math.floor(settings.maxInMemory / 2);
+  const telemetry = createTelemetry(deps.now);
+  // Function id → its invocations waiting for a fetch slot, in order.
   const waiting = new Map<string, Entry[]>();
-  const inFlight = new Map<string, number>();
+  // Function id → its fetches in flight.
+  const fetching = new Map<string, number>();
+  let fetchingAll = 0;
+  // Function id → when one of its fetches last ended, or started with none in flight.
+  const progressAt = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   const waiters: { limit: number; resolve: () => void }[] = [];
-  const telemetry = createTelemetry(deps.now);
+  let roomWaiters: (() => void)[] = [];
   // Function id → keys of its invocations held in memory.
   const memory = new Map<string, Set<string>>();
   // Function id → how many of its queued invocations are left in the store (a count kept
@@ -88,13 +129,14 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let memoryCount = 0;
   let storeCount = 0;
   let closed = false;
+  // Runs in the pool and fetches under way.
   let active = 0;
   let activeDone: (() => void) | null = null;
-
-  const writeTelemetry = () => ds.root.transaction(() => telemetry.write(ds)).then((batch) => deps.out?.telemetry(batch));
-  const flushTimer = setInterval(() => {
-    if (!telemetry.empty()) void writeTelemetry().catch(deps.onError);
-  }, TELEMETRY_FLUSH_MS);
+  // What the next transaction writes, and what follows its commit.
+  let writes = noWrites();
+  let afterWrite: (() => void)[] = [];
+  let flushing: Promise<void> | null = null;
+  let flushScheduled = false;
 
   const keyText = (key: InvocationKey) => JSON.stringify(key);
   const memoryOf = (id: string) => {
@@ -103,12 +145,24 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     return keys;
   };
   const held = () => memoryCount + storeCount;
-  const roomFor = (keys: Set<string>) => keys.size < settings.heldPerFunction && memoryCount < settings.maxInMemory;
+  const roomFor = (size: number) => size < settings.heldPerFunction && memoryCount < settings.maxInMemory;
 
-  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>): void {
+  function begin(): void {
+    active++;
+  }
+  function end(): void {
+    active--;
+    if (active === 0) activeDone?.();
+  }
+
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null): void {
     keys.add(keyText(key));
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0 };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, token, programKept: false };
+    if (first) {
+      if (runs(entry)) afterSlice(entry, first);
+      return;
+    }
     const wait = inv.dueAt - deps.now();
     if (wait > 0) later(entry, wait);
     else ready(entry);
@@ -123,11 +177,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     for (const { key, value } of ds.queue.getRange({ start: [id] })) {
       if (key[0] !== id) break;
       if (keys.has(keyText(key)) || ds.done.doesExist(key)) continue;
-      if (!roomFor(keys)) {
+      if (!roomFor(keys.size)) {
         exhausted = false;
         break;
       }
-      hold(key, value, keys);
+      hold(key, value, keys, null, null);
       loaded++;
     }
     const before = inStore.get(id) ?? 0;
@@ -147,15 +201,37 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     // first), each once it is down to half its share.
     if (!closed && inStore.size > 0) {
       for (const other of [id, ...inStore.keys()]) {
-        if ((inStore.get(other) ?? 0) > 0 && memoryOf(other).size <= settings.heldPerFunction / 2 && memoryCount < settings.maxInMemory) readBack(other);
+        if ((inStore.get(other) ?? 0) > 0 && (memory.get(other)?.size ?? 0) <= settings.heldPerFunction / 2 && memoryCount < settings.maxInMemory) readBack(other);
       }
     }
     for (let i = waiters.length - 1; i >= 0; i--) {
       if (held() < waiters[i].limit) waiters.splice(i, 1)[0].resolve();
     }
+    checkRoom();
+  }
+
+  function stalled(id: string, now: number): boolean {
+    return (fetching.get(id) ?? 0) > 0 && now - (progressAt.get(id) ?? now) > STALLED_MS;
+  }
+
+  // Invocations held by functions that are not stalled.
+  function roomTaken(): number {
+    if (memoryCount <= roomMark) return memoryCount;
+    const now = deps.now();
+    let taken = 0;
+    for (const [id, keys] of memory) if (!stalled(id, now)) taken += keys.size;
+    return taken;
+  }
+
+  function checkRoom(): void {
+    if (roomWaiters.length === 0 || roomTaken() > roomMark) return;
+    const resolve = roomWaiters;
+    roomWaiters = [];
+    for (const r of resolve) r();
   }
 
   function later(entry: Entry, ms: number): void {
+    if (closed) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       ready(entry);
@@ -163,152 +239,239 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     timers.add(timer);
   }
 
+  // Function id → its watcher state, read once per event-loop turn.
+  const watcherStates = new Map<string, number>();
+  function watcherState(fn: StoredHogFunction): number {
+    let state = watcherStates.get(fn.id);
+    if (state !== undefined) return state;
+    if (watcherStates.size === 0) setImmediate(() => watcherStates.clear());
+    const record = ds.watcher.get(fn.id);
+    state = record ? acknowledgeEpoch(record, fn.watcher_epoch, settings.watcher, deps.now()).state : WatcherState.healthy;
+    watcherStates.set(fn.id, state);
+    return state;
+  }
+
+  // Whether the invocation's function still runs it; if not, it is dropped.
+  function runs(entry: Entry): StoredHogFunction | null {
+    const fn = deps.functions.find(entry.inv.projectId, entry.inv.functionId);
+    if (!fn || !fn.enabled || fn.deleted) drop(entry, null);
+    else if (watcherState(fn) === WatcherState.disabled) drop(entry, 'disabled_permanently');
+    else return fn;
+    return null;
+  }
+
+  // The invocation goes on: to a fetch slot when it waits for a fetch, else to the pool.
   function ready(entry: Entry): void {
     if (closed) return;
-    const id = entry.inv.functionId;
-    let list = waiting.get(id);
-    if (!list) waiting.set(id, (list = []));
+    const { inv } = entry;
+    const fn = runs(entry);
+    if (fn === null) return;
+    if (inv.pendingFetch === null) return run(entry, fn);
+    let list = waiting.get(inv.functionId);
+    if (!list) waiting.set(inv.functionId, (list = []));
     list.push(entry);
     pump();
   }
 
-  function watcherState(fn: StoredHogFunction): number {
-    const record = ds.watcher.get(fn.id);
-    return record ? acknowledgeEpoch(record, fn.watcher_epoch, settings.watcher, deps.now()).state : WatcherState.healthy;
-  }
-
+  // Starts the fetches there are slots for. Functions take turns, so the shared cap does
+  // not always favour the same ones.
   function pump(): void {
-    for (const [id, list] of waiting) {
-      if (list.length === 0) {
-        waiting.delete(id);
-        continue;
-      }
+    for (const [id, list] of [...waiting]) {
+      if (fetchingAll >= maxFetches) return;
       const fn = deps.functions.find(list[0].inv.projectId, id);
       const limit = fn && watcherState(fn) === WatcherState.degraded ? settings.degradedPerFunction : settings.perFunction;
-      while (list.length > 0 && (inFlight.get(id) ?? 0) < limit) {
-        const entry = list.shift()!;
-        inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
-        active++;
-        void advance(entry).finally(() => {
-          inFlight.set(id, inFlight.get(id)! - 1);
-          active--;
-          if (active === 0) activeDone?.();
-          pump();
-        });
-      }
+      while (list.length > 0 && (fetching.get(id) ?? 0) < limit && fetchingAll < maxFetches) void fetchStep(list.shift()!);
+      waiting.delete(id);
+      if (list.length > 0) waiting.set(id, list);
     }
   }
 
-  async function drop(entry: Entry, metric: 'disabled_permanently' | null): Promise<void> {
-    if (metric) telemetry.count(entry.inv.functionId, metric);
-    await ds.root.transaction(() => { dequeue(ds, entry.key, entry.inv); });
-    release(entry);
+  function run(entry: Entry, fn: StoredHogFunction): void {
+    const { inv } = entry;
+    begin();
+    const { token, programKept } = entry;
+    entry.token = null;
+    entry.programKept = false;
+    // What the worker keeps under the token is not sent again (the program: its bytecode
+    // and state; the globals either way): copying them to the worker was a good part of a
+    // step's cost. A worker that lost them answers null, and the step goes again whole.
+    deps.pool.run('continue', {
+      token, bytecode: programKept ? null : fn.bytecode ?? [], state: programKept ? null : inv.state, response: inv.response,
+      globals: token === null ? inv.globals : null,
+      functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
+    }).then(
+      (outcome) => (outcome === null ? run(entry, fn) : afterSlice(entry, outcome)),
+      // The worker itself failed (ran out of memory, crashed): the invocation fails, once.
+      (err: unknown) => finish(entry, `HogWorkerError: ${err instanceof Error ? err.message : String(err)}`, null),
+    ).finally(end);
   }
 
-  // Fetches until an answer to hand the program, or returns false when a retry waits.
-  async function fetchStep(entry: Entry): Promise<boolean> {
-    const inv = entry.inv;
+  function afterSlice(entry: Entry, outcome: StepOutcome): void {
+    const { inv } = entry;
+    entry.timings.push(...outcome.timings);
+    entry.logsSoFar += outcome.logs.length;
+    for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
+    if (outcome.fetch === null) return finish(entry, outcome.error, outcome);
+    entry.token = outcome.fetch.token ?? null;
+    entry.programKept = entry.token !== null;
+    inv.state = outcome.fetch.state ?? null;
+    inv.response = null;
+    inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };
+    if (inv.state === null) return ready(entry);
+    // A further fetch (the worker hands the state out then): store where the program
+    // stands, so a restart resumes here and never repeats the fetch that answered.
+    writes.stored.push({ key: entry.key, inv });
+    afterWrite.push(() => ready(entry));
+    scheduleFlush();
+  }
+
+  async function fetchStep(entry: Entry): Promise<void> {
+    const { inv } = entry;
+    const id = inv.functionId;
     const pending = inv.pendingFetch!;
     const attempt = pending.attempts + 1;
+    if ((fetching.get(id) ?? 0) === 0) progressAt.set(id, deps.now());
+    fetching.set(id, (fetching.get(id) ?? 0) + 1);
+    fetchingAll++;
+    begin();
     const started = deps.now();
-    const outcome = await deps.fetch(fetchRequest(pending.url, pending.options));
+    let outcome: FetchOutcome;
+    try {
+      outcome = await deps.fetch(fetchRequest(pending.url, pending.options));
+    } catch (err) {
+      outcome = { ok: false, retryable: true, message: err instanceof Error ? err.message : String(err) };
+    } finally {
+      fetching.set(id, fetching.get(id)! - 1);
+      fetchingAll--;
+      progressAt.set(id, deps.now());
+      end();
+    }
     entry.timings.push({ kind: 'async_function', durationMs: deps.now() - started });
-    telemetry.count(inv.functionId, 'fetch');
+    telemetry.count(id, 'fetch');
+    let retrying = false;
     if (failed(outcome)) {
-      const again = retried(outcome, attempt);
-      telemetry.log(inv.functionId, inv.instanceId, again ? 'WARN' : 'ERROR', failureLog(outcome, attempt, again));
-      if (again) {
+      retrying = retried(outcome, attempt);
+      telemetry.log(id, inv.instanceId, retrying ? 'WARN' : 'ERROR', failureLog(outcome, attempt, retrying));
+      if (retrying) {
         pending.attempts = attempt;
         inv.dueAt = deps.now() + backoffMs(attempt, deps.random());
         later(entry, inv.dueAt - deps.now());
-        return false;
+      } else {
+        inv.failed = true;
       }
-      inv.failed = true;
     }
-    inv.response = programResponse(outcome);
-    inv.pendingFetch = null;
-    return true;
+    if (!retrying) {
+      inv.response = programResponse(outcome);
+      inv.pendingFetch = null;
+      if (!closed) {
+        const fn = deps.functions.find(inv.projectId, id);
+        if (fn) run(entry, fn);
+        else drop(entry, null);
+      }
+    }
+    pump();
   }
 
-  async function finish(entry: Entry, error: string | null, sync: { ops: number; maxMemoryBytes: number }): Promise<void> {
+  function finish(entry: Entry, error: string | null, sync: StepOutcome | null): void {
     const { inv } = entry;
-    const fn = deps.functions.find(inv.projectId, inv.functionId);
-    const globalsEvent = inv.globals.event as { uuid?: string; url?: string };
     const unsuccessful = inv.failed || error !== null;
     if (error !== null) {
-      telemetry.log(inv.functionId, inv.instanceId, 'ERROR', `Error executing function on event ${globalsEvent.uuid}: ${error}`);
+      telemetry.log(inv.functionId, inv.instanceId, 'ERROR', `Error executing function on event ${inv.eventUuid}: ${error}`);
     } else {
-      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', completionLog(entry.timings, sync.ops, sync.maxMemoryBytes, globalsEvent.url));
+      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', completionLog(entry.timings, sync?.ops ?? 0, sync?.maxMemoryBytes ?? 0, sync?.eventUrl));
     }
     telemetry.count(inv.functionId, unsuccessful ? 'failed' : 'succeeded');
-    const now = deps.now();
-    const written = await ds.root.transaction(() => {
-      markDone(ds, entry.key, inv, unsuccessful ? 'failed' : 'succeeded', now);
-      const epoch = fn?.watcher_epoch ?? 0;
-      const before = acknowledgeEpoch(ds.watcher.get(inv.functionId) ?? freshRecord(settings.watcher, now, epoch), epoch, settings.watcher, now);
-      const record = observe(before, invocationCost(entry.timings, unsuccessful), settings.watcher, now);
-      ds.watcher.put(inv.functionId, record);
-      return { record, batch: telemetry.write(ds) };
+    const fn = deps.functions.find(inv.projectId, inv.functionId);
+    writes.finished.push({
+      key: entry.key, inv, unsuccessful, cost: invocationCost(entry.timings, unsuccessful), epoch: fn?.watcher_epoch ?? 0,
     });
-    deps.out?.telemetry(written.batch);
-    deps.out?.watcher(inv.functionId, written.record);
-    release(entry);
+    afterWrite.push(() => release(entry));
+    scheduleFlush();
   }
 
-  async function advance(entry: Entry): Promise<void> {
-    const { inv } = entry;
-    try {
-      const fn = deps.functions.find(inv.projectId, inv.functionId);
-      if (!fn || !fn.enabled || fn.deleted) return await drop(entry, null);
-      if (watcherState(fn) === WatcherState.disabled) return await drop(entry, 'disabled_permanently');
-      for (;;) {
-        if (inv.pendingFetch !== null && !(await fetchStep(entry))) return;
-        let outcome;
-        try {
-          outcome = await deps.pool.run('run', {
-            bytecode: inv.state === null ? fn.bytecode : null, state: inv.state, response: inv.response, globals: inv.globals,
-            secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
-          });
-        } catch (err) {
-          // The worker itself failed (ran out of memory, crashed): the invocation fails, once.
-          return await finish(entry, `HogWorkerError: ${err instanceof Error ? err.message : String(err)}`, { ops: 0, maxMemoryBytes: 0 });
-        }
-        entry.timings.push(...outcome.timings);
-        entry.logsSoFar += outcome.logs.length;
-        for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
-        if (outcome.fetch === null) return await finish(entry, outcome.error, outcome);
-        // A further fetch: store where the program stands, so a restart resumes here and
-        // never repeats the fetch that answered.
-        const resumed = inv.state !== null;
-        inv.state = outcome.fetch.state;
-        inv.response = null;
-        inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };
-        if (resumed) await ds.root.transaction(() => { ds.queue.put(entry.key, inv); });
-      }
-    } catch (err) {
-      deps.onError(err);
-      later(entry, RETRY_AFTER_STORE_ERROR_MS);
-    }
+  function drop(entry: Entry, metric: 'disabled_permanently' | null): void {
+    if (metric) telemetry.count(entry.inv.functionId, metric);
+    writes.dropped.push({ key: entry.key, inv: entry.inv });
+    afterWrite.push(() => release(entry));
+    scheduleFlush();
   }
+
+  function scheduleFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(() => {
+      flushScheduled = false;
+      void flush();
+    });
+  }
+
+  // One transaction for what waits, one at a time; what comes meanwhile waits for the next.
+  async function flush(): Promise<void> {
+    if (flushing) {
+      await flushing;
+      if (!isEmpty(writes)) scheduleFlush();
+      return;
+    }
+    if (isEmpty(writes) && telemetry.empty()) return;
+    const w = writes;
+    const then = afterWrite;
+    writes = noWrites();
+    afterWrite = [];
+    const now = deps.now();
+    flushing = ds.root.transaction(() => ({ records: writeOutcomes(ds, w, settings.watcher, now), batch: telemetry.write(ds) })).then(
+      ({ records, batch }) => {
+        deps.out?.telemetry(batch);
+        for (const [id, record] of records) deps.out?.watcher(id, record);
+        for (const f of then) f();
+      },
+      (err: unknown) => {
+        deps.onError(err);
+        // Tried again with what came since.
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          writes.finished.push(...w.finished);
+          writes.dropped.push(...w.dropped);
+          writes.stored.push(...w.stored);
+          afterWrite.push(...then);
+          scheduleFlush();
+        }, RETRY_AFTER_STORE_ERROR_MS);
+        timers.add(timer);
+      },
+    ).finally(() => {
+      flushing = null;
+    });
+    await flushing;
+  }
+
+  const flushTimer = setInterval(() => {
+    if (!telemetry.empty()) void flush();
+    // A function becomes stalled with nothing released meanwhile.
+    checkRoom();
+  }, TELEMETRY_FLUSH_MS);
 
   return {
-    add(key, inv) {
+    add(key, inv, prepared = {}) {
       const keys = memoryOf(inv.functionId);
       // Read back from the store between its commit and this call (and maybe finished already).
-      if (keys.has(keyText(key)) || ds.done.doesExist(key)) {
+      if (keys.has(keyText(key)) || (!prepared.fresh && ds.done.doesExist(key))) {
         if (keys.size === 0) memory.delete(inv.functionId);
         return;
       }
-      if (roomFor(keys) && !inStore.has(inv.functionId)) return hold(key, inv, keys);
+      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null);
       inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
       storeCount++;
       if (keys.size === 0) memory.delete(inv.functionId);
     },
+    hasRoom: (id) => roomFor(memory.get(id)?.size ?? 0) && !inStore.has(id),
     held,
     inMemory: () => memoryCount,
     whenBelow(limit) {
       if (held() < limit) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ limit, resolve }));
+    },
+    whenRoom() {
+      if (roomTaken() <= roomMark) return Promise.resolve();
+      return new Promise((resolve) => roomWaiters.push(resolve));
     },
     idle: () => new Promise<void>((resolve) => {
       const check = () => (held() === 0 ? resolve() : setTimeout(check, 10));
@@ -322,7 +485,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       if (active > 0) {
         await Promise.race([new Promise<void>((r) => { activeDone = r; }), new Promise((r) => setTimeout(r, 2000))]);
       }
-      if (!telemetry.empty()) await writeTelemetry().catch(deps.onError);
+      if (flushing) await flushing;
+      await flush().catch(deps.onError);
     },
   };
 }

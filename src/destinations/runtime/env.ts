@@ -17,8 +17,9 @@ export interface QueuedInvocation {
   mappingIndex: number;
   // PostHog's invocation id (a uuid): the logs' instance_id.
   instanceId: string;
-  // The invocation's globals with its inputs evaluated (project, event, person, groups, source, inputs).
-  globals: Record<string, unknown>;
+  // The invocation's globals with its inputs evaluated (project, event, person, groups, source, inputs):
+  // bytes (src/destinations/runtime/bytes.ts), or the object in invocations queued before.
+  globals: Uint8Array | Record<string, unknown>;
   // The suspended program (the VM's state as plain data) once it has run to a fetch, and
   // the fetch's response once it came: the invocation resumes there after a restart,
   // never repeating a fetch that answered.

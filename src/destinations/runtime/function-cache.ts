@@ -1,7 +1,8 @@
 // The functions that run on a project's events, as the pipeline holds them: enabled, not
-// deleted destinations in execution order (nulls last, then oldest first). Each lookup
-// reads the project's functions version (one LMDB read), so a change made through the API
-// applies from the next batch on.
+// deleted destinations in execution order (nulls last, then oldest first). A lookup reads
+// the project's functions version (one LMDB read) once per event-loop turn, so a change
+// made through the API applies from the next batch on, and the deliveries' many lookups of
+// a turn cost one read.
 import type { DestinationsTables } from '../tables.js';
 import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
 import type { StoredHogFunction } from '../types.js';
@@ -26,10 +27,16 @@ export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): nu
 }
 
 export function createFunctionCache(store: DestinationsTables): FunctionCache {
-  const projects = new Map<number, { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[] }>();
-  function load(projectId: number) {
-    const version = hogFunctionsVersion(store, projectId);
+  type Entry = { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[] };
+  const projects = new Map<number, Entry>();
+  // Projects whose version was read this turn.
+  const checked = new Set<number>();
+  function load(projectId: number): Entry {
     const cached = projects.get(projectId);
+    if (cached && checked.has(projectId)) return cached;
+    if (checked.size === 0) setImmediate(() => checked.clear());
+    checked.add(projectId);
+    const version = hogFunctionsVersion(store, projectId);
     if (cached && cached.version === version) return cached;
     const all = projectHogFunctions(store, projectId);
     const entry = {

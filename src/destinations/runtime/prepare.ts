@@ -1,9 +1,10 @@
 // The first half of the pipeline for a batch of events, in a Hog worker: for each event and
 // each function, filters, then each mapping's filters, then inputs, then the masking hash
 // (as PostHog's buildHogFunctionInvocations and masker order them). The masking counters
-// themselves are state, applied by the consumer in order (./masking.ts).
+// themselves are state, applied by the consumer in order (./masking.ts). An event's filter
+// and invocation globals are built once for all its functions.
 import { createHash } from 'node:crypto';
-import { evaluateInputs, execute } from '../../hog/index.js';
+import { evaluateInputs, execute, NOT_DIRECT, readDirect } from '../../hog/index.js';
 import type { StoredFilters } from '../types.js';
 import { filterGlobals, invocationGlobals, sourceOf, type EventContext } from './globals.js';
 import type { RunnableFunction } from './runnable.js';
@@ -43,56 +44,73 @@ export async function passes(filters: StoredFilters | null, eventName: string, g
 
 async function maskKey(fn: RunnableFunction, globals: Record<string, unknown>): Promise<string | null> {
   if (!fn.masking || !Array.isArray(fn.masking.bytecode)) return null;
-  const report = await execute(fn.masking.bytecode, globals, { timeoutMs: MASKING_TIMEOUT_MS });
-  if (report.error || !report.result) return null;
-  return createHash('md5').update(String(report.result)).digest('hex');
+  let value = readDirect(fn.masking.bytecode, globals);
+  if (value === NOT_DIRECT) {
+    const report = await execute(fn.masking.bytecode, globals, { timeoutMs: MASKING_TIMEOUT_MS });
+    if (report.error) return null;
+    value = report.result;
+  }
+  if (!value) return null;
+  return createHash('md5').update(String(value)).digest('hex');
 }
 
-async function prepareOne(fn: RunnableFunction, fnIndex: number, ctx: EventContext, ev: number, out: PrepareOutcome[]): Promise<void> {
-  const filterVars = filterGlobals(ctx);
+// One event as its functions see it, built once.
+export interface PreparedEvent {
+  ctx: EventContext;
+  filters: Record<string, unknown>;
+  // The invocation globals without `source` and `inputs` (each function's own).
+  base: Record<string, unknown>;
+}
+
+export function preparedEvent(ctx: EventContext): PreparedEvent {
+  return { ctx, filters: filterGlobals(ctx), base: invocationGlobals(ctx) };
+}
+
+// What prepareOne finds for one function on one event: each invocation with its globals.
+export type Prepared =
+  | { kind: 'filtered' }
+  | { kind: 'filtering_failed' | 'inputs_failed'; message: string }
+  | { kind: 'invocation'; mappingIndex: number; globals: Record<string, unknown>; maskKey: string | null };
+
+export async function prepareOne(fn: RunnableFunction, event: PreparedEvent, out: (found: Prepared) => void | Promise<void>): Promise<void> {
+  const { ctx } = event;
   try {
-    if (!(await passes(fn.filters, ctx.event.event, filterVars))) {
-      out.push({ fn: fnIndex, ev, kind: 'filtered' });
-      return;
-    }
+    if (!(await passes(fn.filters, ctx.event.event, event.filters))) return out({ kind: 'filtered' });
   } catch (err) {
     if (!(err instanceof FilterFailure)) throw err;
-    out.push({ fn: fnIndex, ev, kind: 'filtering_failed', message: `Error filtering event ${ctx.event.uuid}: ${err.message}` });
-    return;
+    return out({ kind: 'filtering_failed', message: `Error filtering event ${ctx.event.uuid}: ${err.message}` });
   }
-  const base = { ...invocationGlobals(ctx), source: sourceOf(ctx.project.url, fn) };
+  const base = { ...event.base, source: sourceOf(ctx.project.url, fn) };
   const targets: { mappingIndex: number; inputs: RunnableFunction['inputs'] }[] = [];
   if (fn.mappings === null || fn.mappings.length === 0) {
     targets.push({ mappingIndex: -1, inputs: fn.inputs });
   } else {
     for (const [i, mapping] of fn.mappings.entries()) {
       try {
-        if (await passes(mapping.filters, ctx.event.event, filterVars)) targets.push({ mappingIndex: i, inputs: { ...fn.inputs, ...mapping.inputs } });
+        if (await passes(mapping.filters, ctx.event.event, event.filters)) targets.push({ mappingIndex: i, inputs: { ...fn.inputs, ...mapping.inputs } });
       } catch (err) {
         if (!(err instanceof FilterFailure)) throw err;
-        out.push({ fn: fnIndex, ev, kind: 'filtering_failed', message: `Error filtering event ${ctx.event.uuid}: ${err.message}` });
+        await out({ kind: 'filtering_failed', message: `Error filtering event ${ctx.event.uuid}: ${err.message}` });
       }
     }
-    if (targets.length === 0) {
-      out.push({ fn: fnIndex, ev, kind: 'filtered' });
-      return;
-    }
+    if (targets.length === 0) return out({ kind: 'filtered' });
   }
   for (const { mappingIndex, inputs } of targets) {
     const evaluated = await evaluateInputs(inputs, base, { timeoutMs: INPUTS_TIMEOUT_MS });
     if (!evaluated.ok) {
-      out.push({ fn: fnIndex, ev, kind: 'inputs_failed', message: `Error building inputs for event ${ctx.event.uuid}: ${evaluated.message}` });
+      await out({ kind: 'inputs_failed', message: `Error building inputs for event ${ctx.event.uuid}: ${evaluated.message}` });
       continue;
     }
     const globals = { ...base, inputs: evaluated.inputs };
-    out.push({ fn: fnIndex, ev, kind: 'invocation', mappingIndex, globals, maskKey: await maskKey(fn, globals) });
+    await out({ kind: 'invocation', mappingIndex, globals, maskKey: await maskKey(fn, globals) });
   }
 }
 
 export async function prepareInvocations(task: PrepareTask): Promise<PrepareOutcome[]> {
   const out: PrepareOutcome[] = [];
   for (const [ev, { ctx, functions }] of task.events.entries()) {
-    for (const fnIndex of functions) await prepareOne(task.functions[fnIndex], fnIndex, ctx, ev, out);
+    const event = preparedEvent(ctx);
+    for (const fn of functions) await prepareOne(task.functions[fn], event, (found) => { out.push({ fn, ev, ...found }); });
   }
   return out;
 }

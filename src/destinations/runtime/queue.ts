@@ -20,6 +20,36 @@ export function appliedKey(logId: string): string {
   return `applied:${logId}`;
 }
 
+// Where the consumer stands inside a batch it applies chunk by chunk (./pipeline.ts): the log
+// sequence of the record and the index in it of the last event a committed chunk covered.
+// A batch applied again (after a crash, or entry by entry after a failure) skips those
+// events, so their masking is not counted twice; the batch's end clears it.
+export interface Progress {
+  seq: number;
+  index: number;
+}
+
+const progressKeys = (logId: string) => [`progress-seq:${logId}`, `progress-index:${logId}`] as const;
+
+export function readProgress(store: DestinationsStore, logId: string): Progress | null {
+  const [seqKey, indexKey] = progressKeys(logId);
+  const seq = store.meta.get(seqKey);
+  const index = store.meta.get(indexKey);
+  return seq === undefined || index === undefined ? null : { seq, index };
+}
+
+/** Inside a write transaction. */
+export function writeProgress(store: DestinationsStore, logId: string, progress: Progress | null): void {
+  const [seqKey, indexKey] = progressKeys(logId);
+  if (progress === null) {
+    store.meta.remove(seqKey);
+    store.meta.remove(indexKey);
+    return;
+  }
+  store.meta.put(seqKey, progress.seq);
+  store.meta.put(indexKey, progress.index);
+}
+
 export function invocationKey(inv: Pick<QueuedInvocation, 'functionId' | 'eventUuid' | 'mappingIndex'>): InvocationKey {
   return [inv.functionId, inv.eventUuid, inv.mappingIndex];
 }
@@ -70,7 +100,8 @@ export function pendingFloor(store: DestinationsStore): number | null {
  * This node takes the destinations consumer over from `recorded` (the position the last
  * holder recorded, src/log/consumers/claim.ts): what is still queued here was replayed from
  * there by whoever held the consumer since, so it is forgotten, and the consumer's own
- * record of what it applied goes back to `recorded` so that the replay is not skipped.
+ * record of what it applied goes back to `recorded` (its progress inside a batch
+ * forgotten) so that the replay is not skipped.
  * Returns how many queued invocations were forgotten.
  */
 export function takeOver(store: DestinationsStore, logId: string, recorded: number): Promise<number> {
@@ -82,6 +113,7 @@ export function takeOver(store: DestinationsStore, logId: string, recorded: numb
     }
     for (const key of store.pendingByAfter.getKeys()) store.pendingByAfter.remove(key);
     store.meta.put(appliedKey(logId), recorded);
+    writeProgress(store, logId, null);
     return n;
   });
 }

@@ -34,6 +34,8 @@ export interface RunOutcome {
   timings: ExecutionTiming[];
   ops: number;
   maxMemoryBytes: number;
+  // The event's url in the globals, for the completion log (the pipeline holds the globals as bytes).
+  eventUrl: unknown;
 }
 
 export const HOG_TIMEOUT_MS = 100;
@@ -62,7 +64,7 @@ const declaredOnly = () => Promise.reject(new Error('fetch is made by the pipeli
 
 export function runInvocationSlice(task: RunTask): RunOutcome {
   const redact = redactor(task.globals, task.secretKeys);
-  const event = (task.globals.event ?? {}) as { uuid?: string };
+  const event = (task.globals.event ?? {}) as { uuid?: string; url?: unknown };
   const logs: LogLine[] = [];
   let kept = task.logsSoFar;
   const maxLines = task.transformation ? Infinity : MAX_LOG_LINES;
@@ -92,7 +94,10 @@ export function runInvocationSlice(task: RunTask): RunOutcome {
       error = `HogVMException: ${errorMessage}`;
     }
   }
-  return { logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes };
+  return {
+    logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
+    eventUrl: event.url,
+  };
 }
 
 /** PostHog's line for a run that ended without an error. */

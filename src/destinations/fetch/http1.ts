@@ -1,0 +1,369 @@
+// HTTP/1.1 exchanges over kept-alive sockets, one request at a time per socket, for the
+// destinations' fetches (./http-fetch.ts). node:http's ClientRequest and IncomingMessage
+// (streams, events, an agent's bookkeeping) cost ~60 µs of CPU per request on the bench
+// machine; writing the request in one piece and reading the answer here costs ~12 µs
+// (bench/RESULTS.md, issue 26), and a delivery is little more than its request. What
+// node:http did for these requests is done here: headers validated as it validates them,
+// framing headers (Content-Length, Transfer-Encoding, Connection) set here only, answers
+// read by Content-Length, chunked or until the socket closes, interim 1xx answers skipped.
+import net from 'node:net';
+import tls from 'node:tls';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+
+// Where an origin's sockets connect, and how each is checked before a byte is sent.
+export interface Origin {
+  secure: boolean;
+  // To connect to (an address literal without brackets, or a name for `lookup`).
+  host: string;
+  port: number;
+  // The Host header.
+  authority: string;
+  lookup: net.LookupFunction;
+  // Why the address a socket connected to is refused, or null.
+  refused(address: string | undefined): Error | null;
+}
+
+export interface Exchange {
+  method: string;
+  // Path and query, as sent.
+  path: string;
+  headers: Record<string, string>;
+  body: string | null;
+  maxResponseBytes: number;
+}
+
+export type ExchangeResult =
+  | { ok: true; status: number; body: Buffer }
+  | { ok: false; error: Error }
+  | { ok: false; tooLarge: true };
+
+// Sockets per origin (node:http's agent allowed as many); requests beyond wait their turn.
+const MAX_SOCKETS = 256;
+// An idle socket older than this is closed rather than used: servers close idle
+// connections after a few seconds (Node's after 5), and a request sent as one closes is lost.
+const IDLE_MS = 4000;
+// node:http's limit on an answer's status line and headers.
+const MAX_HEAD_BYTES = 16 * 1024;
+const HEAD_END = Buffer.from('\r\n\r\n');
+const CRLF = Buffer.from('\r\n');
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Methods whose requests carry no body when none is given (node:http's list).
+const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'host']);
+
+const enum Phase { Head, Length, Chunked, ChunkData, Trailers, UntilClose }
+
+interface Pending {
+  exchange: Exchange;
+  // The request as sent (its head, and its body).
+  text: string;
+  done: (result: ExchangeResult) => void;
+  // Set once the request is given up (its time ran out): its socket is closed.
+  cancelled: boolean;
+  conn: Conn | null;
+}
+
+interface Conn {
+  socket: net.Socket;
+  pool: Pool;
+  ready: boolean;
+  current: Pending | null;
+  idleSince: number;
+  // Answer state.
+  buffered: Buffer | null;
+  phase: Phase;
+  status: number;
+  remaining: number;
+  chunks: Buffer[];
+  size: number;
+  keepAlive: boolean;
+}
+
+export interface Pool {
+  origin: Origin;
+  idle: Conn[];
+  sockets: number;
+  waiting: Pending[];
+}
+
+export function createPool(origin: Origin): Pool {
+  return { origin, idle: [], sockets: 0, waiting: [] };
+}
+
+// The request's head, or the error node:http would have thrown for it.
+function head(origin: Origin, ex: Exchange): string {
+  if (!TOKEN.test(ex.method)) throw Object.assign(new TypeError(`Method must be a valid HTTP token ["${ex.method}"]`), { code: 'ERR_INVALID_HTTP_TOKEN' });
+  let text = `${ex.method} ${ex.path} HTTP/1.1\r\n`;
+  let host: string | null = null;
+  for (const name in ex.headers) {
+    const value = ex.headers[name];
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    const lower = name.toLowerCase();
+    if (lower === 'host') host = value;
+    if (FRAMING.has(lower)) continue;
+    text += `${name}: ${value}\r\n`;
+  }
+  text += `Host: ${host ?? origin.authority}\r\nConnection: keep-alive\r\n`;
+  if (ex.body !== null) text += `Content-Length: ${Buffer.byteLength(ex.body)}\r\n`;
+  else if (!BODILESS.has(ex.method)) text += 'Content-Length: 0\r\n';
+  return text + '\r\n';
+}
+
+// Sends the request on a socket of the pool and calls `done` once with its answer. The
+// head is built first, so a request node:http would refuse throws here, before anything
+// is sent. The returned function gives the request up (its socket is closed).
+export function exchange(pool: Pool, ex: Exchange, done: (result: ExchangeResult) => void): () => void {
+  const text = head(pool.origin, ex);
+  const p: Pending = { exchange: ex, text: ex.body === null ? text : text + ex.body, done, cancelled: false, conn: null };
+  const now = Date.now();
+  let conn: Conn | undefined;
+  while ((conn = pool.idle.pop()) !== undefined) {
+    if (now - conn.idleSince < IDLE_MS) break;
+    conn.socket.destroy();
+  }
+  if (conn !== undefined) send(conn, p);
+  else if (pool.sockets < MAX_SOCKETS) connect(pool, p);
+  else pool.waiting.push(p);
+  return () => {
+    if (p.cancelled) return;
+    p.cancelled = true;
+    if (p.conn !== null) p.conn.socket.destroy();
+    const at = pool.waiting.indexOf(p);
+    if (at >= 0) pool.waiting.splice(at, 1);
+  };
+}
+
+function connect(pool: Pool, p: Pending): void {
+  const { origin } = pool;
+  const socket = origin.secure
+    ? tls.connect({ host: origin.host, port: origin.port, servername: net.isIP(origin.host) === 0 ? origin.host : undefined, lookup: origin.lookup, ALPNProtocols: ['http/1.1'] })
+    : net.connect({ host: origin.host, port: origin.port, lookup: origin.lookup });
+  socket.setNoDelay(true);
+  pool.sockets++;
+  const conn: Conn = {
+    socket, pool, ready: false, current: p, idleSince: 0,
+    buffered: null, phase: Phase.Head, status: 0, remaining: 0, chunks: [], size: 0, keepAlive: true,
+  };
+  p.conn = conn;
+  socket.once(origin.secure ? 'secureConnect' : 'connect', () => {
+    const refused = origin.refused(socket.remoteAddress);
+    if (refused !== null) return fail(conn, refused);
+    conn.ready = true;
+    if (conn.current !== null) write(conn, conn.current);
+  });
+  socket.on('data', (data: Buffer) => read(conn, data));
+  socket.on('error', (err) => fail(conn, err));
+  socket.on('close', () => closed(conn));
+}
+
+function send(conn: Conn, p: Pending): void {
+  conn.current = p;
+  p.conn = conn;
+  conn.socket.ref();
+  if (conn.ready) write(conn, p);
+}
+
+function write(conn: Conn, p: Pending): void {
+  conn.phase = Phase.Head;
+  conn.chunks = [];
+  conn.size = 0;
+  conn.keepAlive = true;
+  conn.socket.write(p.text);
+}
+
+// The socket is free again: the next waiting request, or idle.
+function release(conn: Conn): void {
+  const { pool } = conn;
+  conn.current = null;
+  const next = pool.waiting.shift();
+  if (next !== undefined) return send(conn, next);
+  conn.idleSince = Date.now();
+  conn.socket.unref();
+  pool.idle.push(conn);
+}
+
+function settle(conn: Conn, result: ExchangeResult): void {
+  const p = conn.current;
+  if (p === null) return;
+  conn.current = null;
+  p.conn = null;
+  if (!p.cancelled) p.done(result);
+}
+
+function fail(conn: Conn, error: Error): void {
+  settle(conn, { ok: false, error });
+  conn.socket.destroy();
+}
+
+function closed(conn: Conn): void {
+  const { pool } = conn;
+  pool.sockets--;
+  const at = pool.idle.indexOf(conn);
+  if (at >= 0) pool.idle.splice(at, 1);
+  if (conn.current !== null) {
+    if (conn.phase === Phase.UntilClose) complete(conn, false);
+    else settle(conn, { ok: false, error: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+  }
+  // A request waiting for a socket gets the room this one leaves.
+  const next = pool.waiting.shift();
+  if (next !== undefined) connect(pool, next);
+}
+
+function complete(conn: Conn, reusable: boolean): void {
+  const body = conn.chunks.length === 1 ? conn.chunks[0] : Buffer.concat(conn.chunks);
+  conn.chunks = [];
+  settle(conn, { ok: true, status: conn.status, body });
+  if (reusable && conn.keepAlive && conn.buffered === null && !conn.socket.destroyed) release(conn);
+  else conn.socket.destroy();
+}
+
+function take(conn: Conn, part: Buffer): boolean {
+  conn.size += part.length;
+  if (conn.size > conn.current!.exchange.maxResponseBytes) {
+    settle(conn, { ok: false, tooLarge: true });
+    conn.socket.destroy();
+    return false;
+  }
+  if (part.length > 0) conn.chunks.push(part);
+  return true;
+}
+
+function protocolError(conn: Conn, what: string): void {
+  fail(conn, Object.assign(new Error(`Parse Error: ${what}`), { code: 'HPE_INVALID' }));
+}
+
+// Reads what came; an answer complete is settled, the socket released or closed.
+function read(conn: Conn, data: Buffer): void {
+  if (conn.current === null) {
+    // Nothing was asked: a server talking out of turn is not talked to again.
+    conn.socket.destroy();
+    return;
+  }
+  let buf = conn.buffered === null ? data : Buffer.concat([conn.buffered, data]);
+  conn.buffered = null;
+  for (;;) {
+    switch (conn.phase) {
+      case Phase.Head: {
+        const end = buf.indexOf(HEAD_END);
+        if (end < 0) {
+          if (buf.length > MAX_HEAD_BYTES) return protocolError(conn, 'Header overflow');
+          conn.buffered = buf;
+          return;
+        }
+        if (!answerHead(conn, buf.toString('latin1', 0, end))) return;
+        buf = buf.subarray(end + 4);
+        continue;
+      }
+      case Phase.Length: {
+        const part = buf.length > conn.remaining ? buf.subarray(0, conn.remaining) : buf;
+        conn.remaining -= part.length;
+        if (!take(conn, part)) return;
+        if (conn.remaining > 0) return;
+        if (part.length < buf.length) conn.buffered = buf.subarray(part.length);
+        return complete(conn, true);
+      }
+      case Phase.Chunked: {
+        const end = buf.indexOf(CRLF);
+        if (end < 0) {
+          if (buf.length > 1024) return protocolError(conn, 'Invalid chunk size');
+          conn.buffered = buf.length > 0 ? buf : null;
+          return;
+        }
+        const size = parseInt(buf.toString('latin1', 0, end).split(';')[0].trim(), 16);
+        if (!Number.isFinite(size) || size < 0) return protocolError(conn, 'Invalid chunk size');
+        buf = buf.subarray(end + 2);
+        if (size === 0) {
+          conn.phase = Phase.Trailers;
+        } else {
+          conn.remaining = size;
+          conn.phase = Phase.ChunkData;
+        }
+        continue;
+      }
+      case Phase.ChunkData: {
+        // The chunk's bytes, then its CRLF.
+        if (conn.remaining > 0) {
+          const part = buf.length > conn.remaining ? buf.subarray(0, conn.remaining) : buf;
+          conn.remaining -= part.length;
+          if (!take(conn, part)) return;
+          buf = buf.subarray(part.length);
+          if (conn.remaining > 0) return;
+        }
+        if (buf.length < 2) {
+          conn.buffered = buf.length > 0 ? buf : null;
+          return;
+        }
+        buf = buf.subarray(2);
+        conn.phase = Phase.Chunked;
+        continue;
+      }
+      case Phase.Trailers: {
+        const end = buf.indexOf(CRLF);
+        if (end < 0) {
+          if (buf.length > MAX_HEAD_BYTES) return protocolError(conn, 'Header overflow');
+          conn.buffered = buf.length > 0 ? buf : null;
+          return;
+        }
+        buf = buf.subarray(end + 2);
+        if (end > 0) continue;
+        if (buf.length > 0) conn.buffered = buf;
+        return complete(conn, true);
+      }
+      case Phase.UntilClose:
+        take(conn, buf);
+        return;
+    }
+  }
+}
+
+// Takes an answer's status line and headers; false when the socket was failed.
+function answerHead(conn: Conn, text: string): boolean {
+  const lines = text.split('\r\n');
+  const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
+  if (status === null) {
+    protocolError(conn, 'Invalid status line');
+    return false;
+  }
+  const code = Number(status[2]);
+  let length: number | null = null;
+  let chunked = false;
+  let connection = '';
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    if (name === 'content-length') {
+      const n = Number(line.slice(colon + 1).trim());
+      if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
+        protocolError(conn, 'Invalid Content-Length');
+        return false;
+      }
+      length = n;
+    } else if (name === 'transfer-encoding') {
+      chunked = /(?:^|,)\s*chunked\s*$/i.test(line.slice(colon + 1));
+    } else if (name === 'connection') {
+      connection = line.slice(colon + 1).trim().toLowerCase();
+    }
+  }
+  // An interim answer (100 Continue, 103 Early Hints): the real one follows.
+  if (code >= 100 && code < 200 && code !== 101) return true;
+  conn.status = code;
+  conn.keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+  const method = conn.current!.exchange.method;
+  if (method === 'HEAD' || code === 204 || code === 304 || code === 101) {
+    conn.phase = Phase.Length;
+    conn.remaining = 0;
+    if (code === 101) conn.keepAlive = false;
+  } else if (chunked) {
+    conn.phase = Phase.Chunked;
+  } else if (length !== null) {
+    conn.phase = Phase.Length;
+    conn.remaining = length;
+  } else {
+    conn.phase = Phase.UntilClose;
+    conn.keepAlive = false;
+  }
+  return true;
+}

@@ -1,0 +1,45 @@
+// What the deliveries write, gathered per event-loop turn into one transaction of the
+// destinations store (docs/decisions/0040): finished invocations (queue entry out, done
+// mark in, the watcher's tokens paid), dropped ones (out of the queue), and programs that
+// fetch again (their state stored before the request, so a restart resumes after the fetch
+// that answered). One transaction for a turn's outcomes instead of one per outcome: the
+// commit, not the few puts, was most of an outcome's cost.
+import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
+import { dequeue, markDone, type InvocationKey } from './queue.js';
+import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
+
+export interface Finished {
+  key: InvocationKey;
+  inv: QueuedInvocation;
+  unsuccessful: boolean;
+  // What the invocation pays the watcher, and the function's watcher_epoch when it ran.
+  cost: number;
+  epoch: number;
+}
+
+export interface OutcomeWrites {
+  finished: Finished[];
+  dropped: { key: InvocationKey; inv: QueuedInvocation }[];
+  stored: { key: InvocationKey; inv: QueuedInvocation }[];
+}
+
+export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [] });
+
+export function isEmpty(w: OutcomeWrites): boolean {
+  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0;
+}
+
+/** Inside a write transaction: writes `w`; returns each function's watcher record after it. */
+export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: WatcherSettings, now: number): Map<string, WatcherRecord> {
+  for (const { key, inv } of w.stored) ds.queue.put(key, inv);
+  for (const { key, inv } of w.dropped) dequeue(ds, key, inv);
+  const records = new Map<string, WatcherRecord>();
+  for (const f of w.finished) {
+    markDone(ds, f.key, f.inv, f.unsuccessful ? 'failed' : 'succeeded', now);
+    const id = f.inv.functionId;
+    const current = records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch);
+    records.set(id, observe(acknowledgeEpoch(current, f.epoch, watcher, now), f.cost, watcher, now));
+  }
+  for (const [id, record] of records) ds.watcher.put(id, record);
+  return records;
+}

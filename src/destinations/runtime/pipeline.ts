@@ -1,0 +1,236 @@
+// What the destinations consumer does with a batch of events (docs/decisions/0021, 0040),
+// a chunk at a time: it waits until the deliveries hold at most half of what memory may
+// hold (so a backlog they cannot keep up with waits in the log, not in the heap), reads
+// each event's person and groups, sends the chunk and the project's active functions to
+// the Hog pool, which runs filters, mappings, inputs, the masking hash and, for most
+// invocations, the program up to its first fetch, then records the chunk in one
+// transaction of the destinations store (masking counters, metrics, logs, the invocations
+// queued, how far into the batch it got) and hands the invocations to the deliveries.
+// The batch's last transaction records the log sequence it reached (its own record of
+// what it applied, so a batch is applied once even if the mechanism's position, committed
+// after, lags); a batch applied again skips what its committed chunks covered.
+import { PoolOverloadedError } from '../../pools/index.js';
+import type { ConsumerContext, EventGroup } from '../../log/consumers/index.js';
+import type { CapturedEvent, LogEntry } from '../../log/types.js';
+import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
+import type { AccessTables, TenancyStore } from '../../access/index.js';
+import type { DestinationsTables } from '../tables.js';
+import { WatcherState } from '../types.js';
+import type { DestinationsStore, QueuedInvocation } from './env.js';
+import type { Deliveries } from './deliveries.js';
+import type { ActiveFunction, FunctionCache } from './function-cache.js';
+import type { HogPools } from './hog-pools.js';
+import { projectUrl, type EventContext } from './globals.js';
+import { passesMasking } from './masking.js';
+import {
+  appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
+} from './queue.js';
+import type { StartOutcome, StartTask, StepOutcome } from './steps.js';
+import { createTelemetry, type TelemetryOut } from './telemetry.js';
+import { acknowledgeEpoch, type WatcherSettings } from './watcher.js';
+
+// Events per chunk: enough to amortise a pool message and a transaction, few enough that
+// the deliveries' answers and outcomes are taken between chunks.
+const CHUNK = 128;
+
+// What the pipeline reads in the main environment: the hog functions, the events' persons
+// and groups, and the projects (their names).
+export type PipelineTables = DestinationsTables & PersonsTables & AccessTables;
+
+export interface PipelineDeps<S = unknown> {
+  ctx: ConsumerContext<S, PipelineTables>;
+  ds: DestinationsStore;
+  functions: FunctionCache;
+  pool: Pick<HogPools, 'run' | 'forget'>;
+  deliveries: Deliveries;
+  watcher: WatcherSettings;
+  // Read here for project names only.
+  tenancy: TenancyStore;
+  siteUrl: string;
+  // With NATS: told the logs and metrics each chunk committed, for the other nodes.
+  out?: TelemetryOut;
+  // True once the consumer closes: a task failing then is not the event's fault.
+  closing: () => boolean;
+}
+
+// Reads what the event's functions need beside the event: its project, person and groups.
+function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
+  const project = tenancy.project(ev.project_id);
+  const url = projectUrl(siteUrl, ev.project_id);
+  const personless = ev.properties.$process_person_profile === false;
+  const person = personless ? undefined : personRecordByDistinctId(store, ev.project_id, ev.distinct_id);
+  const groups: EventContext['groups'] = {};
+  const eventGroups = ev.properties.$groups;
+  if (typeof eventGroups === 'object' && eventGroups !== null) {
+    for (const type of groupTypeMapping(store, ev.project_id)) {
+      const key = (eventGroups as Record<string, unknown>)[type.group_type];
+      if (key === undefined || key === null) continue;
+      const properties = groupProperties(store, ev.project_id, type.group_type_index, String(key)) ?? {};
+      groups[type.group_type] = { index: type.group_type_index, key: String(key), properties };
+    }
+  }
+  return {
+    project: { id: ev.project_id, name: project?.name ?? '', url },
+    event: {
+      uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties, timestamp: ev.timestamp,
+      elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
+    },
+    person: person ? { id: person.uuid, properties: person.properties } : null,
+    groups,
+  };
+}
+
+// What a prepare step found, each invocation with its event's pack.
+interface Started {
+  outcomes: StartOutcome[];
+  // Per outcome: the pack of its event's invocations' globals (an invocation's own).
+  packs: (Uint8Array | null)[];
+}
+
+// Starts a chunk in the Hog pool. If the worker fails under it (out of memory, past its
+// deadline), each event's functions are prepared apart, so the one that failed is set
+// aside as failing its filters and the rest of the chunk goes on: an event that stops a
+// worker would otherwise be tried again forever, and its batch with it.
+export async function prepareApart(pool: Pick<HogPools, 'run'>, task: StartTask, closing: () => boolean): Promise<Started> {
+  try {
+    const { outcomes, packs } = await pool.run('start', task);
+    return { outcomes, packs: outcomes.map((o) => packs[o.ev]) };
+  } catch (err) {
+    if (err instanceof PoolOverloadedError || closing()) throw err;
+    if (task.events.length === 1 && task.events[0].functions.length === 1) {
+      const message = `Error filtering event ${task.events[0].ctx.event.uuid}: HogWorkerError: ${err instanceof Error ? err.message : String(err)}`;
+      return { outcomes: [{ fn: task.events[0].functions[0], ev: 0, kind: 'filtering_failed', message }], packs: [null] };
+    }
+    const apart = task.events.flatMap(({ ctx, functions }, ev) => functions.map(async (fn) => {
+      const started = await prepareApart(pool, { ...task, events: [{ ctx, functions: [fn] }], forget: [] }, closing);
+      return { outcomes: started.outcomes.map((o) => ({ ...o, ev })), packs: started.packs };
+    }));
+    const all = await Promise.all(apart);
+    return { outcomes: all.flatMap((a) => a.outcomes), packs: all.flatMap((a) => a.packs) };
+  }
+}
+
+// An event of the batch and where it lies in the log (null: the mechanism applies it apart
+// from its record, and it has no place to record).
+interface Placed {
+  ev: CapturedEvent;
+  at: Progress | null;
+}
+
+// The end of a batch: the log sequence it reaches (null for part of a record).
+interface BatchEnd {
+  through: number | null;
+}
+
+async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, progress: { current: Progress | null }, end: BatchEnd | null): Promise<void> {
+  const { ctx, ds, functions, deliveries } = deps;
+  if (chunk.length > 0) await deliveries.whenRoom();
+  const now = ctx.now();
+  const telemetry = createTelemetry(ctx.now);
+  const runnable: ActiveFunction[] = [];
+  const indexOf = new Map<string, number>();
+  // Function id → whether its watcher has it disabled (read once per chunk).
+  const disabled = new Map<string, boolean>();
+  const work: StartTask['events'] = [];
+  for (const { ev } of chunk) {
+    const active = functions.active(ev.project_id);
+    if (active.length === 0) continue;
+    const chosen: number[] = [];
+    for (const fn of active) {
+      const id = fn.stored.id;
+      let off = disabled.get(id);
+      if (off === undefined) {
+        const record = ds.watcher.get(id);
+        off = record !== undefined && acknowledgeEpoch(record, fn.stored.watcher_epoch, deps.watcher, now).state === WatcherState.disabled;
+        disabled.set(id, off);
+      }
+      if (off) {
+        telemetry.count(id, 'disabled_permanently');
+        continue;
+      }
+      let i = indexOf.get(id);
+      if (i === undefined) {
+        i = runnable.push(fn) - 1;
+        indexOf.set(id, i);
+      }
+      chosen.push(i);
+    }
+    if (chosen.length > 0) work.push({ ctx: eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev), functions: chosen });
+  }
+  const { outcomes, packs }: Started = work.length === 0 ? { outcomes: [], packs: [] } : await prepareApart(deps.pool, {
+    functions: runnable.map((f) => f.run), events: work, start: runnable.map((f) => deliveries.hasRoom(f.stored.id)), forget: [],
+  }, deps.closing);
+
+  const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
+  const queued: { key: InvocationKey; inv: QueuedInvocation; first: StepOutcome | null; token: string | null }[] = [];
+  const batch = await ds.root.transaction(() => {
+    for (const [i, o] of outcomes.entries()) {
+      const fn = runnable[o.fn].stored;
+      const ev = work[o.ev].ctx.event;
+      if (o.kind === 'filtered') {
+        telemetry.count(fn.id, 'filtered');
+        continue;
+      }
+      if (o.kind !== 'invocation') {
+        telemetry.count(fn.id, o.kind);
+        telemetry.log(fn.id, instanceIdOf([fn.id, ev.uuid, -1]), 'ERROR', o.message);
+        continue;
+      }
+      if (fn.masking && o.maskKey !== null && !passesMasking(ds, fn.id, o.maskKey, fn.masking, now)) {
+        telemetry.count(fn.id, 'masked');
+        if (o.token !== null) deps.pool.forget(o.token);
+        continue;
+      }
+      const inv: QueuedInvocation = {
+        functionId: fn.id, projectId: fn.project_id, eventUuid: ev.uuid, mappingIndex: o.mappingIndex, instanceId: '',
+        globals: packs[i]!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
+      };
+      const key = invocationKey(inv);
+      if (known(ds, key)) {
+        if (o.token !== null) deps.pool.forget(o.token);
+        continue;
+      }
+      inv.instanceId = instanceIdOf(key);
+      telemetry.count(fn.id, 'triggered');
+      enqueue(ds, key, inv);
+      queued.push({ key, inv, first: o.slice, token: o.token });
+    }
+    const written = telemetry.write(ds);
+    if (last !== null) progress.current = last;
+    if (end !== null && end.through !== null) {
+      ds.meta.put(appliedKey(ctx.logId), end.through);
+      // Applied entry by entry after a failure, a later record's chunks may have been
+      // committed already: their place stays until their record comes.
+      if (progress.current !== null && progress.current.seq <= end.through) progress.current = null;
+    }
+    writeProgress(ds, ctx.logId, progress.current);
+    return written;
+  });
+  deps.out?.telemetry(batch);
+  for (const { key, inv, first, token } of queued) deliveries.add(key, inv, { first, token, fresh: true });
+}
+
+// Applies one batch of events: what the consumer's handler does.
+export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup[], through: number | null): Promise<void> {
+  const { ctx, ds } = deps;
+  const done = readProgress(ds, ctx.logId);
+  const progress = { current: done };
+  // The batch's events lie after the position the consumer stands at now.
+  const after = ctx.position.read() ?? 0;
+  let chunk: Placed[] = [];
+  for (const group of groups) {
+    const seq = (group as Partial<LogEntry>).seq;
+    // Decoded once per group (each read of `events` decodes the record again), one record at a time.
+    const events = group.events;
+    for (let index = 0; index < events.length; index++) {
+      const at = seq === undefined ? null : { seq, index };
+      if (at !== null && done !== null && (at.seq < done.seq || (at.seq === done.seq && at.index <= done.index))) continue;
+      chunk.push({ ev: events[index], at });
+      if (chunk.length === CHUNK) {
+        await applyChunk(deps, chunk, after, progress, null);
+        chunk = [];
+      }
+    }
+  }
+  await applyChunk(deps, chunk, after, progress, { through });
+}

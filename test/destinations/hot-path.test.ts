@@ -1,0 +1,261 @@
+// The destinations' hot path (docs/decisions/0035), run in this thread: the consumer's
+// pipeline over a batch of events, the Hog worker's steps (./steps.ts) served in place of a
+// worker, a fetch that records. A backlog is prepared a chunk at a time while deliveries go
+// on, never holding more than its bound in memory; a batch applied again after a failure
+// half way skips what its committed chunks covered; a program its worker lost after the
+// fetch answered is replayed, not fetched again; a function whose endpoint answers nothing
+// does not keep the consumer from preparing more for the others.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { initHog } from '../../src/hog/index.js';
+import { openStore } from '../../src/store/index.js';
+import { tables, type Store } from '../../src/tables.js';
+import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/destinations/runtime/env.js';
+import type { CapturedEvent } from '../../src/log/types.js';
+import type { TenancyStore } from '../../src/access/index.js';
+import { validateHogFunction } from '../../src/destinations/api/validate.js';
+import { createDeliveries, type Deliveries, type DeliverySettings } from '../../src/destinations/runtime/deliveries.js';
+import type { ActiveFunction, FunctionCache } from '../../src/destinations/runtime/function-cache.js';
+import { applyBatch, type PipelineDeps } from '../../src/destinations/runtime/pipeline.js';
+import { invocationKey, queuedInvocations, readProgress } from '../../src/destinations/runtime/queue.js';
+import { runnable } from '../../src/destinations/runtime/runnable.js';
+import { createSteps, type ContinueTask, type StartTask } from '../../src/destinations/runtime/steps.js';
+import { WATCHER_DEFAULTS } from '../../src/destinations/runtime/watcher.js';
+import type { StoredHogFunction } from '../../src/destinations/types.js';
+import type { FetchOutcome, FetchRequest } from '../../src/destinations/fetch/http-fetch.js';
+import { pack } from '../../src/destinations/runtime/bytes.js';
+import { PoolOverloadedError } from '../../src/pools/index.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const s = suite('destinations hot path');
+let dir: string;
+let store: Store;
+let ds: DestinationsStore;
+
+s.before(() => initHog());
+s.before.each(() => {
+  dir = tempDir('hedgerow-hot-path-');
+  store = openStore(dir, tables);
+  ds = openDestinationsStore(dir);
+});
+s.after.each(async () => {
+  await ds.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ctxOfValidation = { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T10:00:00Z'), siteUrl: 'http://localhost:8000' };
+let made = 0;
+function hogFunction(body: Record<string, unknown>): StoredHogFunction {
+  const fields = validateHogFunction({ enabled: true, ...body }, null, ctxOfValidation);
+  made++;
+  return { ...fields, id: `fn-${made}`, project_id: 1, created_at: `2026-11-27T10:00:0${made}Z`, created_by: null, updated_at: '', watcher_epoch: 0 };
+}
+const webhook = (path: string, extra: Record<string, unknown> = {}) => hogFunction({
+  template_id: 'template-webhook',
+  inputs: { url: { value: `https://hooks.example.com/${path}` }, body: { value: { event: '{event}', n: '{event.properties.n}' } } }, ...extra,
+});
+
+function functionsOf(fns: StoredHogFunction[]): FunctionCache {
+  const active: ActiveFunction[] = fns.map((stored) => ({ stored, run: runnable(stored) }));
+  return { active: () => active, find: (_p, id) => fns.find((f) => f.id === id) };
+}
+
+function events(from: number, to: number, distinct = (n: number) => `d${n}`): CapturedEvent[] {
+  const out: CapturedEvent[] = [];
+  for (let n = from; n < to; n++) {
+    out.push({
+      uuid: `0193a7a0-0000-7000-8000-${String(n).padStart(12, '0')}`, event: 'order', distinct_id: distinct(n),
+      properties: { n, $process_person_profile: false, $current_url: 'https://example.com/pricing' },
+      timestamp: '2026-11-27T10:00:00.000Z', project_id: 1, ip: null, now: '2026-11-27T10:00:00.000Z', sent_at: null, historical: false,
+    });
+  }
+  return out;
+}
+
+// Records of 50 events each, as the log hands them over.
+const records = (evs: CapturedEvent[]) => Array.from({ length: Math.ceil(evs.length / 50) }, (_, i) => ({ seq: i + 1, events: evs.slice(i * 50, (i + 1) * 50) }));
+
+interface Harness {
+  deps: PipelineDeps;
+  deliveries: Deliveries;
+  prepares: number;
+  // Each request with what the pipeline had prepared when it was made.
+  requests: { url: string; n: number; preparedChunks: number }[];
+  // The most invocations held in memory, at any request or prepare step, and at a prepare step.
+  inMemoryMax: number;
+  atPrepareMax: number;
+  failPrepare: number | null;
+}
+
+function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>): Harness {
+  const steps = createSteps(0);
+  const h = { prepares: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null } as unknown as Harness;
+  const pool = {
+    async run(kind: string, input: unknown) {
+      // A worker answers in a later turn, as a pool does.
+      await new Promise((r) => setImmediate(r));
+      if (kind === 'start') {
+        h.prepares++;
+        // A full pool fails the batch (a worker's failure would only set its events apart).
+        if (h.prepares === h.failPrepare) throw new PoolOverloadedError('worker pool queue is full');
+        h.inMemoryMax = Math.max(h.inMemoryMax, deliveries.inMemory());
+        h.atPrepareMax = Math.max(h.atPrepareMax, deliveries.inMemory());
+        return steps.start(input as StartTask);
+      }
+      return steps.continue(input as ContinueTask);
+    },
+    forget() {},
+  } as unknown as PipelineDeps['pool'];
+  const fetch = (r: FetchRequest): Promise<FetchOutcome> => {
+    h.inMemoryMax = Math.max(h.inMemoryMax, deliveries.inMemory());
+    h.requests.push({ url: r.url, n: JSON.parse(r.body!).n, preparedChunks: h.prepares });
+    return respond ? respond(r) : new Promise((resolve) => setImmediate(() => resolve({ ok: true, status: 200, body: { ok: true } })));
+  };
+  const functions = functionsOf(fns);
+  // A clock that stands still: no function counts as stalled however slow the machine.
+  const deliveries = createDeliveries({
+    ds, functions, pool, fetch, now: () => 1_000_000, random: () => 0, onError: (err) => { throw err; },
+    settings: { perFunction: 4, degradedPerFunction: 1, heldPerFunction: 256, maxInMemory: 256, watcher: WATCHER_DEFAULTS, ...settings },
+  });
+  let position = 0;
+  const ctx = {
+    name: 'destinations', store, logId: 'lmdb', settings: undefined, now: Date.now,
+    position: { key: 'destinations', read: () => position, write: (p: number) => { position = p; }, commit: async (p: number) => { position = p; } },
+    rethrowUnlessWritable: async () => {},
+  } as unknown as PipelineDeps['ctx'];
+  const tenancy = { project: () => ({ name: 'Default' }) } as unknown as TenancyStore;
+  h.deliveries = deliveries;
+  h.deps = { ctx, ds, functions, pool, deliveries, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false };
+  return h;
+}
+
+s('a backlog is prepared a chunk at a time while its deliveries go on, and memory holds at most its bound', async () => {
+  const h = harness([webhook('a')]);
+  try {
+    // 1,000 events: 8 chunks (7 of 128), 1,000 deliveries.
+    await applyBatch(h.deps, records(events(0, 1000)), 20);
+    await h.deliveries.idle();
+    assert.is(h.requests.length, 1000);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 1000);
+    assert.is(h.prepares, 8);
+    // The first delivery was made once the first chunk was prepared, and most of them
+    // before the last chunk was: the consumer prepares a chunk only once at most half the
+    // bound (128) is held, so of the 896 invocations of the first 7 chunks at least 768
+    // were finished by then.
+    assert.is(h.requests[0].preparedChunks, 1);
+    assert.ok(h.requests.filter((r) => r.preparedChunks < 8).length >= 768, 'deliveries go on while the backlog is prepared');
+    // Held in memory: at most half the bound when a chunk is prepared, so at most that and
+    // one chunk's 128 invocations in all.
+    assert.ok(h.atPrepareMax <= 128, `at most 128 held when a chunk is prepared (${h.atPrepareMax})`);
+    assert.ok(h.inMemoryMax <= 256, `at most 256 held (${h.inMemoryMax})`);
+    assert.ok(h.inMemoryMax > 128, 'the bound was reached');
+    assert.is(ds.done.getCount(), 1000);
+    assert.is([...queuedInvocations(ds)].length, 0);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('a batch applied again after it failed half way skips what its committed chunks covered: masking counted once, each invocation queued once', async () => {
+  // Masking by distinct id, 10 events per id: 1 in 10 passes.
+  const fns = [webhook('masked', { masking: { ttl: 3600, threshold: null, hash: '{event.distinct_id}' } })];
+  const evs = events(0, 600, (n) => `d${Math.floor(n / 10)}`);
+  const h = harness(fns);
+  h.failPrepare = 3;
+  try {
+    // The third chunk's start step fails: the first two chunks (256 events) stay recorded.
+    await applyBatch(h.deps, records(evs), 12).then(() => assert.unreachable('the batch should fail'), (err: Error) => assert.instance(err, PoolOverloadedError));
+    assert.equal(readProgress(ds, 'lmdb'), { seq: 6, index: 5 });
+    // As the mechanism does: the same batch again.
+    await applyBatch(h.deps, records(evs), 12);
+    await h.deliveries.idle();
+    assert.is(h.requests.length, 60);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 60);
+    const masked = [...ds.metrics.getRange()].filter(({ key }) => key[3] === 'masked').reduce((sum, { value }) => sum + value, 0);
+    assert.is(masked, 540);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('a program its worker no longer keeps is replayed to its fetch and resumed with the answer, not fetched again', async () => {
+  const fn = runnable(hogFunction({ hog: "print('before'); let r := fetch(inputs.url, {'body': {'n': 1}}); print('status', r.status); return r.status", inputs_schema: [{ key: 'url', type: 'string' }], inputs: { url: { value: 'https://hooks.example.com/x' } } }));
+  const event = { ...events(0, 1)[0], elements_chain: '' };
+  const ctx = { project: { id: 1, name: 'Default', url: 'http://localhost:8000/project/1' }, event, person: null, groups: {} };
+  const first = createSteps(0);
+  const started = await first.start({ functions: [fn], events: [{ ctx, functions: [0] }], start: [true], forget: [] });
+  const o = started.outcomes[0];
+  assert.is(o.kind, 'invocation');
+  if (o.kind !== 'invocation' || o.slice === null || o.slice.fetch === null) return assert.unreachable('a first slice at its fetch');
+  assert.equal(o.slice.logs.map((l) => l.message), ['before']);
+  assert.is(first.kept(), 1);
+  const task: ContinueTask = {
+    token: o.slice.fetch.token, bytecode: fn.bytecode, state: o.slice.fetch.state, response: { status: 201, body: {} }, globals: started.packs[0]!,
+    functionId: fn.id, mappingIndex: -1, secretKeys: [], logsSoFar: 1,
+  };
+  // The worker that keeps it resumes it from the token alone (as the consumer sends it);
+  // one that does not (restarted) asks for the whole step, and replays it from that.
+  const lean: ContinueTask = { ...task, bytecode: null, state: null, globals: null };
+  assert.is(createSteps(0).continue(lean), null);
+  const kept = first.continue(lean);
+  const replayed = createSteps(0).continue(task);
+  for (const run of [kept, replayed]) {
+    if (run === null) return assert.unreachable('a slice');
+    assert.is(run.fetch, null);
+    assert.is(run.error, null);
+    assert.is(run.result, 201);
+    assert.equal(run.logs.map((l) => l.message), ['status 201']);
+  }
+  assert.is(first.kept(), 0);
+});
+
+s('a function whose endpoint answers nothing for a second does not keep the consumer from preparing more', async () => {
+  let clock = 1_000_000;
+  const held: (() => void)[] = [];
+  let answering = false;
+  const fns = [webhook('slow')];
+  const slow = fns[0];
+  const ended = { logs: [], fetch: null, error: null, errorMessage: null, result: null, timings: [], ops: 0, maxMemoryBytes: 0, eventUrl: null };
+  const d = createDeliveries({
+    ds, functions: functionsOf(fns), pool: { run: async () => ended } as never,
+    fetch: () => new Promise((resolve) => {
+      const answer = () => resolve({ ok: true, status: 200, body: {} });
+      if (answering) answer();
+      else held.push(answer);
+    }),
+    now: () => clock, random: () => 0, onError: (err) => { throw err; },
+    settings: { perFunction: 2, degradedPerFunction: 1, heldPerFunction: 20, maxInMemory: 20, watcher: WATCHER_DEFAULTS },
+  });
+  try {
+    // Twelve invocations at their fetch: over half the bound.
+    for (let n = 0; n < 12; n++) {
+      const inv: QueuedInvocation = {
+        functionId: slow.id, projectId: 1, eventUuid: `e${n}`, mappingIndex: -1, instanceId: `i${n}`, globals: pack({}), state: null, response: null,
+        pendingFetch: { url: 'https://hooks.example.com/slow', options: { method: 'POST', headers: {}, body: '{"n":1}' }, attempts: 0 }, dueAt: 0, queuedAt: 0, failed: false,
+      };
+      await ds.root.transaction(() => { ds.queue.put(invocationKey(inv), inv); });
+      d.add(invocationKey(inv), inv);
+    }
+    assert.is(held.length, 2);
+    let room = false;
+    void d.whenRoom().then(() => { room = true; });
+    await new Promise((r) => setImmediate(r));
+    assert.is(room, false);
+    // A second on, with no answer: the function is stalled and does not count.
+    clock += 1001;
+    await d.whenRoom();
+    assert.is(d.inMemory(), 12);
+    answering = true;
+    for (const answer of held.splice(0)) answer();
+    await d.idle();
+    assert.is(ds.done.getCount(), 12);
+  } finally {
+    await d.close();
+  }
+});
+
+s.run();
