@@ -87,12 +87,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
 
     const contentLength = Number(headers['content-length'] ?? 0);
-    if (contentLength > route.bodyLimit) {
+    if (contentLength - route.bodyLimit > DISCARD_BYTES) {
+      // More than we read to throw away: answered at once and closed. A client still
+      // writing may see a reset instead of this answer; such a body is no mistake.
       observe(route.pattern, method, 413);
-      // Answered before the body arrives. uWS reads the rest of a declared body and drops
-      // it, so a client that writes its whole body before reading still reads this 413
-      // (closing now would reset it mid-write). Past the discard bound we close instead.
-      write(res, state, errorResponse(errors.tooLarge(), log), cors, contentLength - route.bodyLimit > DISCARD_BYTES);
+      write(res, state, errorResponse(errors.tooLarge(), log), cors, true);
       return;
     }
 
@@ -102,7 +101,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     };
 
     const dispatch = () => run(route, request, res, state, cors);
-    if (method === 'GET' || method === 'HEAD' || (contentLength === 0 && headers['transfer-encoding'] === undefined)) {
+    const bodyless = contentLength === 0 && headers['transfer-encoding'] === undefined;
+    if (bodyless || (contentLength <= route.bodyLimit && (method === 'GET' || method === 'HEAD'))) {
       dispatch();
       return;
     }
@@ -175,15 +175,20 @@ const EMPTY_QUERY = new URLSearchParams();
 const DISCARD_BYTES = 64 * 1024 * 1024;
 
 // Collects the body in one buffer when Content-Length is known, else in chunks. Once the
-// cap is passed nothing more is kept: the rest of a chunked body is read and dropped, and
-// `done(null, …)` comes at its end, or as soon as DISCARD_BYTES more have arrived (then
-// `discardedTooMuch` says to close the connection).
+// cap is passed (or when the declared length is past it) nothing more is kept: the rest is
+// read and dropped, and `done(null, …)` comes at its end, or as soon as DISCARD_BYTES more
+// have arrived (then `discardedTooMuch` says to close the connection).
+// The 413 waits for the end of the body. Answered earlier, uWS would close the connection
+// with the body unread when the client asked for `Connection: close`, or once its idle
+// timeout passed (data it drops after an answer does not count as activity), and a close
+// with unread data is a reset that loses the answer the client had not read yet (EPIPE in
+// Node's http client and in undici). Reading to the end also keeps the timeout fed.
 function readBody(res: uWS.HttpResponse, limit: number, contentLength: number,
   done: (body: Buffer | null, discardedTooMuch: boolean) => void) {
-  let buffer: Buffer | null = contentLength > 0 ? Buffer.allocUnsafe(contentLength) : null;
-  let chunks: Buffer[] | null = buffer ? null : [];
+  let refused = contentLength > limit;
+  let buffer: Buffer | null = contentLength > 0 && !refused ? Buffer.allocUnsafe(contentLength) : null;
+  let chunks: Buffer[] | null = buffer || refused ? null : [];
   let size = 0;
-  let refused = false;
   let finished = false;
   res.onData((chunk, isLast) => {
     if (finished) return;
