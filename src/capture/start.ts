@@ -4,7 +4,7 @@
 import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import { createWorkerPool } from '../pools/index.js';
-import { captureRoutes, transferDecodeTask } from './routes.js';
+import { captureRoutes, expectedDecodeMs, transferDecodeTask } from './routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './tasks.js';
 
 const CAPTURE_WORKER_URL = new URL('../../workers/capture.js', import.meta.url);
@@ -14,7 +14,7 @@ const MAX_PENDING_EVENTS = 1_000_000;
 export function startCapture(ctx: NodeContext, use: Use): Started {
   const { config } = ctx;
   const decoder = createWorkerPool<CaptureTasks, CaptureWorkerData>({
-    worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask,
+    worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask, expectedMs: expectedDecodeMs,
     workerData: { maxDecompressedBytes: config.capture.maxDecompressedBytes, maxJsonNodes: config.capture.maxJsonNodes },
     resourceLimits: { maxOldGenerationSizeMb: 768 },
   });
