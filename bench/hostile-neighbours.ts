@@ -6,7 +6,7 @@
 // and peak. After the phases: RSS just after and 10 s after (what the burst left held),
 // and the management reads of issue 27 over the data the phases left (their answer times).
 // --baseline DIR measures the build in DIR too, in the same run, alternating which goes first.
-//   node dist/bench/hostile-neighbours.js [--runs 1] [--baseline DIR] [--only PHASE]
+//   node dist/bench/hostile-neighbours.js [--runs 1] [--baseline DIR] [--only PHASE] [--env NAME=VALUE …]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,7 +19,12 @@ import { cliEntry } from './cli-entry.js';
 import { watchServer } from '../test/helpers/server-watch.js';
 import { emptyObjects, lz64Bomb } from '../test/helpers/hostile-bodies.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, baseline: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: {
+  runs: { type: 'string', default: '1' }, baseline: { type: 'string' }, only: { type: 'string' },
+  // NAME=VALUE for the servers' environment (MALLOC_ARENA_MAX=2, …), repeatable.
+  env: { type: 'string', multiple: true, default: [] },
+} });
+const serverEnv = Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const MB = 1024 * 1024;
 const DEADLINE_MS = 30_000;
 
@@ -72,7 +77,7 @@ function phases(token: string, projectId: number, personalKey: string): { name: 
 
 async function start(cwd: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [cliEntry(cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
-    { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HEDGEROW_GEOIP_DB: 'none' } });
+    { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HEDGEROW_GEOIP_DB: 'none', ...serverEnv } });
   const { port } = await jsonLine(child, 'listening', 'server');
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -169,7 +174,9 @@ async function measure(label: string, cwd: string, dataDir: string): Promise<str
   const after = rss(pid);
   await new Promise((r) => setTimeout(r, 10_000));
   const settled = rss(pid);
-  rows.push(`| ${label} | RSS MB: baseline ${(baseline / MB).toFixed(0)}, just after ${(after / MB).toFixed(0)}, 10 s after ${(settled / MB).toFixed(0)} (${((settled - baseline) / MB).toFixed(0)} over) | | | | | | | | |`);
+  await new Promise((r) => setTimeout(r, 20_000));
+  const later = rss(pid);
+  rows.push(`| ${label} | RSS MB: baseline ${(baseline / MB).toFixed(0)}, just after ${(after / MB).toFixed(0)}, 10 s after ${(settled / MB).toFixed(0)} (${((settled - baseline) / MB).toFixed(0)} over), 30 s after ${(later / MB).toFixed(0)} (${((later - baseline) / MB).toFixed(0)} over) | | | | | | | | |`);
   const auth = { headers: { Authorization: `Bearer ${keys.personal_api_key}` } };
   const env = `${server.url}/api/environments/${keys.project_id}`;
   const reads = [
