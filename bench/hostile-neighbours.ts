@@ -82,7 +82,10 @@ async function start(cwd: string, dataDir: string): Promise<{ child: ChildProces
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-const rss = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const rss = (pid: number, field = 'VmRSS') => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+// Anonymous memory (heaps, buffers) and mapped files (LMDB's pages: the page cache, which the
+// kernel reclaims under pressure) apart.
+const split = (pid: number) => `${(rss(pid) / MB).toFixed(0)} (anon ${(rss(pid, 'RssAnon') / MB).toFixed(0)}, file ${(rss(pid, 'RssFile') / MB).toFixed(0)})`;
 
 const t0 = performance.now();
 const errorsSeen = new Map<string, number>();
@@ -149,6 +152,7 @@ async function measure(label: string, cwd: string, dataDir: string): Promise<str
   await new Promise((r) => setTimeout(r, 1000));
   const pid = server.child.pid!;
   const baseline = rss(pid);
+  const baselineSplit = split(pid);
   const rows: string[] = [];
   // Built before the bystanders start: this process blocked for seconds would find their
   // idle connections closed by the server when it next used them (a client's failure).
@@ -171,12 +175,12 @@ async function measure(label: string, cwd: string, dataDir: string): Promise<str
     rows.push(`| ${label} | ${p.name} | ${[...counts].map(([s, c]) => `${c}×${s}`).join(' ')} | ${answers.length} | ${answers.filter((a) => a.status !== 200 && a.status !== -1).length} | ${slowest.toFixed(0)} | ${answers.filter((a) => a.ms > 1000).length} | ${answers.filter((a) => a.status === -1).length} | ${seen.slowestProbeMs.toFixed(0)} | ${(seen.peakRssBytes / MB).toFixed(0)} |`);
   }
   await crowd.stop();
-  const after = rss(pid);
+  const after = split(pid);
   await new Promise((r) => setTimeout(r, 10_000));
-  const settled = rss(pid);
+  const settled = split(pid);
   await new Promise((r) => setTimeout(r, 20_000));
   const later = rss(pid);
-  rows.push(`| ${label} | RSS MB: baseline ${(baseline / MB).toFixed(0)}, just after ${(after / MB).toFixed(0)}, 10 s after ${(settled / MB).toFixed(0)} (${((settled - baseline) / MB).toFixed(0)} over), 30 s after ${(later / MB).toFixed(0)} (${((later - baseline) / MB).toFixed(0)} over) | | | | | | | | |`);
+  rows.push(`| ${label} | RSS MB: baseline ${baselineSplit}, just after ${after}, 10 s after ${settled}, 30 s after ${split(pid)}: ${((later - baseline) / MB).toFixed(0)} over | | | | | | | | |`);
   const auth = { headers: { Authorization: `Bearer ${keys.personal_api_key}` } };
   const env = `${server.url}/api/environments/${keys.project_id}`;
   const reads = [
