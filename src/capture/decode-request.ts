@@ -13,7 +13,7 @@ export function decodeRequest(task: DecodeTask, limits: CaptureWorkerData, nowMs
   try {
     const query = new URLSearchParams(task.rawQuery);
     const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
-    const text = inflateSync(locatePayload({
+    const text = task.inflated ? body : inflateSync(locatePayload({
       body, query, contentType: task.contentType, contentEncoding: task.contentEncoding, maxDecompressedBytes: limits.maxDecompressedBytes,
     }), limits.maxDecompressedBytes);
     if (exceedsJsonNodes(text, limits.maxJsonNodes)) throw errors.tooManyJsonNodes(limits.maxJsonNodes);

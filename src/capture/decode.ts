@@ -37,7 +37,7 @@ function compressionFrom(hint: string | null | undefined): Compression {
   }
 }
 
-const isGzip = (b: Buffer) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+export const isGzip = (b: Buffer) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 function firstNonSpace(b: Buffer): number {
   for (let i = 0; i < b.length; i++) {

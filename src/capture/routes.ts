@@ -13,7 +13,7 @@ import type { TaskRunner } from '../pools/index.js';
 import { captureFrame } from './frames.js';
 import type { TenancyStore } from '../access/index.js';
 import type { Metrics } from '../metrics.js';
-import { gunzipCapped, isPlainJson, locatePayload, parseJson, type DecodeInput, type Payload } from './decode.js';
+import { gunzipCapped, isGzip, isPlainJson, locatePayload, parseJson, type DecodeInput, type Payload } from './decode.js';
 import { decompressLz64 } from './lz64.js';
 import { scanCapture, type CaptureScan } from './normalize.js';
 import { findUnstorableKey, type UnstorableKey } from './storable.js';
@@ -43,6 +43,17 @@ type FrontScan = Omit<CaptureScan, 'rawEvents' | 'droppedAt'> & { droppedAt: Arr
 
 // The pool moves a request's body to the worker rather than copying it.
 export const transferDecodeTask = (input: unknown): ArrayBuffer[] => ownedBuffer((input as DecodeTask).body);
+
+// What a request costs the capture worker is about its JSON text's size (inflating, counting
+// and parsing are linear), some 20 KB a millisecond. The pool's queue is ordered by arrival
+// plus that (src/pools/create.ts expectedMs), so a bomb queued ahead of an SDK's batch
+// does not hold it up, and neither does a hundred of them (issue 27).
+const WORKER_BYTES_PER_MS = 20_000;
+export const expectedDecodeMs = (input: unknown): number => (input as DecodeTask).expectedBytes / WORKER_BYTES_PER_MS;
+// A compressed body is inflated off the event loop (libuv's pool) up to this many bytes
+// before it is queued, so its cost is known; one that inflates past it is queued as if
+// it inflated to the cap, behind whatever costs less.
+const KNOWN_COST_BYTES = 4 * 1024 * 1024;
 
 const OK: HttpResponse = json(200, { status: 1 });
 const NO_CONTENT = noContent(204);
@@ -88,9 +99,12 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
     return accept(req, text, scan, unstorable, Date.now(), null, started);
   }
 
-  function inWorker(req: HttpRequest, started: number): Promise<HttpResponse> {
+  // `inflated`: the request's JSON text, inflated here already; else the body as sent,
+  // `expectedBytes` the JSON it is thought to hold.
+  function inWorker(req: HttpRequest, started: number, inflated: Buffer | null, expectedBytes: number): Promise<HttpResponse> {
     return decoder.run('decode', {
-      body: req.body, rawQuery: req.rawQuery, contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'],
+      body: inflated ?? req.body, rawQuery: req.rawQuery, contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'],
+      inflated: inflated !== null, expectedBytes: inflated?.length ?? expectedBytes,
     }).then((outcome) => {
       if ('refused' in outcome) throw refusal(outcome.refused);
       const s = outcome.scanned;
@@ -103,24 +117,41 @@ export function captureRoutes(deps: CaptureDeps): Route[] {
   // that inflates past that goes to the worker, which applies the real cap. The trip
   // through the pool cost twice the process CPU per gzipped event (bench/RESULTS.md).
   const hereCap = Math.min(MAIN_THREAD_BYTES, maxDecompressedBytes);
+  const knownCap = Math.min(KNOWN_COST_BYTES, maxDecompressedBytes);
   function inflateHere(req: HttpRequest, payload: Payload, started: number): HttpResponse | Promise<HttpResponse> {
-    if ('text' in payload) return payload.text.length <= MAIN_THREAD_BYTES ? onThisThread(req, payload.text, started) : inWorker(req, started);
+    if ('text' in payload) return payload.text.length <= MAIN_THREAD_BYTES ? onThisThread(req, payload.text, started) : inWorker(req, started, null, payload.text.length);
     if ('lz64' in payload) {
       let text: Buffer;
       try {
         text = decompressLz64(payload.lz64, hereCap);
       } catch (err) {
-        if (err instanceof ApiError && err.status === 413) return inWorker(req, started);
+        if (err instanceof ApiError && err.status === 413) return inWorker(req, started, null, maxDecompressedBytes);
         throw err;
       }
       return onThisThread(req, text, started);
     }
-    return gunzipCapped(payload.gzip, hereCap).then((text) => (text === null ? inWorker(req, started) : onThisThread(req, text, started)));
+    return gunzipKnown(req, payload.gzip, started);
+  }
+
+  // Inflated on libuv's pool up to knownCap: small enough, decoded here; larger, queued
+  // for the worker at its known cost; past knownCap, queued as if at the cap.
+  function gunzipKnown(req: HttpRequest, gzip: Buffer, started: number): Promise<HttpResponse> {
+    return gunzipCapped(gzip, knownCap).then((text) => {
+      if (text === null) return inWorker(req, started, null, maxDecompressedBytes);
+      return text.length <= MAIN_THREAD_BYTES ? onThisThread(req, text, started) : inWorker(req, started, text, text.length);
+    });
   }
 
   function handle(req: HttpRequest): HttpResponse | Promise<HttpResponse> {
     const started = performance.now();
-    if (req.body.length > MAIN_THREAD_BYTES) return inWorker(req, started);
+    if (req.body.length > MAIN_THREAD_BYTES) {
+      // Not located here (base64 and forms take a pass over the whole body): a gzip body
+      // as sent is inflated on libuv's pool; plain JSON costs its length; anything else the
+      // cap, as far as the queue knows.
+      if (isGzip(req.body)) return gunzipKnown(req, req.body, started);
+      const plainJson = isPlainJson({ body: req.body, query: req.query, contentType: req.headers['content-type'], contentEncoding: req.headers['content-encoding'], maxDecompressedBytes });
+      return inWorker(req, started, null, plainJson ? req.body.length : maxDecompressedBytes);
+    }
     const input: DecodeInput = {
       body: req.body, query: req.query, contentType: req.headers['content-type'],
       contentEncoding: req.headers['content-encoding'], maxDecompressedBytes,

@@ -5,7 +5,7 @@
 import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import { createLazyWorkerPool } from '../pools/index.js';
-import { captureRoutes, transferDecodeTask } from './routes.js';
+import { captureRoutes, expectedDecodeMs, transferDecodeTask } from './routes.js';
 import type { CaptureTasks, CaptureWorkerData } from './tasks.js';
 
 const CAPTURE_WORKER_URL = new URL('../../workers/capture.js', import.meta.url);
@@ -15,7 +15,7 @@ const MAX_PENDING_EVENTS = 1_000_000;
 export function startCapture(ctx: NodeContext, use: Use): Started {
   const { config } = ctx;
   const decoder = createLazyWorkerPool<CaptureTasks, CaptureWorkerData>({
-    worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask,
+    worker: CAPTURE_WORKER_URL, threads: config.capture.workers, maxBatch: 8, transfer: transferDecodeTask, expectedMs: expectedDecodeMs,
     workerData: { maxDecompressedBytes: config.capture.maxDecompressedBytes, maxJsonNodes: config.capture.maxJsonNodes },
     resourceLimits: { maxOldGenerationSizeMb: 768 },
   });

@@ -15,6 +15,10 @@ export interface DecodeTask {
   rawQuery: string;
   contentType: string | undefined;
   contentEncoding: string | undefined;
+  // The body is the request's JSON text, inflated already (src/capture/routes.ts).
+  inflated: boolean;
+  // The JSON text's bytes, as far as the route knows: what orders the pool's queue.
+  expectedBytes: number;
 }
 
 // What the front end learns from a request (normalize.ts's CaptureScan without the

@@ -87,12 +87,21 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
 
     const contentLength = Number(headers['content-length'] ?? 0);
-    if (contentLength > route.bodyLimit) {
+    if (contentLength > route.bodyLimit && !closeAfter(headers)) {
+      // Answered before the body arrives; the rest of it is read and dropped (onData kept:
+      // data uWS drops by itself after an answer does not count as activity, and its idle
+      // timeout would close the connection under a slow client still writing). Past the
+      // discard bound the connection is closed instead, and a client still writing may
+      // see a reset rather than this answer: such a body is no mistake.
+      const tooMuch = contentLength - route.bodyLimit > DISCARD_BYTES;
+      if (!tooMuch) res.onData(ignore);
       observe(route.pattern, method, 413);
-      // Answered before the body arrives. uWS reads the rest of a declared body and drops
-      // it, so a client that writes its whole body before reading still reads this 413
-      // (closing now would reset it mid-write). Past the discard bound we close instead.
-      write(res, state, errorResponse(errors.tooLarge(), log), cors, contentLength - route.bodyLimit > DISCARD_BYTES);
+      write(res, state, errorResponse(errors.tooLarge(), log), cors, tooMuch);
+      return;
+    }
+    if (contentLength - route.bodyLimit > DISCARD_BYTES) {
+      observe(route.pattern, method, 413);
+      write(res, state, errorResponse(errors.tooLarge(), log), cors, true);
       return;
     }
 
@@ -102,7 +111,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     };
 
     const dispatch = () => run(route, request, res, state, cors);
-    if (method === 'GET' || method === 'HEAD' || (contentLength === 0 && headers['transfer-encoding'] === undefined)) {
+    const bodyless = contentLength === 0 && headers['transfer-encoding'] === undefined;
+    if (bodyless || (contentLength <= route.bodyLimit && (method === 'GET' || method === 'HEAD'))) {
       dispatch();
       return;
     }
@@ -174,16 +184,28 @@ const EMPTY_QUERY = new URLSearchParams();
 // the same batch after a connection reset). Beyond it the connection is closed.
 const DISCARD_BYTES = 64 * 1024 * 1024;
 
+const ignore = () => {};
+
+// A request that asked for its connection to be closed after the answer (HTTP/1.1's
+// `Connection: close`, what Node's http client sends without keep-alive): uWS closes it as
+// soon as the answer is written, and a close with the client's data unread is a reset
+// that loses the answer the client had not read yet (EPIPE in Node's http client and in
+// undici). Its refused body is read to the end first (readBody), then answered.
+function closeAfter(headers: Record<string, string>): boolean {
+  const c = headers.connection;
+  return c !== undefined && /(^|,)\s*close\s*(,|$)/i.test(c);
+}
+
 // Collects the body in one buffer when Content-Length is known, else in chunks. Once the
-// cap is passed nothing more is kept: the rest of a chunked body is read and dropped, and
-// `done(null, …)` comes at its end, or as soon as DISCARD_BYTES more have arrived (then
-// `discardedTooMuch` says to close the connection).
+// cap is passed (or when the declared length is past it) nothing more is kept: the rest is
+// read and dropped, and `done(null, …)` comes at its end, or as soon as DISCARD_BYTES more
+// have arrived (then `discardedTooMuch` says to close the connection).
 function readBody(res: uWS.HttpResponse, limit: number, contentLength: number,
   done: (body: Buffer | null, discardedTooMuch: boolean) => void) {
-  let buffer: Buffer | null = contentLength > 0 ? Buffer.allocUnsafe(contentLength) : null;
-  let chunks: Buffer[] | null = buffer ? null : [];
+  let refused = contentLength > limit;
+  let buffer: Buffer | null = contentLength > 0 && !refused ? Buffer.allocUnsafe(contentLength) : null;
+  let chunks: Buffer[] | null = buffer || refused ? null : [];
   let size = 0;
-  let refused = false;
   let finished = false;
   res.onData((chunk, isLast) => {
     if (finished) return;

@@ -39,6 +39,11 @@ export interface WorkerPoolOptions<D> {
   // TaskDeadlineError. A pool with deadlines sends one task per thread at a time, so a
   // task's deadline starts when a worker is free to run it.
   deadlines?: Partial<Record<string, number>>;
+  // Milliseconds of work a request is expected to take. Given, waiting requests leave by
+  // the time they arrived plus that (earliest first) rather than in arrival order: a cheap
+  // request overtakes expensive ones queued before it, and an expensive one still leaves
+  // once its turn comes, so one client's costly requests cannot hold everyone's up.
+  expectedMs?: (input: unknown) => number;
 }
 
 export interface WorkerPool<T> extends TaskRunner<T> {
@@ -58,6 +63,10 @@ export class TaskDeadlineError extends Error {}
 // Methods, so the promise's typed resolve fits (the caller's kind fixed its type).
 interface Pending {
   input: unknown;
+  // Its expected milliseconds, and when it should leave: arrival plus those (pools with
+  // expectedMs; else both 0 and requests leave in arrival order).
+  cost: number;
+  due: number;
   resolve(output: unknown): void;
   reject(err: unknown): void;
 }
@@ -82,6 +91,7 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   const deadlines = opts.deadlines;
   const maxInFlight = opts.threads * (deadlines === undefined ? opts.tasksPerThread ?? 1 : 1);
   const transfer = opts.transfer;
+  const expectedMs = opts.expectedMs;
   // Waiting requests by kind, in arrival order.
   const pending = new Map<string, Pending[]>();
   // Requests of a failed batch, each to be sent on its own (pools with deadlines), first.
@@ -162,7 +172,8 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
       }
       if (kind === undefined) return;
       const all = pending.get(kind)!;
-      dispatch(kind, all.splice(0, maxBatch));
+      // Requests of close cost travel together (batchEnd), earliest due first.
+      dispatch(kind, all.splice(0, batchEnd(all, 0, maxBatch)));
       // Its turn is over: it goes behind the other kinds.
       pending.delete(kind);
       pending.set(kind, all);
@@ -181,7 +192,9 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
       let waiting = pending.get(kind);
       if (!waiting) pending.set(kind, (waiting = []));
       const list = waiting;
-      const p = new Promise<OutputOf<T, K>>((resolve, reject) => { list.push({ input, resolve, reject }); });
+      const cost = expectedMs === undefined ? 0 : expectedMs(input);
+      const due = expectedMs === undefined ? 0 : performance.now() + cost;
+      const p = new Promise<OutputOf<T, K>>((resolve, reject) => { insertByDue(list, { input, cost, due, resolve, reject }); });
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
@@ -195,6 +208,31 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
       await pool.destroy();
     },
   };
+}
+
+// A batch is answered when its last request is done: requests of expected costs travel
+// together only while the batch's cost stays within BATCH_SPREAD_MS of its first's (a
+// cheap request never waits in the batch of an expensive one).
+const BATCH_SPREAD_MS = 20;
+function batchEnd(all: Pending[], start: number, maxBatch: number): number {
+  let end = start + 1;
+  let cost = all[start].cost;
+  while (end < all.length && end - start < maxBatch && cost + all[end].cost <= all[start].cost + BATCH_SPREAD_MS) cost += all[end++].cost;
+  return end;
+}
+
+// After every request due no later than it (arrival order among equals; all dues are 0
+// without expectedMs, so that is arrival order).
+function insertByDue(list: Pending[], p: Pending): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].due <= p.due) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === list.length) list.push(p);
+  else list.splice(lo, 0, p);
 }
 
 // The same pool, started on its first task: for pools most services never use (a service

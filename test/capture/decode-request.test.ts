@@ -14,7 +14,7 @@ import { emptyObjects, lz64Bomb } from '../helpers/hostile-bodies.js';
 
 const limits: CaptureWorkerData = { maxDecompressedBytes: 1 << 20, maxJsonNodes: 100_000 };
 const task = (body: Buffer | string, rawQuery = '', contentEncoding?: string): DecodeTask =>
-  ({ body: Buffer.from(body), rawQuery, contentType: 'application/json', contentEncoding });
+  ({ body: Buffer.from(body), rawQuery, contentType: 'application/json', contentEncoding, inflated: false, expectedBytes: Buffer.byteLength(body) });
 const batch = JSON.stringify({ api_key: 'phc_x', batch: [
   { event: 'a', distinct_id: 'd' }, { distinct_id: 'no name' }, { event: 'b', distinct_id: 'd', uuid: '0190a0e4-1c4e-7b1a-9e5b-000000000001' },
   { event: 'c', distinct_id: 'd' },

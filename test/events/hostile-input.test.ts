@@ -180,9 +180,9 @@ crowd('bombs, huge bodies and seeded random ones: refused or stored, while /_liv
   const gzipOfMillions = gzipSync(emptyObjects(16 * MB), { level: 9 });
   const gzipAtTheCap = gzipSync(emptyObjects(70 * MB), { level: 9 });
   const rawBatch = emptyObjects(20 * MB - 1);
-  const wideEvent = { api_key: token, event: 'wide', distinct_id: 'wide', uuid: '0190a0e4-1c4e-7b1a-9e5b-0000000000f1',
+  const wideEvent = { api_key: token, event: 'wide', distinct_id: 'wide', uuid: '0190a0e4-1c4e-7b1a-9e5b-f000000000f1',
     properties: Object.fromEntries(Array.from({ length: 65_536 }, (_, i) => [`k${i}`, i])) };
-  const farFuture = { api_key: token, event: 'far sent_at', distinct_id: 'future', uuid: '0190a0e4-1c4e-7b1a-9e5b-0000000000f2' };
+  const farFuture = { api_key: token, event: 'far sent_at', distinct_id: 'future', uuid: '0190a0e4-1c4e-7b1a-9e5b-f000000000f2' };
   const fuzz = randomBodies(random, token, 80);
   assert.ok(gzipOfMillions.length < 20_000, `gzip of 16 MB of {} is ${gzipOfMillions.length} bytes`);
 

@@ -42,6 +42,17 @@ s('format=csv answers text/csv', async () => {
   assert.is(res.headers.get('content-type'), 'text/csv');
   assert.is(await res.text(), 'name\n"Safari"\n');
 });
+s('the scan stops after 16 MiB of rows: a value only older than that many bytes of newer events is not found, one newer is', async () => {
+  const blob = 'x'.repeat(1024 * 1024);
+  const older = { event: 'budget', distinct_id: 'e', properties: { rare: 'old' }, timestamp: new Date(Date.now() - 60_000).toISOString() };
+  const newer = Array.from({ length: 18 }, () => ({ event: 'budget', distinct_id: 'e', properties: { blob } }));
+  const newest = { event: 'budget', distinct_id: 'e', properties: { rare: 'new' } };
+  for (const batch of [[older], newer.slice(0, 9), newer.slice(9), [newest]]) {
+    assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
+  }
+  await eventually(async () => (await request(`${t.url}/api/environments/${t.projectId}/events/?event=budget&limit=100`, { headers: bearer(t.personalKey) })).body.results.length === 20);
+  assert.equal(await names('key=rare'), ['new']);
+});
 s('key is required; an unknown format is refused', async () => {
   const r = await request(url(''), { headers: bearer(t.personalKey) });
   assert.is(r.status, 400);

@@ -57,6 +57,21 @@ l('text the JSON reader would refuse (lone surrogates) is stored with a replacem
   assert.equal(rows, [{ event: 'e\ufffd', k: 'a\ufffdb', q: 'backslash kept' }]);
 });
 
+l('an event or a person past the default JSON object size of DuckDB (16 MiB) is loaded, beside ordinary ones', async () => {
+  // Capture accepts events up to its decompressed cap (64 MiB); the reader refused any
+  // line over 16 MiB, so such an event never reached insights.
+  const big = 'x'.repeat(17 * 1024 * 1024);
+  const multibyte = 'é'.repeat(6 * 1024 * 1024); // 12 MiB of characters' UTF-8: 6 M UTF-16 units
+  await store.loader.load({
+    events: [ev(1, 'big', '2024-06-15T10:00:00Z', { big }), ev(2, 'small', '2024-06-15T10:00:01Z'), ev(3, 'wide', '2024-06-15T10:00:02Z', { a: multibyte, b: multibyte })],
+    persons: [{ project_id: PROJECT, id: person(1), created_at: '2024-06-15T10:00:00Z', properties: { big } }],
+  });
+  assert.is(await scalar(sql`SELECT count(*) FROM events`), 3);
+  assert.is(await scalar(sql`SELECT length(json_extract_string(properties, '/big')) FROM events WHERE event = 'big'`), big.length);
+  assert.is(await scalar(sql`SELECT length(json_extract_string(properties, '/b')) FROM events WHERE event = 'wide'`), multibyte.length);
+  assert.is(await scalar(sql`SELECT length(json_extract_string(properties, '/big')) FROM persons`), big.length);
+});
+
 l('persons are replaced whole; a deleted person leaves its events', async () => {
   const at = '2024-01-01T00:00:00Z';
   await store.loader.load({ persons: [{ project_id: PROJECT, id: person(1), created_at: at, properties: { a: 1 } }] });

@@ -36,6 +36,25 @@ s('while every worker is busy, requests from later turns wait and leave together
   await pool.close();
 });
 
+s('with expectedMs, a cheap request queued behind expensive ones leaves first and travels without them; the expensive ones still leave, in their order', async () => {
+  // The capture worker's queue (issue 27): bombs queued before an SDK's batch held it up.
+  const pool = createWorkerPool<EchoTasks, Tag>({
+    worker, threads: 1, workerData: { tag: 'w' }, maxBatch: 8, expectedMs: (input) => (input as Req).waitMs ?? 1,
+  });
+  const order: number[] = [];
+  const run = (req: Req) => pool.run('echo', req).then((r) => { order.push(r.n); return r; });
+  const busy = run({ n: 0, waitMs: 100 });
+  await new Promise((r) => setTimeout(r, 10));
+  const expensive = [1, 2, 3].map((n) => run({ n, waitMs: 100 }));
+  await new Promise((r) => setTimeout(r, 10));
+  const cheap = run({ n: 4 });
+  await Promise.all([busy, ...expensive, cheap]);
+  assert.equal(order, [0, 4, 1, 2, 3]);
+  assert.is((await cheap).batchSize, 1);
+  assert.equal((await Promise.all(expensive)).map((r) => r.batchSize), [1, 1, 1]);
+  await pool.close();
+});
+
 s('a batch that fails as a whole is sent again one request at a time: only the request that fails alone fails', async () => {
   const pool = echoPool({ maxBatch: 8 });
   const settled = await Promise.allSettled([1, -1, 3].map((n) => pool.run('echo', { n })));

@@ -8,7 +8,7 @@ import { join, raw, sql, text, timestamp, type Sql } from '../planner/sql.js';
 import type { Columnar } from './database.js';
 import { HOT } from './schema.js';
 import {
-  distinctIdLines, eventLines, firstOfEachUuid, personLines, timeRanges,
+  DEFAULT_OBJECT_BYTES, distinctIdLines, eventLines, firstOfEachUuid, longestLineBytes, personLines, timeRanges,
   type ColumnarEvent, type ColumnarPerson, type DistinctIdMapping,
 } from './stage.js';
 
@@ -32,8 +32,15 @@ const EVENT_COLUMNS = `{project: 'INTEGER', uuid: 'UUID', event: 'VARCHAR', dist
 const PERSON_COLUMNS = `{project: 'INTEGER', id: 'UUID', created_at: 'TIMESTAMPTZ', properties: 'JSON'}`;
 const MAPPING_COLUMNS = `{project: 'INTEGER', distinct_id: 'VARCHAR', person_id: 'UUID'}`;
 
-function readJson(file: string, columns: string): Sql {
-  return sql`read_json(${text(file)}, format = 'newline_delimited', columns = ${raw(columns)})`;
+// A staged file and the bytes of its longest line: DuckDB's reader refuses a line past
+// its maximum_object_size (16 MiB unless told), and capture accepts events up to its
+// decompressed cap (64 MiB by default), so the bound is raised for a batch that needs it
+// (the reader's buffers grow with it: only such a batch pays).
+interface StagedFile { file: string; longest: number }
+
+function readJson(staged: StagedFile, columns: string): Sql {
+  const size = staged.longest > DEFAULT_OBJECT_BYTES ? raw(`, maximum_object_size = ${staged.longest + 1}`) : raw('');
+  return sql`read_json(${text(staged.file)}, format = 'newline_delimited', columns = ${raw(columns)}${size})`;
 }
 
 // The hot columns, read from the staged JSON by DuckDB in one parse of the properties (a
@@ -46,9 +53,9 @@ const HOT_POINTERS = raw(`[${HOT.map((h) => {
 const HOT_SELECT = raw(HOT.map((_, i) => `s.hot[${i + 1}]`).join(', '));
 
 interface Staged {
-  events: { file: string; count: number; ranges: { from: number; to: number }[] } | null;
-  persons: string | null;
-  mappings: string | null;
+  events: StagedFile & { count: number; ranges: { from: number; to: number }[] } | null;
+  persons: StagedFile | null;
+  mappings: StagedFile | null;
 }
 
 export interface Loader {
@@ -68,15 +75,15 @@ export function createLoader(db: Columnar): Loader {
 
   function stage(batch: LoadBatch): Staged {
     const n = counter++;
-    const write = (name: string, body: string) => {
+    const write = (name: string, body: string): StagedFile => {
       const file = joinPath(stageDir, `${n}-${name}.ndjson`);
       writeFileSync(file, body);
-      return file;
+      return { file, longest: longestLineBytes(body) };
     };
     let events: Staged['events'] = null;
     if (batch.events && batch.events.length > 0) {
       const unique = firstOfEachUuid(batch.events);
-      events = { file: write('events', eventLines(unique)), count: unique.length, ranges: timeRanges(unique.map((e) => Date.parse(e.timestamp))) };
+      events = { ...write('events', eventLines(unique)), count: unique.length, ranges: timeRanges(unique.map((e) => Date.parse(e.timestamp))) };
     }
     return {
       events,
@@ -91,14 +98,14 @@ export function createLoader(db: Columnar): Loader {
     const slices = s.ranges.map((r) => sql`SELECT project, uuid, timestamp FROM events WHERE timestamp BETWEEN ${timestamp(r.from * 1000)} AND ${timestamp(r.to * 1000)}`);
     return sql`INSERT INTO events
 SELECT s.project, s.uuid, s.event, s.distinct_id, s.person_id, s.timestamp, ${HOT_SELECT}, s.properties
-FROM (SELECT *, json_extract_string(properties, ${HOT_POINTERS}) AS hot FROM ${readJson(s.file, EVENT_COLUMNS)}) s
+FROM (SELECT *, json_extract_string(properties, ${HOT_POINTERS}) AS hot FROM ${readJson(s, EVENT_COLUMNS)}) s
 WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.project = s.project AND e.uuid = s.uuid AND e.timestamp = s.timestamp)`;
   }
 
   return {
     load(batch) {
       const staged = stage(batch);
-      const files = [staged.events?.file, staged.persons, staged.mappings].filter((f): f is string => !!f);
+      const files = [staged.events?.file, staged.persons?.file, staged.mappings?.file].filter((f): f is string => !!f);
       return db.write(async (run) => {
         let inserted = 0;
         let moved = 0;

@@ -27,6 +27,24 @@ export interface DistinctIdMapping {
   person_id: string;
 }
 
+/** DuckDB's JSON reader's default maximum_object_size. */
+export const DEFAULT_OBJECT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The UTF-8 bytes of the longest line of `text`, measured exactly only for lines that could
+ * pass DEFAULT_OBJECT_BYTES (a UTF-16 unit is at most 3 bytes); the others count as 0.
+ */
+export function longestLineBytes(text: string): number {
+  let longest = 0;
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if ((end - start) * 3 > DEFAULT_OBJECT_BYTES) longest = Math.max(longest, Buffer.byteLength(text.slice(start, end)));
+    start = end + 1;
+  }
+  return longest;
+}
+
 /**
  * JSON.stringify writes a lone UTF-16 surrogate as a \udXXX escape, which DuckDB's JSON
  * reader refuses; such escapes become U+FFFD (an escaped backslash is left alone).
