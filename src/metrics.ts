@@ -135,8 +135,9 @@ export function createMetrics(opts: MetricSources) {
     labelNames: ['follower'] as const, registers: [registry],
     collect() {
       for (const [name, f] of followers) {
+        // Increased by none at first, so each follower's count shows from 0.
         const n = f.stalls();
-        if (n > (counted.get(name) ?? 0)) this.inc({ follower: name }, n - (counted.get(name) ?? 0));
+        this.inc({ follower: name }, Math.max(0, n - (counted.get(name) ?? 0)));
         counted.set(name, n);
       }
     },

@@ -12,8 +12,8 @@
 // had for half the bound, its consumer is abandoned (whatever it still yields is ignored) and
 // made anew, so a stalled consumer is rebuilt within the bound. A follower still behind past
 // the whole bound, or that learnt nothing of its stream's end for as long, says so (stale()):
-// the node's readiness reads it. Creating a consumer is bounded by the bound too, as the
-// cluster may not answer meanwhile.
+// the node's readiness reads it. Creating a consumer is bounded too (below), as the cluster
+// may not answer meanwhile.
 import type { ConsumerMessages, JsMsg } from 'nats';
 import { availableBatches } from './available-batches.js';
 import { staleReason, streamLag, type FollowState } from './lag.js';
@@ -27,6 +27,9 @@ const RESTART = Symbol('restart');
 export interface FollowOptions {
   // Its subject is followed; a control stream under a test's name has its own.
   stream: StreamHandle;
+  // Begins its consumers' names (after a cleaning to what JetStream accepts), so the server's
+  // consumer list tells whose each is: what it follows and the process's node name.
+  label?: string;
   batchMax: number;
   stallMs: number;
   // The last sequence applied (0: none): a consumer starts after it.
@@ -36,6 +39,8 @@ export interface FollowOptions {
   // An error that ends the follow (thrown to the caller) rather than restarting it.
   fatal?(err: unknown): boolean;
   onError?(err: unknown): void;
+  // Told when a consumer is abandoned as stalled, with where the follower stood.
+  onStall?(state: FollowState): void;
   signal: AbortSignal;
 }
 
@@ -68,6 +73,7 @@ const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 export function followStream(opts: FollowOptions): Follower {
   const { signal, stallMs } = opts;
   const { js, name, subject } = opts.stream;
+  const prefix = opts.label ? { name_prefix: `${opts.label.replace(/[^A-Za-z0-9_-]/g, '-')}_` } : {};
   const lag = streamLag(Date.now());
   const state = () => lag.state(opts.position(), Date.now());
   let stalls = 0;
@@ -87,24 +93,37 @@ export function followStream(opts: FollowOptions): Follower {
       reading = false;
       const now = Date.now();
       if (waitingSince === null || now - waitingSince < stallMs / 2) return;
-      if (lag.state(opts.position(), now).behindMs < stallMs / 2) return;
+      const st = lag.state(opts.position(), now);
+      if (st.behindMs < stallMs / 2) return;
       stalls++;
+      opts.onStall?.(st);
       restart();
     });
   }, stallMs / 4);
   // The follow itself keeps its caller busy; the watch alone must not keep a process alive.
   watchdog.unref();
 
+  // Creating a consumer is bounded by a quarter of the stall bound, doubled after each attempt
+  // that failed, up to the whole bound: right after a server is lost, JetStream may place the
+  // new consumer on it and never answer, and the next attempt should not wait the whole bound;
+  // on a machine too loaded to answer in a quarter, a later attempt waits long enough.
+  let failedCreates = 0;
   async function follow(): Promise<void> {
     while (!signal.aborted) {
       const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
+      let consuming: Promise<ConsumerMessages> | null = null;
       let messages: ConsumerMessages | null = null;
       const stop = () => { messages?.stop(); restart(); };
       signal.addEventListener('abort', stop);
       try {
         const at = opts.position();
-        const consumer = await bounded(js.consumers.get(name, { filterSubjects: subject, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) }), stallMs);
-        messages = await bounded(consumer.consume({ max_messages: opts.batchMax }), stallMs);
+        const createMs = Math.min(stallMs, (stallMs / 4) * 2 ** failedCreates);
+        const started = Date.now();
+        failedCreates++;
+        const consumer = await bounded(js.consumers.get(name, { filterSubjects: subject, ...prefix, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) }), createMs);
+        consuming = consumer.consume({ max_messages: opts.batchMax });
+        messages = await bounded(consuming, Math.max(1, createMs - (Date.now() - started)));
+        failedCreates = 0;
         if (signal.aborted) break;
         const batches = availableBatches(messages, opts.batchMax)[Symbol.asyncIterator]();
         for (;;) {
@@ -127,6 +146,9 @@ export function followStream(opts: FollowOptions): Follower {
         restart = () => undefined;
         signal.removeEventListener('abort', stop);
         messages?.stop();
+        // A consumer abandoned while being made would go on (the client retries its creation
+        // by itself): stopped once made.
+        if (!messages) consuming?.then((m) => m.stop(), () => undefined);
       }
       await sleep(RETRY_MS, signal);
     }

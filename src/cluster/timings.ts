@@ -23,7 +23,7 @@ export interface ClusterTimings {
   // it while its stream held a message it has not had for as long makes its consumer anew; one
   // still behind past all of it, or that learnt nothing of its stream's end for as long, is
   // stale (the control stream's and the hog telemetry's: the node is not ready). Creating a
-  // consumer is bounded by it too.
+  // consumer waits a quarter of it at first, at most all of it.
   stallMs: number;
   // How long a publish to a stream (an event log append, a management command) waits for
   // JetStream's acknowledgement before it fails.

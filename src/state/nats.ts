@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
 import type { JsMsg } from 'nats';
-import { controlStreamAsset, followStream, type Cluster, type FollowerView } from '../cluster/index.js';
+import { controlStreamAsset, followStream, type Cluster, type FollowerView, type FollowState } from '../cluster/index.js';
 import type { Environments } from '../store/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
@@ -27,6 +27,9 @@ export interface NatsWritesOptions<T> {
   stream?: string;
   // Told when applying stops for good (a command this node has no applier for, a gap).
   onHalt?: (err: Error) => void;
+  // Told when its consumer failed, or stalled, and is made anew (the cluster away, a server lost).
+  onError?: (err: Error) => void;
+  onStall?: (state: FollowState) => void;
   // Whether the data dir already holds management state. One that does but has applied
   // nothing of this stream was written elsewhere (embedded, or another cluster's stream):
   // applying the stream on top of it would leave this node unlike the others, so it is
@@ -148,10 +151,12 @@ export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOpti
   // command another node submitted is seen at the stream's end all the same.
   const stopping = new AbortController();
   const following = followStream({
-    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal,
+    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal, label: `control_${cluster.node}`,
     position: () => applied,
     apply: applyBatch,
     fatal: (err) => err instanceof UnknownCommandError || err instanceof ControlGapError,
+    onError: (err) => opts.onError?.(err as Error),
+    onStall: (state) => opts.onStall?.(state),
   });
   following.observe(info.state.last_seq);
   const running = following.done.catch((err: unknown) => halt(err as Error));

@@ -47,7 +47,7 @@ export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollo
   // The stream through the shared follower (src/cluster/follow.ts: made anew on failure or stall).
   const stopping = new AbortController();
   const following = followStream({
-    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal,
+    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal, label: `hog_telemetry_${cluster.node}`,
     position: () => applied,
     async apply(batch) {
       const last = batch[batch.length - 1].seq;
@@ -64,6 +64,7 @@ export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollo
       applied = Math.max(applied, last);
     },
     onError: (err) => opts.onError(err as Error),
+    onStall: (state) => opts.onError(new Error(`the consumer delivered nothing while the stream held more (${state.lag} behind); made anew`)),
   });
   following.observe(stream.info.state.last_seq);
 
