@@ -103,10 +103,11 @@ export function followStream(opts: FollowOptions): Follower {
   // The follow itself keeps its caller busy; the watch alone must not keep a process alive.
   watchdog.unref();
 
-  // Creating a consumer is bounded by a quarter of the stall bound, doubled after each attempt
-  // that failed, up to the whole bound: right after a server is lost, JetStream may place the
-  // new consumer on it and never answer, and the next attempt should not wait the whole bound;
-  // on a machine too loaded to answer in a quarter, a later attempt waits long enough.
+  // Creating a consumer is bounded by a quarter of the stall bound, then a half, then all of it,
+  // and again from a quarter while attempts fail: right after a server is lost JetStream may not
+  // answer a request at all (its meta leader is being elected, the consumer was placed on the
+  // lost server), so attempts are short and frequent; on a machine too loaded to answer in a
+  // quarter, every third attempt waits the whole bound.
   let failedCreates = 0;
   async function follow(): Promise<void> {
     while (!signal.aborted) {
@@ -117,7 +118,7 @@ export function followStream(opts: FollowOptions): Follower {
       signal.addEventListener('abort', stop);
       try {
         const at = opts.position();
-        const createMs = Math.min(stallMs, (stallMs / 4) * 2 ** failedCreates);
+        const createMs = (stallMs / 4) * 2 ** (failedCreates % 3);
         const started = Date.now();
         failedCreates++;
         const consumer = await bounded(js.consumers.get(name, { filterSubjects: subject, ...prefix, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) }), createMs);
