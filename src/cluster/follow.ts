@@ -60,10 +60,6 @@ export interface Follower {
 // What a follower's owner shows of it: the node's readiness and metrics.
 export type FollowerView = Pick<Follower, 'state' | 'stale' | 'stalls'>;
 
-const bounded = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([
-  p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('JetStream did not answer in time')), ms).unref()),
-]);
-
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
   const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
   const timer = setTimeout(done, ms);
@@ -103,28 +99,52 @@ export function followStream(opts: FollowOptions): Follower {
   // The follow itself keeps its caller busy; the watch alone must not keep a process alive.
   watchdog.unref();
 
-  // Creating a consumer is bounded by a quarter of the stall bound, then a half, then all of it,
-  // and again from a quarter while attempts fail: right after a server is lost JetStream may not
-  // answer a request at all (its meta leader is being elected, the consumer was placed on the
-  // lost server), so attempts are short and frequent; on a machine too loaded to answer in a
-  // quarter, every third attempt waits the whole bound.
-  let failedCreates = 0;
+  // Makes a consumer from position `at` on. Right after a server is lost JetStream may never
+  // answer a request (its meta leader being elected, the consumer placed on the lost server),
+  // while on a loaded machine an answer may take seconds: so an attempt is started every
+  // quarter of the stall bound while none has answered, the first consumer made is used and any
+  // made later stopped, and after the whole bound it gives up (the caller tries again).
+  function create(at: number): Promise<ConsumerMessages> {
+    return new Promise((resolve, reject) => {
+      let made = false;
+      let started = 0;
+      let failure: unknown = null;
+      const end = (err: unknown) => {
+        made = true;
+        clearInterval(again);
+        signal.removeEventListener('abort', aborted);
+        reject(err);
+      };
+      const aborted = () => end(new Error('the follow was stopped'));
+      const attempt = () => {
+        started++;
+        js.consumers.get(name, { filterSubjects: subject, ...prefix, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) })
+          .then((consumer) => consumer.consume({ max_messages: opts.batchMax }))
+          .then((m) => {
+            if (made) return m.stop();
+            made = true;
+            clearInterval(again);
+            signal.removeEventListener('abort', aborted);
+            resolve(m);
+          }, (err: unknown) => { failure = err; });
+      };
+      const again = setInterval(() => {
+        if (started < 4) attempt();
+        else end(failure ?? new Error('JetStream did not answer in time'));
+      }, stallMs / 4);
+      signal.addEventListener('abort', aborted);
+      attempt();
+    });
+  }
+
   async function follow(): Promise<void> {
     while (!signal.aborted) {
       const restarted = new Promise<typeof RESTART>((resolve) => { restart = () => resolve(RESTART); });
-      let consuming: Promise<ConsumerMessages> | null = null;
       let messages: ConsumerMessages | null = null;
       const stop = () => { messages?.stop(); restart(); };
       signal.addEventListener('abort', stop);
       try {
-        const at = opts.position();
-        const createMs = (stallMs / 4) * 2 ** (failedCreates % 3);
-        const started = Date.now();
-        failedCreates++;
-        const consumer = await bounded(js.consumers.get(name, { filterSubjects: subject, ...prefix, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) }), createMs);
-        consuming = consumer.consume({ max_messages: opts.batchMax });
-        messages = await bounded(consuming, Math.max(1, createMs - (Date.now() - started)));
-        failedCreates = 0;
+        messages = await create(opts.position());
         if (signal.aborted) break;
         const batches = availableBatches(messages, opts.batchMax)[Symbol.asyncIterator]();
         for (;;) {
@@ -147,9 +167,6 @@ export function followStream(opts: FollowOptions): Follower {
         restart = () => undefined;
         signal.removeEventListener('abort', stop);
         messages?.stop();
-        // A consumer abandoned while being made would go on (the client retries its creation
-        // by itself): stopped once made.
-        if (!messages) consuming?.then((m) => m.stop(), () => undefined);
       }
       await sleep(RETRY_MS, signal);
     }

@@ -22,8 +22,8 @@ export interface ClusterTimings {
   // The stream followers' stall bound (src/cluster/follow.ts): a follower waiting for half of
   // it while its stream held a message it has not had for as long makes its consumer anew; one
   // still behind past all of it, or that learnt nothing of its stream's end for as long, is
-  // stale (the control stream's and the hog telemetry's: the node is not ready). Creating a
-  // consumer waits a quarter of it at first, at most all of it.
+  // stale (the control stream's and the hog telemetry's: the node is not ready). A consumer's
+  // creation is attempted every quarter of it, and given up after all of it.
   stallMs: number;
   // How long a publish to a stream (an event log append, a management command) waits for
   // JetStream's acknowledgement before it fails.

@@ -45,7 +45,12 @@ s.before(async () => {
     dirs.push(...['a', 'b', 'c'].map((n) => tempDir(`hedgerow-stale-${n}-`)));
     keys = cliInit(dirs[0], env(cluster.url));
     const urls = [cluster.url, cluster.url, proxies.map((p) => p.natsUrl).join(',')];
-    const serve = async (i: number) => ({ dir: dirs[i], ...(await cliServe(dirs[i], env(urls[i]), START_MS)) });
+    // A start whose JetStream requests timed out (a fresh R3 cluster on a loaded machine: seen
+    // at load average 15) is tried once more; what is under test comes after.
+    const serve = async (i: number) => {
+      const start = () => cliServe(dirs[i], env(urls[i]), START_MS);
+      return { dir: dirs[i], ...(await start().catch((err: Error) => { if (/TIMEOUT/.test(err.message)) return start(); throw err; })) };
+    };
     // A first: it makes every R3 asset, which three nodes at once on a loaded machine were seen
     // to time out doing.
     nodes.push(await serve(0));
@@ -179,8 +184,14 @@ s('the server hosting the followers\' consumers is SIGKILLed: a flag created aft
     servedAfter.set(n, Date.now() - createdAt);
     return null;
   }))).filter(Boolean);
-  await eventually(async () => (await missing()).length === 0, SERVED_WITHIN_MS)
-    .catch(async () => assert.equal(await missing(), [], `${key} not served within ${SERVED_WITHIN_MS} ms of its creation`));
+  // A node that did not serve it in time is reported with where its control follower stands.
+  const follower = async (n: ClusterNode) => ((await request(`${n.url}/metrics`)).body as string).split('\n')
+    .filter((l) => /^hedgerow_(stream_follower_\w+\{follower="control"\}|control_\w+) /.test(l)).join('; ');
+  await eventually(async () => (await missing()).length === 0, SERVED_WITHIN_MS).catch(async () => {
+    const late = [A, B, C].filter((n) => !servedAfter.has(n));
+    assert.equal(await Promise.all(late.map(async (n) => `${n.url} (pid ${n.child.pid}): ${await follower(n)}`)), [],
+      `${key} not served within ${SERVED_WITHIN_MS} ms of its creation`);
+  });
   const stalls = async (n: ClusterNode) => Number(/^hedgerow_stream_follower_stalls_total\{follower="control"\} (\d+)$/m
     .exec((await request(`${n.url}/metrics`)).body as string)?.[1]);
   process.stderr.write(`  ${key} (attempt ${attempt}, ${createdAt - killedAt} ms after the kill) served by A, B, C ` +
@@ -206,8 +217,10 @@ s('a node cut off from the cluster answers /_readiness 503 saying why, keeps ser
   }, RECOVER_MS).catch(async () => { assert.equal((await readiness(C)).body, {}, 'C still ready'); throw new Error('C still ready'); });
   process.stderr.write(`  C not ready ${Date.now() - cutAt} ms after the cut\n`);
   assert.is(unready.body.status, 'unavailable');
-  assert.match(unready.body.reasons.control, /^control stream HEDGEROW_CONTROL: the stream's end not learnt for \d+\.\d s, more than the stall bound of 5\.0 s$/);
-  assert.match(unready.body.reasons.hog_telemetry, /^hog telemetry stream: the stream's end not learnt for/);
+  // Cut off, it learns nothing of the streams' ends (or, had it been behind already, stays behind).
+  const stale = /^(the stream's end not learnt for \d+\.\d s|\d+ message\(s\) behind the stream \(applied through \d+ of \d+\) for \d+\.\d s), more than the stall bound of 5\.0 s$/;
+  assert.match(unready.body.reasons.control, new RegExp(`^control stream HEDGEROW_CONTROL: ${stale.source.slice(1)}`));
+  assert.match(unready.body.reasons.hog_telemetry, new RegExp(`^hog telemetry stream: ${stale.source.slice(1)}`));
   const metrics = (await request(`${C.url}/metrics`)).body as string;
   const unknown = Number(/^hedgerow_stream_follower_end_unknown_seconds\{follower="control"\} ([\d.]+)$/m.exec(metrics)?.[1]);
   assert.ok(unknown > DEFAULT_TIMINGS.stallMs / 1000, `end unknown for ${unknown} s`);
@@ -216,7 +229,7 @@ s('a node cut off from the cluster answers /_readiness 503 saying why, keeps ser
   const onC = await served(C);
   assert.ok(onC?.has('before-loss') && !onC.has('during-partition'), `C serves ${[...onC ?? []].join(', ')}`);
   for (const n of [A, B]) await eventually(async () => (await served(n))?.has('during-partition'), RECOVER_MS);
-  assert.is((await readiness(A)).status, 200);
+  await followersReady(A);
 
   for (const p of proxies) p.heal();
   await eventually(async () => (await served(C))?.has('during-partition'), RECOVER_MS);
