@@ -1,6 +1,7 @@
 // Prometheus metrics, one registry per server instance (tests run several in one
 // process). Label values are bounded: route patterns, never raw paths.
 import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
+import type { FollowerView } from './cluster/index.js';
 
 // Where one log consumer stands (src/log/consumers/): its position, and how far behind
 // the log's end it is, in records and in events (null where the log does not count them).
@@ -107,6 +108,40 @@ export function createMetrics(opts: MetricSources) {
     name: 'hedgerow_log_pending_events', help: 'Events waiting for a durable log commit',
     registers: [registry], collect() { this.set(opts.logPending()); },
   });
+  // The stream followers of the main thread (src/cluster/follow.ts: the control stream's, the
+  // hog telemetry's), each registered by its owner under a name of its own.
+  const followers = new Map<string, FollowerView>();
+  const watchFollower = (name: string, follower: FollowerView) => { followers.set(name, follower); };
+  new Gauge({
+    name: 'hedgerow_stream_follower_lag_messages', help: 'Messages known to be in the stream and not yet applied, per stream follower; NATS only',
+    labelNames: ['follower'] as const, registers: [registry],
+    collect() { for (const [name, f] of followers) this.set({ follower: name }, f.state().lag); },
+  });
+  new Gauge({
+    name: 'hedgerow_stream_follower_behind_seconds',
+    help: 'How long the oldest message known to be in the stream and not yet applied has been known, per stream follower (0: caught up); past the stall bound the node is not ready',
+    labelNames: ['follower'] as const, registers: [registry],
+    collect() { for (const [name, f] of followers) this.set({ follower: name }, f.state().behindMs / 1000); },
+  });
+  new Gauge({
+    name: 'hedgerow_stream_follower_end_unknown_seconds',
+    help: 'Since each stream follower last learnt its stream\'s end (read every quarter of the stall bound); past the stall bound the node is not ready',
+    labelNames: ['follower'] as const, registers: [registry],
+    collect() { for (const [name, f] of followers) this.set({ follower: name }, f.state().unknownMs / 1000); },
+  });
+  const counted = new Map<string, number>();
+  new Counter({
+    name: 'hedgerow_stream_follower_stalls_total', help: 'Consumers each stream follower abandoned as stalled and made anew',
+    labelNames: ['follower'] as const, registers: [registry],
+    collect() {
+      for (const [name, f] of followers) {
+        // Increased by none at first, so each follower's count shows from 0.
+        const n = f.stalls();
+        this.inc({ follower: name }, Math.max(0, n - (counted.get(name) ?? 0)));
+        counted.set(name, n);
+      }
+    },
+  });
   // The insights module, started after the metrics exist, says where its replicas stand.
   let insightsReplicas: (() => InsightsReplicaState[]) | null = null;
   const replicas = () => insightsReplicas?.() ?? [];
@@ -135,7 +170,7 @@ export function createMetrics(opts: MetricSources) {
     if (cell) cell.n++;
     else byStatus.set(status, { n: 1 });
   }
-  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures, consumerFailures, watchInsightsReplicas };
+  return { registry, requests, observeRequest, ingested, dropped, ackLatency, authFailures, consumerFailures, watchInsightsReplicas, watchFollower };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

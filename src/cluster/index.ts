@@ -13,5 +13,6 @@ export { createLeases, type Lease, type LeaseHooks, type Leases } from './leases
 export { isRefused, type KvEntry, type KvView, type KvWatch } from './kv.js';
 export { memoryKv } from './memory-kv.js';
 export type { ObjectMeta, ObjectsView } from './objects.js';
-export { followStream, type FollowOptions } from './follow.js';
+export { followStream, type FollowOptions, type Follower, type FollowerView } from './follow.js';
+export { staleReason, streamLag, type FollowState, type StreamLag } from './lag.js';
 export { availableBatches } from './available-batches.js';

@@ -62,8 +62,10 @@ export async function openNatsCluster(opts: NatsClusterOptions): Promise<Cluster
       else await nc.close();
     }
   };
+  // Named after this process too (host:pid:random), so the server's connection list tells
+  // the nodes apart.
   const connectLink = async (name: string) => {
-    const link = linkOf(await connectNats(opts.url, name, { once }));
+    const link = linkOf(await connectNats(opts.url, `${name} ${opts.node}`, { once }));
     links.push(link);
     return link;
   };

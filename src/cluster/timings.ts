@@ -19,8 +19,11 @@ export interface ClusterTimings {
   // rewritten for statusLostAfterMs reads as lost on every node.
   statusHeartbeatMs: number;
   statusLostAfterMs: number;
-  // A stream follower whose stream holds what it has not had and which received nothing for
-  // this long makes its consumer anew; creating one is bounded by it too (src/cluster/follow.ts).
+  // The stream followers' stall bound (src/cluster/follow.ts): a follower waiting for half of
+  // it while its stream held a message it has not had for as long makes its consumer anew; one
+  // still behind past all of it, or that learnt nothing of its stream's end for as long, is
+  // stale (the control stream's and the hog telemetry's: the node is not ready). A consumer's
+  // creation is attempted every quarter of it, and given up after all of it.
   stallMs: number;
   // How long a publish to a stream (an event log append, a management command) waits for
   // JetStream's acknowledgement before it fails.

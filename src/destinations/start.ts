@@ -39,6 +39,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
       ? await followTelemetry(cluster, { ds, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
       : null;
     const following = telemetry;
+    if (following) ctx.metrics.watchFollower('hog_telemetry', following.follower);
     claim = await ctx.consumers.claim(DESTINATIONS_CONSUMER, {
       // Far enough back that a successor replays every event whose invocation is still
       // queued here: losing this node loses no delivery (some are repeated instead).
@@ -56,7 +57,17 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
     await close();
     throw err;
   }
+  const follower = telemetry?.follower ?? null;
   return {
+    // Behind the telemetry stream past its stall bound, this node answers other logs, metrics
+    // and watcher states than the delivering node's (docs/decisions/0034): not ready.
+    ...(follower ? {
+      ready: () => ({ hog_telemetry: follower.stale() === null }),
+      unready: (): Record<string, string> => {
+        const why = follower.stale();
+        return why === null ? {} : { hog_telemetry: `hog telemetry stream: ${why}` };
+      },
+    } : {}),
     routes: [
       ...hogFunctionRoutes({
         auth, store, writes, tenancy, ds, pools: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,

@@ -135,9 +135,8 @@ export async function createNatsLogReader(jetstream: JetStream, codec: LogCodec,
           await handle(entries).catch((err) => { throw new HandlerFailure(err); });
           position = entries[entries.length - 1].seq;
         },
-        behind: async () => (await stream.current()).state.last_seq > position,
         fatal: (err) => err instanceof HandlerFailure,
-      }).catch((err) => { throw err instanceof HandlerFailure ? err.cause : err; });
+      }).done.catch((err) => { throw err instanceof HandlerFailure ? err.cause : err; });
     },
     async lastSeq() {
       return (await stream.current()).state.last_seq;

@@ -8,8 +8,9 @@ export interface Running {
   readonly routes: readonly Route[];
   // What a started module provides (as `use` in a start).
   readonly use: Use;
-  // Every module's checks, by name; ok when all of them hold.
-  readiness(): { ok: boolean; checks: Record<string, boolean> };
+  // Every module's checks, by name; ok when all of them hold; and why those failing do, where
+  // their modules say.
+  readiness(): { ok: boolean; checks: Record<string, boolean>; reasons?: Record<string, string> };
   // Closes every module in reverse order, once (later calls share the first's promise).
   // A module whose close throws does not keep the others open: the first error is thrown
   // after all of them closed.
@@ -47,8 +48,15 @@ export async function startModules<C>(modules: readonly Module<C, unknown>[], ct
     routes: entries.flatMap((e) => e.started.routes ?? []),
     readiness() {
       const checks: Record<string, boolean> = {};
-      for (const { started } of entries) Object.assign(checks, started.ready?.());
-      return { ok: Object.values(checks).every(Boolean), checks };
+      const reasons: Record<string, string> = {};
+      for (const { started } of entries) {
+        const own = started.ready?.() ?? {};
+        Object.assign(checks, own);
+        const why = Object.values(own).every(Boolean) ? {} : started.unready?.() ?? {};
+        for (const [name, reason] of Object.entries(why)) if (own[name] === false) reasons[name] = reason;
+      }
+      const ok = Object.values(checks).every(Boolean);
+      return Object.keys(reasons).length > 0 ? { ok, checks, reasons } : { ok, checks };
     },
     close: () => (closing ??= closeEntries(entries)),
   };

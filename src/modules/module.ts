@@ -17,6 +17,8 @@ export interface Started<P = undefined> {
   // Named checks, each true when this module is ready to serve; the node is ready when
   // every module's every check is.
   ready?(): Readonly<Record<string, boolean>>;
+  // Why a check of ready() fails, by its name (for the operator reading /_readiness).
+  unready?(): Readonly<Record<string, string>>;
   close?(): Promise<void> | void;
 }
 

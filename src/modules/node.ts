@@ -19,6 +19,8 @@ export type Role = 'serve' | 'aggregate';
 export interface Readiness {
   ok: boolean;
   checks: Record<string, boolean>;
+  // Why the checks that fail do, where their module says (only when one does).
+  reasons?: Record<string, string>;
 }
 
 // A consumer that runs on one node of a cluster at a time (its effects leave the service),

@@ -43,7 +43,7 @@ export interface Core {
   readonly consumers: ConsumerRunner;
   readonly metrics: Metrics;
   // The core's own checks: its consumers running, and with NATS, the control stream followed.
-  readiness(): Readiness['checks'];
+  readiness(): Pick<Readiness, 'checks' | 'reasons'>;
   close(): Promise<void>;
 }
 
@@ -74,6 +74,10 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
       return {
         provides: opened,
         ready: (): Record<string, boolean> => (opened.control ? { control: opened.control.ready() } : {}),
+        unready: (): Record<string, string> => {
+          const why = opened.control?.unready() ?? null;
+          return why === null ? {} : { control: why };
+        },
         async close() {
           await opened.control?.close();
           await opened.store.close();
@@ -103,17 +107,17 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
     start(_ctx, use) {
       const { store, control } = use(state);
       const log = use(eventLog);
-      return {
-        provides: createMetrics({
-          consumers: () => runner?.positions().map(({ name, position }) => ({
-            name, position, lagRecords: Math.max(0, log.lastSeq() - position),
-            lagEvents: log.id === LMDB_LOG_ID ? eventsAfter(store, position) : null,
-          })) ?? [],
-          logPending: () => log.pending(),
-          deadLetters: () => store.deadLetters.getCount(),
-          control: () => (control ? { applied: control.applied(), lag: control.lag() } : null),
-        }),
-      };
+      const created = createMetrics({
+        consumers: () => runner?.positions().map(({ name, position }) => ({
+          name, position, lagRecords: Math.max(0, log.lastSeq() - position),
+          lagEvents: log.id === LMDB_LOG_ID ? eventsAfter(store, position) : null,
+        })) ?? [],
+        logPending: () => log.pending(),
+        deadLetters: () => store.deadLetters.getCount(),
+        control: () => (control ? { applied: control.applied(), lag: control.lag() } : null),
+      });
+      if (control) created.watchFollower('control', control.follower);
+      return { provides: created };
     },
   });
   let runner: ConsumerRunner | null = null;
@@ -141,7 +145,7 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
   const { use } = running;
   return {
     cluster: use(cluster), ...use(state), eventLog: use(eventLog), consumers: use(consumers), metrics: use(metrics), scans: use(scans),
-    readiness: () => running.readiness().checks,
+    readiness: () => running.readiness(),
     close: () => running.close(),
   };
 }

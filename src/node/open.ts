@@ -30,6 +30,8 @@ export async function openWrites(
     store, specs,
     holdsState: (s) => { for (const _ of s.tenancy.getKeys({ limit: 1 })) return true; return false; },
     onHalt: (err) => log.error('control stream: this node stopped applying management writes', { error: err.message }),
+    onError: (err) => log.warn('control stream: following again after a failure', { error: err.message }),
+    onStall: (state) => log.warn('control stream: the consumer delivered nothing while the stream held more; made anew', { ...state }),
   });
   const behind = control.lag();
   if (behind > 0) log.info('catching up with the control stream', { stream: control.id, applied: control.applied(), behind });

@@ -48,8 +48,12 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
   let running: Running | null = null;
   const readiness = (): Readiness => {
     if (!running) return { ok: false, checks: { started: false } };
-    const checks = { ...core.readiness(), ...running.readiness().checks };
-    return { ok: Object.values(checks).every(Boolean), checks };
+    const own = core.readiness();
+    const modules = running.readiness();
+    const checks = { ...own.checks, ...modules.checks };
+    const reasons = { ...own.reasons, ...modules.reasons };
+    const ok = Object.values(checks).every(Boolean);
+    return Object.keys(reasons).length > 0 ? { ok, checks, reasons } : { ok, checks };
   };
   const ctx: NodeContext<Store> = {
     config, log, out: opts.out ?? process.stderr, cluster: core.cluster, store: core.store, writes: core.writes, control: core.control, eventLog: core.eventLog,

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
 import type { JsMsg } from 'nats';
-import { controlStreamAsset, followStream, type Cluster } from '../cluster/index.js';
+import { controlStreamAsset, followStream, type Cluster, type FollowerView, type FollowState } from '../cluster/index.js';
 import type { Environments } from '../store/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { AnyCommandSpec, Command, CommandSpec } from './commands.js';
@@ -27,6 +27,9 @@ export interface NatsWritesOptions<T> {
   stream?: string;
   // Told when applying stops for good (a command this node has no applier for, a gap).
   onHalt?: (err: Error) => void;
+  // Told when its consumer failed, or stalled, and is made anew (the cluster away, a server lost).
+  onError?: (err: Error) => void;
+  onStall?: (state: FollowState) => void;
   // Whether the data dir already holds management state. One that does but has applied
   // nothing of this stream was written elsewhere (embedded, or another cluster's stream):
   // applying the stream on top of it would leave this node unlike the others, so it is
@@ -38,13 +41,17 @@ export interface NatsWrites extends StateWrites {
   // The stream's identity (name and creation time) and this node's applied sequence in it.
   readonly id: string;
   applied(): number;
-  // Commands in the stream this node has not applied yet, as of the last one it received.
+  // Commands in the stream this node has not applied yet, as far as it knows the stream's end.
   lag(): number;
+  // Where its follower stands (src/cluster/follow.ts): the node's readiness and metrics.
+  readonly follower: FollowerView;
   // Resolves once this node has applied everything the stream held when it was opened;
   // rejects with the error that halted it before then.
   caughtUp(): Promise<void>;
-  // Caught up once, and still applying (not halted).
+  // Caught up once, still applying (not halted) and following within the stall bound.
   ready(): boolean;
+  // Why it is not ready; null when it is.
+  unready(): string | null;
   close(): Promise<void>;
 }
 
@@ -62,7 +69,6 @@ export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOpti
   if (!cluster.jetstream) throw new Error('the NATS write path needs a cluster over NATS');
   const stream = await cluster.jetstream.stream(opts.stream ? controlStreamAsset(opts.stream) : 'control');
   const { js, subject, name: streamName } = stream;
-  const stallMs = cluster.timings.stallMs;
   const info = await stream.current();
   const id = controlStreamId(info);
   const positionKey = controlPositionKey(id);
@@ -88,7 +94,6 @@ export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOpti
   if (info.state.first_seq > applied + 1) {
     throw new ControlBehindError(behindMessage(id, applied, info.state.first_seq));
   }
-  let pendingAfterLast = Math.max(0, info.state.last_seq - applied);
   const target = info.state.last_seq;
   let halted: Error | null = null;
   let closed = false;
@@ -125,7 +130,6 @@ export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOpti
       const waiter = waiting.get(msgId);
       if (waiter) waiting.delete(msgId);
       if (outcomes[i].status !== 'skipped' || applied < m.seq) applied = m.seq;
-      pendingAfterLast = m.info.pending;
       for (const listener of listeners) listener(command.kind, waiter ? 'here' : 'elsewhere');
       waiter?.resolve(outcomes[i]);
     });
@@ -141,32 +145,37 @@ export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOpti
   }
 
   // The follower (src/cluster/follow.ts): the stream from the applied sequence on, its
-  // consumer made anew when the server went away, or when a command JetStream acknowledged
-  // to this node has not been delivered for the stall bound (a stalled consumer leaves its
-  // submission unanswered).
-  const acked = new Map<number, number>();
-  const behind = () => {
-    for (const [seq, at] of acked) {
-      if (seq <= applied) acked.delete(seq);
-      else if (Date.now() - at > stallMs) return true;
-    }
-    return false;
-  };
+  // consumer made anew when the server went away, or when it stalled: the stream's end (read
+  // by the follower, and known from each acknowledgement of this node's own submissions)
+  // holds a command it has not delivered. A node that submits nothing is no exception: a
+  // command another node submitted is seen at the stream's end all the same.
   const stopping = new AbortController();
-  const running = followStream({
-    stream, batchMax: BATCH_MAX, stallMs, signal: stopping.signal,
+  const following = followStream({
+    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal, label: `control_${cluster.node}`,
     position: () => applied,
     apply: applyBatch,
-    behind,
     fatal: (err) => err instanceof UnknownCommandError || err instanceof ControlGapError,
-  }).catch((err: unknown) => halt(err as Error));
+    onError: (err) => opts.onError?.(err as Error),
+    onStall: (state) => opts.onStall?.(state),
+  });
+  following.observe(info.state.last_seq);
+  const running = following.done.catch((err: unknown) => halt(err as Error));
+  const unready = (): string | null => {
+    if (closed) return 'the control stream follower is closed';
+    if (halted) return `the control stream follower halted: ${halted.message}`;
+    if (!reachedTarget) return `catching up with the control stream (applied ${applied} of ${target})`;
+    const stale = following.stale();
+    return stale === null ? null : `control stream ${streamName}: ${stale}`;
+  };
 
   const writes: NatsWrites = {
     id,
     applied: () => applied,
-    lag: () => pendingAfterLast,
+    lag: () => following.state().lag,
+    follower: following,
     caughtUp: () => caughtUp,
-    ready: () => reachedTarget && !halted && !closed,
+    ready: () => unready() === null,
+    unready,
     onApplied(listener) {
       listeners.push(listener);
     },
@@ -182,7 +191,7 @@ export async function createNatsWrites<T>(cluster: Cluster, opts: NatsWritesOpti
       try {
         // One connection keeps the publication order, so the stream keeps the submission order.
         const ack = await js.publish(subject, data, { msgID: msgId });
-        if (ack.seq > applied) acked.set(ack.seq, Date.now());
+        following.observe(ack.seq);
       } catch (err) {
         waiting.delete(msgId);
         throw new ControlUnavailableError(`the control stream did not acknowledge ${spec.kind}: ${(err as Error).message}`);

@@ -139,8 +139,9 @@ function serverOf(port: number, storeDir: string, first: ChildProcess, extra: re
 export interface NatsCluster {
   // Every member's client URL, comma-separated: NATS_URL as an operator writes it.
   url: string;
-  // The members, each with its --server_name (what JetStream names a stream's leader and peers by).
-  servers: (NatsServer & { name: string })[];
+  // The members, each with its --server_name (what JetStream names a stream's leader and peers
+  // by) and its monitoring address (/connz, /jsz: http://127.0.0.1:<port>).
+  servers: (NatsServer & { name: string; monitorUrl: string })[];
   // Stops every member and deletes their store dirs.
   close(): Promise<void>;
 }
@@ -152,10 +153,12 @@ const CLUSTER_READY_MS = 60_000;
 // loopback as one cluster. Resolves once JetStream can place a stream on all of them (an
 // R<size> probe stream is created and deleted): before that, the meta leader is still
 // being elected or a peer is not yet known, and creating a replicated asset fails.
-export async function startNatsCluster(size: number): Promise<NatsCluster> {
+// `noAdvertise`: the servers do not tell clients of one another (--no_advertise), so a client
+// reaches only the addresses it was given (a test putting a proxy between it and them).
+export async function startNatsCluster(size: number, opts: { noAdvertise?: boolean } = {}): Promise<NatsCluster> {
   assertNatsServerInstalled();
   const members = await Promise.all(Array.from({ length: size }, async (_, i) => ({
-    name: `hedgerow-n${i + 1}`, port: await freePort(), routePort: await freePort(), storeDir: tempDir('hedgerow-nats-'),
+    name: `hedgerow-n${i + 1}`, port: await freePort(), routePort: await freePort(), monitorPort: await freePort(), storeDir: tempDir('hedgerow-nats-'),
   })));
   const route = (m: { routePort: number }) => `nats://127.0.0.1:${m.routePort}`;
   const servers: NatsCluster['servers'] = [];
@@ -163,9 +166,11 @@ export async function startNatsCluster(size: number): Promise<NatsCluster> {
   try {
     // Launched together: each waits for its routes to come up.
     await Promise.all(members.map(async (m) => {
-      const extra = ['--server_name', m.name, '--cluster_name', 'hedgerow-test', '--cluster', route(m),
-        '--routes', members.filter((o) => o !== m).map(route).join(',')];
-      servers.push(Object.assign(serverOf(m.port, m.storeDir, await launch(m.port, m.storeDir, extra), extra), { name: m.name }));
+      const extra = ['--server_name', m.name, '--cluster_name', 'hedgerow-test', '--cluster', route(m), '-m', String(m.monitorPort),
+        '--routes', members.filter((o) => o !== m).map(route).join(','), ...(opts.noAdvertise ? ['--no_advertise'] : [])];
+      servers.push(Object.assign(serverOf(m.port, m.storeDir, await launch(m.port, m.storeDir, extra), extra), {
+        name: m.name, monitorUrl: `http://127.0.0.1:${m.monitorPort}`,
+      }));
     }));
     servers.sort((a, b) => a.name.localeCompare(b.name));
     const url = servers.map((s) => s.url).join(',');

@@ -92,6 +92,22 @@ s('readiness is every check of every module, ok only when all hold', async () =>
   await all.close();
 });
 
+s('a failing check carries its module\'s reason; a check that holds, or a module that gives none, has none', async () => {
+  let behind = true;
+  const follower = defineModule<Ctx>({
+    name: 'follower',
+    start: () => ({
+      ready: () => ({ control: !behind, telemetry: true }),
+      unready: (): Record<string, string> => ({ ...(behind ? { control: 'behind by 3' } : {}), telemetry: 'said of a check that holds' }),
+    }),
+  });
+  const running = await startModules([follower, recorded('b', { ready: false })], { journal: [] });
+  assert.equal(running.readiness(), { ok: false, checks: { control: false, telemetry: true, b: false }, reasons: { control: 'behind by 3' } });
+  behind = false;
+  assert.equal(running.readiness(), { ok: false, checks: { control: true, telemetry: true, b: false } });
+  await running.close();
+});
+
 s('two modules of one name are refused before anything starts', async () => {
   const ctx: Ctx = { journal: [] };
   try {

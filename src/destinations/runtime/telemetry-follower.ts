@@ -5,7 +5,7 @@
 // (so a message is applied once per store, across restarts); and it watches the watcher
 // bucket, putting each function's latest record. Messages and records of this data dir's
 // own origin are skipped: its deliveries wrote them already.
-import { availableBatches, followStream, type KvWatch, type NatsCluster } from '../../cluster/index.js';
+import { availableBatches, followStream, type FollowerView, type KvWatch, type NatsCluster } from '../../cluster/index.js';
 import type { DestinationsStore } from './env.js';
 import { applyTelemetry } from './telemetry.js';
 import { decodeTelemetry, decodeWatcher, telemetryOrigin, telemetryPositionKey } from './telemetry-stream.js';
@@ -18,6 +18,8 @@ export interface TelemetryFollowerOptions {
 export interface TelemetryFollower {
   // The last stream sequence this store applied (or skipped as its own).
   applied(): number;
+  // Where it stands in the stream (src/cluster/follow.ts): the node's readiness and metrics.
+  readonly follower: FollowerView;
   // Puts every function's watcher record from the bucket as it stands now (but this data
   // dir's own, which its store holds already): a node taking the deliveries over starts
   // from the cluster's latest watcher state, not from what it last heard.
@@ -45,7 +47,7 @@ export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollo
   // The stream through the shared follower (src/cluster/follow.ts: made anew on failure or stall).
   const stopping = new AbortController();
   const following = followStream({
-    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal,
+    stream, batchMax: BATCH_MAX, stallMs: cluster.timings.stallMs, signal: stopping.signal, label: `hog_telemetry_${cluster.node}`,
     position: () => applied,
     async apply(batch) {
       const last = batch[batch.length - 1].seq;
@@ -61,9 +63,10 @@ export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollo
       });
       applied = Math.max(applied, last);
     },
-    behind: async () => (await stream.current()).state.last_seq > applied,
     onError: (err) => opts.onError(err as Error),
+    onStall: (state) => opts.onError(new Error(`the consumer delivered nothing while the stream held more (${state.lag} behind); made anew`)),
   });
+  following.observe(stream.info.state.last_seq);
 
   const followWatcher = (async () => {
     while (!closed) {
@@ -90,6 +93,7 @@ export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollo
 
   return {
     applied: () => applied,
+    follower: following,
     async syncWatcher() {
       const latest: [string, ReturnType<typeof decodeWatcher>][] = [];
       for await (const key of await bucket.keys()) {
@@ -104,7 +108,7 @@ export async function followTelemetry(cluster: NatsCluster, opts: TelemetryFollo
       closed = true;
       stopping.abort();
       watch?.stop();
-      await Promise.all([following, followWatcher]);
+      await Promise.all([following.done, followWatcher]);
     },
   };
 }
