@@ -34,6 +34,7 @@ import { jsonLine } from './child-line.js';
 import { memoryOf, threadsCpu } from './proc.js';
 import { createTraffic } from './sdk-traffic.js';
 import { initDataDir, managementApi, scrapeMetrics, startServe } from './serve-child.js';
+import { sustainedDestinations } from './sustained-destinations.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string', default: '20000' },
@@ -75,18 +76,7 @@ const counts = async (): Promise<Record<string, number>> => (await fetch(`${sink
 const short = (path: string) => ({
   name: `short ${path}`, inputs: { url: { value: `${sinkUrl}/${path}` }, body: { value: { event: '{event.event}', uuid: '{event.uuid}', url: '{event.properties.$current_url}', person: '{person.id}' } } },
 });
-const destinations = args.mix === 'short' ? [short('fn-a'), short('fn-b'), short('fn-c')] : [
-  { name: 'every event', inputs: { url: { value: `${sinkUrl}/fn-a` }, body: { value: { event: '{event}', person: '{person}' } } } },
-  {
-    name: 'once per distinct id per 10 minutes', masking: { ttl: 600, threshold: null, hash: '{event.distinct_id}' },
-    inputs: { url: { value: `${sinkUrl}/fn-b` }, body: { value: { event: '{event.event}', distinct_id: '{event.distinct_id}', url: '{event.properties.$current_url}' } } },
-  },
-  {
-    name: 'pricing pageviews',
-    filters: { events: [{ id: '$pageview', name: '$pageview', type: 'events', order: 0, properties: [{ key: '$current_url', value: '/pricing', operator: 'icontains', type: 'event' }] }] },
-    inputs: { url: { value: `${sinkUrl}/fn-c` }, body: { value: { event: '{event.event}', uuid: '{event.uuid}', url: '{event.properties.$current_url}', person: '{person.id}' } } },
-  },
-];
+const destinations = args.mix === 'short' ? [short('fn-a'), short('fn-b'), short('fn-c')] : sustainedDestinations(sinkUrl);
 
 try {
   // 1. The events and their persons, stored by a real server; the functions enabled last. A

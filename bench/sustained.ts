@@ -41,6 +41,7 @@ import { jsonLine } from './child-line.js';
 import { cpuOf, machineCpu, memoryOf, threadsCpu, type MemoryUse } from './proc.js';
 import { initDataDir, managementApi, scrapeMetrics, startServe, type ServeChild } from './serve-child.js';
 import { stageTable, timelineTable, type Probe, type Sample } from './sustained-reading.js';
+import { sustainedDestinations } from './sustained-destinations.js';
 
 const { values: args } = parseArgs({ options: {
   rates: { type: 'string', default: '1000,2000,5000,10000,20000' },
@@ -82,21 +83,6 @@ const sinkUrl = `http://127.0.0.1:${(await jsonLine(sink, 'listening', 'sink')).
 const loader = fork(join(root, 'dist/bench/sustained-load.js'), ['--token', keys.project_api_key, '--devices', args.devices, '--new-devices', args['new-devices']], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 await new Promise<void>((resolve) => loader.once('message', () => resolve()));
 
-function destinations(sink: string) {
-  return [
-    { name: 'every event', inputs: { url: { value: `${sink}/fn-a` }, body: { value: { event: '{event}', person: '{person}' } } } },
-    {
-      name: 'once per distinct id per 10 minutes', masking: { ttl: 600, threshold: null, hash: '{event.distinct_id}' },
-      inputs: { url: { value: `${sink}/fn-b` }, body: { value: { event: '{event.event}', distinct_id: '{event.distinct_id}', url: '{event.properties.$current_url}' } } },
-    },
-    {
-      name: 'pricing pageviews',
-      filters: { events: [{ id: '$pageview', name: '$pageview', type: 'events', order: 0, properties: [{ key: '$current_url', value: '/pricing', operator: 'icontains', type: 'event' }] }] },
-      inputs: { url: { value: `${sink}/fn-c` }, body: { value: { event: '{event.event}', uuid: '{event.uuid}', url: '{event.properties.$current_url}', person: '{person.id}' } } },
-    },
-  ];
-}
-
 type LoadDone = {
   offeredEvents: number; achievedEvents: number; eventsSent: number; sentRequests: number; completedRequests: number; p50: number; p99: number; max: number;
   serviceP99: number; non2xx: number; errors: number; unanswered: number; pricingSent: number; probesSent: number; cpuMs: number; endedAt: number;
@@ -114,7 +100,7 @@ async function runRate(rate: number): Promise<RateResult> {
   const api = managementApi(server.base, keys.personal_api_key);
   const fnsPath = `/api/environments/${keys.project_id}/hog_functions/`;
   try {
-    for (const d of destinations(sinkUrl)) {
+    for (const d of sustainedDestinations(sinkUrl)) {
       await api('POST', fnsPath, { template_id: 'template-webhook', enabled: true, ...d });
     }
     await fetch(`${sinkUrl}/_reset`, { method: 'POST' });
