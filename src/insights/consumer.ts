@@ -31,12 +31,21 @@ export interface InsightsSettings {
 }
 
 const BACKFILL_BATCH = 50_000;
+// Log bytes per batch (./from-store.ts holds each event decoded from the log, as stored and
+// as staging text at once: ~1 KB of heap per 250 bytes of log). 16 MiB batches (the node's
+// default) grew this thread's heap to ~500 MB during a 1,000,000-event load; DuckDB's cost
+// per load is nearly all per row, so smaller batches cost little (bench/RESULTS.md).
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   module: import.meta.url,
   name: INSIGHTS_CONSUMER,
   startsAt: 'beginning',
   follows: EVENT_STORE_CONSUMER,
+  batchBytes: BATCH_BYTES,
+  // A batch (4 MiB of log, ~50 MB of heap while it loads) and the persons last loaded
+  // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
+  heapMb: () => 768,
   async open(ctx): Promise<ConsumerHandler> {
     const { store, settings, position } = ctx;
     const db = await openColumnar({ dir: settings.dataDir, threads: settings.threads, memoryLimit: settings.memoryLimit });
