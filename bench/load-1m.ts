@@ -16,7 +16,7 @@
 // measures the load on top of that history. `--profile DIR` runs each server with
 // --cpu-prof (one profile per thread; read them with bench/profile-top).
 //   node dist/bench/load-1m.js [--events 1000000] [--per-request 100] [--in-flight 8]
-//     [--distinct 100000] [--history 0] [--baseline DIR] [--runs 1] [--sample-ms 500]
+//     [--distinct 100000] [--uuid v4|v7] [--history 0] [--baseline DIR] [--runs 1] [--sample-ms 500]
 //     [--drain 600] [--env K=V ...] [--profile DIR] [--record] [--label TEXT]
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -24,7 +24,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { root } from './ceiling.js';
-import { cpuOf, memoryOf, residentOf, threadsCpu } from './proc.js';
+import { uuidv7 } from './sdk-traffic.js';
+import { cpuOf, memoryOf, residentOf, threadNames, threadsCpu } from './proc.js';
 import { initDataDir, managementApi, scrapeMetrics, startServe, type InitKeys, type ServeChild } from './serve-child.js';
 
 const { values: args } = parseArgs({ options: {
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({ options: {
   'per-request': { type: 'string', default: '100' },
   'in-flight': { type: 'string', default: '8' },
   distinct: { type: 'string', default: '100000' },
+  // v4: random uuids (insights-pipeline's, and issue 26's first measurement); v7: time-ordered, as posthog-js and posthog-node send.
+  uuid: { type: 'string', default: 'v4' },
   history: { type: 'string', default: '0' },
   baseline: { type: 'string' },
   runs: { type: 'string', default: '1' },
@@ -66,14 +69,18 @@ const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge'];
 // Bodies built before anything is timed (the same for every run: each has a fresh data dir).
+// Each request's events carry one timestamp, a millisecond after the previous request's
+// (as if sent over time: the columnar store's duplicate check reads the stored events of a
+// batch's time span, so one timestamp for all would make every load read every event).
 function buildBodies(token: string, events: number, offset: number): Buffer[] {
   const bodies: Buffer[] = [];
-  const ts = new Date().toISOString();
+  const start = Date.now() - (offset + events) / PER_REQUEST;
   for (let n = offset; n < offset + events; n += PER_REQUEST) {
+    const ts = new Date(start + n / PER_REQUEST).toISOString();
     const batch = [];
     for (let i = n; i < Math.min(n + PER_REQUEST, offset + events); i++) {
       const p = (i * 7919) % DISTINCT;
-      batch.push({ event: '$pageview', distinct_id: `user-${p}`, uuid: randomUUID(), timestamp: ts,
+      batch.push({ event: '$pageview', distinct_id: `user-${p}`, uuid: args.uuid === 'v7' ? uuidv7(Date.now()) : randomUUID(), timestamp: ts,
         properties: { $browser: BROWSERS[p % 4], $current_url: `https://example.com/p/${i % 100}`, $session_id: `s-${p}`, plan: p % 3 ? 'free' : 'paid' } });
     }
     bodies.push(Buffer.from(JSON.stringify({ api_key: token, batch })));
@@ -107,7 +114,7 @@ interface Sample { t: number; lag: Record<Stage, number>; ingested: number; rss:
 
 interface RunResult {
   target: string; captureS: number; caughtUp: Record<Stage, number | null>; firstRequestToAll: number | null;
-  cpuPerEvent: number; mainPerEvent: number; topThreads: number[]; peakKb: number; peakAnon: number; peakFile: number; maxLag: Record<Stage, number>;
+  cpuPerEvent: number; mainPerEvent: number; topThreads: number[]; named: string; peakKb: number; peakAnon: number; peakFile: number; maxLag: Record<Stage, number>;
   end: { rss: number; anon: number; file: number }; insightsCount: number; coresDuring: number;
 }
 
@@ -180,10 +187,18 @@ async function runOnce(target: string, checkout: string, template: string, keys:
     const peakKb = memoryOf(server.pid).peak;
     const count = await insightsCount(api, keys.project_id);
     const caughtUp = Object.fromEntries(STAGES.map((st) => [st, reached[st] === null ? null : reached[st]! - captureS])) as Record<Stage, number | null>;
+    // Threads that named themselves (the log consumers), µs per event; the rest together.
+    const names = threadNames(server.pid);
+    const perName = new Map<string, number>();
+    for (const [tid, us] of threads1) {
+      const name = tid === server.pid ? 'main' : names.get(tid) === 'node' || !names.has(tid) ? 'other threads' : names.get(tid)!;
+      perName.set(name, (perName.get(name) ?? 0) + (us - (threads0.get(tid) ?? 0)) / EVENTS);
+    }
+    const named = [...perName].sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${fmt(v)}`).join(', ');
     const topThreads = [...threads1].filter(([tid]) => tid !== server.pid).map(([tid, us]) => (us - (threads0.get(tid) ?? 0)) / EVENTS).sort((a, b) => b - a).slice(0, 6);
     return {
       target, captureS, caughtUp, firstRequestToAll: reached.insights === null || reached.event_store === null ? null : Math.max(reached.insights, reached.event_store),
-      cpuPerEvent: (cpu1.total - cpu0.total) / EVENTS, mainPerEvent: (cpu1.main - cpu0.main) / EVENTS, topThreads,
+      cpuPerEvent: (cpu1.total - cpu0.total) / EVENTS, mainPerEvent: (cpu1.main - cpu0.main) / EVENTS, topThreads, named,
       peakKb, peakAnon: Math.max(...samples.map((s) => s.anon)), peakFile: Math.max(...samples.map((s) => s.file)),
       maxLag: Object.fromEntries(STAGES.map((st) => [st, Math.max(0, ...samples.map((s) => s.lag[st]).filter(Number.isFinite))])) as Record<Stage, number>,
       end, insightsCount: count, coresDuring: (cpu1.total - cpu0.total) / 1e6 / wall,
@@ -209,7 +224,7 @@ try {
   const history = buildBodies(token, HISTORY, 0);
   const bodies = buildBodies(token, EVENTS, HISTORY);
   say(`Node ${process.version}; ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30)} GB; ${fmt(EVENTS)} events of ~${fmt(bodies[0].length / PER_REQUEST)} bytes, ${PER_REQUEST} per request, ` +
-    `${IN_FLIGHT} requests in flight, ${fmt(DISTINCT)} distinct ids${HISTORY ? `, on top of a history of ${fmt(HISTORY)} events` : ''}; bodies built in ${((now() - t) / 1000).toFixed(1)} s; ` +
+    `${IN_FLIGHT} requests in flight, ${fmt(DISTINCT)} distinct ids, UUID${args.uuid} event ids${HISTORY ? `, on top of a history of ${fmt(HISTORY)} events` : ''}; bodies built in ${((now() - t) / 1000).toFixed(1)} s; ` +
     `no hog functions (destinations off); server env: ${Object.keys(serverEnv).length ? Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`).join(' ') : 'defaults'}. Load average before: ${load()}.`);
   const runs = Number(args.runs);
   let n = 0;
@@ -222,7 +237,7 @@ try {
       const c = (st: Stage) => (res.caughtUp[st] === null ? `> ${DRAIN_S}` : res.caughtUp[st]!.toFixed(1));
       say(`- ${res.target}: captured in ${res.captureS.toFixed(1)} s (${fmt(EVENTS / res.captureS)}/s); after the last 200, the event store had every event in ${c('event_store')} s, ` +
         `insights in ${c('insights')} s, destinations ${c('destinations')} s; every event in insights ${res.firstRequestToAll === null ? '–' : `${res.firstRequestToAll.toFixed(1)} s after the first request (${fmt(EVENTS / res.firstRequestToAll)}/s)`}; ` +
-        `insights counts ${fmt(res.insightsCount)}; CPU ${fmt(res.cpuPerEvent)} µs/event all threads (${res.coresDuring.toFixed(2)} cores), main ${fmt(res.mainPerEvent)}, busiest others ${res.topThreads.map(fmt).join(', ')}; ` +
+        `insights counts ${fmt(res.insightsCount)}; CPU ${fmt(res.cpuPerEvent)} µs/event all threads (${res.coresDuring.toFixed(2)} cores), main ${fmt(res.mainPerEvent)}, busiest others ${res.topThreads.map(fmt).join(', ')}${res.named.includes('event_store') ? ` (by thread name: ${res.named})` : ''}; ` +
         `**peak RSS ${mb(res.peakKb)} MB** (sampled peaks: ${mb(res.peakAnon)} MB anonymous, ${mb(res.peakFile)} MB file-backed; at the end ${mb(res.end.anon)} + ${mb(res.end.file)} MB); ` +
         `largest lag: event store ${fmt(res.maxLag.event_store)}, insights ${fmt(res.maxLag.insights)}, destinations ${fmt(res.maxLag.destinations)} events. Load average ${load()}.`);
     }

@@ -63,3 +63,17 @@ export function residentOf(pid: number): Resident {
   const anon = kb('Anonymous');
   return { rss, anon, file: rss - anon };
 }
+
+// Each live thread's name (/proc/PID/task/TID/comm): "node" unless the thread named itself
+// (hedgerow's log consumers do, by consumer).
+export function threadNames(pid: number): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
