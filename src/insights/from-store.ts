@@ -16,7 +16,8 @@ export interface ColumnarBatch {
 }
 
 // Characters of fingerprints (and their keys) kept at most: ~64 MB of heap, whatever the
-// persons' size (a count of persons let 500,000 persons of 40 properties hold ~750 MB).
+// persons' size. The bound was 500,000 persons: with 40 properties a fingerprint is ~1.5 KB,
+// so ~750 MB.
 export const MEMO_BYTES = 64 * 1024 * 1024;
 
 /**
