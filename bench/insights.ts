@@ -17,16 +17,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLoader, openColumnar, runQuery, type Columnar, type ColumnarEvent } from '../src/insights/index.js';
+import { DEFAULT_MEMORY_LIMIT } from '../src/insights/columnar/database.js';
 import { sql } from '../src/insights/planner/sql.js';
 import { HOT } from '../src/insights/columnar/schema.js';
 import { xorshift } from '../test/helpers/xorshift.js';
 import { percentile } from './fixed-rate.js';
+import { memoryOf, residentOf } from './proc.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string' },
   persons: { type: 'string', default: '100000' },
   batch: { type: 'string', default: '50000' },
   threads: { type: 'string' },
+  // DuckDB's memory limit (default: the columnar store's, DEFAULT_MEMORY_LIMIT).
+  memory: { type: 'string' },
   'compare-loaders': { type: 'boolean', default: false },
   // Keep the loaded store in this directory (and reuse it when it holds one: queries only).
   keep: { type: 'string' },
@@ -93,7 +97,7 @@ const say = (line: string) => {
 
 async function fresh(): Promise<{ db: Columnar; dir: string }> {
   const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'hedgerow-bench-insights-'));
-  return { db: await openColumnar({ dir, threads: THREADS }), dir };
+  return { db: await openColumnar({ dir, threads: THREADS, memoryLimit: args.memory }), dir };
 }
 
 async function loadWithLoader(db: Columnar): Promise<{ seconds: number; stageSeconds: number }> {
@@ -181,7 +185,12 @@ const QUERIES: Record<string, object> = {
 };
 
 async function main(): Promise<void> {
-  say(`Node ${process.version}, DuckDB threads: ${THREADS ?? 'default (cores)'}`);
+  say(`Node ${process.version}, DuckDB threads: ${THREADS ?? 'default (cores)'}, memory limit: ${args.memory ?? `default (${DEFAULT_MEMORY_LIMIT})`}`);
+  // This process's memory: DuckDB's (native, anonymous) beside the generator's heap.
+  const memory = (when: string) => {
+    const r = residentOf(process.pid);
+    say(`Memory ${when}: RSS ${fmt(r.rss / 1024)} MB (${fmt(r.anon / 1024)} MB anonymous, ${fmt(r.file / 1024)} MB file-backed), peak ${fmt(memoryOf(process.pid).peak / 1024)} MB; JS heap ${fmt(process.memoryUsage().heapTotal / 2 ** 20)} MB`);
+  };
   if (COMPARE) {
     await compareLoaders();
   } else {
@@ -211,6 +220,7 @@ async function main(): Promise<void> {
       await db.query(sql`CHECKPOINT`);
       const size = statSync(join(dir, 'insights.duckdb')).size;
       say(`Store: ${(size / 1e6).toFixed(0)} MB on disk, ${fmt(size / EVENTS)} bytes per event`);
+      memory('after the load');
     }
 
     const ctx = { projectId: PROJECT, timezone: 'Europe/Paris', weekStart: 0 as const, nowMs: END - 1000 };
@@ -239,6 +249,7 @@ async function main(): Promise<void> {
       const t = await timings(() => runQuery(db, query, ctx));
       say(`| ${name} | ${t.p50.toFixed(0)} | ${t.p95.toFixed(0)} | ${(t.p50 / base.p50).toFixed(1)} |`);
     }
+    memory('after the queries');
     db.close();
     if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
   }

@@ -51,3 +51,29 @@ export function machineCpu(): { busy: number; total: number } {
   const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
   return { busy: (total - idle) * TICK_US, total: total * TICK_US };
 }
+
+// Resident memory in kB from /proc/PID/smaps_rollup: anonymous (the heaps, malloc's arenas,
+// DuckDB's buffers: what memory pressure cannot take back without swap) apart from
+// file-backed (LMDB's and DuckDB's mapped pages, code: clean pages the kernel reclaims).
+export interface Resident { rss: number; anon: number; file: number }
+export function residentOf(pid: number): Resident {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  const rss = kb('Rss');
+  const anon = kb('Anonymous');
+  return { rss, anon, file: rss - anon };
+}
+
+// Each live thread's name (/proc/PID/task/TID/comm): "node" unless the thread named itself
+// (hedgerow's log consumers do, by consumer).
+export function threadNames(pid: number): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}

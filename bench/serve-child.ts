@@ -10,8 +10,8 @@ import { cliEntry } from './cli-entry.js';
 export interface InitKeys { project_id: number; project_api_key: string; personal_api_key: string }
 
 /** `hedgerow init` of a fresh data dir: the project and its keys. */
-export function initDataDir(dataDir: string): InitKeys {
-  return JSON.parse(execFileSync(process.execPath, [cliEntry(root), 'init', '--data', dataDir, '--json'], { cwd: root, encoding: 'utf8' }));
+export function initDataDir(dataDir: string, checkout = root): InitKeys {
+  return JSON.parse(execFileSync(process.execPath, [cliEntry(checkout), 'init', '--data', dataDir, '--json'], { cwd: checkout, encoding: 'utf8' }));
 }
 
 export interface ServeOptions {
@@ -22,6 +22,8 @@ export interface ServeOptions {
   nodeArgs?: string[];
   // `serve` arguments after --port, --host and --data.
   args?: string[];
+  // The built checkout to run (another worktree, for a same-run baseline); this one by default.
+  checkout?: string;
 }
 
 export interface ServeChild {
@@ -35,8 +37,9 @@ export interface ServeChild {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startServe(opts: ServeOptions): Promise<ServeChild> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), cliEntry(root), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', opts.dataDir, ...(opts.args ?? [])], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env },
+  const checkout = opts.checkout ?? root;
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), cliEntry(checkout), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', opts.dataDir, ...(opts.args ?? [])], {
+    cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env },
   });
   child.stderr!.on('data', () => {});
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

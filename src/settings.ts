@@ -107,7 +107,7 @@ export const SETTINGS = {
     threads: whole({ env: 'HEDGEROW_INSIGHTS_THREADS', min: 0, max: 256, default: 0, doc: 'DuckDB threads of the aggregation worker (0: one per core)' }),
     memoryLimit: text({
       env: 'HEDGEROW_INSIGHTS_MEMORY', default: '', pattern: { re: /^$|^[0-9]+(\.[0-9]+)?\s*[KMGT]?i?B$/, says: 'a size such as 2GB' },
-      doc: 'DuckDB\'s memory limit (empty: DuckDB\'s default, 80% of RAM)',
+      doc: 'DuckDB\'s memory limit (empty: 512MB; past it DuckDB evicts cached blocks and spills large queries to disk)',
     }),
     queryTimeoutMs: whole({ env: 'HEDGEROW_QUERY_TIMEOUT_MS', min: 1, default: 120_000, doc: 'how long a query may take before the API answers 503 (ms)' }),
   },

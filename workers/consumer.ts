@@ -2,7 +2,7 @@
 // and at a lower CPU priority than capture.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runConsumerThread, type ConsumerThreadData } from '../src/log/consumers/thread.js';
-import { lowerThisThreadPriority } from '../src/log/consumers/priority.js';
+import { lowerThisThreadPriority, nameThisThread } from '../src/log/consumers/priority.js';
 import { captureCodec } from '../src/capture/frames.js';
 import { openStore } from '../src/store/index.js';
 import { tables } from '../src/tables.js';
@@ -15,6 +15,7 @@ parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
 const openAll = (dataDir: string) => openStore(dataDir, tables);
 // The supervisor logs and counts what this thread reports: it has no logger of its own.
 const { thread, phase } = workerData as { thread: ConsumerThreadData; phase: Int32Array };
+nameThisThread(thread.consumer.name);
 await runConsumerThread(thread, captureCodec, openAll, controller.signal, (message) => parentPort?.postMessage(message), phase);
 parentPort?.postMessage('stopped');
 // The message listener would keep this thread alive after its work is done.

@@ -56,6 +56,9 @@ export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreT
   module: import.meta.url,
   name: EVENT_STORE_CONSUMER,
   startsAt: 'beginning',
+  // The person cache (~1.8 KB a person with 30-odd properties) and a batch (16 MiB of log:
+  // ~100 MB decoded), twice over.
+  heapMb: (settings) => 512 + Math.ceil((settings.cachedPersons * 4) / 1024),
   open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons)),
 });
 

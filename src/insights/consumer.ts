@@ -31,12 +31,23 @@ export interface InsightsSettings {
 }
 
 const BACKFILL_BATCH = 50_000;
+// Log bytes per batch (./from-store.ts holds each event decoded from the log, as stored and
+// as staging text at once: ~1 KB of heap per 250 bytes of log). 16 MiB batches (the node's
+// default) grew this thread's heap to ~500 MB during a 1,000,000-event load. Measured
+// (bench/RESULTS.md, UUIDv7 runs): 4 MiB kept the process's anonymous memory at ~1.3 GB
+// against ~1.5 GB at 16 MiB under the same heap bound, for ~10-15% more of this thread's
+// CPU per event (more loads, a person fingerprinted once per batch it appears in).
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   module: import.meta.url,
   name: INSIGHTS_CONSUMER,
   startsAt: 'beginning',
   follows: EVENT_STORE_CONSUMER,
+  batchBytes: BATCH_BYTES,
+  // A batch (4 MiB of log, ~50 MB of heap while it loads) and the persons last loaded
+  // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
+  heapMb: () => 768,
   async open(ctx): Promise<ConsumerHandler> {
     const { store, settings, position } = ctx;
     const db = await openColumnar({ dir: settings.dataDir, threads: settings.threads, memoryLimit: settings.memoryLimit });

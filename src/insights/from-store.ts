@@ -15,7 +15,10 @@ export interface ColumnarBatch {
   distinctIds: DistinctIdMapping[];
 }
 
-const MEMO_LIMIT = 500_000;
+// Characters of fingerprints (and their keys) kept at most: ~64 MB of heap, whatever the
+// persons' size. The bound was 500,000 persons: with 40 properties a fingerprint is ~1.5 KB,
+// so ~750 MB.
+export const MEMO_BYTES = 64 * 1024 * 1024;
 
 /**
  * What the worker last loaded of each person (creation, properties, distinct ids as one
@@ -24,14 +27,28 @@ const MEMO_LIMIT = 500_000;
  */
 export class LoadedPersons {
   private readonly known = new Map<string, string>();
+  private chars = 0;
+
+  constructor(private readonly limit = MEMO_BYTES) {}
 
   unchanged(key: string, fingerprint: string): boolean {
     return this.known.get(key) === fingerprint;
   }
 
   commit(loaded: ReadonlyMap<string, string>): void {
-    if (this.known.size + loaded.size > MEMO_LIMIT) this.known.clear();
-    for (const [k, v] of loaded) this.known.set(k, v);
+    let adding = 0;
+    for (const [k, v] of loaded) adding += k.length + v.length;
+    // Forgetting costs only a resend of persons that did not change.
+    if (this.chars + adding > this.limit) {
+      this.known.clear();
+      this.chars = 0;
+    }
+    for (const [k, v] of loaded) {
+      const before = this.known.get(k);
+      if (before !== undefined) this.chars -= k.length + before.length;
+      this.known.set(k, v);
+      this.chars += k.length + v.length;
+    }
   }
 }
 

@@ -30,6 +30,15 @@ export type OpenStore<T> = (dataDir: string) => T & Environments;
 
 export class DataDirError extends Error {}
 
+// Address space reserved for each environment's map up front (virtual: the file grows only
+// as data is written). Left to lmdb-js, a map starts at 128 KB and doubles as the data
+// grows, and each map it outgrows stays mapped, with the pages read through it resident,
+// while a reader of that generation lives: a 1,000,000-event load left five generations
+// of hedgerow.lmdb mapped, 2.6 GB of file-backed RSS for a 1.1 GB file. A larger store
+// still grows past these, as before.
+const MAIN_MAP_BYTES = 2 ** 38;
+const LOG_MAP_BYTES = 2 ** 36;
+
 const RESERVED = new Set(['path', 'root', 'logRoot', 'logPath', 'close']);
 
 // Each table once, under a name of its own in its environment.
@@ -62,9 +71,9 @@ export function openStore<const L extends readonly Declarations[]>(dataDir: stri
   let root: RootDatabase;
   let logRoot: RootDatabase;
   try {
-    root = open({ path, maxDbs: Math.max(32, count('main')), readOnly: opts.readOnly ?? false });
+    root = open({ path, maxDbs: Math.max(32, count('main')), mapSize: MAIN_MAP_BYTES, readOnly: opts.readOnly ?? false });
     // Without overlapping sync a commit resolves only once it is synced to disk.
-    logRoot = open({ path: logPath, maxDbs: Math.max(2, count('log')), overlappingSync: false, readOnly: opts.readOnly ?? false });
+    logRoot = open({ path: logPath, maxDbs: Math.max(2, count('log')), mapSize: LOG_MAP_BYTES, overlappingSync: false, readOnly: opts.readOnly ?? false });
   } catch (err) {
     throw new DataDirError(`cannot open LMDB in ${dataDir}: ${(err as Error).message}`);
   }

@@ -11,13 +11,18 @@ import { DDL, SCHEMA_VERSION } from './schema.js';
 
 export const DATABASE_FILE = 'insights.duckdb';
 const QUERY_CONNECTIONS = 2;
+// DuckDB's own default is 80% of the machine's memory, which its buffer pool fills with
+// the table's blocks as loads and queries touch them: the service's memory then grows
+// with its history. Above this, DuckDB evicts cached blocks and spills large query
+// intermediates to <database>.tmp.
+export const DEFAULT_MEMORY_LIMIT = '512MB';
 
 export interface ColumnarOptions {
   /** Directory of the database file (created if missing). */
   dir: string;
   /** DuckDB worker threads (default: DuckDB's, the number of cores). */
   threads?: number;
-  /** DuckDB's memory limit, e.g. "2GB" (default: DuckDB's, 80% of RAM). */
+  /** DuckDB's memory limit, e.g. "2GB" (default: DEFAULT_MEMORY_LIMIT). */
   memoryLimit?: string;
 }
 
@@ -48,7 +53,7 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
     checkpoint_threshold: '256MB',
   };
   if (options.threads !== undefined) config.threads = String(options.threads);
-  if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
+  config.memory_limit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   const instance = await DuckDBInstance.create(joinPath(options.dir, DATABASE_FILE), config);
   const loadConnection = await instance.connect();
   // A connection runs one statement at a time: queries take one of a few, or wait.

@@ -14,12 +14,15 @@ export interface RegisteredConsumer {
   readonly follows?: string;
   // Handed to the definition's open() in its thread (plain data).
   readonly settings: unknown;
+  // The bound on its thread's old generation, MB (ConsumerDefinition.heapMb); none: V8's default.
+  readonly heapMb?: number;
 }
 
 // A consumer with the settings the service runs it with.
 export function registered<S>(definition: ConsumerDefinition<S>, ...settings: S extends undefined ? [] : [S]): RegisteredConsumer {
   const { module, name, startsAt, follows } = definition;
-  return { module, name, startsAt, follows, settings: settings[0] };
+  const heapMb = definition.heapMb?.(settings[0] as S);
+  return { module, name, startsAt, follows, settings: settings[0], ...(heapMb === undefined ? {} : { heapMb }) };
 }
 
 export function checkRegistry(consumers: readonly RegisteredConsumer[]): void {

@@ -38,7 +38,8 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
 
   function start() {
     phase = newPhase();
-    const w = new Worker(WORKER_URL, { workerData: { thread: data, phase } });
+    const heap = data.consumer.heapMb;
+    const w = new Worker(WORKER_URL, { workerData: { thread: data, phase }, ...(heap === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heap } }) });
     worker = w;
     w.on('online', () => {
       running = true;

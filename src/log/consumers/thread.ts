@@ -75,7 +75,7 @@ export async function runConsumerThread(
   }
   const reports: ConsumerReports = { setAside: (setAside) => post({ setAside }), failed: (failed) => post({ failed }) };
   try {
-    const reader = await openLogReader(cluster, store, codec, data.batchBytes);
+    const reader = await openLogReader(cluster, store, codec, Math.min(data.batchBytes, definition.batchBytes ?? Infinity));
     try {
       await runConsumer(definition, { store, reader, signal, settings: data.consumer.settings, reports, cluster });
     } finally {

@@ -38,6 +38,18 @@ export interface ConsumerDefinition<S = undefined, T = unknown> {
   // record only once that consumer has (insights reads the persons the event store
   // resolved). Both must be registered.
   readonly follows?: string;
+  // The most log bytes this consumer takes in one batch, when less than the node's
+  // consumerBatchBytes: for a consumer whose memory per event is many times the event's
+  // bytes in the log (insights holds each event decoded, as stored, and as staging text
+  // at once), so that a backlog costs it no more heap than this bound does.
+  readonly batchBytes?: number;
+  // The bound on its thread's old generation (MB), from the settings it runs with: what it
+  // keeps between batches (caches) and one batch, with room to spare. Under a bound V8
+  // grows the heap by 1.3–2× the live data before it collects, instead of up to 4× (its
+  // factor for heaps allowed 2 GB or more, the default here): a bound is what keeps a busy
+  // consumer's garbage from taking the process's memory. A live set past it ends the
+  // thread (and the supervisor restarts it): declare it generously, or not at all.
+  heapMb?(settings: S): number;
   // Runs in the consumer's own worker thread, once per start: opens what the consumer
   // needs (caches, another database) and returns its handler.
   open(ctx: ConsumerContext<S, T>): ConsumerHandler | Promise<ConsumerHandler>;
