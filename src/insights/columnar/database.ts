@@ -28,6 +28,8 @@ export interface ColumnarOptions {
 
 export interface Columnar {
   readonly dir: string;
+  /** The memory limit it was opened with (a size such as "512MB"). */
+  readonly memoryLimit: string;
   /** Runs one planned statement on a query connection; an abort interrupts it. */
   query(statement: Sql, signal?: AbortSignal): Promise<Row[]>;
   /** Runs statements on the load connection, in one transaction. */
@@ -70,6 +72,7 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
   let tail: Promise<unknown> = Promise.resolve();
   return {
     dir: options.dir,
+    memoryLimit: config.memory_limit,
     async query(statement, signal) {
       signal?.throwIfAborted();
       const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve)));

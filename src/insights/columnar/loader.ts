@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { join, raw, sql, text, timestamp, type Sql } from '../planner/sql.js';
 import type { Columnar } from './database.js';
+import type { Row } from '../planner/context.js';
 import { HOT } from './schema.js';
 import {
   DEFAULT_OBJECT_BYTES, distinctIdLines, eventLines, firstOfEachUuid, longestLineBytes, personLines, timeRanges,
@@ -37,6 +38,25 @@ const MAPPING_COLUMNS = `{project: 'INTEGER', distinct_id: 'VARCHAR', person_id:
 // decompressed cap (64 MiB by default), so the bound is raised for a batch that needs it
 // (the reader's buffers grow with it: only such a batch pays).
 interface StagedFile { file: string; longest: number }
+
+// DuckDB's JSON reader sizes its buffers from maximum_object_size (a 17 MiB line asked for
+// 256 MiB at once): a batch that raises it would fail against the service's memory limit,
+// so such a batch loads under a limit raised by 32 times its longest line, put back after.
+// The value is a number we computed and the configured size (checked by its setting's
+// pattern): SET takes no bound parameters.
+const MIB = 1024 * 1024;
+const UNITS: Record<string, number> = { '': 1, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: MIB, Gi: 1024 * MIB, Ti: 1024 * 1024 * MIB };
+
+function sizeBytes(size: string): number {
+  const m = /^([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?i?)B$/i.exec(size.trim());
+  if (!m) throw new Error(`not a size: ${size}`);
+  const unit = m[2].length === 2 ? m[2][0].toUpperCase() + 'i' : m[2].toUpperCase();
+  return Number(m[1]) * (UNITS[unit] ?? 1);
+}
+
+export function raisedMemoryLimit(configured: string, longestLine: number): string {
+  return `${Math.ceil((sizeBytes(configured) + 32 * longestLine) / MIB)}MiB`;
+}
 
 function readJson(staged: StagedFile, columns: string): Sql {
   const size = staged.longest > DEFAULT_OBJECT_BYTES ? raw(`, maximum_object_size = ${staged.longest + 1}`) : raw('');
@@ -106,7 +126,18 @@ WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.proje
     load(batch) {
       const staged = stage(batch);
       const files = [staged.events?.file, staged.persons?.file, staged.mappings?.file].filter((f): f is string => !!f);
+      const longest = Math.max(staged.events?.longest ?? 0, staged.persons?.longest ?? 0, staged.mappings?.longest ?? 0);
+      const raise = longest > DEFAULT_OBJECT_BYTES;
       return db.write(async (run) => {
+        if (raise) await run(raw(`SET memory_limit = '${raisedMemoryLimit(db.memoryLimit, longest)}'`));
+        try {
+          return await loadStaged(run);
+        } finally {
+          if (raise) await run(raw(`SET memory_limit = '${db.memoryLimit}'`));
+        }
+      }).finally(() => { for (const f of files) rmSync(f, { force: true }); });
+
+      async function loadStaged(run: (statement: Sql) => Promise<Row[]>) {
         let inserted = 0;
         let moved = 0;
         if (staged.events) {
@@ -138,9 +169,7 @@ WHERE d.person_id <> m.person_id`));
           await run(sql`INSERT OR REPLACE INTO positions VALUES (${text(batch.position.name)}, ${batch.position.seq})`);
         }
         return { inserted, moved };
-      }).finally(() => {
-        for (const f of files) rmSync(f, { force: true });
-      });
+      }
     },
     async position(name) {
       const rows = await db.query(sql`SELECT seq FROM positions WHERE name = ${text(name)}`);
