@@ -18,6 +18,9 @@ import { DEFAULT_TIMINGS } from '../../src/cluster/index.js';
 
 const TIME_SCALE = 0.6;
 const NODE_TTL_MS = DEFAULT_TIMINGS.nodeTtlMs * TIME_SCALE;
+// Each poll of `hedgerow status` starts a process: polled every 25 ms, waiting out a TTL
+// would start dozens of them.
+const CLI_POLL_MS = 300;
 
 const s = suite('hedgerow status: the cluster’s live processes');
 const cluster = clusterForSuite({
@@ -54,7 +57,7 @@ s('both serve nodes and the replica are listed, each with what it says of itself
     const got = await statusJson();
     // Their consumers caught up, as announced at their last refresh.
     return serveNodes(got).length === 2 && got.nodes.every((n) => n.ready && n.consumers.every((c) => c.lag_records === 0)) ? got : null;
-  }, 30_000);
+  }, 30_000, CLI_POLL_MS);
   const serves = serveNodes(st);
   assert.equal(serves.map((n) => n.pid).sort(), [node(A).child.pid, node(B).child.pid].sort());
   for (const i of [A, B]) {
@@ -90,11 +93,11 @@ s('a node shut down cleanly leaves the list at once', async () => {
 s('a node SIGKILLed stays listed until its entry expires, then leaves', async () => {
   nodes[B] = await cluster.serve(node(B).dir);
   const pid = node(B).child.pid;
-  await eventually(async () => serveNodes(await statusJson()).some((n) => n.pid === pid));
+  await eventually(async () => serveNodes(await statusJson()).some((n) => n.pid === pid), 20_000, CLI_POLL_MS);
   await cliStop(node(B).child, 'SIGKILL');
   const killed = Date.now();
   assert.ok(serveNodes(await statusJson()).some((n) => n.pid === pid), 'gone before its TTL');
-  await eventually(async () => !(await statusJson()).nodes.some((n) => n.pid === pid), NODE_TTL_MS + 20_000);
+  await eventually(async () => !(await statusJson()).nodes.some((n) => n.pid === pid), NODE_TTL_MS + 20_000, CLI_POLL_MS);
   const tookMs = Date.now() - killed;
   // How soon after its TTL is measured by bench/latencies.js, not asserted here.
   process.stderr.write(`  a SIGKILLed node left the list ${tookMs} ms after the kill (TTL ${NODE_TTL_MS} ms)\n`);

@@ -3,13 +3,14 @@
 // Polls until `check` returns a truthy value (consumers apply the log asynchronously).
 // The bound is generous: consumer threads start slowly on a loaded two-core machine, and
 // a condition that holds returns at its first true poll whatever the bound.
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+// `intervalMs` between checks: longer for a check that starts a process (a CLI command).
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, intervalMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
