@@ -11,6 +11,8 @@
 // the pinned server and wrk runs are bench/ceiling.ts (bench/persons measures it too).
 // --baseline DIR also measures the hedgerow built in DIR (a `git worktree` of an earlier
 // commit, built) in each run, right after this one, for same-run ratios.
+// Before and after each run, the pace of a durable commit on this disk (./commit-floor.ts):
+// it bounds the single-event rows, and moves by several times with other work on the machine.
 //   node dist/bench/capture.js [--duration 10] [--connections 64] [--runs 1] [--warmup 2] [--baseline DIR]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { captureEvent as event, measureCeiling, root, startPinned, wrk } from './ceiling.js';
 import { cliEntry } from './cli-entry.js';
+import { measureCommitFloor } from './commit-floor.js';
 
 const { values } = parseArgs({ options: {
   duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '64' }, runs: { type: 'string', default: '1' },
@@ -67,12 +70,14 @@ async function measureBuild(build: { label: string; cwd: string }, dataDir: stri
 }
 
 async function runOnce(run: number): Promise<string> {
+  const floorBefore = await measureCommitFloor();
   const ceilingResult = await measureCeiling(wrkOptions);
   // Alternate which build goes first, so neither always meets a warmer or busier machine.
   const order = run % 2 === 1 ? builds : [...builds].reverse();
   const measured = [];
   for (const [i, build] of order.entries()) measured.push({ build, ...(await measureBuild(build, join(work, `data-${run}-${i}`))) });
   const { single, batchBody } = measured[0];
+  const floorAfter = await measureCommitFloor();
 
   const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
   const rows = [
@@ -89,6 +94,10 @@ async function runOnce(run: number): Promise<string> {
     '| target | requests/s | events/s | p50 ms | p99 ms | non-2xx | req/s vs ceiling | CPU µs/event, main thread | CPU µs/event, process |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(([name, r, per]) => `| ${name} | ${fmt(r.rps)} | ${fmt(r.rps * per)} | ${r.p50ms.toFixed(2)} | ${r.p99ms.toFixed(2)} | ${r.non2xx} | ${(r.rps / ceilingResult.rps).toFixed(2)} | ${(r.cpu.main / (r.requests * per)).toFixed(2)} | ${(r.cpu.total / (r.requests * per)).toFixed(2)} |`),
+    '',
+    // The disk's pace bounds the single-event rows (./commit-floor.ts): read them against it.
+    ...([['before', floorBefore], ['after', floorAfter]] as const).map(([when, { p50ms, p90ms, commits }]) =>
+      `durable LMDB commit ${when} the run (${commits} sequential puts, as the log's): p50 ${p50ms.toFixed(2)} ms, p90 ${p90ms.toFixed(2)} ms; ${connections} connections at one commit each: at most ~${fmt(connections / (p50ms / 1000))} req/s`),
     '',
   ].join('\n');
 }

@@ -6,7 +6,7 @@
 //   node dist/test/run.js [filter] [--jobs N] [--timeout SECONDS] [--write-timings]
 //
 // filter: a substring of the paths to run (one file or a folder). --jobs: files at once
-// (default 3: on two cores, a file waiting on a server or a child keeps the cores busy
+// (default 4: on two cores, a file waiting on a server or a child keeps the cores busy
 // with another). --timeout: how long one file may run (default 180 s). --write-timings:
 // record each file's duration in test/timings.json, which orders the next runs, slowest
 // first, so the pool's last files end together rather than one long file at the end.
@@ -28,7 +28,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { jobs: { type: 'string' }, timeout: { type: 'string' }, 'write-timings': { type: 'boolean' } },
 });
-const jobs = Math.max(1, Number(values.jobs ?? process.env.TEST_JOBS ?? 3) || 3);
+const jobs = Math.max(1, Number(values.jobs ?? process.env.TEST_JOBS ?? 4) || 4);
 const timeoutMs = 1000 * Math.max(1, Number(values.timeout ?? process.env.TEST_TIMEOUT_S ?? 180) || 180);
 const filter = positionals[0];
 
