@@ -71,6 +71,15 @@ interface Pending {
   reject(err: unknown): void;
 }
 
+// Piscina loads a worker's module with require() first, and Node 20.17+ can require an ES
+// module; a worker stopped while that require runs aborts the whole process (Node's
+// CreateRequiredModuleFacade assertion: seen when a failed start closed its pools). Without
+// require(esm) in the workers, Piscina falls back to import(), which a stop interrupts
+// cleanly. Only where this Node knows the flag (older ones cannot require an ES module).
+const WORKER_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')
+  ? [...process.execArgv, '--no-experimental-require-module']
+  : process.execArgv;
+
 export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: WorkerPoolOptions<D>): WorkerPool<T> {
   const loaded = newLoadedCounter();
   const pool = new Piscina<TaskMessage, BatchOutcome<unknown>>({
@@ -84,6 +93,7 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     // A worker blocked in Atomics.wait between tasks never runs lmdb-js's timer that ends
     // its read snapshot, and would go on reading the store as it was (docs/decisions/0013).
     atomics: 'async',
+    execArgv: WORKER_EXEC_ARGV,
     resourceLimits: opts.resourceLimits,
   });
   const maxBatch = opts.maxBatch ?? 1;
