@@ -84,6 +84,11 @@ s.before(async () => {
     keys = cliInit(dirs.serve, childEnv());
     serve = await cliServe(dirs.serve, childEnv());
     [replicas.b, replicas.c] = await Promise.all([cliAggregate(dirs.b, childEnv()), cliAggregate(dirs.c, childEnv())]);
+    // Running is not yet answering: on a loaded machine a replica's columnar store can still
+    // be opening, and NATS hands every query to the other. Both have published a status once
+    // they take queries.
+    await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) !== null
+      && (await metric('hedgerow_insights_replica_position', 'c')) !== null, 30_000);
   } catch (err) {
     setupFailure = err;
   }
