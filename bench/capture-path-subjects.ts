@@ -2,7 +2,7 @@
 // thread's work per request (front), the record that lands in the log, and the
 // reader's work to turn a record back into events.
 import { decodePayload, isPlainJson, parseJson } from '../src/capture/decode.js';
-import { normalizeCapture, scanCapture } from '../src/capture/normalize.js';
+import { normalizeCapture, scanCapture } from '../src/capture/scan.js';
 import { uuidv7 } from '../src/capture/uuid.js';
 import { encodeFrames } from '../src/log/record.js';
 import { captureFrame, encodeRecord, decodeRecord } from '../src/capture/frames.js';

@@ -45,7 +45,7 @@ import type { LogFrame } from '../src/log/types.js';
 import { encodeFrames } from '../src/log/record.js';
 import { captureFrame, decodeRecord, captureCodec } from '../src/capture/frames.js';
 import { createLmdbLogReader, READ_BYTE_BUDGET } from '../src/log/lmdb-log.js';
-import { scanCapture } from '../src/capture/normalize.js';
+import { scanCapture } from '../src/capture/scan.js';
 import { createPersonStep } from '../src/persons/step.js';
 import { tempDir } from '../test/helpers/server.js';
 import { xorshift } from '../test/helpers/xorshift.js';

@@ -3,9 +3,9 @@
 // as a failure (nothing may be silently skipped), and so do a file that finds no tests, a
 // file that throws while loading and a file that runs past its timeout (it is killed).
 //
-//   node dist/test/run.js [filter] [--jobs N] [--timeout SECONDS] [--write-timings]
+//   node dist/test/run.js [filter ...] [--jobs N] [--timeout SECONDS] [--write-timings]
 //
-// filter: a substring of the paths to run (one file or a folder). --jobs: files at once
+// filter: substrings of the paths to run (files or folders; a file runs if any matches). --jobs: files at once
 // (default 4: on two cores, a file waiting on a server or a child keeps the cores busy
 // with another). --timeout: how long one file may run (default 180 s). --write-timings:
 // record each file's duration in test/timings.json, which orders the next runs, slowest
@@ -30,7 +30,7 @@ const { values, positionals } = parseArgs({
 });
 const jobs = Math.max(1, Number(values.jobs ?? process.env.TEST_JOBS ?? 4) || 4);
 const timeoutMs = 1000 * Math.max(1, Number(values.timeout ?? process.env.TEST_TIMEOUT_S ?? 180) || 180);
-const filter = positionals[0];
+const filters = positionals;
 
 function findTests(dir: string): string[] {
   const out: string[] = [];
@@ -125,7 +125,7 @@ function runFile(file: string): Promise<FileResult> {
   });
 }
 
-const files = findTests(here).filter((f) => !filter || f.includes(filter));
+const files = findTests(here).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 const timings = readTimings();
 const expected = (f: string) => timings[relative(here, f)] ?? UNKNOWN_FILE_S * 1000;
 files.sort((a, b) => expected(b) - expected(a));

@@ -4,7 +4,7 @@
 import { ApiError, errors } from '../errors.js';
 import { inflateSync, locatePayload, parseJson } from './decode.js';
 import { exceedsJsonNodes } from './json-nodes.js';
-import { scanCapture } from './normalize.js';
+import { scanCapture } from './scan.js';
 import { findUnstorableKey } from './storable.js';
 import { UUID_BYTES, writeUuidv7 } from './uuid.js';
 import type { CaptureWorkerData, DecodeOutcome, DecodeTask } from './tasks.js';

@@ -2,17 +2,15 @@
 // uuid, clock-skew-corrected timestamp, $set folding, $ip. No I/O; the clock, the
 // client address and the uuid source come in as arguments.
 //
-// It runs in two halves (docs/decisions/0009). `scanCapture` is what the front end
-// must know before it answers: the token, which events are kept or dropped (and
-// why), and how many need a generated uuid; it reads the payload and changes
+// It runs in two halves (docs/decisions/0009). `scanCapture` (./scan.ts) is what the
+// front end must know before it answers: the token, which events are kept or dropped
+// (and why), and how many need a generated uuid; it reads the payload and changes
 // nothing. `buildEvents` makes the events from the payload, the scan's verdicts and
 // a context (clock, address, project, uuids); the log reader runs it in the consumer
 // thread, on the request's JSON text and the frame header capture wrote beside it
 // (src/capture/frame.ts). Given the same inputs it returns the same events, so a
 // replayed log record yields the same uuids and timestamps.
-import { errors } from '../errors.js';
 import type { CapturedEvent, UnreadableEvent } from '../log/types.js';
-import { checkBatchEnvelope, checkRawEvent } from './schemas.js';
 import { civilFromDays } from '../time/civil.js';
 import { limitDistinctId } from './distinct-id.js';
 import { isObject } from '../json.js';
@@ -73,15 +71,11 @@ export function usableSentAt(ms: number | null): number | null {
   return ms !== null && ms >= 0 && ms <= MAX_TIME_MS ? ms : null;
 }
 
-type Obj = Record<string, unknown>;
-
-function tokenOf(v: unknown): string | null {
-  return typeof v === 'string' && v.length > 0 ? v : null;
-}
+export type Obj = Record<string, unknown>;
 
 // The distinct id as sent, or null when there is none or it is blank. Non-strings are
 // never blank once stringified (numbers, booleans, and objects as JSON).
-function rawDistinctId(ev: Obj, props: Obj | undefined): unknown {
+export function rawDistinctId(ev: Obj, props: Obj | undefined): unknown {
   const raw = ev.distinct_id ?? ev.$distinct_id ?? props?.distinct_id;
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string' && raw.trim().length === 0) return null;
@@ -90,16 +84,6 @@ function rawDistinctId(ev: Obj, props: Obj | undefined): unknown {
 
 function distinctIdOf(raw: unknown): string {
   return limitDistinctId(typeof raw === 'string' ? raw : typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
-}
-
-// An object id nested too deep for JSON.stringify would fail every read of the log record.
-function stringifies(v: unknown): boolean {
-  try {
-    JSON.stringify(v);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // Date.prototype.toISOString for the times capture produces, formatted by hand:
@@ -143,7 +127,7 @@ export function isoString(ms: number): string {
   return iso;
 }
 
-function parseTime(v: unknown): number | null {
+export function parseTime(v: unknown): number | null {
   if (typeof v !== 'string' || v.length === 0) return null;
   const t = Date.parse(v);
   return Number.isNaN(t) ? null : t;
@@ -174,67 +158,6 @@ function foldSet(ev: Obj, props: Obj, key: '$set' | '$set_once') {
   if (!isObject(top)) return;
   const inner = props[key];
   props[key] = isObject(inner) ? { ...top, ...inner } : top;
-}
-
-function agree(current: string | null, next: string | null): string | null {
-  if (next === null) return current;
-  if (current !== null && current !== next) {
-    throw errors.invalidPayload('Multiple api keys in one request: all events must use the same project API key.', 'api_key');
-  }
-  return next;
-}
-
-// Token, verdicts and counts; throws the request's 400 or 401. Reads `payload` only.
-export function scanCapture(payload: unknown, query: URLSearchParams): CaptureScan {
-  let rawEvents: unknown[];
-  let token: string | null = tokenOf(query.get('token')) ?? tokenOf(query.get('api_key'));
-  let historical = false;
-  let sentAtMs: number | null = null;
-
-  if (Array.isArray(payload)) {
-    rawEvents = payload;
-  } else if (isObject(payload) && 'batch' in payload) {
-    if (!checkBatchEnvelope.Check(payload)) throw errors.invalidPayload('Malformed batch: `batch` must be an array of events.', 'batch');
-    rawEvents = payload.batch as unknown[];
-    token = agree(token, tokenOf(payload.api_key) ?? tokenOf(payload.token));
-    historical = payload.historical_migration === true;
-    sentAtMs = parseTime(payload.sent_at);
-  } else if (isObject(payload)) {
-    rawEvents = [payload];
-  } else {
-    throw errors.invalidPayload('Malformed request data: expected an event, a list of events or a batch object.');
-  }
-  if (rawEvents.length === 0) throw errors.invalidPayload('No events in the request.');
-
-  if (sentAtMs === null) {
-    const underscore = query.get('_');
-    if (underscore && /^\d+$/.test(underscore)) sentAtMs = usableSentAt(Number(underscore));
-  }
-
-  let droppedAt: number[] | null = null;
-  const dropped: CaptureScan['dropped'] = {};
-  let kept = 0;
-  let missingUuids = 0;
-  const drop = (i: number, r: DropReason) => {
-    dropped[r] = (dropped[r] ?? 0) + 1;
-    (droppedAt ??= []).push(i);
-  };
-
-  for (let i = 0; i < rawEvents.length; i++) {
-    const raw = rawEvents[i];
-    if (!isObject(raw)) { drop(i, 'invalid_event'); continue; }
-    const props = isObject(raw.properties) ? raw.properties : undefined;
-    token = agree(token, tokenOf(raw.token) ?? tokenOf(raw.$token) ?? tokenOf(raw.api_key) ?? tokenOf(props?.token));
-    if (typeof raw.event !== 'string' || raw.event.length === 0) { drop(i, 'missing_event_name'); continue; }
-    const rawId = rawDistinctId(raw, props);
-    if (rawId === null) { drop(i, 'missing_distinct_id'); continue; }
-    if (typeof rawId === 'object' && !stringifies(rawId)) { drop(i, 'invalid_event'); continue; }
-    if (!checkRawEvent.Check(raw)) { drop(i, 'invalid_event'); continue; }
-    kept++;
-    if (typeof raw.uuid !== 'string') missingUuids++;
-  }
-  if (token !== null && token.startsWith('phx_')) throw errors.personalKeyAsToken();
-  return { token, rawEvents, droppedAt, dropped, kept, missingUuids, historical, sentAtMs };
 }
 
 // The payload's list of events, as scanCapture found it, for a payload it accepted.
@@ -300,16 +223,4 @@ export function unreadableEvent(projectId: number, raw: unknown, uuid: string | 
   const name = obj !== null && typeof obj.event === 'string' ? obj.event : null;
   const id = obj !== null && typeof obj.distinct_id === 'string' ? limitDistinctId(obj.distinct_id) : null;
   return { project_id: projectId, uuid, event: name, distinct_id: id, error: err instanceof Error ? err.message : String(err) };
-}
-
-// Both halves at once, for callers that want events now (tests, tools). The events
-// carry no project yet (project_id 0).
-export function normalizeCapture(payload: unknown, ctx: NormalizeContext): NormalizedCapture {
-  const scan = scanCapture(payload, ctx.query);
-  const uuids: string[] = [];
-  const events = buildEvents(scan.rawEvents, {
-    projectId: 0, nowMs: ctx.now.getTime(), ip: ctx.ip, sentAtMs: scan.sentAtMs, historical: scan.historical,
-    droppedAt: scan.droppedAt, uuid: (n) => (uuids[n] ??= ctx.newUuid()),
-  });
-  return { token: scan.token, events, dropped: scan.dropped };
 }

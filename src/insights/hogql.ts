@@ -5,7 +5,6 @@
 // stuck parse is stopped at a deadline (docs/decisions/0039); without one (tests, tools) in
 // this thread. Every expression must reach the end of its text: trailing text is refused in
 // orderBy as the parser refuses it in select and where.
-import createHogQLParser from '@posthog/hogql-parser';
 import { checkSource, PARSE_DEADLINE_MS, SourceLimitError, type HogQLParseKind, type HogQLParsePool } from '../hogql/index.js';
 import { TaskDeadlineError } from '../pools/index.js';
 import type { HogExpr, ParsedEventsQuery } from './planner/hogql-expr.js';
@@ -16,9 +15,10 @@ type Parse = (kind: HogQLParseKind, source: string) => Promise<string>;
 
 let local: Promise<Parse> | null = null;
 
-// The parser in this thread, for callers without a pool.
+// The parser in this thread, for callers without a pool; its 1.2 MB module is loaded then,
+// not by every thread that can run a query.
 function localParse(): Promise<Parse> {
-  local ??= createHogQLParser().then((p) => async (kind: HogQLParseKind, source: string) =>
+  local ??= import('@posthog/hogql-parser').then((m) => m.default()).then((p) => async (kind: HogQLParseKind, source: string) =>
     kind === 'expr' ? p.parseExpr(source, true) : p.parseOrderExpr(source, false));
   return local;
 }

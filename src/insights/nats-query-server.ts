@@ -10,8 +10,7 @@ import {
   CANCEL_SUBJECT, encodeReplicaMessage, KEEPALIVE_MS, QUERY_QUEUE, QUERY_SUBJECT, responseParts, STATUS_INTERVAL_MS, STATUS_SUBJECT,
   type NatsQueryRequest, type ReplicaMessage, type ReplicaStatus,
 } from './nats-protocol.js';
-import { failureOf, type QueryServer } from './query-server.js';
-import { runQuery } from './run.js';
+import { failureOf, runQuery, type QueryServer } from './query-server.js';
 
 export interface NatsQueryServerOptions {
   /** Names this replica in answers, logs and metrics. */

@@ -6,7 +6,7 @@ import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import { QueryError } from './planner/errors.js';
 import { channelNames, type WorkerAnswer, type WorkerRequest } from './protocol.js';
-import { runQuery } from './run.js';
+import type { runQuery as RunQuery } from './run.js';
 
 export interface QueryServer {
   close(): void | Promise<void>;
@@ -17,6 +17,11 @@ export function failureOf(err: unknown, cancelled: boolean): { message: string; 
   const invalid = err instanceof QueryError;
   return { message: err instanceof Error ? err.message : String(err), attr: invalid ? err.attr : null, invalid, cancelled };
 }
+
+// The planner, its schemas and HogQL load with the first query rather than with the thread:
+// they were about a third of the insights thread's start-up, paid by every process start.
+let planner: Promise<typeof import('./run.js')> | undefined;
+export const runQuery: typeof RunQuery = async (...args) => (await (planner ??= import('./run.js'))).runQuery(...args);
 
 export function serveQueries(db: Columnar, dataDir: string, position: () => Promise<number>, hogql?: HogQLParsePool): QueryServer {
   const names = channelNames(dataDir);

@@ -6,7 +6,6 @@ import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { InsightsTables } from './tables.js';
-import { connectNatsEngine } from './nats-engine.js';
 import { openStatuses } from './api/kv-statuses.js';
 import { createInsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
@@ -21,7 +20,8 @@ export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: U
   const { config, cluster, log } = ctx;
   const { auth, tenancy } = use(accessModule);
   const engine = config.insights.mode === 'nats' && overNats(cluster)
-    ? await connectNatsEngine(cluster.jetstream, { timeoutMs: config.insights.queryTimeoutMs })
+    // The NATS client loads only here: an embedded node never needs it (src/cluster/open.ts).
+    ? await (await import('./nats-engine.js')).connectNatsEngine(cluster.jetstream, { timeoutMs: config.insights.queryTimeoutMs })
     : null;
   if (engine) ctx.metrics.watchInsightsReplicas(() => engine.replicas());
   const warnStatus = (err: Error) => log.warn('query status', { error: err.message });

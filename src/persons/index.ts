@@ -1,12 +1,11 @@
-// Public face of persons and groups: the consumer step, the API routes and the reads
-// other domains (flag evaluation, events) use.
+// Public face of persons and groups: the consumer step and the reads other domains (flag
+// evaluation, events, insights) use. Its routes and commands are this module's own (start.ts,
+// module.ts): consumer threads import this file and must not load the HTTP layer.
 export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
-export { personRoutes } from './routes.js';
 export {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
   personRecordByDistinctId, resolvePersonUuid,
 } from './store.js';
-export { personCommands } from './commands.js';
 export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';

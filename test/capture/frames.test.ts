@@ -7,7 +7,7 @@ import { encodeFrames, recordEntry } from '../../src/log/record.js';
 import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents, operationFrame } from '../../src/capture/frames.js';
 import type { PlacedOperation, UnreadableEvent } from '../../src/log/types.js';
 import { formatUuid } from '../../src/capture/uuid.js';
-import { normalizeCapture } from '../../src/capture/normalize.js';
+import { normalizeCapture } from '../../src/capture/scan.js';
 import { logEvents } from '../helpers/log-events.js';
 import { requestFrame } from '../helpers/capture-frames.js';
 

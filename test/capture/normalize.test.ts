@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { normalizeCapture, eventTimestamp, isoString } from '../../src/capture/normalize.js';
+import { eventTimestamp, isoString } from '../../src/capture/normalize.js';
+import { normalizeCapture } from '../../src/capture/scan.js';
 import { ApiError } from '../../src/errors.js';
 
 const now = new Date('2026-01-10T12:00:00.000Z');

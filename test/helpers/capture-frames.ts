@@ -1,6 +1,6 @@
 // Capture frames for log tests, made the way capture makes them: scan the payload,
 // then frame its JSON text with the request's context.
-import { scanCapture } from '../../src/capture/normalize.js';
+import { scanCapture } from '../../src/capture/scan.js';
 import { captureFrame } from '../../src/capture/frames.js';
 import type { LogFrame } from '../../src/log/types.js';
 

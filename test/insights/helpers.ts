@@ -3,7 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'uvu';
 import { rmSync } from 'node:fs';
-import { createLoader, openColumnar, runQuery, type Columnar, type ColumnarEvent, type Loader, type QueryResponse } from '../../src/insights/index.js';
+import { openColumnar, type Columnar } from '../../src/insights/columnar/database.js';
+import { createLoader, type Loader } from '../../src/insights/columnar/loader.js';
+import type { ColumnarEvent } from '../../src/insights/columnar/stage.js';
+import { runQuery, type QueryResponse } from '../../src/insights/run.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 export const PROJECT = 1;

@@ -3,11 +3,14 @@
 // version, and project onto the requested protocol. One batch of tasks per call; a
 // request that throws fails alone (src/pools/serve.ts settleEach).
 import type { FlagsTables } from '../tables.js';
-import { compileFlags, evaluateFlags, personPropertiesForEvaluation, type CompiledFlags } from '../index.js';
+// The flags domain's own files, not its index: the index also exports the filters' TypeBox
+// schemas, which this worker thread has no use for and would load at every start.
+import { compileFlags, type CompiledFlags } from '../compile.js';
+import { evaluateFlags } from '../evaluate.js';
+import { personPropertiesForEvaluation } from '../properties.js';
 import { renderBody } from '../render.js';
 import { definitionsVersion, loadFlagDefinitions, staticCohortsOf } from '../definitions/index.js';
-import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personRecordByDistinctId } from '../../persons/store.js';
-import type { DistinctIdRecord, PersonsTables } from '../../persons/index.js';
+import { groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personRecordByDistinctId, type DistinctIdRecord, type PersonsTables } from '../../persons/index.js';
 import { settleEach, type BatchOutcome } from '../../pools/index.js';
 import type { FlagTask, FlagTaskResult } from '../tasks.js';
 
