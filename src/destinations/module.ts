@@ -10,8 +10,8 @@ export const destinationsModule = nodeModule<undefined, DestinationsTablesUsed>(
   writes: async () => (await import('./commands.js')).hogFunctionCommands,
   consumers: async (config, role) => {
     if (role !== 'serve') return [];
-    const [{ registered }, { destinationsConsumer }] = await Promise.all([import('../log/consumers/index.js'), import('./runtime/consumer.js')]);
-    return [registered(destinationsConsumer, {
+    const [{ registered }, { destinationsConsumerDeclaration }] = await Promise.all([import('../log/consumers/index.js'), import('./runtime/consumer-declaration.js')]);
+    return [registered(destinationsConsumerDeclaration, {
       dataDir: config.dataDir, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow, hogWorkers: config.hog.workers,
       watcherLockMs: config.hog.watcherLockSeconds * 1000,
     })];

@@ -6,8 +6,8 @@ import type { EventsTablesUsed } from './start.js';
 export const eventsModule = nodeModule<undefined, EventsTablesUsed>({
   name: 'events',
   consumers: async (config) => {
-    const [{ registered }, { eventStoreConsumer }] = await Promise.all([import('../log/consumers/index.js'), import('./store-consumer.js')]);
-    return [registered(eventStoreConsumer, { cachedPersons: config.personCacheSize })];
+    const [{ registered }, { eventStoreConsumerDeclaration }] = await Promise.all([import('../log/consumers/index.js'), import('./store-consumer-declaration.js')]);
+    return [registered(eventStoreConsumerDeclaration, { cachedPersons: config.personCacheSize })];
   },
   start: async (ctx, use) => (await import('./start.js')).startEvents(ctx, use),
 });

@@ -10,6 +10,7 @@ import {
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
 import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
+import { eventStoreConsumerDeclaration } from './store-consumer-declaration.js';
 
 export interface EventStoreSettings {
   // Persons the person step keeps in memory between transactions (src/persons/person-cache.ts).
@@ -53,12 +54,7 @@ function attempt(write: () => void): void {
 }
 
 export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreTables>({
-  module: import.meta.url,
-  name: EVENT_STORE_CONSUMER,
-  startsAt: 'beginning',
-  // The person cache (~1.8 KB a person with 30-odd properties) and a batch (16 MiB of log:
-  // ~100 MB decoded), twice over.
-  heapMb: (settings) => 512 + Math.ceil((settings.cachedPersons * 4) / 1024),
+  ...eventStoreConsumerDeclaration,
   open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons)),
 });
 

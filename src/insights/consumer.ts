@@ -6,8 +6,7 @@
 // When the log no longer holds what it has not loaded (a data dir from before insights),
 // it loads the event store's rows instead.
 import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
-import { EVENT_STORE_CONSUMER } from '../events/index.js';
-import { INSIGHTS_CONSUMER } from './protocol.js';
+import { insightsConsumerDeclaration } from './consumer-declaration.js';
 import type { EventsTables } from '../events/tables.js';
 import type { PersonsTables } from '../persons/index.js';
 import { createHogQLParsePool } from '../hogql/index.js';
@@ -40,14 +39,8 @@ const BACKFILL_BATCH = 50_000;
 const BATCH_BYTES = 4 * 1024 * 1024;
 
 export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
-  module: import.meta.url,
-  name: INSIGHTS_CONSUMER,
-  startsAt: 'beginning',
-  follows: EVENT_STORE_CONSUMER,
+  ...insightsConsumerDeclaration,
   batchBytes: BATCH_BYTES,
-  // A batch (4 MiB of log, ~50 MB of heap while it loads) and the persons last loaded
-  // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
-  heapMb: () => 768,
   async open(ctx): Promise<ConsumerHandler> {
     const { store, settings, position } = ctx;
     const db = await openColumnar({ dir: settings.dataDir, threads: settings.threads, memoryLimit: settings.memoryLimit });

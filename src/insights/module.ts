@@ -15,8 +15,8 @@ export const insightsModule = nodeModule<InsightsProvides, InsightsTablesUsed>({
   writes: async () => (await import('./api/commands.js')).insightCommands,
   consumers: async (config, role) => {
     if (role === 'serve' && config.insights.mode !== 'embedded') return [];
-    const [{ registered }, { insightsConsumer }] = await Promise.all([import('../log/consumers/index.js'), import('./consumer.js')]);
-    return [registered(insightsConsumer, {
+    const [{ registered }, { insightsConsumerDeclaration }] = await Promise.all([import('../log/consumers/index.js'), import('./consumer-declaration.js')]);
+    return [registered(insightsConsumerDeclaration, {
       dataDir: config.dataDir,
       threads: config.insights.threads || undefined,
       memoryLimit: config.insights.memoryLimit || undefined,

@@ -5,7 +5,6 @@
 // invocations it queues run in the deliveries loop (./deliveries.ts).
 import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerHandler } from '../../log/consumers/index.js';
-import { EVENT_STORE_CONSUMER } from '../../events/index.js';
 import { openDestinationsStore } from './env.js';
 import { createTenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../../net/address-policy.js';
@@ -14,7 +13,8 @@ import { createDeliveries } from './deliveries.js';
 import { createFunctionCache } from './function-cache.js';
 import { createHogPools } from './hog-pools.js';
 import { applyBatch, type PipelineDeps, type PipelineTables } from './pipeline.js';
-import { appliedKey, DESTINATIONS_CONSUMER, queuedInvocations } from './queue.js';
+import { appliedKey, queuedInvocations } from './queue.js';
+import { destinationsConsumerDeclaration } from './consumer-declaration.js';
 import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
@@ -45,10 +45,7 @@ const MAX_IN_MEMORY = 2_048;
 const MAX_QUEUED = 1_000_000;
 
 export const destinationsConsumer = defineConsumer<DestinationsSettings, PipelineTables>({
-  module: import.meta.url,
-  name: DESTINATIONS_CONSUMER,
-  startsAt: 'end',
-  follows: EVENT_STORE_CONSUMER,
+  ...destinationsConsumerDeclaration,
   async open(ctx): Promise<ConsumerHandler> {
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);

@@ -1,10 +1,11 @@
-// Public face of the log-consumer mechanism (docs/decisions/0014). A domain defines a
-// consumer (defineConsumer, ConsumerHandler); the service registers it (registered) in
-// src/main.ts, which supervises a worker thread per consumer and holds log retention for
-// all of them.
+// Public face of the log-consumer mechanism (docs/decisions/0014). A domain declares a
+// consumer (declareConsumer: its name, start, order, heap) and defines it in the file the
+// declaration names (defineConsumer, ConsumerHandler); its module.ts registers the
+// declaration (registered), and the service supervises a worker thread per consumer, which
+// alone loads the definition, and holds log retention for all of them.
 export {
-  defineConsumer, LogGapError,
-  type ConsumerContext, type ConsumerDefinition, type ConsumerHandler, type ConsumerPosition, type EventGroup, type LogGap, type StartAt,
+  declareConsumer, defineConsumer, LogGapError,
+  type ConsumerContext, type ConsumerDeclaration, type ConsumerDefinition, type ConsumerHandler, type ConsumerPosition, type EventGroup, type LogGap, type StartAt,
 } from './types.js';
 export { consumerPosition, positionKey } from './positions.js';
 export { applyIsolating, type ConsumerReports, type FailureKind } from './ladder.js';

@@ -5,7 +5,7 @@
 // it is registered, stored position or not (src/log/retention.ts).
 import type { LogTables } from '../tables.js';
 import { consumerPosition, positionKey } from './positions.js';
-import type { ConsumerDefinition, StartAt } from './types.js';
+import type { ConsumerDeclaration, StartAt } from './types.js';
 
 export interface RegisteredConsumer {
   readonly module: string;
@@ -19,9 +19,9 @@ export interface RegisteredConsumer {
 }
 
 // A consumer with the settings the service runs it with.
-export function registered<S>(definition: ConsumerDefinition<S>, ...settings: S extends undefined ? [] : [S]): RegisteredConsumer {
-  const { module, name, startsAt, follows } = definition;
-  const heapMb = definition.heapMb?.(settings[0] as S);
+export function registered<S>(declaration: ConsumerDeclaration<S>, ...settings: S extends undefined ? [] : [S]): RegisteredConsumer {
+  const { module, name, startsAt, follows } = declaration;
+  const heapMb = declaration.heapMb?.(settings[0] as S);
   return { module, name, startsAt, follows, settings: settings[0], ...(heapMb === undefined ? {} : { heapMb }) };
 }
 

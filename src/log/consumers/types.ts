@@ -25,11 +25,17 @@ export interface EventGroup {
   readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
 }
 
+// What the service's main thread needs of a consumer to register and supervise it (name,
+// start, order, heap), apart from its code: a domain's module.ts registers this, so the main
+// thread never loads what only the consumer's thread runs (DuckDB, the Hog runtime). The
+// definition spreads its declaration, so the two cannot disagree.
+export type ConsumerDeclaration<S = undefined> = Pick<ConsumerDefinition<S>, 'module' | 'name' | 'startsAt' | 'follows' | 'heapMb'>;
+
 // S: its settings. T: the tables it uses (a slice of the store its thread opens), beside
 // the log's own.
 export interface ConsumerDefinition<S = undefined, T = unknown> {
-  // import.meta.url of the module that exports this definition: the consumer's worker
-  // thread imports that module and finds the definition by name.
+  // The URL of the module that exports this definition: the consumer's worker thread
+  // imports that module and finds the definition by name.
   readonly module: string;
   // Unique. Names the stored position and the metrics.
   readonly name: string;
@@ -113,6 +119,11 @@ export interface ConsumerHandler {
   // the consumer with LogGapError: history is never silently skipped.
   backfill?(gap: LogGap): Promise<number>;
   close?(): void | Promise<void>;
+}
+
+// Identity, for the types.
+export function declareConsumer<S = undefined>(declaration: ConsumerDeclaration<S>): ConsumerDeclaration<S> {
+  return declaration;
 }
 
 // Identity, for the types: `settings` of the context is what the service registers.

@@ -1,0 +1,16 @@
+// The aggregation worker (./consumer.ts) as the service registers it: its code, DuckDB and
+// the loader, loads only in its own thread.
+import { declareConsumer } from '../log/consumers/index.js';
+import { EVENT_STORE_CONSUMER } from '../events/index.js';
+import { INSIGHTS_CONSUMER } from './protocol.js';
+import type { InsightsSettings } from './consumer.js';
+
+export const insightsConsumerDeclaration = declareConsumer<InsightsSettings>({
+  module: new URL('./consumer.js', import.meta.url).href,
+  name: INSIGHTS_CONSUMER,
+  startsAt: 'beginning',
+  follows: EVENT_STORE_CONSUMER,
+  // A batch (4 MiB of log, ~50 MB of heap while it loads) and the persons last loaded
+  // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
+  heapMb: () => 768,
+});
