@@ -47,7 +47,7 @@ s('create from a template takes its code, schema, name, description and icon; in
   assert.is(b.name, 'HTTP Webhook');
   assert.is(b.description, 'Sends a webhook templated by the incoming event data');
   assert.is(b.icon_url, '/static/services/webhook.svg');
-  assert.match(b.hog, /fetch\(inputs\.url, request\)/);
+  assert.match(b.hog, /let res := fetch\(inputs\.url, \{/);
   assert.equal(b.inputs_schema.map((i: { key: string }) => i.key), ['url', 'method', 'body', 'headers', 'debug']);
   assert.equal(b.inputs.url, {
     value: 'https://example.com/hook?v={event.properties.$lib_version}',

@@ -45,6 +45,24 @@ runs('a webhook with fetch mocked: the mocked call logged, success', async () =>
   assert.ok(res.body.logs.every((l: { timestamp: string }) => Date.parse(l.timestamp) > 0));
 });
 
+runs('a webhook with debug on prints its request before the fetch and the answer after it', async () => {
+  const res = await ctx.invoke({
+    configuration: {
+      template_id: 'template-webhook',
+      inputs: { url: { value: `${ctx.sink.url}/debug` }, body: { value: { plan: '{event.properties.plan}' } }, debug: { value: true } },
+    },
+    globals: { event: EVENT }, mock_async_functions: false,
+  });
+  assert.is(res.body.status, 'success');
+  assert.is(ctx.sink.requests.length, 1);
+  assert.equal(ctx.sink.requests[0].json(), { plan: 'pro' });
+  const messages: string[] = res.body.logs.map((l: { message: string }) => l.message);
+  assert.is(messages[0], `Request ${ctx.sink.url}/debug {'method': null, 'headers': null, 'body': {'plan': 'pro'}}`);
+  assert.is(messages[1], "Response 200 {'ok': true}");
+  assert.match(messages[2], /^Function completed in /);
+  assert.is(messages.length, 3);
+});
+
 runs('a real fetch reaches the sink (allowed here) and the program sees its answer', async () => {
   const res = await ctx.invoke({
     configuration: { hog: `let r := fetch('${ctx.sink.url}/real', {'body': {'e': event.event}}); return r` },

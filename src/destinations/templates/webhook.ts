@@ -2,17 +2,24 @@
 // templated from the event; a response of 300 or more fails the invocation.
 import type { HogFunctionTemplate } from './types.js';
 
-const code = `let request := {
+// The request is built where fetch() takes it, not held in a local: a local stays on the
+// program's stack while it waits for the answer, and the stack is converted out of the VM
+// and back into it with the suspended program, and walked by the bound on what leaves it
+// (src/hog/host.ts), each time in full: with a body that sends the whole event and person,
+// the program cost 1.6 times what it does now (bench/webhook-slices).
+const code = `if (inputs.debug) {
+  print('Request', inputs.url, {
+    'method': inputs.method,
+    'headers': inputs.headers,
+    'body': inputs.body
+  })
+}
+
+let res := fetch(inputs.url, {
   'method': inputs.method,
   'headers': inputs.headers,
   'body': inputs.body
-}
-
-if (inputs.debug) {
-  print('Request', inputs.url, request)
-}
-
-let res := fetch(inputs.url, request)
+})
 
 if (res.status >= 300) {
   throw Error(f'Webhook failed with status {res.status}: {res.body}')
