@@ -90,7 +90,9 @@ interface Harness {
 }
 
 function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>): Harness {
-  const steps = createSteps(0);
+  // Programs get 10 s rather than 100 ms: this is about chunks and memory, and a loaded
+  // machine once paused one program past 100 ms (999 deliveries of 1,000).
+  const steps = createSteps(0, 10_000);
   const h = { prepares: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null } as unknown as Harness;
   const pool = {
     async run(kind: string, input: unknown) {

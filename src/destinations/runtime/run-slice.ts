@@ -62,7 +62,7 @@ export function redactor(globals: Record<string, unknown>, keys: string[]): (tex
 
 const declaredOnly = () => Promise.reject(new Error('fetch is made by the pipeline, not in the worker'));
 
-export function runInvocationSlice(task: RunTask): RunOutcome {
+export function runInvocationSlice(task: RunTask, timeoutMs = HOG_TIMEOUT_MS): RunOutcome {
   const redact = redactor(task.globals, task.secretKeys);
   const event = (task.globals.event ?? {}) as { uuid?: string; url?: unknown };
   const logs: LogLine[] = [];
@@ -81,7 +81,7 @@ export function runInvocationSlice(task: RunTask): RunOutcome {
   const slice = runSlice(input, task.globals, {
     // Declared so the VM suspends at fetch(); runSlice never calls it, the pipeline makes the request.
     fetch: task.transformation ? undefined : declaredOnly,
-    print, timeoutMs: HOG_TIMEOUT_MS, maxAsyncSteps: MAX_ASYNC_STEPS, memoryLimit: HOG_MEMORY_LIMIT,
+    print, timeoutMs, maxAsyncSteps: MAX_ASYNC_STEPS, memoryLimit: HOG_MEMORY_LIMIT,
   });
   let error = slice.error ? errorText(slice.error) : null;
   let errorMessage = slice.error?.message ?? null;

@@ -18,7 +18,7 @@ import { threadId } from 'node:worker_threads';
 import { fetchRequest } from '../fetch/fetch-rules.js';
 import { pack, unpack } from './bytes.js';
 import { preparedEvent, prepareOne, type PrepareTask } from './prepare.js';
-import { runInvocationSlice, type RunOutcome } from './run-slice.js';
+import { HOG_TIMEOUT_MS, runInvocationSlice, type RunOutcome } from './run-slice.js';
 
 export interface StartTask extends PrepareTask {
   // Per function (index into `functions`): whether to run its programs here. The consumer
@@ -118,7 +118,9 @@ export interface Steps {
   kept(): number;
 }
 
-export function createSteps(workerIndex: number): Steps {
+// timeoutMs: a program's synchronous time over its whole run; a test about something else
+// gives more, so that a loaded machine pausing the thread does not fail an invocation.
+export function createSteps(workerIndex: number, timeoutMs = HOG_TIMEOUT_MS): Steps {
   warmUp();
   const kept = new Map<string, { state: unknown; globals: Record<string, unknown> }>();
   // A token names the worker's place (./hog-pools.ts routes by it) and this thread: a worker
@@ -173,7 +175,7 @@ export function createSteps(workerIndex: number): Steps {
             }
             const slice = out(runInvocationSlice({
               bytecode: run.bytecode, state: null, response: null, globals: found.globals, secretKeys: run.secretKeys, logsSoFar: 0,
-            }), found.globals, false);
+            }, timeoutMs), found.globals, false);
             outcomes.push({ fn, ev, kind: 'invocation', mappingIndex: found.mappingIndex, maskKey: found.maskKey, slice, token: slice.fetch?.token ?? null });
           });
         }
@@ -192,11 +194,11 @@ export function createSteps(workerIndex: number): Steps {
       if (state === null && task.response !== null) {
         // The program was lost here after its fetch was made: replayed up to that fetch (its
         // lines were kept the first time), then resumed with the answer.
-        const replay = runInvocationSlice({ ...base, state: null, response: null, logsSoFar: 0 });
+        const replay = runInvocationSlice({ ...base, state: null, response: null, logsSoFar: 0 }, timeoutMs);
         if (replay.fetch === null) return out({ ...replay, logs: [], timings: [] }, globals, false);
         state = replay.fetch.state;
       }
-      const slice = runInvocationSlice({ ...base, bytecode: state === null ? task.bytecode : null, state, response: task.response, logsSoFar: task.logsSoFar });
+      const slice = runInvocationSlice({ ...base, bytecode: state === null ? task.bytecode : null, state, response: task.response, logsSoFar: task.logsSoFar }, timeoutMs);
       return out(slice, globals, task.response !== null);
     },
 
