@@ -1,13 +1,14 @@
 // The insights consumer's reading of a batch (src/insights/from-store.ts BatchBuilder), in
 // this thread, without the log, DuckDB or a server: each event's stored row and the person
-// of its distinct id, and the persons to send. A store is filled once through the event
+// of its distinct id, the persons to send, and the events' staging text (what the loader
+// writes for DuckDB). A store is filled once through the event
 // store with person processing (`--persons` distinct ids, `--properties` person properties
 // each); then batches of `--batch` events (each distinct id once per batch, in a shuffled
 // order) are read `--rounds` times:
 //   unchanged  the same events again, persons as the last batch loaded them (a steady
 //              stream of returning users: the memo should spare the work)
 //   changed    every person changed since it was last loaded (each gets a new property)
-// Reported: µs per event of each, for this tree and, with `--baseline DIR`, for another
+// Reported: CPU µs per event of each (the process's: V8's collector threads included), for this tree and, with `--baseline DIR`, for another
 // built checkout's BatchBuilder over the same store, alternating round by round.
 //   node dist/bench/insights-builder.js [--persons 20000] [--properties 30] [--batch 10000] [--rounds 5] [--baseline DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,11 +38,13 @@ const BATCH = Math.min(Number(args.batch), PERSONS);
 const ROUNDS = Number(args.rounds);
 const PER_RECORD = 100;
 
-interface Builder { addGroups(groups: readonly EventGroup[]): void; take(): { persons: unknown[] }; fingerprints: Map<string, unknown>; wholes?: unknown[] }
+interface Taken { persons: unknown[]; events?: unknown[]; staged?: { lines: string[] } }
+interface Builder { addGroups(groups: readonly EventGroup[]): void; take(): Taken; fingerprints: Map<string, unknown>; wholes?: unknown[] }
 interface Module {
   BatchBuilder: new (store: unknown, loaded: unknown) => Builder;
   LoadedPersons: new () => { commit(loaded: Map<string, unknown>, wholes?: unknown[]): void };
 }
+interface Stage { eventLines(events: unknown[]): string; firstOfEachUuid(events: unknown[]): unknown[]; wellFormedJson(text: string): string }
 
 const dir = mkdtempSync(join(tmpdir(), 'hedgerow-insights-builder-'));
 const store = openStore(dir, tables);
@@ -87,14 +90,23 @@ function shuffled(count: number): number[] {
 const ids = shuffled(PERSONS).slice(0, BATCH);
 await store1(shuffled(PERSONS), {});
 
-const targets: { name: string; mod: Module }[] = [{ name: 'this tree', mod: await import('../src/insights/from-store.js') as unknown as Module }];
-if (args.baseline) targets.push({ name: 'baseline', mod: await import(join(resolve(args.baseline), 'dist/src/insights/from-store.js')) as Module });
+const targets: { name: string; mod: Module; stage: Stage }[] = [{
+  name: 'this tree', mod: await import('../src/insights/from-store.js') as unknown as Module, stage: await import('../src/insights/columnar/stage.js') as unknown as Stage,
+}];
+if (args.baseline) {
+  const dist = join(resolve(args.baseline), 'dist/src/insights');
+  targets.push({ name: 'baseline', mod: await import(join(dist, 'from-store.js')) as Module, stage: await import(join(dist, 'columnar/stage.js')) as Stage });
+}
 
-function read(mod: Module, memo: InstanceType<Module['LoadedPersons']>, records: EventGroup[]): { us: number; sent: number } {
+// The batch read and its events' staging text made, as the loader makes it before DuckDB reads it.
+function read(t: typeof targets[number], memo: InstanceType<Module['LoadedPersons']>, records: EventGroup[]): { us: number; sent: number } {
   const start = process.cpuUsage();
-  const b = new mod.BatchBuilder(store, memo);
+  const b = new t.mod.BatchBuilder(store, memo);
   b.addGroups(records);
-  const sent = b.take().persons.length;
+  const taken = b.take();
+  const sent = taken.persons.length;
+  const text = taken.staged ? t.stage.wellFormedJson(taken.staged.lines.join('\n')) : t.stage.eventLines(t.stage.firstOfEachUuid(taken.events!));
+  if (text.length === 0) throw new Error('nothing staged');
   memo.commit(b.fingerprints, b.wholes);
   const used = process.cpuUsage(start);
   return { us: (used.user + used.system) / BATCH, sent };
@@ -105,16 +117,16 @@ const memos = new Map(targets.map((t) => [t.name, new t.mod.LoadedPersons()]));
 for (const t of targets) results.set(t.name, { unchanged: [], changed: [], sent: '' });
 let records = await store1(ids, { round: 0 });
 // Each memo first loads the batch as it is.
-for (const t of targets) read(t.mod, memos.get(t.name)!, records);
+for (const t of targets) read(t, memos.get(t.name)!, records);
 for (let r = 1; r <= ROUNDS; r++) {
   for (const t of r % 2 ? targets : [...targets].reverse()) {
-    const out = read(t.mod, memos.get(t.name)!, records);
+    const out = read(t, memos.get(t.name)!, records);
     results.get(t.name)!.unchanged.push(out.us);
     results.get(t.name)!.sent = `unchanged sent ${out.sent}`;
   }
   records = await store1(ids, { round: r });
   for (const t of r % 2 ? targets : [...targets].reverse()) {
-    const out = read(t.mod, memos.get(t.name)!, records);
+    const out = read(t, memos.get(t.name)!, records);
     results.get(t.name)!.changed.push(out.us);
     results.get(t.name)!.sent += `, changed sent ${out.sent}`;
   }
