@@ -196,6 +196,37 @@ export function decodeRecord(data: Uint8Array, unreadable?: UnreadableEvent[], o
   return out;
 }
 
+// The projects whose events a record may hold, read from its frames' headers without
+// parsing a single event (a consumer with nothing to do for those projects skips the
+// record without decoding it): a superset (a capture frame's project is listed even when
+// capture dropped all its events), or null when a frame does not say (an events frame, a
+// legacy record) or the frames do not hold together (decoding it tells how).
+export function recordProjects(data: Uint8Array): number[] | null {
+  const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (buf[0] !== RECORD_V1) return null;
+  const projects: number[] = [];
+  let at = RECORD_OVERHEAD;
+  while (at < buf.length) {
+    const kind = buf[at];
+    if (kind === FRAME_CAPTURE) {
+      if (at + CAPTURE_HEAD > buf.length) return null;
+      const end = at + CAPTURE_HEAD + buf.readUInt32LE(at + 4) + 4 * buf.readUInt32LE(at + 8) + UUID_BYTES * buf.readUInt32LE(at + 12)
+        + buf.readUInt32LE(at + 16);
+      if (end > buf.length) return null;
+      const project = buf.readDoubleLE(at + 20);
+      if (!projects.includes(project)) projects.push(project);
+      at = end;
+    } else if (kind === FRAME_OPERATION) {
+      if (at + OPERATION_HEAD > buf.length) return null;
+      at += OPERATION_HEAD + buf.readUInt32LE(at + 1);
+      if (at > buf.length) return null;
+    } else {
+      return null;
+    }
+  }
+  return projects;
+}
+
 // The events of one frame, as a reader would see them (the NATS log's fallback for a
 // request too large for one message).
 export function frameEvents(frame: LogFrame): CapturedEvent[] {
@@ -207,4 +238,4 @@ export function frameEvents(frame: LogFrame): CapturedEvent[] {
 
 // What the log is given to write events and read records (src/main.ts and the consumer
 // threads hand it to the log's writers and readers).
-export const captureCodec: LogCodec = { eventsFrame, operationFrame, decode: decodeRecord };
+export const captureCodec: LogCodec = { eventsFrame, operationFrame, decode: decodeRecord, projects: recordProjects };

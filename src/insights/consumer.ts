@@ -74,7 +74,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
         const builder = new BatchBuilder(store, loaded);
         builder.addGroups(groups);
         await loader.load({ ...builder.take(), position: through === null ? undefined : { name: position.key, seq: through } });
-        loaded.commit(builder.fingerprints);
+        loaded.commit(builder.fingerprints, builder.wholes);
         if (through !== null) {
           loadedSeq = Math.max(loadedSeq, through);
           await position.commit(through);

@@ -5,7 +5,9 @@
 // time and distinct ids, so a merge the batch caused moves the merged person's events
 // (columnar/loader.ts).
 import type { EventGroup } from '../log/consumers/index.js';
-import { personRecordByDistinctId, personUuid, resolvePersonUuid, type PersonRecord, type PersonsTables } from '../persons/index.js';
+import {
+  personRecordByDistinctId, personRowBytes, personUuid, resolvePersonUuid, wholePersonOfRow, type PersonRecord, type PersonsTables,
+} from '../persons/index.js';
 import type { EventsTables, StoredEventValue } from '../events/tables.js';
 import type { ColumnarEvent, ColumnarPerson, DistinctIdMapping } from './columnar/stage.js';
 
@@ -15,32 +17,61 @@ export interface ColumnarBatch {
   distinctIds: DistinctIdMapping[];
 }
 
-// Characters of fingerprints (and their keys) kept at most: ~64 MB of heap, whatever the
+// Characters (and bytes) of fingerprints and their keys kept at most: ~64 MB of heap, whatever the
 // persons' size. The bound was 500,000 persons: with 40 properties a fingerprint is ~1.5 KB,
 // so ~750 MB.
 export const MEMO_BYTES = 64 * 1024 * 1024;
 
+// What a person was last loaded as: the bytes of its row when its rows hold it whole (equal
+// bytes, equal person), else one JSON text of its creation, properties and distinct ids.
+export type Fingerprint = string | Buffer;
+
+// A person loaded from a row that held it whole: found again through any of its ids' rows.
+export interface WholeRow {
+  projectId: number;
+  // Its key in LoadedPersons (project and uuid).
+  person: string;
+  uuid: string;
+  ids: readonly string[];
+}
+
+const sameFingerprint = (a: Fingerprint, b: Fingerprint) => (typeof a === 'string' || typeof b === 'string' ? a === b : a.equals(b));
+
 /**
- * What the worker last loaded of each person (creation, properties, distinct ids as one
- * JSON text), so a batch sends only persons that changed: in a steady stream most events
- * come from persons already loaded as they are. Updated only once a batch has committed.
+ * What the worker last loaded of each person (its fingerprint), so a batch sends only
+ * persons that changed: in a steady stream most events come from persons already loaded as
+ * they are. A person loaded from a row that held it whole is also found by its distinct ids:
+ * a row whose bytes are still those loaded is that person unchanged, known without decoding
+ * it. Updated only once a batch has committed.
  */
 export class LoadedPersons {
-  private readonly known = new Map<string, string>();
+  private readonly known = new Map<string, Fingerprint>();
+  // [project, distinct id] key → the person its row held whole when loaded.
+  private readonly rows = new Map<string, WholeRow>();
   private chars = 0;
 
   constructor(private readonly limit = MEMO_BYTES) {}
 
-  unchanged(key: string, fingerprint: string): boolean {
-    return this.known.get(key) === fingerprint;
+  unchanged(key: string, fingerprint: Fingerprint): boolean {
+    const known = this.known.get(key);
+    return known !== undefined && sameFingerprint(known, fingerprint);
   }
 
-  commit(loaded: ReadonlyMap<string, string>): void {
+  /** The person a distinct id's row held when last loaded, if `bytes` are still its row's. */
+  unchangedRow(rowKey: string, bytes: Uint8Array): WholeRow | undefined {
+    const row = this.rows.get(rowKey);
+    if (row === undefined) return undefined;
+    const known = this.known.get(row.person);
+    return known !== undefined && typeof known !== 'string' && known.equals(bytes) ? row : undefined;
+  }
+
+  commit(loaded: ReadonlyMap<string, Fingerprint>, wholes: Iterable<WholeRow> = []): void {
     let adding = 0;
     for (const [k, v] of loaded) adding += k.length + v.length;
     // Forgetting costs only a resend of persons that did not change.
     if (this.chars + adding > this.limit) {
       this.known.clear();
+      this.rows.clear();
       this.chars = 0;
     }
     for (const [k, v] of loaded) {
@@ -48,6 +79,13 @@ export class LoadedPersons {
       if (before !== undefined) this.chars -= k.length + before.length;
       this.known.set(k, v);
       this.chars += k.length + v.length;
+    }
+    for (const whole of wholes) {
+      for (const id of whole.ids) {
+        const key = `${whole.projectId}\u0000${id}`;
+        if (!this.rows.has(key)) this.chars += key.length;
+        this.rows.set(key, whole);
+      }
     }
   }
 }
@@ -59,7 +97,9 @@ export class BatchBuilder {
   private readonly distinctIds = new Map<string, DistinctIdMapping>();
   private readonly personOf = new Map<string, string>();
   /** Fingerprints of the persons this batch sends, for LoadedPersons once it committed. */
-  readonly fingerprints = new Map<string, string>();
+  readonly fingerprints = new Map<string, Fingerprint>();
+  /** Those of them read from rows that held them whole. */
+  readonly wholes: WholeRow[] = [];
 
   constructor(private readonly store: EventsTables & PersonsTables, private readonly loaded: LoadedPersons = new LoadedPersons()) {}
 
@@ -72,11 +112,25 @@ export class BatchBuilder {
     const key = `${projectId}\u0000${distinctId}`;
     const known = this.personOf.get(key);
     if (known !== undefined) return known;
-    const person = personRecordByDistinctId(this.store, projectId, distinctId);
+    const bytes = personRowBytes(this.store, projectId, distinctId);
+    let person: PersonRecord | undefined;
+    let row: Buffer | undefined;
+    if (bytes !== undefined) {
+      // The row as it was last loaded: that person, unchanged, without decoding it.
+      const same = this.loaded.unchangedRow(key, bytes);
+      if (same !== undefined) {
+        for (const d of same.ids) this.personOf.set(`${projectId}\u0000${d}`, same.uuid);
+        return same.uuid;
+      }
+      row = Buffer.from(bytes);
+      person = wholePersonOfRow(this.store, row) ?? undefined;
+      if (person === undefined) row = undefined;
+    }
+    person ??= personRecordByDistinctId(this.store, projectId, distinctId);
     let uuid: string;
     if (person) {
       uuid = person.uuid;
-      this.addPerson(projectId, person);
+      this.addPerson(projectId, person, row);
     } else {
       // A personless event, or one whose person was deleted since.
       uuid = stored ? resolvePersonUuid(this.store, projectId, stored) : personUuid(projectId, distinctId);
@@ -85,13 +139,15 @@ export class BatchBuilder {
     return uuid;
   }
 
-  addPerson(projectId: number, person: PersonRecord): void {
+  /** `row`: the bytes of a row that held the person whole, its fingerprint. */
+  addPerson(projectId: number, person: PersonRecord, row?: Buffer): void {
     const key = `${projectId}\u0000${person.uuid}`;
     for (const d of person.distinct_ids) this.personOf.set(`${projectId}\u0000${d}`, person.uuid);
     if (this.fingerprints.has(key)) return;
-    const fingerprint = JSON.stringify([person.created_at, person.properties, person.distinct_ids]);
+    const fingerprint = row ?? JSON.stringify([person.created_at, person.properties, person.distinct_ids]);
     if (this.loaded.unchanged(key, fingerprint)) return;
     this.fingerprints.set(key, fingerprint);
+    if (row !== undefined) this.wholes.push({ projectId, person: key, uuid: person.uuid, ids: person.distinct_ids });
     this.persons.set(key, { project_id: projectId, id: person.uuid, created_at: person.created_at, properties: person.properties });
     for (const d of person.distinct_ids) {
       this.distinctIds.set(`${projectId}\u0000${d}`, { project_id: projectId, distinct_id: d, person_id: person.uuid });

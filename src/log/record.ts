@@ -26,6 +26,10 @@ export function encodeFrames(frames: readonly LogFrame[]): Buffer {
 // record's events at a time, which die young; decoded up front, a 50,000-event
 // transaction's events all outlived several scavenges, and copying and promoting them
 // was most of the consumer's GC time (bench/RESULTS.md).
-export function recordEntry(seq: number, data: Uint8Array, decode: LogCodec['decode']): LogEntry {
-  return { seq, record: data, get events() { return decode(data); }, readEvents: (unreadable, operations) => decode(data, unreadable, operations) };
+// `projects` reads the record's projects without decoding it (LogCodec.projects).
+export function recordEntry(seq: number, data: Uint8Array, decode: LogCodec['decode'], projects?: LogCodec['projects']): LogEntry {
+  return {
+    seq, record: data, get events() { return decode(data); }, readEvents: (unreadable, operations) => decode(data, unreadable, operations),
+    projects: () => (projects ? projects(data) : null),
+  };
 }

@@ -56,6 +56,9 @@ export interface LogEntry {
   // (`events` leaves them out silently), and, when `operations` is given, the record's
   // operations onto it in their places. Absent on groups built in memory.
   readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
+  // The projects whose events the record may hold, without decoding it (LogCodec.projects);
+  // null when it cannot tell. Absent on groups built in memory.
+  projects?(): readonly number[] | null;
   // The record as stored, kept aside when it cannot be decoded (src/log/consumers/dead-letters.ts).
   readonly record?: Uint8Array;
 }
@@ -88,6 +91,9 @@ export interface LogCodec {
   // record's operations go onto `operations`, in their places, and are otherwise skipped:
   // a reader that does not ask for them never sees one.
   decode(record: Uint8Array, unreadable?: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
+  // The projects whose events the record may hold (a superset), read without decoding any
+  // event; null when the record does not say without decoding.
+  projects(record: Uint8Array): readonly number[] | null;
 }
 
 // Which sequence a log's numbers belong to. Positions are stored per log, so moving a

@@ -4,7 +4,7 @@
 export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
 export {
   groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
-  personRecordByDistinctId, resolvePersonUuid,
+  personRecordByDistinctId, personRowBytes, resolvePersonUuid, wholePersonOfRow,
 } from './store.js';
 export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';

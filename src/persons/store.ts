@@ -7,8 +7,8 @@
 // Experience continuity keeps flag hash key overrides per person; the person consumer
 // moves them when it merges two persons (src/persons/batch.ts), /decide records them
 // through the write path (src/persons/commands.ts).
-import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, PersonsTables, Properties } from './tables.js';
-import { readByDistinctId, readByUuid } from './person-rows.js';
+import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, PersonRow, PersonsTables, Properties } from './tables.js';
+import { isWholePerson, readByDistinctId, readByUuid } from './person-rows.js';
 import { withPrefix } from './prefix.js';
 import { MAX_GROUP_KEY_LENGTH } from './groups.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
@@ -29,6 +29,28 @@ export function personByDistinctId(store: PersonsTables, projectId: number, dist
 /** The whole person `distinctId` belongs to (distinct ids, creation, identification). */
 export function personRecordByDistinctId(store: PersonsTables, projectId: number, distinctId: string): PersonRecord | undefined {
   return storableDistinctId(distinctId) ? readByDistinctId(store, projectId, distinctId) : undefined;
+}
+
+/**
+ * A distinct id's row as stored, for a reader that keeps the bytes of what it last read and
+ * decodes only what changed (the insights loader): lmdb-js's read buffer, valid until the
+ * store's next read (copy it to keep it); undefined when there is none.
+ */
+export function personRowBytes(store: PersonsTables, projectId: number, distinctId: string): Buffer | undefined {
+  const bytes = storableDistinctId(distinctId) ? store.personDistinctIds.getBinaryFast([projectId, distinctId]) : undefined;
+  // lmdb-js hands out one large buffer whose `length` property it sets to the value's size
+  // (as a typed array it is longer): a view of the value alone.
+  return bytes === undefined ? undefined : bytes.subarray(0, bytes.length);
+}
+
+/**
+ * The person a row's bytes (personRowBytes) hold whole, as personRecordByDistinctId reads it;
+ * null when the row refers to a person kept once under its uuid (more than eight distinct
+ * ids): equal bytes then say nothing of the person, which personRecordByDistinctId reads.
+ */
+export function wholePersonOfRow(store: PersonsTables, bytes: Uint8Array): PersonRecord | null {
+  const row = (store.personDistinctIds as unknown as { decoder: { decode(b: Uint8Array): PersonRow } }).decoder.decode(bytes);
+  return isWholePerson(row) ? row : null;
 }
 
 export function personByUuid(store: PersonsTables, projectId: number, uuid: string): PersonRecord | undefined {

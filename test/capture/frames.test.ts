@@ -4,12 +4,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeFrames, recordEntry } from '../../src/log/record.js';
-import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents, operationFrame } from '../../src/capture/frames.js';
+import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents, operationFrame, recordProjects } from '../../src/capture/frames.js';
 import type { PlacedOperation, UnreadableEvent } from '../../src/log/types.js';
 import { formatUuid } from '../../src/capture/uuid.js';
 import { normalizeCapture } from '../../src/capture/scan.js';
 import { logEvents } from '../helpers/log-events.js';
-import { requestFrame } from '../helpers/capture-frames.js';
+import { batchRequest, requestFrame } from '../helpers/capture-frames.js';
 
 const s = suite('log record format');
 const NOW = Date.parse('2026-01-10T12:00:00.000Z');
@@ -48,6 +48,24 @@ s('an operation frame is read back in its place, only by a reader asking for ope
   const fromRequest: PlacedOperation[] = [];
   const events = decodeRecord(encodeFrames([request]), [], fromRequest);
   assert.equal([events.length, events[0].event, fromRequest], [1, 'persons.delete', []]);
+});
+
+s('a record\'s projects are read from its capture frames\' headers, without its text; frames that do not say make it unknown', () => {
+  const op = { uuid: '00000000-0000-4000-a000-000000000002', project_id: 9, kind: 'persons.delete', payload: { uuid: 'x' } };
+  const a = requestFrame(batchRequest(2), { projectId: 3 });
+  const b = requestFrame(batchRequest(1), { projectId: 5 });
+  const record = encodeFrames([a, operationFrame(op), b, requestFrame(batchRequest(1), { projectId: 3 })]);
+  assert.equal(recordProjects(record), [3, 5]);
+  // The text is not read: a request whose text no longer parses still says its project.
+  const text = Buffer.concat(a.chunks);
+  text[text.length - 1] = 0x7b;
+  assert.equal(recordProjects(Buffer.concat([Buffer.from([1]), text])), [3]);
+  assert.throws(() => decodeRecord(Buffer.concat([Buffer.from([1]), text])));
+  assert.is(recordProjects(encodeRecord(logEvents(2))), null);
+  assert.is(recordProjects(encodeFrames([a, eventsFrame(logEvents(1))])), null);
+  assert.is(recordProjects(Buffer.from(JSON.stringify(logEvents(1)))), null);
+  assert.is(recordProjects(record.subarray(0, record.length - 1)), null);
+  assert.equal(recordProjects(encodeFrames([operationFrame(op)])), []);
 });
 
 s('a record written before frames existed (a JSON array) is still read', () => {

@@ -18,7 +18,7 @@ import { validateHogFunction } from '../../src/destinations/api/validate.js';
 import { createDeliveries, type Deliveries, type DeliverySettings } from '../../src/destinations/runtime/deliveries.js';
 import type { ActiveFunction, FunctionCache } from '../../src/destinations/runtime/function-cache.js';
 import { applyBatch, type PipelineDeps } from '../../src/destinations/runtime/pipeline.js';
-import { invocationKey, queuedInvocations, readProgress } from '../../src/destinations/runtime/queue.js';
+import { appliedKey, invocationKey, queuedInvocations, readProgress } from '../../src/destinations/runtime/queue.js';
 import { runnable } from '../../src/destinations/runtime/runnable.js';
 import { createSteps, type ContinueTask, type StartTask } from '../../src/destinations/runtime/steps.js';
 import { WATCHER_DEFAULTS } from '../../src/destinations/runtime/watcher.js';
@@ -156,6 +156,37 @@ s('a backlog is prepared a chunk at a time while its deliveries go on, and memor
     assert.is(ds.done.getCount(), 1000);
     assert.is([...queuedInvocations(ds)].length, 0);
     assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('a record whose projects have no function is passed over undecoded; a function enabled later runs on every record read after', async () => {
+  const fn = webhook('later');
+  const enabled = new Set<number>();
+  const h = harness([fn]);
+  const all = functionsOf([fn]);
+  h.deps.functions = { active: (p) => (enabled.has(p) ? all.active(p) : []), find: all.find };
+  let decoded = 0;
+  // Records as the log hands them over: their projects read from the frame headers, their
+  // events decoded on each read.
+  const logged = (seq: number, evs: CapturedEvent[], projects: number[]) => ({
+    seq, projects: () => projects, get events() { decoded++; return evs; },
+  });
+  const other = events(0, 50).map((e) => ({ ...e, project_id: 2 }));
+  try {
+    await applyBatch(h.deps, [logged(1, events(0, 50), [1]), logged(2, other, [2]), logged(3, events(50, 100), [1])], 3);
+    assert.is(decoded, 0);
+    assert.is(h.prepares, 0);
+    assert.is(ds.meta.get(appliedKey('lmdb')), 3);
+    assert.is(readProgress(ds, 'lmdb'), null);
+    enabled.add(1);
+    await applyBatch(h.deps, [logged(4, events(100, 150), [1]), logged(5, other, [2]), logged(6, events(150, 200), [1, 2])], 6);
+    await h.deliveries.idle();
+    // Project 2's record alone stayed undecoded.
+    assert.is(decoded, 2);
+    assert.equal(h.requests.map((r) => r.n).sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => 100 + i));
+    assert.is(ds.meta.get(appliedKey('lmdb')), 6);
   } finally {
     await h.deliveries.close();
   }

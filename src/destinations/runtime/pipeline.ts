@@ -210,6 +210,18 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   for (const { key, inv, first, token } of queued) deliveries.add(key, inv, { first, token, fresh: true });
 }
 
+// Whether no project the group may hold events of has a function to run, read from the
+// record's frame headers (LogEntry.projects) without decoding it: with no function enabled,
+// decoding every event was most of this thread's work. The question is asked in log order,
+// between chunks, as applyChunk asks it of each event: a function enabled meanwhile runs
+// on every event from the first record read after it is seen on.
+function nothingToRun(functions: FunctionCache, group: EventGroup): boolean {
+  const projects = group.projects?.() ?? null;
+  if (projects === null) return false;
+  for (const project of projects) if (functions.active(project).length > 0) return false;
+  return true;
+}
+
 // Applies one batch of events: what the consumer's handler does.
 export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup[], through: number | null): Promise<void> {
   const { ctx, ds } = deps;
@@ -219,6 +231,8 @@ export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup
   const after = ctx.position.read() ?? 0;
   let chunk: Placed[] = [];
   for (const group of groups) {
+    // Passed over undecoded: its place is recorded with the next chunk or the batch's end.
+    if (nothingToRun(deps.functions, group)) continue;
     const seq = (group as Partial<LogEntry>).seq;
     // Decoded once per group (each read of `events` decodes the record again), one record at a time.
     const events = group.events;

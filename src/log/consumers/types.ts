@@ -23,6 +23,10 @@ export interface EventGroup {
   // The server's operations among the events (docs/decisions/0032) go onto `operations`
   // when it is given: only the event store asks; no other consumer ever sees one.
   readEvents?(unreadable: UnreadableEvent[], operations?: PlacedOperation[]): CapturedEvent[];
+  // The projects whose events the group may hold, without decoding it (LogEntry.projects);
+  // null, or absent, when it cannot tell: a consumer with nothing to do for any of them may
+  // pass the group over undecoded.
+  projects?(): readonly number[] | null;
 }
 
 // What the service's main thread needs of a consumer to register and supervise it (name,
