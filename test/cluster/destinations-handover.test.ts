@@ -18,7 +18,7 @@ import { orderWebhook } from '../helpers/hog-functions.js';
 const s = suite('destinations handed over');
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-handover',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }),
 });
 s.before(cluster.start);
 s.after(cluster.stop);

@@ -17,7 +17,7 @@ const s = suite('hog function telemetry on every node');
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-telemetry',
   env: (url) => ({
-    NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0',
+    NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0',
   }),
 });
 s.before(cluster.start);

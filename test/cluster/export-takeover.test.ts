@@ -25,7 +25,7 @@ const s = suite('export renders taken over from a dead node');
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-takeover',
   env: (url) => ({
-    NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
+    NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000',
     // Its own claim TTL, not scaled by the test profile.
     HEDGEROW_EXPORT_CLAIM_TTL_MS: String(TTL_MS), HEDGEROW_CLUSTER_TIME_SCALE: '1',
   }),

@@ -17,7 +17,7 @@ const s = suite('exports across two nodes, one NATS');
 // Each node answers its insights itself (no `hedgerow aggregate` in this test).
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-export',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000' }),
 });
 const { nats, serve, node, nodes } = cluster;
 let keys: CliKeys;

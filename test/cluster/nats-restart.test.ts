@@ -23,7 +23,7 @@ const DOWN_MS = 1000;
 // Embedded insights (one worker of each kind: the test profile) on two nodes.
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-restart',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded' }),
 });
 const { nats, node } = cluster;
 let keys: CliKeys;

@@ -13,7 +13,7 @@ import { personUuid } from '../../src/persons/person-uuid.js';
 const s = suite('person deletions across two nodes');
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-persons-node',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
+  env: (url) => ({ NATS_URL: url }),
 });
 const { node } = cluster;
 s.before(cluster.start);

@@ -33,7 +33,7 @@ let keys: CliKeys;
 const dirs: string[] = [];
 const nodes: ClusterNode[] = [];
 const env = () => ({
-  NATS_URL: cluster!.url, HEDGEROW_NATS_REPLICAS: '3', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
+  NATS_URL: cluster!.url, HEDGEROW_NATS_REPLICAS: '3',
 });
 async function serve(): Promise<ClusterNode> {
   const dir = tempDir('hedgerow-r3-');

@@ -26,7 +26,7 @@ const s = suite('snapshots: a cluster compacts, a node joins from a snapshot');
 const QUOTA_FLUSH_MS = 5000;
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-snap',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '2', HEDGEROW_SNAPSHOT_KEEP: '2', HEDGEROW_QUOTA_FLUSH_MS: String(QUOTA_FLUSH_MS) }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_SNAPSHOT_INTERVAL_SECONDS: '2', HEDGEROW_SNAPSHOT_KEEP: '2', HEDGEROW_QUOTA_FLUSH_MS: String(QUOTA_FLUSH_MS) }),
 });
 const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;

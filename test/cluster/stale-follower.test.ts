@@ -38,7 +38,7 @@ let keys: CliKeys;
 const proxies: TcpProxy[] = [];
 const dirs: string[] = [];
 const nodes: ClusterNode[] = [];
-const env = (natsUrl: string) => ({ NATS_URL: natsUrl, HEDGEROW_NATS_REPLICAS: '3', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' });
+const env = (natsUrl: string) => ({ NATS_URL: natsUrl, HEDGEROW_NATS_REPLICAS: '3' });
 
 s.before(async () => {
   try {

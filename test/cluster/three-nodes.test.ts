@@ -18,7 +18,7 @@ const s = suite('three nodes, one NATS');
 // The tests poll the management API of each node: no per-key rate limit in the way.
 const cluster = clusterForSuite({
   nodes: 3, prefix: 'hedgerow-node',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }),
 });
 const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;

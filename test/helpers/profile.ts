@@ -12,6 +12,10 @@ export const TEST_PROFILE_ENV: Readonly<NodeJS.ProcessEnv> = Object.freeze({
   HEDGEROW_HOG_WORKERS: '1',
   HEDGEROW_EXPORT_WORKERS: '1',
   HEDGEROW_INSIGHTS_THREADS: '1',
+  // Tests poll the management API (25 ms apart, often several at once) for what consumers
+  // applied: on a loaded machine, where each waits longer, the default 480 a minute per key
+  // answered 429 and a poll ran out of time. The tests of the limit set their own.
+  HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000',
   // The cluster's leases and heartbeats (src/cluster/timings.ts: claims, node
   // announcements, query-status heartbeats, export claims) at half their defaults, so a
   // test waiting out a dead node's claim waits 5 s rather than 10. Not lower: a holder
