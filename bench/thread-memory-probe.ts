@@ -2,22 +2,26 @@
 // which worker threads inherit): each second each thread writes its own heap figures to
 // $HEDGEROW_MEMORY_PROBE_DIR/<pid>-<threadId>.json, so bench/burst-memory.ts can tell
 // which thread's heap holds what. Process-wide figures (RSS, malloc's arenas) come from
-// /proc, not from here. When the bench touches <dir>/gc (the server started with
-// --expose-gc), every thread collects fully once before its next report: what survives
-// is live, the rest was garbage awaiting a collection. Touching <dir>/snapshot-<thread name>
-// has that thread write a heap snapshot into <dir> (what holds its buffers).
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+// /proc, not from here. When the bench touches <dir>/gc, every thread collects fully once
+// before its next report: what survives is live, the rest was garbage awaiting a
+// collection (V8's gc function is taken from a context made while --expose-gc is set for a
+// moment, as src/memory/idle-collect.ts does). Touching <dir>/snapshot-<thread name> has
+// that thread write a heap snapshot into <dir> (what holds its buffers).
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { threadId, workerData } from 'node:worker_threads';
-import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const dir = process.env.HEDGEROW_MEMORY_PROBE_DIR;
 if (dir !== undefined) {
   const MB = 1024 * 1024;
   const mb = (n: number) => Math.round(n / MB);
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  setFlagsFromString('--no-expose-gc');
   let collectedFor = 0;
   let snapshotFor = 0;
   const report = () => {
-    const gc = (globalThis as { gc?: () => void }).gc;
     let asked = 0;
     try {
       asked = statSync(`${dir}/gc`).mtimeMs;
@@ -25,7 +29,7 @@ if (dir !== undefined) {
       // not asked
     }
     let collected = false;
-    if (gc !== undefined && asked > collectedFor) {
+    if (asked > collectedFor) {
       collectedFor = asked;
       gc();
       collected = true;
@@ -50,12 +54,15 @@ if (dir !== undefined) {
     } catch {
       // not asked
     }
-    writeFileSync(`${dir}/${process.pid}-${threadId}.json`, JSON.stringify({
+    // Written aside and renamed, so a reader never sees half a report.
+    const file = `${dir}/${process.pid}-${threadId}.json`;
+    writeFileSync(`${file}.next`, JSON.stringify({
       threadId, name, data, at: Date.now(), collected,
       heapUsed: mb(u.heapUsed), heapTotal: mb(u.heapTotal), external: mb(u.external), arrayBuffers: mb(u.arrayBuffers),
       mallocedMemory: mb(h.malloced_memory), peakMalloced: mb(h.peak_malloced_memory), heapLimit: mb(h.heap_size_limit),
       spaces,
     }));
+    renameSync(`${file}.next`, file);
   };
   setInterval(report, 1000).unref();
   report();
