@@ -6,7 +6,9 @@
 // heap every few seconds and, when it has been quiet since the last look and has grown by
 // more than a bound since its last full collection, collects once. A busy thread is left
 // to V8; a quiet one pays one collection per burst (tens of milliseconds on a heap of
-// tens of megabytes).
+// tens of megabytes), and one more a few seconds later: V8 gives back the young generation
+// it grew for the burst (32 MB a thread) only in a collection made once its measure of the
+// allocation rate (over the last 5 s) has fallen, which the first one comes too early for.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -20,6 +22,9 @@ export interface IdleCollectOptions {
 
 const EVERY_MS = 2_000;
 const GROWTH_BYTES = 16 * 1024 * 1024;
+// After a collection, the second one comes this much later (ms), if the thread is quiet
+// then and its heap still has more room committed than the growth bound.
+const FOLLOW_UP_MS = 8_000;
 // Share of the last interval the thread's event loop spent working, under which it is quiet.
 const QUIET_UTILIZATION = 0.1;
 
@@ -50,16 +55,28 @@ export function collectWhenIdle({ everyMs = EVERY_MS, growthBytes = GROWTH_BYTES
   let collect: (() => void) | null = null;
   let floor = size();
   let last = performance.eventLoopUtilization();
-  setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    const quiet = performance.eventLoopUtilization(now, last).utilization < QUIET_UTILIZATION;
-    last = now;
-    const current = size();
-    floor = Math.min(floor, current);
-    if (!quiet || current - floor <= growthBytes) return;
+  // When the second collection is due (0: none is).
+  let followUpAt = 0;
+  const collectNow = () => {
     (collect ??= fullCollection())();
     floor = size();
     // The collection's own time is not the thread's work.
     last = performance.eventLoopUtilization();
+  };
+  setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const quiet = performance.eventLoopUtilization(now, last).utilization < QUIET_UTILIZATION;
+    last = now;
+    const h = getHeapStatistics();
+    const current = h.total_heap_size + h.external_memory;
+    floor = Math.min(floor, current);
+    if (!quiet) return;
+    if (current - floor > growthBytes) {
+      collectNow();
+      followUpAt = Date.now() + FOLLOW_UP_MS;
+    } else if (followUpAt !== 0 && Date.now() >= followUpAt) {
+      followUpAt = 0;
+      if (h.total_heap_size - h.used_heap_size > growthBytes) collectNow();
+    }
   }, everyMs).unref();
 }
