@@ -17,7 +17,7 @@ import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 import { cliEntry } from './cli-entry.js';
 import { watchServer } from '../test/helpers/server-watch.js';
-import { emptyObjects, lz64Bomb } from '../test/helpers/hostile-bodies.js';
+import { hostilePhases, type Hostile } from './hostile-phases.js';
 
 const { values } = parseArgs({ options: {
   runs: { type: 'string', default: '1' }, baseline: { type: 'string' }, only: { type: 'string' },
@@ -27,54 +27,10 @@ const { values } = parseArgs({ options: {
 const serverEnv = Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const MB = 1024 * 1024;
 const DEADLINE_MS = 30_000;
-
-interface Keys { project_id: number; project_api_key: string; personal_api_key: string }
-interface Hostile { path: string; body: Buffer | string; headers: Record<string, string> }
-
-const lz = { 'Content-Type': 'text/plain' };
 const gz = { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' };
 const plain = { 'Content-Type': 'application/json' };
 
-function phases(token: string, projectId: number, personalKey: string): { name: string; requests: Hostile[]; concurrency: number }[] {
-  const far = (i: number) => ({ path: '/i/v0/e/?_=99999999999999999999', body: JSON.stringify({ api_key: token, event: 'far sent_at', distinct_id: `far-${i}` }), headers: plain });
-  const events = (n: number, size: number) => JSON.stringify({ api_key: token, batch: Array.from({ length: n }, (_, i) => ({
-    event: 'large', distinct_id: `large-${i % 50}`, properties: { $browser: ['Chrome', 'Firefox', 'Safari'][i % 3], blob: 'x'.repeat(size) },
-  })) });
-  const management = { ...plain, Authorization: `Bearer ${personalKey}` };
-  const wide = JSON.stringify({ api_key: token, event: 'wide', distinct_id: 'wide', properties: Object.fromEntries(Array.from({ length: 65_536 }, (_, i) => [`k${i}`, i])) });
-  const deep = `{"api_key":"${token}","event":"deep","distinct_id":"deep","properties":{"deep":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
-  return [
-    { name: 'bombs with far _ beside', concurrency: 6, requests: [
-      { path: '/batch/?compression=lz64', body: lz64Bomb(30_000), headers: lz },
-      { path: '/i/v0/e/?compression=lz64', body: lz64Bomb(31_000), headers: lz },
-      far(0),
-      { path: '/batch/', body: gzipSync(emptyObjects(16 * MB), { level: 9 }), headers: gz },
-      { path: '/batch/', body: gzipSync(emptyObjects(70 * MB), { level: 9 }), headers: gz },
-      far(1),
-      { path: '/batch/', body: emptyObjects(20 * MB - 1), headers: plain },
-      { path: '/batch/?compression=lz64', body: lz64Bomb(30_000), headers: lz },
-      far(2),
-    ] },
-    { name: 'twelve bombs at once', concurrency: 12, requests: [
-      ...Array.from({ length: 4 }, (_, i) => ({ path: '/batch/?compression=lz64', body: lz64Bomb(30_000 + i), headers: lz })),
-      ...Array.from({ length: 4 }, () => ({ path: '/batch/', body: gzipSync(emptyObjects(70 * MB), { level: 1 }), headers: gz })),
-      ...Array.from({ length: 4 }, () => ({ path: '/batch/', body: emptyObjects(20 * MB - 1), headers: plain })),
-      far(4), far(5),
-    ] },
-    { name: 'large bodies: 19 MiB batches accepted, 20 MiB and 10 MiB refused', concurrency: 4, requests: [
-      ...Array.from({ length: 4 }, () => ({ path: '/batch/', body: events(1900, 10_000), headers: plain })),
-      ...Array.from({ length: 4 }, () => ({ path: '/batch/', body: Buffer.alloc(20 * MB, 0x20), headers: plain })),
-      ...Array.from({ length: 4 }, () => ({ path: `/api/projects/${projectId}/feature_flags/`, body: Buffer.alloc(10 * MB + 1, 0x20), headers: management })),
-    ] },
-    { name: 'an event of 17 MiB, wide and deep events', concurrency: 2, requests: [
-      { path: '/batch/', body: events(1, 17 * MB), headers: plain },
-      { path: '/i/v0/e/', body: wide, headers: plain },
-      { path: '/i/v0/e/', body: deep, headers: plain },
-      far(3),
-    ] },
-  ];
-}
-
+interface Keys { project_id: number; project_api_key: string; personal_api_key: string }
 async function start(cwd: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [cliEntry(cwd), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, HEDGEROW_GEOIP_DB: 'none', ...serverEnv } });
@@ -156,7 +112,7 @@ async function measure(label: string, cwd: string, dataDir: string): Promise<str
   const rows: string[] = [];
   // Built before the bystanders start: this process blocked for seconds would find their
   // idle connections closed by the server when it next used them (a client's failure).
-  const all = phases(keys.project_api_key, keys.project_id, keys.personal_api_key);
+  const all = hostilePhases(keys.project_api_key, keys.project_id, keys.personal_api_key);
   const crowd = bystanders(server.url, keys.project_api_key);
   await new Promise((r) => setTimeout(r, 1000));
   crowd.take();

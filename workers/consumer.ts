@@ -6,8 +6,10 @@ import { lowerThisThreadPriority, nameThisThread } from '../src/log/consumers/pr
 import { captureCodec } from '../src/capture/frames.js';
 import { openStore } from '../src/store/index.js';
 import { tables } from '../src/tables.js';
+import { collectWhenIdle } from '../src/memory/index.js';
 
 lowerThisThreadPriority(10);
+collectWhenIdle();
 
 const controller = new AbortController();
 parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });

@@ -17,6 +17,7 @@ import { consumersOf, startModules, writeCommandsOf, type NodeContext, type Node
 import { accessModule } from '../access/module.js';
 import { uuidRecorded } from '../events/index.js';
 import type { TenancyStore } from '../access/index.js';
+import { collectWhenIdle } from '../memory/index.js';
 import { openCore } from './core.js';
 
 export interface ServeOptions {
@@ -41,6 +42,8 @@ export interface RunningServer {
 
 export async function startServer(config: Readonly<Config>, modules: readonly NodeModule[], opts: ServeOptions = {}): Promise<RunningServer> {
   assertNativeUws();
+  // This thread's part; consumer threads and pool workers start their own.
+  collectWhenIdle();
   const log = opts.log ?? createLogger(config.logLevel);
   const [specs, declared] = await Promise.all([writeCommandsOf<Store>(modules), opts.consumers ?? consumersOf(modules, config, 'serve')]);
   const core = await openCore({ config, log, specs, consumers: [...declared, ...(opts.moreConsumers ?? [])] });

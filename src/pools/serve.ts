@@ -5,6 +5,7 @@
 import { Piscina, workerData } from 'piscina';
 import type { BatchOutcome, FailedItem, InputOf, Kind, OutputOf, TaskMap, TaskMessage } from './tasks.js';
 import { countLoaded, LOADED_COUNTER } from './loading.js';
+import { collectWhenIdle } from '../memory/index.js';
 
 export type EachHandler<I, O> = (input: I) => O | Promise<O>;
 
@@ -66,6 +67,7 @@ function moving(outcome: BatchOutcome<unknown>, transfer: (output: unknown) => A
 // pool may terminate the thread (./loading.ts).
 export function serveTasks<T extends TaskMap<T>>(handlers: TaskHandlers<T>, opts: ServeOptions = {}): (message: TaskMessage) => Promise<BatchOutcome<unknown>> {
   countLoaded((workerData as Record<string, Int32Array | undefined> | undefined)?.[LOADED_COUNTER]);
+  collectWhenIdle();
   const byKind = new Map<string, EachHandler<unknown, unknown> | BatchHandler<unknown, unknown>>(Object.entries(handlers));
   const { beforeEach, transfer } = opts;
   return async (message) => {

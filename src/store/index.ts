@@ -2,3 +2,4 @@
 // environments are opened with every domain's declarations.
 export { plainMaps, table, type Declarations, type Environment, type Table, type TableOptions, type Tables } from './table.js';
 export { DataDirError, openStore, type Environments, type OpenStore, type StoreOf } from './env.js';
+export { releaseEncodeBuffer } from './encode-buffer.js';

@@ -3,6 +3,7 @@
 // no longer holds goes to its backfill or stops it loudly), then applies entries through
 // the ladder, never past the consumer it follows.
 import type { Cluster } from '../../cluster/index.js';
+import { releaseEncodeBuffer } from '../../store/index.js';
 import type { LogTables } from '../tables.js';
 import type { LogEntry, LogReader } from '../types.js';
 import { consumerPosition, rethrowUnlessWritable } from './positions.js';
@@ -11,6 +12,14 @@ import { LogGapError, type ConsumerContext, type ConsumerDefinition, type Consum
 
 // How often a consumer waiting for the one it follows looks at that one's position.
 const FOLLOW_POLL_MS = 50;
+// A record at least this large may have made the thread's value encoder grow its buffer
+// for good: after applying it, the buffer is given back (src/store/encode-buffer.ts).
+const LARGE_RECORD_BYTES = 1024 * 1024;
+
+function hasLargeRecord(entries: readonly LogEntry[]): boolean {
+  for (const e of entries) if (e.record !== undefined && e.record.byteLength >= LARGE_RECORD_BYTES) return true;
+  return false;
+}
 
 export interface RunOptions<S, T> {
   store: T & LogTables;
@@ -67,7 +76,10 @@ export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, op
   try {
     const start = await startingPosition(ctx, definition.startsAt, handler, reader);
     const leader = definition.follows === undefined ? null : consumerPosition(store, definition.follows, reader.id);
-    const apply = (entries: LogEntry[]) => applyIsolating(handler, entries, ctx, reports);
+    const apply = async (entries: LogEntry[]) => {
+      await applyIsolating(handler, entries, ctx, reports);
+      if (hasLargeRecord(entries)) releaseEncodeBuffer(store.root);
+    };
     await reader.consume(start, leader === null ? apply : async (entries) => {
       // Only what the leader has applied; the rest once it has.
       let rest = entries;
