@@ -10,6 +10,8 @@ export interface SinkRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  // When it arrived (Date.now()), for a failing test to say.
+  at: number;
   json(): any;
 }
 
@@ -37,7 +39,7 @@ export async function startSink(): Promise<Sink> {
     let body = '';
     req.on('data', (d: Buffer) => { body += d.toString(); });
     req.on('end', () => {
-      const entry: SinkRequest = { method: req.method!, path: req.url!, headers: req.headers, body, json: () => JSON.parse(body) };
+      const entry: SinkRequest = { method: req.method!, path: req.url!, headers: req.headers, body, at: Date.now(), json: () => JSON.parse(body) };
       sink.requests.push(entry);
       let gone = false;
       res.on('close', () => { if (!res.writableFinished) gone = true; });
