@@ -1,7 +1,8 @@
 // Public face of hog functions and destinations (docs/decisions/0021, 0022): the log
 // consumer that runs destinations on events, the management routes and their write
 // commands, and the destinations' own store.
-export { destinationsConsumer, type DestinationsSettings } from './runtime/consumer.js';
+export { destinationsConsumer } from './runtime/consumer.js';
+export type { DestinationsSettings } from './runtime/consumer-declaration.js';
 // The claim's handover (docs/decisions/0031): where a successor starts, and taking over.
 export { DESTINATIONS_CONSUMER, handoverPosition, takeOver } from './runtime/queue.js';
 // Logs, metrics and watcher state: pruned on every node, and with NATS the same on every node (docs/decisions/0034).

@@ -2,7 +2,6 @@
 // loads only in its own thread.
 import { declareConsumer } from '../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from './consumer.js';
-import type { EventStoreSettings } from './store-consumer.js';
 
 export const eventStoreConsumerDeclaration = declareConsumer<EventStoreSettings>({
   module: new URL('./store-consumer.js', import.meta.url).href,
@@ -12,3 +11,8 @@ export const eventStoreConsumerDeclaration = declareConsumer<EventStoreSettings>
   // ~100 MB decoded), twice over.
   heapMb: (settings) => 512 + Math.ceil((settings.cachedPersons * 4) / 1024),
 });
+
+export interface EventStoreSettings {
+  // Persons the person step keeps in memory between transactions (src/persons/person-cache.ts).
+  cachedPersons: number;
+}

@@ -10,12 +10,8 @@ import {
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
 import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
-import { eventStoreConsumerDeclaration } from './store-consumer-declaration.js';
+import { eventStoreConsumerDeclaration, type EventStoreSettings } from './store-consumer-declaration.js';
 
-export interface EventStoreSettings {
-  // Persons the person step keeps in memory between transactions (src/persons/person-cache.ts).
-  cachedPersons: number;
-}
 
 export function eventStoreHandler<S>(ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation): ConsumerHandler {
   const { store, now, position } = ctx;

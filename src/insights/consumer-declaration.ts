@@ -3,7 +3,6 @@
 import { declareConsumer } from '../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../events/index.js';
 import { INSIGHTS_CONSUMER } from './protocol.js';
-import type { InsightsSettings } from './consumer.js';
 
 export const insightsConsumerDeclaration = declareConsumer<InsightsSettings>({
   module: new URL('./consumer.js', import.meta.url).href,
@@ -14,3 +13,15 @@ export const insightsConsumerDeclaration = declareConsumer<InsightsSettings>({
   // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
   heapMb: () => 768,
 });
+
+export interface InsightsSettings {
+  /** The data dir: the columnar store is <dataDir>/insights.duckdb. */
+  dataDir: string;
+  threads?: number;
+  memoryLimit?: string;
+  /**
+   * A `hedgerow aggregate` replica of this name: queries come over NATS (./nats-query-server.ts,
+   * on the thread's cluster connection) rather than from this process's service (./query-server.ts).
+   */
+  replica?: string;
+}

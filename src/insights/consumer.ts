@@ -6,7 +6,7 @@
 // When the log no longer holds what it has not loaded (a data dir from before insights),
 // it loads the event store's rows instead.
 import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
-import { insightsConsumerDeclaration } from './consumer-declaration.js';
+import { insightsConsumerDeclaration, type InsightsSettings } from './consumer-declaration.js';
 import type { EventsTables } from '../events/tables.js';
 import type { PersonsTables } from '../persons/index.js';
 import { createHogQLParsePool } from '../hogql/index.js';
@@ -17,17 +17,6 @@ import { serveQueries } from './query-server.js';
 import { serveQueriesOverNats } from './nats-query-server.js';
 
 
-export interface InsightsSettings {
-  /** The data dir: the columnar store is <dataDir>/insights.duckdb. */
-  dataDir: string;
-  threads?: number;
-  memoryLimit?: string;
-  /**
-   * A `hedgerow aggregate` replica of this name: queries come over NATS (./nats-query-server.ts,
-   * on the thread's cluster connection) rather than from this process's service (./query-server.ts).
-   */
-  replica?: string;
-}
 
 const BACKFILL_BATCH = 50_000;
 // Log bytes per batch (./from-store.ts holds each event decoded from the log, as stored and

@@ -3,7 +3,6 @@
 import { declareConsumer } from '../../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from '../../events/index.js';
 import { DESTINATIONS_CONSUMER } from './queue.js';
-import type { DestinationsSettings } from './consumer.js';
 
 export const destinationsConsumerDeclaration = declareConsumer<DestinationsSettings>({
   module: new URL('./consumer.js', import.meta.url).href,
@@ -11,3 +10,12 @@ export const destinationsConsumerDeclaration = declareConsumer<DestinationsSetti
   startsAt: 'end',
   follows: EVENT_STORE_CONSUMER,
 });
+
+export interface DestinationsSettings {
+  dataDir: string;
+  siteUrl: string;
+  // HEDGEROW_HOG_FETCH_ALLOW as given.
+  fetchAllow: string;
+  hogWorkers: number;
+  watcherLockMs: number;
+}

@@ -14,20 +14,12 @@ import { createFunctionCache } from './function-cache.js';
 import { createHogPools } from './hog-pools.js';
 import { applyBatch, type PipelineDeps, type PipelineTables } from './pipeline.js';
 import { appliedKey, queuedInvocations } from './queue.js';
-import { destinationsConsumerDeclaration } from './consumer-declaration.js';
+import { destinationsConsumerDeclaration, type DestinationsSettings } from './consumer-declaration.js';
 import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
 import { WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
 
-export interface DestinationsSettings {
-  dataDir: string;
-  siteUrl: string;
-  // HEDGEROW_HOG_FETCH_ALLOW as given.
-  fetchAllow: string;
-  hogWorkers: number;
-  watcherLockMs: number;
-}
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
 // Fetches in flight per function (fewer once its watcher degrades it) and over all
