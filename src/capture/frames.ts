@@ -112,19 +112,24 @@ export function encodeRecord(events: readonly CapturedEvent[]): Buffer {
   return encodeFrames([eventsFrame(events)]);
 }
 
+// Where the capture frame at `at` ends, from its header's lengths (the header itself must fit).
+function captureFrameEnd(buf: Buffer, at: number): number {
+  return at + CAPTURE_HEAD + buf.readUInt32LE(at + 4) + 4 * buf.readUInt32LE(at + 8) + UUID_BYTES * buf.readUInt32LE(at + 12)
+    + buf.readUInt32LE(at + 16);
+}
+
 function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined): number {
   const flags = buf[at + 1];
   const ipBytes = buf.readUInt32LE(at + 4);
   const dropped = buf.readUInt32LE(at + 8);
   const uuids = buf.readUInt32LE(at + 12);
-  const bodyBytes = buf.readUInt32LE(at + 16);
+  const end = captureFrameEnd(buf, at);
+  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
   let p = at + CAPTURE_HEAD;
   const ip = flags & HAS_IP ? buf.toString('utf8', p, p + ipBytes) : null;
   p += ipBytes;
   const uuidsAt = p + 4 * dropped;
   const bodyAt = uuidsAt + UUID_BYTES * uuids;
-  const end = bodyAt + bodyBytes;
-  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
   let droppedAt: number[] | null = null;
   if (dropped > 0) {
     droppedAt = new Array<number>(dropped);
@@ -210,8 +215,7 @@ export function recordProjects(data: Uint8Array): number[] | null {
     const kind = buf[at];
     if (kind === FRAME_CAPTURE) {
       if (at + CAPTURE_HEAD > buf.length) return null;
-      const end = at + CAPTURE_HEAD + buf.readUInt32LE(at + 4) + 4 * buf.readUInt32LE(at + 8) + UUID_BYTES * buf.readUInt32LE(at + 12)
-        + buf.readUInt32LE(at + 16);
+      const end = captureFrameEnd(buf, at);
       if (end > buf.length) return null;
       const project = buf.readDoubleLE(at + 20);
       if (!projects.includes(project)) projects.push(project);
