@@ -21,7 +21,13 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: profiledEnv(env) });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-16_000); });
+  // A server that dies on its own, not through cliStop, says how and what it last wrote:
+  // the failing test then shows a crash, not only its "fetch failed".
+  child.once('exit', (code, signal) => {
+    if (stopping.has(child)) return;
+    console.error(`    serve (pid ${child.pid}) exited on its own: code ${code}, signal ${signal}\n${stderr}\n${warnings.join('\n')}`);
+  });
   const warnings: string[] = [];
   let partial = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -59,7 +65,10 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs
   });
 }
 
+const stopping = new WeakSet<ChildProcess>();
+
 export function cliStop(child: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+  stopping.add(child);
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
