@@ -6,6 +6,7 @@ import type { Columnar } from './columnar/database.js';
 import { queryErrorOf } from './columnar/errors.js';
 import type { Plan, PlanContext } from './planner/context.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
+import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
 import { planLifecycle, type LifecycleResult } from './planner/lifecycle.js';
 import { matchingValues, valueSetKey, valueSetLookups, valueSetQuery, type Properties } from './planner/properties.js';
@@ -14,7 +15,7 @@ import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
 import { parseQuery, type AnalyticsQuery } from './schemas.js';
-import { parseHogQLExpressions } from './hogql.js';
+import { parseHogQLExpressions, parseHogQLSelect } from './hogql.js';
 
 export interface RunContext {
   projectId: number;
@@ -25,7 +26,7 @@ export interface RunContext {
   nowMs: number;
 }
 
-export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult;
+export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
 
 /** What a query's answer carries besides PostHog's own fields (api layer adds the cache ones). */
 export interface QueryResponse {
@@ -33,7 +34,10 @@ export interface QueryResponse {
   results: unknown;
   hasMore?: boolean;
   columns?: string[];
-  types?: string[];
+  types?: string[] | [string, string][];
+  /** HogQLQuery: the query that ran, and how long its steps took (seconds). */
+  hogql?: string;
+  timings?: { k: string; t: number }[];
   limit?: number;
   offset?: number;
   timezone: string;
@@ -41,7 +45,7 @@ export interface QueryResponse {
 }
 
 function propertyLists(query: AnalyticsQuery): Properties[] {
-  const lists: unknown[] = [query.properties];
+  const lists: unknown[] = ['properties' in query ? query.properties : null];
   if ('series' in query) for (const node of query.series) lists.push(node.properties);
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
   if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
@@ -68,6 +72,11 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
     case 'LifecycleQuery': return planLifecycle(query, ctx);
     case 'StickinessQuery': return planStickiness(query, ctx);
     case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query, hogql));
+    case 'HogQLQuery': {
+      const started = performance.now();
+      const ast = await parseHogQLSelect(query.query, hogql);
+      return planHogQLQuery(query, ctx, ast, (performance.now() - started) / 1000);
+    }
   }
 }
 
@@ -95,8 +104,14 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];
+  const executing = performance.now();
   for (const statement of plan.statements) results.push(await ask(statement));
+  const executeSeconds = (performance.now() - executing) / 1000;
   const shaped = plan.shape(results);
+  if ('hogql' in shaped) {
+    const { results: rows, timings, ...rest } = shaped;
+    return { kind: query.kind, results: rows, ...rest, timings: [...timings, { k: './execute', t: executeSeconds }], timezone: run.timezone };
+  }
   const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
   if ('hasMore' in shaped) response.hasMore = shaped.hasMore;
   if ('dateFrom' in shaped) response.resolved_date_range = { date_from: shaped.dateFrom, date_to: shaped.dateTo };

@@ -133,6 +133,14 @@ export const EventsQuerySchema = Type.Object({
   personId: Nullable(Type.String()),
 }, Loose);
 
+export const HogQLQuerySchema = Type.Object({
+  kind: Type.Literal('HogQLQuery'),
+  query: Type.String({ minLength: 1 }),
+  values: Nullable(Type.Record(Type.String(), Type.Any())),
+  variables: Nullable(Type.Record(Type.String(), Type.Any())),
+  filters: Nullable(Type.Object({}, Loose)),
+}, Loose);
+
 export type EventsNode = Static<typeof EventsNodeSchema>;
 export type BreakdownFilter = Static<typeof BreakdownFilterSchema>;
 export type TrendsQuery = Static<typeof TrendsQuerySchema>;
@@ -141,9 +149,10 @@ export type RetentionQuery = Static<typeof RetentionQuerySchema>;
 export type LifecycleQuery = Static<typeof LifecycleQuerySchema>;
 export type StickinessQuery = Static<typeof StickinessQuerySchema>;
 export type EventsQuery = Static<typeof EventsQuerySchema>;
+export type HogQLQuery = Static<typeof HogQLQuerySchema>;
 export type DateRange = Static<typeof DateRangeSchema>;
 
-export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery;
+export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery;
 export type QueryKind = AnalyticsQuery['kind'];
 
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
@@ -154,6 +163,7 @@ const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: u
   ['LifecycleQuery', TypeCompiler.Compile(LifecycleQuerySchema)],
   ['StickinessQuery', TypeCompiler.Compile(StickinessQuerySchema)],
   ['EventsQuery', TypeCompiler.Compile(EventsQuerySchema)],
+  ['HogQLQuery', TypeCompiler.Compile(HogQLQuerySchema)],
 ]);
 
 export const QUERY_KINDS = [...CHECKS.keys()] as QueryKind[];

@@ -28,9 +28,9 @@ export interface ResultFields {
   next_allowed_client_refresh: string;
   cache_target_age: string;
   cache_key: string;
-  hogql: null;
+  hogql: string | null;
   modifiers: Record<string, never>;
-  timings: never[];
+  timings: { k: string; t: number }[];
 }
 
 export type Answer =
@@ -60,7 +60,7 @@ export function createQueryService(deps: QueryServiceDeps) {
     return {
       is_cached: cached, last_refresh: iso(entry.calculatedAt),
       next_allowed_client_refresh: iso(entry.calculatedAt + minimumRefreshInterval(interval, rangeDays(entry.response))),
-      cache_target_age: iso(entry.calculatedAt + staleAfter(interval)), cache_key: key, hogql: null, modifiers: {}, timings: [],
+      cache_target_age: iso(entry.calculatedAt + staleAfter(interval)), cache_key: key, hogql: entry.response.hogql ?? null, modifiers: {}, timings: entry.response.timings ?? [],
     };
   }
 
