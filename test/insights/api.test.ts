@@ -130,7 +130,7 @@ a('a query the engine cannot run is a 400 naming the field; a missing query too'
   const bad = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...pageviews, interval: 'fortnight' } });
   assert.is(bad.status, 400);
   assert.equal(bad.body, { type: 'validation_error', code: 'invalid_input', detail: bad.body.detail, attr: 'interval' });
-  const kind = await api('POST', `${env()}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: 'select 1' } });
+  const kind = await api('POST', `${env()}/query/`, t.personalKey, { query: { kind: 'SessionsTimelineQuery', query: 'select 1' } });
   assert.is(kind.status, 400);
   assert.match(kind.body.detail, 'Unsupported query kind');
   const none = await api('POST', `${env()}/query/`, t.personalKey, {});

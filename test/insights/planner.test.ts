@@ -87,7 +87,7 @@ p('formulas: precedence, parentheses, unary minus, division by zero gives 0', ()
 p('queries: wrapped in InsightVizNode or bare, bad shapes named by field', () => {
   const trends = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'x' }] };
   assert.is(parseQuery({ kind: 'InsightVizNode', source: trends }).kind, 'TrendsQuery');
-  assert.throws(() => parseQuery({ kind: 'HogQLQuery', query: 'select 1' }), (e: unknown) => e instanceof QueryError && /Unsupported query kind/.test(e.message));
+  assert.throws(() => parseQuery({ kind: 'SessionsTimelineQuery', query: 'select 1' }), (e: unknown) => e instanceof QueryError && /Unsupported query kind/.test(e.message));
   assert.throws(() => parseQuery({ ...trends, interval: 'fortnight' }), (e: unknown) => e instanceof QueryError && e.attr === 'interval');
   assert.throws(() => parseQuery({ ...trends, series: [{ event: 'x', math: 'hogql' }] }), (e: unknown) => e instanceof QueryError && e.attr === 'series.0.math');
 });
