@@ -157,6 +157,28 @@ h('errors as PostHog words them: syntax with its position, unknown functions wit
   await refused('select event, count() from events', /could not be run/);
 });
 
+h('EventsQuery takes the catalogue’s functions, person_display_name, aggregates in where, PostHog’s default order', async () => {
+  const events = async (q: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'EventsQuery', after: 'all', ...q }, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results as unknown[][];
+  };
+  assert.equal(await events({ select: ['event', 'count()'] }), [['$pageview', 3], ['purchase', 2], ['$identify', 1]]);
+  assert.equal(await events({ select: ['event', 'count()'], where: ['count() > 1'] }), [['$pageview', 3], ['purchase', 2]]);
+  assert.equal(await events({
+    select: ['toDate(timestamp)', "if(event = 'purchase', 1, 0)", "coalesce(properties.$browser, 'none')", "concat(event, '!')", 'round(toFloat(properties.price))', "dateDiff('day', toDateTime('2024-06-01'), timestamp)"],
+    where: ["event = 'purchase'"], orderBy: ['timestamp ASC'],
+  }), [['2024-06-03', 1, 'Safari', 'purchase!', 30, 2], ['2024-06-03', 1, 'none', 'purchase!', 8, 2]]);
+  assert.equal(await events({ select: ["countIf(event = 'purchase')", 'argMax(event, timestamp)', 'uniq(distinct_id)'] }), [[2, 'purchase', 3]]);
+  const people = await events({ select: ['person_display_name -- Person', 'event'], where: ["event = 'purchase'"], orderBy: ['timestamp ASC'] });
+  assert.equal(people.map((r) => (r[0] as { display_name: string }).display_name), ['user-2', 'one@example.com']);
+  assert.match((people[0][0] as { id: string }).id, /^[0-9a-f-]{36}$/);
+  const bad = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'EventsQuery', select: ['cuont()'] } });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.attr, 'select.0');
+  assert.match(bad.body.detail, /Unsupported function call 'cuont\(\.\.\.\)'\. Perhaps you meant 'count\(\.\.\.\)'\?/);
+});
+
 h('HogQL in the background: async, poll, cancel as the other kinds', async () => {
   const start = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: "select count() from events where event = 'purchase'" }, refresh: 'force_async' });
   assert.is(start.status, 202, JSON.stringify(start.body));
