@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     const ast = await parseHogQLSelect(typical);
     parse += ms(t0);
     t0 = performance.now();
-    compileHogQL(ast, typical, { projectId: 1, timezone: 'UTC', weekStart: 0, values: {}, variables: {}, filters: false });
+    compileHogQL(ast, typical, { projectId: 1, timezone: 'UTC', weekStart: 0, values: {}, variables: {}, filters: null });
     compile += ms(t0);
   }
   say('');

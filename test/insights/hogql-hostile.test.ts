@@ -32,17 +32,17 @@ const refused = async (query: string, detail?: RegExp) => {
   if (detail) assert.match(r.body.detail, detail, query);
 };
 
-const ev = (event: string, distinct_id: string, properties: Record<string, unknown> = {}) =>
-  ({ uuid: randomUUID(), event, distinct_id, timestamp: '2024-06-01T10:00:00Z', properties });
+const ev = (event: string, distinct_id: string, properties: Record<string, unknown> = {}, timestamp = '2024-06-01T10:00:00Z') =>
+  ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
 
 s.before(async () => {
   t = await startTestServer({ consumers: NO_DESTINATIONS });
   api = apiClient(t);
   const admin = t.server.tenancy.users()[0];
   other = await t.server.tenancy.createProject(admin.organization_id, 'Other') as { id: number; api_token: string };
-  const mine = [ev('$pageview', 'shared'), ev('$pageview', 'mine-1', { plan: 'free' }), ev('purchase', 'mine-1')];
+  const mine = [ev('$pageview', 'shared', { $session_id: 'sess' }), ev('$pageview', 'mine-1', { plan: 'free' }), ev('purchase', 'mine-1')];
   const theirs = [
-    ev('secret-b', 'shared', { card: '4242' }),
+    ev('secret-b', 'shared', { card: '4242', $session_id: 'sess', $current_url: 'https://secret.example/' }, '2024-06-01T11:00:00Z'),
     ev('$identify', 'shared', { $set: { email: 'victim@example.com' } }),
     ev('secret-b', 'theirs-1'),
   ];
@@ -75,6 +75,9 @@ s('another project’s rows are unreachable: filters, subqueries, joins, CTEs, u
   ];
   for (const q of none) assert.equal(await rows(q, { values: { me: t.projectId } }), [[0]], q);
   assert.equal(await rows('select distinct team_id from events'), [[t.projectId]]);
+  // A session id both projects use: each project's session holds its own events only.
+  assert.equal(await rows('select session_id, $session_duration, $entry_current_url, $pageview_count from sessions'), [['sess', 0, null, 1]]);
+  assert.equal(await rows("select session.$session_duration, session.$end_current_url from events where distinct_id = 'shared'"), [[0, null]]);
   assert.equal(await rows("select person.properties.email from events where distinct_id = 'shared'"), [[null]]);
   assert.equal(await rows('select count() from persons p join events e on e.person_id = p.id'), [[3]]);
 });

@@ -33,11 +33,11 @@ h.before(async () => {
   const ev = (event: string, distinct_id: string, timestamp: string, properties: Record<string, unknown> = {}) =>
     ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
   const batch = [
-    ev('$pageview', 'anon-1', '2024-06-01T09:00:00Z', { $browser: 'Chrome', $current_url: 'https://a.example/x', price: 5 }),
-    ev('$identify', 'user-1', '2024-06-01T09:30:00Z', { $anon_distinct_id: 'anon-1', $set: { email: 'one@example.com', plan: 'pro' } }),
+    ev('$pageview', 'anon-1', '2024-06-01T09:00:00Z', { $browser: 'Chrome', $current_url: 'https://a.example/x', price: 5, $session_id: 's1' }),
+    ev('$identify', 'user-1', '2024-06-01T09:30:00Z', { $anon_distinct_id: 'anon-1', $set: { email: 'one@example.com', plan: 'pro' }, $session_id: 's1' }),
     ev('$pageview', 'user-1', '2024-06-02T10:00:00Z', { $browser: 'Chrome', price: 20, tags: ['a', 'b'] }),
-    ev('$pageview', 'user-2', '2024-06-02T23:30:00Z', { $browser: 'Safari', nested: { level: { deep: 'yes' } } }),
-    ev('purchase', 'user-2', '2024-06-03T12:00:00Z', { price: 30, $browser: 'Safari' }),
+    ev('$pageview', 'user-2', '2024-06-02T23:30:00Z', { $browser: 'Safari', nested: { level: { deep: 'yes' } }, $session_id: 's2' }),
+    ev('purchase', 'user-2', '2024-06-03T12:00:00Z', { price: 30, $browser: 'Safari', $session_id: 's2' }),
     ev('purchase', 'user-1', '2024-06-03T13:00:00Z', { price: '7.5' }),
   ];
   assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
@@ -140,6 +140,17 @@ h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggr
     ['purchase', 1, 30], ['purchase', 2, 37.5],
   ]);
   assert.equal(await rows("select arrayJoin(['x', 'y']) as v order by v"), [['x'], ['y']]);
+});
+
+h('sessions from $session_id, as a table and joined to events; {filters} with a date range', async () => {
+  assert.equal(await rows('select session_id, distinct_id, $session_duration, $entry_current_url, $pageview_count, $is_bounce from sessions order by session_id'), [
+    ['s1', 'anon-1', 1800, 'https://a.example/x', 1, false], ['s2', 'user-2', 45000, null, 1, false],
+  ]);
+  assert.equal(await rows("select event, session.$session_duration from events where event = 'purchase' order by timestamp"), [['purchase', 45000], ['purchase', null]]);
+  assert.equal(await rows('select count() from events where {filters}'), [[6]]);
+  assert.equal(await rows('select count() from events where {filters}', { filters: { dateRange: { date_from: '2024-06-02', date_to: '2024-06-03' } } }), [[2]]);
+  assert.equal(await rows('select count() from events e where {filters}', { filters: { dateRange: { date_from: '2024-06-03' } } }), [[2]]);
+  await refused('select count() from events where {filters}', /Property filters in \{filters\}/, { filters: { properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] } });
 });
 
 h('errors as PostHog words them: syntax with its position, unknown functions with a hint, arity, nesting, tables', async () => {

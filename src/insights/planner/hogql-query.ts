@@ -4,7 +4,8 @@
 import type { HogQLQuery } from '../schemas.js';
 import type { Plan, PlanContext } from './context.js';
 import { compileHogQL, type CompiledColumn } from './hogql/compile.js';
-import type { HogNode } from './hogql/expr.js';
+import type { CompileContext, HogNode } from './hogql/expr.js';
+import { parseInstant } from './dates.js';
 
 export interface HogQLQueryResult {
   results: unknown[][];
@@ -39,6 +40,19 @@ function decode(v: unknown, column: CompiledColumn): unknown {
   return plain(v);
 }
 
+// HogQLFilters' date range in the project's zone (PostHog's relative and absolute dates;
+// `all` or none: unbounded below, now above when a start is given).
+function filtersOf(query: HogQLQuery, ctx: PlanContext): CompileContext['filters'] {
+  const f = query.filters as { dateRange?: { date_from?: string | null; date_to?: string | null } | null; properties?: unknown } | null | undefined;
+  if (!f) return null;
+  const properties = Array.isArray(f.properties) ? f.properties.length > 0 : f.properties !== null && f.properties !== undefined && typeof f.properties === 'object' && Object.keys(f.properties).length > 0;
+  const from = f.dateRange?.date_from;
+  const to = f.dateRange?.date_to;
+  const fromUs = from && from !== 'all' ? parseInstant(from, ctx, 'filters.dateRange.date_from') * 1000 : null;
+  const toUs = to ? parseInstant(to, ctx, 'filters.dateRange.date_to') * 1000 : fromUs !== null ? ctx.nowMs * 1000 : null;
+  return { fromUs, toUs, properties };
+}
+
 export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode, parseSeconds: number): Plan<HogQLQueryResult> {
   const started = performance.now();
   const variables: Record<string, unknown> = {};
@@ -48,7 +62,7 @@ export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode
       variables[code_name] = isNull ? null : value ?? null;
     }
   }
-  const filters = query.filters !== null && query.filters !== undefined && Object.values(query.filters).some((f) => f !== null && f !== undefined && !(Array.isArray(f) && f.length === 0));
+  const filters = filtersOf(query, ctx);
   const compiled = compileHogQL(ast, query.query, {
     projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: query.values ?? {}, variables, filters,
   });

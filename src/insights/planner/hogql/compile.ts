@@ -10,7 +10,7 @@
 //   catalogue (./functions.ts) whose DuckDB names are its own;
 // - the parser accepts one SELECT (or set of them): no statement of any other kind exists.
 import { HOT_COLUMNS } from '../properties.js';
-import { bool, float, int, join, raw, sql, text, type Sql } from '../sql.js';
+import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
@@ -31,12 +31,38 @@ export interface CompiledQuery {
   paginated: { limit: number; offset: number } | null;
 }
 
-type TableName = 'events' | 'persons' | 'person_distinct_ids';
-const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids']);
+type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions';
+const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions']);
 const STAR: Record<TableName, string[]> = {
   events: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id'],
   persons: ['id', 'created_at', 'properties'],
   person_distinct_ids: ['distinct_id', 'person_id'],
+  sessions: ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$is_bounce'],
+};
+
+// A session (PostHog's sessions table, from events' $session_id): its columns as an aggregate
+// of the project's events, each named `<prefix>x` (`session_x` when joined to events).
+const SESSION_COLUMNS = [
+  ['distinct_id', 'min(distinct_id)'], ['start', 'min(timestamp)'], ['end', 'max(timestamp)'],
+  ['entry_url', "arg_min(current_url, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ['exit_url', "arg_max(current_url, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ['entry_path', "arg_min(pathname, timestamp) FILTER (WHERE pathname <> '' AND pathname <> 'null')"],
+  ['exit_path', "arg_max(pathname, timestamp) FILTER (WHERE pathname <> '' AND pathname <> 'null')"],
+  ['pageviews', "count(*) FILTER (WHERE event = '$pageview')"], ['autocaptures', "count(*) FILTER (WHERE event = '$autocapture')"],
+  ['screens', "count(*) FILTER (WHERE event = '$screen')"], ['uniq_urls', 'count(DISTINCT current_url)'],
+  ['urls', 'coalesce(list(DISTINCT current_url) FILTER (WHERE current_url IS NOT NULL), [])'],
+] as const;
+// PostHog's bounce: no pageview → NULL; else not (more than one pageview, an autocapture, or 10 s or longer).
+const SESSION_FIELDS: Record<string, (c: string) => [string, Expr['type'], boolean]> = {
+  session_id: (c) => [`${c}session_id`, 'String', false], id: (c) => [`${c}session_id`, 'String', false],
+  distinct_id: (c) => [`${c}distinct_id`, 'String', false],
+  $start_timestamp: (c) => [`${c}start`, 'DateTime', false], $end_timestamp: (c) => [`${c}end`, 'DateTime', false],
+  $session_duration: (c) => [`date_diff('second', ${c}start, ${c}end)`, 'Int', false], duration: (c) => [`date_diff('second', ${c}start, ${c}end)`, 'Int', false],
+  $entry_current_url: (c) => [`${c}entry_url`, 'String', true], $end_current_url: (c) => [`${c}exit_url`, 'String', true], $exit_current_url: (c) => [`${c}exit_url`, 'String', true],
+  $entry_pathname: (c) => [`${c}entry_path`, 'String', true], $end_pathname: (c) => [`${c}exit_path`, 'String', true], $exit_pathname: (c) => [`${c}exit_path`, 'String', true],
+  $pageview_count: (c) => [`${c}pageviews`, 'UInt', false], $autocapture_count: (c) => [`${c}autocaptures`, 'UInt', false], $screen_count: (c) => [`${c}screens`, 'UInt', false],
+  $num_uniq_urls: (c) => [`${c}uniq_urls`, 'UInt', false], $urls: (c) => [`${c}urls`, 'Array', false],
+  $is_bounce: (c) => [`(CASE WHEN ${c}pageviews = 0 THEN NULL ELSE NOT (${c}pageviews > 1 OR ${c}autocaptures > 0 OR date_diff('second', ${c}start, ${c}end) >= 10) END)`, 'Bool', true],
 };
 const RESERVED = new Set(['true', 'false', 'null', 'team_id']);
 
@@ -52,6 +78,8 @@ interface Source {
   table: TableName | null;
   /** A base table whose person's properties are read (joined in its subquery). */
   persons: boolean;
+  /** Events whose session's fields are read (`session.*`, joined in its subquery). */
+  sessions: boolean;
   columns: Map<string, SubColumn> | null;
   subquery: Sql | null;
 }
@@ -146,6 +174,10 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       return rest.length === 0 ? base : property(str(base), rest, false, a);
     }
     if (head === 'team_id') return column('project', 'Int');
+    if (src.table === 'sessions') return SESSION_FIELDS[String(head)] && rest.length === 0 ? (() => {
+      const [text, type, nullable] = SESSION_FIELDS[String(head)](`${a}.`);
+      return expr(raw(text), type, [], { nullable });
+    })() : null;
     if (head === 'properties') return rest.length === 0 ? expr(raw(`CAST(${a}.properties AS VARCHAR)`), 'String', [], { nullable: false }) : property(raw(`${a}.properties`), rest, src.table === 'events', a);
     switch (src.table) {
       case 'events':
@@ -160,6 +192,14 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
           case 'elements_chain': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
           case 'person':
           case 'poe': return personField(src, rest);
+          case 'session': {
+            const f = rest.length === 1 ? SESSION_FIELDS[String(rest[0])] : undefined;
+            if (f === undefined) return null;
+            src.sessions = true;
+            // A LEFT JOIN: an event without a session reads NULLs.
+            const [text, type] = f(`${a}.session_`);
+            return expr(raw(text), type, [], { nullable: true });
+          }
         }
         return null;
       case 'persons':
@@ -179,13 +219,28 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     return null;
   }
 
+  const sessionsSql = (prefix: string) =>
+    sql`SELECT project, session_id AS ${raw(`${prefix}session_id`)}, ${raw(SESSION_COLUMNS.map(([name, agg]) => `${agg} AS ${prefix}${name}`).join(', '))} FROM events WHERE project = ${project} AND session_id IS NOT NULL AND session_id <> '' GROUP BY project, session_id`;
+
   function tableSql(src: Source): Sql {
     if (src.subquery !== null) return src.subquery;
     switch (src.table!) {
-      case 'events':
-        return src.persons
-          ? sql`(SELECT ev.*, pe.properties AS person_properties, pe.created_at AS person_created_at FROM events ev LEFT JOIN persons pe ON pe.project = ev.project AND pe.id = ev.person_id WHERE ev.project = ${project})`
-          : sql`(SELECT * FROM events WHERE project = ${project})`;
+      case 'events': {
+        if (!src.persons && !src.sessions) return sql`(SELECT * FROM events WHERE project = ${project})`;
+        const extra: Sql[] = [raw('ev.*')];
+        const joins: Sql[] = [];
+        if (src.persons) {
+          extra.push(raw('pe.properties AS person_properties, pe.created_at AS person_created_at'));
+          joins.push(raw(' LEFT JOIN persons pe ON pe.project = ev.project AND pe.id = ev.person_id'));
+        }
+        if (src.sessions) {
+          extra.push(raw('se.* EXCLUDE (project)'));
+          joins.push(sql` LEFT JOIN (${sessionsSql('session_')}) se ON se.session_session_id = ev.session_id`);
+        }
+        return sql`(SELECT ${join(extra, ', ')} FROM events ev${{ parts: joins }} WHERE ev.project = ${project})`;
+      }
+      case 'sessions':
+        return sql`(${sessionsSql('')})`;
       case 'persons':
         return sql`(SELECT * FROM persons WHERE project = ${project})`;
       case 'person_distinct_ids':
@@ -241,7 +296,20 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     return fail('Unsupported constant', node);
   }
 
-  function placeholder(node: HogNode): Expr {
+  // {filters}: the query's date range on the `timestamp` its FROM gives (PostHog's: from
+  // inclusive, to exclusive); none given is true.
+  function filtersCondition(node: HogNode, scope: Scope): Expr {
+    const f = ctx.filters;
+    if (f === null || (f.fromUs === null && f.toUs === null && !f.properties)) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
+    if (f.properties) fail('Property filters in {filters} are not supported here yet: write them in the WHERE clause', node);
+    const ts = field(node, ['timestamp'], scope);
+    const parts: Sql[] = [];
+    if (f.fromUs !== null) parts.push(sql`${ts.sql} >= ${timestamp(f.fromUs)}`);
+    if (f.toUs !== null) parts.push(sql`${ts.sql} < ${timestamp(f.toUs)}`);
+    return expr(sql`(${join(parts, ' AND ')})`, 'Bool', [ts], { nullable: false });
+  }
+
+  function placeholder(node: HogNode, scope: Scope): Expr {
     const chain = ((node.expr as HogNode | undefined)?.chain ?? []) as unknown[];
     const name = chain.map(String).join('.');
     if (chain.length === 2 && chain[0] === 'variables') {
@@ -250,8 +318,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       return constant(ctx.variables[code], node);
     }
     if (chain.length === 1 && Object.hasOwn(ctx.values, name)) return constant(ctx.values[name], node);
-    // {filters} without filters is true (PostHog's); the filters themselves are not applied yet.
-    if (name === 'filters' && !ctx.filters) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
+    if (name === 'filters') return filtersCondition(node, scope);
     const known = Object.keys(ctx.values);
     return fail(`Placeholder {${name}} is not available in this context.${known.length ? ` You can use the following: ${known.join(', ')}` : ''}`, node);
   }
@@ -426,7 +493,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       case 'Alias':
         return compile(node.expr as HogNode, scope);
       case 'Placeholder':
-        return placeholder(node);
+        return placeholder(node, scope);
       case 'And':
       case 'Or': {
         const parts = (node.exprs as HogNode[]).map((e) => compile(e, scope));
@@ -540,7 +607,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       if (chain.length === 1 && args.length === 0) {
         const cte = lookup(scope, (s) => s.ctes.get(chain[0]));
         if (cte !== undefined) return subquerySource(query(cte, scope), alias ?? chain[0], sqlAlias);
-        if (TABLES.has(chain[0])) return { name: alias ?? chain[0], sqlAlias, table: chain[0] as TableName, persons: false, columns: null, subquery: null };
+        if (TABLES.has(chain[0])) return { name: alias ?? chain[0], sqlAlias, table: chain[0] as TableName, persons: false, sessions: false, columns: null, subquery: null };
       }
       return fail(`Unknown table "${chain.join('.')}".`, table);
     }
@@ -551,7 +618,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
   function subquerySource(part: Part, name: string | null, sqlAlias: string): Source {
     const columns = new Map<string, SubColumn>();
     for (const c of part.columns) if (!columns.has(c.name)) columns.set(c.name, { sqlName: c.sqlName, expr: c.expr });
-    return { name, sqlAlias, table: null, persons: false, columns, subquery: sql`(${part.sql})` };
+    return { name, sqlAlias, table: null, persons: false, sessions: false, columns, subquery: sql`(${part.sql})` };
   }
 
   function starColumns(src: Source): { name: string; expr: Expr }[] {

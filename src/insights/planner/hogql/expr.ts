@@ -37,8 +37,8 @@ export interface CompileContext {
   values: Record<string, unknown>;
   /** `{variables.code_name}` placeholders, by code name. */
   variables: Record<string, unknown>;
-  /** Whether the query carries HogQLFilters (a `{filters}` placeholder then needs them applied). */
-  filters: boolean;
+  /** HogQLFilters for `{filters}`: the date range as instants (µs; null: unbounded), and whether property filters were given. */
+  filters: { fromUs: number | null; toUs: number | null; properties: boolean } | null;
 }
 
 /** A query PostHog would refuse, worded as PostHog words it. */
