@@ -122,6 +122,11 @@ s('row limits: 100 by default with hasMore, at most 50,000 whatever the LIMIT', 
   const page = await hogql('select arrayJoin(range(500)) as n');
   assert.is(page.body.results.length, 100);
   assert.is(page.body.hasMore, true);
+  // What a function is asked to build is bounded before any LIMIT could help.
+  await refused("select repeat('x', 1000000000)", /limited to 1000000 elements/);
+  await refused("select leftPad('x', 2000000000)", /limited to 1000000 elements/);
+  await refused('select length(range(1000000000))', /limited to 1000000 elements/);
+  await refused('select range(0, 10, 0)', /step cannot be 0/);
   const capped = await hogql('select arrayJoin(range(60000)) as n limit 100000');
   assert.is(capped.status, 200);
   assert.is(capped.body.results.length, 50_000);

@@ -40,6 +40,11 @@ function define(group: FunctionGroup, names: string | string[], min: number, max
 }
 
 const list = (args: readonly Sql[]) => join(args, ', ');
+// Sizes a query asks a function to build (repeat, pad, range) are bounded: a 10⁹-element
+// list is built before any LIMIT applies. Past the bound, DuckDB raises an input error (a 400).
+export const MAX_BUILT = 1_000_000;
+const bounded = (n: Sql, what: string) =>
+  sql`(CASE WHEN abs(${n}) > ${raw(String(MAX_BUILT))} THEN error(${text(`${what} is limited to ${MAX_BUILT} elements`)}) ELSE ${n} END)`;
 const call = (name: string, args: readonly Sql[]) => sql`${raw(name)}(${list(args)})`;
 const constantText = (e: Expr, fx: Fx, what: string): string => {
   if (e.constant === undefined || typeof e.constant.value !== 'string') fail(`${fx.name}() needs ${what} as a constant string`, fx.node);
@@ -205,7 +210,7 @@ textFn('lengthUTF8', 'length', 'UInt');
 textFn('reverse', 'reverse');
 textFn('startsWith', 'starts_with', 'Bool', 2);
 textFn('endsWith', 'ends_with', 'Bool', 2);
-textFn('repeat', 'repeat', 'String', 2);
+define('string', 'repeat', 2, 2, ([a, n]) => expr(sql`repeat(${str(a)}, CAST(${bounded(num(n), 'repeat()')} AS BIGINT))`, 'String', [a, n]));
 textFn('left', 'left', 'String', 2);
 textFn('right', 'right', 'String', 2);
 textFn('initcap', 'initcap');
@@ -217,7 +222,7 @@ for (const [names, duck] of [[['trim', 'btrim'], 'trim'], [['trimLeft', 'ltrim']
   define('string', [...names], 1, 2, ([s, c]) => expr(c === undefined ? call(duck, [str(s)]) : call(duck, [str(s), str(c)]), 'String', [s]));
 }
 for (const [names, duck] of [[['leftPad', 'lpad', 'leftPadUTF8'], 'lpad'], [['rightPad', 'rpad', 'rightPadUTF8'], 'rpad']] as const) {
-  define('string', [...names], 2, 3, ([s, n, c]) => expr(call(duck, [str(s), num(n), c === undefined ? sql`' '` : str(c)]), 'String', [s, n]));
+  define('string', [...names], 2, 3, ([s, n, c]) => expr(call(duck, [str(s), sql`CAST(${bounded(num(n), `${duck}()`)} AS INTEGER)`, c === undefined ? sql`' '` : str(c)]), 'String', [s, n]));
 }
 define('string', ['position', 'positionUTF8', 'locate'], 2, 2, ([h, n]) => expr(sql`strpos(${str(h)}, ${str(n)})`, 'UInt', [h, n]));
 define('string', ['positionCaseInsensitive', 'positionCaseInsensitiveUTF8'], 2, 2, ([h, n]) => expr(sql`strpos(lower(${str(h)}), lower(${str(n)}))`, 'UInt', [h, n]));
@@ -293,7 +298,12 @@ define('array', 'arrayPushFront', 2, 2, ([a, x]) => expr(sql`list_prepend(${x.sq
 define('array', 'arraySlice', 2, 3, ([a, o, n]) =>
   expr(n === undefined ? sql`list_slice(${a.sql}, ${num(o)}, len(${a.sql}))` : sql`list_slice(${a.sql}, ${num(o)}, ${num(o)} + ${num(n)} - 1)`, 'Array', [a, o]));
 define('array', 'arrayFlatten', 1, 1, ([a]) => expr(sql`flatten(${a.sql})`, 'Array', [a]));
-define('array', 'range', 1, 3, (args) => expr(call('range', args.map(num)), 'Array', args));
+define('array', 'range', 1, 3, (args) => {
+  // The list's length is (end - start) / step; bounding the ends bounds it for steps of 1 or more.
+  const ends = args.map((a, i) => (i < 2 ? sql`CAST(${bounded(num(a), 'range()')} AS BIGINT)` : sql`CAST(${num(a)} AS BIGINT)`));
+  if (args.length === 3) ends[2] = sql`(CASE WHEN ${ends[2]} = 0 THEN error('range() step cannot be 0') ELSE ${ends[2]} END)`;
+  return expr(call('range', ends), 'Array', args);
+});
 define('array', 'arrayJoin', 1, 1, ([a]) => expr(sql`unnest(${a.sql})`, 'Unknown', [a], { nullable: true }));
 
 // ---- mathematics
