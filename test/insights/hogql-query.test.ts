@@ -86,6 +86,19 @@ h('fields, properties and persons; values as PostHog renders them', async () => 
   assert.equal(await rows('select count() from person_distinct_ids'), [[3]]);
 });
 
+h('the project’s time zone: calendar functions and rendered times; events.pdi', async () => {
+  await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: 'Asia/Tokyo' });
+  try {
+    const r = await hogql("select timestamp, toHour(timestamp), toStartOfDay(timestamp), toDate(timestamp) from events where event = '$identify'");
+    assert.equal(r.body.results, [['2024-06-01T18:30:00+09:00', 18, '2024-06-01T00:00:00+09:00', '2024-06-01']]);
+    assert.is(r.body.types[0][1], "DateTime64(6, 'Asia/Tokyo')");
+    assert.equal(await rows("select count() from events where toDate(timestamp) = '2024-06-03'"), [[3]]);
+  } finally {
+    await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: 'UTC' });
+  }
+  assert.equal(await rows("select pdi.distinct_id, pdi.person.properties.email from events where event = '$identify'"), [['user-1', 'one@example.com']]);
+});
+
 h('clauses: where, group by, having, order by, limit/offset, distinct; aggregates in WHERE move to HAVING', async () => {
   assert.equal(await rows("select distinct event from events where event != 'purchase' order by event"), [['$identify'], ['$pageview']]);
   assert.equal(await rows('select event, count() as c from events group by event having c > 1 order by c desc'), [['$pageview', 3], ['purchase', 2]]);

@@ -26,18 +26,36 @@ function dateTimeText(d: Date): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}000` : ''}Z`;
 }
 
-function plain(v: unknown): unknown {
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+// In another zone, the wall clock there and its offset (PostHog converts times to the project's zone).
+function zonedText(d: Date, zone: string): string {
+  if (zone === 'UTC') return dateTimeText(d);
+  let format = FORMATS.get(zone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset',
+    });
+    FORMATS.set(zone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(d).map((x) => [x.type, x.value]));
+  const offset = p.timeZoneName === 'GMT' ? '+00:00' : p.timeZoneName.replace('GMT', '');
+  const ms = d.getUTCMilliseconds();
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${pad(ms, 3)}000` : ''}${offset}`;
+}
+
+function plain(v: unknown, zone: string): unknown {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (v instanceof Date) return dateTimeText(v);
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).map(plain);
+  if (v instanceof Date) return zonedText(v, zone);
+  if (Array.isArray(v)) return v.map((x) => plain(x, zone));
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).map((x) => plain(x, zone));
   return v;
 }
 
-function decode(v: unknown, column: CompiledColumn): unknown {
+function decode(v: unknown, column: CompiledColumn, zone: string): unknown {
   if (v instanceof Date && column.expr.type === 'Date') return v.toISOString().slice(0, 10);
-  return plain(v);
+  return plain(v, zone);
 }
 
 // HogQLFilters' date range in the project's zone (PostHog's relative and absolute dates;
@@ -73,7 +91,7 @@ export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode
       const page = compiled.paginated;
       const kept = page ? rows.slice(0, page.limit) : rows;
       const result: HogQLQueryResult = {
-        results: kept.map((r) => compiled.columns.map((c, i) => decode(r[`c${i}`], c))),
+        results: kept.map((r) => compiled.columns.map((c, i) => decode(r[`c${i}`], c, ctx.zone))),
         columns: compiled.columns.map((c) => c.name),
         types: compiled.columns.map((c) => [c.name, c.type]),
         hogql: query.query,

@@ -192,6 +192,11 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
           case 'elements_chain': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
           case 'person':
           case 'poe': return personField(src, rest);
+          // The event's distinct id mapping: its person is the event's current one.
+          case 'pdi':
+            if (rest.length === 1 && rest[0] === 'distinct_id') return expr(raw(`${a}.distinct_id`), 'String', [], { nullable: false });
+            if (rest.length === 1 && rest[0] === 'person_id') return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
+            return rest[0] === 'person' ? personField(src, rest.slice(1)) : null;
           case 'session': {
             const f = rest.length === 1 ? SESSION_FIELDS[String(rest[0])] : undefined;
             if (f === undefined) return null;
