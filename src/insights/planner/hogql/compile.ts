@@ -11,7 +11,7 @@
 // - the parser accepts one SELECT (or set of them): no statement of any other kind exists.
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, str, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
@@ -126,7 +126,7 @@ function slice(source: readonly string[], node: HogNode): string | null {
 
 export function compileHogQL(root: HogNode, source: string, ctx: CompileContext): CompiledQuery {
   const codePoints = Array.from(source);
-  const tz = sql`${text(ctx.timezone)}`;
+  const tz = ctx.timezone === 'UTC' ? SESSION_ZONE : sql`${text(ctx.timezone)}`;
   const project = int(ctx.projectId);
   let counter = 0;
   const id = (prefix: string) => `${prefix}${++counter}`;

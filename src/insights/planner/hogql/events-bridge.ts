@@ -5,7 +5,7 @@
 import { QueryError } from '../errors.js';
 import type { HogExpr, Translated } from '../hogql-expr.js';
 import { sql, text } from '../sql.js';
-import { HogQLError, type Expr, type HType } from './expr.js';
+import { HogQLError, SESSION_ZONE, type Expr, type HType } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 function toExpr(t: Translated, node: HogExpr): Expr {
@@ -52,7 +52,7 @@ export function catalogueCall(expr: HogExpr, args: Translated[], zone: string, a
   if (spec.params !== undefined && params.length < spec.params[0]) throw new QueryError(`Aggregation '${name}' requires parameters, e.g. ${name}(0.5)(x)`, attr);
   try {
     const built = spec.build(args.map((a, i) => toExpr(a, nodes[i])), {
-      tz: sql`${text(zone)}`, weekStart: 0, distinct: expr.distinct === true, params, node: { node: 'Call' }, name,
+      tz: zone === 'UTC' ? SESSION_ZONE : sql`${text(zone)}`, weekStart: 0, distinct: expr.distinct === true, params, node: { node: 'Call' }, name,
     });
     return toTranslated(built, spec.aggregate === true || args.some((a) => a.aggregate), args.some((a) => a.persons));
   } catch (err) {

@@ -94,9 +94,16 @@ export function instant(e: Expr, tz: Sql): Sql {
   }
 }
 
+/**
+ * The zone of a UTC project: the columnar store's connections run with TimeZone 'UTC'
+ * (columnar/database.ts), so its wall clock is a plain cast, no per-row zone conversion.
+ */
+export const SESSION_ZONE: Sql = { parts: ["'UTC'"] };
+
 /** The project's (or the value's own) wall-clock time, a TIMESTAMP, for calendar functions. */
 export function wallClock(e: Expr, tz: Sql): Sql {
   if (e.type === 'Date') return sql`CAST(${e.sql} AS TIMESTAMP)`;
+  if ((e.tz ?? tz) === SESSION_ZONE) return sql`CAST(${instant(e, tz)} AS TIMESTAMP)`;
   return sql`timezone(${e.tz ?? tz}, ${instant(e, tz)})`;
 }
 

@@ -6,7 +6,7 @@
 // §4-5): 1-based strings and arrays, text properties read as numbers by numeric functions,
 // calendar functions on the project's wall clock, NULLs skipped by groupArray.
 import { int, join, raw, sql, text, type Sql } from '../sql.js';
-import { date, expr, fail, instant, num, str, wallClock, type Expr, type HogNode, type HType } from './expr.js';
+import { date, expr, fail, instant, num, SESSION_ZONE, str, wallClock, type Expr, type HogNode, type HType } from './expr.js';
 
 export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic';
 
@@ -97,7 +97,7 @@ define('type conversion', 'toTypeName', 1, 1, ([a]) => expr(sql`typeof(${a.sql})
 // ---- date and time (calendar functions read the project's wall clock)
 
 const tzOf = (e: Expr, fx: Fx) => e.tz ?? fx.tz;
-const backToInstant = (local: Sql, e: Expr, fx: Fx) => sql`timezone(${tzOf(e, fx)}, ${local})`;
+const backToInstant = (local: Sql, e: Expr, fx: Fx) => (tzOf(e, fx) === SESSION_ZONE ? sql`CAST(${local} AS TIMESTAMPTZ)` : sql`timezone(${tzOf(e, fx)}, ${local})`);
 const dateTime = (s: Sql, from: Expr[], extra: Partial<Expr> = {}) => expr(s, 'DateTime', from, extra);
 
 define('date and time', ['now', 'current_timestamp'], 0, 1, () => dateTime(raw('now()'), [], { nullable: false }));
