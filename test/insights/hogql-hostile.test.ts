@@ -113,6 +113,11 @@ s('DuckDB’s table functions, files, settings and other statements are out of r
     'select 1; drop table events', 'select 1; select 2', 'select * from events final',
   ]) await refused(q);
   await refused('select project from events', /Unable to resolve field: project/);
+  for (const q of ['select constructor from sessions', 'select session.__proto__ from events', 'select toString from sessions', 'select __proto__ from events']) {
+    await refused(q, /Unable to resolve field/);
+  }
+  await refused('select {__proto__}', /Placeholder/);
+  await refused('select {variables.constructor}', /Variable constructor is missing/);
   await refused('select ' + '('.repeat(40) + '1' + ')'.repeat(40), /levels deep/);
   await refused("select toHour(toTimeZone(timestamp, 'Nowhere/Zone')) from events");
   await refused("select match(event, '(') from events");

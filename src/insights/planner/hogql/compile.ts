@@ -11,7 +11,7 @@
 // - the parser accepts one SELECT (or set of them): no statement of any other kind exists.
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, date, expr, fail, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
@@ -174,10 +174,12 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       return rest.length === 0 ? base : property(str(base), rest, false, a);
     }
     if (head === 'team_id') return column('project', 'Int');
-    if (src.table === 'sessions') return SESSION_FIELDS[String(head)] && rest.length === 0 ? (() => {
-      const [text, type, nullable] = SESSION_FIELDS[String(head)](`${a}.`);
+    if (src.table === 'sessions') {
+      const f = rest.length === 0 && Object.hasOwn(SESSION_FIELDS, String(head)) ? SESSION_FIELDS[String(head)] : undefined;
+      if (f === undefined) return null;
+      const [text, type, nullable] = f(`${a}.`);
       return expr(raw(text), type, [], { nullable });
-    })() : null;
+    }
     if (head === 'properties') return rest.length === 0 ? expr(raw(`CAST(${a}.properties AS VARCHAR)`), 'String', [], { nullable: false }) : property(raw(`${a}.properties`), rest, src.table === 'events', a);
     switch (src.table) {
       case 'events':
@@ -198,7 +200,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
             if (rest.length === 1 && rest[0] === 'person_id') return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
             return rest[0] === 'person' ? personField(src, rest.slice(1)) : null;
           case 'session': {
-            const f = rest.length === 1 ? SESSION_FIELDS[String(rest[0])] : undefined;
+            const f = rest.length === 1 && Object.hasOwn(SESSION_FIELDS, String(rest[0])) ? SESSION_FIELDS[String(rest[0])] : undefined;
             if (f === undefined) return null;
             src.sessions = true;
             // A LEFT JOIN: an event without a session reads NULLs.
@@ -767,4 +769,3 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
   };
 }
 
-export { HogQLError };

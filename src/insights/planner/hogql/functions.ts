@@ -201,7 +201,7 @@ define('date and time', 'toYYYYMMDD', 1, 1, ([x], fx) => expr(sql`CAST(strftime(
 // ---- strings
 
 const textFn = (name: string, duck: string, type: HType = 'String', min = 1, max = min) =>
-  define('string', name, min, max, (args) => expr(call(duck, args.map((a, i) => (i === 0 ? str(a) : a.type === 'String' ? a.sql : a.sql))), type, args));
+  define('string', name, min, max, (args) => expr(call(duck, args.map((a, i) => (i === 0 ? str(a) : a.sql))), type, args));
 textFn('lower', 'lower');
 textFn('upper', 'upper');
 textFn('lowerUTF8', 'lower');
