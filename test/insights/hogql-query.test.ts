@@ -108,6 +108,10 @@ h('clauses: where, group by, having, order by, limit/offset, distinct; aggregate
   assert.equal(await rows('select event from events order by timestamp limit 3, 1'), [['$identify'], ['$pageview'], ['$pageview']]);
   const page = await hogql('select 1 from events');
   assert.is(page.body.results.length, 6);
+  const offset = await hogql('select event from events order by timestamp offset 4');
+  assert.equal(offset.body.results, [['purchase'], ['purchase']]);
+  assert.is(offset.body.offset, 4);
+  assert.equal(await rows('select count() from events e join persons p on e.person_id = p.id where toString(p.id) = toString(e.person_id)'), [[6]]);
 });
 
 h('subqueries, CTEs, joins, unions', async () => {

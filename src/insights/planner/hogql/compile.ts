@@ -335,7 +335,8 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     if (l.type === 'DateTime' || r.type === 'DateTime') return [instant(l, tz), instant(r, tz)];
     if (l.type === 'Date' || r.type === 'Date') return [date(l, tz), date(r, tz)];
     if ((isNumeric(l) && r.type === 'String') || (isNumeric(r) && l.type === 'String')) return [num(l), num(r)];
-    if (l.type === 'UUID' || r.type === 'UUID') return [str(l), str(r)];
+    // A UUID against text compares as text; two UUIDs as UUIDs (a join on ids stays a UUID join).
+    if ((l.type === 'UUID') !== (r.type === 'UUID') && l.type !== 'Null' && r.type !== 'Null') return [str(l), str(r)];
     return [l.sql, r.sql];
   }
 
@@ -757,7 +758,8 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
   let paginated: CompiledQuery['paginated'] = null;
   let top: Part;
   if (root.node === 'SelectQuery' && !root.limit) {
-    paginated = { limit: DEFAULT_ROWS, offset: 0 };
+    const offset = (root.offset as HogNode | null | undefined)?.value;
+    paginated = { limit: DEFAULT_ROWS, offset: typeof offset === 'number' ? offset : 0 };
     top = query(root, null, () => sql`${int(DEFAULT_ROWS + 1)}`);
   } else {
     top = query(root, null, capped);
