@@ -157,6 +157,11 @@ h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggr
     ['purchase', 1, 30], ['purchase', 2, 37.5],
   ]);
   assert.equal(await rows("select arrayJoin(['x', 'y']) as v order by v"), [['x'], ['y']]);
+  // arrayJoin multiplies rows like a column: grouped, filtered and ordered by.
+  assert.equal(await rows("select arrayJoin(splitByChar('/', properties.$current_url)) as part, count() from events where part != '' group by part order by part"), [['a.example', 1], ['https:', 1], ['x', 1]]);
+  assert.equal(await rows("select event, arrayJoin(['a', 'b']) as k from events where k = 'b' and event = 'purchase'"), [['purchase', 'b'], ['purchase', 'b']]);
+  assert.equal(await rows('select event, count() from events group by all order by 2 desc limit 1'), [['$pageview', 3]]);
+  assert.equal(await rows("select toString(timestamp) from events where event = '$identify'"), [['2024-06-01 09:30:00']]);
 });
 
 h('sessions from $session_id, as a table and joined to events; {filters} with a date range', async () => {

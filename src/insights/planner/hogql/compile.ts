@@ -91,6 +91,8 @@ interface Scope {
   lambdas: Map<string, string>;
   ctes: Map<string, HogNode>;
   windows: Record<string, HogNode>;
+  /** arrayJoin calls of this SELECT, each a lateral unnest joined to its FROM (one per call, however often its alias is used). */
+  arrayJoins: Map<HogNode, { alias: string; array: Sql; expr: Expr }>;
   parent: Scope | null;
 }
 
@@ -131,7 +133,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
   let counter = 0;
   const id = (prefix: string) => `${prefix}${++counter}`;
 
-  const scopeOf = (parent: Scope | null): Scope => ({ sources: [], aliases: new Map(), resolving: new Set(), lambdas: new Map(), ctes: new Map(), windows: {}, parent });
+  const scopeOf = (parent: Scope | null): Scope => ({ sources: [], aliases: new Map(), resolving: new Set(), lambdas: new Map(), ctes: new Map(), windows: {}, arrayJoins: new Map(), parent });
   const lookup = <T>(scope: Scope | null, pick: (s: Scope) => T | undefined): T | undefined => {
     for (let s = scope; s; s = s.parent) {
       const found = pick(s);
@@ -456,6 +458,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
         return expr(sql`EXISTS (${query(argNodes[0], scope).sql})`, 'Bool');
       }
     }
+    if (!window && name === 'arrayJoin') return arrayJoin(node, argNodes, scope);
     const spec = lookupFunction(name);
     if (spec === undefined || (spec.group === 'window' && !window)) {
       const hint = closestFunction(name);
@@ -486,6 +489,20 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       return { ...built, sql: sql`${built.sql} OVER (${windowSpec(node, scope)})`, aggregate: args.find((a) => a.aggregate !== null)?.aggregate ?? null, nullable: true };
     }
     return built;
+  }
+
+  // arrayJoin(arr): a row per element, as ClickHouse's; here a lateral unnest joined to the
+  // SELECT's FROM, so the element can be grouped, filtered and ordered by like a column.
+  function arrayJoin(node: HogNode, argNodes: HogNode[], scope: Scope): Expr {
+    const known = scope.arrayJoins.get(node);
+    if (known !== undefined) return known.expr;
+    if (argNodes.length !== 1) fail(`Function 'arrayJoin' expects 1 argument, found ${argNodes.length}`, node);
+    const array = compile(argNodes[0], scope);
+    if (array.aggregate !== null) fail(`Aggregation '${array.aggregate}' cannot be inside arrayJoin`, node);
+    const alias = id('j');
+    const joined = expr(raw(`${alias}.v`), 'Unknown', [], { nullable: true });
+    scope.arrayJoins.set(node, { alias, array: array.sql, expr: joined });
+    return joined;
   }
 
   function compile(node: HogNode, scope: Scope): Expr {
@@ -685,16 +702,31 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
         (e.aggregate !== null ? having : where).push(e.sql);
       }
     }
+    // A select alias grouped or ordered by is its column's position: the expression is not
+    // repeated, and one that cannot be repeated there (arrayJoin's unnest) still groups.
+    const positions = new Map<string, number>();
+    items.forEach((item, i) => {
+      if (item.node === 'Alias' && columns[i]?.name === String(item.alias) && !positions.has(String(item.alias))) positions.set(String(item.alias), i + 1);
+    });
+    const aliasPosition = (n: HogNode): number | undefined => {
+      const chain = n.node === 'Field' ? (n.chain as unknown[]) : null;
+      return chain !== null && chain.length === 1 && items.length === columns.length ? positions.get(String(chain[0])) : undefined;
+    };
     const groupBy = ((node.group_by ?? []) as HogNode[]).map((g) => {
       if (g.node === 'Constant' && typeof g.value === 'number' && Number.isInteger(g.value)) {
         if (g.value < 1 || g.value > columns.length) fail(`GROUP BY position ${g.value} is not in the select list`, g);
         return raw(String(g.value));
       }
-      return compile(g, scope).sql;
+      const at = aliasPosition(g);
+      return at !== undefined ? raw(String(at)) : compile(g, scope).sql;
     });
+    if (node.group_by_mode === 'all' && groupBy.length === 0) groupBy.push(raw('ALL'));
     if (node.having) having.push(compile(node.having as HogNode, scope).sql);
     const qualify = node.qualify ? compile(node.qualify as HogNode, scope).sql : null;
-    const orderBy = ((node.order_by ?? []) as HogNode[]).map((o) => orderItem(o, scope, columns.length));
+    const orderBy = ((node.order_by ?? []) as HogNode[]).map((o) => {
+      const at = aliasPosition((o.node === 'OrderExpr' ? o.expr : o) as HogNode);
+      return at !== undefined ? raw(`${at}${o.order === 'DESC' ? ' DESC' : ' ASC'}`) : orderItem(o, scope, columns.length);
+    });
     const given = node.limit ? num(compile(node.limit as HogNode, scope)) : null;
     const limitSql = limit ? limit(given) : given;
     const offset = node.offset ? num(compile(node.offset as HogNode, scope)) : null;
@@ -726,6 +758,10 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     });
 
     const parts: Sql[] = [sql`SELECT ${raw(node.distinct === true ? 'DISTINCT ' : '')}${join(columns.map((c) => sql`${c.expr.sql} AS ${raw(c.sqlName)}`), ', ')}`];
+    for (const { alias, array } of scope.arrayJoins.values()) {
+      const unnested = sql`(SELECT unnest(${array}) AS v) AS ${raw(alias)}`;
+      from.push(from.length ? sql` CROSS JOIN LATERAL ${unnested}` : unnested);
+    }
     if (from.length) parts.push(sql` FROM ${{ parts: from }}`);
     if (where.length) parts.push(sql` WHERE ${join(where, ' AND ')}`);
     if (groupBy.length) parts.push(sql` GROUP BY ${join(groupBy, ', ')}`);

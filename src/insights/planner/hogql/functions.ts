@@ -84,7 +84,8 @@ define('comparison and logic', 'not', 1, 1, ([a]) => expr(sql`(NOT ${a.sql})`, '
 
 // ---- type conversion
 
-define('type conversion', 'toString', 1, 2, ([a]) => expr(str(a), 'String', [a]));
+// Times as ClickHouse prints them: the wall clock, no zone.
+define('type conversion', 'toString', 1, 2, ([a], fx) => expr(a.type === 'DateTime' ? sql`strftime(${wallClock(a, fx.tz)}, '%Y-%m-%d %H:%M:%S')` : str(a), 'String', [a]));
 define('type conversion', ['toInt', 'toInt64', 'toInt32', 'toUInt64', 'toUInt32'], 1, 1, ([a]) =>
   expr(a.type === 'Float' ? sql`TRY_CAST(trunc(${a.sql}) AS BIGINT)` : sql`TRY_CAST(${a.type === 'String' ? a.sql : num(a)} AS BIGINT)`, 'Int', [a], { nullable: true }));
 define('type conversion', ['toFloat', 'toFloat64', 'toDecimal'], 1, 2, ([a]) => expr(sql`TRY_CAST(${a.sql} AS DOUBLE)`, 'Float', [a], { nullable: true }));
@@ -304,6 +305,7 @@ define('array', 'range', 1, 3, (args) => {
   if (args.length === 3) ends[2] = sql`(CASE WHEN ${ends[2]} = 0 THEN error('range() step cannot be 0') ELSE ${ends[2]} END)`;
   return expr(call('range', ends), 'Array', args);
 });
+// Compiled by compile.ts as a lateral join; listed here so the catalogue names it.
 define('array', 'arrayJoin', 1, 1, ([a]) => expr(sql`unnest(${a.sql})`, 'Unknown', [a], { nullable: true }));
 
 // ---- mathematics
