@@ -60,4 +60,42 @@ s('person as of each event: A gets v1, B (its own $set) and C v2, the $set event
   }
 });
 
+s('a function disabled and enabled again does not deliver what was queued before it was disabled', async () => {
+  const held: import('node:http').ServerResponse[] = [];
+  let holding = true;
+  sink.respond = (_req, res) => {
+    if (holding) held.push(res);
+    else res.end('{"ok":true}');
+  };
+  const made = await api('POST', fns(), t.personalKey, {
+    enabled: true, template_id: 'template-webhook', name: 'paused',
+    inputs: { url: { value: `${sink.url}/paused` }, body: { value: { n: '{event.properties.n}' } } },
+    filters: { events: [{ id: 'queued', type: 'events' }] },
+  });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id as string;
+  const paused = () => sink.requests.filter((r) => r.path === '/paused');
+  const res = await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: Array.from({ length: 40 }, (_, n) => ({ event: 'queued', distinct_id: `q${n}`, properties: { n } })) });
+  assert.is(res.status, 200);
+  // 16 requests in flight (the per-function cap), the other 24 invocations queued.
+  await eventually(async () => held.length === 16);
+  await t.applied();
+  assert.is(paused().length, 16);
+  assert.is((await api('PATCH', `${fns()}${id}/`, t.personalKey, { enabled: false })).status, 200);
+  assert.is((await api('PATCH', `${fns()}${id}/`, t.personalKey, { enabled: true })).status, 200);
+  holding = false;
+  for (const r of held.splice(0)) r.end('{"ok":true}');
+  // A later event is delivered; nothing queued before the disable is.
+  const later = await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [{ event: 'queued', distinct_id: 'after', properties: { n: 99 } }] });
+  assert.is(later.status, 200);
+  await eventually(async () => paused().some((r) => r.json().n === 99));
+  await t.applied();
+  await eventually(async () => {
+    const totals = (await api('GET', `${fns()}${id}/metrics/totals/?breakdown_by=name`, t.personalKey)).body.totals;
+    return totals.triggered === 41 && totals.succeeded === 17;
+  });
+  assert.equal(paused().map((r) => r.json().n).filter((n: number) => n !== 99).length, 16);
+  assert.is(paused().length, 17);
+});
+
 s.run();
