@@ -1,7 +1,7 @@
 // Which projects' events keep their person's properties as of the event (PostHog's
 // `person_properties` column), for the destinations, which give a function the person as
-// of its event however far behind the event store they run (docs/decisions/0042). Kept
-// only where asked: encoding the person into every event row costs the event store.
+// of its event however far behind the event store they run. Kept only where asked:
+// encoding the person into every event row costs the event store.
 import type { EventsTables } from './tables.js';
 
 export function keepPersonOnEvents(store: EventsTables, projectId: number, keep: boolean): void {
