@@ -20,8 +20,10 @@ export type PrepareOutcome =
   | { fn: number; ev: number; kind: 'filtering_failed' | 'inputs_failed'; message: string }
   | { fn: number; ev: number; kind: 'invocation'; mappingIndex: number; globals: Record<string, unknown>; maskKey: string | null };
 
-// Filter, template and masking programs are expressions: PostHog gives masking 50 ms.
-const INPUTS_TIMEOUT_MS = 100;
+// Filters and input templates run with hogvm's default budget, as PostHog runs them (5 s of
+// wall clock: a backstop, so a paused or busy thread never fails a filter that would take
+// microseconds); masking with PostHog's 50 ms (a failure there only leaves it unmasked).
+const INPUTS_TIMEOUT_MS = 5_000;
 const MASKING_TIMEOUT_MS = 50;
 
 class FilterFailure extends Error {}
