@@ -44,7 +44,7 @@ export function resultRows(insight: InsightData): Row[] {
 }
 
 // EventsQuery / HogQLQuery: one row per result row, cells named by `columns`.
-function tableRows(results: unknown[][], columns: string[] | null): Row[] {
+export function tableRows(results: unknown[][], columns: string[] | null): Row[] {
   return results.map((cells) => {
     const row: Row = new Map();
     cells.forEach((cell, i) => {
