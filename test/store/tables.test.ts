@@ -44,6 +44,8 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   hogFunctions: ['hog_functions', 'main', plainMaps],
   hogFunctionVersions: ['hog_function_versions', 'main', {}],
   exports: ['exports', 'main', plainMaps],
+  dashboards: ['dashboards', 'main', plainMaps],
+  dashboardTiles: ['dashboard_tiles', 'main', plainMaps],
 };
 
 s('every table of the list opens the database, environment and options existing data dirs were written with', () => {
