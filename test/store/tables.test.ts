@@ -22,6 +22,7 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   deadLetters: ['dead_letters', 'main', {}],
   eventRows: ['event_rows', 'main', plainMaps],
   eventTimes: ['event_times', 'main', plainMaps],
+  personOnEventsProjects: ['person_on_events_projects', 'main', {}],
   legacyEvents: ['events', 'main', plainMaps],
   legacyEventUuids: ['event_uuids', 'main', {}],
   tenancy: ['tenancy', 'main', {}],
