@@ -42,7 +42,7 @@ export interface QueryResponse {
 
 function propertyLists(query: AnalyticsQuery): Properties[] {
   const lists: unknown[] = [query.properties];
-  if ('series' in query) for (const node of query.series) lists.push(node.properties);
+  if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
   if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];

@@ -1,8 +1,9 @@
-// The query kinds of PostHog's query API that the engine runs, as TypeBox schemas. Objects
-// accept fields they do not name (PostHog's front end sends many display settings the
-// engine has no use for); what they name must have the right shape.
+// The query kinds of PostHog's query API that the engine runs, as TypeBox schemas: the
+// shapes of the fields the engine reads. Which fields an insight query may carry at all
+// (honoured, presentation only, or refused) is fields.ts's list, checked first.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { checkFields } from './fields.js';
 import { QueryError } from './planner/errors.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -34,6 +35,7 @@ export const EventsNodeSchema = Type.Object({
   math_property: Nullable(Type.String()),
   math_property_type: Nullable(Type.String()),
   properties: Properties,
+  fixedProperties: Properties,
 }, Loose);
 
 const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 1 })]);
@@ -59,13 +61,22 @@ const seriesFields = (maxSeries: number) => ({
   filterTestAccounts: Nullable(Type.Boolean()),
 });
 
+/**
+ * The trends displays the engine answers: the same series drawn as lines, bars or areas,
+ * cumulated, or one total per series. Others (heatmaps, box plots) ask another question.
+ */
+export const TRENDS_DISPLAYS = [
+  'ActionsLineGraph', 'ActionsBar', 'ActionsStackedBar', 'ActionsUnstackedBar', 'ActionsAreaGraph', 'ActionsLineGraphCumulative',
+  'BoldNumber', 'ActionsPie', 'ActionsTable', 'WorldMap', 'ActionsBarValue',
+] as const;
+
 export const TrendsQuerySchema = Type.Object({
   kind: Type.Literal('TrendsQuery'),
   ...seriesFields(26),
   breakdownFilter: Nullable(BreakdownFilterSchema),
   compareFilter: Nullable(CompareFilter),
   trendsFilter: Nullable(Type.Object({
-    display: Nullable(Type.String()),
+    display: Nullable(Type.Union(TRENDS_DISPLAYS.map((d) => Type.Literal(d)))),
     formula: Nullable(Type.String()),
     formulas: Nullable(Type.Array(Type.String())),
     formulaNodes: Nullable(Type.Array(FormulaNode)),
@@ -178,6 +189,7 @@ export function parseQuery(input: unknown): AnalyticsQuery {
   if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');
   }
+  checkFields(node);
   if (!check.Check(node)) {
     const first = check.Errors(node).First();
     const attr = first ? attrOf(first.path) : null;

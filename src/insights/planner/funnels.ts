@@ -100,7 +100,7 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
 
-  const persons = needsPersons(query.properties, ...query.series.map((s) => s.properties)) || breakdown?.source === 'person';
+  const persons = needsPersons(query.properties, ...query.series.flatMap((s) => [s.properties, s.fixedProperties])) || breakdown?.source === 'person';
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
   const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));

@@ -33,7 +33,7 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
     runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
   }
   const statements = runs.map(({ node, order, range: r }) => {
-    const persons = needsPersons(query.properties, node.properties);
+    const persons = needsPersons(query.properties, node.properties, node.fixedProperties);
     const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
     return sql`WITH act AS (SELECT e.person_id AS pid, count(DISTINCT ${bucket}) AS n FROM ${eventsFrom(persons)} WHERE ${and([
       ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),

@@ -99,7 +99,7 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
   const { node, range } = run;
   const math = mathOf(node);
   const prop = mathProperty(node, run.order);
-  const persons = needsPersons(query.properties, node.properties) || breakdown?.source === 'person' || prop?.source === 'person';
+  const persons = needsPersons(query.properties, node.properties, node.fixedProperties) || breakdown?.source === 'person' || prop?.source === 'person';
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const window = ACTIVE_WINDOW[math];
 
