@@ -84,7 +84,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     kind: H,
     version: P,
     event: H,
-    name: H,
+    // The event's display name in the editor; results name a series by its event.
+    name: P,
     custom_name: H,
     math: H,
     math_multiplier: refused(1),

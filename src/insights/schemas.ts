@@ -102,6 +102,7 @@ export const FunnelsQuerySchema = Type.Object({
 
 const RetentionEntity = Type.Object({
   id: Nullable(Type.Union([Type.String(), Type.Number()])),
+  kind: Nullable(Type.Literal('EventsNode')),
   type: Nullable(Type.Literal('events')),
   name: Nullable(Type.String()),
   properties: Properties,
