@@ -50,7 +50,7 @@ function propertyLists(query: AnalyticsQuery): Properties[] {
 
 /** Date ranges from "all" and first-time retention reach back to the project's first event. */
 function needsFirstEvent(query: AnalyticsQuery): boolean {
-  if (query.kind === 'RetentionQuery') return (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time';
+  if (query.kind === 'RetentionQuery' && (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time') return true;
   return 'dateRange' in query && query.dateRange?.date_from === 'all';
 }
 

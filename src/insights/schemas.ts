@@ -159,7 +159,9 @@ export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | Lifec
 export type QueryKind = AnalyticsQuery['kind'];
 
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
-const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: unknown): { First(): { path: string; message: string } | undefined } }>([
+interface SchemaError { path: string; message: string; errors?: Iterable<SchemaError>[] }
+
+const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: unknown): { First(): SchemaError | undefined } }>([
   ['TrendsQuery', TypeCompiler.Compile(TrendsQuerySchema)],
   ['FunnelsQuery', TypeCompiler.Compile(FunnelsQuerySchema)],
   ['RetentionQuery', TypeCompiler.Compile(RetentionQuerySchema)],
@@ -169,6 +171,21 @@ const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: u
 ]);
 
 export const QUERY_KINDS = [...CHECKS.keys()] as QueryKind[];
+
+/**
+ * The deepest error under a union's: a bad value inside an optional object is reported by
+ * the field that holds it, not by the object.
+ */
+function deepest(error: SchemaError): SchemaError {
+  let best = error;
+  for (const variant of error.errors ?? []) {
+    for (const inner of variant) {
+      const found = deepest(inner);
+      if (found.path.length > best.path.length) best = found;
+    }
+  }
+  return best;
+}
 
 function attrOf(path: string): string | null {
   const dotted = path.replace(/^\//, '').replace(/\//g, '.');
@@ -192,7 +209,8 @@ export function parseQuery(input: unknown): AnalyticsQuery {
   }
   checkFields(node);
   if (!check.Check(node)) {
-    const first = check.Errors(node).First();
+    const found = check.Errors(node).First();
+    const first = found ? deepest(found) : undefined;
     const attr = first ? attrOf(first.path) : null;
     throw new QueryError(first ? `${first.message}${attr ? ` at ${attr}` : ''}` : 'Invalid query', attr);
   }

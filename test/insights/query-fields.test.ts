@@ -190,7 +190,7 @@ storePerSuite(s, async (opened) => {
     ev(1, '$pageview', '2024-06-15T09:00:00Z', { $browser: 'Chrome', amount: 2, other_amount: 20 }),
     ev(2, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Safari', amount: 3 }),
     ev(2, 'other', '2024-06-14T10:30:00Z', { $browser: 'Safari' }),
-    ev(2, 'signup', '2024-06-14T11:00:00Z', { $browser: 'Safari' }),
+    ev(2, 'signup', '2024-06-14T11:00:00Z', { $browser: 'Edge' }),
     ev(3, 'signup', '2024-06-13T10:00:00Z', { $browser: 'Chrome' }),
     ev(3, '$pageview', '2024-06-13T11:00:00Z', { $browser: 'Chrome', amount: 4 }),
     ev(4, '$pageview', '2024-06-01T10:00:00Z', { $browser: 'Firefox', amount: 5 }),
@@ -200,7 +200,8 @@ storePerSuite(s, async (opened) => {
 
 const answer = async (q: Query) => {
   const r = await run(store, q, { now: NOW });
-  return JSON.stringify([r.results, r.resolved_date_range]);
+  // Trends items echo the query's settings in `filter`: an echo, not an answer.
+  return JSON.stringify([r.results, r.resolved_date_range], (k, v: unknown) => (k === 'filter' ? undefined : v));
 };
 
 s('hedgerow lists exactly the fields PostHog’s schema has, object by object', () => {
@@ -218,7 +219,11 @@ s('each field: honoured changes the answer, presentation leaves it, refused is a
       const rule = FIELD_RULES[name][field];
       const base = clone(BASES[kind]);
       const sample = SAMPLES[key];
-      if (rule.use === 'honoured' && sample === undefined) assert.unreachable(`${key} is honoured but has no sample`);
+      // An object whose own fields are walked in HOSTS needs no sample of its own.
+      if (rule.use === 'honoured' && sample === undefined) {
+        if (rule.object !== undefined && HOSTS.some(([n]) => n === rule.object)) continue;
+        assert.unreachable(`${key} is honoured but has no sample`);
+      }
       if (rule.use !== 'honoured' && sample !== undefined) assert.unreachable(`${key} has a sample but is ${rule.use}`);
       if (sample !== undefined) seen.add(key);
       sample?.base?.(base);

@@ -1,11 +1,11 @@
-// RetentionQuery → one statement. Cohorts are the last `totalIntervals` periods up to the
-// one holding date_to (default today): a person belongs to a period's cohort when they did
+// RetentionQuery → one statement. Cohorts are the periods of the date range, or without a
+// date_from the last `totalIntervals` periods up to the one holding date_to (default today): a person belongs to a period's cohort when they did
 // the target event in it (recurring) or did it for the first time ever in it (first time).
 // Value k of a cohort counts its persons who did the returning event k periods later;
-// value 0 is the cohort's size. Every row has totalIntervals values, later periods 0.
+// value 0 is the cohort's size. Every row has as many values as there are cohorts, later periods 0.
 import type { RetentionQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
-import { addIntervals, bucketId, isoWithOffset, localNow, localToUs, truncateLocal, zoneSegments, type Interval } from './dates.js';
+import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
@@ -29,18 +29,25 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const f = query.retentionFilter;
   const periodName = f.period ?? 'Day';
   const interval = PERIODS[periodName];
-  const total = f.totalIntervals ?? 11;
   const firstTime = (f.retentionType ?? 'retention_first_time') === 'retention_first_time';
 
-  const nowLocal = localNow(ctx);
-  let anchorLocal = nowLocal;
-  if (query.dateRange?.date_to) {
-    const parsed = /^(\d{4})-(\d{2})-(\d{2})/.exec(query.dateRange.date_to);
-    if (!parsed) throw new QueryError(`Invalid date "${query.dateRange.date_to}"`, 'dateRange.date_to');
-    anchorLocal = Date.UTC(Number(parsed[1]), Number(parsed[2]) - 1, Number(parsed[3]));
+  // With a date_from, the cohorts are the periods of the date range (PostHog's rows, one per
+  // interval in it); without one, the last totalIntervals periods up to date_to's.
+  let firstStart: number;
+  let lastStart: number;
+  let total: number;
+  if (query.dateRange?.date_from) {
+    const range = resolveRange(query.dateRange, interval, ctx);
+    if (range.buckets.length === 0) throw new QueryError('dateRange.date_from is after dateRange.date_to', 'dateRange.date_from');
+    firstStart = range.buckets[0].localMs;
+    lastStart = range.buckets[range.buckets.length - 1].localMs;
+    total = range.buckets.length;
+  } else {
+    const anchor = resolveRange({ date_to: query.dateRange?.date_to, explicitDate: query.dateRange?.explicitDate }, interval, ctx);
+    lastStart = truncateLocal(anchor.toLocal, interval, ctx.weekStart);
+    total = f.totalIntervals ?? 11;
+    firstStart = addIntervals(lastStart, interval, -(total - 1));
   }
-  const lastStart = truncateLocal(anchorLocal, interval, ctx.weekStart);
-  const firstStart = addIntervals(lastStart, interval, -(total - 1));
   const endLocal = addIntervals(lastStart, interval, 1);
   const earliest = firstTime ? Math.min(ctx.firstEventMs ?? firstStart, firstStart) : firstStart;
   const segments = zoneSegments(ctx, earliest - 86_400_000, endLocal + 86_400_000);
