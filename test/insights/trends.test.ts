@@ -34,7 +34,12 @@ t('daily counts over -7d: eight days, empty ones zero, events outside the range 
   assert.is(s.action?.id, '$pageview');
   assert.is(s.action?.math, 'total');
   assert.equal(s.action?.days, s.days);
-  assert.equal(r.resolved_date_range, { date_from: '2024-06-08T12:00:00Z', date_to: '2024-06-15T23:59:59.999Z' });
+  // PostHog truncates a relative date_from to the start of its day, in the project's zone.
+  assert.equal(r.resolved_date_range, { date_from: '2024-06-08T00:00:00Z', date_to: '2024-06-15T23:59:59.999Z' });
+  const ny = await run(store, trends({ dateRange: { date_from: '-14d' } }), { now: NOW, timezone: 'America/New_York' });
+  assert.equal(ny.resolved_date_range, { date_from: '2024-06-01T00:00:00-04:00', date_to: '2024-06-15T23:59:59.999-04:00' });
+  const hours = await run(store, trends({ dateRange: { date_from: '-24h' }, interval: 'hour' }), { now: NOW });
+  assert.is(hours.resolved_date_range?.date_from, '2024-06-14T12:00:00Z');
 });
 
 t('a series without an event counts every event; a second series is its own item', async () => {

@@ -286,7 +286,8 @@ export function resolveRange(input: DateRangeInput | null | undefined, interval:
     fromRelative = true;
   } else if (fromText) {
     const parsed = parseDate(fromText, ctx.zone, nowLocal, 'dateRange.date_from');
-    fromLocal = parsed.localMs;
+    // A relative date_from starts its hour (hours back) or else its day, as PostHog truncates it.
+    fromLocal = parsed.relative ? truncateLocal(parsed.localMs, parsed.hoursDelta ? 'hour' : 'day', 0) : parsed.localMs;
     fromRelative = parsed.relative;
     fromHours = parsed.hoursDelta;
   } else {
