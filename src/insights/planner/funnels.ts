@@ -2,7 +2,7 @@
 // reaches the furthest step whose event follows in order within the conversion window, each
 // next step taken as early as possible (which can only help the later ones), found with
 // DuckDB's ASOF join instead of a scan per try. The person counts at the furthest step any
-// of their tries reached; conversion times come from the tries that reached it.
+// of their tries reached; conversion times come from the first try that reached it.
 //   ordered    next step: the person's first matching event after the previous step's
 //   strict     next step: the person's very next event, which must match
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
@@ -162,12 +162,16 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   // Whole seconds between two steps, as ClickHouse's dateDiff('second').
   const secs = (k: number) => sql`(${timeCol(k)} // 1000000 - ${timeCol(k - 1)} // 1000000)`;
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
+  // One path per person, as PostHog: the first (earliest started) of the tries reaching the
+  // person's furthest step; its step-to-step times are averaged and their interpolated
+  // median taken across persons.
+  const pathOrder = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
   ctes.push(raw('best AS (SELECT pid, max(steps) AS steps FROM tries GROUP BY pid)'));
-  ctes.push(sql`times AS (SELECT t.pid, t.steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`avg(CASE WHEN t.steps > ${int(k)} THEN ${secs(k)} END) AS a${raw(String(k))}, median(CASE WHEN t.steps > ${int(k)} THEN ${secs(k)} END) AS m${raw(String(k))}`), ', ')}
-FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps GROUP BY t.pid, t.steps)`);
+  ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
+  ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
   const finalCols: Sql[] = [];
   for (let k = 0; k < steps; k++) finalCols.push(sql`count(*) FILTER (WHERE x.steps >= ${int(k + 1)}) AS c${raw(String(k))}`);
-  for (const k of later) finalCols.push(sql`avg(x.a${raw(String(k))}) FILTER (WHERE x.steps > ${int(k)}) AS avg${raw(String(k))}, median(x.m${raw(String(k))}) FILTER (WHERE x.steps > ${int(k)}) AS med${raw(String(k))}`);
+  for (const k of later) finalCols.push(sql`avg(x.a${raw(String(k))}) AS avg${raw(String(k))}, quantile_cont(x.a${raw(String(k))}, 0.5) AS med${raw(String(k))}`);
   let source = raw('times x');
   if (breakdown) {
     ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
