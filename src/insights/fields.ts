@@ -112,7 +112,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown_histogram_bin_count: refused(),
     breakdown_hide_other_aggregation: H,
   },
-  CompareFilter: { compare: H, compare_to: refused() },
+  // compare_to moves the compared period (trends, stickiness) and only with compare on, as PostHog.
+  CompareFilter: { compare: H, compare_to: H },
   TrendsFilter: {
     smoothingIntervals: refused(1),
     formula: H,

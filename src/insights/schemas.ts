@@ -47,7 +47,7 @@ export const BreakdownFilterSchema = Type.Object({
   breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
 }, Loose);
 
-const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()) }, Loose);
+const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()), compare_to: Nullable(Type.String()) }, Loose);
 
 const FormulaNode = Type.Object({ formula: Type.String(), custom_name: Nullable(Type.String()) }, Loose);
 

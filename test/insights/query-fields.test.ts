@@ -131,6 +131,7 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery breakdownFilter.breakdown_limit': { base: withBreakdown, value: 1 },
   'TrendsQuery breakdownFilter.breakdown_hide_other_aggregation': { base: (q) => { q.breakdownFilter = { breakdown: '$browser', breakdown_limit: 1 }; }, value: true },
   'TrendsQuery compareFilter.compare': { value: true },
+  'TrendsQuery compareFilter.compare_to': { base: (q) => { q.compareFilter = { compare: true }; }, value: '-1d' },
   'TrendsQuery trendsFilter.formula': { value: 'A * 2' },
   'TrendsQuery trendsFilter.formulas': { value: ['A * 2'] },
   'TrendsQuery trendsFilter.formulaNodes': { value: [{ formula: 'A * 2' }] },

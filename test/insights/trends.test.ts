@@ -217,6 +217,28 @@ t('compare to the previous period: current items then previous ones over the sam
   assert.ok(r.every((i) => i.compare === true));
 });
 
+t('compare_to: the compared period starts that far before date_from and lasts as long (-1y, -4w)', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2023-06-08T10:00:00Z'), ev(1, '$pageview', '2023-06-15T23:00:00Z'), ev(1, '$pageview', '2023-06-16T01:00:00Z'),
+    // In the period just before the range: what plain compare would count, not compare_to.
+    ev(1, '$pageview', '2024-06-05T10:00:00Z'),
+    ev(1, '$pageview', '2024-05-11T00:30:00Z'), ev(1, '$pageview', '2024-05-18T20:00:00Z'),
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'),
+  ] });
+  const year = items(await run(store, trends({ dateRange: { date_from: '-7d' }, compareFilter: { compare: true, compare_to: '-1y' } }), { now: NOW }));
+  assert.equal(year.map((i) => [i.compare_label, i.days[0], i.days[i.days.length - 1], i.data]), [
+    ['current', '2024-06-08', '2024-06-15', [0, 0, 1, 0, 0, 0, 0, 0]],
+    ['previous', '2023-06-08', '2023-06-15', [1, 0, 0, 0, 0, 0, 0, 1]],
+  ]);
+  const weeks = items(await run(store, trends({ dateRange: { date_from: '-7d' }, compareFilter: { compare: true, compare_to: '-4w' } }), { now: NOW }));
+  assert.equal(weeks[1].days, ['2024-05-11', '2024-05-12', '2024-05-13', '2024-05-14', '2024-05-15', '2024-05-16', '2024-05-17', '2024-05-18']);
+  assert.equal(weeks[1].data, [1, 0, 0, 0, 0, 0, 0, 1]);
+  // Without compare on, compare_to changes nothing (as PostHog).
+  assert.is(items(await run(store, trends({ dateRange: { date_from: '-7d' }, compareFilter: { compare_to: '-1y' } }), { now: NOW })).length, 1);
+  const bad = await run(store, trends({ compareFilter: { compare: true, compare_to: 'last year' } }), { now: NOW }).catch((e: unknown) => e);
+  assert.is((bad as { attr?: string }).attr, 'compareFilter.compare_to');
+});
+
 t('formula: series combined point by point, division by zero gives 0', async () => {
   await store.loader.load({ events: [
     ev(1, 'signup', '2024-06-14T10:00:00Z'), ev(2, 'signup', '2024-06-14T10:00:00Z'), ev(1, 'purchase', '2024-06-14T11:00:00Z'),

@@ -2,7 +2,7 @@
 // did the event in exactly 1, 2, … n of the range's n intervals.
 import type { EventsNode, StickinessQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
-import { isoWithOffset, previousRange, resolveRange, type ResolvedRange } from './dates.js';
+import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
 import { and, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -29,7 +29,8 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
   const compare = query.compareFilter?.compare === true;
   const runs: { node: EventsNode; order: number; range: ResolvedRange; previous: boolean }[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
   if (compare) {
-    const prev = previousRange(range, ctx);
+    const compareTo = query.compareFilter?.compare_to;
+    const prev = compareTo ? shiftedRange(range, compareTo, ctx) : previousRange(range, ctx);
     runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
   }
   const statements = runs.map(({ node, order, range: r }) => {

@@ -5,7 +5,7 @@
 import type { EventsNode, TrendsQuery } from '../schemas.js';
 import { breakdownOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
-import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, type Interval, type ResolvedRange } from './dates.js';
+import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
 import { propertyNumber, type PropertySource } from './properties.js';
@@ -215,7 +215,8 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
 
   const runs: SeriesRun[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
   if (compare) {
-    const prev = previousRange(range, ctx);
+    const compareTo = query.compareFilter?.compare_to;
+    const prev = compareTo ? shiftedRange(range, compareTo, ctx) : previousRange(range, ctx);
     runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
   }
   const statements = runs.map((run) => statementFor(query, run, ctx, breakdown, totalValue));
