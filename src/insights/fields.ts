@@ -115,7 +115,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   // compare_to moves the compared period (trends, stickiness) and only with compare on, as PostHog.
   CompareFilter: { compare: H, compare_to: H },
   TrendsFilter: {
-    smoothingIntervals: refused(1),
+    smoothingIntervals: H,
     formula: H,
     formulas: H,
     formulaNodes: H,

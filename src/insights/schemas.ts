@@ -77,6 +77,7 @@ export const TrendsQuerySchema = Type.Object({
   compareFilter: Nullable(CompareFilter),
   trendsFilter: Nullable(Type.Object({
     display: Nullable(Type.Union(TRENDS_DISPLAYS.map((d) => Type.Literal(d)))),
+    smoothingIntervals: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
     formula: Nullable(Type.String()),
     formulas: Nullable(Type.Array(Type.String())),
     formulaNodes: Nullable(Type.Array(FormulaNode)),

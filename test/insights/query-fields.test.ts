@@ -136,6 +136,7 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery trendsFilter.formulas': { value: ['A * 2'] },
   'TrendsQuery trendsFilter.formulaNodes': { value: [{ formula: 'A * 2' }] },
   'TrendsQuery trendsFilter.display': { value: 'ActionsLineGraphCumulative' },
+  'TrendsQuery trendsFilter.smoothingIntervals': { value: 3 },
   'FunnelsQuery funnelsFilter.breakdownAttributionType': { base: withBreakdown, value: 'last_touch' },
   'FunnelsQuery funnelsFilter.breakdownAttributionValue': { base: (q) => { withBreakdown(q); q.funnelsFilter = { breakdownAttributionType: 'step' }; }, value: 1 },
   'FunnelsQuery funnelsFilter.funnelOrderType': { value: 'strict' },

@@ -211,6 +211,12 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
   const breakdown = breakdownOf(query.breakdownFilter);
   const compare = query.compareFilter?.compare === true && query.dateRange?.date_from !== 'all';
   const formulas = formulaList(query);
+  const smoothing = query.trendsFilter?.smoothingIntervals ?? 1;
+  // PostHog's moving average runs over one series' days; with breakdowns or cumulated values
+  // its window would mix what it should not, so those combinations are refused.
+  if (smoothing > 1 && (breakdown !== null || display === 'ActionsLineGraphCumulative')) {
+    throw new QueryError('smoothingIntervals is not supported with a breakdown or a cumulative display', 'trendsFilter.smoothingIntervals');
+  }
   const parsedFormulas = formulas.map((f) => ({ node: parseFormula(f.formula, query.series.length), ...f }));
 
   const runs: SeriesRun[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
@@ -260,8 +266,8 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
             item.data = data.map((v) => (sum += v));
             item.count = item.data.length ? item.data[item.data.length - 1] : 0;
           } else {
-            item.data = data;
-            item.count = data.reduce((a, b) => a + b, 0);
+            item.data = smoothing > 1 ? smoothed(data, smoothing) : data;
+            item.count = item.data.reduce((a, b) => a + b, 0);
           }
           item.labels = labels;
           return item;
@@ -275,6 +281,14 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
       return { results: flat, hasMore, dateFrom: isoWithOffset(range.fromLocal, range.segments), dateTo: isoWithOffset(range.toLocal, range.segments) };
     },
   };
+}
+
+/** PostHog's smoothing: each point the floor of the mean of itself and the n-1 points before it in the range. */
+function smoothed(data: number[], n: number): number[] {
+  return data.map((_, i) => {
+    const window = data.slice(Math.max(0, i - n + 1), i + 1);
+    return Math.floor(window.reduce((a, b) => a + b, 0) / window.length);
+  });
 }
 
 function valueOf(item: TrendsItem): string {
