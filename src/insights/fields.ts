@@ -175,7 +175,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   },
   RetentionEntity: { id: H, kind: H, type: H, properties: H, ...presentation('name', 'order', 'uuid', 'custom_name') },
   StickinessFilter: {
-    stickinessCriteria: refused(),
+    stickinessCriteria: H,
     computedAs: refused('non_cumulative'),
     ...presentation('display', 'showLegend', 'legendPosition', 'showValuesOnSeries', 'showMultipleYAxes', 'hiddenLegendIndexes', 'resultCustomizationBy', 'resultCustomizations'),
   },

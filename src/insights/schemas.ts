@@ -129,6 +129,12 @@ export const StickinessQuerySchema = Type.Object({
   kind: Type.Literal('StickinessQuery'),
   ...seriesFields(26),
   compareFilter: Nullable(CompareFilter),
+  stickinessFilter: Nullable(Type.Object({
+    stickinessCriteria: Nullable(Type.Object({
+      operator: Type.Union([Type.Literal('gte'), Type.Literal('lte'), Type.Literal('exact')]),
+      value: Type.Integer({ minimum: 1 }),
+    })),
+  }, Loose)),
 }, Loose);
 
 export const EventsQuerySchema = Type.Object({

@@ -143,6 +143,7 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery funnelsFilter.funnelVizType': { only: 'steps' },
   'FunnelsQuery funnelsFilter.funnelWindowInterval': { value: 1 },
   'FunnelsQuery funnelsFilter.funnelWindowIntervalUnit': { value: 'hour' },
+  'StickinessQuery stickinessFilter.stickinessCriteria': { value: { operator: 'gte', value: 2 } },
   'RetentionQuery retentionFilter.retentionType': { value: 'retention_recurring' },
   'RetentionQuery retentionFilter.totalIntervals': { base: (q) => { q.dateRange = null; }, value: 3 },
   'RetentionQuery retentionFilter.returningEntity': { value: { id: 'signup', type: 'events' } },

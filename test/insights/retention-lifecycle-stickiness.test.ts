@@ -98,6 +98,26 @@ s('lifecycle: new (created in the interval), returning, resurrecting, dormant (n
   assert.is(items[3].count, -3);
 });
 
+s('stickinessCriteria: a day counts only when the person did the event at least, at most or exactly that many times in it', async () => {
+  const times = (n: number, day: string, k: number) => Array.from({ length: k }, (_, i) => ev(n, 'x', `2024-06-${day}T1${i}:00:00Z`));
+  await store.loader.load({ events: [
+    ...times(1, '13', 2), ...times(1, '14', 1), ...times(1, '15', 3),
+    ...times(2, '14', 2),
+    ...times(3, '13', 1), ...times(3, '15', 1),
+  ] });
+  const data = async (criteria?: Record<string, unknown>) => {
+    const r = await run(store, {
+      kind: 'StickinessQuery', series: [{ kind: 'EventsNode', event: 'x' }], dateRange: { date_from: '2024-06-13', date_to: '2024-06-15' },
+      ...(criteria ? { stickinessFilter: { stickinessCriteria: criteria } } : {}),
+    }, { now: NOW });
+    return (r.results as StickinessItem[])[0].data;
+  };
+  assert.equal(await data(), [1, 1, 1]);
+  assert.equal(await data({ operator: 'gte', value: 2 }), [1, 1, 0]);
+  assert.equal(await data({ operator: 'lte', value: 1 }), [1, 1, 0]);
+  assert.equal(await data({ operator: 'exact', value: 3 }), [1, 0, 0]);
+});
+
 s('stickiness: persons by the number of days they were active', async () => {
   await store.loader.load({ events: [
     ev(1, 'x', '2024-06-13T10:00:00Z'), ev(1, 'x', '2024-06-14T10:00:00Z'), ev(1, 'x', '2024-06-15T10:00:00Z'),
