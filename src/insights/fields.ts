@@ -30,7 +30,8 @@ const INSIGHT_BASE: Record<string, FieldRule> = {
   kind: H,
   version: P,
   dateRange: object('DateRange'),
-  filterTestAccounts: refused(false),
+  // The project's test_account_filters (project API), ANDed with the query's properties.
+  filterTestAccounts: H,
   properties: H,
   aggregation_group_type_index: refused(),
   samplingFactor: refused(1),

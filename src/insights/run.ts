@@ -23,6 +23,8 @@ export interface RunContext {
   /** 0: weeks start on Sunday, 1: on Monday. */
   weekStart: 0 | 1;
   nowMs: number;
+  /** The project's test_account_filters, applied to queries with filterTestAccounts. */
+  testAccountFilters?: unknown[];
 }
 
 export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult;
@@ -54,6 +56,19 @@ function needsFirstEvent(query: AnalyticsQuery): boolean {
   return 'dateRange' in query && query.dateRange?.date_from === 'all';
 }
 
+/**
+ * filterTestAccounts: the project's test account filters ANDed with the query's properties,
+ * so every planner applies them where it applies those (as PostHog adds them to each
+ * query's conditions).
+ */
+function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
+  if (query.kind === 'EventsQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
+  const own = query.properties;
+  const values: unknown[] = [{ type: 'AND', values: filters }];
+  if (own !== null && own !== undefined) values.unshift(Array.isArray(own) ? { type: 'AND', values: own } : own);
+  return { ...query, properties: { type: 'AND', values } } as AnalyticsQuery;
+}
+
 export async function firstEventMs(db: Columnar, projectId: number): Promise<number | null> {
   const rows = await db.query(sql`SELECT epoch_ms(min(timestamp)) AS t FROM events WHERE project = ${projectId}`);
   const t = rows[0]?.t;
@@ -76,7 +91,7 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
  * `hogql`: where EventsQuery expressions are parsed (without it, in this thread).
  */
 export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal, hogql?: HogQLParsePool): Promise<QueryResponse> {
-  const query = parseQuery(input);
+  const query = withTestAccountFilters(parseQuery(input), run.testAccountFilters ?? []);
   const ask = (statement: Parameters<Columnar['query']>[0]) => db.query(statement, signal).catch((err: unknown) => {
     throw (signal?.aborted ? null : queryErrorOf(err)) ?? err;
   });

@@ -89,6 +89,7 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery kind': { only: 'TrendsQuery' },
   'TrendsQuery dateRange': { value: { date_from: '-1d' } },
   'TrendsQuery properties': { value: chrome },
+  'TrendsQuery filterTestAccounts': { value: true },
   'TrendsQuery interval': { value: 'week' },
   'TrendsQuery series': { value: [signup] },
   'TrendsQuery trendsFilter': { value: { display: 'BoldNumber' } },
@@ -97,22 +98,26 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery kind': { only: 'FunnelsQuery' },
   'FunnelsQuery dateRange': { value: { date_from: '-2d' } },
   'FunnelsQuery properties': { value: chrome },
+  'FunnelsQuery filterTestAccounts': { value: true },
   'FunnelsQuery series': { value: [pageview, { kind: 'EventsNode', event: 'other' }] },
   'FunnelsQuery funnelsFilter': { value: { funnelWindowInterval: 1 } },
   'FunnelsQuery breakdownFilter': { value: { breakdown: '$browser' } },
   'RetentionQuery kind': { only: 'RetentionQuery' },
   'RetentionQuery dateRange': { value: { date_from: '-3d' } },
   'RetentionQuery properties': { value: chrome },
+  'RetentionQuery filterTestAccounts': { value: true },
   'RetentionQuery retentionFilter': { value: { period: 'Week' } },
   'StickinessQuery kind': { only: 'StickinessQuery' },
   'StickinessQuery dateRange': { value: { date_from: '-2d' } },
   'StickinessQuery properties': { value: chrome },
+  'StickinessQuery filterTestAccounts': { value: true },
   'StickinessQuery interval': { value: 'week' },
   'StickinessQuery series': { value: [signup] },
   'StickinessQuery compareFilter': { value: { compare: true } },
   'LifecycleQuery kind': { only: 'LifecycleQuery' },
   'LifecycleQuery dateRange': { value: { date_from: '-2d' } },
   'LifecycleQuery properties': { value: chrome },
+  'LifecycleQuery filterTestAccounts': { value: true },
   'LifecycleQuery interval': { value: 'week' },
   'LifecycleQuery series': { value: [signup] },
   'TrendsQuery series.0.kind': { only: 'EventsNode' },
@@ -202,7 +207,8 @@ storePerSuite(s, async (opened) => {
 });
 
 const answer = async (q: Query) => {
-  const r = await run(store, q, { now: NOW });
+  // The project's test account filters (what filterTestAccounts applies): not Chrome.
+  const r = await run(store, q, { now: NOW, testAccountFilters: [{ key: '$browser', value: 'Chrome', operator: 'is_not', type: 'event' }] });
   // Trends items echo the query's settings in `filter`: an echo, not an answer.
   return JSON.stringify([r.results, r.resolved_date_range], (k, v: unknown) => (k === 'filter' ? undefined : v));
 };
