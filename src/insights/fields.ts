@@ -22,7 +22,7 @@ const refused = (...neutral: unknown[]): FieldRule => ({ use: 'refused', neutral
 
 export type ObjectName =
   | 'TrendsQuery' | 'FunnelsQuery' | 'RetentionQuery' | 'StickinessQuery' | 'LifecycleQuery'
-  | 'EventsNode' | 'DateRange' | 'BreakdownFilter' | 'CompareFilter'
+  | 'EventsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'Breakdown' | 'CompareFilter'
   | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter';
 
 /** InsightsQueryBase and Node: what every insight query has. */
@@ -58,7 +58,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     interval: P,
     series: listOf('EventsNode'),
     funnelsFilter: object('FunnelsFilter'),
-    breakdownFilter: object('BreakdownFilter'),
+    breakdownFilter: object('FunnelsBreakdownFilter'),
     compareFilter: refused({}, { compare: false }),
   },
   RetentionQuery: {
@@ -108,10 +108,30 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown_limit: H,
     breakdown: H,
     breakdown_normalize_url: refused(false),
-    breakdowns: refused([]),
+    // Several properties at once (trends): values are lists, labels joined with "::".
+    breakdowns: listOf('Breakdown'),
     breakdown_group_type_index: refused(),
     breakdown_histogram_bin_count: refused(),
     breakdown_hide_other_aggregation: H,
+  },
+  // Funnels break down by one property only, so far.
+  FunnelsBreakdownFilter: {
+    breakdown_type: H,
+    breakdown_limit: H,
+    breakdown: H,
+    breakdown_normalize_url: refused(false),
+    breakdowns: refused([]),
+    breakdown_group_type_index: refused(),
+    breakdown_histogram_bin_count: refused(),
+    // PostHog reads it for trends only; a funnel's folded values stay.
+    breakdown_hide_other_aggregation: P,
+  },
+  Breakdown: {
+    property: H,
+    type: H,
+    normalize_url: refused(false),
+    histogram_bin_count: refused(),
+    group_type_index: refused(),
   },
   // compare_to moves the compared period (trends, stickiness) and only with compare on, as PostHog.
   CompareFilter: { compare: H, compare_to: H },

@@ -45,7 +45,14 @@ export const BreakdownFilterSchema = Type.Object({
   breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
+  breakdowns: Nullable(Type.Array(Type.Object({
+    property: Type.Union([Type.String(), Type.Number()]),
+    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
+  }, Loose), { maxItems: 3 })),
 }, Loose);
+
+/** A funnel's: one property (fields.ts refuses `breakdowns`); hiding "other" is trends' only. */
+const FunnelsBreakdownFilterSchema = Type.Omit(BreakdownFilterSchema, ['breakdowns', 'breakdown_hide_other_aggregation'], Loose);
 
 const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()), compare_to: Nullable(Type.String()) }, Loose);
 
@@ -90,7 +97,7 @@ export const FunnelsQuerySchema = Type.Object({
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
-  breakdownFilter: Nullable(BreakdownFilterSchema),
+  breakdownFilter: Nullable(FunnelsBreakdownFilterSchema),
   funnelsFilter: Nullable(Type.Object({
     funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
     funnelWindowIntervalUnit: Nullable(Type.Union(['second', 'minute', 'hour', 'day', 'week', 'month'].map((u) => Type.Literal(u)))),

@@ -25,6 +25,9 @@ const POSTHOG_FIELDS: Record<ObjectName, string[]> = {
   ],
   DateRange: ['date_from', 'date_to', 'explicitDate'],
   BreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
+  // The same BreakdownFilter, as a funnel carries it.
+  FunnelsBreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
+  Breakdown: ['property', 'type', 'normalize_url', 'histogram_bin_count', 'group_type_index'],
   CompareFilter: ['compare', 'compare_to'],
   TrendsFilter: [
     'smoothingIntervals', 'formula', 'formulas', 'formulaNodes', 'display', 'showLegend', 'legendPosition', 'showAlertThresholdLines', 'breakdown_histogram_bin_count',
@@ -67,11 +70,13 @@ const BASES: Record<string, Query> = {
   LifecycleQuery: { kind: 'LifecycleQuery', series: [pageview], dateRange: range, interval: 'day' },
 };
 
-/** Where each object is walked: the kind it is tried in and its path there. */
-const HOSTS: [ObjectName, string, string][] = [
+/** Where each object is walked: the kind it is tried in, its path there, what it needs to be whole. */
+const oneBreakdown = (q: Query) => { q.breakdownFilter = { breakdowns: [{ property: '$browser' }] }; };
+const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['TrendsQuery', 'TrendsQuery', ''], ['FunnelsQuery', 'FunnelsQuery', ''], ['RetentionQuery', 'RetentionQuery', ''],
   ['StickinessQuery', 'StickinessQuery', ''], ['LifecycleQuery', 'LifecycleQuery', ''],
   ['EventsNode', 'TrendsQuery', 'series.0'], ['DateRange', 'TrendsQuery', 'dateRange'], ['BreakdownFilter', 'TrendsQuery', 'breakdownFilter'],
+  ['FunnelsBreakdownFilter', 'FunnelsQuery', 'breakdownFilter'], ['Breakdown', 'TrendsQuery', 'breakdownFilter.breakdowns.0', oneBreakdown],
   ['CompareFilter', 'TrendsQuery', 'compareFilter'], ['TrendsFilter', 'TrendsQuery', 'trendsFilter'], ['FunnelsFilter', 'FunnelsQuery', 'funnelsFilter'],
   ['RetentionFilter', 'RetentionQuery', 'retentionFilter'], ['RetentionEntity', 'RetentionQuery', 'retentionFilter.targetEntity'],
   ['StickinessFilter', 'StickinessQuery', 'stickinessFilter'], ['LifecycleFilter', 'LifecycleQuery', 'lifecycleFilter'],
@@ -135,6 +140,12 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
   'TrendsQuery breakdownFilter.breakdown_limit': { base: withBreakdown, value: 1 },
   'TrendsQuery breakdownFilter.breakdown_hide_other_aggregation': { base: (q) => { q.breakdownFilter = { breakdown: '$browser', breakdown_limit: 1 }; }, value: true },
+  'TrendsQuery breakdownFilter.breakdowns': { value: [{ property: '$browser' }, { property: 'amount' }] },
+  'TrendsQuery breakdownFilter.breakdowns.0.property': { value: 'amount' },
+  'TrendsQuery breakdownFilter.breakdowns.0.type': { value: 'person' },
+  'FunnelsQuery breakdownFilter.breakdown': { value: '$browser' },
+  'FunnelsQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
+  'FunnelsQuery breakdownFilter.breakdown_limit': { base: withBreakdown, value: 1 },
   'TrendsQuery compareFilter.compare': { value: true },
   'TrendsQuery compareFilter.compare_to': { base: (q) => { q.compareFilter = { compare: true }; }, value: '-1d' },
   'TrendsQuery trendsFilter.formula': { value: 'A * 2' },
@@ -167,15 +178,17 @@ function clone(q: Query): Query {
   return JSON.parse(JSON.stringify(q)) as Query;
 }
 
-/** The object at a dotted path, created on the way. */
+/** The object at a dotted path, created on the way (a list where the next part is an index). */
 function objectAt(q: Query, path: string): Query {
-  let at: Query = q;
-  for (const part of path === '' ? [] : path.split('.')) {
-    const next = (at as Record<string, unknown>)[part];
-    if (typeof next !== 'object' || next === null) (at as Record<string, unknown>)[part] = {};
-    at = (at as Record<string, Query>)[part];
-  }
-  return at;
+  const parts = path === '' ? [] : path.split('.');
+  let at = q as Record<string, unknown>;
+  parts.forEach((part, i) => {
+    const listNext = /^\d+$/.test(parts[i + 1] ?? '');
+    const next = at[part];
+    if (typeof next !== 'object' || next === null || (listNext && !Array.isArray(next))) at[part] = listNext ? [] : {};
+    at = at[part] as Record<string, unknown>;
+  });
+  return at as Query;
 }
 
 function refusal(q: Query): QueryError | null {
@@ -221,12 +234,13 @@ s('hedgerow lists exactly the fields PostHog’s schema has, object by object', 
 
 s('each field: honoured changes the answer, presentation leaves it, refused is a 400 naming it', async () => {
   const seen = new Set<string>();
-  for (const [name, kind, path] of HOSTS) {
+  for (const [name, kind, path, whole] of HOSTS) {
     for (const field of POSTHOG_FIELDS[name]) {
       const attr = path === '' ? field : `${path}.${field}`;
       const key = `${kind} ${attr}`;
       const rule = FIELD_RULES[name][field];
       const base = clone(BASES[kind]);
+      whole?.(base);
       const sample = SAMPLES[key];
       // An object whose own fields are walked in HOSTS needs no sample of its own.
       if (rule.use === 'honoured' && sample === undefined) {

@@ -193,6 +193,30 @@ t('breakdown: top values by count, the rest as other, a missing value as null', 
   assert.equal(items(hidden).map((i) => i.breakdown_value), ['Chrome', 'Safari', '$$_posthog_breakdown_null_$$']);
 });
 
+t('breakdowns: several properties, values as lists and labels joined with "::"; the top combinations kept, the rest other', async () => {
+  const views = (n: number, props: Record<string, unknown>) => Array.from({ length: n }, (_, i) => ev(i, '$pageview', `2024-06-14T1${i}:00:00Z`, props));
+  await store.loader.load({ events: [
+    ...views(4, { $browser: 'Chrome', $os: 'Mac' }), ...views(3, { $browser: 'Chrome', $os: 'Windows' }),
+    ...views(2, { $browser: 'Safari', $os: 'Mac' }), ...views(1, { $browser: 'Firefox' }),
+  ] });
+  const breakdowns = [{ property: '$browser' }, { property: '$os', type: 'event' }];
+  const all = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdowns } }), { now: NOW });
+  assert.equal(items(all).map((i) => [i.breakdown_value, i.label, i.count]), [
+    [['Chrome', 'Mac'], 'Chrome::Mac', 4],
+    [['Chrome', 'Windows'], 'Chrome::Windows', 3],
+    [['Safari', 'Mac'], 'Safari::Mac', 2],
+    [['Firefox', '$$_posthog_breakdown_null_$$'], 'Firefox::$$_posthog_breakdown_null_$$', 1],
+  ]);
+  const top = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdowns, breakdown_limit: 2 } }, [{ event: '$pageview' }, { event: 'signup' }]), { now: NOW });
+  const other = '$$_posthog_breakdown_other_$$';
+  assert.equal(items(top).filter((i) => i.count > 0).map((i) => [i.breakdown_value, i.label, i.count]), [
+    [['Chrome', 'Mac'], '$pageview - Chrome::Mac', 4],
+    [['Chrome', 'Windows'], '$pageview - Chrome::Windows', 3],
+    [[other, other], `$pageview - ${other}::${other}`, 3],
+  ]);
+  assert.is(top.hasMore, true);
+});
+
 t('breakdown by a person property, and a JSON (non-column) event property', async () => {
   await store.loader.load({
     events: [ev(1, '$pageview', '2024-06-15T10:00:00Z', { plan: 'pro' }), ev(2, '$pageview', '2024-06-15T10:00:00Z', { plan: 'free' }), ev(2, '$pageview', '2024-06-15T11:00:00Z', { plan: 'free' })],

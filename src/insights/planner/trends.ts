@@ -3,7 +3,7 @@
 // interval with its labels and days, or one aggregated_value for the "total value"
 // displays; formulas combine the series afterwards.
 import type { EventsNode, TrendsQuery } from '../schemas.js';
-import { breakdownOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
@@ -99,7 +99,7 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
   const { node, range } = run;
   const math = mathOf(node);
   const prop = mathProperty(node, run.order);
-  const persons = needsPersons(query.properties, node.properties, node.fixedProperties) || breakdown?.source === 'person' || prop?.source === 'person';
+  const persons = needsPersons(query.properties, node.properties, node.fixedProperties) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const window = ACTIVE_WINDOW[math];
 
@@ -243,8 +243,10 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
             item.compare_label = run.previous ? 'previous' : 'current';
           }
           if (breakdown) {
-            item.breakdown_value = breakdown.asList ? [value] : value;
-            item.label = query.series.length > 1 ? `${item.label} - ${value}` : value;
+            item.breakdown_value = breakdownValueOf(breakdown, value);
+            // Several properties: their values joined with "::", as PostHog labels them.
+            const shown = Array.isArray(item.breakdown_value) ? item.breakdown_value.join('::') : item.breakdown_value;
+            item.label = query.series.length > 1 ? `${item.label} - ${shown}` : shown;
           }
           return item;
         };
@@ -291,8 +293,12 @@ function smoothed(data: number[], n: number): number[] {
   });
 }
 
+/** An item's breakdown value as one string: several values as their JSON list, any "other" as other. */
 function valueOf(item: TrendsItem): string {
-  return Array.isArray(item.breakdown_value) ? item.breakdown_value[0] : (item.breakdown_value ?? '');
+  const v = item.breakdown_value;
+  if (!Array.isArray(v)) return v ?? '';
+  if (v.length === 1) return v[0];
+  return v.includes(BREAKDOWN_OTHER) ? BREAKDOWN_OTHER : JSON.stringify(v);
 }
 
 function sortByValue(items: TrendsItem[], total: (i: TrendsItem) => number): TrendsItem[] {
