@@ -2,7 +2,8 @@
 // date_from the last `totalIntervals` periods up to the one holding date_to (default today): a person belongs to a period's cohort when they did
 // the target event in it (recurring) or did it for the first time ever in it (first time).
 // Value k of a cohort counts its persons who did the returning event k periods later;
-// value 0 is the cohort's size. Every row has as many values as there are cohorts, later periods 0.
+// value 0 is the cohort's size. Every row has totalIntervals values (PostHog's lookahead, also
+// with a date range of another length), periods after the range 0.
 import type { RetentionQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
@@ -36,6 +37,8 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   let firstStart: number;
   let lastStart: number;
   let total: number;
+  // Values per cohort: the periods looked ahead (totalIntervals), whatever the range's length.
+  const lookahead = f.totalIntervals ?? 11;
   if (query.dateRange?.date_from) {
     const range = resolveRange(query.dateRange, interval, ctx);
     if (range.buckets.length === 0) throw new QueryError('dateRange.date_from is after dateRange.date_to', 'dateRange.date_from');
@@ -45,7 +48,7 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   } else {
     const anchor = resolveRange({ date_to: query.dateRange?.date_to, explicitDate: query.dateRange?.explicitDate }, interval, ctx);
     lastStart = truncateLocal(anchor.toLocal, interval, ctx.weekStart);
-    total = f.totalIntervals ?? 11;
+    total = lookahead;
     firstStart = addIntervals(lastStart, interval, -(total - 1));
   }
   const endLocal = addIntervals(lastStart, interval, 1);
@@ -85,7 +88,7 @@ cohort AS MATERIALIZED (${cohort}),
 ret AS (${ret})
 SELECT c, 0 AS k, count(*) AS n FROM cohort GROUP BY c
 UNION ALL
-SELECT co.c, r.b - co.c AS k, count(*) AS n FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(total)} GROUP BY ALL`;
+SELECT co.c, r.b - co.c AS k, count(*) AS n FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)} GROUP BY ALL`;
 
   return {
     statements: [statement],
@@ -95,7 +98,7 @@ SELECT co.c, r.b - co.c AS k, count(*) AS n FROM cohort co JOIN ret r ON r.pid =
       const results = starts.map((start, i) => {
         const id = bucketId(start, interval, ctx.weekStart);
         return {
-          values: Array.from({ length: total }, (_, k) => ({ count: counts.get(`${id}:${k}`) ?? 0, label: `${periodName} ${k}` })),
+          values: Array.from({ length: lookahead }, (_, k) => ({ count: counts.get(`${id}:${k}`) ?? 0, label: `${periodName} ${k}` })),
           label: `${periodName} ${i}`,
           date: isoWithOffset(start, segments),
           breakdown_value: null,
