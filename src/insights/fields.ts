@@ -22,7 +22,7 @@ const refused = (...neutral: unknown[]): FieldRule => ({ use: 'refused', neutral
 
 export type ObjectName =
   | 'TrendsQuery' | 'FunnelsQuery' | 'RetentionQuery' | 'StickinessQuery' | 'LifecycleQuery'
-  | 'EventsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'Breakdown' | 'CompareFilter'
+  | 'EventsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
   | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter';
 
 /** InsightsQueryBase and Node: what every insight query has. */
@@ -64,7 +64,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   RetentionQuery: {
     ...INSIGHT_BASE,
     retentionFilter: object('RetentionFilter'),
-    breakdownFilter: refused({}),
+    breakdownFilter: object('RetentionBreakdownFilter'),
   },
   StickinessQuery: {
     ...Object.fromEntries(Object.entries(INSIGHT_BASE).filter(([k]) => k !== 'aggregation_group_type_index')),
@@ -124,6 +124,18 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown_group_type_index: refused(),
     breakdown_histogram_bin_count: refused(),
     // PostHog reads it for trends only; a funnel's folded values stay.
+    breakdown_hide_other_aggregation: P,
+  },
+  // Retention: one property, given either way (planner/retention.ts refuses a second).
+  RetentionBreakdownFilter: {
+    breakdown_type: H,
+    breakdown_limit: H,
+    breakdown: H,
+    breakdown_normalize_url: refused(false),
+    breakdowns: listOf('Breakdown'),
+    breakdown_group_type_index: refused(),
+    breakdown_histogram_bin_count: refused(),
+    // PostHog reads it for trends only.
     breakdown_hide_other_aggregation: P,
   },
   Breakdown: {

@@ -118,6 +118,7 @@ const RetentionEntity = Type.Object({
 
 export const RetentionQuerySchema = Type.Object({
   kind: Type.Literal('RetentionQuery'),
+  breakdownFilter: Nullable(Type.Omit(BreakdownFilterSchema, ['breakdown_hide_other_aggregation'], Loose)),
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),

@@ -27,6 +27,7 @@ const POSTHOG_FIELDS: Record<ObjectName, string[]> = {
   BreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
   // The same BreakdownFilter, as a funnel carries it.
   FunnelsBreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
+  RetentionBreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
   Breakdown: ['property', 'type', 'normalize_url', 'histogram_bin_count', 'group_type_index'],
   CompareFilter: ['compare', 'compare_to'],
   TrendsFilter: [
@@ -76,7 +77,7 @@ const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['TrendsQuery', 'TrendsQuery', ''], ['FunnelsQuery', 'FunnelsQuery', ''], ['RetentionQuery', 'RetentionQuery', ''],
   ['StickinessQuery', 'StickinessQuery', ''], ['LifecycleQuery', 'LifecycleQuery', ''],
   ['EventsNode', 'TrendsQuery', 'series.0'], ['DateRange', 'TrendsQuery', 'dateRange'], ['BreakdownFilter', 'TrendsQuery', 'breakdownFilter'],
-  ['FunnelsBreakdownFilter', 'FunnelsQuery', 'breakdownFilter'], ['Breakdown', 'TrendsQuery', 'breakdownFilter.breakdowns.0', oneBreakdown],
+  ['FunnelsBreakdownFilter', 'FunnelsQuery', 'breakdownFilter'], ['RetentionBreakdownFilter', 'RetentionQuery', 'breakdownFilter'], ['Breakdown', 'TrendsQuery', 'breakdownFilter.breakdowns.0', oneBreakdown],
   ['CompareFilter', 'TrendsQuery', 'compareFilter'], ['TrendsFilter', 'TrendsQuery', 'trendsFilter'], ['FunnelsFilter', 'FunnelsQuery', 'funnelsFilter'],
   ['RetentionFilter', 'RetentionQuery', 'retentionFilter'], ['RetentionEntity', 'RetentionQuery', 'retentionFilter.targetEntity'],
   ['StickinessFilter', 'StickinessQuery', 'stickinessFilter'], ['LifecycleFilter', 'LifecycleQuery', 'lifecycleFilter'],
@@ -160,6 +161,10 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery funnelsFilter.funnelWindowInterval': { value: 1 },
   'FunnelsQuery funnelsFilter.funnelWindowIntervalUnit': { value: 'hour' },
   'StickinessQuery stickinessFilter.stickinessCriteria': { value: { operator: 'gte', value: 2 } },
+  'RetentionQuery breakdownFilter.breakdown': { value: '$browser' },
+  'RetentionQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
+  'RetentionQuery breakdownFilter.breakdown_limit': { base: withBreakdown, value: 1 },
+  'RetentionQuery breakdownFilter.breakdowns': { value: [{ property: '$browser' }] },
   'RetentionQuery retentionFilter.retentionType': { value: 'retention_recurring' },
   'RetentionQuery retentionFilter.totalIntervals': { base: (q) => { q.dateRange = null; }, value: 3 },
   'RetentionQuery retentionFilter.returningEntity': { value: { id: 'signup', type: 'events' } },

@@ -45,6 +45,29 @@ s('a date range gives one cohort per period in it; totalIntervals is how far eac
   assert.is(matrix(await run(store, { ...retention({ period: 'Day', totalIntervals: 2 }), dateRange: { date_to: '2024-06-13' } }, { now: NOW })).length, 2);
 });
 
+s('retention breakdown: each (person, value) followed on its own over the events with that value; top values by cohort size, the rest other', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2024-06-12T10:00:00Z', { $browser: 'Chrome' }), ev(1, '$pageview', '2024-06-13T10:00:00Z', { $browser: 'Chrome' }),
+    ev(1, '$pageview', '2024-06-13T11:00:00Z', { $browser: 'Safari' }), ev(1, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Safari' }),
+    ev(2, '$pageview', '2024-06-12T10:00:00Z', { $browser: 'Chrome' }), ev(2, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Chrome' }),
+    ev(3, '$pageview', '2024-06-13T10:00:00Z'), ev(3, '$pageview', '2024-06-14T10:00:00Z'),
+  ] });
+  const query = (breakdownFilter: Record<string, unknown>) => ({
+    ...retention({ period: 'Day', totalIntervals: 3 }), dateRange: { date_from: '2024-06-12', date_to: '2024-06-14' }, breakdownFilter,
+  });
+  const byValue = (r: { results: unknown }) => (r.results as RetentionRow[]).map((row) => [row.breakdown_value, row.values.map((v) => v.count)]);
+  const all = await run(store, query({ breakdown: '$browser' }), { now: NOW });
+  assert.equal(byValue(all), [
+    ['Chrome', [2, 1, 1]], ['Chrome', [0, 0, 0]], ['Chrome', [0, 0, 0]],
+    ['', [0, 0, 0]], ['', [1, 1, 0]], ['', [0, 0, 0]],
+    ['Safari', [0, 0, 0]], ['Safari', [1, 1, 0]], ['Safari', [0, 0, 0]],
+  ]);
+  const top = await run(store, query({ breakdowns: [{ property: '$browser', type: 'event' }], breakdown_limit: 1 }), { now: NOW });
+  assert.equal(byValue(top).slice(3), [['$$_posthog_breakdown_other_$$', [0, 0, 0]], ['$$_posthog_breakdown_other_$$', [2, 2, 0]], ['$$_posthog_breakdown_other_$$', [0, 0, 0]]]);
+  const two = await run(store, query({ breakdowns: [{ property: '$browser' }, { property: '$os' }] }), { now: NOW }).catch((e: unknown) => e);
+  assert.is((two as { attr?: string }).attr, 'breakdownFilter.breakdowns');
+});
+
 s('a returning event other than the target: cohorts by the target, returns by the other', async () => {
   await activity();
   await store.loader.load({ events: [ev(7, 'signup', '2024-06-12T09:00:00Z'), ev(7, '$pageview', '2024-06-14T09:00:00Z'), ev(1, 'signup', '2024-06-15T09:00:00Z')] });
