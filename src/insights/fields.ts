@@ -107,7 +107,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown_type: H,
     breakdown_limit: H,
     breakdown: H,
-    breakdown_normalize_url: refused(false),
+    // Trends only (funnels and retention refuse it, planner/breakdown.ts).
+    breakdown_normalize_url: H,
     // Several properties at once (trends): values are lists, labels joined with "::".
     breakdowns: listOf('Breakdown'),
     breakdown_group_type_index: refused(),
@@ -141,7 +142,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   Breakdown: {
     property: H,
     type: H,
-    normalize_url: refused(false),
+    normalize_url: H,
     histogram_bin_count: refused(),
     group_type_index: refused(),
   },

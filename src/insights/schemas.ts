@@ -45,9 +45,11 @@ export const BreakdownFilterSchema = Type.Object({
   breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
+  breakdown_normalize_url: Nullable(Type.Boolean()),
   breakdowns: Nullable(Type.Array(Type.Object({
     property: Type.Union([Type.String(), Type.Number()]),
     type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
+    normalize_url: Nullable(Type.Boolean()),
   }, Loose), { maxItems: 3 })),
 }, Loose);
 

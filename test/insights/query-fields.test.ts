@@ -144,6 +144,8 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery breakdownFilter.breakdowns': { value: [{ property: '$browser' }, { property: 'amount' }] },
   'TrendsQuery breakdownFilter.breakdowns.0.property': { value: 'amount' },
   'TrendsQuery breakdownFilter.breakdowns.0.type': { value: 'person' },
+  'TrendsQuery breakdownFilter.breakdowns.0.normalize_url': { base: (q) => { q.breakdownFilter = { breakdowns: [{ property: '$current_url' }] }; }, value: true },
+  'TrendsQuery breakdownFilter.breakdown_normalize_url': { base: (q) => { q.breakdownFilter = { breakdown: '$current_url' }; }, value: true },
   'FunnelsQuery breakdownFilter.breakdown': { value: '$browser' },
   'FunnelsQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
   'FunnelsQuery breakdownFilter.breakdown_limit': { base: withBreakdown, value: 1 },
@@ -211,7 +213,7 @@ let store: TestStore;
 storePerSuite(s, async (opened) => {
   store = opened;
   await store.loader.load({ events: [
-    ev(1, '$pageview', '2024-06-10T10:00:00Z', { $browser: 'Chrome', amount: 1, other_amount: 10 }),
+    ev(1, '$pageview', '2024-06-10T10:00:00Z', { $browser: 'Chrome', amount: 1, other_amount: 10, $current_url: 'https://a.example/x/' }),
     ev(1, 'signup', '2024-06-12T10:00:00Z', { $browser: 'Firefox' }),
     ev(1, '$pageview', '2024-06-15T09:00:00Z', { $browser: 'Chrome', amount: 2, other_amount: 20 }),
     ev(2, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Safari', amount: 3 }),

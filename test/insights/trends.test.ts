@@ -217,6 +217,17 @@ t('breakdowns: several properties, values as lists and labels joined with "::"; 
   assert.is(top.hasMore, true);
 });
 
+t('breakdown_normalize_url: trailing "/", "?" and "#" trimmed, nothing left shown as "/"', async () => {
+  const view = (n: number, url: string) => ev(n, '$pageview', `2024-06-14T1${n}:00:00Z`, { $current_url: url });
+  await store.loader.load({ events: [view(1, 'https://a.example/x/'), view(2, 'https://a.example/x?'), view(3, 'https://a.example/x'), view(4, '/'), view(5, '#'), view(6, 'https://a.example/y')] });
+  const r = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdown: '$current_url', breakdown_normalize_url: true } }), { now: NOW });
+  assert.equal(items(r).map((i) => [i.breakdown_value, i.count]), [['https://a.example/x', 3], ['/', 2], ['https://a.example/y', 1]]);
+  const multi = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdowns: [{ property: '$current_url', normalize_url: true }] } }), { now: NOW });
+  assert.equal(items(multi)[0].breakdown_value, ['https://a.example/x']);
+  const funnel = await run(store, { kind: 'FunnelsQuery', series: [{ event: '$pageview' }, { event: 'x' }], breakdownFilter: { breakdown: '$current_url', breakdown_normalize_url: true } }, { now: NOW }).catch((e: unknown) => e);
+  assert.is((funnel as { attr?: string }).attr, 'breakdownFilter.breakdown_normalize_url');
+});
+
 t('breakdown by a person property, and a JSON (non-column) event property', async () => {
   await store.loader.load({
     events: [ev(1, '$pageview', '2024-06-15T10:00:00Z', { plan: 'pro' }), ev(2, '$pageview', '2024-06-15T10:00:00Z', { plan: 'free' }), ev(2, '$pageview', '2024-06-15T11:00:00Z', { plan: 'free' })],

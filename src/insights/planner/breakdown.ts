@@ -14,6 +14,8 @@ export const DEFAULT_BREAKDOWN_LIMIT = 25;
 export interface BreakdownPart {
   key: string;
   source: PropertySource;
+  /** PostHog's normalize_url: trailing "/", "?" and "#" trimmed ("" becomes "/"). */
+  normalizeUrl: boolean;
 }
 
 export interface Breakdown extends BreakdownPart {
@@ -38,12 +40,15 @@ export function breakdownOf(filter: BreakdownFilter | null | undefined): Breakdo
   const many = filter?.breakdowns;
   // As PostHog: a `breakdowns` list, when given, is the breakdown.
   if (many !== null && many !== undefined && many.length > 0) {
-    const parts = many.map((b, i) => ({ key: String(b.property), source: sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`) }));
+    const parts = many.map((b, i) => ({ key: String(b.property), source: sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`), normalizeUrl: b.normalize_url === true }));
     return { ...parts[0], parts, multiple: true, asList: true, ...common };
   }
   const raw = filter?.breakdown;
   if (raw === null || raw === undefined) return null;
-  const part = { key: Array.isArray(raw) ? raw[0] : raw, source: sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type') };
+  const part = {
+    key: Array.isArray(raw) ? raw[0] : raw, source: sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'),
+    normalizeUrl: filter?.breakdown_normalize_url === true,
+  };
   return { ...part, parts: [part], multiple: false, asList: Array.isArray(raw), ...common };
 }
 
@@ -52,7 +57,15 @@ export function breakdownUsesPersons(b: Breakdown | null): boolean {
 }
 
 function partValueSql(p: BreakdownPart): Sql {
-  return sql`coalesce(${propertyText(p.source, p.key)}, ${text(BREAKDOWN_NULL)})`;
+  const x = propertyText(p.source, p.key);
+  const value = p.normalizeUrl ? sql`CASE WHEN rtrim(${x}, '/?#') = '' THEN '/' ELSE rtrim(${x}, '/?#') END` : x;
+  return sql`coalesce(${value}, ${text(BREAKDOWN_NULL)})`;
+}
+
+/** Funnels and retention break down by the property as it is (PostHog normalizes URLs in trends). */
+export function refuseNormalizedUrl(b: Breakdown | null): void {
+  const i = b?.parts.findIndex((p) => p.normalizeUrl) ?? -1;
+  if (i >= 0) throw new QueryError('normalize_url is supported in trends breakdowns only', b!.multiple ? `breakdownFilter.breakdowns.${i}.normalize_url` : 'breakdownFilter.breakdown_normalize_url');
 }
 
 /** The breakdown value of an event row, the null label when absent (several: their JSON list). */

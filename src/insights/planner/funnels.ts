@@ -8,7 +8,7 @@
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { EventsNode, FunnelsQuery } from '../schemas.js';
-import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues } from './breakdown.js';
+import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
@@ -96,6 +96,7 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const windowUs = (f.funnelWindowInterval ?? 14) * UNIT_SECONDS[f.funnelWindowIntervalUnit ?? 'day'] * 1_000_000;
   const range = resolveRange(query.dateRange, 'day', ctx);
   const breakdown = breakdownOf(query.breakdownFilter);
+  refuseNormalizedUrl(breakdown);
   const attribution = f.breakdownAttributionType ?? 'first_touch';
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');

@@ -5,7 +5,7 @@
 // value 0 is the cohort's size. Every row has totalIntervals values (PostHog's lookahead, also
 // with a date range of another length), periods after the range 0.
 import type { RetentionQuery } from '../schemas.js';
-import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
 import { propertyText } from './properties.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
@@ -66,6 +66,7 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const returning = { event: f.returningEntity?.id === undefined ? target.event : f.returningEntity.id === null ? null : String(f.returningEntity.id), properties: f.returningEntity?.properties };
   const breakdown = breakdownOf(query.breakdownFilter);
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
+  refuseNormalizedUrl(breakdown);
   const persons = needsPersons(query.properties, target.properties, returning.properties) || breakdownUsesPersons(breakdown);
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
