@@ -196,7 +196,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     targetEntity: object('RetentionEntity'),
     period: H,
     minimumOccurrences: refused(1),
-    cumulative: refused(false),
+    cumulative: H,
     timeWindowMode: refused('strict_calendar_dates'),
     retentionCustomBrackets: refused(),
     aggregationType: refused('count'),

@@ -130,6 +130,7 @@ export const RetentionQuerySchema = Type.Object({
     period: Nullable(Type.Union([Type.Literal('Hour'), Type.Literal('Day'), Type.Literal('Week'), Type.Literal('Month')])),
     totalIntervals: Nullable(Type.Integer({ minimum: 1, maximum: 400 })),
     retentionType: Nullable(Type.Union([Type.Literal('retention_first_time'), Type.Literal('retention_recurring')])),
+    cumulative: Nullable(Type.Boolean()),
   }, Loose),
 }, Loose);
 

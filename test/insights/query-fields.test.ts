@@ -172,6 +172,7 @@ const SAMPLES: Record<string, Sample> = {
   'RetentionQuery retentionFilter.returningEntity': { value: { id: 'signup', type: 'events' } },
   'RetentionQuery retentionFilter.targetEntity': { value: { id: 'signup', type: 'events' } },
   'RetentionQuery retentionFilter.period': { value: 'Week' },
+  'RetentionQuery retentionFilter.cumulative': { value: true },
   'RetentionQuery retentionFilter.targetEntity.id': { value: 'signup' },
   'RetentionQuery retentionFilter.targetEntity.kind': { only: 'EventsNode' },
   'RetentionQuery retentionFilter.targetEntity.type': { only: 'events' },

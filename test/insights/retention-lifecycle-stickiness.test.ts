@@ -68,6 +68,13 @@ s('retention breakdown: each (person, value) followed on its own over the events
   assert.is((two as { attr?: string }).attr, 'breakdownFilter.breakdowns');
 });
 
+s('cumulative retention: a person counts in every period up to their furthest return', async () => {
+  await activity();
+  // Recurring cohorts (see above): the 12th's person 1 returns on days 1 and 3, so counts in 1, 2 and 3.
+  const r = await run(store, retention({ period: 'Day', totalIntervals: 4, retentionType: 'retention_recurring', cumulative: true }), { now: NOW });
+  assert.equal(matrix(r), [[1, 1, 1, 1], [2, 1, 1, 0], [1, 1, 0, 0], [2, 0, 0, 0]]);
+});
+
 s('a returning event other than the target: cohorts by the target, returns by the other', async () => {
   await activity();
   await store.loader.load({ events: [ev(7, 'signup', '2024-06-12T09:00:00Z'), ev(7, '$pageview', '2024-06-14T09:00:00Z'), ev(1, 'signup', '2024-06-15T09:00:00Z')] });

@@ -93,12 +93,17 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
     ? (firstTime ? sql`SELECT pid, b FROM target WHERE b >= ${int(firstId)}` : raw('SELECT pid, b FROM target'))
     : scan(returning, 'retentionFilter.returningEntity', startUs);
   // (pid, c) and (pid, b) are distinct pairs, so each joined row is one person returning.
+  const coBv = value ? raw(', co.bv') : raw('');
+  const joined = sql`FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)}`;
+  const returns = sql`SELECT co.c, r.b - co.c AS k, count(*) AS n${coBv} ${joined} GROUP BY ALL`;
+  // Cumulative (PostHog's): a person counts in every period up to their furthest return.
+  const cumulativeReturns = sql`SELECT c, t.k, count(*) AS n${bv} FROM (SELECT co.pid, co.c, max(r.b - co.c) AS m${coBv} ${joined} GROUP BY ALL) x, range(1, ${int(lookahead)}) t(k) WHERE t.k <= x.m GROUP BY ALL`;
   const statement = sql`WITH target AS MATERIALIZED (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
 cohort AS MATERIALIZED (${cohort}),
 ret AS (${ret})
 SELECT c, 0 AS k, count(*) AS n${bv} FROM cohort GROUP BY ALL
 UNION ALL
-SELECT co.c, r.b - co.c AS k, count(*) AS n${value ? raw(', co.bv') : raw('')} FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)} GROUP BY ALL`;
+${f.cumulative ? cumulativeReturns : returns}`;
 
   return {
     statements: [statement],
