@@ -195,7 +195,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     returningEntity: object('RetentionEntity'),
     targetEntity: object('RetentionEntity'),
     period: H,
-    minimumOccurrences: refused(1),
+    minimumOccurrences: H,
     cumulative: H,
     timeWindowMode: refused('strict_calendar_dates'),
     retentionCustomBrackets: refused(),

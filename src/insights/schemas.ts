@@ -131,6 +131,7 @@ export const RetentionQuerySchema = Type.Object({
     totalIntervals: Nullable(Type.Integer({ minimum: 1, maximum: 400 })),
     retentionType: Nullable(Type.Union([Type.Literal('retention_first_time'), Type.Literal('retention_recurring')])),
     cumulative: Nullable(Type.Boolean()),
+    minimumOccurrences: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   }, Loose),
 }, Loose);
 

@@ -173,6 +173,7 @@ const SAMPLES: Record<string, Sample> = {
   'RetentionQuery retentionFilter.targetEntity': { value: { id: 'signup', type: 'events' } },
   'RetentionQuery retentionFilter.period': { value: 'Week' },
   'RetentionQuery retentionFilter.cumulative': { value: true },
+  'RetentionQuery retentionFilter.minimumOccurrences': { value: 2 },
   'RetentionQuery retentionFilter.targetEntity.id': { value: 'signup' },
   'RetentionQuery retentionFilter.targetEntity.kind': { only: 'EventsNode' },
   'RetentionQuery retentionFilter.targetEntity.type': { only: 'events' },

@@ -75,6 +75,14 @@ s('cumulative retention: a person counts in every period up to their furthest re
   assert.equal(matrix(r), [[1, 1, 1, 1], [2, 1, 1, 0], [1, 1, 0, 0], [2, 0, 0, 0]]);
 });
 
+s('minimumOccurrences: a period is a return only with that many returning events in it (the cohort itself unchanged)', async () => {
+  await activity();
+  // Person 1 comes back twice on the 13th, which still counts; their single visits on the 15th no longer do.
+  await store.loader.load({ events: [ev(1, '$pageview', '2024-06-13T18:00:00Z')] });
+  const r = await run(store, retention({ period: 'Day', totalIntervals: 4, retentionType: 'retention_recurring', minimumOccurrences: 2 }), { now: NOW });
+  assert.equal(matrix(r), [[1, 1, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]]);
+});
+
 s('a returning event other than the target: cohorts by the target, returns by the other', async () => {
   await activity();
   await store.loader.load({ events: [ev(7, 'signup', '2024-06-12T09:00:00Z'), ev(7, '$pageview', '2024-06-14T09:00:00Z'), ev(1, 'signup', '2024-06-15T09:00:00Z')] });

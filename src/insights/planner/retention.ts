@@ -75,7 +75,8 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const bv = value ? raw(', bv') : raw('');
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
   const bucket = bucketSql(local, interval, ctx.weekStart);
-  const scan = (node: typeof target, attr: string, fromUs: number | null): Sql => sql`SELECT DISTINCT ${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${and([
+  // `every`: one row per event (to count them), not per person and period.
+  const scan = (node: typeof target, attr: string, fromUs: number | null, every = false): Sql => sql`SELECT ${every ? raw('') : raw('DISTINCT ')}${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${and([
     sql`e.project = ${ctx.projectId}`,
     ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
     sql`e.timestamp < ${timestamp(endUs)}`,
@@ -89,9 +90,13 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   // The returning activity is the target's when both name the same events (recurring: the
   // very rows; first time: those of the range).
   const same = JSON.stringify([target.event, target.properties ?? null]) === JSON.stringify([returning.event, returning.properties ?? null]);
-  const ret = same
-    ? (firstTime ? sql`SELECT pid, b FROM target WHERE b >= ${int(firstId)}` : raw('SELECT pid, b FROM target'))
-    : scan(returning, 'retentionFilter.returningEntity', startUs);
+  // minimumOccurrences: a period counts as a return only with that many returning events in it.
+  const minimum = f.minimumOccurrences ?? 1;
+  const ret = minimum > 1
+    ? sql`SELECT pid, b FROM (${scan(returning, 'retentionFilter.returningEntity', startUs, true)}) GROUP BY pid, b HAVING count(*) >= ${int(minimum)}`
+    : same
+      ? (firstTime ? sql`SELECT pid, b FROM target WHERE b >= ${int(firstId)}` : raw('SELECT pid, b FROM target'))
+      : scan(returning, 'retentionFilter.returningEntity', startUs);
   // (pid, c) and (pid, b) are distinct pairs, so each joined row is one person returning.
   const coBv = value ? raw(', co.bv') : raw('');
   const joined = sql`FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)}`;
