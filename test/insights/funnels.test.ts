@@ -95,6 +95,19 @@ f('conversion times: a person whose second path reaches further is timed on that
   assert.is(result[2].average_conversion_time, 20);
 });
 
+f('conversion times: when one event completes two tries, the later started one is timed (PostHog keeps the latest path to each step)', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:01:00Z'),
+    ev(1, '$pageview', '2024-06-10T10:02:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:03:00Z'), ev(1, 'purchase', '2024-06-10T10:04:00Z'),
+  ] });
+  const r = await run(store, funnel(steps('$pageview', 'added_to_cart', 'purchase')), { now: NOW });
+  const result = r.results as FunnelStep[];
+  assert.equal(counts(r), [1, 1, 1]);
+  // 10:02 → 10:03 → 10:04, not 10:00 → 10:01 → 10:04.
+  assert.is(result[1].average_conversion_time, 60);
+  assert.is(result[2].average_conversion_time, 60);
+});
+
 f('a try starts at the latest first-step event before the second step (conversion time from there)', async () => {
   await store.loader.load({ events: [
     ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, '$pageview', '2024-06-10T10:05:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:06:00Z'),

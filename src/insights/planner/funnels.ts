@@ -163,10 +163,12 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   // Whole seconds between two steps, as ClickHouse's dateDiff('second').
   const secs = (k: number) => sql`(${timeCol(k)} // 1000000 - ${timeCol(k - 1)} // 1000000)`;
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
-  // One path per person, as PostHog: the first (earliest started) of the tries reaching the
-  // person's furthest step; its step-to-step times are averaged and their interpolated
-  // median taken across persons.
-  const pathOrder = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
+  // One path per person, as PostHog: the try that first reached the person's furthest step
+  // (when one event completes several, the latest started, whose steps PostHog's walk holds
+  // then); its step-to-step times are averaged and their interpolated median taken across
+  // persons.
+  const stepTimes = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
+  const pathOrder = sql`list_value(${stepTimes})[t.steps], t0 DESC`;
   ctes.push(raw('best AS (SELECT pid, max(steps) AS steps FROM tries GROUP BY pid)'));
   ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
   ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
