@@ -18,6 +18,7 @@ import { ingestionWarningsModule } from './ingestion-warnings/module.js';
 import { captureModule } from './capture/module.js';
 import { flagsModule } from './flags/module.js';
 import { insightsModule } from './insights/module.js';
+import { dashboardsModule } from './dashboards/module.js';
 import { exportsModule } from './exports/module.js';
 import { destinationsModule } from './destinations/module.js';
 import { snapshotsModule } from './snapshots/module.js';
@@ -33,6 +34,7 @@ export const MODULES: readonly NodeModule[] = [
   captureModule,
   flagsModule,
   insightsModule,
+  dashboardsModule,
   exportsModule,
   destinationsModule,
   snapshotsModule,

@@ -115,6 +115,8 @@ export const SETTINGS = {
     workers: whole({ env: 'HEDGEROW_EXPORT_WORKERS', min: 1, max: 64, default: 1, doc: 'threads rendering export files (charts, PDFs, spreadsheets)' }),
     syncWaitMs: whole({ env: 'HEDGEROW_EXPORT_SYNC_MS', min: 0, default: 2_000, doc: 'how long POST …/exports/ waits for the file before it answers without it (ms)' }),
     syncMaxRows: whole({ env: 'HEDGEROW_EXPORT_SYNC_ROWS', min: 0, default: 100_000, doc: 'most result rows POST …/exports/ waits for' }),
+    rowLimit: whole({ env: 'HEDGEROW_EXPORT_ROW_LIMIT', min: 1, max: 300_000, default: 50_000, doc: 'most rows an export of events (an EventsQuery) holds; a file cut there says so' }),
+    pageRows: whole({ env: 'HEDGEROW_EXPORT_PAGE_ROWS', min: 1, max: 100_000, default: 10_000, doc: 'rows an export of events reads per query and appends to its file at a time' }),
     renderTimeoutMs: whole({ env: 'HEDGEROW_EXPORT_TIMEOUT_MS', min: 1, default: 600_000, doc: 'a longer render (query and file) is recorded as failed (ms)' }),
     sweepIntervalMs: whole({ env: 'HEDGEROW_EXPORT_SWEEP_MS', min: 1, default: 3_600_000, doc: 'how often expired exports and their files are deleted (ms)' }),
     // A dead node's render is taken over within about 1.5 times this.

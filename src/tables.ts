@@ -13,6 +13,7 @@ import { ingestionWarningsTables } from './ingestion-warnings/tables.js';
 import { insightsTables } from './insights/tables.js';
 import { destinationsTables } from './destinations/tables.js';
 import { exportsTables } from './exports/tables.js';
+import { dashboardsTables } from './dashboards/tables.js';
 
 export const tables = [
   logTables,
@@ -25,6 +26,7 @@ export const tables = [
   insightsTables,
   destinationsTables,
   exportsTables,
+  dashboardsTables,
 ] as const;
 
 // The whole store: every domain's tables, for what truly needs them all (the management

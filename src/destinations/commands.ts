@@ -5,14 +5,21 @@
 import type { DestinationsTables } from './tables.js';
 import { errors } from '../errors.js';
 import { commandsOn, type StateWrites } from '../state/index.js';
-import { hogFunctionById, hogFunctionsVersion } from './store.js';
+import { keepPersonOnEvents, type EventsTables } from '../events/index.js';
+import { hogFunctionById, hogFunctionsVersion, projectHogFunctions } from './store.js';
 import type { StoredHogFunction } from './types.js';
 
-// The hog function commands apply to the destinations' tables.
-const defineCommand = commandsOn<DestinationsTables>();
+// The hog function commands apply to the destinations' tables, and say which projects'
+// events keep their person as of the event (src/events/person-on-events.ts).
+type CommandTables = DestinationsTables & EventsTables;
+const defineCommand = commandsOn<CommandTables>();
 
-function bumpVersion(store: DestinationsTables, projectId: number): void {
+// Moves the project's functions version; while the project has a destination that is not
+// deleted (enabled or not: one enabled later runs on events stored meanwhile), its events
+// keep their person, so each invocation gets the person as of its event.
+function bumpVersion(store: CommandTables, projectId: number): void {
   store.hogFunctionVersions.put(projectId, hogFunctionsVersion(store, projectId) + 1);
+  keepPersonOnEvents(store, projectId, projectHogFunctions(store, projectId).some((f) => f.type === 'destination' && !f.deleted));
 }
 
 export const insertHogFunctionCommand = defineCommand('hog_functions.insert', (store, fn: StoredHogFunction): StoredHogFunction => {

@@ -57,11 +57,14 @@ export interface StoredHogFunction {
   // Moved by an update that leaves the function enabled: a pipeline that has the
   // function disabled by its watcher takes it back as degraded (PostHog's rule).
   watcher_epoch: number;
+  // When it last started running again (enabled or undeleted after it was not): invocations
+  // queued before then are dropped, not delivered late (PostHog's rule). Absent: never.
+  resumed_at?: string;
 }
 
 // The fields a create or update computes (validated and compiled); the rest (id, project,
 // timestamps, creator) the route fills.
-export type HogFunctionFields = Omit<StoredHogFunction, 'id' | 'project_id' | 'created_at' | 'created_by' | 'updated_at' | 'watcher_epoch'>;
+export type HogFunctionFields = Omit<StoredHogFunction, 'id' | 'project_id' | 'created_at' | 'created_by' | 'updated_at' | 'watcher_epoch' | 'resumed_at'>;
 
 // PostHog's HogFunctionType choices.
 export const HOG_FUNCTION_TYPES = [

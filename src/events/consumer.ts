@@ -16,6 +16,8 @@ import type { LogTables } from '../log/tables.js';
 export type EventStoreTables = EventsTables & PersonsTables & IngestionWarningsTables & LogTables;
 
 import { positionKey } from './position.js';
+import { personOnEventsReader } from './person-on-events.js';
+import { isObject } from '../json.js';
 
 export { EVENT_STORE_CONSUMER, eventStorePosition, positionKey } from './position.js';
 
@@ -34,6 +36,14 @@ function toRow(ev: CapturedEvent, personId: string | null): StoredEventValue {
     uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties, timestamp: ev.timestamp,
     person_id: personId, elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
   };
+}
+
+// The person's properties an event keeps: its person's once the event is applied, with
+// the event's own `$set` on top (as PostHog's ingestion writes them: an event shows what it
+// set even where the person's rules kept a value out, such as noisy keys).
+function personAsOfEvent(ev: CapturedEvent, properties: Record<string, unknown>): Record<string, unknown> {
+  const set = ev.properties.$set;
+  return isObject(set) ? { ...properties, ...set } : properties;
 }
 
 export function applyEntries(
@@ -76,6 +86,7 @@ export function commitEvents(store: EventStoreTables, groups: readonly EventsToC
   return store.root.transaction(() => store.root.childTransaction(() => {
     const preparation = startPreparation?.();
     const times = createTimeIndexWriter(store);
+    const keepsPerson = personOnEventsReader(store);
     let unreadable: UnreadableEvent[] | null = null;
     const operations: PlacedOperation[] = [];
     const operate = (op: LogOperation) => {
@@ -103,7 +114,13 @@ export function commitEvents(store: EventStoreTables, groups: readonly EventsToC
         const prepared = preparation ? preparation.prepare(ev) : null;
         // A dropped event's uuid is recorded too, so a resend is not processed twice.
         const stored = prepared !== DROPPED;
-        if (!writeEventRow(store, ev.project_id, ev.uuid, stored ? toRow(ev, prepared) : null)) continue;
+        let row: StoredEventValue | null = null;
+        if (stored) {
+          row = toRow(ev, prepared);
+          const person = prepared !== null && keepsPerson(ev.project_id) ? preparation!.personProperties() : null;
+          if (person !== null) row.person_properties = personAsOfEvent(ev, person);
+        }
+        if (!writeEventRow(store, ev.project_id, ev.uuid, row)) continue;
         preparation?.commit();
         if (cut) recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, (opts.now ?? Date.now)());
         if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid, ev.event, ev.distinct_id);

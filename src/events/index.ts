@@ -3,3 +3,4 @@
 export { EVENT_STORE_CONSUMER, eventStorePosition } from './position.js';
 export { uuidRecorded, eventByUuid } from './query.js';
 export type { EventsTables, StoredEventValue } from './tables.js';
+export { keepPersonOnEvents } from './person-on-events.js';

@@ -16,7 +16,28 @@ export interface StoreTask extends RenderTask {
   dir: string;
 }
 
+// A page of an export of events appended to its spool file (../tabular/spool.ts); answers
+// the page's columns.
+export interface SpoolTask {
+  path: string;
+  results: unknown[][];
+  columns: string[] | null;
+}
+
+// The CSV of a spool, stored under `dir`; the spool is deleted.
+export interface SpoolCsvTask {
+  dir: string;
+  path: string;
+  keys: string[];
+  requested: string[];
+  rows: number;
+  note: string | null;
+}
+
 export type ExportTasks = {
   render: Task<RenderTask, RenderedExport>;
   store: Task<StoreTask, StoredContent>;
+  spool: Task<SpoolTask, string[]>;
+  spoolCsv: Task<SpoolCsvTask, StoredContent>;
+  discard: Task<{ path: string }, void>;
 };

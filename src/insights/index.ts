@@ -23,5 +23,8 @@ export type { InsightRecord } from './api/insight-store.js';
 export type { InsightsApi, InsightsApiOptions } from './api/wiring.js';
 export type { Answer, QueryService, ResultFields } from './api/query-service.js';
 export type { RefreshMode } from './api/refresh.js';
+export { refreshMode } from './api/refresh.js';
+export { projectInsights } from './api/insight-store.js';
+export type { InsightLinks, DashboardTileRef } from './api/links.js';
 export type { QueryStatus } from './api/statuses.js';
 export type { InsightsTables } from './tables.js';

@@ -24,6 +24,8 @@ export interface RunContext {
   /** 0: weeks start on Sunday, 1: on Monday. */
   weekStart: 0 | 1;
   nowMs: number;
+  /** The project's test_account_filters, applied to queries with filterTestAccounts. */
+  testAccountFilters?: unknown[];
 }
 
 export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
@@ -46,7 +48,7 @@ export interface QueryResponse {
 
 function propertyLists(query: AnalyticsQuery): Properties[] {
   const lists: unknown[] = ['properties' in query ? query.properties : null];
-  if ('series' in query) for (const node of query.series) lists.push(node.properties);
+  if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
   if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
@@ -54,8 +56,22 @@ function propertyLists(query: AnalyticsQuery): Properties[] {
 
 /** Date ranges from "all" and first-time retention reach back to the project's first event. */
 function needsFirstEvent(query: AnalyticsQuery): boolean {
-  if (query.kind === 'RetentionQuery') return (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time';
+  if (query.kind === 'RetentionQuery' && (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time') return true;
   return 'dateRange' in query && query.dateRange?.date_from === 'all';
+}
+
+/**
+ * filterTestAccounts: the project's test account filters ANDed with the query's properties,
+ * so every planner applies them where it applies those (as PostHog adds them to each
+ * query's conditions).
+ */
+function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
+  // HogQLQuery's filterTestAccounts belongs to its {filters}, not applied there yet.
+  if (query.kind === 'EventsQuery' || query.kind === 'HogQLQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
+  const own = query.properties;
+  const values: unknown[] = [{ type: 'AND', values: filters }];
+  if (own !== null && own !== undefined) values.unshift(Array.isArray(own) ? { type: 'AND', values: own } : own);
+  return { ...query, properties: { type: 'AND', values } } as AnalyticsQuery;
 }
 
 export async function firstEventMs(db: Columnar, projectId: number): Promise<number | null> {
@@ -85,7 +101,7 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
  * `hogql`: where EventsQuery expressions are parsed (without it, in this thread).
  */
 export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal, hogql?: HogQLParsePool): Promise<QueryResponse> {
-  const query = parseQuery(input);
+  const query = withTestAccountFilters(parseQuery(input), run.testAccountFilters ?? []);
   const ask = (statement: Parameters<Columnar['query']>[0]) => db.query(statement, signal).catch((err: unknown) => {
     throw (signal?.aborted ? null : queryErrorOf(err)) ?? err;
   });

@@ -7,13 +7,15 @@ import { overNats } from '../cluster/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { InsightsTables } from './tables.js';
 import { openStatuses } from './api/kv-statuses.js';
-import { createInsightsApi } from './api/wiring.js';
+import { createInsightsApi, type InsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
 
 export type InsightsTablesUsed = InsightsTables & LogTables;
 
 export interface InsightsProvides {
   service: QueryService;
+  linkDashboards: InsightsApi['linkDashboards'];
+  present: InsightsApi['present'];
 }
 
 export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: Use): Promise<Started<InsightsProvides>> {
@@ -30,5 +32,5 @@ export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: U
     auth, store: ctx.store, writes: ctx.writes, tenancy, dataDir: config.dataDir, logId: ctx.eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: engine ?? undefined, statuses, onStatusError: warnStatus,
   });
-  return { provides: { service: insights.service }, routes: insights.routes, close: () => insights.close() };
+  return { provides: { service: insights.service, linkDashboards: insights.linkDashboards, present: insights.present }, routes: insights.routes, close: () => insights.close() };
 }

@@ -34,6 +34,9 @@ export type PersonChange =
 
 export interface PersonOutcome {
   personUuid: string;
+  // The person's properties once the event is applied (changed or not): what the event
+  // carries as its person's (src/events/consumer.ts).
+  properties: Properties;
   change: PersonChange | null;
   warnings: IngestionWarning[];
 }
@@ -59,7 +62,7 @@ function create(ev: PersonEvent, distinctIds: string[], identified: boolean): Pe
     is_identified: identified,
     distinct_ids: distinctIds,
   };
-  return { personUuid: person.uuid, change: { kind: 'create', person }, warnings: [] };
+  return { personUuid: person.uuid, properties: person.properties, change: { kind: 'create', person }, warnings: [] };
 }
 
 function update(ev: PersonEvent, person: PersonRecord, identify: boolean, addedDistinctId: string | null): PersonOutcome {
@@ -67,14 +70,14 @@ function update(ev: PersonEvent, person: PersonRecord, identify: boolean, addedD
   const identifies = identify && !person.is_identified;
   // Changes to noisy keys alone wait until something worth a write comes along.
   const propertiesChanged = (upd.significant || identifies) && hasChanges(upd);
-  if (!propertiesChanged && !identifies && addedDistinctId === null) return { personUuid: person.uuid, change: null, warnings: [] };
+  if (!propertiesChanged && !identifies && addedDistinctId === null) return { personUuid: person.uuid, properties: person.properties, change: null, warnings: [] };
   const next: PersonRecord = {
     ...person,
     properties: propertiesChanged ? applyUpdate(person.properties, upd) : person.properties,
     is_identified: person.is_identified || identify,
     distinct_ids: addedDistinctId === null ? person.distinct_ids : [...person.distinct_ids, addedDistinctId],
   };
-  return { personUuid: person.uuid, change: { kind: 'update', person: next, addedDistinctId, propertiesChanged }, warnings: [] };
+  return { personUuid: person.uuid, properties: next.properties, change: { kind: 'update', person: next, addedDistinctId, propertiesChanged }, warnings: [] };
 }
 
 function mergePersons(ev: PersonEvent, into: PersonRecord, other: PersonRecord): PersonOutcome {
@@ -87,7 +90,7 @@ function mergePersons(ev: PersonEvent, into: PersonRecord, other: PersonRecord):
     is_identified: true,
     distinct_ids: [...into.distinct_ids, ...other.distinct_ids],
   };
-  return { personUuid: into.uuid, change: { kind: 'merge', person, source: other }, warnings: [] };
+  return { personUuid: into.uuid, properties: person.properties, change: { kind: 'merge', person, source: other }, warnings: [] };
 }
 
 // Merges `otherId`'s person into `intoId`'s, or attaches the id that has no person yet,

@@ -27,6 +27,9 @@ export interface EventPreparation {
   prepare(ev: CapturedEvent): string | null | typeof DROPPED;
   // The event just prepared is new: makes its changes (persons, groups, warnings).
   commit(): void;
+  // The properties of the person of the event just prepared, once it is applied (null when
+  // it has no person processing).
+  personProperties(): Record<string, unknown> | null;
   // Applies an operation of the log (a deletion, flag hash keys: ./operations.ts) in its
   // place between two events: what the step holds is written first, so the operation sees
   // every earlier event, and the cache is checked again after it, so no copy of a
@@ -122,6 +125,7 @@ export function createPersonStep(store: PersonsTables & IngestionWarningsTables,
     return {
       prepare: (ev) => prepare(batch, ev, pending),
       commit: () => commit(batch, limiter, pending),
+      personProperties: () => pending.outcome?.properties ?? null,
       operate(op) {
         batch.flush();
         applyPersonOperation(store, op);

@@ -57,7 +57,7 @@ s.after.each(async () => {
 s('an event the person step throws on is stored without a person; the events around it keep theirs', async () => {
   const failing = (): EventPreparation => {
     const inner = step();
-    return { prepare: (e) => { if (e.event === 'boom') throw new Error('rule failed'); return inner.prepare(e); }, commit: () => inner.commit(), operate: (op) => inner.operate(op), finish: () => inner.finish() };
+    return { prepare: (e) => { if (e.event === 'boom') throw new Error('rule failed'); return inner.prepare(e); }, commit: () => inner.commit(), personProperties: () => inner.personProperties(), operate: (op) => inner.operate(op), finish: () => inner.finish() };
   };
   const before = ev('$pageview', 'alice', { $set: { plan: 'pro' } });
   const bad = ev('boom', 'alice');
@@ -98,6 +98,7 @@ s('an event the step turns unstorable is stored without its person', async () =>
     return {
       prepare: (e) => { if (e.event === 'cyclic') e.properties.self = e.properties; return inner.prepare(e); },
       commit: () => inner.commit(),
+      personProperties: () => inner.personProperties(),
       operate: (op) => inner.operate(op),
       finish: () => inner.finish(),
     };

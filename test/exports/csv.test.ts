@@ -23,8 +23,9 @@ s('trends with a breakdown: series, the breakdown property, then one column per 
   assert.equal(rows[0], ['series', '$browser', ...items[0].labels]);
   assert.is(rows.length, 1 + items.length);
   items.forEach((item, i) => {
-    // With breakdown columns the series is named by its event, the value has its own column.
-    assert.is(rows[i + 1][0], '$pageview');
+    // The series is the result's label, as PostHog writes it (the breakdown value for one
+    // series); the value has its own column too.
+    assert.is(rows[i + 1][0], (item as unknown as { label: string }).label);
     assert.equal(rows[i + 1].slice(2).map(Number), item.data);
   });
   assert.equal(rows.slice(1).map((r) => r[1]), ['Chrome', 'Safari', 'Firefox', 'Edge', 'Other (i.e. all remaining values)']);
@@ -41,8 +42,21 @@ s('trends compared with the previous period: "<label> - current|previous", label
 s('total-value trends: one "Total Sum" per series', () => {
   const { rows } = csv(fx.countriesPie);
   assert.equal(rows[0], ['series', '$geoip_country_name', 'Total Sum']);
-  assert.equal(rows[1], ['$pageview', 'United States', '4120']);
-  assert.equal(rows[7], ['$pageview', 'None (i.e. no value)', '205']);
+  assert.equal(rows[1], ['United States', 'United States', '4120']);
+  assert.equal(rows[7], ['$$_posthog_breakdown_null_$$', 'None (i.e. no value)', '205']);
+});
+
+s('a breakdown compared with the previous period: "<label> - current|previous"; several series: "<event> - <value>"', () => {
+  const item = (label: string, compare_label: string, data: number[]) => ({
+    action: { name: '$pageview', order: 0 }, label, breakdown_value: label.split(' - ').pop(), compare: true, compare_label, data, labels: ['a', 'b'], days: ['2024-01-01', '2024-01-02'],
+  });
+  const insight: InsightData = {
+    ...fx.trendsByBrowser,
+    result: [item('Chrome', 'current', [5, 6]), item('Safari', 'current', [1, 2]), item('Chrome', 'previous', [3, 4])],
+  };
+  assert.equal(csv(insight).rows, [['series', '$browser', 'a', 'b'], ['Chrome - current', 'Chrome', '5', '6'], ['Safari - current', 'Safari', '1', '2'], ['Chrome - previous', 'Chrome', '3', '4']]);
+  const several: InsightData = { ...fx.trendsByBrowser, result: [{ ...item('$pageview - Chrome', '', [7, 8]), compare: undefined, compare_label: undefined, breakdown_value: 'Chrome' }] };
+  assert.equal(csv(several).rows[1], ['$pageview - Chrome', 'Chrome', '7', '8']);
 });
 
 s('a custom series name gets its own column', () => {

@@ -65,7 +65,9 @@ s('trends by browser: CSV rows equal the engine\'s series; the chart labels its 
   const rows = csv(i);
   assert.equal(rows[0], ['series', '$browser', ...items[0].labels!]);
   items.forEach((item, k) => {
-    assert.equal(rows[k + 1].slice(0, 2), ['$pageview', String(item.breakdown_value)]);
+    // The series is the result's label as PostHog writes it: the breakdown value.
+    assert.equal(rows[k + 1].slice(0, 2), [item.label, String(item.breakdown_value)]);
+    assert.is(item.label, String(item.breakdown_value));
     assert.equal(rows[k + 1].slice(2).map(Number), item.data);
   });
   assert.ok(optionToSvg(chartOption(i)).includes('>15 Jun<'));

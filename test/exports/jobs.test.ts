@@ -52,7 +52,7 @@ const until = async (check: () => boolean) => { while (!check()) await new Promi
 function jobsWith(pool: TaskRunner<ExportTasks>, timeoutMs = 60_000) {
   const writes = createLocalWrites(store, COMMANDS);
   const jobs = createRenderJobs({
-    store, writes, sources, pool, claims: embeddedRenderClaims(), dir: join(store.path, '..', 'exports'), syncMaxRows: 1, timeoutMs,
+    store, writes, sources, pool, claims: embeddedRenderClaims(), dir: join(store.path, '..', 'exports'), syncMaxRows: 1, events: { rowLimit: 50_000, pageRows: 10_000 }, timeoutMs,
     log: createLogger('silent'), now: () => new Date('2026-01-02T00:00:00Z'),
   });
   return { writes, jobs };
@@ -91,7 +91,7 @@ s('one result row over the limit marks the job large before it renders', async (
   await job.done;
   const two = { ...sources, run: async () => ({ results: [{ data: [1] }, { data: [2] }] }) };
   const jobs2 = createRenderJobs({
-    store, writes, sources: two, pool, claims: embeddedRenderClaims(), dir: '/nonexistent', syncMaxRows: 1, timeoutMs: 60_000,
+    store, writes, sources: two, pool, claims: embeddedRenderClaims(), dir: '/nonexistent', syncMaxRows: 1, events: { rowLimit: 50_000, pageRows: 10_000 }, timeoutMs: 60_000,
     log: createLogger('silent'), now: () => new Date(),
   });
   const big = jobs2.start(await pendingAsset(writes));

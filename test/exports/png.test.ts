@@ -146,4 +146,27 @@ s('each chart kind draws what it shows', () => {
   assert.ok(sticky.includes('>1 day<') && sticky.includes('>7 days<'));
 });
 
+// Total-value results as PostHog's (and hedgerow's) engine gives them: `aggregated_value`
+// beside an empty `data` array, not `data: null` as the fixtures above.
+const engineShaped = (insight: InsightData): InsightData => ({
+  ...insight, result: (insight.result as Array<Record<string, unknown>>).map((item) => ({ ...item, data: [] })),
+});
+
+s('total-value displays draw their totals when results carry `data: []` (number, pie, bars by value)', () => {
+  const number = optionToSvg(chartOption(engineShaped(fx.boldNumber)));
+  assert.ok(number.includes('>1,284<'), 'the number is drawn');
+  assert.ok(number.includes('14.4% from the previous period'));
+  const pie = optionToSvg(chartOption(engineShaped(fx.countriesPie)));
+  assert.ok(pie.includes('4,120 (44.3%)') && pie.includes('United States'), 'the slices are drawn and labelled');
+  assert.ok((pie.match(/<path /g) ?? []).length >= 7, 'a path per slice');
+  const bars = optionToSvg(chartOption(engineShaped(fx.countriesBars)));
+  assert.ok(bars.includes('>4,120<') && bars.includes('>United States<') && bars.includes('>France<'), 'each bar is labelled with its value and name');
+  // A line display of the same totals (no dates to draw) is drawn as totals too.
+  const lineOfTotals: InsightData = { ...engineShaped(fx.countriesPie), query: { kind: 'TrendsQuery', trendsFilter: { display: 'ActionsLineGraph' } } };
+  assert.ok(optionToSvg(chartOption(lineOfTotals)).includes('>4,120<'));
+  // The PNG of the number is not blank where the number is (the centre of the picture).
+  const img = png(engineShaped(fx.boldNumber));
+  assert.ok(inked(img, 220, 330) > 0.02, 'the middle band is inked');
+});
+
 s.run();

@@ -34,7 +34,7 @@ function setup() {
   const writes = createLocalWrites(store, COMMANDS);
   const claims = embeddedRenderClaims();
   const real = createRenderJobs({
-    store, writes, sources, pool, claims, dir: '/nonexistent', syncMaxRows: 100, timeoutMs: 60_000, log: createLogger('silent'), now: () => new Date(),
+    store, writes, sources, pool, claims, dir: '/nonexistent', syncMaxRows: 100, events: { rowLimit: 50_000, pageRows: 10_000 }, timeoutMs: 60_000, log: createLogger('silent'), now: () => new Date(),
   });
   // The scans the resumer makes, with the minimum age each asked for.
   const scans: number[] = [];

@@ -146,8 +146,8 @@ for (const when of ['while events are prepared', 'after the step wrote its chang
     const dying = (): EventPreparation => {
       const inner = step();
       return when === 'while events are prepared'
-        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, commit: () => inner.commit(), operate: (op) => inner.operate(op), finish: () => inner.finish() }
-        : { prepare: (x) => inner.prepare(x), commit: () => inner.commit(), operate: (op) => inner.operate(op), finish: () => { inner.finish(); throw new Error('killed'); } };
+        ? { prepare: (x) => { if (++calls === 3) throw new Error('killed'); return inner.prepare(x); }, commit: () => inner.commit(), personProperties: () => inner.personProperties(), operate: (op) => inner.operate(op), finish: () => inner.finish() }
+        : { prepare: (x) => inner.prepare(x), commit: () => inner.commit(), personProperties: () => inner.personProperties(), operate: (op) => inner.operate(op), finish: () => { inner.finish(); throw new Error('killed'); } };
     };
     await applyEntries(store, [e], dying).then(() => assert.unreachable('should fail'), (err: Error) => assert.is(err.message, 'killed'));
     assert.is(eventStorePosition(store), 1);

@@ -87,7 +87,7 @@ s('applied event by event (the ladder isolating a failure), every operation keep
     const inner = step();
     return {
       prepare: (e) => { if (e.uuid === flaky.uuid && failures > 0) { failures--; throw new Error('transient'); } return inner.prepare(e); },
-      commit: () => inner.commit(), operate: (op) => inner.operate(op), finish: () => inner.finish(),
+      commit: () => inner.commit(), personProperties: () => inner.personProperties(), operate: (op) => inner.operate(op), finish: () => inner.finish(),
     };
   };
   await applyEntriesIsolating(c, LOG, { startPreparation: flakyStep, now: () => NOW });

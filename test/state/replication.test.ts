@@ -3,6 +3,7 @@
 // each node applies the stream in order with the service's own appliers. Both nodes must
 // end with the same management state, entry for entry: the appliers take nothing from the
 // clock or a random source, and every payload survives encoding (docs/decisions/0015).
+import { linkSlot } from '../../src/insights/api/links.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -91,8 +92,8 @@ s('two nodes applying the same commands hold the same management state', async (
   await meter.flush();
 
   const asAdmin = { project, user: admin, key: record };
-  const insight = await createInsight(writes, { name: 'Views', query: { kind: 'TrendsQuery', series: [{ event: '$pageview' }] } }, asAdmin, new Date(NOW));
-  await updateInsight(writes, insight, { deleted: true }, asAdmin, new Date(NOW + 1000));
+  const insight = await createInsight(writes, linkSlot().links, { name: 'Views', query: { kind: 'TrendsQuery', series: [{ event: '$pageview' }] } }, asAdmin, new Date(NOW));
+  await updateInsight(writes, linkSlot().links, insight, { deleted: true }, asAdmin, new Date(NOW + 1000));
   const hogFunction = (id: string): StoredHogFunction => ({
     id, project_id: project.id, type: 'destination', name: id, description: '', created_at: new Date(NOW).toISOString(), created_by: admin.id,
     updated_at: new Date(NOW).toISOString(), enabled: true, deleted: false, hog: 'return 1', bytecode: ['_H', 1, 33, 1, 38], transpiled: null,

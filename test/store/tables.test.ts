@@ -22,6 +22,7 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   deadLetters: ['dead_letters', 'main', {}],
   eventRows: ['event_rows', 'main', plainMaps],
   eventTimes: ['event_times', 'main', plainMaps],
+  personOnEventsProjects: ['person_on_events_projects', 'main', {}],
   legacyEvents: ['events', 'main', plainMaps],
   legacyEventUuids: ['event_uuids', 'main', {}],
   tenancy: ['tenancy', 'main', {}],
@@ -44,6 +45,8 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   hogFunctions: ['hog_functions', 'main', plainMaps],
   hogFunctionVersions: ['hog_function_versions', 'main', {}],
   exports: ['exports', 'main', plainMaps],
+  dashboards: ['dashboards', 'main', plainMaps],
+  dashboardTiles: ['dashboard_tiles', 'main', plainMaps],
 };
 
 s('every table of the list opens the database, environment and options existing data dirs were written with', () => {

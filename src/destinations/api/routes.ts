@@ -180,10 +180,13 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
         const body = jsonObject(req);
         const existing = functionOf(req, ctx, body.deleted === false);
         const fields = await validated(body, existing, ctx);
+        const now = new Date().toISOString();
+        const resumed = (!existing.enabled || existing.deleted) && fields.enabled && !fields.deleted;
         const fn = await saveHogFunction(writes, {
-          ...existing, ...fields, updated_at: new Date().toISOString(),
+          ...existing, ...fields, updated_at: now,
           // An update that leaves the function enabled takes it back from the watcher's "disabled".
           watcher_epoch: existing.watcher_epoch + (fields.enabled ? 1 : 0),
+          ...(resumed ? { resumed_at: now } : {}),
         });
         return json(200, fullResponse(fn, presentation));
       },

@@ -254,7 +254,9 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // Whether the invocation's function still runs it; if not, it is dropped.
   function runs(entry: Entry): StoredHogFunction | null {
     const fn = deps.functions.find(entry.inv.projectId, entry.inv.functionId);
-    if (!fn || !fn.enabled || fn.deleted) drop(entry, null);
+    // Queued before the function was last disabled (or deleted) and started again: what
+    // matched while it was off is not delivered late.
+    if (!fn || !fn.enabled || fn.deleted || (fn.resumed_at !== undefined && Date.parse(fn.resumed_at) > entry.inv.queuedAt)) drop(entry, null);
     else if (watcherState(fn) === WatcherState.disabled) drop(entry, 'disabled_permanently');
     else return fn;
     return null;
@@ -280,7 +282,12 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       if (fetchingAll >= maxFetches) return;
       const fn = deps.functions.find(list[0].inv.projectId, id);
       const limit = fn && watcherState(fn) === WatcherState.degraded ? settings.degradedPerFunction : settings.perFunction;
-      while (list.length > 0 && (fetching.get(id) ?? 0) < limit && fetchingAll < maxFetches) void fetchStep(list.shift()!);
+      while (list.length > 0 && (fetching.get(id) ?? 0) < limit && fetchingAll < maxFetches) {
+        // Asked again as its fetch starts: the function may have stopped (or stopped and
+        // started again) since the invocation began waiting.
+        const entry = list.shift()!;
+        if (runs(entry) !== null) void fetchStep(entry);
+      }
       waiting.delete(id);
       if (list.length > 0) waiting.set(id, list);
     }

@@ -14,6 +14,7 @@ import type { ConsumerContext, EventGroup } from '../../log/consumers/index.js';
 import type { CapturedEvent, LogEntry } from '../../log/types.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
 import type { AccessTables, TenancyStore } from '../../access/index.js';
+import type { EventsTables } from '../../events/index.js';
 import type { DestinationsTables } from '../tables.js';
 import { WatcherState } from '../types.js';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
@@ -33,9 +34,9 @@ import { acknowledgeEpoch, type WatcherSettings } from './watcher.js';
 // the deliveries' answers and outcomes are taken between chunks.
 const CHUNK = 128;
 
-// What the pipeline reads in the main environment: the hog functions, the events' persons
-// and groups, and the projects (their names).
-export type PipelineTables = DestinationsTables & PersonsTables & AccessTables;
+// What the pipeline reads in the main environment: the hog functions, the events' rows
+// (their person as of the event), persons and groups, and the projects (their names).
+export type PipelineTables = DestinationsTables & EventsTables & PersonsTables & AccessTables;
 
 export interface PipelineDeps<S = unknown> {
   ctx: ConsumerContext<S, PipelineTables>;
@@ -53,12 +54,23 @@ export interface PipelineDeps<S = unknown> {
   closing: () => boolean;
 }
 
+// The event's person as of the event: the one its row keeps (the event store wrote it as it
+// applied the event, src/events/person-on-events.ts), one read. An event stored before its
+// project had a function keeps none; it gets the person as the store holds it now.
+function personAsOfEvent(store: EventsTables & PersonsTables, ev: CapturedEvent): EventContext['person'] {
+  if (ev.properties.$process_person_profile === false) return null;
+  const row = store.eventRows.get([ev.project_id, ev.uuid]);
+  if (row && row.person_properties !== undefined && row.person_id !== null) return { id: row.person_id, properties: row.person_properties };
+  const person = personRecordByDistinctId(store, ev.project_id, ev.distinct_id);
+  return person ? { id: person.uuid, properties: person.properties } : null;
+}
+
 // Reads what the event's functions need beside the event: its project, person and groups.
-function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
+// Groups are read as stored now, as PostHog's CDP reads them (its groups manager, when it
+// builds the invocation), for the groups the event itself names.
+function eventContext(store: EventsTables & PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
   const project = tenancy.project(ev.project_id);
   const url = projectUrl(siteUrl, ev.project_id);
-  const personless = ev.properties.$process_person_profile === false;
-  const person = personless ? undefined : personRecordByDistinctId(store, ev.project_id, ev.distinct_id);
   const groups: EventContext['groups'] = {};
   const eventGroups = ev.properties.$groups;
   if (typeof eventGroups === 'object' && eventGroups !== null) {
@@ -75,7 +87,7 @@ function eventContext(store: PersonsTables, tenancy: TenancyStore, siteUrl: stri
       uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties, timestamp: ev.timestamp,
       elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
     },
-    person: person ? { id: person.uuid, properties: person.properties } : null,
+    person: personAsOfEvent(store, ev),
     groups,
   };
 }
@@ -146,6 +158,11 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       }
       if (off) {
         telemetry.count(id, 'disabled_permanently');
+        continue;
+      }
+      // Its filters name other events: filtered here, without the event's globals.
+      if (fn.names !== null && !fn.names.has(ev.event)) {
+        telemetry.count(id, 'filtered');
         continue;
       }
       let i = indexOf.get(id);

@@ -93,7 +93,7 @@ export function globalsOf(globals: NonNullable<ContinueTask['globals']>, functio
 // event.properties.n}}); if (res.status >= 300) { throw Error(f'failed with {res.status}') };
 // if (inputs.debug) { print('Response', res.status, res.body) }`. A worker runs it to its
 // end before its first task: the VM's code is compiled on its first program, which on a
-// busy machine took longer than the 100 ms that program has (deliveries of the first
+// busy machine took longer than the 100 ms that program then had (deliveries of the first
 // events failed, timed out after 22 operations).
 const WARM_UP = [
   '_H', 1, 32, 'url', 32, 'inputs', 1, 2, 32, 'method', 32, 'POST', 32, 'headers', 32, 'Content-Type', 32, 'application/json', 42, 1,

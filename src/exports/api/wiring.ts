@@ -19,6 +19,8 @@ import { exportRoutes } from './routes.js';
 export interface ExportsSettings {
   syncWaitMs: number;
   syncMaxRows: number;
+  rowLimit: number;
+  pageRows: number;
   renderTimeoutMs: number;
   sweepIntervalMs: number;
 }
@@ -75,7 +77,7 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
   const jobs = createRenderJobs({
     store: opts.store, writes: opts.writes, sources, pool: opts.pool, claims: opts.shared.claims, dir,
     shared: opts.shared.files,
-    syncMaxRows: opts.settings.syncMaxRows, timeoutMs: opts.settings.renderTimeoutMs, log: opts.log, now,
+    syncMaxRows: opts.settings.syncMaxRows, events: { rowLimit: opts.settings.rowLimit, pageRows: opts.settings.pageRows }, timeoutMs: opts.settings.renderTimeoutMs, log: opts.log, now,
   });
   const resumer = startResumer({ jobs, writes: opts.writes, claimTtlMs: opts.shared.claimTtlMs, log: opts.log });
   const sweeper: Sweeper = startSweeper({ store: opts.store, writes: opts.writes, dir, shared: opts.shared.files }, opts.settings.sweepIntervalMs, now, opts.log);

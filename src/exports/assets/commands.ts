@@ -22,6 +22,8 @@ export interface FinishPayload {
   id: number;
   content: StoredContent | null;
   exception: string | null;
+  // Replaces the asset's export_context (an export of events cut at the row limit says so).
+  export_context?: unknown;
 }
 
 // A render's outcome, recorded once: an asset that already has one (a late render after a
@@ -30,6 +32,7 @@ export const finishExportCommand = defineCommand('exports.finish', (store, p: Fi
   const asset = assetById(store, p.project_id, p.id);
   if (!asset || !isPending(asset)) return null;
   const next: ExportRecord = { ...asset, content: p.content, exception: p.content ? null : p.exception };
+  if (p.export_context !== undefined) next.export_context = p.export_context;
   store.exports.put([p.project_id, p.id], next);
   return next;
 });

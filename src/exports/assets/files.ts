@@ -4,7 +4,7 @@
 // sweep once they are older than a grace period, which covers a render between writing
 // its file and recording it on the asset.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredContent } from '../types.js';
@@ -47,6 +47,40 @@ export function writeContent(dir: string, bytes: Uint8Array): StoredContent {
   }
   renameSync(temp, path);
   return { sha256, size: bytes.length };
+}
+
+// A file written piece by piece (an export of many rows, never whole in memory): hashed as
+// it is written, then renamed to its hash as writeContent's.
+export function writeContentStreamed(dir: string, produce: (write: (chunk: string) => void) => void): StoredContent {
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const fd = openSync(temp, 'w');
+  try {
+    produce((chunk) => {
+      const bytes = Buffer.from(chunk, 'utf8');
+      hash.update(bytes);
+      let at = 0;
+      while (at < bytes.length) at += writeSync(fd, bytes, at);
+      size += bytes.length;
+    });
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw err;
+  }
+  closeSync(fd);
+  const sha256 = hash.digest('hex');
+  renameSync(temp, join(dir, sha256));
+  return { sha256, size };
+}
+
+// A temporary file under `dir` (the sweep deletes those left behind).
+export function temporaryPath(dir: string, label: string): string {
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${TEMP_PREFIX}${label}-${randomBytes(8).toString('hex')}`);
 }
 
 // The file's bytes, or null when it is not (or no longer) there.

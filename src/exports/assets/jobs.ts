@@ -10,7 +10,8 @@ import type { StateWrites } from '../../state/index.js';
 import type { ExportsTables } from '../tables.js';
 import type { Project } from '../../access/index.js';
 import type { ExportTasks } from '../tasks.js';
-import type { InsightData, StoredContent } from '../types.js';
+import type { ExportContext, InsightData, StoredContent } from '../types.js';
+import { exportEvents, isEventsExport, type EventsExportLimits } from './events-export.js';
 import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord } from './asset-store.js';
 import type { RenderClaims } from './claims.js';
 import { finishExportCommand, resumeExportCommand } from './commands.js';
@@ -30,6 +31,8 @@ export interface QueryOutput {
   results: unknown;
   columns?: string[] | null;
   types?: unknown[] | null;
+  // Table queries: whether rows past `limit` matched.
+  hasMore?: boolean;
 }
 
 export interface RenderJobsOptions {
@@ -45,6 +48,8 @@ export interface RenderJobsOptions {
   shared?: SharedFiles;
   // Results with more rows than this go to the background at once.
   syncMaxRows: number;
+  // Exports of events: how many rows, read how many at a time.
+  events: EventsExportLimits;
   timeoutMs: number;
   log: Logger;
   now(): Date;
@@ -73,7 +78,9 @@ export function createRenderJobs(opts: RenderJobsOptions) {
   const running = new Set<Promise<void>>();
   let closed = false;
 
-  async function render(asset: ExportRecord, large: () => void): Promise<StoredContent> {
+  // The stored file, and the asset's export_context when the render changes it (an export
+  // of events cut at the row limit).
+  async function render(asset: ExportRecord, large: () => void): Promise<{ content: StoredContent; context: ExportContext | null }> {
     const project = opts.sources.project(asset.project_id);
     if (!project) throw new Error('The project no longer exists.');
     let source: { name: string; query: unknown } | null;
@@ -84,19 +91,28 @@ export function createRenderJobs(opts: RenderJobsOptions) {
       const filename = contextObject(asset.export_context)?.filename;
       source = { name: typeof filename === 'string' ? filename : 'Query', query: contextQuery(asset.export_context) };
     }
-    const output = await opts.sources.run(project, source.query);
-    if (rowCount(output.results) > opts.syncMaxRows) large();
-    const insight: InsightData = {
-      name: source.name, query: source.query, result: output.results, columns: output.columns ?? null, types: output.types ?? null,
-      timezone: project.timezone,
-    };
-    const content = await opts.pool.run('store', { format: asset.export_format, insight, context: contextObject(asset.export_context), dir: opts.dir });
+    let content: StoredContent;
+    let context: ExportContext | null = null;
+    if (asset.insight === null && isEventsExport(source.query)) {
+      ({ content, context } = await exportEvents({
+        project, name: source.name, query: source.query, format: asset.export_format, context: contextObject(asset.export_context),
+        dir: opts.dir, pool: opts.pool, limits: opts.events, run: opts.sources.run, large: { rows: opts.syncMaxRows, reached: large }, now: opts.now(),
+      }));
+    } else {
+      const output = await opts.sources.run(project, source.query);
+      if (rowCount(output.results) > opts.syncMaxRows) large();
+      const insight: InsightData = {
+        name: source.name, query: source.query, result: output.results, columns: output.columns ?? null, types: output.types ?? null,
+        timezone: project.timezone,
+      };
+      content = await opts.pool.run('store', { format: asset.export_format, insight, context: contextObject(asset.export_context), dir: opts.dir });
+    }
     if (opts.shared) {
       const bytes = await readContent(opts.dir, content);
       if (!bytes) throw new Error('The rendered file is missing.');
       await opts.shared.put(content, bytes);
     }
-    return content;
+    return { content, context };
   }
 
   function withTimeout<T>(work: Promise<T>): Promise<T> {
@@ -107,9 +123,9 @@ export function createRenderJobs(opts: RenderJobsOptions) {
     return Promise.race([work, limit]).finally(() => clearTimeout(timer));
   }
 
-  async function record(asset: ExportRecord, content: StoredContent | null, exception: string | null): Promise<void> {
+  async function record(asset: ExportRecord, content: StoredContent | null, exception: string | null, context: ExportContext | null = null): Promise<void> {
     try {
-      await opts.writes.submit(finishExportCommand, { project_id: asset.project_id, id: asset.id, content, exception });
+      await opts.writes.submit(finishExportCommand, { project_id: asset.project_id, id: asset.id, content, exception, ...(context ? { export_context: context } : {}) });
     } catch (err) {
       opts.log.error('an export\'s outcome could not be recorded', { export_id: asset.id, error: messageOf(err) });
     }
@@ -119,8 +135,8 @@ export function createRenderJobs(opts: RenderJobsOptions) {
   async function run(asset: ExportRecord, large: () => void, claimed: boolean): Promise<void> {
     if (!claimed && !(await opts.claims.claim(asset))) return;
     try {
-      const content = await withTimeout(render(asset, large));
-      await record(asset, content, null);
+      const { content, context } = await withTimeout(render(asset, large));
+      await record(asset, content, null, context);
     } catch (err) {
       // Stopping the service interrupts renders: they stay pending and resume at the next start.
       if (closed) return;

@@ -32,13 +32,22 @@ function colours(items: Json[]): string[] {
   });
 }
 
+// PostHog's "total value" displays: one number per series.
+const TOTAL_DISPLAYS = new Set(['BoldNumber', 'ActionsPie', 'ActionsBarValue', 'ActionsTable', 'WorldMap']);
+
+// Total-value results carry `aggregated_value` beside an empty `data` (PostHog's do, and so
+// do hedgerow's), or no `data` at all (older results): either is drawn as totals, and a
+// total-value display whose every result has its total is drawn so whatever `data` holds.
+function showsTotals(items: Json[], display: string): boolean {
+  if (items.length === 0 || !items.every((item) => typeof item.aggregated_value === 'number')) return false;
+  return TOTAL_DISPLAYS.has(display) || items.every((item) => !Array.isArray(item.data) || item.data.length === 0);
+}
+
 export function trendsChart(insight: InsightData, source: Json, kindWord = 'Trends'): Record<string, unknown> {
   const items = records(insight.result);
   const trendsFilter = isRecord(source.trendsFilter) ? source.trendsFilter : {};
   const display = text(trendsFilter.display, 'ActionsLineGraph');
-  if (items.length > 0 && items.every((item) => !Array.isArray(item.data) && 'aggregated_value' in item)) {
-    return totalsChart(insight, items, display, source);
-  }
+  if (showsTotals(items, display)) return totalsChart(insight, items, display, source);
   const interval = parseInterval(source.interval);
   const comparing = items.some((item) => item.compare_label);
   const dated = (comparing && items.find((item) => item.compare_label === 'current')) || items[0];

@@ -12,14 +12,14 @@ function field(value: Cell): string {
   return NEEDS_QUOTES.test(s) ? `"${s.split('"').join('""')}"` : s;
 }
 
-function line(cells: Cell[]): string {
+export function csvLine(cells: Cell[]): string {
   // A lone empty field is written as "" so the line is not mistaken for a blank one.
   if (cells.length === 1 && (cells[0] === null || cells[0] === '')) return '""\r\n';
   return cells.map((c) => field(defuseFormula(c))).join(',') + '\r\n';
 }
 
 export function tableToCsv(table: Table): Uint8Array {
-  let out = line(table.header);
-  for (const row of table.rows) out += line(row);
+  let out = csvLine(table.header);
+  for (const row of table.rows) out += csvLine(row);
   return Buffer.from(out, 'utf8');
 }

@@ -44,7 +44,7 @@ export function resultRows(insight: InsightData): Row[] {
 }
 
 // EventsQuery / HogQLQuery: one row per result row, cells named by `columns`.
-function tableRows(results: unknown[][], columns: string[] | null): Row[] {
+export function tableRows(results: unknown[][], columns: string[] | null): Row[] {
   return results.map((cells) => {
     const row: Row = new Map();
     cells.forEach((cell, i) => {
@@ -143,8 +143,9 @@ function trendRows(result: unknown[], breakdownFilter: unknown): Row[] {
   const columns = breakdownColumns(breakdownFilter);
   return items.map((item, index) => {
     const action = isRecord(item.action) ? item.action : null;
-    const hasBreakdown = 'breakdown_value' in item && columns.length > 0;
-    let series = hasBreakdown && action?.name ? action.name : 'label' in item ? item.label : `Series #${index + 1}`;
+    // The result's label, as PostHog writes it: the breakdown value for one series
+    // ("Chrome"), "<event> - <value>" for several.
+    let series = 'label' in item ? item.label : `Series #${index + 1}`;
     if (item.compare_label) series = `${pyStr(series)} - ${pyStr(item.compare_label)}`;
     const row: Row = new Map([['series', series]]);
     if (action?.custom_name) row.set('custom name', action.custom_name);

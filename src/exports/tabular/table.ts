@@ -31,7 +31,7 @@ function cell(value: unknown): Cell {
   return String(value);
 }
 
-function flattenRow(row: Row): Map<string, Cell> {
+export function flattenRow(row: Row): Map<string, Cell> {
   const out = new Map<string, Cell>();
   for (const [key, value] of row) flattenInto(out, key, value);
   return out;
@@ -83,9 +83,14 @@ export function buildTable(rows: Row[], requested: string[]): Table {
       }
     }
   }
-  const discovered = groupByPrefix(keys);
-  const header = requested.length > 0 ? chooseColumns(requested, discovered, seen) : discovered;
+  const header = headerOf(keys, requested);
   return { header, rows: flat.map((row) => header.map((key) => row.get(key) ?? null)) };
+}
+
+// The header of rows whose flattened keys, in first-seen order, are `keys` (unique).
+export function headerOf(keys: string[], requested: string[]): string[] {
+  const discovered = groupByPrefix(keys);
+  return requested.length > 0 ? chooseColumns(requested, discovered, new Set(keys)) : discovered;
 }
 
 // Spreadsheets run a cell that starts with one of these as a formula: PostHog prefixes

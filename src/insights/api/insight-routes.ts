@@ -15,6 +15,7 @@ import { insightById, projectInsights, type InsightRecord } from './insight-stor
 import { createInsight, updateInsight } from './insight-write.js';
 import type { Answer, QueryService } from './query-service.js';
 import { refreshMode } from './refresh.js';
+import type { InsightLinks, LinkSlot } from './links.js';
 
 function listFilter(req: HttpRequest): (i: InsightRecord) => boolean {
   const shortId = req.query.get('short_id');
@@ -38,7 +39,7 @@ const lastModifiedFirst = (a: InsightRecord, b: InsightRecord) => b.last_modifie
 // PostHog's access fields for an insight anyone in the project may edit.
 const ACCESS = { effective_restriction_level: 21, effective_privilege_level: 37, user_access_level: 'editor' };
 
-function insightBody(i: InsightRecord, answer: Answer | null, project: ProjectContext['project'], tenancy: TenancyStore): Record<string, unknown> {
+export function insightBody(i: InsightRecord, answer: Answer | null, project: ProjectContext['project'], tenancy: TenancyStore, links: InsightLinks, query = i.query): Record<string, unknown> {
   const user = (id: number | null) => {
     const u = id === null ? undefined : tenancy.user(id);
     return u ? userBasic(u) : null;
@@ -46,8 +47,8 @@ function insightBody(i: InsightRecord, answer: Answer | null, project: ProjectCo
   const result = answer?.kind === 'result' ? answer : answer?.kind === 'started' ? answer.cached : null;
   const response = result?.response ?? null;
   return {
-    id: i.id, short_id: i.short_id, name: i.name, derived_name: i.derived_name, filters: i.filters, query: i.query, order: i.order,
-    deleted: i.deleted, dashboards: [], dashboard_tiles: [],
+    id: i.id, short_id: i.short_id, name: i.name, derived_name: i.derived_name, filters: i.filters, query, order: i.order,
+    deleted: i.deleted, ...links.of(i.project_id, i.id),
     last_refresh: result?.fields.last_refresh ?? null, cache_target_age: result?.fields.cache_target_age ?? null,
     next_allowed_client_refresh: result?.fields.next_allowed_client_refresh ?? null,
     result: response?.results ?? null, hasMore: response?.hasMore ?? null, columns: response?.columns ?? null,
@@ -80,6 +81,7 @@ function csvOf(insights: readonly InsightBody[]): string {
 
 export interface InsightRoutesDeps {
   auth: ManagementAuth;
+  slot: LinkSlot;
   store: InsightsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
@@ -87,13 +89,13 @@ export interface InsightRoutesDeps {
   now: () => Date;
 }
 
-export function insightRoutes({ auth, store, writes, tenancy, service, now }: InsightRoutesDeps): Route[] {
+export function insightRoutes({ auth, slot, store, writes, tenancy, service, now }: InsightRoutesDeps): Route[] {
   return resourceRoutes<InsightRecord>(auth, {
     path: 'insights', scope: 'insight',
     list: (req, { project }) => projectInsights(store, project.id).filter((i) => !i.deleted).filter(listFilter(req)).sort(lastModifiedFirst),
     find: (projectId, id) => insightById(store, projectId, id),
-    create: (body, ctx) => createInsight(writes, body, ctx, now()),
-    update: (insight, body, ctx) => updateInsight(writes, insight, body, ctx, now()),
+    create: (body, ctx) => createInsight(writes, slot.links, body, ctx, now()),
+    update: (insight, body, ctx) => updateInsight(writes, slot.links, insight, body, ctx, now()),
     presenter(ctx, req) {
       const mode = refreshMode(req.query.get('refresh'), 'force_cache');
       if (mode === null) throw errors.invalidChoice(req.query.get('refresh'), 'refresh');
@@ -108,7 +110,7 @@ export function insightRoutes({ auth, store, writes, tenancy, service, now }: In
             if (!listing) throw toApiError(err);
           }
         }
-        return insightBody(insight, answer, ctx.project, tenancy);
+        return insightBody(insight, answer, ctx.project, tenancy, slot.links);
       };
     },
     renderList(req, _ctx, shown): HttpResponse | null {

@@ -8,6 +8,7 @@ import { QueryError } from '../planner/errors.js';
 import { parseQuery } from '../schemas.js';
 import { insertInsightCommand, saveInsightCommand, ShortIdTakenError } from './commands.js';
 import { newShortId, type InsightRecord } from './insight-store.js';
+import type { InsightLinks } from './links.js';
 
 type Body = Record<string, unknown>;
 
@@ -53,7 +54,9 @@ function parse(body: Body) {
   const filters = body.filters;
   if (filters !== undefined && filters !== null && (typeof filters !== 'object' || Array.isArray(filters))) throw errors.validation('Expected a dictionary of items.', 'filters', 'not_a_dict');
   const dashboards = body.dashboards;
-  if (dashboards !== undefined && (!Array.isArray(dashboards) || dashboards.length > 0)) throw errors.validation('Dashboards are not supported.', 'dashboards');
+  if (dashboards !== undefined && (!Array.isArray(dashboards) || !dashboards.every((d) => Number.isInteger(d)))) {
+    throw errors.validation('Expected a list of items.', 'dashboards', 'not_a_list');
+  }
   return {
     name: text(body, 'name', true),
     derived_name: text(body, 'derived_name', true),
@@ -65,20 +68,25 @@ function parse(body: Body) {
     saved: flag(body, 'saved'),
     favorited: flag(body, 'favorited'),
     tags: tags as string[] | undefined,
+    dashboards: dashboards as number[] | undefined,
   };
 }
 
-export async function createInsight(writes: StateWrites, body: Body, { project, user }: ProjectContext, now: Date): Promise<InsightRecord> {
+export async function createInsight(writes: StateWrites, links: InsightLinks, body: Body, ctx: ProjectContext, now: Date): Promise<InsightRecord> {
+  const { project, user } = ctx;
   const f = parse(body);
+  if (f.dashboards) links.check(ctx, f.dashboards, null);
   const at = now.toISOString();
   for (;;) {
     try {
-      return await writes.submit(insertInsightCommand, {
+      const insight = await writes.submit(insertInsightCommand, {
         short_id: newShortId(), project_id: project.id, name: f.name ?? null, derived_name: f.derived_name ?? null,
         description: f.description ?? '', query: f.query ?? null, filters: f.filters ?? {}, order: f.order ?? null,
         deleted: f.deleted ?? false, saved: f.saved ?? false, favorited: f.favorited ?? false, tags: f.tags ?? [],
         created_at: at, created_by: user.id, updated_at: at, last_modified_at: at, last_modified_by: user.id,
       });
+      await links.written(ctx, insight, f.dashboards);
+      return insight;
     } catch (err) {
       // One in 62^8 per insight of the project: draw another.
       if (!(err instanceof ShortIdTakenError)) throw err;
@@ -86,8 +94,10 @@ export async function createInsight(writes: StateWrites, body: Body, { project, 
   }
 }
 
-export function updateInsight(writes: StateWrites, insight: InsightRecord, body: Body, { user }: ProjectContext, now: Date): Promise<InsightRecord> {
+export async function updateInsight(writes: StateWrites, links: InsightLinks, insight: InsightRecord, body: Body, ctx: ProjectContext, now: Date): Promise<InsightRecord> {
+  const { user } = ctx;
   const f = parse(body);
+  if (f.dashboards) links.check(ctx, f.dashboards, insight.id);
   const at = now.toISOString();
   const next: InsightRecord = { ...insight, updated_at: at };
   if (f.name !== undefined) next.name = f.name;
@@ -105,5 +115,7 @@ export function updateInsight(writes: StateWrites, insight: InsightRecord, body:
     next.last_modified_at = at;
     next.last_modified_by = user.id;
   }
-  return writes.submit(saveInsightCommand, next);
+  const saved = await writes.submit(saveInsightCommand, next);
+  await links.written(ctx, saved, f.dashboards);
+  return saved;
 }

@@ -45,7 +45,7 @@ export interface AnswerOptions {
 }
 
 export function runContext(project: Project, now: number): RunContext {
-  return { projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now };
+  return { projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [] };
 }
 
 function rangeDays(response: QueryResponse): number | null {
@@ -77,7 +77,7 @@ export function createQueryService(deps: QueryServiceDeps) {
       const query = parseQuery(input);
       const now = deps.now();
       const context = runContext(project, now);
-      const key = cacheKey(query, project.id, context.timezone, context.weekStart);
+      const key = cacheKey(query, project.id, context.timezone, context.weekStart, 'filterTestAccounts' in query && query.filterTestAccounts ? context.testAccountFilters : undefined);
       const entry = readCached(deps.store, key);
       // What a result must reflect now; a cached one that does is current (unchanged data).
       const position = await deps.engine.position();

@@ -1,7 +1,7 @@
 // The insights API as the service mounts it: the client of the aggregation worker, the
 // query service over the result cache and background calculations, and the routes.
 import { randomUUID } from 'node:crypto';
-import type { ManagementAuth, TenancyStore } from '../../access/index.js';
+import type { ManagementAuth, ProjectContext, TenancyStore } from '../../access/index.js';
 import type { Route } from '../../http/types.js';
 import { positionKey } from '../../log/consumers/index.js';
 import type { StateWrites } from '../../state/index.js';
@@ -14,6 +14,10 @@ import { insightRoutes } from './insight-routes.js';
 import { createQueryService, type QueryService } from './query-service.js';
 import { queryRoutes } from './query-routes.js';
 import type { Statuses } from './statuses.js';
+import { insightBody } from './insight-routes.js';
+import type { InsightRecord } from './insight-store.js';
+import { linkSlot, type InsightLinks } from './links.js';
+import type { RefreshMode } from './refresh.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
@@ -33,6 +37,11 @@ export interface InsightsApiOptions {
 export interface InsightsApi {
   routes: Route[];
   service: QueryService;
+  // The dashboards domain links itself in (./links.ts).
+  linkDashboards(links: InsightLinks): void;
+  // An insight as the API shows it, its query replaced (a dashboard's filters applied) and
+  // run under `mode`; a query that fails is reported in `error` rather than thrown.
+  present(ctx: ProjectContext, insight: InsightRecord, mode: RefreshMode, query: Record<string, unknown> | null): Promise<Record<string, unknown>>;
   /** Ends the engine, then the statuses (a calculation it interrupted records its error first). */
   close(): Promise<void>;
 }
@@ -50,12 +59,29 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
     store: opts.store, engine, statuses, now: Date.now, onStatusError: opts.onStatusError,
     newId: () => randomUUID().replace(/-/g, ''),
   });
+  const slot = linkSlot();
   return {
     routes: [
       ...queryRoutes({ auth: opts.auth, service }),
-      ...insightRoutes({ auth: opts.auth, store: opts.store, writes: opts.writes, tenancy: opts.tenancy, service, now: () => new Date() }),
+      ...insightRoutes({ auth: opts.auth, slot, store: opts.store, writes: opts.writes, tenancy: opts.tenancy, service, now: () => new Date() }),
     ],
     service,
+    linkDashboards(links) {
+      slot.links = links;
+    },
+    async present(ctx, insight, mode, query) {
+      let answer = null;
+      let error: { type: string; message: string } | null = null;
+      if (query) {
+        try {
+          answer = await service.answer(ctx.project, query, { mode, insightId: insight.id });
+        } catch (err) {
+          error = { type: err instanceof Error ? err.name : 'Error', message: err instanceof Error ? err.message : String(err) };
+        }
+      }
+      const body = insightBody(insight, answer, ctx.project, opts.tenancy, slot.links, query);
+      return error ? { ...body, error } : body;
+    },
     async close() {
       engine.close();
       // The interrupted calculations' outcomes are recorded in the turns after the engine's close.

@@ -53,6 +53,11 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
     // A checkpoint rewrites what the write-ahead log holds; a batch of 50,000 events is
     // about 20 MB of it, so the default 16 MB checkpointed after every batch.
     checkpoint_threshold: '256MB',
+    // DuckDB allocates through its own jemalloc, which keeps the pages a load or query freed
+    // until that thread allocates again: after a burst of large events the insights thread
+    // held tens of MB it no longer used (bench/RESULTS.md, "memory after a burst"). A
+    // background thread returns them after jemalloc's decay time, off the load's path.
+    allocator_background_threads: 'true',
   };
   if (options.threads !== undefined) config.threads = String(options.threads);
   config.memory_limit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
