@@ -29,6 +29,10 @@ export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: {
   const flushMs = opts.flushMs ?? DEFAULT_FLUSH_MS;
   // `${org}\0${period}` → requests counted here and not yet in LMDB.
   let pending = new Map<string, number>();
+  // The counts of the flush under way: still counted until their write has landed and the
+  // stored counts are read again (without them, usage read during a flush fell short by
+  // them, and a limit set from it was reached early).
+  let flushing = new Map<string, number>();
   const stored = new Map<string, Cached<number>>();
   const limits = new Map<string, Cached<number | null>>();
   let timer: NodeJS.Timeout | null = null;
@@ -61,7 +65,7 @@ export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: {
       const period = periodKey(now);
       const key = `${orgId}\0${period}`;
       const count = cached(stored, key, now, () => (store.quota.get(usageKey(orgId, period)) as number | undefined) ?? 0);
-      return count + (pending.get(key) ?? 0);
+      return count + (pending.get(key) ?? 0) + (flushing.get(key) ?? 0);
     },
 
     /** Counts one feature flag request (a /decide, /flags or local-evaluation call) of the organization. */
@@ -87,12 +91,15 @@ export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: {
       if (pending.size === 0) return;
       const counts = pending;
       pending = new Map();
+      flushing = counts;
       try {
         await writes.submit(addFlagUsage, { counts: [...counts].map(([key, n]) => [...key.split('\0'), n] as [string, string, number]) });
       } catch {
         // Not counted yet: they ride on the next flush.
         for (const [key, n] of counts) pending.set(key, (pending.get(key) ?? 0) + n);
         return;
+      } finally {
+        flushing = new Map();
       }
       for (const key of counts.keys()) stored.delete(key);
     },

@@ -57,6 +57,18 @@ s('a limit of N lets N requests through in a month; the next month starts over',
   assert.is(meter.exceeded('org-0', MARCH), true);
 });
 
+s('usage read while a flush is under way still counts what it is writing', async () => {
+  for (let i = 0; i < 4; i++) meter.record('org-flushing', MARCH);
+  assert.is(meter.usage('org-flushing', MARCH), 4);
+  const flushed = meter.flush();
+  // The write is submitted, not yet applied: the counts are in neither the store nor pending.
+  assert.is(meter.usage('org-flushing', MARCH), 4);
+  meter.record('org-flushing', MARCH);
+  assert.is(meter.usage('org-flushing', MARCH), 5);
+  await flushed;
+  assert.is(meter.usage('org-flushing', MARCH), 5);
+});
+
 s('raising or removing the limit takes effect at once in this process', async () => {
   await meter.setQuota('org-3', 10);
   assert.is(meter.exceeded('org-3', MARCH), false);
