@@ -64,15 +64,16 @@ hog.run();
 
 const exportsConfig = suite('config: exports');
 
-exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit, an hourly sweep and 30 s render claims unless set', () => {
-  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000, claimTtlMs: 30_000 });
+exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit, an hourly sweep, 30 s render claims and event exports of 50,000 rows read 10,000 at a time unless set', () => {
+  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000, claimTtlMs: 30_000, rowLimit: 50_000, pageRows: 10_000 });
   const set = parse({
     HEDGEROW_EXPORT_WORKERS: '2', HEDGEROW_EXPORT_SYNC_MS: '0', HEDGEROW_EXPORT_SYNC_ROWS: '10', HEDGEROW_EXPORT_TIMEOUT_MS: '5000', HEDGEROW_EXPORT_SWEEP_MS: '60000',
-    HEDGEROW_EXPORT_CLAIM_TTL_MS: '3000',
+    HEDGEROW_EXPORT_CLAIM_TTL_MS: '3000', HEDGEROW_EXPORT_ROW_LIMIT: '300000', HEDGEROW_EXPORT_PAGE_ROWS: '500',
   }).exports;
-  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, renderTimeoutMs: 5000, sweepIntervalMs: 60_000, claimTtlMs: 3000 });
+  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, renderTimeoutMs: 5000, sweepIntervalMs: 60_000, claimTtlMs: 3000, rowLimit: 300_000, pageRows: 500 });
   for (const [name, bad] of [
     ['HEDGEROW_EXPORT_WORKERS', '0'], ['HEDGEROW_EXPORT_TIMEOUT_MS', '0'], ['HEDGEROW_EXPORT_SYNC_MS', 'soon'], ['HEDGEROW_EXPORT_CLAIM_TTL_MS', '10'],
+    ['HEDGEROW_EXPORT_ROW_LIMIT', '300001'], ['HEDGEROW_EXPORT_PAGE_ROWS', '0'],
   ]) {
     assert.throws(() => parse({ [name]: bad }), (err: unknown) => err instanceof ConfigError);
   }
@@ -238,7 +239,7 @@ table('the config object keeps its shape: every key the service reads', () => {
     (typeof v === 'object' && v !== null ? keys(v, `${prefix}${k}.`) : [prefix + k]));
   assert.equal(keys(config).sort(), [
     'capture.maxBatchBodyBytes', 'capture.maxDecompressedBytes', 'capture.maxEventBodyBytes', 'capture.maxJsonNodes', 'capture.workers',
-    'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.renderTimeoutMs', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
+    'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.pageRows', 'exports.renderTimeoutMs', 'exports.rowLimit', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
     'exports.syncWaitMs', 'exports.workers', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',
     'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
     'logLevel', 'logPruneIntervalMs', 'managementRateLimitPerMinute', 'natsReplicas', 'natsUrl', 'personCacheSize', 'port', 'quotaFlushMs',
