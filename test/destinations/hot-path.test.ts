@@ -58,7 +58,7 @@ const webhook = (path: string, extra: Record<string, unknown> = {}) => hogFuncti
 });
 
 function functionsOf(fns: StoredHogFunction[]): FunctionCache {
-  const active: ActiveFunction[] = fns.map((stored) => ({ stored, run: runnable(stored) }));
+  const active: ActiveFunction[] = fns.map((stored) => ({ stored, run: runnable(stored), off: null }));
   return { active: () => active, find: (_p, id) => fns.find((f) => f.id === id) };
 }
 

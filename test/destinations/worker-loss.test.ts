@@ -82,7 +82,7 @@ s('the stuck invocation fails alone, logged; the others are replayed, not fetche
   // `ok` runs on project 1's events, `stuck` on project 2's: one worker keeps them all.
   const ok = posting('ok', 1);
   const stuck = posting('stuck', 2);
-  const active = new Map<number, ActiveFunction[]>([[1, [{ stored: ok, run: runnable(ok) }]], [2, [{ stored: stuck, run: runnable(stuck) }]]]);
+  const active = new Map<number, ActiveFunction[]>([[1, [{ stored: ok, run: runnable(ok), off: null }]], [2, [{ stored: stuck, run: runnable(stuck), off: null }]]]);
   const functions: FunctionCache = { active: (p) => active.get(p) ?? [], find: (_p, id) => [ok, stuck].find((f) => f.id === id) };
   const pool = createHogPools({ worker: WORKER, threads: 1, heapMb: 256, deadlines: { start: 60_000, continue: DEADLINE_MS } });
   // `ok`'s answers wait until the test lets them go; `stuck`'s come at once.

@@ -16,6 +16,7 @@ import type { StateWrites } from '../../state/index.js';
 import type { DestinationsStore } from '../runtime/env.js';
 import type { DestinationsTables } from '../tables.js';
 import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../commands.js';
+import { offOrOn } from '../off-periods.js';
 import { projectUrl } from '../runtime/globals.js';
 import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';
 import { hogFunctionById, projectHogFunctions } from '../store.js';
@@ -181,12 +182,11 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
         const existing = functionOf(req, ctx, body.deleted === false);
         const fields = await validated(body, existing, ctx);
         const now = new Date().toISOString();
-        const resumed = (!existing.enabled || existing.deleted) && fields.enabled && !fields.deleted;
         const fn = await saveHogFunction(writes, {
           ...existing, ...fields, updated_at: now,
           // An update that leaves the function enabled takes it back from the watcher's "disabled".
           watcher_epoch: existing.watcher_epoch + (fields.enabled ? 1 : 0),
-          ...(resumed ? { resumed_at: now } : {}),
+          ...offOrOn(existing, fields, now),
         });
         return json(200, fullResponse(fn, presentation));
       },

@@ -6,11 +6,14 @@
 import type { DestinationsTables } from '../tables.js';
 import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
 import type { StoredHogFunction } from '../types.js';
+import { offPeriodsMs } from '../off-periods.js';
 import { runnable, type RunnableFunction } from './runnable.js';
 
 export interface ActiveFunction {
   stored: StoredHogFunction;
   run: RunnableFunction;
+  // When it was off (../off-periods.ts), flat epoch ms; null when never.
+  off: number[] | null;
 }
 
 export interface FunctionCache {
@@ -44,7 +47,7 @@ export function createFunctionCache(store: DestinationsTables): FunctionCache {
       all: new Map(all.map((f) => [f.id, f])),
       active: all.filter((f) => f.enabled && !f.deleted && f.type === 'destination' && Array.isArray(f.bytecode))
         .sort(byExecutionOrder)
-        .map((stored) => ({ stored, run: runnable(stored) })),
+        .map((stored) => ({ stored, run: runnable(stored), off: offPeriodsMs(stored) })),
     };
     projects.set(projectId, entry);
     return entry;
