@@ -67,6 +67,9 @@ export interface StoredHogFunction {
   // decides by the function's state when its consumer reads the event, which keeps up with
   // capture; this consumer may run minutes behind, so the capture time decides here.
   off_periods?: [string, string][];
+  // Beyond PostHog: at most this many fetches started per second (fractions allowed: 0.5
+  // is one every two seconds); null or absent: no limit beyond the fetches in flight.
+  rate_limit_per_second?: number | null;
 }
 
 // The fields a create or update computes (validated and compiled); the rest (id, project,

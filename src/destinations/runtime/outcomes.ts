@@ -6,6 +6,7 @@
 // commit, not the few puts, was most of an outcome's cost.
 import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
 import { dequeue, markDone, type InvocationKey } from './queue.js';
+import { keepFailed, type FailedDelivery } from './failed-deliveries.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
 
 export interface Finished {
@@ -21,18 +22,21 @@ export interface OutcomeWrites {
   finished: Finished[];
   dropped: { key: InvocationKey; inv: QueuedInvocation }[];
   stored: { key: InvocationKey; inv: QueuedInvocation }[];
+  // Fetches that failed for good, kept to be sent again (./failed-deliveries.ts).
+  failedDeliveries: FailedDelivery[];
 }
 
-export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [] });
+export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [], failedDeliveries: [] });
 
 export function isEmpty(w: OutcomeWrites): boolean {
-  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0;
+  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0 && w.failedDeliveries.length === 0;
 }
 
 /** Inside a write transaction: writes `w`; returns each function's watcher record after it. */
 export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: WatcherSettings, now: number): Map<string, WatcherRecord> {
   for (const { key, inv } of w.stored) ds.queue.put(key, inv);
   for (const { key, inv } of w.dropped) dequeue(ds, key, inv);
+  for (const f of w.failedDeliveries) keepFailed(ds, f);
   const records = new Map<string, WatcherRecord>();
   for (const f of w.finished) {
     markDone(ds, f.key, f.inv, f.unsuccessful ? 'failed' : 'succeeded', now);
