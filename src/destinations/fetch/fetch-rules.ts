@@ -51,7 +51,7 @@ export const RETRY_AFTER_MAX_MS = 60_000;
 export function retryAfterMs(outcome: FetchOutcome, nowMs: number): number | null {
   if (!outcome.ok || (outcome.status !== 429 && outcome.status !== 503)) return null;
   const given = outcome.retryAfter;
-  if (given === undefined || given === null || given === '') return null;
+  if (given === undefined || given === '') return null;
   let ms: number;
   if (/^\d+$/.test(given)) ms = Number(given) * 1000;
   else {

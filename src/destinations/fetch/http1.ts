@@ -33,8 +33,8 @@ export interface Exchange {
 }
 
 export type ExchangeResult =
-  // retryAfter: the answer's Retry-After header as given, null when it has none.
-  | { ok: true; status: number; body: Buffer; retryAfter: string | null }
+  // retryAfter: the answer's Retry-After header as given, when it has one.
+  | { ok: true; status: number; body: Buffer; retryAfter?: string }
   | { ok: false; error: Error }
   | { ok: false; tooLarge: true };
 
@@ -215,7 +215,7 @@ function closed(conn: Conn): void {
 function complete(conn: Conn, reusable: boolean): void {
   const body = conn.chunks.length === 1 ? conn.chunks[0] : Buffer.concat(conn.chunks);
   conn.chunks = [];
-  settle(conn, { ok: true, status: conn.status, body, retryAfter: conn.retryAfter });
+  settle(conn, conn.retryAfter === null ? { ok: true, status: conn.status, body } : { ok: true, status: conn.status, body, retryAfter: conn.retryAfter });
   if (reusable && conn.keepAlive && conn.buffered === null && !conn.socket.destroyed) release(conn);
   else conn.socket.destroy();
 }
