@@ -7,6 +7,7 @@ import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import type { DestinationsTables } from './tables.js';
+import type { FlagsTables } from '../flags/index.js';
 import { openDestinationsStore } from './runtime/env.js';
 import { startRetention } from './runtime/retention.js';
 import { followTelemetry } from './runtime/telemetry-follower.js';
@@ -14,8 +15,10 @@ import { DESTINATIONS_CONSUMER, handoverPosition, takeOver } from './runtime/que
 import { hogFunctionRoutes } from './api/routes.js';
 import { createHogApiPools } from './api/pools.js';
 import { templateRoutes } from './api/template-routes.js';
+import { watchFlags } from './internal/watch-flags.js';
 
-export type DestinationsTablesUsed = DestinationsTables;
+// The flags' table is read for internal destinations (./internal/), never written.
+export type DestinationsTablesUsed = DestinationsTables & FlagsTables;
 
 export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>, use: Use): Promise<Started> {
   const { config, cluster, log, store, writes } = ctx;
@@ -57,6 +60,9 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
     await close();
     throw err;
   }
+  watchFlags(writes, () => store.flags.getRange().map(({ value }) => value as Record<string, unknown>), tenancy, {
+    store, ds, exec: hogApi.exec, fetchAllow: config.hog.fetchAllow, siteUrl: config.siteUrl, projectName: (id) => tenancy.project(id)?.name ?? '',
+  }, (err) => log.warn('internal destinations', { error: err.message }));
   const follower = telemetry?.follower ?? null;
   return {
     // Behind the telemetry stream past its stall bound, this node answers other logs, metrics
