@@ -16,6 +16,7 @@ import { hogFunctionRoutes } from './api/routes.js';
 import { createHogApiPools } from './api/pools.js';
 import { templateRoutes } from './api/template-routes.js';
 import { watchFlags } from './internal/watch-flags.js';
+import { watchDisabled } from './internal/watcher-events.js';
 
 // The flags' table is read for internal destinations (./internal/), never written.
 export type DestinationsTablesUsed = DestinationsTables & FlagsTables;
@@ -27,11 +28,19 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   const retention = startRetention(store, ds, config.hog, Date.now);
   // Compiling (the WASM parser) and test runs run in the API's own pools.
   const hogApi = createHogApiPools();
+  // Internal destinations: hedgerow's own events (flag changes, functions the watcher disabled).
+  const internal = {
+    store, ds, exec: hogApi.exec, fetchAllow: config.hog.fetchAllow, siteUrl: config.siteUrl, projectName: (id: number) => tenancy.project(id)?.name ?? '',
+  };
+  const internalError = (err: Error) => log.warn('internal destinations', { error: err.message });
+  watchFlags(writes, () => store.flags.getRange().map(({ value }) => value as Record<string, unknown>), tenancy, internal, internalError);
+  const disabled = watchDisabled(ds, store, internal, internalError);
   let telemetry: Awaited<ReturnType<typeof followTelemetry>> | null = null;
   let claim: { release(): Promise<void> } | null = null;
   const close = async () => {
     // The claim first: its last recorded position reads the queue.
     await claim?.release();
+    disabled.stop();
     await hogApi.close();
     retention.stop();
     await telemetry?.close();
@@ -60,9 +69,6 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
     await close();
     throw err;
   }
-  watchFlags(writes, () => store.flags.getRange().map(({ value }) => value as Record<string, unknown>), tenancy, {
-    store, ds, exec: hogApi.exec, fetchAllow: config.hog.fetchAllow, siteUrl: config.siteUrl, projectName: (id) => tenancy.project(id)?.name ?? '',
-  }, (err) => log.warn('internal destinations', { error: err.message }));
   const follower = telemetry?.follower ?? null;
   return {
     // Behind the telemetry stream past its stall bound, this node answers other logs, metrics

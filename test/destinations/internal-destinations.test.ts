@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 
 const s = suite('destinations: internal destinations');
@@ -15,7 +15,7 @@ let sink: Sink;
 
 s.before(async () => {
   sink = await startSink();
-  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }, consumers: NO_INSIGHTS });
+  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0' }, consumers: NO_INSIGHTS });
   api = apiClient(t);
 });
 s.after(async () => {
@@ -63,6 +63,29 @@ s('a flag created, changed and deleted: one call each, in order, with its activi
     return totals.succeeded === 3 && totals.triggered === 3;
   });
   assert.ok((await api('GET', `${fns}${made.body.id}/logs/`, t.personalKey)).body.results.length >= 3);
+});
+
+s('a function the watcher disables is told to the project\'s internal destinations', async () => {
+  sink.reset();
+  const fns = `/api/environments/${t.projectId}/hog_functions/`;
+  const told = await api('POST', fns, t.personalKey, {
+    type: 'internal_destination', template_id: 'template-webhook', enabled: true, name: 'disabled functions to chat',
+    inputs: {
+      url: { value: `${sink.url}/disabled` },
+      body: { value: { activity: '{event.properties.activity}', scope: '{event.properties.scope}', item: '{event.properties.item_id}', name: '{event.properties.detail.name}' } },
+    },
+    filters: { events: [{ id: '$activity_log_entry_created', type: 'events', properties: [{ key: 'scope', value: 'HogFunction', operator: 'exact', type: 'event' }] }] },
+  });
+  assert.is(told.status, 201, JSON.stringify(told.body));
+  const failing = await api('POST', fns, t.personalKey, { name: 'always failing', hog: "throw Error('always')", enabled: true, filters: { events: [{ id: 'fail', type: 'events' }] } });
+  assert.is(failing.status, 201, JSON.stringify(failing.body));
+  const res = await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: Array.from({ length: 130 }, (_, i) => ({ event: 'fail', distinct_id: `f${i}` })) });
+  assert.is(res.status, 200);
+  await eventually(async () => (await api('GET', `${fns}${failing.body.id}/`, t.personalKey)).body.status.state === 3, 20_000);
+  await eventually(async () => sink.requests.some((r) => r.path === '/disabled'), 10_000);
+  assert.equal(sink.requests.filter((r) => r.path === '/disabled').map((r) => r.json()), [
+    { activity: 'disabled_by_watcher', scope: 'HogFunction', item: failing.body.id, name: 'always failing' },
+  ]);
 });
 
 s.run();

@@ -92,6 +92,9 @@ export interface DestinationsStore {
   meta: Database<number, string>;
   // [function id, failed at ms, id] → a delivery that failed for good (./failed-deliveries.ts).
   failed: Database<FailedDelivery, [string, number, string]>;
+  // [at ms, function id] → a function the watcher disabled, for the main thread to tell
+  // the project's internal destinations (src/destinations/internal/watcher-events.ts).
+  outbox: Database<{ projectId: number; functionId: string }, [number, string]>;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
     watcher: root.openDB({ name: 'watcher' }),
     meta: root.openDB({ name: 'meta' }),
     failed: root.openDB({ name: 'failed_deliveries', ...plainMaps }),
+    outbox: root.openDB({ name: 'internal_outbox', ...plainMaps }),
     close: () => root.close(),
   };
 }

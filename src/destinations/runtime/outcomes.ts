@@ -8,6 +8,7 @@ import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.j
 import { dequeue, markDone, type InvocationKey } from './queue.js';
 import { keepFailed, type FailedDelivery } from './failed-deliveries.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
+import { WatcherState } from '../types.js';
 
 export interface Finished {
   key: InvocationKey;
@@ -41,8 +42,11 @@ export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: 
   for (const f of w.finished) {
     markDone(ds, f.key, f.inv, f.unsuccessful ? 'failed' : 'succeeded', now);
     const id = f.inv.functionId;
-    const current = records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch);
-    records.set(id, observe(acknowledgeEpoch(current, f.epoch, watcher, now), f.cost, watcher, now));
+    const current = acknowledgeEpoch(records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch), f.epoch, watcher, now);
+    const next = observe(current, f.cost, watcher, now);
+    // Told to the project's internal destinations by the main thread (../internal/watcher-events.ts).
+    if (next.state === WatcherState.disabled && current.state !== WatcherState.disabled) ds.outbox.put([now, id], { projectId: f.inv.projectId, functionId: id });
+    records.set(id, next);
   }
   for (const [id, record] of records) ds.watcher.put(id, record);
   return records;
