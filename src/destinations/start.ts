@@ -15,6 +15,7 @@ import { DESTINATIONS_CONSUMER, handoverPosition, takeOver } from './runtime/que
 import { hogFunctionRoutes } from './api/routes.js';
 import { createHogApiPools } from './api/pools.js';
 import { templateRoutes } from './api/template-routes.js';
+import { publicWebhookRoutes } from './api/public-webhooks.js';
 import { watchFlags } from './internal/watch-flags.js';
 import { watchDisabled } from './internal/watcher-events.js';
 
@@ -86,6 +87,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
         watcherLockMs: config.hog.watcherLockSeconds * 1000,
       }),
       ...templateRoutes({ auth, store }),
+      ...publicWebhookRoutes(store),
     ],
     close,
   };
