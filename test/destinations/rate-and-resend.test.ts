@@ -68,7 +68,8 @@ s('429 with Retry-After in seconds: the retry and the function\'s next fetches w
   // One fetch at a time (rate 4/s, a burst of 4 at most): what comes after the 429 waits.
   const id = await webhook('ra', '/ra', { rate_limit_per_second: 4 });
   await capture('ra', [1]);
-  await eventually(async () => sink.requests.length === 1);
+  // Once the 429 is handled (its log line written after the function's hold is set).
+  await eventually(async () => (await api('GET', `${fns()}${id}/logs/`, t.personalKey)).body.results.some((l: any) => /status code 429/.test(l.message)));
   await capture('ra', [2, 3]);
   await eventually(async () => new Set(sink.answered.map((r) => r.json().n)).size === 3, 15_000);
   const first = sink.requests[0];
