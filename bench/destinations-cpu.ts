@@ -104,6 +104,12 @@ try {
   }
   for (const id of ids) await api('PATCH', `${fnsPath}${id}/`, { enabled: true });
   await server.stop();
+  // The events were captured while the functions were off, which keeps a consumer reading
+  // them later from running them (src/destinations/off-periods.ts): forgotten here, so the
+  // consumer below runs them all, as it did before that rule.
+  const edited = openStore(dataDir, tables);
+  for (const { key, value } of edited.hogFunctions.getRange()) await edited.hogFunctions.put(key, { ...(value as object), off_periods: undefined });
+  await edited.close();
 
   // 2. The destinations consumer over the whole log, in this process, from a fresh destinations store.
   rmSync(join(dataDir, 'destinations.lmdb'), { force: true });

@@ -7,6 +7,7 @@ import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import type { DestinationsTables } from './tables.js';
+import type { FlagsTables } from '../flags/index.js';
 import { openDestinationsStore } from './runtime/env.js';
 import { startRetention } from './runtime/retention.js';
 import { followTelemetry } from './runtime/telemetry-follower.js';
@@ -14,8 +15,12 @@ import { DESTINATIONS_CONSUMER, handoverPosition, takeOver } from './runtime/que
 import { hogFunctionRoutes } from './api/routes.js';
 import { createHogApiPools } from './api/pools.js';
 import { templateRoutes } from './api/template-routes.js';
+import { publicWebhookRoutes } from './api/public-webhooks.js';
+import { watchFlags } from './internal/watch-flags.js';
+import { watchDisabled } from './internal/watcher-events.js';
 
-export type DestinationsTablesUsed = DestinationsTables;
+// The flags' table is read for internal destinations (./internal/), never written.
+export type DestinationsTablesUsed = DestinationsTables & FlagsTables;
 
 export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>, use: Use): Promise<Started> {
   const { config, cluster, log, store, writes } = ctx;
@@ -24,11 +29,19 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   const retention = startRetention(store, ds, config.hog, Date.now);
   // Compiling (the WASM parser) and test runs run in the API's own pools.
   const hogApi = createHogApiPools();
+  // Internal destinations: hedgerow's own events (flag changes, functions the watcher disabled).
+  const internal = {
+    store, ds, exec: hogApi.exec, fetchAllow: config.hog.fetchAllow, siteUrl: config.siteUrl, projectName: (id: number) => tenancy.project(id)?.name ?? '',
+  };
+  const internalError = (err: Error) => log.warn('internal destinations', { error: err.message });
+  watchFlags(writes, () => store.flags.getRange().map(({ value }) => value as Record<string, unknown>), tenancy, internal, internalError);
+  const disabled = watchDisabled(ds, store, internal, internalError);
   let telemetry: Awaited<ReturnType<typeof followTelemetry>> | null = null;
   let claim: { release(): Promise<void> } | null = null;
   const close = async () => {
     // The claim first: its last recorded position reads the queue.
     await claim?.release();
+    disabled.stop();
     await hogApi.close();
     retention.stop();
     await telemetry?.close();
@@ -74,6 +87,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
         watcherLockMs: config.hog.watcherLockSeconds * 1000,
       }),
       ...templateRoutes({ auth, store }),
+      ...publicWebhookRoutes(store),
     ],
     close,
   };

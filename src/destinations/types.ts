@@ -60,11 +60,21 @@ export interface StoredHogFunction {
   // When it last started running again (enabled or undeleted after it was not): invocations
   // queued before then are dropped, not delivered late (PostHog's rule). Absent: never.
   resumed_at?: string;
+  // When it last stopped running (disabled or deleted), while it is off.
+  disabled_at?: string;
+  // The last times it was off, [from, to) as ISO times: an event captured then is not run
+  // when a consumer running behind reads it after the function is on again. PostHog
+  // decides by the function's state when its consumer reads the event, which keeps up with
+  // capture; this consumer may run minutes behind, so the capture time decides here.
+  off_periods?: [string, string][];
+  // Beyond PostHog: at most this many fetches started per second (fractions allowed: 0.5
+  // is one every two seconds); null or absent: no limit beyond the fetches in flight.
+  rate_limit_per_second?: number | null;
 }
 
 // The fields a create or update computes (validated and compiled); the rest (id, project,
 // timestamps, creator) the route fills.
-export type HogFunctionFields = Omit<StoredHogFunction, 'id' | 'project_id' | 'created_at' | 'created_by' | 'updated_at' | 'watcher_epoch' | 'resumed_at'>;
+export type HogFunctionFields = Omit<StoredHogFunction, 'id' | 'project_id' | 'created_at' | 'created_by' | 'updated_at' | 'watcher_epoch' | 'resumed_at' | 'disabled_at' | 'off_periods'>;
 
 // PostHog's HogFunctionType choices.
 export const HOG_FUNCTION_TYPES = [

@@ -139,8 +139,6 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
   const errors: string[] = [];
   const log = (line: LogLine) => logs.push({ level: line.level.toLowerCase(), timestamp: new Date().toISOString(), message: line.message });
   const endsAt = performance.now() + TEST_RUN_TIMEOUT_MS;
-  const overTime = () => performance.now() > endsAt;
-  const timedOut = `The test run took longer than ${TEST_RUN_TIMEOUT_MS / 1000} seconds`;
 
   if (fn.type === 'transformation') {
     const input = { project: task.project, event: ctx.event, inputs: {} };
@@ -160,6 +158,38 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
   if (fn.type !== 'destination' && fn.type !== 'internal_destination') {
     return { status: 400, body: { status: 'error', errors: ['Invalid function type'] } };
   }
+  return { status: 200, body: await runDestination(fn, ctx, { exec: deps.exec, fetchAllow: mock ? null : task.fetchAllow, endsAt, logs }) };
+}
+
+export interface RunOnceOptions {
+  exec: TaskRunner<HogExecTasks>;
+  // The address policy fetches go under; null: fetches are mocked.
+  fetchAllow: string | null;
+  // performance.now() past which the run ends with an error.
+  endsAt: number;
+  // Where its log lines go (a test run's, or the function's for an internal event).
+  logs: { level: string; timestamp: string; message: string }[];
+}
+
+export interface RunOnceResult {
+  result: unknown;
+  status: 'error' | 'skipped' | 'success';
+  errors: string[];
+  logs: { level: string; timestamp: string; message: string }[];
+}
+
+/**
+ * Runs a destination (or internal destination) once on one event, here: filters, mappings
+ * and inputs, then its program slice by slice, each fetch made once (or mocked). Test runs
+ * and internal events (../internal/) run so.
+ */
+export async function runDestination(fn: StoredHogFunction, ctx: EventContext, opts: RunOnceOptions): Promise<RunOnceResult> {
+  const deps = { exec: opts.exec };
+  const { logs, endsAt } = opts;
+  const errors: string[] = [];
+  const log = (line: LogLine) => logs.push({ level: line.level.toLowerCase(), timestamp: new Date().toISOString(), message: line.message });
+  const overTime = () => performance.now() > endsAt;
+  const timedOut = `The test run took longer than ${TEST_RUN_TIMEOUT_MS / 1000} seconds`;
 
   let prepared;
   try {
@@ -168,7 +198,7 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
     if (!(err instanceof WorkerFailure)) throw err;
     prepared = [{ kind: 'filtering_failed' as const, message: `Error filtering event ${ctx.event.uuid}: ${err.message}` }];
   }
-  const policy = mock ? null : parseAddressPolicy(task.fetchAllow);
+  const policy = opts.fetchAllow === null ? null : parseAddressPolicy(opts.fetchAllow);
   let skipped = false;
   let ran = false;
   let result: unknown = null;
@@ -233,5 +263,5 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
     }
   }
   const status = errors.length > 0 ? 'error' : skipped && !ran ? 'skipped' : 'success';
-  return { status: 200, body: { result, status, errors, logs } };
+  return { result, status, errors, logs };
 }

@@ -16,6 +16,12 @@ import type { StateWrites } from '../../state/index.js';
 import type { DestinationsStore } from '../runtime/env.js';
 import type { DestinationsTables } from '../tables.js';
 import { insertHogFunction, rearrangeHogFunctions, saveHogFunction } from '../commands.js';
+import { offOrOn } from '../off-periods.js';
+import { parseAddressPolicy } from '../../net/address-policy.js';
+import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
+import { failedOf } from '../runtime/failed-deliveries.js';
+import { resendFailed } from '../runtime/resend.js';
+import { failedDeliveryResponse, secretRedactor } from './failed-deliveries.js';
 import { projectUrl } from '../runtime/globals.js';
 import { statusOf, WATCHER_DEFAULTS, type WatcherSettings } from '../runtime/watcher.js';
 import { hogFunctionById, projectHogFunctions } from '../store.js';
@@ -181,12 +187,11 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
         const existing = functionOf(req, ctx, body.deleted === false);
         const fields = await validated(body, existing, ctx);
         const now = new Date().toISOString();
-        const resumed = (!existing.enabled || existing.deleted) && fields.enabled && !fields.deleted;
         const fn = await saveHogFunction(writes, {
           ...existing, ...fields, updated_at: now,
           // An update that leaves the function enabled takes it back from the watcher's "disabled".
           watcher_epoch: existing.watcher_epoch + (fields.enabled ? 1 : 0),
-          ...(resumed ? { resumed_at: now } : {}),
+          ...offOrOn(existing, fields, now),
         });
         return json(200, fullResponse(fn, presentation));
       },
@@ -221,6 +226,32 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
         const fn = functionOf(req, ctx);
         const rows = functionLogs(ds, fn.id, logsQuery(req));
         return json(200, paginate(req, rows));
+      },
+    }),
+    // Beyond PostHog (its #30391): deliveries that failed for good, newest first, and
+    // sending them again (all, oldest first, up to 100 a call; or those named in `ids`).
+    ...auth.projectRoutes({
+      methods: ['GET'], path: `${PATH}/:id/failed_deliveries`, scope: SCOPE,
+      handler(req, ctx) {
+        const fn = functionOf(req, ctx);
+        const redact = secretRedactor(fn);
+        return json(200, paginate(req, failedOf(ds, fn.id).map((f) => failedDeliveryResponse(f, redact))));
+      },
+    }),
+    ...auth.projectRoutes({
+      methods: ['POST'], path: `${PATH}/:id/failed_deliveries/resend`, scope: SCOPE,
+      async handler(req, ctx) {
+        const fn = functionOf(req, ctx);
+        const body = jsonObject(req);
+        let ids: string[] | null = null;
+        if (body.ids !== undefined) {
+          if (!Array.isArray(body.ids) || !body.ids.every((i) => typeof i === 'string')) throw errors.validation('Expected a list of ids.', 'ids', 'not_a_list');
+          ids = body.ids as string[];
+        }
+        const policy = parseAddressPolicy(deps.fetchAllow);
+        const round = await resendFailed(ds, fn, ids,
+          (request) => httpFetch(request, { policy, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES }), Date.now);
+        return json(200, round);
       },
     }),
     ...auth.projectRoutes({

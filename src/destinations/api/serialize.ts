@@ -60,5 +60,6 @@ export function fullResponse(fn: StoredHogFunction, p: Presentation) {
     template_id: fn.template_id,
     status,
     execution_order,
+    rate_limit_per_second: fn.rate_limit_per_second ?? null,
   };
 }

@@ -217,6 +217,7 @@ export function validateHogFunction(
     if (EXECUTION_ORDER_TYPES.has(type) && (!existing || revived)) executionOrder = maxExecutionOrder + 1;
   }
   const hog = hogSource(body, fromTemplate?.code ?? null, existing);
+  const rate = rateLimit(body);
 
   return {
     type, name, description, enabled, deleted, hog,
@@ -231,5 +232,16 @@ export function validateHogFunction(
     icon_url: text(iconUrl, fromTemplate?.icon_url, existing?.icon_url ?? undefined) || null,
     template_id: templateId,
     execution_order: executionOrder,
+    rate_limit_per_second: rate === undefined ? existing?.rate_limit_per_second ?? null : rate,
   };
+}
+
+// Beyond PostHog: fetches started per second, a positive number up to 10,000, or null.
+function rateLimit(body: Body): number | null | undefined {
+  const v = body.rate_limit_per_second;
+  if (v === undefined || v === null) return v;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  if (!Number.isFinite(n)) throw errors.validation('A valid number is required.', 'rate_limit_per_second', 'invalid');
+  if (n <= 0 || n > 10_000) throw errors.validation('Ensure this value is greater than 0 and at most 10000.', 'rate_limit_per_second', 'invalid');
+  return n;
 }

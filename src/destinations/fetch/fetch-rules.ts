@@ -42,6 +42,26 @@ export function backoffMs(attempt: number, random: number): number {
   return Math.min(1000 * attempt + Math.floor(random * 1000), 30_000);
 }
 
+// Beyond PostHog (its issue #92214: retries of a 429 all land within seconds and are lost):
+// a 429 or 503 that says when to come back (Retry-After, in seconds or as an HTTP date) is
+// waited for, at most this long; the function's other fetches wait with it.
+export const RETRY_AFTER_MAX_MS = 60_000;
+
+// How long a failed answer asks the client to wait, capped; null when it does not say.
+export function retryAfterMs(outcome: FetchOutcome, nowMs: number): number | null {
+  if (!outcome.ok || (outcome.status !== 429 && outcome.status !== 503)) return null;
+  const given = outcome.retryAfter;
+  if (given === undefined || given === '') return null;
+  let ms: number;
+  if (/^\d+$/.test(given)) ms = Number(given) * 1000;
+  else {
+    const at = Date.parse(given);
+    if (Number.isNaN(at)) return null;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 0), RETRY_AFTER_MAX_MS);
+}
+
 export function failureLog(outcome: FetchOutcome, attempt: number, retrying: boolean): string {
   const status = outcome.ok ? outcome.status : '(none)';
   const error = outcome.ok ? '' : ` Error: ${outcome.message}.`;

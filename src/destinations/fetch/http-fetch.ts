@@ -27,7 +27,7 @@ export interface FetchSettings {
 // A response, whatever its status; or why there was none. `retryable` failures are
 // connection-level (refused, reset, timed out); refusals by the policy and invalid URLs are not.
 export type FetchOutcome =
-  | { ok: true; status: number; body: unknown }
+  | { ok: true; status: number; body: unknown; retryAfter?: string }
   | { ok: false; retryable: boolean; message: string };
 
 // PostHog's CDP fetch timeout.
@@ -138,7 +138,10 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
     const cancel = exchange(target.pool, {
       method: request.method, path: target.path, headers: request.headers, body: request.body, maxResponseBytes: settings.maxResponseBytes,
     }, (result) => {
-      if (result.ok) finish({ ok: true, status: result.status, body: parseBody(result.body.toString('utf8')) });
+      if (result.ok) {
+        const body = parseBody(result.body.toString('utf8'));
+        finish(result.retryAfter === undefined ? { ok: true, status: result.status, body } : { ok: true, status: result.status, body, retryAfter: result.retryAfter });
+      }
       else if ('tooLarge' in result) finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
       else finish({ ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
     });

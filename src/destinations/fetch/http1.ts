@@ -33,7 +33,8 @@ export interface Exchange {
 }
 
 export type ExchangeResult =
-  | { ok: true; status: number; body: Buffer }
+  // retryAfter: the answer's Retry-After header as given, when it has one.
+  | { ok: true; status: number; body: Buffer; retryAfter?: string }
   | { ok: false; error: Error }
   | { ok: false; tooLarge: true };
 
@@ -73,6 +74,7 @@ interface Conn {
   buffered: Buffer | null;
   phase: Phase;
   status: number;
+  retryAfter: string | null;
   remaining: number;
   chunks: Buffer[];
   size: number;
@@ -143,7 +145,7 @@ function connect(pool: Pool, p: Pending): void {
   pool.sockets++;
   const conn: Conn = {
     socket, pool, ready: false, current: p, idleSince: 0,
-    buffered: null, phase: Phase.Head, status: 0, remaining: 0, chunks: [], size: 0, keepAlive: true,
+    buffered: null, phase: Phase.Head, status: 0, retryAfter: null, remaining: 0, chunks: [], size: 0, keepAlive: true,
   };
   p.conn = conn;
   socket.once(origin.secure ? 'secureConnect' : 'connect', () => {
@@ -213,7 +215,7 @@ function closed(conn: Conn): void {
 function complete(conn: Conn, reusable: boolean): void {
   const body = conn.chunks.length === 1 ? conn.chunks[0] : Buffer.concat(conn.chunks);
   conn.chunks = [];
-  settle(conn, { ok: true, status: conn.status, body });
+  settle(conn, conn.retryAfter === null ? { ok: true, status: conn.status, body } : { ok: true, status: conn.status, body, retryAfter: conn.retryAfter });
   if (reusable && conn.keepAlive && conn.buffered === null && !conn.socket.destroyed) release(conn);
   else conn.socket.destroy();
 }
@@ -329,6 +331,7 @@ function answerHead(conn: Conn, text: string): boolean {
   let length: number | null = null;
   let chunked = false;
   let connection = '';
+  let retryAfter: string | null = null;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     const colon = line.indexOf(':');
@@ -345,11 +348,14 @@ function answerHead(conn: Conn, text: string): boolean {
       chunked = /(?:^|,)\s*chunked\s*$/i.test(line.slice(colon + 1));
     } else if (name === 'connection') {
       connection = line.slice(colon + 1).trim().toLowerCase();
+    } else if (name === 'retry-after') {
+      retryAfter = line.slice(colon + 1).trim();
     }
   }
   // An interim answer (100 Continue, 103 Early Hints): the real one follows.
   if (code >= 100 && code < 200 && code !== 101) return true;
   conn.status = code;
+  conn.retryAfter = retryAfter;
   conn.keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
   const method = conn.current!.exchange.method;
   if (method === 'HEAD' || code === 204 || code === 304 || code === 101) {

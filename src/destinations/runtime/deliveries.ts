@@ -20,7 +20,9 @@ import type { TaskRunner } from '../../pools/index.js';
 import type { ExecutionTiming } from '../../hog/index.js';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
 import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
-import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried } from '../fetch/fetch-rules.js';
+import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried, retryAfterMs } from '../fetch/fetch-rules.js';
+import { failedDelivery } from './failed-deliveries.js';
+import { takeToken, type Bucket } from './rate-limit.js';
 import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
@@ -119,6 +121,12 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // Function id → when one of its fetches last ended, or started with none in flight.
   const progressAt = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
+  // Function id → until when its fetches wait (a Retry-After, its rate limit's next token).
+  const holdUntil = new Map<string, number>();
+  // Function id → its rate limit's bucket.
+  const buckets = new Map<string, Bucket>();
+  let wakeTimer: NodeJS.Timeout | null = null;
+  let wakeAt = Number.POSITIVE_INFINITY;
   const waiters: { limit: number; resolve: () => void }[] = [];
   let roomWaiters: (() => void)[] = [];
   // Function id → keys of its invocations held in memory.
@@ -210,8 +218,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     checkRoom();
   }
 
+  // A function whose endpoint has not answered for a while, or whose fetches wait (its
+  // endpoint's Retry-After, its rate limit): what it holds does not keep others waiting.
   function stalled(id: string, now: number): boolean {
-    return (fetching.get(id) ?? 0) > 0 && now - (progressAt.get(id) ?? now) > STALLED_MS;
+    return ((fetching.get(id) ?? 0) > 0 && now - (progressAt.get(id) ?? now) > STALLED_MS) || (holdUntil.get(id) ?? 0) > now;
   }
 
   // Invocations held by functions that are not stalled.
@@ -275,18 +285,59 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     pump();
   }
 
+  // Wakes pump() at `at` (the earliest of the times asked for).
+  function pumpAt(at: number): void {
+    if (closed || at >= wakeAt) return;
+    if (wakeTimer !== null) {
+      clearTimeout(wakeTimer);
+      timers.delete(wakeTimer);
+    }
+    wakeAt = at;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      wakeTimer = null;
+      wakeAt = Number.POSITIVE_INFINITY;
+      pump();
+    }, Math.max(0, at - deps.now()));
+    wakeTimer = timer;
+    timers.add(timer);
+  }
+
   // Starts the fetches there are slots for. Functions take turns, so the shared cap does
-  // not always favour the same ones.
+  // not always favour the same ones. A function held back (its endpoint's Retry-After, its
+  // rate limit) waits, its invocations with it.
   function pump(): void {
+    const now = deps.now();
     for (const [id, list] of [...waiting]) {
       if (fetchingAll >= maxFetches) return;
+      const until = holdUntil.get(id);
+      if (until !== undefined) {
+        if (until > now) {
+          pumpAt(until);
+          continue;
+        }
+        holdUntil.delete(id);
+      }
       const fn = deps.functions.find(list[0].inv.projectId, id);
       const limit = fn && watcherState(fn) === WatcherState.degraded ? settings.degradedPerFunction : settings.perFunction;
+      const rate = fn?.rate_limit_per_second ?? null;
       while (list.length > 0 && (fetching.get(id) ?? 0) < limit && fetchingAll < maxFetches) {
         // Asked again as its fetch starts: the function may have stopped (or stopped and
         // started again) since the invocation began waiting.
         const entry = list.shift()!;
-        if (runs(entry) !== null) void fetchStep(entry);
+        if (runs(entry) === null) continue;
+        if (rate !== null) {
+          let bucket = buckets.get(id);
+          if (!bucket) buckets.set(id, (bucket = { tokens: Math.max(1, rate), at: now }));
+          const next = takeToken(bucket, rate, now);
+          if (next !== null) {
+            list.unshift(entry);
+            holdUntil.set(id, next);
+            pumpAt(next);
+            break;
+          }
+        }
+        void fetchStep(entry);
       }
       waiting.delete(id);
       if (list.length > 0) waiting.set(id, list);
@@ -359,12 +410,19 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (failed(outcome)) {
       retrying = retried(outcome, attempt);
       telemetry.log(id, inv.instanceId, retrying ? 'WARN' : 'ERROR', failureLog(outcome, attempt, retrying));
+      const now = deps.now();
+      // The endpoint said when to come back: this invocation and the function's others wait.
+      const asked = retryAfterMs(outcome, now);
+      if (asked !== null && asked > 0) holdUntil.set(id, Math.max(holdUntil.get(id) ?? 0, now + asked));
       if (retrying) {
         pending.attempts = attempt;
-        inv.dueAt = deps.now() + backoffMs(attempt, deps.random());
-        later(entry, inv.dueAt - deps.now());
+        inv.dueAt = now + Math.max(backoffMs(attempt, deps.random()), asked ?? 0);
+        later(entry, inv.dueAt - now);
       } else {
         inv.failed = true;
+        // Kept, to be listed and sent again (beyond PostHog: its #30391).
+        writes.failedDeliveries.push(failedDelivery(inv, fetchRequest(pending.url, pending.options), outcome, attempt, now));
+        scheduleFlush();
       }
     }
     if (!retrying) {
@@ -439,6 +497,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
           writes.finished.push(...w.finished);
           writes.dropped.push(...w.dropped);
           writes.stored.push(...w.stored);
+          writes.failedDeliveries.push(...w.failedDeliveries);
           afterWrite.push(...then);
           scheduleFlush();
         }, RETRY_AFTER_STORE_ERROR_MS);

@@ -7,6 +7,7 @@
 // through the management write path.
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { join } from 'node:path';
+import type { FailedDelivery } from './failed-deliveries.js';
 
 // An invocation waiting to run, for a fetch, or for a retry (src/destinations/runtime/queue.ts).
 export interface QueuedInvocation {
@@ -89,6 +90,11 @@ export interface DestinationsStore {
   // 'applied:<log id>' → the last log sequence the destinations consumer applied (its own
   // record, written with the invocations it queued).
   meta: Database<number, string>;
+  // [function id, failed at ms, id] → a delivery that failed for good (./failed-deliveries.ts).
+  failed: Database<FailedDelivery, [string, number, string]>;
+  // [at ms, function id] → a function the watcher disabled, for the main thread to tell
+  // the project's internal destinations (src/destinations/internal/watcher-events.ts).
+  outbox: Database<{ projectId: number; functionId: string }, [number, string]>;
   close(): Promise<void>;
 }
 
@@ -106,6 +112,8 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
     masks: root.openDB({ name: 'masks' }),
     watcher: root.openDB({ name: 'watcher' }),
     meta: root.openDB({ name: 'meta' }),
+    failed: root.openDB({ name: 'failed_deliveries', ...plainMaps }),
+    outbox: root.openDB({ name: 'internal_outbox', ...plainMaps }),
     close: () => root.close(),
   };
 }

@@ -7,6 +7,7 @@ import type { DestinationsTables } from '../tables.js';
 import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
 import type { StoredHogFunction } from '../types.js';
 import { namedEvents } from './event-names.js';
+import { offPeriodsMs } from '../off-periods.js';
 import { runnable, type RunnableFunction } from './runnable.js';
 
 export interface ActiveFunction {
@@ -14,6 +15,8 @@ export interface ActiveFunction {
   run: RunnableFunction;
   // The event names its filters let through, or null for any (./event-names.ts).
   names: ReadonlySet<string> | null;
+  // When it was off (../off-periods.ts), flat epoch ms; null when never.
+  off: number[] | null;
 }
 
 export interface FunctionCache {
@@ -23,7 +26,7 @@ export interface FunctionCache {
 }
 
 export function activeFunction(stored: StoredHogFunction): ActiveFunction {
-  return { stored, run: runnable(stored), names: namedEvents(stored.filters) };
+  return { stored, run: runnable(stored), names: namedEvents(stored.filters), off: offPeriodsMs(stored) };
 }
 
 export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): number {

@@ -6,7 +6,9 @@
 // commit, not the few puts, was most of an outcome's cost.
 import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
 import { dequeue, markDone, type InvocationKey } from './queue.js';
+import { keepFailed, type FailedDelivery } from './failed-deliveries.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
+import { WatcherState } from '../types.js';
 
 export interface Finished {
   key: InvocationKey;
@@ -21,24 +23,30 @@ export interface OutcomeWrites {
   finished: Finished[];
   dropped: { key: InvocationKey; inv: QueuedInvocation }[];
   stored: { key: InvocationKey; inv: QueuedInvocation }[];
+  // Fetches that failed for good, kept to be sent again (./failed-deliveries.ts).
+  failedDeliveries: FailedDelivery[];
 }
 
-export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [] });
+export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [], failedDeliveries: [] });
 
 export function isEmpty(w: OutcomeWrites): boolean {
-  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0;
+  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0 && w.failedDeliveries.length === 0;
 }
 
 /** Inside a write transaction: writes `w`; returns each function's watcher record after it. */
 export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: WatcherSettings, now: number): Map<string, WatcherRecord> {
   for (const { key, inv } of w.stored) ds.queue.put(key, inv);
   for (const { key, inv } of w.dropped) dequeue(ds, key, inv);
+  for (const f of w.failedDeliveries) keepFailed(ds, f);
   const records = new Map<string, WatcherRecord>();
   for (const f of w.finished) {
     markDone(ds, f.key, f.inv, f.unsuccessful ? 'failed' : 'succeeded', now);
     const id = f.inv.functionId;
-    const current = records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch);
-    records.set(id, observe(acknowledgeEpoch(current, f.epoch, watcher, now), f.cost, watcher, now));
+    const current = acknowledgeEpoch(records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch), f.epoch, watcher, now);
+    const next = observe(current, f.cost, watcher, now);
+    // Told to the project's internal destinations by the main thread (../internal/watcher-events.ts).
+    if (next.state === WatcherState.disabled && current.state !== WatcherState.disabled) ds.outbox.put([now, id], { projectId: f.inv.projectId, functionId: id });
+    records.set(id, next);
   }
   for (const [id, record] of records) ds.watcher.put(id, record);
   return records;

@@ -22,6 +22,7 @@ import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
+import { capturedWhileOff } from '../off-periods.js';
 import { passesMasking } from './masking.js';
 import {
   appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
@@ -148,8 +149,13 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     const active = functions.active(ev.project_id);
     if (active.length === 0) continue;
     const chosen: number[] = [];
+    let captured = Number.NaN;
     for (const fn of active) {
       const id = fn.stored.id;
+      if (fn.off !== null) {
+        if (Number.isNaN(captured)) captured = Date.parse(ev.now);
+        if (capturedWhileOff(fn.off, captured)) continue;
+      }
       let off = disabled.get(id);
       if (off === undefined) {
         const record = ds.watcher.get(id);

@@ -1,5 +1,5 @@
 // Retention of the destinations' working state: logs and metrics older than their windows
-// (per function, over every stored function), done marks beyond their week, masking
+// (per function, over every stored function), done marks and failed deliveries beyond their week, masking
 // counters whose window ended. Runs in the main thread of every node (with NATS each node
 // keeps its own copy of the logs and metrics: docs/decisions/0034), at start and then hourly.
 import type { DestinationsStore } from './env.js';
@@ -7,6 +7,7 @@ import type { DestinationsTables } from '../tables.js';
 import { allHogFunctionIds } from '../store.js';
 import { pruneMasks } from './masking.js';
 import { pruneDone } from './queue.js';
+import { pruneFailed } from './failed-deliveries.js';
 
 const DAY_MS = 86_400_000;
 const EVERY_MS = 3_600_000;
@@ -26,6 +27,7 @@ export async function pruneOnce(store: DestinationsTables, ds: DestinationsStore
     });
   }
   await pruneDone(ds, nowMs);
+  await pruneFailed(ds, allHogFunctionIds(store), nowMs);
   await pruneMasks(ds, nowMs);
 }
 

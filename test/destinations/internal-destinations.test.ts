@@ -1,0 +1,91 @@
+// internal_destination functions run on hedgerow's own events (issue 30, item 3; PostHog
+// issue #17361): a feature flag created, changed and deleted each reach a project's
+// internal destination as `$activity_log_entry_created` (scope FeatureFlag), with who did
+// it as the person; a plain destination never sees them.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { apiClient, type ApiCall } from '../helpers/api.js';
+import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
+import { startSink, type Sink } from '../helpers/http-sink.js';
+
+const s = suite('destinations: internal destinations');
+let t: TestServer;
+let api: ApiCall;
+let sink: Sink;
+
+s.before(async () => {
+  sink = await startSink();
+  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0' }, consumers: NO_INSIGHTS });
+  api = apiClient(t);
+});
+s.after(async () => {
+  await t.close();
+  await sink.close();
+});
+
+s('a flag created, changed and deleted: one call each, in order, with its activity and changes', async () => {
+  const fns = `/api/environments/${t.projectId}/hog_functions/`;
+  const made = await api('POST', fns, t.personalKey, {
+    type: 'internal_destination', template_id: 'template-webhook', enabled: true, name: 'flag changes to chat',
+    inputs: {
+      url: { value: `${sink.url}/flags` },
+      body: { value: {
+        activity: '{event.properties.activity}', scope: '{event.properties.scope}', flag: '{event.properties.detail.name}',
+        item: '{event.properties.item_id}', changes: '{event.properties.detail.changes}', by: '{person.properties.email}',
+      } },
+    },
+    filters: { events: [{ id: '$activity_log_entry_created', type: 'events', properties: [{ key: 'scope', value: 'FeatureFlag', operator: 'exact', type: 'event' }] }] },
+  });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  // A plain destination on every event sees none of it.
+  const plain = await api('POST', fns, t.personalKey, { template_id: 'template-webhook', enabled: true, inputs: { url: { value: `${sink.url}/plain` } } });
+  assert.is(plain.status, 201);
+
+  const flags = `/api/projects/${t.projectId}/feature_flags/`;
+  const flag = await api('POST', flags, t.personalKey, { key: 'new-checkout', name: 'New checkout', filters: { groups: [{ properties: [], rollout_percentage: 50 }] } });
+  assert.is(flag.status, 201, JSON.stringify(flag.body));
+  await eventually(async () => sink.requests.length === 1);
+  assert.is((await api('PATCH', `${flags}${flag.body.id}/`, t.personalKey, { active: false })).status, 200);
+  await eventually(async () => sink.requests.length === 2);
+  assert.is((await api('PATCH', `${flags}${flag.body.id}/`, t.personalKey, { deleted: true })).status, 200);
+  await eventually(async () => sink.requests.length === 3);
+
+  const calls = sink.requests.map((r) => ({ path: r.path, ...r.json() }));
+  assert.equal(calls.map((c) => [c.path, c.activity, c.scope, c.flag, c.item]), [
+    ['/flags', 'created', 'FeatureFlag', 'new-checkout', String(flag.body.id)],
+    ['/flags', 'updated', 'FeatureFlag', 'new-checkout', String(flag.body.id)],
+    ['/flags', 'deleted', 'FeatureFlag', 'new-checkout', String(flag.body.id)],
+  ]);
+  assert.equal(calls[1].changes.map((c: any) => [c.field, c.before, c.after]), [['active', true, false]]);
+  assert.match(calls[0].by, /@/);
+  await eventually(async () => {
+    const totals = (await api('GET', `${fns}${made.body.id}/metrics/totals/?breakdown_by=name`, t.personalKey)).body.totals;
+    return totals.succeeded === 3 && totals.triggered === 3;
+  });
+  assert.ok((await api('GET', `${fns}${made.body.id}/logs/`, t.personalKey)).body.results.length >= 3);
+});
+
+s('a function the watcher disables is told to the project\'s internal destinations', async () => {
+  sink.reset();
+  const fns = `/api/environments/${t.projectId}/hog_functions/`;
+  const told = await api('POST', fns, t.personalKey, {
+    type: 'internal_destination', template_id: 'template-webhook', enabled: true, name: 'disabled functions to chat',
+    inputs: {
+      url: { value: `${sink.url}/disabled` },
+      body: { value: { activity: '{event.properties.activity}', scope: '{event.properties.scope}', item: '{event.properties.item_id}', name: '{event.properties.detail.name}' } },
+    },
+    filters: { events: [{ id: '$activity_log_entry_created', type: 'events', properties: [{ key: 'scope', value: 'HogFunction', operator: 'exact', type: 'event' }] }] },
+  });
+  assert.is(told.status, 201, JSON.stringify(told.body));
+  const failing = await api('POST', fns, t.personalKey, { name: 'always failing', hog: "throw Error('always')", enabled: true, filters: { events: [{ id: 'fail', type: 'events' }] } });
+  assert.is(failing.status, 201, JSON.stringify(failing.body));
+  const res = await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: Array.from({ length: 130 }, (_, i) => ({ event: 'fail', distinct_id: `f${i}` })) });
+  assert.is(res.status, 200);
+  await eventually(async () => (await api('GET', `${fns}${failing.body.id}/`, t.personalKey)).body.status.state === 3, 20_000);
+  await eventually(async () => sink.requests.some((r) => r.path === '/disabled'), 10_000);
+  assert.equal(sink.requests.filter((r) => r.path === '/disabled').map((r) => r.json()), [
+    { activity: 'disabled_by_watcher', scope: 'HogFunction', item: failing.body.id, name: 'always failing' },
+  ]);
+});
+
+s.run();
