@@ -6,6 +6,7 @@ import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import type { InsightsTables, QueryService } from '../insights/index.js';
 import { insightsModule } from '../insights/module.js';
+import type { DashboardsTables } from '../dashboards/index.js';
 import { createLazyWorkerPool } from '../pools/index.js';
 import type { ExportsTables } from './tables.js';
 import type { ExportTasks } from './tasks.js';
@@ -14,7 +15,7 @@ import { createExportsApi } from './api/wiring.js';
 
 const EXPORT_WORKER_URL = new URL('../../workers/exports.js', import.meta.url);
 
-export type ExportsTablesUsed = ExportsTables & InsightsTables;
+export type ExportsTablesUsed = ExportsTables & InsightsTables & DashboardsTables;
 
 export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use): Promise<Started> {
   const { config, log } = ctx;

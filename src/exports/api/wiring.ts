@@ -2,6 +2,7 @@
 // insights API's service, files in the export worker pool), the resume of renders a restart
 // or a dead node interrupted, and the expiry sweep.
 import type { ManagementAuth, TenancyStore, Project } from '../../access/index.js';
+import { dashboardById, shownTiles, tileQuery, type DashboardRecord, type DashboardsTables } from '../../dashboards/index.js';
 import type { Route } from '../../http/types.js';
 import { insightById, type InsightRecord, type InsightsTables, type QueryService } from '../../insights/index.js';
 import type { Logger } from '../../logger.js';
@@ -10,6 +11,8 @@ import type { StateWrites } from '../../state/index.js';
 import type { ExportsTables } from '../tables.js';
 import { contentDir } from '../assets/files.js';
 import type { SharedExports } from '../assets/shared.js';
+import type { DashboardSource } from '../dashboard/collect.js';
+import { gridBox } from '../dashboard/layout.js';
 import { createRenderJobs, type ExportSources, type QueryOutput } from '../assets/jobs.js';
 import { startResumer } from '../assets/resume.js';
 import { startSweeper, type Sweeper } from '../assets/sweep.js';
@@ -27,8 +30,8 @@ export interface ExportsSettings {
 
 export interface ExportsApiOptions {
   auth: ManagementAuth;
-  // Its assets, and the insights they are rendered from.
-  store: ExportsTables & InsightsTables;
+  // Its assets, and the insights and dashboards they are rendered from.
+  store: ExportsTables & InsightsTables & DashboardsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   queries: QueryService;
@@ -50,6 +53,7 @@ export interface ExportsApi {
 }
 
 const displayName = (i: InsightRecord) => i.name || i.derived_name || 'Insight';
+const dashboardName = (d: DashboardRecord) => d.name || 'Untitled dashboard';
 
 export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
   const now = opts.now ?? (() => new Date());
@@ -62,10 +66,36 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
     }
     return undefined;
   };
+  // Dashboard ids are global too.
+  const findDashboard = (id: number): DashboardRecord | undefined => {
+    for (const p of opts.tenancy.projects()) {
+      const found = dashboardById(opts.store, p.id, id);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const liveDashboard = (projectId: number, id: number) => {
+    const d = dashboardById(opts.store, projectId, id);
+    return d && !d.deleted ? d : null;
+  };
   const sources: ExportSources = {
-    insight(projectId, id) {
+    insight(projectId, id, dashboardId) {
       const found = insightById(opts.store, projectId, id);
-      return found && !found.deleted ? { name: displayName(found), query: found.query } : null;
+      if (!found || found.deleted) return null;
+      const d = dashboardId === null ? null : liveDashboard(projectId, dashboardId);
+      const tile = d && shownTiles(opts.store, d).find((t) => t.insight?.id === id);
+      return { name: displayName(found), query: d && tile ? tileQuery(tile.tile, found, d.filters, d.variables) : found.query };
+    },
+    dashboard(projectId, id): DashboardSource | null {
+      const d = liveDashboard(projectId, id);
+      if (!d) return null;
+      return {
+        id: d.id, name: dashboardName(d), description: d.description, filters: d.filters,
+        tiles: shownTiles(opts.store, d).map(({ tile, insight }) => ({
+          id: tile.id, layout: gridBox(tile.layouts), text: tile.text ? tile.text.body ?? '' : null,
+          insight: insight && { id: insight.id, name: displayName(insight), query: tileQuery(tile, insight, d.filters, d.variables) },
+        })),
+      };
     },
     project: (id) => opts.tenancy.project(id),
     async run(project: Project, query: unknown): Promise<QueryOutput> {
@@ -86,6 +116,10 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
     insight(id) {
       const found = findInsight(id);
       return found && { project_id: found.project_id, deleted: found.deleted, hasQuery: found.query !== null, name: displayName(found) };
+    },
+    dashboard(id) {
+      const found = findDashboard(id);
+      return found && { project_id: found.project_id, deleted: found.deleted, name: dashboardName(found) };
     },
   });
   return {
