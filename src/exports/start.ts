@@ -11,13 +11,18 @@ import { createLazyWorkerPool } from '../pools/index.js';
 import type { ExportsTables } from './tables.js';
 import type { ExportTasks } from './tasks.js';
 import { openSharedExports } from './assets/shared.js';
-import { createExportsApi } from './api/wiring.js';
+import { createExportsApi, type ExportsApi } from './api/wiring.js';
 
 const EXPORT_WORKER_URL = new URL('../../workers/exports.js', import.meta.url);
 
 export type ExportsTablesUsed = ExportsTables & InsightsTables & DashboardsTables;
 
-export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use): Promise<Started> {
+// What the exports module gives the modules after it.
+export interface ExportsProvides {
+  renderPng: ExportsApi['renderPng'];
+}
+
+export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use): Promise<Started<ExportsProvides>> {
   const { config, log } = ctx;
   const { auth, tenancy } = use(accessModule);
   const { service } = use(insightsModule);
@@ -33,6 +38,7 @@ export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use
   const queries: QueryService = { ...service, answer: (...args) => Promise.race([service.answer(...args), closing]) };
   const exports = createExportsApi({ auth, store: ctx.store, writes: ctx.writes, tenancy, queries, pool, dataDir: config.dataDir, settings: config.exports, log, shared });
   return {
+    provides: { renderPng: exports.renderPng },
     routes: exports.routes,
     async close() {
       const closed = exports.close();

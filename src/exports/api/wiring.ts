@@ -48,6 +48,9 @@ export interface ExportsApiOptions {
 
 export interface ExportsApi {
   routes: Route[];
+  // An insight's PNG (under its dashboard's filters when one is named) for what sends
+  // pictures (subscriptions): its query run, drawn in the export worker pool.
+  renderPng(projectId: number, insightId: number, dashboardId: number | null): Promise<Uint8Array>;
   // Renders still running are left pending (the next start resumes them); the sweep stops.
   close(): Promise<void>;
 }
@@ -124,6 +127,15 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
   });
   return {
     routes,
+    async renderPng(projectId, insightId, dashboardId) {
+      const project = sources.project(projectId);
+      if (!project) throw new Error('The project no longer exists.');
+      const source = sources.insight(projectId, insightId, dashboardId);
+      if (!source) throw new Error('The insight was deleted.');
+      const output = await sources.run(project, source.query);
+      const insight = { name: source.name, query: source.query, result: output.results, columns: output.columns ?? null, types: output.types ?? null, timezone: project.timezone };
+      return (await opts.pool.run('render', { format: 'image/png', insight, context: null })).bytes;
+    },
     async close() {
       // Before anything yields: renders failing from here on were interrupted, not broken.
       const interrupted = jobs.close();

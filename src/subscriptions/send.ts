@@ -1,0 +1,31 @@
+// Sending a message to a subscription's target: a webhook's URL, a Slack incoming webhook's
+// URL, or email addresses through the operator's SMTP server.
+import type { Message } from './message.js';
+import type { SubscriptionRecord } from './records.js';
+import { emailData } from './targets/email.js';
+import { postJson } from './targets/http.js';
+import { slackBody } from './targets/slack.js';
+import { sendMail, type SmtpServer } from './targets/smtp.js';
+import { webhookBody } from './targets/webhook.js';
+
+export interface SenderOptions {
+  smtp: SmtpServer | null;
+  from: string;
+  timeoutMs: number;
+}
+
+export function createSender(o: SenderOptions) {
+  return async (s: Pick<SubscriptionRecord, 'target_type' | 'target_value'>, m: Message): Promise<void> => {
+    switch (s.target_type) {
+      case 'webhook': return postJson(s.target_value, webhookBody(m), o.timeoutMs);
+      // Incoming webhooks take no uploads: a picture shows only through a public link, which
+      // hedgerow does not give its files yet, so Slack gets the names and the links.
+      case 'slack': return postJson(s.target_value, slackBody(m, m.items.map(() => null)), o.timeoutMs);
+      case 'email': {
+        if (!o.smtp) throw new Error('No SMTP server is set (HEDGEROW_SMTP_URL): email subscriptions cannot be sent.');
+        const to = s.target_value.split(',').map((a) => a.trim()).filter(Boolean);
+        return sendMail(o.smtp, { from: o.from, to, data: emailData(m, o.from, to) }, o.timeoutMs);
+      }
+    }
+  };
+}
