@@ -1,5 +1,6 @@
 // Sending a message to a subscription's target: a webhook's URL, a Slack incoming webhook's
 // URL, or email addresses through the operator's SMTP server.
+import type { AddressPolicy } from '../net/address-policy.js';
 import type { Message } from './message.js';
 import type { SubscriptionRecord } from './records.js';
 import { emailData } from './targets/email.js';
@@ -12,15 +13,17 @@ export interface SenderOptions {
   smtp: SmtpServer | null;
   from: string;
   timeoutMs: number;
+  // What webhook and Slack URLs may reach (public addresses, and what the operator allows).
+  policy: AddressPolicy;
 }
 
 export function createSender(o: SenderOptions) {
   return async (s: Pick<SubscriptionRecord, 'target_type' | 'target_value'>, m: Message): Promise<void> => {
     switch (s.target_type) {
-      case 'webhook': return postJson(s.target_value, webhookBody(m), o.timeoutMs);
+      case 'webhook': return postJson(s.target_value, webhookBody(m), o.timeoutMs, o.policy);
       // Incoming webhooks take no uploads: a picture shows only through a public link, which
       // hedgerow does not give its files yet, so Slack gets the names and the links.
-      case 'slack': return postJson(s.target_value, slackBody(m, m.items.map(() => null)), o.timeoutMs);
+      case 'slack': return postJson(s.target_value, slackBody(m, m.items.map(() => null)), o.timeoutMs, o.policy);
       case 'email': {
         if (!o.smtp) throw new Error('No SMTP server is set (HEDGEROW_SMTP_URL): email subscriptions cannot be sent.');
         const to = s.target_value.split(',').map((a) => a.trim()).filter(Boolean);

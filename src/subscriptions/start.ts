@@ -13,6 +13,7 @@ import { createScheduler } from './scheduler.js';
 import type { SubscriptionsTables } from './tables.js';
 import { createSender } from './send.js';
 import { parseSmtpUrl } from './targets/smtp.js';
+import { parseAddressPolicy } from '../net/address-policy.js';
 
 export type SubscriptionsTablesUsed = SubscriptionsTables & InsightsTables & DashboardsTables;
 
@@ -73,7 +74,7 @@ export async function startSubscriptions(ctx: NodeContext<SubscriptionsTablesUse
         : { type: 'dashboard' as const, id: dashboard?.id ?? 0, name: dashboard?.name || 'Untitled dashboard', shortId: null };
       return buildMessage({ siteUrl: config.siteUrl, subscription: { id: s.id, title: s.title, summary: summary(s) }, resource, items, at });
     },
-    send: createSender({ smtp, from: settings.smtpFrom, timeoutMs: settings.sendTimeoutMs }),
+    send: createSender({ smtp, from: settings.smtpFrom, timeoutMs: settings.sendTimeoutMs, policy: parseAddressPolicy(settings.allow) }),
   });
   scheduler.start();
   return {

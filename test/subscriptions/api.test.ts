@@ -29,7 +29,8 @@ s.before(async () => {
   sink = await startSink();
   smtp = await startSmtpSink();
   t = await startTestServer({
-    env: { HEDGEROW_SUBSCRIPTION_TICK_MS: '100', HEDGEROW_SMTP_URL: smtp.url, HEDGEROW_SMTP_FROM: 'reports@hedgerow.test', HEDGEROW_SITE_URL: 'http://hedgerow.test' },
+    env: { HEDGEROW_SUBSCRIPTION_TICK_MS: '100', HEDGEROW_SMTP_URL: smtp.url, HEDGEROW_SMTP_FROM: 'reports@hedgerow.test', HEDGEROW_SITE_URL: 'http://hedgerow.test',
+      HEDGEROW_SUBSCRIPTION_ALLOW: '127.0.0.1' },
     consumers: NO_DESTINATIONS,
   });
   api = apiClient(t);

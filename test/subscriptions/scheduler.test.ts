@@ -18,6 +18,7 @@ import { nextDelivery } from '../../src/subscriptions/schedule.js';
 import { createScheduler } from '../../src/subscriptions/scheduler.js';
 import { createSender } from '../../src/subscriptions/send.js';
 import { parseSmtpUrl } from '../../src/subscriptions/targets/smtp.js';
+import { parseAddressPolicy, PUBLIC_ONLY } from '../../src/net/address-policy.js';
 import { COMMANDS } from '../helpers/commands.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
@@ -35,6 +36,8 @@ s.after(async () => { await sink.close(); await smtp.close(); });
 s.before.each(() => { sink.reset(); smtp.messages = []; smtp.refuse.clear(); });
 
 const ZONE = 'Europe/Paris';
+// The sinks listen on loopback, which a user's URL may reach only when the operator allows it.
+const LOCAL = parseAddressPolicy('127.0.0.1');
 const PNG = renderExport('image/png', everyKind['trends-line'], null).bytes;
 // 2026-01-05 is a Monday: every Monday at 9:00 in Paris (08:00Z in winter).
 const RULE = { frequency: 'weekly' as const, interval: 1, count: null, byweekday: ['monday' as const], bysetpos: null, start_date: '2026-01-05T08:00:00.000Z', until_date: null };
@@ -56,7 +59,7 @@ function node(writes: ReturnType<typeof createLocalWrites>, clock: { now: number
       siteUrl: 'http://hedgerow.test', subscription: { id: sub.id, title: sub.title, summary: summary(sub) },
       resource: { type: 'dashboard', id: 3, name: 'Weekly review', shortId: null }, items, at,
     }),
-    send: createSender({ smtp: parseSmtpUrl(`smtp://bot:secret@127.0.0.1:${smtp.port}`), from: 'reports@hedgerow.test', timeoutMs: 5000 }),
+    send: createSender({ smtp: parseSmtpUrl(`smtp://bot:secret@127.0.0.1:${smtp.port}`), from: 'reports@hedgerow.test', timeoutMs: 5000, policy: LOCAL }),
   });
   return { scheduler, rendered, leases };
 }
@@ -198,6 +201,17 @@ s('run now: delivered outside the schedule, once; the schedule is left as it was
   assert.is(after.run_requested_at, null);
   assert.is(after.next_delivery_date, '2026-01-12T08:00:00.000Z');
   await scheduler.close();
+});
+
+s('a webhook URL on a private address is refused unless the operator allows it', async () => {
+  const { createSender: sender } = await import('../../src/subscriptions/send.js');
+  const m = buildMessage({ siteUrl: 'http://h', subscription: { id: 1, title: null, summary: 'x' }, resource: { type: 'insight', id: 1, name: 'V', shortId: 'abc' }, items: [], at: new Date() });
+  const strict = sender({ smtp: null, from: 'a@b.c', timeoutMs: 5000, policy: PUBLIC_ONLY });
+  await strict({ target_type: 'webhook', target_value: `${sink.url}/private` }, m).then(() => assert.unreachable('delivered'), (err: Error) => assert.match(err.message, /127\.0\.0\.1 is not a public address/));
+  const port = new URL(sink.url).port;
+  await strict({ target_type: 'slack', target_value: `http://localhost:${port}/private` }, m).then(() => assert.unreachable('delivered'), (err: Error) => assert.match(err.message, /Refused to connect to localhost/));
+  assert.is(sink.requests.length, 0);
+  await strict({ target_type: 'email', target_value: 'a@b.c' }, m).then(() => assert.unreachable('sent'), (err: Error) => assert.match(err.message, /No SMTP server is set/));
 });
 
 s('nothing is sent for a deleted or disabled subscription, nor one whose render fails (it is retried)', async () => {
