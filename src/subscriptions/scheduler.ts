@@ -56,6 +56,9 @@ export function createScheduler(deps: SchedulerDeps) {
   let closed = false;
 
   async function deliver(s: SubscriptionRecord, occurrence: Occurrence): Promise<boolean> {
+    // As PostHog: a subscription to a deleted insight or dashboard is not due (nothing is
+    // sent, no error); brought back, it sends its next occurrence.
+    if (!deps.live(s)) return false;
     const key = `subscription.${s.project_id}.${s.id}`;
     const lease = await deps.leases.acquire(key, { lost: (err) => deps.log.warn('a subscription delivery lost its claim', { subscription_id: s.id, error: err.message }) });
     if (!lease) return false;
@@ -65,7 +68,6 @@ export function createScheduler(deps: SchedulerDeps) {
       const at = deps.now();
       let error: string | null = null;
       try {
-        if (!deps.live(current)) throw new Error('The insight or dashboard it sends was deleted.');
         const items = await deps.render(current);
         await deps.send(current, deps.message(current, items, at));
       } catch (err) {

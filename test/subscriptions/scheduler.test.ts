@@ -42,14 +42,14 @@ const PNG = renderExport('image/png', everyKind['trends-line'], null).bytes;
 // 2026-01-05 is a Monday: every Monday at 9:00 in Paris (08:00Z in winter).
 const RULE = { frequency: 'weekly' as const, interval: 1, count: null, byweekday: ['monday' as const], bysetpos: null, start_date: '2026-01-05T08:00:00.000Z', until_date: null };
 
-function node(writes: ReturnType<typeof createLocalWrites>, clock: { now: number }, kv = memoryKv('TEST_CLAIMS', 10_000), opts: { broken?: boolean } = {}) {
+function node(writes: ReturnType<typeof createLocalWrites>, clock: { now: number }, kv = memoryKv('TEST_CLAIMS', 10_000), opts: { broken?: boolean; gone?: boolean } = {}) {
   const leases = createLeases(kv, { node: 'n', ttlMs: 10_000, shared: true });
   const rendered: number[] = [];
   const scheduler = createScheduler({
     store, writes, leases, log: createLogger('silent'), now: () => new Date(clock.now),
     settings: { tickMs: 1_000_000, retryMs: 60_000, attempts: 3 },
     timezone: () => ZONE,
-    live: () => true,
+    live: () => !opts.gone,
     async render(sub): Promise<RenderedItem[]> {
       rendered.push(sub.id);
       if (opts.broken) throw new Error('the query failed');
@@ -214,7 +214,20 @@ s('a webhook URL on a private address is refused unless the operator allows it',
   await strict({ target_type: 'email', target_value: 'a@b.c' }, m).then(() => assert.unreachable('sent'), (err: Error) => assert.match(err.message, /No SMTP server is set/));
 });
 
-s('nothing is sent for a deleted or disabled subscription, nor one whose render fails (it is retried)', async () => {
+s('a subscription to a deleted insight or dashboard is not due: nothing rendered, sent or recorded', async () => {
+  const writes = createLocalWrites(store, COMMANDS);
+  const clock = { now: Date.parse('2026-01-07T10:00:00Z') };
+  const sub = await subscribe(writes, { target_type: 'webhook', target_value: `${sink.url}/gone` }, clock.now);
+  const { scheduler, rendered } = node(writes, clock, undefined, { gone: true });
+  clock.now = Date.parse('2026-01-12T08:00:00Z');
+  assert.is(await scheduler.tick(), 0);
+  assert.equal(rendered, []);
+  assert.is(sink.requests.length, 0);
+  assert.equal(subscriptionById(store, 1, sub.id)!.delivery, { attempts: 0, retry_at: null, last_error: null, last_delivered_at: null });
+  await scheduler.close();
+});
+
+s('nothing is sent for a disabled subscription, nor one whose render fails (it is retried)', async () => {
   const writes = createLocalWrites(store, COMMANDS);
   const clock = { now: Date.parse('2026-01-07T10:00:00Z') };
   const sub = await subscribe(writes, { target_type: 'webhook', target_value: `${sink.url}/x` }, clock.now);
