@@ -62,15 +62,30 @@ s.run();
 cache.run();
 hog.run();
 
+const subscriptionsConfig = suite('config: subscriptions');
+
+subscriptionsConfig('a 30 s look, 3 attempts a minute apart then doubling, public targets only, no SMTP server unless set', () => {
+  assert.equal(parse({}).subscriptions, {
+    tickMs: 30_000, retryMs: 60_000, attempts: 3, sendTimeoutMs: 30_000, allow: '', smtpUrl: null, smtpFrom: 'hedgerow@localhost',
+  });
+  const set = parse({ HEDGEROW_SMTP_URL: 'smtp://bot:hunter2@mail.internal:2525', HEDGEROW_SUBSCRIPTION_ALLOW: '10.0.0.0/8' }).subscriptions;
+  assert.is(set.smtpUrl, 'smtp://bot:hunter2@mail.internal:2525');
+  assert.is(set.allow, '10.0.0.0/8');
+  assert.throws(() => parse({ HEDGEROW_SUBSCRIPTION_ALLOW: '10.0.0.0/40' }), (err: unknown) => err instanceof ConfigError);
+  assert.throws(() => parse({ HEDGEROW_SUBSCRIPTION_ATTEMPTS: '0' }), (err: unknown) => err instanceof ConfigError && /HEDGEROW_SUBSCRIPTION_ATTEMPTS/.test(err.message));
+});
+
+subscriptionsConfig.run();
+
 const exportsConfig = suite('config: exports');
 
 exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit, an hourly sweep and 30 s render claims unless set', () => {
-  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000, claimTtlMs: 30_000 });
+  assert.equal(parse({}).exports, { workers: 1, syncWaitMs: 2000, syncMaxRows: 100_000, rowLimit: 50_000, pageRows: 10_000, renderTimeoutMs: 600_000, sweepIntervalMs: 3_600_000, claimTtlMs: 30_000 });
   const set = parse({
     HEDGEROW_EXPORT_WORKERS: '2', HEDGEROW_EXPORT_SYNC_MS: '0', HEDGEROW_EXPORT_SYNC_ROWS: '10', HEDGEROW_EXPORT_TIMEOUT_MS: '5000', HEDGEROW_EXPORT_SWEEP_MS: '60000',
     HEDGEROW_EXPORT_CLAIM_TTL_MS: '3000',
   }).exports;
-  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, renderTimeoutMs: 5000, sweepIntervalMs: 60_000, claimTtlMs: 3000 });
+  assert.equal(set, { workers: 2, syncWaitMs: 0, syncMaxRows: 10, rowLimit: 50_000, pageRows: 10_000, renderTimeoutMs: 5000, sweepIntervalMs: 60_000, claimTtlMs: 3000 });
   for (const [name, bad] of [
     ['HEDGEROW_EXPORT_WORKERS', '0'], ['HEDGEROW_EXPORT_TIMEOUT_MS', '0'], ['HEDGEROW_EXPORT_SYNC_MS', 'soon'], ['HEDGEROW_EXPORT_CLAIM_TTL_MS', '10'],
   ]) {
@@ -238,11 +253,12 @@ table('the config object keeps its shape: every key the service reads', () => {
     (typeof v === 'object' && v !== null ? keys(v, `${prefix}${k}.`) : [prefix + k]));
   assert.equal(keys(config).sort(), [
     'capture.maxBatchBodyBytes', 'capture.maxDecompressedBytes', 'capture.maxEventBodyBytes', 'capture.maxJsonNodes', 'capture.workers',
-    'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.renderTimeoutMs', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
+    'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.pageRows', 'exports.renderTimeoutMs', 'exports.rowLimit', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
     'exports.syncWaitMs', 'exports.workers', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',
     'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
     'logLevel', 'logPruneIntervalMs', 'managementRateLimitPerMinute', 'natsReplicas', 'natsUrl', 'personCacheSize', 'port', 'quotaFlushMs',
-    'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep',
+    'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep', 'subscriptions.allow', 'subscriptions.attempts', 'subscriptions.retryMs',
+    'subscriptions.sendTimeoutMs', 'subscriptions.smtpFrom', 'subscriptions.smtpUrl', 'subscriptions.tickMs',
   ]);
   assert.ok(Object.isFrozen(config) && Object.isFrozen(config.capture) && Object.isFrozen(config.hog), 'frozen, nested objects too');
   assert.equal([config.port, config.host, config.natsUrl, config.logLevel, config.json, config.geoipDb], [8000, '0.0.0.0', null, 'info', false, 'bundled']);
