@@ -19,7 +19,7 @@ export type ExportsTablesUsed = ExportsTables & InsightsTables & DashboardsTable
 
 // What the exports module gives the modules after it.
 export interface ExportsProvides {
-  renderPng: ExportsApi['renderPng'];
+  publishPng: ExportsApi['publishPng'];
 }
 
 export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use): Promise<Started<ExportsProvides>> {
@@ -36,9 +36,9 @@ export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use
   const closing = new Promise<never>((_resolve, reject) => { interrupt = reject; });
   closing.catch(() => undefined);
   const queries: QueryService = { ...service, answer: (...args) => Promise.race([service.answer(...args), closing]) };
-  const exports = createExportsApi({ auth, store: ctx.store, writes: ctx.writes, tenancy, queries, pool, dataDir: config.dataDir, settings: config.exports, log, shared });
+  const exports = createExportsApi({ auth, store: ctx.store, writes: ctx.writes, tenancy, queries, pool, dataDir: config.dataDir, settings: config.exports, log, shared, siteUrl: config.siteUrl });
   return {
-    provides: { renderPng: exports.renderPng },
+    provides: { publishPng: exports.publishPng },
     routes: exports.routes,
     async close() {
       const closed = exports.close();

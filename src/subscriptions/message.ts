@@ -7,6 +7,8 @@ export interface RenderedItem {
   name: string;
   // The PNG, or null with `error` when it could not be drawn.
   png: Uint8Array | null;
+  // Its public link (GET /exporter/<sha256>.png), where it has one.
+  url: string | null;
   error: string | null;
 }
 

@@ -21,9 +21,8 @@ export function createSender(o: SenderOptions) {
   return async (s: Pick<SubscriptionRecord, 'target_type' | 'target_value'>, m: Message): Promise<void> => {
     switch (s.target_type) {
       case 'webhook': return postJson(s.target_value, webhookBody(m), o.timeoutMs, o.policy);
-      // Incoming webhooks take no uploads: a picture shows only through a public link, which
-      // hedgerow does not give its files yet, so Slack gets the names and the links.
-      case 'slack': return postJson(s.target_value, slackBody(m, m.items.map(() => null)), o.timeoutMs, o.policy);
+      // Incoming webhooks take no uploads: Slack shows a picture from its public link.
+      case 'slack': return postJson(s.target_value, slackBody(m), o.timeoutMs, o.policy);
       case 'email': {
         if (!o.smtp) throw new Error('No SMTP server is set (HEDGEROW_SMTP_URL): email subscriptions cannot be sent.');
         const to = s.target_value.split(',').map((a) => a.trim()).filter(Boolean);

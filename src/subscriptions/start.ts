@@ -23,7 +23,7 @@ export async function startSubscriptions(ctx: NodeContext<SubscriptionsTablesUse
   const { config, store, log } = ctx;
   const settings = config.subscriptions;
   const { auth, tenancy } = use(accessModule);
-  const { renderPng } = use(exportsModule);
+  const { publishPng } = use(exportsModule);
   const smtp = settings.smtpUrl ? parseSmtpUrl(settings.smtpUrl) : null;
   const leases = await ctx.cluster.leases('claims');
   const now = () => new Date();
@@ -58,9 +58,12 @@ export async function startSubscriptions(ctx: NodeContext<SubscriptionsTablesUse
       for (const id of insightsOf(s)) {
         const name = insightName(s.project_id, id);
         try {
-          items.push({ insight_id: id, name, png: await renderPng(s.project_id, id, s.insight === null ? s.dashboard : null), error: null });
+          const { bytes, url } = await publishPng({
+            projectId: s.project_id, insightId: id, dashboardId: s.insight === null ? s.dashboard : null, createdBy: s.created_by ?? 0, subscriptionId: s.id,
+          });
+          items.push({ insight_id: id, name, png: bytes, url, error: null });
         } catch (err) {
-          items.push({ insight_id: id, name, png: null, error: messageOf(err) });
+          items.push({ insight_id: id, name, png: null, url: null, error: messageOf(err) });
         }
       }
       if (items.length > 0 && items.every((i) => i.png === null)) throw new Error(`No picture could be drawn: ${items[0].error}`);

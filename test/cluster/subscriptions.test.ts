@@ -57,7 +57,7 @@ async function node(name: string, stream: string, clock: { now: number }) {
   const scheduler = createScheduler({
     store, writes: w, leases, log: createLogger('silent'), now: () => new Date(clock.now),
     settings: { tickMs: 1_000_000, retryMs: 60_000, attempts: 3 }, timezone: () => 'UTC', live: () => true,
-    render: async () => [{ insight_id: 1, name: 'Views', png: new Uint8Array([1, 2, 3]), error: null }],
+    render: async () => [{ insight_id: 1, name: 'Views', png: new Uint8Array([1, 2, 3]), url: null, error: null }],
     message: (sub, items, at) => buildMessage({ siteUrl: 'http://h', subscription: { id: sub.id, title: null, summary: '' }, resource: { type: 'insight', id: 1, name: 'Views', shortId: 'abc' }, items, at }),
     send: async (sub, m) => { sent.push(sub.id); await send(sub, m); },
   });

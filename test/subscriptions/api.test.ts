@@ -2,6 +2,7 @@
 // delivery date in the project's time zone, soft delete, list filters; and deliveries end to
 // end (`hedgerow subscription run ID` from the CLI, the server's scheduler rendering real
 // insights in the export pool) to a local webhook sink and a local SMTP receiver.
+import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, type ApiCall } from '../helpers/api.js';
@@ -128,6 +129,23 @@ s('`hedgerow subscription run ID`: the dashboard\'s insights rendered and sent t
     assert.ok(inked(png) > 0.01, `${asset.name} is drawn`);
   }
   assert.is(body.links.resource, `http://hedgerow.test/dashboard/${board}`);
+  // Each picture has a public link (Slack shows it from there): served without a key.
+  const link = /^http:\/\/hedgerow\.test(\/exporter\/[0-9a-f]{64}\.png)$/.exec(body.assets[0].url);
+  assert.ok(link, body.assets[0].url);
+  const open = await fetch(`${t.url}${link![1]}`);
+  assert.is(open.status, 200);
+  assert.is(open.headers.get('content-type'), 'image/png');
+  assert.equal(Buffer.from(await open.arrayBuffer()), Buffer.from(body.assets[0].content_base64, 'base64'));
+  assert.is((await fetch(`${t.url}/exporter/${'0'.repeat(64)}.png`)).status, 404);
+  assert.is((await fetch(`${t.url}/exporter/not-a-hash.png`)).status, 404);
+  // An export no subscription published stays behind its creator's key.
+  const own = await saveInsight(t, api, 'Sign-ups only', { ...pageviewsQuery, series: [{ kind: 'EventsNode', event: 'signed_up' }] });
+  const exported = await api('POST', `${env()}/exports/`, t.personalKey, { insight: own.id, export_format: 'image/png' });
+  const file = await eventually(async () => {
+    const res = await fetch(`${t.url}${env()}/exports/${exported.body.id}/content/`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+    return res.status === 200 ? Buffer.from(await res.arrayBuffer()) : null;
+  });
+  assert.is((await fetch(`${t.url}/exporter/${createHash('sha256').update(file).digest('hex')}.png`)).status, 404);
   const after = await eventually(async () => {
     const r = await api('GET', `${env()}/subscriptions/${hook.body.id}/`, t.personalKey);
     return r.body.delivery.last_delivered_at ? r.body : null;

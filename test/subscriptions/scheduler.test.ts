@@ -53,7 +53,7 @@ function node(writes: ReturnType<typeof createLocalWrites>, clock: { now: number
     async render(sub): Promise<RenderedItem[]> {
       rendered.push(sub.id);
       if (opts.broken) throw new Error('the query failed');
-      return [{ insight_id: 11, name: 'Pageviews by browser', png: PNG, error: null }, { insight_id: 12, name: 'Funnel', png: null, error: 'timed out' }];
+      return [{ insight_id: 11, name: 'Pageviews by browser', png: PNG, url: 'http://hedgerow.test/exporter/abc.png', error: null }, { insight_id: 12, name: 'Funnel', png: null, url: null, error: 'timed out' }];
     },
     message: (sub, items, at) => buildMessage({
       siteUrl: 'http://hedgerow.test', subscription: { id: sub.id, title: sub.title, summary: summary(sub) },
@@ -153,6 +153,7 @@ s('a failing target: retried after the backoff, given up after the last attempt 
   const buttons = slack.blocks.find((b: any) => b.type === 'actions').elements.map((e: any) => [e.text.text, e.url]);
   assert.equal(buttons, [['View in hedgerow', 'http://hedgerow.test/dashboard/3'], ['Manage Subscription', 'http://hedgerow.test/dashboard/3/subscriptions/1']]);
   assert.ok(slack.blocks.some((b: any) => b.text?.text === '*Funnel*\n_timed out_'));
+  assert.equal(slack.blocks.find((b: any) => b.type === 'image'), { type: 'image', image_url: 'http://hedgerow.test/exporter/abc.png', alt_text: 'Pageviews by browser', title: { type: 'plain_text', text: 'Pageviews by browser' } });
   // The next week's delivery succeeds.
   sink.respond = (_req, res) => res.end('ok');
   clock.now = Date.parse('2026-01-19T08:00:00Z');

@@ -9,7 +9,10 @@ import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { ExportsTables } from '../tables.js';
-import { contentDir } from '../assets/files.js';
+import { contentDir, readContent } from '../assets/files.js';
+import { insertExportCommand } from '../assets/commands.js';
+import { defaultExpiresAfter, exportFilename } from '../asset-rules.js';
+import { publicLink, publicRoutes } from './public.js';
 import type { SharedExports } from '../assets/shared.js';
 import type { DashboardSource } from '../dashboard/collect.js';
 import { gridBox } from '../dashboard/layout.js';
@@ -43,14 +46,25 @@ export interface ExportsApiOptions {
   // asset; files every node reads (with NATS); the claims' TTL, which paces the periodic
   // resume of dead nodes' renders (null embedded: resume at start only, ../assets/resume.ts).
   shared: SharedExports;
+  // Where the service is reached: public links of published pictures start with it.
+  siteUrl: string;
   now?: () => Date;
+}
+
+export interface PublishRequest {
+  projectId: number;
+  insightId: number;
+  dashboardId: number | null;
+  createdBy: number;
+  subscriptionId: number;
 }
 
 export interface ExportsApi {
   routes: Route[];
   // An insight's PNG (under its dashboard's filters when one is named) for what sends
-  // pictures (subscriptions): its query run, drawn in the export worker pool.
-  renderPng(projectId: number, insightId: number, dashboardId: number | null): Promise<Uint8Array>;
+  // pictures (subscriptions): its query run, drawn in the export worker pool, kept as an
+  // exported asset of the subscription's creator, and given a public link (./public.ts).
+  publishPng(p: PublishRequest): Promise<{ bytes: Uint8Array; url: string }>;
   // Renders still running are left pending (the next start resumes them); the sweep stops.
   close(): Promise<void>;
 }
@@ -126,15 +140,25 @@ export function createExportsApi(opts: ExportsApiOptions): ExportsApi {
     },
   });
   return {
-    routes,
-    async renderPng(projectId, insightId, dashboardId) {
-      const project = sources.project(projectId);
+    routes: [...routes, ...publicRoutes({ store: opts.store, dir, shared: opts.shared.files, now })],
+    async publishPng(p) {
+      const project = sources.project(p.projectId);
       if (!project) throw new Error('The project no longer exists.');
-      const source = sources.insight(projectId, insightId, dashboardId);
+      const source = sources.insight(p.projectId, p.insightId, p.dashboardId);
       if (!source) throw new Error('The insight was deleted.');
       const output = await sources.run(project, source.query);
       const insight = { name: source.name, query: source.query, result: output.results, columns: output.columns ?? null, types: output.types ?? null, timezone: project.timezone };
-      return (await opts.pool.run('render', { format: 'image/png', insight, context: null })).bytes;
+      const content = await opts.pool.run('store', { format: 'image/png', insight, context: null, dir });
+      const bytes = await readContent(dir, content);
+      if (!bytes) throw new Error('The rendered file is missing.');
+      await opts.shared.files?.put(content, bytes);
+      const at = now();
+      await opts.writes.submit(insertExportCommand, {
+        project_id: p.projectId, created_by: p.createdBy, dashboard: p.dashboardId, insight: p.insightId, export_format: 'image/png',
+        export_context: { subscription_id: p.subscriptionId }, created_at: at.toISOString(), expires_after: defaultExpiresAfter('image/png', at).toISOString(),
+        filename: exportFilename({ format: 'image/png', insightName: source.name, hasInsight: true, createdAt: at }), content, exception: null, attempts: 1,
+      });
+      return { bytes, url: publicLink(opts.siteUrl, content) };
     },
     async close() {
       // Before anything yields: renders failing from here on were interrupted, not broken.

@@ -4,12 +4,11 @@
 // from being drawn, and the buttons "View in hedgerow" and "Manage Subscription".
 import type { Message } from '../message.js';
 
-// `imageUrls`: the public link of each item's picture, where there is one.
-export function slackBody(m: Message, imageUrls: (string | null)[]): Record<string, unknown> {
+export function slackBody(m: Message): Record<string, unknown> {
   const title = `Your subscription to the ${m.resource.type} *${m.resource.name}* is ready! 🎉`;
   const blocks: Record<string, unknown>[] = [{ type: 'section', text: { type: 'mrkdwn', text: title } }];
-  m.items.forEach((item, i) => {
-    const url = imageUrls[i];
+  m.items.forEach((item) => {
+    const url = item.url;
     if (item.png && url) blocks.push({ type: 'image', image_url: url, alt_text: item.name, title: { type: 'plain_text', text: item.name.slice(0, 2000) } });
     else blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*${item.name}*${item.error ? `\n_${item.error}_` : ''}` } });
   });

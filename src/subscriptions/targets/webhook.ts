@@ -8,7 +8,7 @@ export function webhookBody(m: Message): Record<string, unknown> {
     assets: m.items.map((item, i) => ({
       insight_id: item.insight_id, name: item.name,
       ...(item.png
-        ? { content_type: 'image/png', filename: pngFilename(item, i), content_base64: Buffer.from(item.png).toString('base64') }
+        ? { content_type: 'image/png', filename: pngFilename(item, i), url: item.url, content_base64: Buffer.from(item.png).toString('base64') }
         : { error: item.error }),
     })),
   };
