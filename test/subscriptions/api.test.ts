@@ -160,6 +160,7 @@ s('`hedgerow subscription run ID`: the dashboard\'s insights rendered and sent t
   const message = await eventually(async () => smtp.messages.find((m) => m.to.includes('ann@example.com')) ?? null, 60_000);
   assert.is(message.from, 'reports@hedgerow.test');
   assert.match(message.data, /^Subject: hedgerow Insight report - Sign-up funnel\r$/m);
+  assert.match(message.data, /^To: ann@example\.com\r$/m);
   assert.match(message.data, /Content-Type: image\/png/);
 
   const unknown = await cliRun(t.dataDir, 'subscription', 'run', '999999');

@@ -173,6 +173,7 @@ s('email through the operator\'s SMTP server: one message to every address, the 
   const mail = smtp.messages[0];
   assert.is(mail.from, 'reports@hedgerow.test');
   assert.equal(mail.to, ['ann@example.com', 'bob@example.com']);
+  assert.match(mail.data, /^To: undisclosed-recipients:;\r$/m, 'the recipients do not see each other');
   assert.is(mail.auth, '\0bot\0secret');
   assert.match(mail.data, /^Subject: hedgerow Dashboard report - Weekly review\r$/m);
   // The inline picture decodes to the rendered PNG.

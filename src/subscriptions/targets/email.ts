@@ -1,5 +1,6 @@
-// An email delivery: one message to every address of the target (PostHog sends one per
-// address; one message with every address in To is one SMTP transaction), HTML with each
+// An email delivery: one message to every address of the target in one SMTP transaction
+// (PostHog sends one per address; one transaction is delivered or retried whole), the
+// recipients not shown to each other (To names one address, or "undisclosed-recipients"), HTML with each
 // picture inline (multipart/related, cid: links) and a plain-text part, PostHog's subject,
 // greeting and links.
 import { randomBytes } from 'node:crypto';
@@ -21,7 +22,7 @@ export function emailData(m: Message, from: string, to: string[]): string {
       : `<h3>${escapeHtml(item.name)}</h3><p>${escapeHtml(item.error ?? '')}</p>`)).join('') +
     `<p><a href="${escapeHtml(m.links.resource)}">View in hedgerow</a> · <a href="${escapeHtml(m.links.subscription)}">Manage this subscription</a></p></body></html>`;
   const parts = [
-    `From: ${from}`, `To: ${to.join(', ')}`, `Subject: ${header(m.subject)}`, `Date: ${new Date(m.deliveredAt).toUTCString()}`, 'MIME-Version: 1.0',
+    `From: ${from}`, `To: ${to.length === 1 ? to[0] : 'undisclosed-recipients:;'}`, `Subject: ${header(m.subject)}`, `Date: ${new Date(m.deliveredAt).toUTCString()}`, 'MIME-Version: 1.0',
     `Content-Type: multipart/related; boundary="${boundary}"`, '',
     `--${boundary}`, `Content-Type: multipart/alternative; boundary="${alternative}"`, '',
     `--${alternative}`, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: base64', '', base64Lines(text),
