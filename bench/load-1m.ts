@@ -13,11 +13,14 @@
 // `--baseline DIR` runs the same load against another built checkout (the merge-base in a
 // second worktree) in the same run, alternating with this one over `--runs`.
 // `--history N` first loads N events the same way, waits until every stage has them, then
-// measures the load on top of that history. `--profile DIR` runs each server with
+// measures the load on top of that history. `--destination` first creates an enabled
+// webhook destination whose filter matches none of the load's events: the project then has
+// a destination (its events keep their person as of the event for it) and nothing is
+// delivered, so the run shows what having one costs the stages. `--profile DIR` runs each server with
 // --cpu-prof (one profile per thread; read them with bench/profile-top).
 //   node dist/bench/load-1m.js [--events 1000000] [--per-request 100] [--in-flight 8]
 //     [--distinct 100000] [--uuid v4|v7] [--history 0] [--baseline DIR] [--runs 1] [--sample-ms 500]
-//     [--drain 600] [--env K=V ...] [--profile DIR] [--record] [--label TEXT]
+//     [--drain 600] [--env K=V ...] [--destination] [--profile DIR] [--record] [--label TEXT]
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,6 +45,7 @@ const { values: args } = parseArgs({ options: {
   drain: { type: 'string', default: '600' },
   env: { type: 'string', multiple: true, default: [] },
   profile: { type: 'string' },
+  destination: { type: 'boolean', default: false },
   record: { type: 'boolean', default: false },
   label: { type: 'string' },
 } });
@@ -144,6 +148,12 @@ async function runOnce(target: string, checkout: string, template: string, keys:
   const server = await startServe({ dataDir, nodeArgs, checkout, env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', ...serverEnv } });
   const api = managementApi(server.base, keys.personal_api_key);
   try {
+    if (args.destination) {
+      await api('POST', `/api/environments/${keys.project_id}/hog_functions/`, {
+        type: 'destination', enabled: true, name: 'matches nothing', hog: "fetch('http://127.0.0.1:9/', {'method': 'POST'})",
+        filters: { events: [{ id: 'never sent', type: 'events' }] },
+      });
+    }
     const samples: Sample[] = [];
     let t0 = now();
     const sample = async (): Promise<Sample> => {
@@ -225,7 +235,7 @@ try {
   const bodies = buildBodies(token, EVENTS, HISTORY);
   say(`Node ${process.version}; ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30)} GB; ${fmt(EVENTS)} events of ~${fmt(bodies[0].length / PER_REQUEST)} bytes, ${PER_REQUEST} per request, ` +
     `${IN_FLIGHT} requests in flight, ${fmt(DISTINCT)} distinct ids, UUID${args.uuid} event ids${HISTORY ? `, on top of a history of ${fmt(HISTORY)} events` : ''}; bodies built in ${((now() - t) / 1000).toFixed(1)} s; ` +
-    `no hog functions (destinations off); server env: ${Object.keys(serverEnv).length ? Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`).join(' ') : 'defaults'}. Load average before: ${load()}.`);
+    `${args.destination ? 'one enabled destination that matches none of the events' : 'no hog functions (destinations off)'}; server env: ${Object.keys(serverEnv).length ? Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`).join(' ') : 'defaults'}. Load average before: ${load()}.`);
   const runs = Number(args.runs);
   let n = 0;
   for (let r = 0; r < runs; r++) {

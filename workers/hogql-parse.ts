@@ -10,4 +10,5 @@ export default serveTasks<HogQLParseTasks>({
   expr: (source) => parser.parseExpr(source, true),
   // With positions: the caller checks that the expression reaches the end of the text.
   orderExpr: (source) => parser.parseOrderExpr(source, false),
+  select: (source) => parser.parseSelect(source, false),
 });

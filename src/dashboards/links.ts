@@ -23,11 +23,18 @@ export function insightLinks(store: DashboardsTables, writes: StateWrites): Insi
         dashboard_tiles: tiles.map((t) => ({ id: t.id, dashboard_id: t.dashboard_id, deleted: t.deleted })),
       };
     },
-    check(ctx: ProjectContext, ids: number[]) {
+    check(ctx: ProjectContext, ids: number[], insightId: number | null) {
       for (const id of ids) {
         const d = dashboardById(store, ctx.project.id, id);
         if (!d) throw errors.validation('Dashboard not found', 'dashboards');
         if (!d.deleted && !canEdit(d, ctx)) throw errors.permissionDenied(`You don't have permission to add insights to dashboard: ${id}`);
+      }
+      if (insightId === null) return;
+      // The dashboards the list takes the insight off, checked before the insight is saved.
+      for (const t of projectTiles(store, ctx.project.id)) {
+        if (t.insight_id !== insightId || t.deleted || ids.includes(t.dashboard_id)) continue;
+        const d = live(ctx.project.id, t.dashboard_id);
+        if (d && !canEdit(d, ctx)) throw errors.permissionDenied(`You don't have permission to remove insights from dashboard: ${d.id}`);
       }
     },
     async written(ctx, insight, ids) {
@@ -39,10 +46,7 @@ export function insightLinks(store: DashboardsTables, writes: StateWrites): Insi
         const wanted = new Set(ids.filter((id) => live(ctx.project.id, id)));
         for (const t of tiles) {
           const d = live(ctx.project.id, t.dashboard_id);
-          if (!t.deleted && d && !wanted.has(t.dashboard_id)) {
-            if (!canEdit(d, ctx)) throw errors.permissionDenied(`You don't have permission to remove insights from dashboard: ${d.id}`);
-            changes.push({ ...t, deleted: true });
-          }
+          if (!t.deleted && d && !wanted.has(t.dashboard_id)) changes.push({ ...t, deleted: true });
         }
         for (const id of wanted) {
           const t = tiles.find((x) => x.dashboard_id === id);

@@ -10,6 +10,8 @@ export type HogQLParseTasks = {
   expr: Task<string, string>;
   // An ORDER BY element's AST with positions.
   orderExpr: Task<string, string>;
+  // A whole SELECT (or set query) with positions: a HogQLQuery's text.
+  select: Task<string, string>;
 };
 
 export type HogQLParseKind = keyof HogQLParseTasks;
@@ -28,7 +30,7 @@ export function createHogQLParsePool(): HogQLParsePool {
   let pool: Promise<WorkerPool<HogQLParseTasks>> | null = null;
   const started = () => (pool ??= import('../pools/index.js').then(({ createLazyWorkerPool }) => createLazyWorkerPool<HogQLParseTasks>({
     worker: WORKER, threads: 1, workerData: undefined,
-    deadlines: { expr: PARSE_DEADLINE_MS, orderExpr: PARSE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: 256 },
+    deadlines: { expr: PARSE_DEADLINE_MS, orderExpr: PARSE_DEADLINE_MS, select: PARSE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: 256 },
   })));
   return {
     parse: async (kind, source) => (await started()).run(kind, source),

@@ -8,6 +8,7 @@
 import { checkSource, PARSE_DEADLINE_MS, SourceLimitError, type HogQLParseKind, type HogQLParsePool } from '../hogql/index.js';
 import { TaskDeadlineError } from '../pools/index.js';
 import type { HogExpr, ParsedEventsQuery } from './planner/hogql-expr.js';
+import type { HogNode } from './planner/hogql/expr.js';
 import { QueryError } from './planner/errors.js';
 import type { EventsQuery } from './schemas.js';
 
@@ -19,7 +20,7 @@ let local: Promise<Parse> | null = null;
 // not by every thread that can run a query.
 function localParse(): Promise<Parse> {
   local ??= import('@posthog/hogql-parser').then((m) => m.default()).then((p) => async (kind: HogQLParseKind, source: string) =>
-    kind === 'expr' ? p.parseExpr(source, true) : p.parseOrderExpr(source, false));
+    kind === 'expr' ? p.parseExpr(source, true) : kind === 'select' ? p.parseSelect(source, false) : p.parseOrderExpr(source, false));
   return local;
 }
 
@@ -80,4 +81,67 @@ export async function parseHogQLExpressions(query: EventsQuery, pool?: HogQLPars
     where: await all(query.where ?? [], 'expr', 'where'),
     orderBy: await all(query.orderBy ?? [], 'orderExpr', 'orderBy'),
   };
+}
+
+export function lineAndColumn(source: string, offset: number): { line: number; column: number } {
+  const before = Array.from(source).slice(0, offset);
+  let line = 1;
+  let column = 0;
+  for (const c of before) {
+    if (c === '\n') {
+      line++;
+      column = 0;
+    } else column++;
+  }
+  return { line, column };
+}
+
+// The parser's answers for the texts parsed last (the same queries come back: dashboards,
+// polling notebooks), kept as JSON so no caller can change a cached tree. The WASM parse
+// costs milliseconds; a lookup does not.
+const PARSED = new Map<string, string>();
+const PARSED_MAX = 256;
+const PARSED_MAX_TEXT = 64 * 1024;
+
+function remember(source: string, json: string): void {
+  if (source.length > PARSED_MAX_TEXT) return;
+  PARSED.set(source, json);
+  if (PARSED.size > PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
+}
+
+/**
+ * A HogQLQuery's text parsed by the select parser (positions kept: compile errors and column
+ * names use them). A syntax error is a 400 with PostHog's message and where the parser found it.
+ */
+export async function parseHogQLSelect(source: string, pool?: HogQLParsePool): Promise<HogNode> {
+  const parse: Parse = pool ? (kind, text) => pool.parse(kind, text) : await localParse();
+  try {
+    checkSource(source);
+  } catch (err) {
+    if (err instanceof SourceLimitError) throw new QueryError(`The HogQL query ${err.message}.`, null);
+    throw err;
+  }
+  let json = PARSED.get(source);
+  if (json === undefined) {
+    try {
+      json = await parse('select', source);
+    } catch (err) {
+      if (err instanceof TaskDeadlineError) throw new QueryError(`The HogQL query took longer than ${PARSE_DEADLINE_MS / 1000} seconds to parse and was stopped.`, null);
+      throw err;
+    }
+    remember(source, json);
+  } else {
+    // Most recently used last: the oldest entry is the first to go.
+    PARSED.delete(source);
+    PARSED.set(source, json);
+  }
+  const node = JSON.parse(json) as HogNode | (ParseFailure & { start?: { offset: number } });
+  if ((node as ParseFailure).error === true) {
+    const failure = node as ParseFailure & { start?: { offset: number } };
+    const at = failure.start?.offset;
+    if (at === undefined) throw new QueryError(failure.message, null);
+    const { line, column } = lineAndColumn(source, at);
+    throw new QueryError(`Syntax error at line ${line}, column ${column}: ${failure.message}`, null);
+  }
+  return node as HogNode;
 }

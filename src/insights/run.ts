@@ -6,6 +6,7 @@ import type { Columnar } from './columnar/database.js';
 import { queryErrorOf } from './columnar/errors.js';
 import type { Plan, PlanContext } from './planner/context.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
+import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
 import { planLifecycle, type LifecycleResult } from './planner/lifecycle.js';
 import { matchingValues, valueSetKey, valueSetLookups, valueSetQuery, type Properties } from './planner/properties.js';
@@ -14,7 +15,7 @@ import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
 import { parseQuery, type AnalyticsQuery } from './schemas.js';
-import { parseHogQLExpressions } from './hogql.js';
+import { parseHogQLExpressions, parseHogQLSelect } from './hogql.js';
 
 export interface RunContext {
   projectId: number;
@@ -23,9 +24,11 @@ export interface RunContext {
   /** 0: weeks start on Sunday, 1: on Monday. */
   weekStart: 0 | 1;
   nowMs: number;
+  /** The project's test_account_filters, applied to queries with filterTestAccounts. */
+  testAccountFilters?: unknown[];
 }
 
-export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult;
+export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
 
 /** What a query's answer carries besides PostHog's own fields (api layer adds the cache ones). */
 export interface QueryResponse {
@@ -33,7 +36,10 @@ export interface QueryResponse {
   results: unknown;
   hasMore?: boolean;
   columns?: string[];
-  types?: string[];
+  types?: string[] | [string, string][];
+  /** HogQLQuery: the query that ran, and how long its steps took (seconds). */
+  hogql?: string;
+  timings?: { k: string; t: number }[];
   limit?: number;
   offset?: number;
   timezone: string;
@@ -41,8 +47,8 @@ export interface QueryResponse {
 }
 
 function propertyLists(query: AnalyticsQuery): Properties[] {
-  const lists: unknown[] = [query.properties];
-  if ('series' in query) for (const node of query.series) lists.push(node.properties);
+  const lists: unknown[] = ['properties' in query ? query.properties : null];
+  if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
   if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
@@ -50,8 +56,22 @@ function propertyLists(query: AnalyticsQuery): Properties[] {
 
 /** Date ranges from "all" and first-time retention reach back to the project's first event. */
 function needsFirstEvent(query: AnalyticsQuery): boolean {
-  if (query.kind === 'RetentionQuery') return (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time';
+  if (query.kind === 'RetentionQuery' && (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time') return true;
   return 'dateRange' in query && query.dateRange?.date_from === 'all';
+}
+
+/**
+ * filterTestAccounts: the project's test account filters ANDed with the query's properties,
+ * so every planner applies them where it applies those (as PostHog adds them to each
+ * query's conditions).
+ */
+function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
+  // HogQLQuery's filterTestAccounts belongs to its {filters}, not applied there yet.
+  if (query.kind === 'EventsQuery' || query.kind === 'HogQLQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
+  const own = query.properties;
+  const values: unknown[] = [{ type: 'AND', values: filters }];
+  if (own !== null && own !== undefined) values.unshift(Array.isArray(own) ? { type: 'AND', values: own } : own);
+  return { ...query, properties: { type: 'AND', values } } as AnalyticsQuery;
 }
 
 export async function firstEventMs(db: Columnar, projectId: number): Promise<number | null> {
@@ -68,6 +88,11 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
     case 'LifecycleQuery': return planLifecycle(query, ctx);
     case 'StickinessQuery': return planStickiness(query, ctx);
     case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query, hogql));
+    case 'HogQLQuery': {
+      const started = performance.now();
+      const ast = await parseHogQLSelect(query.query, hogql);
+      return planHogQLQuery(query, ctx, ast, (performance.now() - started) / 1000);
+    }
   }
 }
 
@@ -76,7 +101,7 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
  * `hogql`: where EventsQuery expressions are parsed (without it, in this thread).
  */
 export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal, hogql?: HogQLParsePool): Promise<QueryResponse> {
-  const query = parseQuery(input);
+  const query = withTestAccountFilters(parseQuery(input), run.testAccountFilters ?? []);
   const ask = (statement: Parameters<Columnar['query']>[0]) => db.query(statement, signal).catch((err: unknown) => {
     throw (signal?.aborted ? null : queryErrorOf(err)) ?? err;
   });
@@ -95,8 +120,14 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];
+  const executing = performance.now();
   for (const statement of plan.statements) results.push(await ask(statement));
+  const executeSeconds = (performance.now() - executing) / 1000;
   const shaped = plan.shape(results);
+  if ('hogql' in shaped) {
+    const { results: rows, timings, ...rest } = shaped;
+    return { kind: query.kind, results: rows, ...rest, timings: [...timings, { k: './execute', t: executeSeconds }], timezone: run.timezone };
+  }
   const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
   if ('hasMore' in shaped) response.hasMore = shaped.hasMore;
   if ('dateFrom' in shaped) response.resolved_date_range = { date_from: shaped.dateFrom, date_to: shaped.dateTo };

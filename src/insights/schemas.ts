@@ -1,8 +1,9 @@
-// The query kinds of PostHog's query API that the engine runs, as TypeBox schemas. Objects
-// accept fields they do not name (PostHog's front end sends many display settings the
-// engine has no use for); what they name must have the right shape.
+// The query kinds of PostHog's query API that the engine runs, as TypeBox schemas: the
+// shapes of the fields the engine reads. Which fields an insight query may carry at all
+// (honoured, presentation only, or refused) is fields.ts's list, checked first.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { checkFields } from './fields.js';
 import { QueryError } from './planner/errors.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -34,6 +35,7 @@ export const EventsNodeSchema = Type.Object({
   math_property: Nullable(Type.String()),
   math_property_type: Nullable(Type.String()),
   properties: Properties,
+  fixedProperties: Properties,
 }, Loose);
 
 const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 1 })]);
@@ -43,9 +45,18 @@ export const BreakdownFilterSchema = Type.Object({
   breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
+  breakdown_normalize_url: Nullable(Type.Boolean()),
+  breakdowns: Nullable(Type.Array(Type.Object({
+    property: Type.Union([Type.String(), Type.Number()]),
+    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
+    normalize_url: Nullable(Type.Boolean()),
+  }, Loose), { maxItems: 3 })),
 }, Loose);
 
-const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()) }, Loose);
+/** A funnel's: one property (fields.ts refuses `breakdowns`); hiding "other" is trends' only. */
+const FunnelsBreakdownFilterSchema = Type.Omit(BreakdownFilterSchema, ['breakdowns', 'breakdown_hide_other_aggregation'], Loose);
+
+const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()), compare_to: Nullable(Type.String()) }, Loose);
 
 const FormulaNode = Type.Object({ formula: Type.String(), custom_name: Nullable(Type.String()) }, Loose);
 
@@ -59,13 +70,23 @@ const seriesFields = (maxSeries: number) => ({
   filterTestAccounts: Nullable(Type.Boolean()),
 });
 
+/**
+ * The trends displays the engine answers: the same series drawn as lines, bars or areas,
+ * cumulated, or one total per series. Others (heatmaps, box plots) ask another question.
+ */
+export const TRENDS_DISPLAYS = [
+  'ActionsLineGraph', 'ActionsBar', 'ActionsStackedBar', 'ActionsUnstackedBar', 'ActionsAreaGraph', 'ActionsLineGraphCumulative',
+  'BoldNumber', 'ActionsPie', 'ActionsTable', 'WorldMap', 'ActionsBarValue',
+] as const;
+
 export const TrendsQuerySchema = Type.Object({
   kind: Type.Literal('TrendsQuery'),
   ...seriesFields(26),
   breakdownFilter: Nullable(BreakdownFilterSchema),
   compareFilter: Nullable(CompareFilter),
   trendsFilter: Nullable(Type.Object({
-    display: Nullable(Type.String()),
+    display: Nullable(Type.Union(TRENDS_DISPLAYS.map((d) => Type.Literal(d)))),
+    smoothingIntervals: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
     formula: Nullable(Type.String()),
     formulas: Nullable(Type.Array(Type.String())),
     formulaNodes: Nullable(Type.Array(FormulaNode)),
@@ -78,7 +99,7 @@ export const FunnelsQuerySchema = Type.Object({
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
-  breakdownFilter: Nullable(BreakdownFilterSchema),
+  breakdownFilter: Nullable(FunnelsBreakdownFilterSchema),
   funnelsFilter: Nullable(Type.Object({
     funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
     funnelWindowIntervalUnit: Nullable(Type.Union(['second', 'minute', 'hour', 'day', 'week', 'month'].map((u) => Type.Literal(u)))),
@@ -91,6 +112,7 @@ export const FunnelsQuerySchema = Type.Object({
 
 const RetentionEntity = Type.Object({
   id: Nullable(Type.Union([Type.String(), Type.Number()])),
+  kind: Nullable(Type.Literal('EventsNode')),
   type: Nullable(Type.Literal('events')),
   name: Nullable(Type.String()),
   properties: Properties,
@@ -98,6 +120,7 @@ const RetentionEntity = Type.Object({
 
 export const RetentionQuerySchema = Type.Object({
   kind: Type.Literal('RetentionQuery'),
+  breakdownFilter: Nullable(Type.Omit(BreakdownFilterSchema, ['breakdown_hide_other_aggregation'], Loose)),
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
@@ -107,6 +130,8 @@ export const RetentionQuerySchema = Type.Object({
     period: Nullable(Type.Union([Type.Literal('Hour'), Type.Literal('Day'), Type.Literal('Week'), Type.Literal('Month')])),
     totalIntervals: Nullable(Type.Integer({ minimum: 1, maximum: 400 })),
     retentionType: Nullable(Type.Union([Type.Literal('retention_first_time'), Type.Literal('retention_recurring')])),
+    cumulative: Nullable(Type.Boolean()),
+    minimumOccurrences: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   }, Loose),
 }, Loose);
 
@@ -116,6 +141,12 @@ export const StickinessQuerySchema = Type.Object({
   kind: Type.Literal('StickinessQuery'),
   ...seriesFields(26),
   compareFilter: Nullable(CompareFilter),
+  stickinessFilter: Nullable(Type.Object({
+    stickinessCriteria: Nullable(Type.Object({
+      operator: Type.Union([Type.Literal('gte'), Type.Literal('lte'), Type.Literal('exact')]),
+      value: Type.Integer({ minimum: 1 }),
+    })),
+  }, Loose)),
 }, Loose);
 
 export const EventsQuerySchema = Type.Object({
@@ -133,6 +164,14 @@ export const EventsQuerySchema = Type.Object({
   personId: Nullable(Type.String()),
 }, Loose);
 
+export const HogQLQuerySchema = Type.Object({
+  kind: Type.Literal('HogQLQuery'),
+  query: Type.String({ minLength: 1 }),
+  values: Nullable(Type.Record(Type.String(), Type.Any())),
+  variables: Nullable(Type.Record(Type.String(), Type.Any())),
+  filters: Nullable(Type.Object({}, Loose)),
+}, Loose);
+
 export type EventsNode = Static<typeof EventsNodeSchema>;
 export type BreakdownFilter = Static<typeof BreakdownFilterSchema>;
 export type TrendsQuery = Static<typeof TrendsQuerySchema>;
@@ -141,22 +180,41 @@ export type RetentionQuery = Static<typeof RetentionQuerySchema>;
 export type LifecycleQuery = Static<typeof LifecycleQuerySchema>;
 export type StickinessQuery = Static<typeof StickinessQuerySchema>;
 export type EventsQuery = Static<typeof EventsQuerySchema>;
+export type HogQLQuery = Static<typeof HogQLQuerySchema>;
 export type DateRange = Static<typeof DateRangeSchema>;
 
-export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery;
+export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery;
 export type QueryKind = AnalyticsQuery['kind'];
 
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
-const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: unknown): { First(): { path: string; message: string } | undefined } }>([
+interface SchemaError { path: string; message: string; errors?: Iterable<SchemaError>[] }
+
+const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: unknown): { First(): SchemaError | undefined } }>([
   ['TrendsQuery', TypeCompiler.Compile(TrendsQuerySchema)],
   ['FunnelsQuery', TypeCompiler.Compile(FunnelsQuerySchema)],
   ['RetentionQuery', TypeCompiler.Compile(RetentionQuerySchema)],
   ['LifecycleQuery', TypeCompiler.Compile(LifecycleQuerySchema)],
   ['StickinessQuery', TypeCompiler.Compile(StickinessQuerySchema)],
   ['EventsQuery', TypeCompiler.Compile(EventsQuerySchema)],
+  ['HogQLQuery', TypeCompiler.Compile(HogQLQuerySchema)],
 ]);
 
 export const QUERY_KINDS = [...CHECKS.keys()] as QueryKind[];
+
+/**
+ * The deepest error under a union's: a bad value inside an optional object is reported by
+ * the field that holds it, not by the object.
+ */
+function deepest(error: SchemaError): SchemaError {
+  let best = error;
+  for (const variant of error.errors ?? []) {
+    for (const inner of variant) {
+      const found = deepest(inner);
+      if (found.path.length > best.path.length) best = found;
+    }
+  }
+  return best;
+}
 
 function attrOf(path: string): string | null {
   const dotted = path.replace(/^\//, '').replace(/\//g, '.');
@@ -178,8 +236,10 @@ export function parseQuery(input: unknown): AnalyticsQuery {
   if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');
   }
+  checkFields(node);
   if (!check.Check(node)) {
-    const first = check.Errors(node).First();
+    const found = check.Errors(node).First();
+    const first = found ? deepest(found) : undefined;
     const attr = first ? attrOf(first.path) : null;
     throw new QueryError(first ? `${first.message}${attr ? ` at ${attr}` : ''}` : 'Invalid query', attr);
   }

@@ -172,6 +172,14 @@ s('scopes: dashboard:read reads, dashboard:write changes; a restricted dashboard
   const add = await api('PATCH', `${env()}/insights/${i.id}/`, member.key, { dashboards: [d.id] });
   assert.is(add.status, 403);
   assert.is(add.body.detail, `You don't have permission to add insights to dashboard: ${d.id}`);
+  // Taking it off is refused the same way, before anything of the insight is saved.
+  assert.is((await api('PATCH', `${env()}/insights/${i.id}/`, t.personalKey, { dashboards: [d.id] })).status, 200);
+  const off = await api('PATCH', `${env()}/insights/${i.id}/`, member.key, { name: 'renamed', dashboards: [] });
+  assert.is(off.status, 403);
+  assert.is(off.body.detail, `You don't have permission to remove insights from dashboard: ${d.id}`);
+  const kept = await api('GET', `${env()}/insights/${i.id}/`, t.personalKey);
+  assert.is(kept.body.name, 'Mine');
+  assert.equal(kept.body.dashboards, [d.id]);
 });
 
 s.run();

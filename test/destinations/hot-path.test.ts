@@ -16,7 +16,7 @@ import type { CapturedEvent } from '../../src/log/types.js';
 import type { TenancyStore } from '../../src/access/index.js';
 import { validateHogFunction } from '../../src/destinations/api/validate.js';
 import { createDeliveries, type Deliveries, type DeliverySettings } from '../../src/destinations/runtime/deliveries.js';
-import type { ActiveFunction, FunctionCache } from '../../src/destinations/runtime/function-cache.js';
+import { activeFunction, type ActiveFunction, type FunctionCache } from '../../src/destinations/runtime/function-cache.js';
 import { applyBatch, type PipelineDeps } from '../../src/destinations/runtime/pipeline.js';
 import { appliedKey, invocationKey, queuedInvocations, readProgress } from '../../src/destinations/runtime/queue.js';
 import { runnable } from '../../src/destinations/runtime/runnable.js';
@@ -58,7 +58,7 @@ const webhook = (path: string, extra: Record<string, unknown> = {}) => hogFuncti
 });
 
 function functionsOf(fns: StoredHogFunction[]): FunctionCache {
-  const active: ActiveFunction[] = fns.map((stored) => ({ stored, run: runnable(stored) }));
+  const active: ActiveFunction[] = fns.map(activeFunction);
   return { active: () => active, find: (_p, id) => fns.find((f) => f.id === id) };
 }
 

@@ -17,10 +17,9 @@ import type { EventGroup } from '../../src/log/consumers/index.js';
 import type { TenancyStore } from '../../src/access/index.js';
 import { validateHogFunction } from '../../src/destinations/api/validate.js';
 import { createDeliveries } from '../../src/destinations/runtime/deliveries.js';
-import type { ActiveFunction, FunctionCache } from '../../src/destinations/runtime/function-cache.js';
+import { activeFunction, type ActiveFunction, type FunctionCache } from '../../src/destinations/runtime/function-cache.js';
 import { createHogPools } from '../../src/destinations/runtime/hog-pools.js';
 import { applyBatch, type PipelineDeps } from '../../src/destinations/runtime/pipeline.js';
-import { runnable } from '../../src/destinations/runtime/runnable.js';
 import { WATCHER_DEFAULTS } from '../../src/destinations/runtime/watcher.js';
 import type { StoredHogFunction } from '../../src/destinations/types.js';
 import type { FetchOutcome, FetchRequest } from '../../src/destinations/fetch/http-fetch.js';
@@ -82,7 +81,7 @@ s('the stuck invocation fails alone, logged; the others are replayed, not fetche
   // `ok` runs on project 1's events, `stuck` on project 2's: one worker keeps them all.
   const ok = posting('ok', 1);
   const stuck = posting('stuck', 2);
-  const active = new Map<number, ActiveFunction[]>([[1, [{ stored: ok, run: runnable(ok) }]], [2, [{ stored: stuck, run: runnable(stuck) }]]]);
+  const active = new Map<number, ActiveFunction[]>([[1, [activeFunction(ok)]], [2, [activeFunction(stuck)]]]);
   const functions: FunctionCache = { active: (p) => active.get(p) ?? [], find: (_p, id) => [ok, stuck].find((f) => f.id === id) };
   const pool = createHogPools({ worker: WORKER, threads: 1, heapMb: 256, deadlines: { start: 60_000, continue: DEADLINE_MS } });
   // `ok`'s answers wait until the test lets them go; `stuck`'s come at once.

@@ -72,6 +72,29 @@ a('the project’s time zone and week start reach the query', async () => {
   }
 });
 
+a('filterTestAccounts applies the project’s test_account_filters, edited on the project API', async () => {
+  const filtered = { ...pageviews, filterTestAccounts: true };
+  const none = await api('POST', `${env()}/query/`, t.personalKey, { query: filtered, refresh: 'force_blocking' });
+  assert.is(none.body.results[0].count, 5, 'no test account filters yet: nothing left out');
+  assert.equal((await api('GET', `/api/projects/${t.projectId}/`, t.personalKey)).body.test_account_filters, []);
+  const bad = await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { test_account_filters: [{ value: 'x' }] });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.attr, 'test_account_filters');
+  // The one page view with a browser is user-2's Safari one.
+  const filters = [{ key: '$browser', operator: 'is_not_set', type: 'event' }];
+  const patched = await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { test_account_filters: filters });
+  assert.equal(patched.body.test_account_filters, filters);
+  try {
+    const applied = await api('POST', `${env()}/query/`, t.personalKey, { query: filtered, refresh: 'blocking' });
+    assert.is(applied.body.results[0].count, 4);
+    assert.is.not(applied.body.cache_key, none.body.cache_key);
+    const off = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'force_blocking' });
+    assert.is(off.body.results[0].count, 5);
+  } finally {
+    await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { test_account_filters: [] });
+  }
+});
+
 a('refresh modes: blocking and force_cache reuse a fresh result, force_blocking recalculates, force_cache misses', async () => {
   const first = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'force_blocking' });
   const cached = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'blocking' });
@@ -130,7 +153,7 @@ a('a query the engine cannot run is a 400 naming the field; a missing query too'
   const bad = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...pageviews, interval: 'fortnight' } });
   assert.is(bad.status, 400);
   assert.equal(bad.body, { type: 'validation_error', code: 'invalid_input', detail: bad.body.detail, attr: 'interval' });
-  const kind = await api('POST', `${env()}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: 'select 1' } });
+  const kind = await api('POST', `${env()}/query/`, t.personalKey, { query: { kind: 'SessionsTimelineQuery', query: 'select 1' } });
   assert.is(kind.status, 400);
   assert.match(kind.body.detail, 'Unsupported query kind');
   const none = await api('POST', `${env()}/query/`, t.personalKey, {});

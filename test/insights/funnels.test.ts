@@ -63,6 +63,51 @@ f('a later try can reach further than an earlier one; each person counts once', 
   assert.is((r.results as FunnelStep[])[1].average_conversion_time, 60);
 });
 
+f('conversion times: one path per person (the first reaching their furthest step), then mean and interpolated median across persons', async () => {
+  await store.loader.load({ events: [
+    // 1: two paths, 10:05 → 10:15 (600 s; the latest page view before the signup starts it)
+    // and later 11:00 → 11:01:40 (100 s): PostHog takes the first, 600 s.
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, '$pageview', '2024-06-10T10:05:00Z'), ev(1, 'signup', '2024-06-10T10:15:00Z'),
+    ev(1, '$pageview', '2024-06-10T11:00:00Z'), ev(1, 'signup', '2024-06-10T11:01:40Z'),
+    ev(2, '$pageview', '2024-06-11T10:00:00Z'), ev(2, 'signup', '2024-06-11T10:05:00Z'),
+    ev(3, '$pageview', '2024-06-12T10:00:00Z'), ev(3, 'signup', '2024-06-12T10:20:00Z'),
+    ev(4, '$pageview', '2024-06-13T10:00:00Z'), ev(4, 'signup', '2024-06-13T10:33:20Z'),
+    // 5: never converts, so has no time.
+    ev(5, '$pageview', '2024-06-13T10:00:00Z'),
+  ] });
+  const r = await run(store, funnel(steps('$pageview', 'signup')), { now: NOW });
+  const [, second] = r.results as FunnelStep[];
+  assert.is(second.count, 4);
+  // Per person: 600, 300, 1200, 2000 seconds.
+  assert.is(second.average_conversion_time, (600 + 300 + 1200 + 2000) / 4);
+  assert.is(second.median_conversion_time, (600 + 1200) / 2);
+});
+
+f('conversion times: a person whose second path reaches further is timed on that path only', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, 'signup', '2024-06-10T10:10:00Z'),
+    ev(1, '$pageview', '2024-06-25T10:00:00Z'), ev(1, 'signup', '2024-06-25T10:00:50Z'), ev(1, 'purchase', '2024-06-25T10:01:10Z'),
+  ] });
+  const r = await run(store, funnel(steps('$pageview', 'signup', 'purchase')), { now: NOW });
+  const result = r.results as FunnelStep[];
+  assert.equal(counts(r), [1, 1, 1]);
+  assert.is(result[1].average_conversion_time, 50);
+  assert.is(result[2].average_conversion_time, 20);
+});
+
+f('conversion times: when one event completes two tries, the later started one is timed (PostHog keeps the latest path to each step)', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:01:00Z'),
+    ev(1, '$pageview', '2024-06-10T10:02:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:03:00Z'), ev(1, 'purchase', '2024-06-10T10:04:00Z'),
+  ] });
+  const r = await run(store, funnel(steps('$pageview', 'added_to_cart', 'purchase')), { now: NOW });
+  const result = r.results as FunnelStep[];
+  assert.equal(counts(r), [1, 1, 1]);
+  // 10:02 → 10:03 → 10:04, not 10:00 → 10:01 → 10:04.
+  assert.is(result[1].average_conversion_time, 60);
+  assert.is(result[2].average_conversion_time, 60);
+});
+
 f('a try starts at the latest first-step event before the second step (conversion time from there)', async () => {
   await store.loader.load({ events: [
     ev(1, '$pageview', '2024-06-10T10:00:00Z'), ev(1, '$pageview', '2024-06-10T10:05:00Z'), ev(1, 'added_to_cart', '2024-06-10T10:06:00Z'),

@@ -64,8 +64,9 @@ export interface At {
   now: string;
   timezone?: string;
   weekStart?: 0 | 1;
+  testAccountFilters?: unknown[];
 }
 
 export function run(store: TestStore, query: unknown, at: At): Promise<QueryResponse> {
-  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now) });
+  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters });
 }

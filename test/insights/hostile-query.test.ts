@@ -68,7 +68,7 @@ s('properties named constructor, toString, hasOwnProperty and __proto__ select, 
 });
 
 s('an unknown query kind is a 400, whatever it is named', async () => {
-  for (const kind of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'HogQLQuery']) {
+  for (const kind of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'SessionsTimelineQuery']) {
     refused(await query({ kind }), 'kind', /^Unsupported query kind/);
   }
 });

@@ -30,18 +30,18 @@ p('property names become JSON pointers', () => {
   assert.is(pointer(''), '/');
 });
 
-p('relative ranges: -7d, mStart, yStart, -1m (calendar), -24h; date_to rounds up to its day', () => {
+p('relative ranges: -7d, mStart, yStart, -1m (calendar) start their day, -24h its hour; date_to rounds up to its day', () => {
   const now = ctx('2024-03-31T15:20:00Z');
   const r = resolveRange({ date_from: '-7d' }, 'day', now);
-  assert.is(r.fromLocal, local('2024-03-24T15:20:00'));
+  assert.is(r.fromLocal, local('2024-03-24T00:00:00'));
   assert.is(r.toLocal, local('2024-03-31T23:59:59.999'));
   assert.is(r.fromUs, local('2024-03-24T00:00:00') * 1000);
   assert.is(r.toUs, local('2024-04-01T00:00:00') * 1000);
-  assert.is(resolveRange({ date_from: 'mStart' }, 'day', now).fromLocal, local('2024-03-01T15:20:00'));
-  assert.is(resolveRange({ date_from: 'yStart' }, 'day', now).fromLocal, local('2024-01-01T15:20:00'));
-  assert.is(resolveRange({ date_from: '-1m' }, 'day', now).fromLocal, local('2024-02-29T15:20:00'));
+  assert.is(resolveRange({ date_from: 'mStart' }, 'day', now).fromLocal, local('2024-03-01T00:00:00'));
+  assert.is(resolveRange({ date_from: 'yStart' }, 'day', now).fromLocal, local('2024-01-01T00:00:00'));
+  assert.is(resolveRange({ date_from: '-1m' }, 'day', now).fromLocal, local('2024-02-29T00:00:00'));
   const hours = resolveRange({ date_from: '-24h' }, 'hour', now);
-  assert.is(hours.fromUs, local('2024-03-30T15:20:00') * 1000);
+  assert.is(hours.fromUs, local('2024-03-30T15:00:00') * 1000);
   assert.is(hours.buckets.length, 25);
   assert.is(resolveRange({ date_from: '-2d', date_to: '-1d' }, 'day', now).toLocal, local('2024-03-30T23:59:59.999'));
   assert.is(resolveRange({}, 'day', now).fromLocal, local('2024-03-24T00:00:00'));
@@ -87,7 +87,7 @@ p('formulas: precedence, parentheses, unary minus, division by zero gives 0', ()
 p('queries: wrapped in InsightVizNode or bare, bad shapes named by field', () => {
   const trends = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'x' }] };
   assert.is(parseQuery({ kind: 'InsightVizNode', source: trends }).kind, 'TrendsQuery');
-  assert.throws(() => parseQuery({ kind: 'HogQLQuery', query: 'select 1' }), (e: unknown) => e instanceof QueryError && /Unsupported query kind/.test(e.message));
+  assert.throws(() => parseQuery({ kind: 'SessionsTimelineQuery', query: 'select 1' }), (e: unknown) => e instanceof QueryError && /Unsupported query kind/.test(e.message));
   assert.throws(() => parseQuery({ ...trends, interval: 'fortnight' }), (e: unknown) => e instanceof QueryError && e.attr === 'interval');
   assert.throws(() => parseQuery({ ...trends, series: [{ event: 'x', math: 'hogql' }] }), (e: unknown) => e instanceof QueryError && e.attr === 'series.0.math');
 });

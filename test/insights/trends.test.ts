@@ -34,7 +34,12 @@ t('daily counts over -7d: eight days, empty ones zero, events outside the range 
   assert.is(s.action?.id, '$pageview');
   assert.is(s.action?.math, 'total');
   assert.equal(s.action?.days, s.days);
-  assert.equal(r.resolved_date_range, { date_from: '2024-06-08T12:00:00Z', date_to: '2024-06-15T23:59:59.999Z' });
+  // PostHog truncates a relative date_from to the start of its day, in the project's zone.
+  assert.equal(r.resolved_date_range, { date_from: '2024-06-08T00:00:00Z', date_to: '2024-06-15T23:59:59.999Z' });
+  const ny = await run(store, trends({ dateRange: { date_from: '-14d' } }), { now: NOW, timezone: 'America/New_York' });
+  assert.equal(ny.resolved_date_range, { date_from: '2024-06-01T00:00:00-04:00', date_to: '2024-06-15T23:59:59.999-04:00' });
+  const hours = await run(store, trends({ dateRange: { date_from: '-24h' }, interval: 'hour' }), { now: NOW });
+  assert.is(hours.resolved_date_range?.date_from, '2024-06-14T12:00:00Z');
 });
 
 t('a series without an event counts every event; a second series is its own item', async () => {
@@ -188,6 +193,41 @@ t('breakdown: top values by count, the rest as other, a missing value as null', 
   assert.equal(items(hidden).map((i) => i.breakdown_value), ['Chrome', 'Safari', '$$_posthog_breakdown_null_$$']);
 });
 
+t('breakdowns: several properties, values as lists and labels joined with "::"; the top combinations kept, the rest other', async () => {
+  const views = (n: number, props: Record<string, unknown>) => Array.from({ length: n }, (_, i) => ev(i, '$pageview', `2024-06-14T1${i}:00:00Z`, props));
+  await store.loader.load({ events: [
+    ...views(4, { $browser: 'Chrome', $os: 'Mac' }), ...views(3, { $browser: 'Chrome', $os: 'Windows' }),
+    ...views(2, { $browser: 'Safari', $os: 'Mac' }), ...views(1, { $browser: 'Firefox' }),
+  ] });
+  const breakdowns = [{ property: '$browser' }, { property: '$os', type: 'event' }];
+  const all = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdowns } }), { now: NOW });
+  assert.equal(items(all).map((i) => [i.breakdown_value, i.label, i.count]), [
+    [['Chrome', 'Mac'], 'Chrome::Mac', 4],
+    [['Chrome', 'Windows'], 'Chrome::Windows', 3],
+    [['Safari', 'Mac'], 'Safari::Mac', 2],
+    [['Firefox', '$$_posthog_breakdown_null_$$'], 'Firefox::$$_posthog_breakdown_null_$$', 1],
+  ]);
+  const top = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdowns, breakdown_limit: 2 } }, [{ event: '$pageview' }, { event: 'signup' }]), { now: NOW });
+  const other = '$$_posthog_breakdown_other_$$';
+  assert.equal(items(top).filter((i) => i.count > 0).map((i) => [i.breakdown_value, i.label, i.count]), [
+    [['Chrome', 'Mac'], '$pageview - Chrome::Mac', 4],
+    [['Chrome', 'Windows'], '$pageview - Chrome::Windows', 3],
+    [[other, other], `$pageview - ${other}::${other}`, 3],
+  ]);
+  assert.is(top.hasMore, true);
+});
+
+t('breakdown_normalize_url: trailing "/", "?" and "#" trimmed, nothing left shown as "/"', async () => {
+  const view = (n: number, url: string) => ev(n, '$pageview', `2024-06-14T1${n}:00:00Z`, { $current_url: url });
+  await store.loader.load({ events: [view(1, 'https://a.example/x/'), view(2, 'https://a.example/x?'), view(3, 'https://a.example/x'), view(4, '/'), view(5, '#'), view(6, 'https://a.example/y')] });
+  const r = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdown: '$current_url', breakdown_normalize_url: true } }), { now: NOW });
+  assert.equal(items(r).map((i) => [i.breakdown_value, i.count]), [['https://a.example/x', 3], ['/', 2], ['https://a.example/y', 1]]);
+  const multi = await run(store, trends({ dateRange: { date_from: '-7d' }, breakdownFilter: { breakdowns: [{ property: '$current_url', normalize_url: true }] } }), { now: NOW });
+  assert.equal(items(multi)[0].breakdown_value, ['https://a.example/x']);
+  const funnel = await run(store, { kind: 'FunnelsQuery', series: [{ event: '$pageview' }, { event: 'x' }], breakdownFilter: { breakdown: '$current_url', breakdown_normalize_url: true } }, { now: NOW }).catch((e: unknown) => e);
+  assert.is((funnel as { attr?: string }).attr, 'breakdownFilter.breakdown_normalize_url');
+});
+
 t('breakdown by a person property, and a JSON (non-column) event property', async () => {
   await store.loader.load({
     events: [ev(1, '$pageview', '2024-06-15T10:00:00Z', { plan: 'pro' }), ev(2, '$pageview', '2024-06-15T10:00:00Z', { plan: 'free' }), ev(2, '$pageview', '2024-06-15T11:00:00Z', { plan: 'free' })],
@@ -210,6 +250,41 @@ t('compare to the previous period: current items then previous ones over the sam
     ['previous', ['2024-06-10', '2024-06-11', '2024-06-12'], [0, 1, 1]],
   ]);
   assert.ok(r.every((i) => i.compare === true));
+});
+
+t('compare_to: the compared period starts that far before date_from and lasts as long (-1y, -4w)', async () => {
+  await store.loader.load({ events: [
+    ev(1, '$pageview', '2023-06-08T10:00:00Z'), ev(1, '$pageview', '2023-06-15T23:00:00Z'), ev(1, '$pageview', '2023-06-16T01:00:00Z'),
+    // In the period just before the range: what plain compare would count, not compare_to.
+    ev(1, '$pageview', '2024-06-05T10:00:00Z'),
+    ev(1, '$pageview', '2024-05-11T00:30:00Z'), ev(1, '$pageview', '2024-05-18T20:00:00Z'),
+    ev(1, '$pageview', '2024-06-10T10:00:00Z'),
+  ] });
+  const year = items(await run(store, trends({ dateRange: { date_from: '-7d' }, compareFilter: { compare: true, compare_to: '-1y' } }), { now: NOW }));
+  assert.equal(year.map((i) => [i.compare_label, i.days[0], i.days[i.days.length - 1], i.data]), [
+    ['current', '2024-06-08', '2024-06-15', [0, 0, 1, 0, 0, 0, 0, 0]],
+    ['previous', '2023-06-08', '2023-06-15', [1, 0, 0, 0, 0, 0, 0, 1]],
+  ]);
+  const weeks = items(await run(store, trends({ dateRange: { date_from: '-7d' }, compareFilter: { compare: true, compare_to: '-4w' } }), { now: NOW }));
+  assert.equal(weeks[1].days, ['2024-05-11', '2024-05-12', '2024-05-13', '2024-05-14', '2024-05-15', '2024-05-16', '2024-05-17', '2024-05-18']);
+  assert.equal(weeks[1].data, [1, 0, 0, 0, 0, 0, 0, 1]);
+  // Without compare on, compare_to changes nothing (as PostHog).
+  assert.is(items(await run(store, trends({ dateRange: { date_from: '-7d' }, compareFilter: { compare_to: '-1y' } }), { now: NOW })).length, 1);
+  const bad = await run(store, trends({ compareFilter: { compare: true, compare_to: 'last year' } }), { now: NOW }).catch((e: unknown) => e);
+  assert.is((bad as { attr?: string }).attr, 'compareFilter.compare_to');
+});
+
+t('smoothingIntervals: each day the floor of the mean of itself and the days before it in the range', async () => {
+  const at = (day: string, n: number) => Array.from({ length: n }, (_, i) => ev(i, '$pageview', `2024-06-${day}T1${i % 10}:00:00Z`));
+  await store.loader.load({ events: [...at('08', 3), ...at('10', 6), ...at('13', 1), ...at('14', 2)] });
+  const [plain] = items(await run(store, trends({ dateRange: { date_from: '-7d' } }), { now: NOW }));
+  assert.equal(plain.data, [3, 0, 6, 0, 0, 1, 2, 0]);
+  const [smooth] = items(await run(store, trends({ dateRange: { date_from: '-7d' }, trendsFilter: { smoothingIntervals: 3 } }), { now: NOW }));
+  // 3/1, 3/2, 9/3, 6/3, 6/3, 1/3, 3/3, 3/3, each floored.
+  assert.equal(smooth.data, [3, 1, 3, 2, 2, 0, 1, 1]);
+  assert.is(smooth.count, 13);
+  const refused = await run(store, trends({ breakdownFilter: { breakdown: '$browser' }, trendsFilter: { smoothingIntervals: 3 } }), { now: NOW }).catch((e: unknown) => e);
+  assert.is((refused as { attr?: string }).attr, 'trendsFilter.smoothingIntervals');
 });
 
 t('formula: series combined point by point, division by zero gives 0', async () => {

@@ -6,6 +6,7 @@ export interface ProjectFields {
   timezone?: string;
   access_control?: boolean;
   week_start_day?: 0 | 1 | null;
+  test_account_filters?: unknown[];
 }
 
 const NAME_MAX = 200;
@@ -44,6 +45,13 @@ export function parseProjectFields(body: Record<string, unknown>): ProjectFields
     const day = body.week_start_day;
     if (day !== null && day !== 0 && day !== 1) throw errors.invalidChoice(day, 'week_start_day');
     out.week_start_day = day;
+  }
+  if (body.test_account_filters !== undefined) {
+    const filters = body.test_account_filters;
+    // Property filters (each with a key) as insights read them; checked in full when a query uses them.
+    const filter = (f: unknown) => typeof f === 'object' && f !== null && !Array.isArray(f) && typeof (f as { key?: unknown }).key === 'string';
+    if (!Array.isArray(filters) || !filters.every(filter)) throw errors.validation('Must be a list of property filters, each with a key.', 'test_account_filters');
+    out.test_account_filters = filters;
   }
   return out;
 }

@@ -10,6 +10,6 @@ export function projectBasic(p: Project) {
 
 export function projectDetail(p: Project, effectiveMembershipLevel: number | null) {
   return {
-    ...projectBasic(p), week_start_day: p.week_start_day ?? null, created_at: p.created_at, effective_membership_level: effectiveMembershipLevel,
+    ...projectBasic(p), week_start_day: p.week_start_day ?? null, test_account_filters: p.test_account_filters ?? [], created_at: p.created_at, effective_membership_level: effectiveMembershipLevel,
   };
 }

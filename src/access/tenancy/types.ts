@@ -17,6 +17,9 @@ export interface Project {
   // PostHog's week_start_day: 0 weeks start on Sunday, 1 on Monday; null (or absent, in
   // projects stored before it) is Sunday.
   week_start_day?: 0 | 1 | null;
+  // PostHog's test_account_filters: the property filters an insight with filterTestAccounts
+  // applies (absent in projects stored before them: none).
+  test_account_filters?: unknown[];
   created_at: string;
 }
 

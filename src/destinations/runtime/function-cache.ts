@@ -6,17 +6,24 @@
 import type { DestinationsTables } from '../tables.js';
 import { hogFunctionsVersion, projectHogFunctions } from '../store.js';
 import type { StoredHogFunction } from '../types.js';
+import { namedEvents } from './event-names.js';
 import { runnable, type RunnableFunction } from './runnable.js';
 
 export interface ActiveFunction {
   stored: StoredHogFunction;
   run: RunnableFunction;
+  // The event names its filters let through, or null for any (./event-names.ts).
+  names: ReadonlySet<string> | null;
 }
 
 export interface FunctionCache {
   active(projectId: number): ActiveFunction[];
   // Any stored function of the project (deleted and disabled ones included), current.
   find(projectId: number, id: string): StoredHogFunction | undefined;
+}
+
+export function activeFunction(stored: StoredHogFunction): ActiveFunction {
+  return { stored, run: runnable(stored), names: namedEvents(stored.filters) };
 }
 
 export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): number {
@@ -44,7 +51,7 @@ export function createFunctionCache(store: DestinationsTables): FunctionCache {
       all: new Map(all.map((f) => [f.id, f])),
       active: all.filter((f) => f.enabled && !f.deleted && f.type === 'destination' && Array.isArray(f.bytecode))
         .sort(byExecutionOrder)
-        .map((stored) => ({ stored, run: runnable(stored) })),
+        .map(activeFunction),
     };
     projects.set(projectId, entry);
     return entry;

@@ -160,6 +160,11 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
         telemetry.count(id, 'disabled_permanently');
         continue;
       }
+      // Its filters name other events: filtered here, without the event's globals.
+      if (fn.names !== null && !fn.names.has(ev.event)) {
+        telemetry.count(id, 'filtered');
+        continue;
+      }
       let i = indexOf.get(id);
       if (i === undefined) {
         i = runnable.push(fn) - 1;

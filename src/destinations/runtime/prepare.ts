@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { evaluateInputs, execute, NOT_DIRECT, readDirect } from '../../hog/index.js';
 import type { StoredFilters } from '../types.js';
+import { namedEvents } from './event-names.js';
 import { filterGlobals, invocationGlobals, sourceOf, type EventContext } from './globals.js';
 import type { RunnableFunction } from './runnable.js';
 
@@ -33,9 +34,7 @@ class FilterFailure extends Error {}
 // Exported for bench/destinations.
 export async function passes(filters: StoredFilters | null, eventName: string, globals: Record<string, unknown>): Promise<boolean> {
   if (filters === null) return true;
-  const events = Array.isArray(filters.events) ? filters.events as { id?: unknown }[] : [];
-  const actions = Array.isArray(filters.actions) ? filters.actions : [];
-  if (events.length > 0 && actions.length === 0 && !events.some((e) => e.id === null || e.id === undefined || e.id === eventName)) return false;
+  if (namedEvents(filters)?.has(eventName) === false) return false;
   const bytecode = filters.bytecode;
   if (!Array.isArray(bytecode)) throw new FilterFailure(filters.bytecode_error ?? 'Filters were not compiled');
   if (bytecode.length === 3 && bytecode[0] === '_H' && bytecode[2] === 29) return true;

@@ -20,8 +20,9 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export function cacheKey(query: unknown, projectId: number, timezone: string, weekStart: number): string {
-  const text = JSON.stringify(canonical({ query, project: projectId, timezone, weekStart }));
+/** `testAccountFilters`: the project's, when the query applies them (keys without stay as they were). */
+export function cacheKey(query: unknown, projectId: number, timezone: string, weekStart: number, testAccountFilters?: unknown[]): string {
+  const text = JSON.stringify(canonical({ query, project: projectId, timezone, weekStart, ...(testAccountFilters?.length ? { testAccountFilters } : {}) }));
   return `cache_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }
 

@@ -75,7 +75,7 @@ function parse(body: Body) {
 export async function createInsight(writes: StateWrites, links: InsightLinks, body: Body, ctx: ProjectContext, now: Date): Promise<InsightRecord> {
   const { project, user } = ctx;
   const f = parse(body);
-  if (f.dashboards) links.check(ctx, f.dashboards);
+  if (f.dashboards) links.check(ctx, f.dashboards, null);
   const at = now.toISOString();
   for (;;) {
     try {
@@ -97,7 +97,7 @@ export async function createInsight(writes: StateWrites, links: InsightLinks, bo
 export async function updateInsight(writes: StateWrites, links: InsightLinks, insight: InsightRecord, body: Body, ctx: ProjectContext, now: Date): Promise<InsightRecord> {
   const { user } = ctx;
   const f = parse(body);
-  if (f.dashboards) links.check(ctx, f.dashboards);
+  if (f.dashboards) links.check(ctx, f.dashboards, insight.id);
   const at = now.toISOString();
   const next: InsightRecord = { ...insight, updated_at: at };
   if (f.name !== undefined) next.name = f.name;

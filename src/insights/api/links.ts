@@ -15,8 +15,9 @@ export interface DashboardTileRef {
 export interface InsightLinks {
   // PostHog's `dashboards` (ids of the live dashboards it is on) and `dashboard_tiles`.
   of(projectId: number, insightId: number): { dashboards: number[]; dashboard_tiles: DashboardTileRef[] };
-  // Refuses a body's `dashboards` before anything is written (unknown ids, no rights).
-  check(ctx: ProjectContext, ids: number[]): void;
+  // Refuses a body's `dashboards` before anything is written: unknown ids, no right to add
+  // the insight to one, or (for a saved insight) to take it off one the list leaves out.
+  check(ctx: ProjectContext, ids: number[], insightId: number | null): void;
   // After the insight was written: its tiles follow `ids` when given (added, undeleted,
   // removed), and are deleted with it when it was deleted.
   written(ctx: ProjectContext, insight: InsightRecord, ids: number[] | undefined): Promise<void>;

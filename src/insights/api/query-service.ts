@@ -28,9 +28,9 @@ export interface ResultFields {
   next_allowed_client_refresh: string;
   cache_target_age: string;
   cache_key: string;
-  hogql: null;
+  hogql: string | null;
   modifiers: Record<string, never>;
-  timings: never[];
+  timings: { k: string; t: number }[];
 }
 
 export type Answer =
@@ -45,7 +45,7 @@ export interface AnswerOptions {
 }
 
 export function runContext(project: Project, now: number): RunContext {
-  return { projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now };
+  return { projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [] };
 }
 
 function rangeDays(response: QueryResponse): number | null {
@@ -60,7 +60,7 @@ export function createQueryService(deps: QueryServiceDeps) {
     return {
       is_cached: cached, last_refresh: iso(entry.calculatedAt),
       next_allowed_client_refresh: iso(entry.calculatedAt + minimumRefreshInterval(interval, rangeDays(entry.response))),
-      cache_target_age: iso(entry.calculatedAt + staleAfter(interval)), cache_key: key, hogql: null, modifiers: {}, timings: [],
+      cache_target_age: iso(entry.calculatedAt + staleAfter(interval)), cache_key: key, hogql: entry.response.hogql ?? null, modifiers: {}, timings: entry.response.timings ?? [],
     };
   }
 
@@ -77,7 +77,7 @@ export function createQueryService(deps: QueryServiceDeps) {
       const query = parseQuery(input);
       const now = deps.now();
       const context = runContext(project, now);
-      const key = cacheKey(query, project.id, context.timezone, context.weekStart);
+      const key = cacheKey(query, project.id, context.timezone, context.weekStart, 'filterTestAccounts' in query && query.filterTestAccounts ? context.testAccountFilters : undefined);
       const entry = readCached(deps.store, key);
       // What a result must reflect now; a cached one that does is current (unchanged data).
       const position = await deps.engine.position();

@@ -31,11 +31,12 @@ export function scopeWhere(ctx: PlanContext, fromUs: number, toUs: number): Sql[
   return [sql`e.project = ${ctx.projectId}`, sql`e.timestamp >= ${timestamp(fromUs)}`, sql`e.timestamp < ${timestamp(toUs)}`];
 }
 
-/** An events node's own conditions: its event name (none: all events) and its properties. */
-export function nodeWhere(node: Pick<EventsNode, 'event' | 'properties'>, ctx: PlanContext, attr: string): Sql[] {
+/** An events node's own conditions: its event name (none: all events) and its properties (fixed ones too). */
+export function nodeWhere(node: Pick<EventsNode, 'event' | 'properties' | 'fixedProperties'>, ctx: PlanContext, attr: string): Sql[] {
   const out: Sql[] = [];
   if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
   if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx.valueSets, `${attr}.properties`));
+  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx.valueSets, `${attr}.fixedProperties`));
   return out;
 }
 

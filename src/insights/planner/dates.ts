@@ -286,7 +286,8 @@ export function resolveRange(input: DateRangeInput | null | undefined, interval:
     fromRelative = true;
   } else if (fromText) {
     const parsed = parseDate(fromText, ctx.zone, nowLocal, 'dateRange.date_from');
-    fromLocal = parsed.localMs;
+    // A relative date_from starts its hour (hours back) or else its day, as PostHog truncates it.
+    fromLocal = parsed.relative ? truncateLocal(parsed.localMs, parsed.hoursDelta ? 'hour' : 'day', 0) : parsed.localMs;
     fromRelative = parsed.relative;
     fromHours = parsed.hoursDelta;
   } else {
@@ -324,6 +325,32 @@ export function previousRange(range: ResolvedRange, ctx: TimeContext): ResolvedR
     toLocal: range.fromLocal,
     fromUs: buckets[0].startUs,
     toUs: range.buckets[0].startUs,
+    buckets,
+    segments,
+  };
+}
+
+/**
+ * compareFilter.compare_to: the period starting `compareTo` (a relative date, "-1y", "-4w")
+ * before the range's date_from and as long as the range, with buckets of its own.
+ */
+export function shiftedRange(range: ResolvedRange, compareTo: string, ctx: TimeContext): ResolvedRange {
+  const rel = RELATIVE.exec(compareTo);
+  if (!rel) throw new QueryError(`compare_to must be a relative date such as -1y or -4w, not "${compareTo}"`, 'compareFilter.compare_to');
+  const fromLocal = relativeBack(range.fromLocal, rel[2], rel[1] === undefined ? 0 : Number(rel[1]), rel[3]).ms;
+  const toLocal = fromLocal + (range.toLocal - range.fromLocal);
+  const segments = zoneSegments(ctx, fromLocal - DAY, toLocal + DAY);
+  const buckets = bucketsBetween(fromLocal, toLocal, range.interval, ctx.weekStart, segments);
+  // The same edges as the range's: from its interval's start when the range starts at its
+  // first bucket, through date_to's last microsecond.
+  const fromStart = range.buckets.length > 0 && range.fromUs === range.buckets[0].startUs;
+  const toExtra = range.toUs - localToUs(range.segments, range.toLocal);
+  return {
+    interval: range.interval,
+    fromLocal,
+    toLocal,
+    fromUs: fromStart && buckets.length > 0 ? buckets[0].startUs : localToUs(segments, fromLocal),
+    toUs: localToUs(segments, toLocal) + toExtra,
     buckets,
     segments,
   };

@@ -48,10 +48,10 @@ function decode(v: unknown, how: Decode): unknown {
 }
 
 export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: ParsedEventsQuery): Plan<EventsQueryResult> {
-  const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`));
-  const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`));
-  const aggregateWhere = conditions.findIndex((c) => c.aggregate);
-  if (aggregateWhere !== -1) throw new QueryError('Aggregations are not allowed in where: filter on the rows, then aggregate in select', `where.${aggregateWhere}`);
+  const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`, ctx.zone));
+  const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`, ctx.zone));
+  // Conditions on aggregates filter the groups (HAVING), as PostHog moves them.
+  const having = conditions.filter((c) => c.aggregate).map((c) => c.sql);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
   const where: Sql[] = [sql`e.project = ${ctx.projectId}`];
@@ -65,11 +65,15 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
   }
   where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx));
-  for (const c of conditions) where.push(c.sql);
+  for (const c of conditions) if (!c.aggregate) where.push(c.sql);
 
   const aggregated = columns.some((c) => c.aggregate);
+  const aggregateWhere = conditions.findIndex((c) => c.aggregate);
+  if (aggregateWhere !== -1 && !aggregated) {
+    throw new QueryError('Aggregations are not allowed in where when no select column aggregates: select an aggregate, then where filters the groups', `where.${aggregateWhere}`);
+  }
   const order: Sql[] = parsed.orderBy.map((o, i) => {
-    const t = translate(o.expr as never, `orderBy.${i}`);
+    const t = translate(o.expr as never, `orderBy.${i}`, ctx.zone);
     // Grouped rows have no single value of a column that is neither aggregated nor a group key.
     if (aggregated && !t.aggregate && !parsed.select.some((s, k) => !columns[k].aggregate && sameExpression(s, o.expr))) {
       throw new QueryError(`${query.orderBy?.[i] ?? ''} is not under an aggregate function and not in the GROUP BY keys: select it, or order by an aggregate`, `orderBy.${i}`);
@@ -81,11 +85,16 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     return sql`${t.sql} ${dir}`;
   });
   if (order.length === 0 && !aggregated) order.push(raw('e.timestamp DESC'));
+  // Grouped without an order: by count() when selected, else by the first aggregate, descending (PostHog's).
+  if (order.length === 0 && aggregated) {
+    const counted = query.select.findIndex((s) => s.replace(/\s+/g, '') === 'count()');
+    order.push(raw(`${(counted !== -1 ? counted : columns.findIndex((c) => c.aggregate)) + 1} DESC`));
+  }
   const persons = needsPersons(query.properties, query.fixedProperties) || [...columns, ...conditions].some((c) => c.persons);
   const groupBy = aggregated ? columns.map((c, i) => (c.aggregate ? null : raw(String(i + 1)))).filter((x): x is Sql => x !== null) : [];
 
   const statement = sql`SELECT ${join(columns.map((c, i) => sql`${c.sql} AS ${raw(`c${i}`)}`), ', ')}
-FROM ${eventsFrom(persons)} WHERE ${and(where)}${groupBy.length ? sql` GROUP BY ${join(groupBy, ', ')}` : raw('')}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}
+FROM ${eventsFrom(persons)} WHERE ${and(where)}${groupBy.length ? sql` GROUP BY ${join(groupBy, ', ')}` : raw('')}${having.length ? sql` HAVING ${and(having)}` : raw('')}${order.length ? sql` ORDER BY ${join(order, ', ')}` : raw('')}
 LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
 
   return {

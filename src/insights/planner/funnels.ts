@@ -2,13 +2,13 @@
 // reaches the furthest step whose event follows in order within the conversion window, each
 // next step taken as early as possible (which can only help the later ones), found with
 // DuckDB's ASOF join instead of a scan per try. The person counts at the furthest step any
-// of their tries reached; conversion times come from the tries that reached it.
+// of their tries reached; conversion times come from the first try that reached it.
 //   ordered    next step: the person's first matching event after the previous step's
 //   strict     next step: the person's very next event, which must match
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { EventsNode, FunnelsQuery } from '../schemas.js';
-import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues } from './breakdown.js';
+import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
@@ -96,11 +96,12 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const windowUs = (f.funnelWindowInterval ?? 14) * UNIT_SECONDS[f.funnelWindowIntervalUnit ?? 'day'] * 1_000_000;
   const range = resolveRange(query.dateRange, 'day', ctx);
   const breakdown = breakdownOf(query.breakdownFilter);
+  refuseNormalizedUrl(breakdown);
   const attribution = f.breakdownAttributionType ?? 'first_touch';
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
 
-  const persons = needsPersons(query.properties, ...query.series.map((s) => s.properties)) || breakdown?.source === 'person';
+  const persons = needsPersons(query.properties, ...query.series.flatMap((s) => [s.properties, s.fixedProperties])) || breakdown?.source === 'person';
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
   const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
@@ -162,12 +163,18 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   // Whole seconds between two steps, as ClickHouse's dateDiff('second').
   const secs = (k: number) => sql`(${timeCol(k)} // 1000000 - ${timeCol(k - 1)} // 1000000)`;
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
+  // One path per person, as PostHog: the try that first reached the person's furthest step
+  // (when one event completes several, the latest started, whose steps PostHog's walk holds
+  // then); its step-to-step times are averaged and their interpolated median taken across
+  // persons.
+  const stepTimes = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
+  const pathOrder = sql`list_value(${stepTimes})[t.steps], t0 DESC`;
   ctes.push(raw('best AS (SELECT pid, max(steps) AS steps FROM tries GROUP BY pid)'));
-  ctes.push(sql`times AS (SELECT t.pid, t.steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`avg(CASE WHEN t.steps > ${int(k)} THEN ${secs(k)} END) AS a${raw(String(k))}, median(CASE WHEN t.steps > ${int(k)} THEN ${secs(k)} END) AS m${raw(String(k))}`), ', ')}
-FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps GROUP BY t.pid, t.steps)`);
+  ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
+  ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
   const finalCols: Sql[] = [];
   for (let k = 0; k < steps; k++) finalCols.push(sql`count(*) FILTER (WHERE x.steps >= ${int(k + 1)}) AS c${raw(String(k))}`);
-  for (const k of later) finalCols.push(sql`avg(x.a${raw(String(k))}) FILTER (WHERE x.steps > ${int(k)}) AS avg${raw(String(k))}, median(x.m${raw(String(k))}) FILTER (WHERE x.steps > ${int(k)}) AS med${raw(String(k))}`);
+  for (const k of later) finalCols.push(sql`avg(x.a${raw(String(k))}) AS avg${raw(String(k))}, quantile_cont(x.a${raw(String(k))}, 0.5) AS med${raw(String(k))}`);
   let source = raw('times x');
   if (breakdown) {
     ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));

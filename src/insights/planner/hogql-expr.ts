@@ -6,6 +6,7 @@
 import { QueryError } from './errors.js';
 import { HOT_COLUMNS, pointer } from './properties.js';
 import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
+import { catalogueCall } from './hogql/events-bridge.js';
 
 export interface HogExpr {
   node: string;
@@ -47,6 +48,10 @@ function propertyOf(source: 'e' | 'p', key: string): Translated {
 
 const STAR = raw(`json_object('uuid', e.uuid::VARCHAR, 'event', e.event, 'properties', e.properties, 'timestamp', epoch_us(e.timestamp), 'team_id', e.project, 'distinct_id', e.distinct_id, 'person_id', e.person_id::VARCHAR)::VARCHAR`);
 
+// PostHog's person_display_name: the person's email, name or username (its default
+// display properties), else the distinct id; with the person's id.
+const DISPLAY_NAME = raw(`json_object('display_name', coalesce(${['email', 'name', 'username'].map((k) => `json_extract_string(p.properties, '/${k}')`).join(', ')}, e.distinct_id), 'id', e.person_id::VARCHAR)::VARCHAR`);
+
 function field(chain: unknown[], attr: string): Translated {
   const parts = chain.map(String);
   const [head, ...rest] = parts;
@@ -68,6 +73,7 @@ function field(chain: unknown[], attr: string): Translated {
   }
   if (head === 'properties' && rest.length === 1) return propertyOf('e', rest[0]);
   if (head === 'person' && rest.length === 1 && rest[0] === 'id') return value(raw('e.person_id::VARCHAR'), 'UUID');
+  if (head === 'person_display_name' && rest.length === 0) return { ...value(DISPLAY_NAME, 'Tuple'), decode: 'json', persons: true };
   if (head === 'person' && rest.length === 1 && rest[0] === 'properties') return { ...value(raw('p.properties::VARCHAR'), 'String'), decode: 'json', persons: true };
   if (head === 'person' && rest[0] === 'properties' && rest.length === 2) return propertyOf('p', rest[1]);
   throw new QueryError(`Unknown field "${parts.join('.')}"`, attr);
@@ -96,52 +102,52 @@ function any(...xs: Translated[]): Pick<Translated, 'aggregate' | 'persons'> {
   return { aggregate: xs.some((x) => x.aggregate), persons: xs.some((x) => x.persons) };
 }
 
-export function translate(expr: HogExpr, attr: string): Translated {
+export function translate(expr: HogExpr, attr: string, zone = 'UTC'): Translated {
   switch (expr.node) {
     case 'Field':
       return field(expr.chain as unknown[], attr);
     case 'Constant':
       return constant(expr.value, attr);
     case 'Alias':
-      return translate(expr.expr as HogExpr, attr);
+      return translate(expr.expr as HogExpr, attr, zone);
     case 'And':
     case 'Or': {
-      const parts = (expr.exprs as HogExpr[]).map((e) => translate(e, attr));
+      const parts = (expr.exprs as HogExpr[]).map((e) => translate(e, attr, zone));
       const s = { parts: ['(', join(parts.map((p) => p.sql), expr.node === 'And' ? ' AND ' : ' OR '), ')'] };
       return value(s, 'Bool', any(...parts));
     }
     case 'Not': {
-      const inner = translate(expr.expr as HogExpr, attr);
+      const inner = translate(expr.expr as HogExpr, attr, zone);
       return value(sql`(NOT ${inner.sql})`, 'Bool', any(inner));
     }
     case 'CompareOperation':
-      return compare(expr, attr);
+      return compare(expr, attr, zone);
     case 'ArithmeticOperation': {
       const op = expr.op as string;
       if (!['+', '-', '*', '/', '%'].includes(op)) throw new QueryError(`Unsupported operator "${op}"`, attr);
-      const a = translate(expr.left as HogExpr, attr);
-      const b = translate(expr.right as HogExpr, attr);
+      const a = translate(expr.left as HogExpr, attr, zone);
+      const b = translate(expr.right as HogExpr, attr, zone);
       const s = op === '/' ? sql`(${a.asNumber} / nullif(${b.asNumber}, 0))` : sql`(${a.asNumber} ${raw(op)} ${b.asNumber})`;
       return { ...value(s, 'Float64'), asNumber: s, ...any(a, b) };
     }
     case 'Call':
-      return call(expr, attr);
+      return call(expr, attr, zone);
     default:
       throw new QueryError(`Unsupported HogQL expression "${expr.node}"`, attr);
   }
 }
 
-function compare(expr: HogExpr, attr: string): Translated {
+function compare(expr: HogExpr, attr: string, zone: string): Translated {
   const op = expr.op as string;
-  const left = translate(expr.left as HogExpr, attr);
+  const left = translate(expr.left as HogExpr, attr, zone);
   const right = expr.right as HogExpr;
   if (op === 'in' || op === 'not in') {
     const items = right.node === 'Tuple' || right.node === 'Array' ? (right.exprs as HogExpr[]) : [right];
-    const values = items.map((i) => translate(i, attr));
+    const values = items.map((i) => translate(i, attr, zone));
     const s = sql`(${left.asText} ${raw(op === 'in' ? 'IN' : 'NOT IN')} (${join(values.map((v) => v.asText), ', ')}))`;
     return value(s, 'Bool', any(left, ...values));
   }
-  const r = translate(right, attr);
+  const r = translate(right, attr, zone);
   const flags = any(left, r);
   if (r.type === 'Nullable(Nothing)' || left.type === 'Nullable(Nothing)') {
     const other = r.type === 'Nullable(Nothing)' ? left : r;
@@ -166,9 +172,9 @@ function compare(expr: HogExpr, attr: string): Translated {
   return value(textual ? sql`(${left.asText} ${raw(cmp)} ${r.asText})` : sql`(${left.asNumber} ${raw(cmp)} ${r.asNumber})`, 'Bool', flags);
 }
 
-function call(expr: HogExpr, attr: string): Translated {
+function call(expr: HogExpr, attr: string, zone: string): Translated {
   const name = String(expr.name);
-  const args = (expr.args as HogExpr[]).map((a) => translate(a, attr));
+  const args = (expr.args as HogExpr[]).map((a) => translate(a, attr, zone));
   const distinct = expr.distinct === true;
   if (name === 'not' && args.length === 1) return value(sql`(NOT ${args[0].sql})`, 'Bool', any(...args));
   if (AGGREGATES.has(name)) {
@@ -196,6 +202,7 @@ function call(expr: HogExpr, attr: string): Translated {
     case 'now':
       return { ...value(raw('epoch_us(now())'), "DateTime64(6, 'UTC')"), asText: raw('now()'), decode: 'timestamp' };
     default:
-      throw new QueryError(`Unsupported HogQL function "${name}"`, attr);
+      // The rest of PostHog's functions, from the HogQL catalogue.
+      return catalogueCall(expr, args, zone, attr);
   }
 }

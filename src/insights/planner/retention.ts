@@ -1,11 +1,14 @@
-// RetentionQuery → one statement. Cohorts are the last `totalIntervals` periods up to the
-// one holding date_to (default today): a person belongs to a period's cohort when they did
+// RetentionQuery → one statement. Cohorts are the periods of the date range, or without a
+// date_from the last `totalIntervals` periods up to the one holding date_to (default today): a person belongs to a period's cohort when they did
 // the target event in it (recurring) or did it for the first time ever in it (first time).
 // Value k of a cohort counts its persons who did the returning event k periods later;
-// value 0 is the cohort's size. Every row has totalIntervals values, later periods 0.
+// value 0 is the cohort's size. Every row has totalIntervals values (PostHog's lookahead, also
+// with a date range of another length), periods after the range 0.
 import type { RetentionQuery } from '../schemas.js';
+import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
+import { propertyText } from './properties.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
-import { addIntervals, bucketId, isoWithOffset, localNow, localToUs, truncateLocal, zoneSegments, type Interval } from './dates.js';
+import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
@@ -14,7 +17,7 @@ export interface RetentionRow {
   values: { count: number; label: string }[];
   label: string;
   date: string;
-  breakdown_value: null;
+  breakdown_value: string | null;
 }
 
 export interface RetentionResult {
@@ -29,18 +32,27 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const f = query.retentionFilter;
   const periodName = f.period ?? 'Day';
   const interval = PERIODS[periodName];
-  const total = f.totalIntervals ?? 11;
   const firstTime = (f.retentionType ?? 'retention_first_time') === 'retention_first_time';
 
-  const nowLocal = localNow(ctx);
-  let anchorLocal = nowLocal;
-  if (query.dateRange?.date_to) {
-    const parsed = /^(\d{4})-(\d{2})-(\d{2})/.exec(query.dateRange.date_to);
-    if (!parsed) throw new QueryError(`Invalid date "${query.dateRange.date_to}"`, 'dateRange.date_to');
-    anchorLocal = Date.UTC(Number(parsed[1]), Number(parsed[2]) - 1, Number(parsed[3]));
+  // With a date_from, the cohorts are the periods of the date range (PostHog's rows, one per
+  // interval in it); without one, the last totalIntervals periods up to date_to's.
+  let firstStart: number;
+  let lastStart: number;
+  let total: number;
+  // Values per cohort: the periods looked ahead (totalIntervals), whatever the range's length.
+  const lookahead = f.totalIntervals ?? 11;
+  if (query.dateRange?.date_from) {
+    const range = resolveRange(query.dateRange, interval, ctx);
+    if (range.buckets.length === 0) throw new QueryError('dateRange.date_from is after dateRange.date_to', 'dateRange.date_from');
+    firstStart = range.buckets[0].localMs;
+    lastStart = range.buckets[range.buckets.length - 1].localMs;
+    total = range.buckets.length;
+  } else {
+    const anchor = resolveRange({ date_to: query.dateRange?.date_to, explicitDate: query.dateRange?.explicitDate }, interval, ctx);
+    lastStart = truncateLocal(anchor.toLocal, interval, ctx.weekStart);
+    total = lookahead;
+    firstStart = addIntervals(lastStart, interval, -(total - 1));
   }
-  const lastStart = truncateLocal(anchorLocal, interval, ctx.weekStart);
-  const firstStart = addIntervals(lastStart, interval, -(total - 1));
   const endLocal = addIntervals(lastStart, interval, 1);
   const earliest = firstTime ? Math.min(ctx.firstEventMs ?? firstStart, firstStart) : firstStart;
   const segments = zoneSegments(ctx, earliest - 86_400_000, endLocal + 86_400_000);
@@ -52,10 +64,19 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
 
   const target = { event: f.targetEntity?.id === undefined ? '$pageview' : f.targetEntity.id === null ? null : String(f.targetEntity.id), properties: f.targetEntity?.properties };
   const returning = { event: f.returningEntity?.id === undefined ? target.event : f.returningEntity.id === null ? null : String(f.returningEntity.id), properties: f.returningEntity?.properties };
-  const persons = needsPersons(query.properties, target.properties, returning.properties);
+  const breakdown = breakdownOf(query.breakdownFilter);
+  if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
+  refuseNormalizedUrl(breakdown);
+  const persons = needsPersons(query.properties, target.properties, returning.properties) || breakdownUsesPersons(breakdown);
+  // With a breakdown, PostHog follows each (person, value) on its own, over the events that
+  // carry the value (a missing one is ""): the pair is the unit counted.
+  const value = breakdown ? sql`coalesce(${propertyText(breakdown.source, breakdown.key)}, '')` : null;
+  const unit = value ? sql`e.person_id::VARCHAR || chr(31) || ${value}` : raw('e.person_id');
+  const bv = value ? raw(', bv') : raw('');
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
   const bucket = bucketSql(local, interval, ctx.weekStart);
-  const scan = (node: typeof target, attr: string, fromUs: number | null): Sql => sql`SELECT DISTINCT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
+  // `every`: one row per event (to count them), not per person and period.
+  const scan = (node: typeof target, attr: string, fromUs: number | null, every = false): Sql => sql`SELECT ${every ? raw('') : raw('DISTINCT ')}${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${and([
     sql`e.project = ${ctx.projectId}`,
     ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
     sql`e.timestamp < ${timestamp(endUs)}`,
@@ -64,36 +85,68 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   ])}`;
 
   const cohort = firstTime
-    ? sql`SELECT pid, min(b) AS c FROM target GROUP BY pid HAVING min(b) BETWEEN ${int(firstId)} AND ${int(lastId)}`
-    : sql`SELECT pid, b AS c FROM target WHERE b BETWEEN ${int(firstId)} AND ${int(lastId)}`;
+    ? sql`SELECT pid, min(b) AS c${value ? raw(', any_value(bv) AS bv') : raw('')} FROM target GROUP BY pid HAVING min(b) BETWEEN ${int(firstId)} AND ${int(lastId)}`
+    : sql`SELECT pid, b AS c${bv} FROM target WHERE b BETWEEN ${int(firstId)} AND ${int(lastId)}`;
   // The returning activity is the target's when both name the same events (recurring: the
   // very rows; first time: those of the range).
   const same = JSON.stringify([target.event, target.properties ?? null]) === JSON.stringify([returning.event, returning.properties ?? null]);
-  const ret = same
-    ? (firstTime ? sql`SELECT pid, b FROM target WHERE b >= ${int(firstId)}` : raw('SELECT pid, b FROM target'))
-    : scan(returning, 'retentionFilter.returningEntity', startUs);
+  // minimumOccurrences: a period counts as a return only with that many returning events in it.
+  const minimum = f.minimumOccurrences ?? 1;
+  const ret = minimum > 1
+    ? sql`SELECT pid, b FROM (${scan(returning, 'retentionFilter.returningEntity', startUs, true)}) GROUP BY pid, b HAVING count(*) >= ${int(minimum)}`
+    : same
+      ? (firstTime ? sql`SELECT pid, b FROM target WHERE b >= ${int(firstId)}` : raw('SELECT pid, b FROM target'))
+      : scan(returning, 'retentionFilter.returningEntity', startUs);
   // (pid, c) and (pid, b) are distinct pairs, so each joined row is one person returning.
+  const coBv = value ? raw(', co.bv') : raw('');
+  const joined = sql`FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)}`;
+  const returns = sql`SELECT co.c, r.b - co.c AS k, count(*) AS n${coBv} ${joined} GROUP BY ALL`;
+  // Cumulative (PostHog's): a person counts in every period up to their furthest return.
+  const cumulativeReturns = sql`SELECT c, t.k, count(*) AS n${bv} FROM (SELECT co.pid, co.c, max(r.b - co.c) AS m${coBv} ${joined} GROUP BY ALL) x, range(1, ${int(lookahead)}) t(k) WHERE t.k <= x.m GROUP BY ALL`;
   const statement = sql`WITH target AS MATERIALIZED (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
 cohort AS MATERIALIZED (${cohort}),
 ret AS (${ret})
-SELECT c, 0 AS k, count(*) AS n FROM cohort GROUP BY c
+SELECT c, 0 AS k, count(*) AS n${bv} FROM cohort GROUP BY ALL
 UNION ALL
-SELECT co.c, r.b - co.c AS k, count(*) AS n FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(total)} GROUP BY ALL`;
+${f.cumulative ? cumulativeReturns : returns}`;
 
   return {
     statements: [statement],
     shape([rows]) {
-      const counts = new Map<string, number>();
-      for (const r of rows) counts.set(`${toNumber(r.c)}:${toNumber(r.k)}`, toNumber(r.n));
-      const results = starts.map((start, i) => {
+      // Per breakdown value (one '' without a breakdown): cohort and period → persons.
+      const counts = new Map<string, Map<string, number>>();
+      const add = (v: string, key: string, n: number) => {
+        let m = counts.get(v);
+        if (m === undefined) counts.set(v, (m = new Map()));
+        m.set(key, (m.get(key) ?? 0) + n);
+      };
+      for (const r of rows) add(value ? String(r.bv) : '', `${toNumber(r.c)}:${toNumber(r.k)}`, toNumber(r.n));
+      const rowsOf = (m: Map<string, number> | undefined, breakdownValue: string | null): RetentionRow[] => starts.map((start, i) => {
         const id = bucketId(start, interval, ctx.weekStart);
         return {
-          values: Array.from({ length: total }, (_, k) => ({ count: counts.get(`${id}:${k}`) ?? 0, label: `${periodName} ${k}` })),
+          values: Array.from({ length: lookahead }, (_, k) => ({ count: m?.get(`${id}:${k}`) ?? 0, label: `${periodName} ${k}` })),
           label: `${periodName} ${i}`,
           date: isoWithOffset(start, segments),
-          breakdown_value: null,
+          breakdown_value: breakdownValue,
         };
       });
+      let results: RetentionRow[];
+      if (!breakdown) {
+        results = rowsOf(counts.get(''), null);
+      } else {
+        // PostHog's order: values by cohort sizes summed (larger first, then by value), the
+        // top breakdown_limit kept and the others summed into "other", last.
+        const totals = [...counts].map(([v, m]) => ({ v, total: [...m].reduce((sum, [key, n]) => (key.endsWith(':0') ? sum + n : sum), 0) }));
+        totals.sort((a, b) => b.total - a.total || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0));
+        const kept = totals.slice(0, breakdown.limit);
+        const others = totals.slice(breakdown.limit);
+        results = kept.flatMap(({ v }) => rowsOf(counts.get(v), v));
+        if (others.length > 0) {
+          const merged = new Map<string, number>();
+          for (const { v } of others) for (const [key, n] of counts.get(v)!) merged.set(key, (merged.get(key) ?? 0) + n);
+          results.push(...rowsOf(merged, BREAKDOWN_OTHER));
+        }
+      }
       return { results, dateFrom: isoWithOffset(firstStart, segments), dateTo: isoWithOffset(endLocal, segments) };
     },
   };

@@ -85,17 +85,28 @@ export interface Rendered {
   params: Param[];
 }
 
-/** The statement text with $1, $2, … and its parameters in order. */
+/**
+ * The statement text with $1, $2, … and its parameters in order. Equal values share one
+ * parameter, so the same expression written twice (in SELECT and GROUP BY) reads the same
+ * to DuckDB, which matches grouped expressions by their text.
+ */
 export function render(fragment: Sql): Rendered {
   const params: Param[] = [];
+  const seen = new Map<string, number>();
   let out = '';
   const walk = (f: Sql): void => {
     for (const part of f.parts) {
       if (typeof part === 'string') out += part;
       else if (isSql(part)) walk(part);
       else {
-        params.push(part);
-        out += `$${params.length}`;
+        const key = `${part.kind}:${JSON.stringify(part.value)}`;
+        let n = seen.get(key);
+        if (n === undefined) {
+          params.push(part);
+          n = params.length;
+          seen.set(key, n);
+        }
+        out += `$${n}`;
       }
     }
   };

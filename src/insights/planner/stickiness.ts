@@ -1,9 +1,10 @@
 // StickinessQuery → per series (and period when comparing) one statement: how many persons
-// did the event in exactly 1, 2, … n of the range's n intervals.
+// did the event in exactly 1, 2, … n of the range's n intervals (with stickinessCriteria:
+// in intervals where they did it at least, at most or exactly that many times).
 import type { EventsNode, StickinessQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
-import { isoWithOffset, previousRange, resolveRange, type ResolvedRange } from './dates.js';
-import { and, raw, sql } from './sql.js';
+import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
+import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
 export interface StickinessItem {
@@ -23,21 +24,29 @@ export interface StickinessResult {
   dateTo: string;
 }
 
+const CRITERIA_OPERATORS = { gte: '>=', lte: '<=', exact: '=' } as const;
+
 export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
   const interval = query.interval ?? 'day';
   const range = resolveRange(query.dateRange, interval, ctx);
   const compare = query.compareFilter?.compare === true;
   const runs: { node: EventsNode; order: number; range: ResolvedRange; previous: boolean }[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
   if (compare) {
-    const prev = previousRange(range, ctx);
+    const compareTo = query.compareFilter?.compare_to;
+    const prev = compareTo ? shiftedRange(range, compareTo, ctx) : previousRange(range, ctx);
     runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
   }
+  // An interval counts for a person when they did the event in it (PostHog's count() > 0),
+  // or with stickinessCriteria a number of times that meets it.
+  const criteria = query.stickinessFilter?.stickinessCriteria;
+  const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
   const statements = runs.map(({ node, order, range: r }) => {
-    const persons = needsPersons(query.properties, node.properties);
+    const persons = needsPersons(query.properties, node.properties, node.fixedProperties);
     const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
-    return sql`WITH act AS (SELECT e.person_id AS pid, count(DISTINCT ${bucket}) AS n FROM ${eventsFrom(persons)} WHERE ${and([
+    return sql`WITH active AS (SELECT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
       ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
-    ])} GROUP BY pid)
+    ])} GROUP BY pid, b HAVING ${having}),
+act AS (SELECT pid, count(*) AS n FROM active GROUP BY pid)
 SELECT n, count(*) AS persons FROM act GROUP BY n`;
   });
   return {

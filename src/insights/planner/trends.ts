@@ -3,9 +3,9 @@
 // interval with its labels and days, or one aggregated_value for the "total value"
 // displays; formulas combine the series afterwards.
 import type { EventsNode, TrendsQuery } from '../schemas.js';
-import { breakdownOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
-import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, type Interval, type ResolvedRange } from './dates.js';
+import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
 import { propertyNumber, type PropertySource } from './properties.js';
@@ -99,7 +99,7 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
   const { node, range } = run;
   const math = mathOf(node);
   const prop = mathProperty(node, run.order);
-  const persons = needsPersons(query.properties, node.properties) || breakdown?.source === 'person' || prop?.source === 'person';
+  const persons = needsPersons(query.properties, node.properties, node.fixedProperties) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const window = ACTIVE_WINDOW[math];
 
@@ -211,11 +211,18 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
   const breakdown = breakdownOf(query.breakdownFilter);
   const compare = query.compareFilter?.compare === true && query.dateRange?.date_from !== 'all';
   const formulas = formulaList(query);
+  const smoothing = query.trendsFilter?.smoothingIntervals ?? 1;
+  // PostHog's moving average runs over one series' days; with breakdowns or cumulated values
+  // its window would mix what it should not, so those combinations are refused.
+  if (smoothing > 1 && (breakdown !== null || display === 'ActionsLineGraphCumulative')) {
+    throw new QueryError('smoothingIntervals is not supported with a breakdown or a cumulative display', 'trendsFilter.smoothingIntervals');
+  }
   const parsedFormulas = formulas.map((f) => ({ node: parseFormula(f.formula, query.series.length), ...f }));
 
   const runs: SeriesRun[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
   if (compare) {
-    const prev = previousRange(range, ctx);
+    const compareTo = query.compareFilter?.compare_to;
+    const prev = compareTo ? shiftedRange(range, compareTo, ctx) : previousRange(range, ctx);
     runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
   }
   const statements = runs.map((run) => statementFor(query, run, ctx, breakdown, totalValue));
@@ -236,8 +243,10 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
             item.compare_label = run.previous ? 'previous' : 'current';
           }
           if (breakdown) {
-            item.breakdown_value = breakdown.asList ? [value] : value;
-            item.label = query.series.length > 1 ? `${item.label} - ${value}` : value;
+            item.breakdown_value = breakdownValueOf(breakdown, value);
+            // Several properties: their values joined with "::", as PostHog labels them.
+            const shown = Array.isArray(item.breakdown_value) ? item.breakdown_value.join('::') : item.breakdown_value;
+            item.label = query.series.length > 1 ? `${item.label} - ${shown}` : shown;
           }
           return item;
         };
@@ -259,8 +268,8 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
             item.data = data.map((v) => (sum += v));
             item.count = item.data.length ? item.data[item.data.length - 1] : 0;
           } else {
-            item.data = data;
-            item.count = data.reduce((a, b) => a + b, 0);
+            item.data = smoothing > 1 ? smoothed(data, smoothing) : data;
+            item.count = item.data.reduce((a, b) => a + b, 0);
           }
           item.labels = labels;
           return item;
@@ -276,8 +285,20 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
   };
 }
 
+/** PostHog's smoothing: each point the floor of the mean of itself and the n-1 points before it in the range. */
+function smoothed(data: number[], n: number): number[] {
+  return data.map((_, i) => {
+    const window = data.slice(Math.max(0, i - n + 1), i + 1);
+    return Math.floor(window.reduce((a, b) => a + b, 0) / window.length);
+  });
+}
+
+/** An item's breakdown value as one string: several values as their JSON list, any "other" as other. */
 function valueOf(item: TrendsItem): string {
-  return Array.isArray(item.breakdown_value) ? item.breakdown_value[0] : (item.breakdown_value ?? '');
+  const v = item.breakdown_value;
+  if (!Array.isArray(v)) return v ?? '';
+  if (v.length === 1) return v[0];
+  return v.includes(BREAKDOWN_OTHER) ? BREAKDOWN_OTHER : JSON.stringify(v);
 }
 
 function sortByValue(items: TrendsItem[], total: (i: TrendsItem) => number): TrendsItem[] {

@@ -1,0 +1,139 @@
+// HogQL against hand-written DuckDB, in the same run on the same store (issue 28):
+// `--events` generated events (default 2 M; the issue's figure is 10 M) of two projects
+// (9 in 10 in project 1) are loaded through the loader, then each pair is run once to warm
+// up and `--runs` times measured, alternating: the HogQLQuery through runQuery (parse in
+// this thread, compile, execute, shape) and the same question written by hand as SQL.
+// Also parse + compile of a typical query alone, many times (the parser warm).
+//   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--record]
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openColumnar } from '../src/insights/columnar/database.js';
+import { createLoader } from '../src/insights/columnar/loader.js';
+import type { ColumnarEvent } from '../src/insights/columnar/stage.js';
+import { parseHogQLSelect } from '../src/insights/hogql.js';
+import { compileHogQL } from '../src/insights/planner/hogql/compile.js';
+import { raw } from '../src/insights/planner/sql.js';
+import { runQuery } from '../src/insights/run.js';
+import { xorshift } from '../test/helpers/xorshift.js';
+import { percentile } from './fixed-rate.js';
+
+const pct = (xs: number[], p: number) => percentile(Float64Array.from(xs).sort(), p);
+
+const { values: args } = parseArgs({ options: {
+  events: { type: 'string', default: '2000000' },
+  runs: { type: 'string', default: '7' },
+  threads: { type: 'string' },
+  keep: { type: 'string' },
+  record: { type: 'boolean', default: false },
+} });
+const EVENTS = Number(args.events);
+const RUNS = Number(args.runs);
+const BATCH = 50_000;
+const END = Date.parse('2026-11-25T00:00:00Z');
+const DAY_MS = 86_400_000;
+const EVENT_NAMES = ['$pageview', '$pageview', '$pageview', '$autocapture', 'signed_up', 'added_to_cart', 'purchase', '$identify'];
+const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge'];
+const lines: string[] = [];
+const say = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+
+function generate(from: number, to: number): ColumnarEvent[] {
+  const rnd = xorshift(from + 7);
+  const out: ColumnarEvent[] = [];
+  for (let i = from; i < to; i++) {
+    const p = Math.floor(100_000 * rnd() * rnd());
+    const hex = (n: number, w: number) => n.toString(16).padStart(w, '0');
+    out.push({
+      project_id: i % 10 === 9 ? 2 : 1,
+      uuid: `0192${hex(i >>> 16, 4)}-${hex(i & 0xffff, 4)}-7000-9000-${hex(i, 12)}`,
+      event: EVENT_NAMES[Math.floor(rnd() * EVENT_NAMES.length)],
+      distinct_id: `user-${p}`,
+      person_id: `0190${hex(p >>> 16, 4)}-${hex(p & 0xffff, 4)}-7000-8000-${hex(p, 12)}`,
+      timestamp: new Date(END - 30 * DAY_MS + Math.floor((i / EVENTS) * 30 * DAY_MS)).toISOString(),
+      properties: { $browser: BROWSERS[p % BROWSERS.length], plan: p % 5 === 0 ? 'pro' : 'free', price: (p % 100) + 0.5 },
+    });
+  }
+  return out;
+}
+
+const ms = (t0: number) => performance.now() - t0;
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+async function main(): Promise<void> {
+  const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'hedgerow-bench-hogql-'));
+  const db = await openColumnar({ dir, threads: args.threads === undefined ? undefined : Number(args.threads) });
+  const loader = createLoader(db);
+  const reuse = (await loader.position('bench')) > 0;
+  const { loadavg } = await import('node:os');
+  say(`Node ${process.version}; load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  if (!reuse) {
+    const t0 = performance.now();
+    for (let from = 0; from < EVENTS; from += BATCH) await loader.load({ events: generate(from, Math.min(EVENTS, from + BATCH)), position: { name: 'bench', seq: from + 1 } });
+    say(`Load: ${fmt(EVENTS)} events (two projects, 9 in 10 in project 1) in ${(ms(t0) / 1000).toFixed(1)} s`);
+  }
+  const ctx = { projectId: 1, timezone: 'UTC', weekStart: 0 as const, nowMs: END };
+  const pairs: { name: string; hogql: string; hand: string }[] = [
+    { name: 'count by event', hogql: 'select event, count() from events group by event', hand: 'SELECT event, count(*) FROM events WHERE project = 1 GROUP BY event' },
+    { name: 'count by $browser (hot column)', hogql: 'select properties.$browser, count() from events group by properties.$browser', hand: 'SELECT browser, count(*) FROM events WHERE project = 1 GROUP BY browser' },
+    { name: 'sum of a JSON property by plan, one event', hogql: "select properties.plan, sum(properties.price) from events where event = 'purchase' group by properties.plan", hand: "SELECT json_extract_string(properties, '/plan'), sum(TRY_CAST(json_extract_string(properties, '/price') AS DOUBLE)) FROM events WHERE project = 1 AND event = 'purchase' GROUP BY 1" },
+    { name: 'daily unique users', hogql: "select toStartOfDay(timestamp) as day, uniq(distinct_id) from events where event = '$pageview' group by day order by day", hand: "SELECT date_trunc('day', timestamp) AS day, count(DISTINCT distinct_id) FROM events WHERE project = 1 AND event = '$pageview' GROUP BY day ORDER BY day" },
+  ];
+  say(`Each pair: one warm-up, then ${RUNS} runs alternating HogQL and hand-written SQL (p50, p95 ms)`);
+  say('');
+  say('| query | HogQL p50 | HogQL p95 | hand p50 | hand p95 | HogQL ÷ hand (p50) |');
+  say('|---|---:|---:|---:|---:|---:|');
+  for (const pair of pairs) {
+    const hogqlRun = async () => {
+      const r = await runQuery(db, { kind: 'HogQLQuery', query: pair.hogql }, ctx);
+      return (r.results as unknown[]).length;
+    };
+    const handRun = async () => (await db.query(raw(pair.hand))).length;
+    const [a, b] = [await hogqlRun(), await handRun()];
+    if (a !== b) throw new Error(`${pair.name}: HogQL gave ${a} rows, the hand-written query ${b}`);
+    const h: number[] = [];
+    const d: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      let t0 = performance.now();
+      await hogqlRun();
+      h.push(ms(t0));
+      t0 = performance.now();
+      await handRun();
+      d.push(ms(t0));
+    }
+    const [hp50, hp95, dp50, dp95] = [pct(h, 50), pct(h, 95), pct(d, 50), pct(d, 95)];
+    say(`| ${pair.name} | ${fmt(hp50)} | ${fmt(hp95)} | ${fmt(dp50)} | ${fmt(dp95)} | ${(hp50 / dp50).toFixed(2)} |`);
+  }
+  // Parse + compile alone: the parser in this thread, warm after the runs above.
+  const typical = "select event, properties.$browser as browser, count() as c, uniq(distinct_id) from events where timestamp > now() - interval 7 day and properties.plan = 'pro' group by event, browser having c > 10 order by c desc limit 50";
+  const n = 200;
+  let parse = 0;
+  let compile = 0;
+  let cold = 0;
+  for (let i = 0; i < n; i++) {
+    // A text not seen before (a different constant each time) goes through the WASM parser.
+    const fresh = typical.replace('c > 10', `c > ${1000 + i}`);
+    let t0 = performance.now();
+    await parseHogQLSelect(fresh);
+    cold += ms(t0);
+    t0 = performance.now();
+    const ast = await parseHogQLSelect(typical);
+    parse += ms(t0);
+    t0 = performance.now();
+    compileHogQL(ast, typical, { projectId: 1, timezone: 'UTC', weekStart: 0, values: {}, variables: {}, filters: null });
+    compile += ms(t0);
+  }
+  say('');
+  say(`Parse + compile of a typical query (${typical.length} characters), mean of ${n}: parse of a new text ${(cold / n).toFixed(2)} ms, of a text parsed before ${(parse / n).toFixed(3)} ms (cached), compile ${(compile / n).toFixed(3)} ms`);
+  say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  db.close();
+  if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
+  if (args.record) {
+    appendFileSync(new URL('../../bench/RESULTS.md', import.meta.url), `\n## HogQL vs hand-written DuckDB (${new Date().toISOString().slice(0, 10)})\n\nCommand: \`node dist/bench/hogql.js --events ${EVENTS} --runs ${RUNS} --record\`\n\n${lines.join('\n')}\n`);
+  }
+}
+
+await main();

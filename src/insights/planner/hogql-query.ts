@@ -1,0 +1,104 @@
+// HogQLQuery → one statement (./hogql/compile.ts) and PostHog's response: results as rows,
+// columns by their HogQL names, types as [name, ClickHouse type] pairs, the query as `hogql`,
+// and hasMore/limit/offset when PostHog's paginator ran (the query had no LIMIT).
+import type { HogQLQuery } from '../schemas.js';
+import type { Plan, PlanContext } from './context.js';
+import { compileHogQL, type CompiledColumn } from './hogql/compile.js';
+import type { CompileContext, HogNode } from './hogql/expr.js';
+import { parseInstant } from './dates.js';
+
+export interface HogQLQueryResult {
+  results: unknown[][];
+  columns: string[];
+  types: [string, string][];
+  hogql: string;
+  hasMore?: boolean;
+  limit?: number;
+  offset?: number;
+  timings: { k: string; t: number }[];
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+// RFC 3339 in UTC as PostHog's renderer writes it: a fraction only when there is one.
+function dateTimeText(d: Date): string {
+  const ms = d.getUTCMilliseconds();
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}000` : ''}Z`;
+}
+
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+// In another zone, the wall clock there and its offset (PostHog converts times to the project's zone).
+function zonedText(d: Date, zone: string): string {
+  if (zone === 'UTC') return dateTimeText(d);
+  let format = FORMATS.get(zone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset',
+    });
+    FORMATS.set(zone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(d).map((x) => [x.type, x.value]));
+  const offset = p.timeZoneName === 'GMT' ? '+00:00' : p.timeZoneName.replace('GMT', '');
+  const ms = d.getUTCMilliseconds();
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${pad(ms, 3)}000` : ''}${offset}`;
+}
+
+function plain(v: unknown, zone: string): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  if (v instanceof Date) return zonedText(v, zone);
+  if (Array.isArray(v)) return v.map((x) => plain(x, zone));
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).map((x) => plain(x, zone));
+  return v;
+}
+
+function decode(v: unknown, column: CompiledColumn, zone: string): unknown {
+  if (v instanceof Date && column.expr.type === 'Date') return v.toISOString().slice(0, 10);
+  return plain(v, zone);
+}
+
+// HogQLFilters' date range in the project's zone (PostHog's relative and absolute dates;
+// `all` or none: unbounded below, now above when a start is given).
+function filtersOf(query: HogQLQuery, ctx: PlanContext): CompileContext['filters'] {
+  const f = query.filters as { dateRange?: { date_from?: string | null; date_to?: string | null } | null; properties?: unknown } | null | undefined;
+  if (!f) return null;
+  const properties = Array.isArray(f.properties) ? f.properties.length > 0 : f.properties !== null && f.properties !== undefined && typeof f.properties === 'object' && Object.keys(f.properties).length > 0;
+  const from = f.dateRange?.date_from;
+  const to = f.dateRange?.date_to;
+  const fromUs = from && from !== 'all' ? parseInstant(from, ctx, 'filters.dateRange.date_from') * 1000 : null;
+  const toUs = to ? parseInstant(to, ctx, 'filters.dateRange.date_to') * 1000 : fromUs !== null ? ctx.nowMs * 1000 : null;
+  return { fromUs, toUs, properties };
+}
+
+export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode, parseSeconds: number): Plan<HogQLQueryResult> {
+  const started = performance.now();
+  const variables: Record<string, unknown> = {};
+  for (const v of Object.values(query.variables ?? {})) {
+    if (v && typeof v === 'object' && typeof (v as { code_name?: unknown }).code_name === 'string') {
+      const { code_name, value, isNull } = v as { code_name: string; value?: unknown; isNull?: boolean };
+      variables[code_name] = isNull ? null : value ?? null;
+    }
+  }
+  const filters = filtersOf(query, ctx);
+  const compiled = compileHogQL(ast, query.query, {
+    projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: query.values ?? {}, variables, filters,
+  });
+  const compileSeconds = (performance.now() - started) / 1000;
+  return {
+    statements: [compiled.statement],
+    shape([rows]) {
+      const page = compiled.paginated;
+      const kept = page ? rows.slice(0, page.limit) : rows;
+      const result: HogQLQueryResult = {
+        results: kept.map((r) => compiled.columns.map((c, i) => decode(r[`c${i}`], c, ctx.zone))),
+        columns: compiled.columns.map((c) => c.name),
+        types: compiled.columns.map((c) => [c.name, c.type]),
+        hogql: query.query,
+        timings: [{ k: './parse', t: parseSeconds }, { k: './compile', t: compileSeconds }],
+      };
+      if (page) Object.assign(result, { hasMore: rows.length > page.limit, limit: page.limit, offset: page.offset });
+      return result;
+    },
+  };
+}

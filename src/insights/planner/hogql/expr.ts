@@ -1,0 +1,139 @@
+// What the HogQL compiler (./compile.ts) and its function catalogue (./functions.ts) share:
+// a compiled expression (SQL, its HogQL type, whether it aggregates), the context a query is
+// compiled in, the compile error with its position, and the coercions between types that
+// PostHog applies (property values are text; text compared with a number reads as one).
+import { QueryError } from '../errors.js';
+import { raw, sql, text, type Sql } from '../sql.js';
+
+/** The HogQL types the compiler tracks (ClickHouse's names for them are in chType). */
+export type HType = 'String' | 'Int' | 'UInt' | 'Float' | 'Bool' | 'DateTime' | 'Date' | 'UUID' | 'Array' | 'Tuple' | 'Interval' | 'Null' | 'Lambda' | 'Unknown';
+
+export interface Expr {
+  sql: Sql;
+  type: HType;
+  /** The aggregate function at its root or inside it (not under a window), if any. */
+  aggregate: string | null;
+  /** Whether it can be NULL (base columns and constants cannot). */
+  nullable: boolean;
+  /** A DateTime's time zone for local-time functions (toTimeZone), when not the project's. */
+  tz?: Sql;
+  /** The constant's value, when the expression is a literal (units, formats, JSON keys). */
+  constant?: { value: unknown };
+}
+
+export interface HogNode {
+  node: string;
+  start?: { offset: number };
+  end?: { offset: number };
+  [key: string]: unknown;
+}
+
+export interface CompileContext {
+  projectId: number;
+  /** The project's IANA time zone. */
+  timezone: string;
+  weekStart: 0 | 1;
+  /** `{name}` placeholders. */
+  values: Record<string, unknown>;
+  /** `{variables.code_name}` placeholders, by code name. */
+  variables: Record<string, unknown>;
+  /** HogQLFilters for `{filters}`: the date range as instants (µs; null: unbounded), and whether property filters were given. */
+  filters: { fromUs: number | null; toUs: number | null; properties: boolean } | null;
+}
+
+/** A query PostHog would refuse, worded as PostHog words it. */
+export class HogQLError extends QueryError {
+  constructor(message: string, readonly start: number | null = null, readonly end: number | null = null) {
+    super(message, null);
+  }
+}
+
+export const fail = (message: string, node?: HogNode): never => {
+  throw new HogQLError(message, node?.start?.offset ?? null, node?.end?.offset ?? null);
+};
+
+export function expr(s: Sql, type: HType, from: readonly Expr[] = [], extra: Partial<Expr> = {}): Expr {
+  return { sql: s, type, aggregate: from.find((e) => e.aggregate !== null)?.aggregate ?? null, nullable: from.some((e) => e.nullable), ...extra };
+}
+
+const NUMERIC = new Set<HType>(['Int', 'UInt', 'Float', 'Bool']);
+export const isNumeric = (e: Expr) => NUMERIC.has(e.type);
+
+/** The value read as a number: text as a number or NULL (PostHog's toFloat), the rest as it is. */
+export function num(e: Expr): Sql {
+  if (e.type === 'String' || e.type === 'UUID') return sql`TRY_CAST(${e.sql} AS DOUBLE)`;
+  if (e.type === 'Bool') return sql`CAST(${e.sql} AS INTEGER)`;
+  return e.sql;
+}
+
+/** The value as text. */
+export function str(e: Expr): Sql {
+  return e.type === 'String' ? e.sql : sql`CAST(${e.sql} AS VARCHAR)`;
+}
+
+const OFFSET = /(?:Z|[+-]\d\d:?\d\d)$/i;
+
+/** The value as an instant (TIMESTAMPTZ): text without an offset reads in `tz`, as PostHog reads it. */
+export function instant(e: Expr, tz: Sql): Sql {
+  switch (e.type) {
+    case 'DateTime':
+      return e.sql;
+    case 'Date':
+      return sql`timezone(${tz}, CAST(${e.sql} AS TIMESTAMP))`;
+    case 'Int':
+    case 'UInt':
+    case 'Float':
+      return sql`to_timestamp(${e.sql})`;
+    case 'String':
+      if (e.constant !== undefined && typeof e.constant.value === 'string') {
+        return OFFSET.test(e.constant.value.trim()) ? sql`TRY_CAST(${e.sql} AS TIMESTAMPTZ)` : sql`timezone(${tz}, TRY_CAST(${e.sql} AS TIMESTAMP))`;
+      }
+      return sql`(CASE WHEN regexp_matches(${e.sql}, ${text(OFFSET.source)}, 'i') THEN TRY_CAST(${e.sql} AS TIMESTAMPTZ) ELSE timezone(${tz}, TRY_CAST(${e.sql} AS TIMESTAMP)) END)`;
+    default:
+      return sql`TRY_CAST(${e.sql} AS TIMESTAMPTZ)`;
+  }
+}
+
+/**
+ * The zone of a UTC project: the columnar store's connections run with TimeZone 'UTC'
+ * (columnar/database.ts), so its wall clock is a plain cast, no per-row zone conversion.
+ */
+export const SESSION_ZONE: Sql = { parts: ["'UTC'"] };
+
+/** The project's (or the value's own) wall-clock time, a TIMESTAMP, for calendar functions. */
+export function wallClock(e: Expr, tz: Sql): Sql {
+  if (e.type === 'Date') return sql`CAST(${e.sql} AS TIMESTAMP)`;
+  if ((e.tz ?? tz) === SESSION_ZONE) return sql`CAST(${instant(e, tz)} AS TIMESTAMP)`;
+  return sql`timezone(${e.tz ?? tz}, ${instant(e, tz)})`;
+}
+
+/** The value as a calendar date. */
+export function date(e: Expr, tz: Sql): Sql {
+  if (e.type === 'Date') return e.sql;
+  if (e.type === 'String') return sql`TRY_CAST(${e.sql} AS DATE)`;
+  return sql`CAST(${wallClock(e, tz)} AS DATE)`;
+}
+
+/** ClickHouse's name of a column's type, as PostHog's `types` show it. */
+export function chType(e: Expr, timezone: string): string {
+  const plain = (() => {
+    switch (e.type) {
+      case 'String': return 'String';
+      case 'Int': return 'Int64';
+      case 'UInt': return 'UInt64';
+      case 'Float': return 'Float64';
+      case 'Bool': return 'Bool';
+      case 'DateTime': return `DateTime64(6, '${timezone}')`;
+      case 'Date': return 'Date';
+      case 'UUID': return 'UUID';
+      case 'Array': return 'Array(String)';
+      case 'Tuple': return 'Tuple';
+      case 'Interval': return 'IntervalSecond';
+      case 'Null': return 'Nothing';
+      default: return 'String';
+    }
+  })();
+  return e.nullable && e.type !== 'Array' && e.type !== 'Tuple' ? `Nullable(${plain})` : plain;
+}
+
+export const NULL_EXPR: Expr = { sql: raw('NULL'), type: 'Null', aggregate: null, nullable: true, constant: { value: null } };

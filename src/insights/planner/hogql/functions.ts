@@ -1,0 +1,464 @@
+// The HogQL functions the compiler knows, each as its arity and the DuckDB SQL it becomes.
+// Only these names compile: a DuckDB function (read_csv, getenv, current_setting, …) is not
+// reachable by calling it, since a call's name is looked up here and never printed. Every
+// DuckDB name below is this module's own text; arguments arrive compiled (values bound).
+// Semantics follow ClickHouse's as PostHog exposes them (docs: /work/shared/reference/hogql.md
+// §4-5): 1-based strings and arrays, text properties read as numbers by numeric functions,
+// calendar functions on the project's wall clock, NULLs skipped by groupArray.
+import { int, join, raw, sql, text, type Sql } from '../sql.js';
+import { date, expr, fail, instant, num, SESSION_ZONE, str, wallClock, type Expr, type HogNode, type HType } from './expr.js';
+
+export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic';
+
+export interface Fx {
+  /** The project's time zone, bound. */
+  tz: Sql;
+  weekStart: 0 | 1;
+  distinct: boolean;
+  /** Parametric arguments: `quantile(0.9)(x)` has params [0.9]. */
+  params: Expr[];
+  node: HogNode;
+  name: string;
+}
+
+export interface FunctionSpec {
+  group: FunctionGroup;
+  min: number;
+  max: number;
+  aggregate?: boolean;
+  /** How many parametric arguments it takes (quantile: 1). */
+  params?: [number, number];
+  build(args: Expr[], fx: Fx): Expr;
+}
+
+const FUNCTIONS = new Map<string, FunctionSpec>();
+// ClickHouse's case-insensitive names (PostHog looks these up lowercased too).
+const CASE_INSENSITIVE = new Set(['count', 'sum', 'avg', 'min', 'max', 'if', 'not', 'coalesce', 'ifnull', 'nullif', 'isnull', 'lower', 'upper', 'length', 'concat', 'substring', 'trim', 'now', 'round', 'floor', 'abs']);
+
+function define(group: FunctionGroup, names: string | string[], min: number, max: number, build: FunctionSpec['build'], extra: Partial<FunctionSpec> = {}): void {
+  for (const name of Array.isArray(names) ? names : [names]) FUNCTIONS.set(name, { group, min, max, build, ...extra });
+}
+
+const list = (args: readonly Sql[]) => join(args, ', ');
+// Sizes a query asks a function to build (repeat, pad, range) are bounded: a 10⁹-element
+// list is built before any LIMIT applies. Past the bound, DuckDB raises an input error (a 400).
+export const MAX_BUILT = 1_000_000;
+const bounded = (n: Sql, what: string) =>
+  sql`(CASE WHEN abs(${n}) > ${raw(String(MAX_BUILT))} THEN error(${text(`${what} is limited to ${MAX_BUILT} elements`)}) ELSE ${n} END)`;
+const call = (name: string, args: readonly Sql[]) => sql`${raw(name)}(${list(args)})`;
+const constantText = (e: Expr, fx: Fx, what: string): string => {
+  if (e.constant === undefined || typeof e.constant.value !== 'string') fail(`${fx.name}() needs ${what} as a constant string`, fx.node);
+  return e.constant!.value as string;
+};
+const constantInt = (e: Expr, fx: Fx, what: string): number => {
+  const v = e.constant?.value;
+  if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${fx.name}() needs ${what} as a constant integer`, fx.node);
+  return v as number;
+};
+
+// ---- conditionals, comparison and logic
+
+define('conditional', 'if', 3, 3, ([c, a, b]) => expr(sql`(CASE WHEN ${c.sql} THEN ${a.sql} ELSE ${b.sql} END)`, a.type === 'Null' ? b.type : a.type, [c, a, b]));
+define('conditional', 'multiIf', 3, Infinity, (args, fx) => {
+  if (args.length % 2 === 0) fail(`Function '${fx.name}' expects an odd number of arguments`, fx.node);
+  const whens: Sql[] = [];
+  for (let i = 0; i + 1 < args.length; i += 2) whens.push(sql` WHEN ${args[i].sql} THEN ${args[i + 1].sql}`);
+  const last = args[args.length - 1];
+  return expr(sql`(CASE${{ parts: whens }} ELSE ${last.sql} END)`, args[1].type === 'Null' ? last.type : args[1].type, args);
+});
+define('conditional', '_caseWithExpression', 4, Infinity, (args) => {
+  const [subject, ...rest] = args;
+  const whens: Sql[] = [];
+  for (let i = 0; i + 1 < rest.length; i += 2) whens.push(sql` WHEN ${rest[i].sql} THEN ${rest[i + 1].sql}`);
+  return expr(sql`(CASE ${subject.sql}${{ parts: whens }} ELSE ${rest[rest.length - 1].sql} END)`, rest[1].type, args);
+});
+define('conditional', ['coalesce', 'ifNull'], 1, Infinity, (args) => expr(call('coalesce', args.map((a) => a.sql)), args.find((a) => a.type !== 'Null')?.type ?? 'Null', args, { nullable: args.every((a) => a.nullable) }));
+define('conditional', 'nullIf', 2, 2, ([a, b]) => expr(sql`nullif(${a.sql}, ${b.sql})`, a.type, [a, b], { nullable: true }));
+define('conditional', 'isNull', 1, 1, ([a]) => expr(sql`(${a.sql} IS NULL)`, 'Bool', [a], { nullable: false }));
+define('conditional', 'isNotNull', 1, 1, ([a]) => expr(sql`(${a.sql} IS NOT NULL)`, 'Bool', [a], { nullable: false }));
+define('conditional', ['assumeNotNull', 'toNullable'], 1, 1, ([a]) => a);
+define('comparison and logic', 'and', 2, Infinity, (args) => expr(sql`(${join(args.map((a) => a.sql), ' AND ')})`, 'Bool', args));
+define('comparison and logic', 'or', 2, Infinity, (args) => expr(sql`(${join(args.map((a) => a.sql), ' OR ')})`, 'Bool', args));
+define('comparison and logic', 'xor', 2, Infinity, (args) => expr(sql`((${join(args.map((a) => sql`CAST(${a.sql} AS INTEGER)`), ' + ')}) % 2 = 1)`, 'Bool', args));
+define('comparison and logic', 'not', 1, 1, ([a]) => expr(sql`(NOT ${a.sql})`, 'Bool', [a]));
+
+// ---- type conversion
+
+// Times as ClickHouse prints them: the wall clock, no zone.
+define('type conversion', 'toString', 1, 2, ([a], fx) => expr(a.type === 'DateTime' ? sql`strftime(${wallClock(a, fx.tz)}, '%Y-%m-%d %H:%M:%S')` : str(a), 'String', [a]));
+define('type conversion', ['toInt', 'toInt64', 'toInt32', 'toUInt64', 'toUInt32'], 1, 1, ([a]) =>
+  expr(a.type === 'Float' ? sql`TRY_CAST(trunc(${a.sql}) AS BIGINT)` : sql`TRY_CAST(${a.type === 'String' ? a.sql : num(a)} AS BIGINT)`, 'Int', [a], { nullable: true }));
+define('type conversion', ['toFloat', 'toFloat64', 'toDecimal'], 1, 2, ([a]) => expr(sql`TRY_CAST(${a.sql} AS DOUBLE)`, 'Float', [a], { nullable: true }));
+define('type conversion', 'toIntOrZero', 1, 1, ([a]) => expr(sql`coalesce(TRY_CAST(${a.sql} AS BIGINT), 0)`, 'Int', [a], { nullable: false }));
+define('type conversion', 'toFloatOrZero', 1, 1, ([a]) => expr(sql`coalesce(TRY_CAST(${a.sql} AS DOUBLE), 0)`, 'Float', [a], { nullable: false }));
+define('type conversion', 'toUUID', 1, 1, ([a]) => expr(sql`TRY_CAST(${a.sql} AS UUID)`, 'UUID', [a], { nullable: true }));
+define('type conversion', 'toBool', 1, 1, ([a]) => expr(sql`TRY_CAST(${a.sql} AS BOOLEAN)`, 'Bool', [a], { nullable: true }));
+define('type conversion', 'toTypeName', 1, 1, ([a]) => expr(sql`typeof(${a.sql})`, 'String', [a], { nullable: false }));
+
+// ---- date and time (calendar functions read the project's wall clock)
+
+const tzOf = (e: Expr, fx: Fx) => e.tz ?? fx.tz;
+const backToInstant = (local: Sql, e: Expr, fx: Fx) => (tzOf(e, fx) === SESSION_ZONE ? sql`CAST(${local} AS TIMESTAMPTZ)` : sql`timezone(${tzOf(e, fx)}, ${local})`);
+const dateTime = (s: Sql, from: Expr[], extra: Partial<Expr> = {}) => expr(s, 'DateTime', from, extra);
+
+define('date and time', ['now', 'current_timestamp'], 0, 1, () => dateTime(raw('now()'), [], { nullable: false }));
+define('date and time', ['today', 'current_date'], 0, 0, (_a, fx) => expr(sql`CAST(timezone(${fx.tz}, now()) AS DATE)`, 'Date', [], { nullable: false }));
+define('date and time', 'yesterday', 0, 0, (_a, fx) => expr(sql`CAST(timezone(${fx.tz}, now()) AS DATE) - 1`, 'Date', [], { nullable: false }));
+define('date and time', ['toDate', 'to_date'], 1, 1, ([a], fx) => expr(date(a, fx.tz), 'Date', [a], { nullable: a.nullable || a.type === 'String' }));
+define('date and time', ['toDateTime', 'toDateTime64', 'parseDateTimeBestEffort', 'parseDateTimeBestEffortOrNull'], 1, 3, ([a], fx) => dateTime(instant(a, fx.tz), [a], { nullable: a.nullable || a.type === 'String' }));
+define('date and time', 'toTimeZone', 2, 2, ([a, zone], fx) => {
+  constantText(zone, fx, 'the time zone');
+  return dateTime(instant(a, fx.tz), [a], { tz: zone.sql });
+});
+define('date and time', ['toUnixTimestamp', 'toUnixTimestamp64Milli'], 1, 2, ([a], fx) =>
+  expr(fx.name === 'toUnixTimestamp' ? sql`CAST(epoch(${instant(a, fx.tz)}) AS BIGINT)` : sql`epoch_ms(${instant(a, fx.tz)})`, 'Int', [a]));
+define('date and time', ['fromUnixTimestamp', 'to_timestamp'], 1, 1, ([a]) => dateTime(sql`to_timestamp(${num(a)})`, [a]));
+
+const PARTS: Record<string, string> = {
+  toYear: 'year', toQuarter: 'quarter', toMonth: 'month', toDayOfMonth: 'day', toDayOfYear: 'doy', toHour: 'hour', toMinute: 'minute', toSecond: 'second',
+  toDayOfWeek: 'isodow', toISOWeek: 'week', toISOYear: 'isoyear',
+};
+for (const [name, part] of Object.entries(PARTS)) {
+  define('date and time', name, 1, 1, ([a], fx) => expr(sql`CAST(${raw(part)}(${wallClock(a, fx.tz)}) AS BIGINT)`, 'Int', [a]));
+}
+
+// toStartOfX: a calendar unit begins on the wall clock; Day/Hour/Minute/Second stay instants, longer units are dates (ClickHouse's types).
+const TRUNC: Record<string, { unit: string; date: boolean }> = {
+  toStartOfYear: { unit: 'year', date: true }, toStartOfQuarter: { unit: 'quarter', date: true }, toStartOfMonth: { unit: 'month', date: true },
+  toStartOfDay: { unit: 'day', date: false }, toStartOfHour: { unit: 'hour', date: false }, toStartOfMinute: { unit: 'minute', date: false },
+  toStartOfSecond: { unit: 'second', date: false }, toMonday: { unit: 'week', date: true },
+};
+for (const [name, { unit, date: isDate }] of Object.entries(TRUNC)) {
+  define('date and time', name, 1, name === 'toStartOfDay' ? 2 : 1, ([a], fx) => {
+    const local = sql`date_trunc(${text(unit)}, ${wallClock(a, fx.tz)})`;
+    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(a.type === 'Date' ? backToInstant(local, a, fx) : backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz } : {});
+  });
+}
+for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinutes', 10], ['toStartOfFifteenMinutes', 15]] as const) {
+  define('date and time', name, 1, 1, ([a], fx) => {
+    const local = wallClock(a, fx.tz);
+    return dateTime(backToInstant(sql`(date_trunc('hour', ${local}) + to_minutes(CAST(floor(minute(${local}) / ${int(minutes)}) * ${int(minutes)} AS BIGINT)))`, a, fx), [a]);
+  });
+}
+define('date and time', 'toStartOfWeek', 1, 2, ([a, mode], fx) => {
+  // Mode 0 (or a Sunday project by default): weeks start on Sunday; 1 and 3: on Monday.
+  const m = mode === undefined ? (fx.weekStart === 1 ? 1 : 0) : constantInt(mode, fx, 'the mode');
+  if (![0, 1, 3].includes(m)) fail(`toStartOfWeek() mode ${m} is not supported: use 0 (Sunday) or 1 (Monday)`, fx.node);
+  const local = wallClock(a, fx.tz);
+  return expr(m === 0 ? sql`CAST(date_trunc('week', ${local} + INTERVAL 1 DAY) - INTERVAL 1 DAY AS DATE)` : sql`CAST(date_trunc('week', ${local}) AS DATE)`, 'Date', [a]);
+});
+
+const UNITS = new Map([
+  ['second', 'second'], ['minute', 'minute'], ['hour', 'hour'], ['day', 'day'], ['week', 'week'], ['month', 'month'], ['quarter', 'quarter'], ['year', 'year'],
+  ['seconds', 'second'], ['minutes', 'minute'], ['hours', 'hour'], ['days', 'day'], ['weeks', 'week'], ['months', 'month'], ['quarters', 'quarter'], ['years', 'year'],
+  ['ss', 'second'], ['s', 'second'], ['mi', 'minute'], ['n', 'minute'], ['hh', 'hour'], ['h', 'hour'], ['dd', 'day'], ['d', 'day'], ['wk', 'week'], ['ww', 'week'],
+  ['mm', 'month'], ['m', 'month'], ['qq', 'quarter'], ['q', 'quarter'], ['yyyy', 'year'], ['yy', 'year'],
+]);
+const unitOf = (e: Expr, fx: Fx): string => {
+  const unit = UNITS.get(constantText(e, fx, 'the unit').toLowerCase());
+  if (unit === undefined) fail(`${fx.name}(): unknown unit '${String(e.constant?.value)}'`, fx.node);
+  return unit!;
+};
+const INTERVAL_OF: Record<string, string> = { second: 'to_seconds', minute: 'to_minutes', hour: 'to_hours', day: 'to_days', week: 'to_weeks', month: 'to_months', quarter: 'to_months', year: 'to_years' };
+const interval = (unit: string, n: Expr): Sql => {
+  const count = sql`CAST(${num(n)} AS BIGINT)`;
+  return unit === 'quarter' ? sql`to_months(${count} * 3)` : sql`${raw(INTERVAL_OF[unit])}(${count})`;
+};
+
+define('date and time', ['dateDiff', 'date_diff'], 3, 4, ([u, a, b], fx) => {
+  const unit = unitOf(u, fx);
+  // Boundaries crossed on the wall clock (ClickHouse's dateDiff); weeks as whole weeks between their Mondays.
+  if (unit === 'week') return expr(sql`CAST(date_diff('day', date_trunc('week', ${wallClock(a, fx.tz)}), date_trunc('week', ${wallClock(b, fx.tz)})) / 7 AS BIGINT)`, 'Int', [a, b]);
+  return expr(sql`date_diff(${text(unit)}, ${wallClock(a, fx.tz)}, ${wallClock(b, fx.tz)})`, 'Int', [a, b]);
+});
+define('date and time', ['dateAdd', 'date_add', 'dateSub', 'date_sub'], 3, 3, ([u, n, x], fx) => {
+  const unit = unitOf(u, fx);
+  const op = raw(fx.name.toLowerCase().includes('sub') ? '-' : '+');
+  if (x.type === 'Date') return expr(sql`CAST(${x.sql} ${op} ${interval(unit, n)} AS DATE)`, 'Date', [n, x]);
+  return dateTime(sql`(${instant(x, fx.tz)} ${op} ${interval(unit, n)})`, [n, x]);
+});
+for (const [unit, name] of [['second', 'Seconds'], ['minute', 'Minutes'], ['hour', 'Hours'], ['day', 'Days'], ['week', 'Weeks'], ['month', 'Months'], ['quarter', 'Quarters'], ['year', 'Years']] as const) {
+  for (const [prefix, op] of [['add', '+'], ['subtract', '-']] as const) {
+    define('date and time', `${prefix}${name}`, 2, 2, ([x, n], fx) =>
+      x.type === 'Date' ? expr(sql`CAST(${x.sql} ${raw(op)} ${interval(unit, n)} AS DATE)`, 'Date', [x, n]) : dateTime(sql`(${instant(x, fx.tz)} ${raw(op)} ${interval(unit, n)})`, [x, n]));
+  }
+  define('date and time', `toInterval${name.slice(0, -1)}`, 1, 1, ([n]) => expr(interval(unit, n), 'Interval', [n]));
+}
+define('date and time', ['dateTrunc', 'date_trunc'], 2, 3, ([u, x], fx) => {
+  const unit = unitOf(u, fx);
+  return dateTime(backToInstant(sql`date_trunc(${text(unit)}, ${wallClock(x, fx.tz)})`, x, fx), [x]);
+});
+
+// ClickHouse's formatDateTime codes that DuckDB's strftime spells differently (%i minute, %M month name).
+const FORMAT_CODES: Record<string, string> = { i: '%M', M: '%B', e: '%-d', f: '%f', h: '%I', k: '%-H', l: '%-I', r: '%I:%M %p', s: '%S', Q: '' };
+function duckFormat(chFormat: string): string {
+  return chFormat.replace(/%(.)/g, (whole, code: string) => (code === 'Q' ? whole : FORMAT_CODES[code] ?? whole));
+}
+define('date and time', ['formatDateTime', 'to_char'], 2, 3, ([x, f], fx) =>
+  expr(sql`strftime(${wallClock(x, fx.tz)}, ${text(duckFormat(constantText(f, fx, 'the format')))})`, 'String', [x]));
+define('date and time', 'toYYYYMM', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m') AS BIGINT)`, 'Int', [x]));
+define('date and time', 'toYYYYMMDD', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d') AS BIGINT)`, 'Int', [x]));
+
+// ---- strings
+
+const textFn = (name: string, duck: string, type: HType = 'String', min = 1, max = min) =>
+  define('string', name, min, max, (args) => expr(call(duck, args.map((a, i) => (i === 0 ? str(a) : a.sql))), type, args));
+textFn('lower', 'lower');
+textFn('upper', 'upper');
+textFn('lowerUTF8', 'lower');
+textFn('upperUTF8', 'upper');
+textFn('lengthUTF8', 'length', 'UInt');
+textFn('reverse', 'reverse');
+textFn('startsWith', 'starts_with', 'Bool', 2);
+textFn('endsWith', 'ends_with', 'Bool', 2);
+define('string', 'repeat', 2, 2, ([a, n]) => expr(sql`repeat(${str(a)}, CAST(${bounded(num(n), 'repeat()')} AS BIGINT))`, 'String', [a, n]));
+textFn('left', 'left', 'String', 2);
+textFn('right', 'right', 'String', 2);
+textFn('initcap', 'initcap');
+define('string', 'length', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`len(${a.sql})` : sql`length(${str(a)})`, 'UInt', [a]));
+define('string', 'concat', 1, Infinity, (args) => expr(call('concat', args.map(str)), 'String', args, { nullable: false }));
+define('string', ['substring', 'substringUTF8', 'substr', 'mid'], 2, 3, ([s, o, l]) =>
+  expr(l === undefined ? sql`substring(${str(s)}, ${num(o)})` : sql`substring(${str(s)}, ${num(o)}, ${num(l)})`, 'String', [s, o, ...(l ? [l] : [])]));
+for (const [names, duck] of [[['trim', 'btrim'], 'trim'], [['trimLeft', 'ltrim'], 'ltrim'], [['trimRight', 'rtrim'], 'rtrim']] as const) {
+  define('string', [...names], 1, 2, ([s, c]) => expr(c === undefined ? call(duck, [str(s)]) : call(duck, [str(s), str(c)]), 'String', [s]));
+}
+for (const [names, duck] of [[['leftPad', 'lpad', 'leftPadUTF8'], 'lpad'], [['rightPad', 'rpad', 'rightPadUTF8'], 'rpad']] as const) {
+  define('string', [...names], 2, 3, ([s, n, c]) => expr(call(duck, [str(s), sql`CAST(${bounded(num(n), `${duck}()`)} AS INTEGER)`, c === undefined ? sql`' '` : str(c)]), 'String', [s, n]));
+}
+define('string', ['position', 'positionUTF8', 'locate'], 2, 2, ([h, n]) => expr(sql`strpos(${str(h)}, ${str(n)})`, 'UInt', [h, n]));
+define('string', ['positionCaseInsensitive', 'positionCaseInsensitiveUTF8'], 2, 2, ([h, n]) => expr(sql`strpos(lower(${str(h)}), lower(${str(n)}))`, 'UInt', [h, n]));
+define('string', ['replace', 'replaceAll'], 3, 3, ([s, a, b]) => expr(sql`replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
+define('string', 'replaceRegexpAll', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)}, 'g')`, 'String', [s, a, b]));
+define('string', 'replaceRegexpOne', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
+define('string', 'match', 2, 2, ([s, re]) => expr(sql`regexp_matches(${str(s)}, ${str(re)})`, 'Bool', [s, re]));
+define('string', ['extract', 'regexpExtract'], 2, 3, ([s, re, g]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${g === undefined ? int(0) : num(g)})`, 'String', [s, re]));
+define('string', ['splitByChar', 'splitByString'], 2, 3, ([sep, s]) => expr(sql`string_split(${str(s)}, ${str(sep)})`, 'Array', [sep, s]));
+define('string', 'arrayStringConcat', 1, 2, ([a, sep]) => expr(sql`array_to_string(${a.sql}, ${sep === undefined ? sql`''` : str(sep)})`, 'String', [a]));
+define('string', 'empty', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`(len(${a.sql}) = 0)` : sql`(${a.sql} IS NULL OR ${str(a)} = '')`, 'Bool', [a], { nullable: false }));
+define('string', 'notEmpty', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`(len(${a.sql}) > 0)` : sql`(${a.sql} IS NOT NULL AND ${str(a)} <> '')`, 'Bool', [a], { nullable: false }));
+define('string', 'like', 2, 2, ([a, b]) => expr(sql`(${str(a)} LIKE ${str(b)})`, 'Bool', [a, b]));
+define('string', 'ilike', 2, 2, ([a, b]) => expr(sql`(${str(a)} ILIKE ${str(b)})`, 'Bool', [a, b]));
+define('string', 'notLike', 2, 2, ([a, b]) => expr(sql`(${str(a)} NOT LIKE ${str(b)})`, 'Bool', [a, b]));
+define('string', 'notILike', 2, 2, ([a, b]) => expr(sql`(${str(a)} NOT ILIKE ${str(b)})`, 'Bool', [a, b]));
+define('string', 'domain', 1, 1, ([a]) => expr(sql`nullif(regexp_extract(${str(a)}, '^(?:[^/@:]+://)?(?:[^/@]+@)?([^/:?#]+)', 1), '')`, 'String', [a], { nullable: true }));
+define('string', 'base64Encode', 1, 1, ([a]) => expr(sql`to_base64(encode(${str(a)}))`, 'String', [a]));
+define('string', 'base64Decode', 1, 1, ([a]) => expr(sql`decode(from_base64(${str(a)}))`, 'String', [a]));
+
+// ---- JSON (keys as a bound JSON pointer: one key or several, constants)
+
+const POINTER_KEY = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+function jsonPath(keys: Expr[], fx: Fx): Sql {
+  const parts = keys.map((k) => {
+    const v = k.constant?.value;
+    if (typeof v === 'number' && Number.isInteger(v)) return String(v > 0 ? v - 1 : v);
+    if (typeof v !== 'string') fail(`${fx.name}() needs its keys as constants`, fx.node);
+    return POINTER_KEY(v as string);
+  });
+  return sql`${text(parts.length === 0 ? '' : `/${parts.join('/')}`)}`;
+}
+const jsonFn = (name: string, type: HType, read: (j: Sql, path: Sql) => Sql) =>
+  define('JSON', name, 1, 6, ([j, ...keys], fx) => expr(read(j.sql, jsonPath(keys, fx)), type, [j], { nullable: true }));
+jsonFn('JSONExtractString', 'String', (j, p) => sql`coalesce(json_extract_string(${j}, ${p}), '')`);
+jsonFn('JSONExtractInt', 'Int', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS BIGINT), 0)`);
+jsonFn('JSONExtractUInt', 'UInt', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS UBIGINT), 0)`);
+jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE), 0)`);
+jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS BOOLEAN), false)`);
+jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(CAST(json_extract(${j}, ${p}) AS VARCHAR), '')`);
+jsonFn('JSONHas', 'Bool', (j, p) => sql`(json_extract(${j}, ${p}) IS NOT NULL)`);
+jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(json_array_length(${j}, ${p}), 0)`);
+jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`CAST(json_extract(${j}, ${p}) AS VARCHAR[])`);
+define('JSON', 'isValidJSON', 1, 1, ([j]) => expr(sql`coalesce(json_valid(${str(j)}), false)`, 'Bool', [j], { nullable: false }));
+
+// ---- arrays (1-based; lambdas compile to DuckDB's `lambda x: …`)
+
+const lambdaFirst = (name: string, duck: (f: Sql, a: Sql) => Sql, type: (a: Expr) => HType) =>
+  define('array', name, 2, 2, ([f, a], fx) => {
+    if (f.type !== 'Lambda') fail(`${fx.name}() takes a lambda first, e.g. ${fx.name}(x -> x, arr)`, fx.node);
+    return expr(duck(f.sql, a.sql), type(a), [a]);
+  });
+lambdaFirst('arrayMap', (f, a) => sql`list_transform(${a}, ${f})`, () => 'Array');
+lambdaFirst('arrayFilter', (f, a) => sql`list_filter(${a}, ${f})`, () => 'Array');
+lambdaFirst('arrayExists', (f, a) => sql`(len(list_filter(${a}, ${f})) > 0)`, () => 'Bool');
+lambdaFirst('arrayAll', (f, a) => sql`(len(list_filter(${a}, ${f})) = len(${a}))`, () => 'Bool');
+lambdaFirst('arrayFirst', (f, a) => sql`list_filter(${a}, ${f})[1]`, () => 'Unknown');
+lambdaFirst('arrayCount', (f, a) => sql`len(list_filter(${a}, ${f}))`, () => 'UInt');
+define('array', 'array', 0, Infinity, (args) => expr(sql`[${list(args.map((a) => a.sql))}]`, 'Array', args, { nullable: false }));
+define('array', 'tuple', 1, Infinity, (args) => expr(call('row', args.map((a) => a.sql)), 'Tuple', args, { nullable: false }));
+define('array', 'has', 2, 2, ([a, x]) => expr(sql`list_contains(${a.sql}, ${x.sql})`, 'Bool', [a, x]));
+define('array', 'hasAll', 2, 2, ([a, b]) => expr(sql`list_has_all(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
+define('array', 'hasAny', 2, 2, ([a, b]) => expr(sql`list_has_any(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
+define('array', 'indexOf', 2, 2, ([a, x]) => expr(sql`coalesce(list_position(${a.sql}, ${x.sql}), 0)`, 'UInt', [a, x]));
+define('array', 'arraySum', 1, 1, ([a]) => expr(sql`list_sum(${a.sql})`, 'Float', [a]));
+define('array', 'arraySort', 1, 1, ([a]) => expr(sql`list_sort(${a.sql})`, 'Array', [a]));
+define('array', 'arrayReverseSort', 1, 1, ([a]) => expr(sql`list_reverse_sort(${a.sql})`, 'Array', [a]));
+define('array', 'arrayReverse', 1, 1, ([a]) => expr(sql`list_reverse(${a.sql})`, 'Array', [a]));
+define('array', 'arrayDistinct', 1, 1, ([a]) => expr(sql`list_distinct(${a.sql})`, 'Array', [a]));
+define('array', 'arrayConcat', 2, Infinity, (args) => expr(call('list_concat', args.map((a) => a.sql)), 'Array', args));
+define('array', 'arrayPushBack', 2, 2, ([a, x]) => expr(sql`list_append(${a.sql}, ${x.sql})`, 'Array', [a, x]));
+define('array', 'arrayPushFront', 2, 2, ([a, x]) => expr(sql`list_prepend(${x.sql}, ${a.sql})`, 'Array', [a, x]));
+define('array', 'arraySlice', 2, 3, ([a, o, n]) =>
+  expr(n === undefined ? sql`list_slice(${a.sql}, ${num(o)}, len(${a.sql}))` : sql`list_slice(${a.sql}, ${num(o)}, ${num(o)} + ${num(n)} - 1)`, 'Array', [a, o]));
+define('array', 'arrayFlatten', 1, 1, ([a]) => expr(sql`flatten(${a.sql})`, 'Array', [a]));
+define('array', 'range', 1, 3, (args) => {
+  // The list's length is (end - start) / step; bounding the ends bounds it for steps of 1 or more.
+  const ends = args.map((a, i) => (i < 2 ? sql`CAST(${bounded(num(a), 'range()')} AS BIGINT)` : sql`CAST(${num(a)} AS BIGINT)`));
+  if (args.length === 3) ends[2] = sql`(CASE WHEN ${ends[2]} = 0 THEN error('range() step cannot be 0') ELSE ${ends[2]} END)`;
+  return expr(call('range', ends), 'Array', args);
+});
+// Compiled by compile.ts as a lateral join; listed here so the catalogue names it.
+define('array', 'arrayJoin', 1, 1, ([a]) => expr(sql`unnest(${a.sql})`, 'Unknown', [a], { nullable: true }));
+
+// ---- mathematics
+
+const mathFn = (names: string | string[], duck: string, min = 1, max = min, type: HType = 'Float') =>
+  define('mathematics', names, min, max, (args) => expr(call(duck, args.map(num)), type, args));
+mathFn('abs', 'abs');
+mathFn('floor', 'floor', 1, 2);
+mathFn(['ceil', 'ceiling'], 'ceil', 1, 2);
+mathFn('sqrt', 'sqrt');
+mathFn(['pow', 'power'], 'pow', 2);
+mathFn('exp', 'exp');
+mathFn(['log', 'ln'], 'ln');
+mathFn('log2', 'log2');
+mathFn('log10', 'log10');
+mathFn('sign', 'sign', 1, 1, 'Int');
+for (const trig of ['sin', 'cos', 'tan', 'asin', 'acos', 'atan']) mathFn(trig, trig);
+mathFn(['greatest', 'max2'], 'greatest', 2, 2);
+mathFn(['least', 'min2'], 'least', 2, 2);
+define('mathematics', 'round', 1, 2, ([x, n]) => expr(n === undefined ? sql`round(${num(x)})` : sql`round(${num(x)}, CAST(${num(n)} AS INTEGER))`, 'Float', [x]));
+define('mathematics', 'intDiv', 2, 2, ([a, b]) => expr(sql`(CAST(${num(a)} AS BIGINT) // CAST(${num(b)} AS BIGINT))`, 'Int', [a, b]));
+define('mathematics', 'intDivOrZero', 2, 2, ([a, b]) => expr(sql`coalesce(CAST(${num(a)} AS BIGINT) // nullif(CAST(${num(b)} AS BIGINT), 0), 0)`, 'Int', [a, b]));
+define('mathematics', 'modulo', 2, 2, ([a, b]) => expr(sql`(${num(a)} % ${num(b)})`, 'Int', [a, b]));
+define('mathematics', 'plus', 2, 2, ([a, b]) => expr(sql`(${num(a)} + ${num(b)})`, 'Float', [a, b]));
+define('mathematics', 'minus', 2, 2, ([a, b]) => expr(sql`(${num(a)} - ${num(b)})`, 'Float', [a, b]));
+define('mathematics', 'multiply', 2, 2, ([a, b]) => expr(sql`(${num(a)} * ${num(b)})`, 'Float', [a, b]));
+define('mathematics', 'divide', 2, 2, ([a, b]) => expr(sql`(${num(a)} / ${num(b)})`, 'Float', [a, b]));
+define('mathematics', 'pi', 0, 0, () => expr(raw('pi()'), 'Float', [], { nullable: false }));
+define('mathematics', 'e', 0, 0, () => expr(raw('exp(1)'), 'Float', [], { nullable: false }));
+
+// ---- aggregates (ClickHouse's -If forms: the condition last, as a FILTER)
+
+function aggregate(names: string | string[], build: (args: Expr[], fx: Fx) => { sql: Sql; type: HType }, min: number, max: number, params?: [number, number]) {
+  for (const name of Array.isArray(names) ? names : [names]) {
+    FUNCTIONS.set(name, {
+      group: 'aggregate', min, max, aggregate: true, params,
+      build(args, fx) {
+        const built = build(args, fx);
+        return { sql: built.sql, type: built.type, aggregate: name, nullable: built.type !== 'UInt' && built.type !== 'Array' };
+      },
+    });
+  }
+}
+const withIf = (inner: Sql, cond: Expr) => sql`${inner} FILTER (WHERE ${cond.sql})`;
+const distinctOf = (args: Expr[]) => (args.length === 1 ? args[0].sql : sql`row(${list(args.map((a) => a.sql))})`);
+
+aggregate('count', (args, fx) => ({ sql: args.length === 0 ? raw('count(*)') : fx.distinct ? sql`count(DISTINCT ${args[0].sql})` : sql`count(${args[0].sql})`, type: 'UInt' }), 0, 1);
+aggregate('countIf', (args) => ({ sql: args.length === 1 ? withIf(raw('count(*)'), args[0]) : withIf(sql`count(${args[0].sql})`, args[1]), type: 'UInt' }), 1, 2);
+aggregate(['uniq', 'uniqExact', 'uniqHLL12', 'uniqCombined', 'uniqCombined64', 'uniqTheta'], (args) => ({ sql: sql`count(DISTINCT ${distinctOf(args)})`, type: 'UInt' }), 1, Infinity);
+aggregate(['uniqIf', 'uniqExactIf'], (args) => ({ sql: withIf(sql`count(DISTINCT ${distinctOf(args.slice(0, -1))})`, args[args.length - 1]), type: 'UInt' }), 2, Infinity);
+for (const [name, duck] of [['sum', 'sum'], ['avg', 'avg']] as const) {
+  aggregate(name, ([x], fx) => ({ sql: sql`${raw(duck)}(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, type: name === 'sum' && (x.type === 'Int' || x.type === 'UInt') ? 'Int' : 'Float' }), 1, 1);
+  aggregate(`${name}If`, ([x, c]) => ({ sql: withIf(sql`${raw(duck)}(${num(x)})`, c), type: 'Float' }), 2, 2);
+}
+for (const name of ['min', 'max'] as const) {
+  aggregate(name, ([x]) => ({ sql: sql`${raw(name)}(${x.sql})`, type: x.type }), 1, 1);
+  aggregate(`${name}If`, ([x, c]) => ({ sql: withIf(sql`${raw(name)}(${x.sql})`, c), type: x.type }), 2, 2);
+}
+aggregate('any', ([x]) => ({ sql: sql`any_value(${x.sql})`, type: x.type }), 1, 1);
+aggregate('anyIf', ([x, c]) => ({ sql: withIf(sql`any_value(${x.sql})`, c), type: x.type }), 2, 2);
+aggregate('anyLast', ([x]) => ({ sql: sql`last(${x.sql})`, type: x.type }), 1, 1);
+aggregate('argMin', ([x, y]) => ({ sql: sql`arg_min(${x.sql}, ${y.sql})`, type: x.type }), 2, 2);
+aggregate('argMax', ([x, y]) => ({ sql: sql`arg_max(${x.sql}, ${y.sql})`, type: x.type }), 2, 2);
+aggregate('argMinIf', ([x, y, c]) => ({ sql: withIf(sql`arg_min(${x.sql}, ${y.sql})`, c), type: x.type }), 3, 3);
+aggregate('argMaxIf', ([x, y, c]) => ({ sql: withIf(sql`arg_max(${x.sql}, ${y.sql})`, c), type: x.type }), 3, 3);
+aggregate('median', ([x]) => ({ sql: sql`quantile_cont(${num(x)}, 0.5)`, type: 'Float' }), 1, 1);
+const fraction = (p: Expr, fx: Fx): number => {
+  const v = p.constant?.value;
+  if (typeof v !== 'number' || v < 0 || v > 1) fail(`${fx.name}() takes a level between 0 and 1`, fx.node);
+  return v as number;
+};
+aggregate('quantile', ([x], fx) => ({ sql: sql`quantile_cont(${num(x)}, ${raw(String(fraction(fx.params[0], fx)))})`, type: 'Float' }), 1, 1, [1, 1]);
+aggregate('quantileIf', ([x, c], fx) => ({ sql: withIf(sql`quantile_cont(${num(x)}, ${raw(String(fraction(fx.params[0], fx)))})`, c), type: 'Float' }), 2, 2, [1, 1]);
+aggregate('quantiles', ([x], fx) => ({ sql: sql`quantile_cont(${num(x)}, [${raw(fx.params.map((p) => String(fraction(p, fx))).join(', '))}])`, type: 'Array' }), 1, 1, [1, 20]);
+aggregate(['groupArray', 'array_agg'], ([x]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
+aggregate('groupArrayIf', ([x, c]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL AND ${c.sql}), [])`, type: 'Array' }), 2, 2);
+aggregate('groupUniqArray', ([x]) => ({ sql: sql`coalesce(list(DISTINCT ${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
+for (const [name, duck] of [['stddevPop', 'stddev_pop'], ['stddevSamp', 'stddev_samp'], ['varPop', 'var_pop'], ['varSamp', 'var_samp']] as const) {
+  aggregate(name, ([x]) => ({ sql: sql`${raw(duck)}(${num(x)})`, type: 'Float' }), 1, 1);
+}
+for (const [name, duck] of [['corr', 'corr'], ['covarPop', 'covar_pop'], ['covarSamp', 'covar_samp']] as const) {
+  aggregate(name, ([x, y]) => ({ sql: sql`${raw(duck)}(${num(x)}, ${num(y)})`, type: 'Float' }), 2, 2);
+}
+
+// ---- window-only functions (aggregates work over windows too)
+
+const windowFn = (name: string, min: number, max: number, build: (args: Expr[]) => { sql: Sql; type: HType }) =>
+  define('window', name, min, max, (args) => {
+    const b = build(args);
+    return expr(b.sql, b.type, args);
+  });
+windowFn('row_number', 0, 0, () => ({ sql: raw('row_number()'), type: 'UInt' }));
+windowFn('rank', 0, 0, () => ({ sql: raw('rank()'), type: 'UInt' }));
+windowFn('dense_rank', 0, 0, () => ({ sql: raw('dense_rank()'), type: 'UInt' }));
+windowFn('percent_rank', 0, 0, () => ({ sql: raw('percent_rank()'), type: 'Float' }));
+windowFn('cume_dist', 0, 0, () => ({ sql: raw('cume_dist()'), type: 'Float' }));
+windowFn('ntile', 1, 1, ([n]) => ({ sql: sql`ntile(${num(n)})`, type: 'UInt' }));
+for (const [names, duck] of [[['lag', 'lagInFrame'], 'lag'], [['lead', 'leadInFrame'], 'lead']] as const) {
+  for (const name of names) windowFn(name, 1, 3, (args) => ({ sql: call(duck, args.map((a) => a.sql)), type: args[0].type }));
+}
+windowFn('first_value', 1, 1, ([x]) => ({ sql: sql`first_value(${x.sql})`, type: x.type }));
+windowFn('last_value', 1, 1, ([x]) => ({ sql: sql`last_value(${x.sql})`, type: x.type }));
+windowFn('nth_value', 2, 2, ([x, n]) => ({ sql: sql`nth_value(${x.sql}, ${num(n)})`, type: x.type }));
+
+/** The catalogue entry of `name` (ClickHouse's case-insensitive names also lowercased). */
+export function lookupFunction(name: string): FunctionSpec | undefined {
+  const exact = FUNCTIONS.get(name);
+  if (exact !== undefined) return exact;
+  const lower = name.toLowerCase();
+  if (!CASE_INSENSITIVE.has(lower)) return undefined;
+  for (const [known, spec] of FUNCTIONS) if (known.toLowerCase() === lower) return spec;
+  return undefined;
+}
+
+/** Every supported name by group, for the README's table. Internal names (`_…`) are left out. */
+export function supportedFunctions(): Map<FunctionGroup, string[]> {
+  const out = new Map<FunctionGroup, string[]>();
+  for (const [name, spec] of FUNCTIONS) {
+    if (name.startsWith('_')) continue;
+    const names = out.get(spec.group) ?? [];
+    names.push(name);
+    out.set(spec.group, names);
+  }
+  for (const names of out.values()) names.sort((a, b) => a.localeCompare(b));
+  return out;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.length];
+}
+
+/** The closest known name, when one is close enough to be a likely typo. */
+export function closestFunction(name: string): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  const lower = name.toLowerCase();
+  for (const known of FUNCTIONS.keys()) {
+    if (known.startsWith('_')) continue;
+    const d = distance(lower, known.toLowerCase());
+    if (d < bestDistance) {
+      best = known;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
+}

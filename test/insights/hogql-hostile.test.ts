@@ -1,0 +1,146 @@
+// Hostile HogQL through the real server (issue 28): every query answers a 400 or only the
+// project's own rows, never a 5xx. Another project's events and persons share the store and
+// the distinct ids; quotes, backslashes and comments in identifiers and strings stay data;
+// DuckDB's table functions, files, settings and statements other than SELECT are out of
+// reach; row limits hold. The store is intact afterwards.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomUUID } from 'node:crypto';
+import { apiClient, type ApiCall } from '../helpers/api.js';
+import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
+
+const s = suite('insights: hostile HogQL');
+let t: TestServer;
+let api: ApiCall;
+let other: { id: number; api_token: string };
+const statuses: number[] = [];
+
+const hogql = async (query: string, extra: Record<string, unknown> = {}) => {
+  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query, ...extra }, refresh: 'force_blocking' });
+  statuses.push(r.status);
+  return r;
+};
+const rows = async (query: string, extra: Record<string, unknown> = {}) => {
+  const r = await hogql(query, extra);
+  assert.is(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
+  return r.body.results as unknown[][];
+};
+const refused = async (query: string, detail?: RegExp) => {
+  const r = await hogql(query);
+  assert.is(r.status, 400, `${query}: ${JSON.stringify(r.body)}`);
+  assert.is(r.body.type, 'validation_error');
+  if (detail) assert.match(r.body.detail, detail, query);
+};
+
+const ev = (event: string, distinct_id: string, properties: Record<string, unknown> = {}, timestamp = '2024-06-01T10:00:00Z') =>
+  ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
+
+s.before(async () => {
+  t = await startTestServer({ consumers: NO_DESTINATIONS });
+  api = apiClient(t);
+  const admin = t.server.tenancy.users()[0];
+  other = await t.server.tenancy.createProject(admin.organization_id, 'Other') as { id: number; api_token: string };
+  const mine = [ev('$pageview', 'shared', { $session_id: 'sess' }), ev('$pageview', 'mine-1', { plan: 'free' }), ev('purchase', 'mine-1')];
+  const theirs = [
+    ev('secret-b', 'shared', { card: '4242', $session_id: 'sess', $current_url: 'https://secret.example/' }, '2024-06-01T11:00:00Z'),
+    ev('$identify', 'shared', { $set: { email: 'victim@example.com' } }),
+    ev('secret-b', 'theirs-1'),
+  ];
+  assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: mine })).status, 200);
+  assert.is((await postJson(`${t.url}/batch/`, { api_key: other.api_token, batch: theirs })).status, 200);
+  await t.applied();
+  assert.equal(await rows('select count() from events'), [[3]]);
+  // The other project's rows are there, and its own queries see them.
+  const theirCount = await api('POST', `/api/environments/${other.id}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: "select count() from events where event = 'secret-b'" } });
+  assert.equal(theirCount.body.results, [[2]], JSON.stringify(theirCount.body));
+});
+s.after(async () => { await t?.close(); });
+
+s('another project’s rows are unreachable: filters, subqueries, joins, CTEs, unions, persons', async () => {
+  const none = [
+    "select count() from events where event = 'secret-b'",
+    `select count() from events where team_id = ${other.id}`,
+    'select count() from events where team_id != {me}',
+    "select count() from (select * from (select * from events where event = 'secret-b'))",
+    "select count() from events a join events b on a.distinct_id = b.distinct_id where b.event = 'secret-b'",
+    "with x as (select * from events) select count() from x where event = 'secret-b'",
+    "select count() from (select event from events union all select event from events) where event = 'secret-b'",
+    "select count() from persons where properties.email = 'victim@example.com'",
+    "select count() from events where person.properties.email = 'victim@example.com'",
+    "select count() from person_distinct_ids where person.properties.email = 'victim@example.com'",
+    "select count() from events where distinct_id in (select distinct_id from person_distinct_ids where person.properties.email = 'victim@example.com')",
+    "select count() from events where event in (select event from events where properties.card = '4242')",
+    "select count() from events -- where event = 'secret-b'\n where event = 'secret-b'",
+    "select count() from events /* union all select 1 from events */ where event = 'secret-b'",
+  ];
+  for (const q of none) assert.equal(await rows(q, { values: { me: t.projectId } }), [[0]], q);
+  assert.equal(await rows('select distinct team_id from events'), [[t.projectId]]);
+  // A session id both projects use: each project's session holds its own events only.
+  assert.equal(await rows('select session_id, $session_duration, $entry_current_url, $pageview_count from sessions'), [['sess', 0, null, 1]]);
+  assert.equal(await rows("select session.$session_duration, session.$end_current_url from events where distinct_id = 'shared'"), [[0, null]]);
+  assert.equal(await rows("select person.properties.email from events where distinct_id = 'shared'"), [[null]]);
+  assert.equal(await rows('select count() from persons p join events e on e.person_id = p.id'), [[3]]);
+});
+
+s('quotes, backslashes and comments in strings and identifiers are data', async () => {
+  assert.equal(await rows("select count() from events where event = 'x'' or 1=1 --'"), [[0]]);
+  assert.equal(await rows("select count() from events where event = 'x\\' or 1=1 --'"), [[0]]);
+  assert.equal(await rows("select 'a\\'; drop table events; --'"), [["a'; drop table events; --"]]);
+  await refused("select 'a\\\\'; drop table events; --'", /mismatched input 'drop'/);
+  assert.equal(await rows('select {v}', { values: { v: "'); DROP TABLE events; --" } }), [["'); DROP TABLE events; --"]]);
+  const aliased = await hogql('select 1 as `x"; drop table events; --`');
+  assert.is(aliased.status, 200);
+  assert.equal(aliased.body.columns, ['x"; drop table events; --']);
+  await refused('select `event"; drop table events; --` from events', /Unable to resolve field/);
+  await refused('select count() from `events"; drop table events; --`', /Unknown table/);
+  await refused('select properties.x from events e join events `a"b` on 1 = 1 where `a"b`.nope = 1', /Unable to resolve field/);
+  assert.equal(await rows('select properties.`a"\\b` from events limit 1'), [[null]]);
+  assert.equal(await rows("select formatDateTime(timestamp, '%Y\\'); drop') from events limit 1"), [["2024'); drop"]]);
+});
+
+s('DuckDB’s table functions, files, settings and other statements are out of reach', async () => {
+  for (const q of [
+    "select * from read_csv('/etc/passwd')", "select * from read_text('/etc/passwd')", "select * from read_parquet('x.parquet')",
+    "select * from glob('/*')", 'select * from duckdb_settings()', 'select * from duckdb_tables()', 'select * from information_schema.tables',
+    'select * from numbers(10)', 'select * from system.tables', 'select * from positions', 'select * from meta', 'select * from main.events',
+  ]) await refused(q, /Unknown table/);
+  for (const q of ["select getenv('HOME')", "select current_setting('threads')", "select read_text('/etc/passwd')", 'select sleep(10)', "select read_csv_auto('x')", 'select version()', "select pg_sleep(1)"]) {
+    await refused(q, /Unsupported function call/);
+  }
+  for (const q of [
+    "COPY events TO '/tmp/out.csv'", "ATTACH '/tmp/x.duckdb' AS x", 'INSTALL httpfs', 'LOAD httpfs', 'PRAGMA database_list', 'SET threads = 1',
+    'DROP TABLE events', 'DELETE FROM events', "INSERT INTO events VALUES (1)", 'CREATE TABLE x (a int)', "UPDATE events SET event = 'x'",
+    'select 1; drop table events', 'select 1; select 2', 'select * from events final',
+  ]) await refused(q);
+  await refused('select project from events', /Unable to resolve field: project/);
+  for (const q of ['select constructor from sessions', 'select session.__proto__ from events', 'select toString from sessions', 'select __proto__ from events']) {
+    await refused(q, /Unable to resolve field/);
+  }
+  await refused('select {__proto__}', /Placeholder/);
+  await refused('select {variables.constructor}', /Variable constructor is missing/);
+  await refused('select ' + '('.repeat(40) + '1' + ')'.repeat(40), /levels deep/);
+  await refused("select toHour(toTimeZone(timestamp, 'Nowhere/Zone')) from events");
+  await refused("select match(event, '(') from events");
+});
+
+s('row limits: 100 by default with hasMore, at most 50,000 whatever the LIMIT', async () => {
+  const page = await hogql('select arrayJoin(range(500)) as n');
+  assert.is(page.body.results.length, 100);
+  assert.is(page.body.hasMore, true);
+  // What a function is asked to build is bounded before any LIMIT could help.
+  await refused("select repeat('x', 1000000000)", /limited to 1000000 elements/);
+  await refused("select leftPad('x', 2000000000)", /limited to 1000000 elements/);
+  await refused('select length(range(1000000000))', /limited to 1000000 elements/);
+  await refused('select range(0, 10, 0)', /step cannot be 0/);
+  const capped = await hogql('select arrayJoin(range(60000)) as n limit 100000');
+  assert.is(capped.status, 200);
+  assert.is(capped.body.results.length, 50_000);
+});
+
+s('no 5xx, and the store is intact', async () => {
+  assert.equal(await rows('select count() from events'), [[3]]);
+  assert.ok(statuses.length > 40);
+  assert.ok(statuses.every((code) => code === 200 || code === 400), statuses.join(','));
+});
+
+s.run();

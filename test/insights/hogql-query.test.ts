@@ -1,0 +1,229 @@
+// HogQLQuery through the real server (issue 28): PostHog's SQL over the columnar store.
+// Events captured over HTTP, then queries as a PostHog user writes them: the response's
+// fields, the language (clauses, joins, subqueries, CTEs, unions, windows, lambdas,
+// placeholders), the function catalogue, and errors worded as PostHog words them.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomUUID } from 'node:crypto';
+import { apiClient, type ApiCall } from '../helpers/api.js';
+import { eventually, postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
+
+const h = suite('insights: HogQLQuery');
+let t: TestServer;
+let api: ApiCall;
+
+const hogql = async (query: string, extra: Record<string, unknown> = {}, path = 'environments') =>
+  api('POST', `/api/${path}/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query, ...extra }, refresh: 'force_blocking' });
+const rows = async (query: string, extra: Record<string, unknown> = {}) => {
+  const r = await hogql(query, extra);
+  assert.is(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
+  return r.body.results as unknown[][];
+};
+const refused = async (query: string, detail: RegExp, extra: Record<string, unknown> = {}) => {
+  const r = await hogql(query, extra);
+  assert.is(r.status, 400, `${query}: ${JSON.stringify(r.body)}`);
+  assert.is(r.body.type, 'validation_error');
+  assert.match(r.body.detail, detail);
+  return r.body;
+};
+
+h.before(async () => {
+  t = await startTestServer({ consumers: NO_DESTINATIONS });
+  api = apiClient(t);
+  const ev = (event: string, distinct_id: string, timestamp: string, properties: Record<string, unknown> = {}) =>
+    ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
+  const batch = [
+    ev('$pageview', 'anon-1', '2024-06-01T09:00:00Z', { $browser: 'Chrome', $current_url: 'https://a.example/x', price: 5, $session_id: 's1' }),
+    ev('$identify', 'user-1', '2024-06-01T09:30:00Z', { $anon_distinct_id: 'anon-1', $set: { email: 'one@example.com', plan: 'pro' }, $session_id: 's1' }),
+    ev('$pageview', 'user-1', '2024-06-02T10:00:00Z', { $browser: 'Chrome', price: 20, tags: ['a', 'b'] }),
+    ev('$pageview', 'user-2', '2024-06-02T23:30:00Z', { $browser: 'Safari', nested: { level: { deep: 'yes' } }, $session_id: 's2' }),
+    ev('purchase', 'user-2', '2024-06-03T12:00:00Z', { price: 30, $browser: 'Safari', $session_id: 's2' }),
+    ev('purchase', 'user-1', '2024-06-03T13:00:00Z', { price: '7.5' }),
+  ];
+  assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
+  await t.applied();
+  const r = await hogql('select count() from events');
+  assert.equal(r.body.results, [[6]], JSON.stringify(r.body));
+});
+h.after(async () => { await t?.close(); });
+
+h('the first query of PostHog’s docs: PostHog’s response fields, on both paths', async () => {
+  const r = await hogql('select event, count() from events group by event order by event');
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.results, [['$identify', 1], ['$pageview', 3], ['purchase', 2]]);
+  assert.equal(r.body.columns, ['event', 'count()']);
+  assert.equal(r.body.types, [['event', 'String'], ['count()', 'UInt64']]);
+  assert.is(r.body.hogql, 'select event, count() from events group by event order by event');
+  assert.is(r.body.hasMore, false);
+  assert.is(r.body.limit, 100);
+  assert.is(r.body.offset, 0);
+  assert.ok(Array.isArray(r.body.timings) && r.body.timings.some((x: { k: string }) => x.k === './execute'));
+  assert.is(r.body.is_cached, false);
+  const projects = await hogql('select event, count() from events group by event order by event', {}, 'projects');
+  assert.equal(projects.body.results, r.body.results);
+  // With a LIMIT of its own, PostHog's paginator does not run.
+  const limited = await hogql('select event from events order by timestamp limit 2');
+  assert.equal(limited.body.results, [['$pageview'], ['$identify']]);
+  assert.is(limited.body.hasMore, undefined);
+});
+
+h('fields, properties and persons; values as PostHog renders them', async () => {
+  assert.equal(await rows("select properties.$browser, properties.price, person.properties.email from events where event = 'purchase' order by timestamp"), [
+    ['Safari', '30', null], [null, '7.5', 'one@example.com'],
+  ]);
+  const typed = await hogql("select timestamp, toDate(timestamp), uuid, distinct_id, properties.nested.level.deep as deep from events where properties.nested.level.deep = 'yes'");
+  const [row] = typed.body.results;
+  assert.is(row[0], '2024-06-02T23:30:00Z');
+  assert.is(row[1], '2024-06-02');
+  assert.match(row[2], /^[0-9a-f-]{36}$/);
+  assert.is(row[4], 'yes');
+  assert.equal(typed.body.columns, ['timestamp', 'toDate(timestamp)', 'uuid', 'distinct_id', 'deep']);
+  assert.equal(typed.body.types.map((x: string[]) => x[1]), ["DateTime64(6, 'UTC')", 'Date', 'UUID', 'String', 'Nullable(String)']);
+  // properties['key'] is properties.key; text compared with a number reads as a number.
+  assert.equal(await rows("select properties['$browser'] from events where properties.price > 10 order by timestamp"), [['Chrome'], ['Safari']]);
+  assert.equal(await rows('select sum(properties.price) from events'), [[62.5]]);
+  assert.equal(await rows("select count() from events e join persons p on e.person_id = p.id where p.properties.plan = 'pro'"), [[4]]);
+  assert.equal(await rows('select count() from person_distinct_ids'), [[3]]);
+});
+
+h('the project’s time zone: calendar functions and rendered times; events.pdi', async () => {
+  await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: 'Asia/Tokyo' });
+  try {
+    const r = await hogql("select timestamp, toHour(timestamp), toStartOfDay(timestamp), toDate(timestamp) from events where event = '$identify'");
+    assert.equal(r.body.results, [['2024-06-01T18:30:00+09:00', 18, '2024-06-01T00:00:00+09:00', '2024-06-01']]);
+    assert.is(r.body.types[0][1], "DateTime64(6, 'Asia/Tokyo')");
+    assert.equal(await rows("select count() from events where toDate(timestamp) = '2024-06-03'"), [[3]]);
+  } finally {
+    await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: 'UTC' });
+  }
+  assert.equal(await rows("select pdi.distinct_id, pdi.person.properties.email from events where event = '$identify'"), [['user-1', 'one@example.com']]);
+});
+
+h('clauses: where, group by, having, order by, limit/offset, distinct; aggregates in WHERE move to HAVING', async () => {
+  assert.equal(await rows("select distinct event from events where event != 'purchase' order by event"), [['$identify'], ['$pageview']]);
+  assert.equal(await rows('select event, count() as c from events group by event having c > 1 order by c desc'), [['$pageview', 3], ['purchase', 2]]);
+  assert.equal(await rows('select event, count() from events where count() > 1 group by event order by 2 desc'), [['$pageview', 3], ['purchase', 2]]);
+  assert.equal(await rows('select event from events order by timestamp limit 2 offset 3'), [['$pageview'], ['purchase']]);
+  // PostHog's parser reads `LIMIT 3, 1` as LIMIT 3 OFFSET 1.
+  assert.equal(await rows('select event from events order by timestamp limit 3, 1'), [['$identify'], ['$pageview'], ['$pageview']]);
+  const page = await hogql('select 1 from events');
+  assert.is(page.body.results.length, 6);
+  const offset = await hogql('select event from events order by timestamp offset 4');
+  assert.equal(offset.body.results, [['purchase'], ['purchase']]);
+  assert.is(offset.body.offset, 4);
+  assert.equal(await rows('select count() from events e join persons p on e.person_id = p.id where toString(p.id) = toString(e.person_id)'), [[6]]);
+});
+
+h('subqueries, CTEs, joins, unions', async () => {
+  assert.equal(await rows('select c from (select event, count() as c from events group by event) where event = \'purchase\''), [[2]]);
+  assert.equal(await rows("with buyers as (select distinct distinct_id from events where event = 'purchase') select count() from events where distinct_id in (select distinct_id from buyers)"), [[5]]);
+  assert.equal(await rows("select a.event, b.c from events a left join (select distinct_id, count() as c from events where event = 'purchase' group by distinct_id) b on a.distinct_id = b.distinct_id where a.event = '$pageview' order by a.timestamp"), [
+    ['$pageview', null], ['$pageview', 1], ['$pageview', 1],
+  ]);
+  assert.equal(await rows("select count() from (select 1 from events where event = 'purchase') cross join (select 1 union all select 2)"), [[4]]);
+  const unioned = await rows("select event from events where event = 'purchase' union all select 'x'");
+  assert.equal(unioned.map((r) => r[0]).sort(), ['purchase', 'purchase', 'x']);
+  const union = await rows("select 'a' as k union all select 'b'");
+  assert.equal(union.map((r) => r[0]).sort(), ['a', 'b']);
+  assert.equal(await rows('select e.event from events e inner join person_distinct_ids pdi using (distinct_id) order by e.timestamp limit 1'), [['$pageview']]);
+});
+
+h('conditionals, IN, LIKE, regex, placeholders and variables', async () => {
+  assert.equal(await rows("select case when event = 'purchase' then 'buy' else 'other' end as k, count() from events group by k order by k"), [['buy', 2], ['other', 4]]);
+  assert.equal(await rows("select if(event like '$%', 'dollar', 'plain'), multiIf(properties.price > 25, 'high', properties.price > 6, 'mid', 'low') from events where event = 'purchase' order by timestamp"), [
+    ['plain', 'high'], ['plain', 'mid'],
+  ]);
+  assert.equal(await rows("select count() from events where event in ('purchase', '$identify') and distinct_id ilike 'USER%' and distinct_id =~ '^user-[12]$'"), [[3]]);
+  assert.equal(await rows('select count() from events where event = {name} and properties.price > {min}', { values: { name: 'purchase', min: 10 } }), [[1]]);
+  assert.equal(await rows('select {variables.who}', { variables: { v1: { variableId: 'v1', code_name: 'who', value: 'me' } } }), [['me']]);
+  await refused('select {nope}', /Placeholder \{nope\}/);
+  await refused('select {variables.nope}', /Variable nope is missing from query/);
+});
+
+h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
+  assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
+    ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],
+  ]);
+  assert.equal(await rows("select dateAdd('day', 2, toDate('2024-06-01')), toDateTime('2024-06-01 10:00:00') + interval 1 hour, toHour(toTimeZone(toDateTime('2024-06-01T10:00:00Z'), 'Asia/Tokyo'))"), [['2024-06-03', '2024-06-01T11:00:00Z', 19]]);
+  assert.equal(await rows("select concat('a', toString(1), null), upper('x'), substring('hello', 2, 3), replaceAll('a-b', '-', '+'), splitByChar(',', 'a,b'), length('héllo'), trim('  x ')"), [['a1', 'X', 'ell', 'a+b', ['a', 'b'], 5, 'x']]);
+  assert.equal(await rows('select JSONExtractString(\'{"a":{"b":"c"}}\', \'a\', \'b\'), JSONExtractInt(\'{"n":3}\', \'n\'), JSONHas(\'{"n":3}\', \'m\')'), [['c', 3, false]]);
+  assert.equal(await rows('select arrayMap(x -> x * 2, [1, 2, 3]), arrayFilter(x -> x > 1, [1, 2, 3]), has([1, 2], 2), range(3), arraySum([1, 2])'), [[[2, 4, 6], [2, 3], true, [0, 1, 2], 3]]);
+  assert.equal(await rows('select round(2.567, 2), intDiv(7, 2), abs(-3), greatest(1, 5), toInt(\'12\'), toFloat(\'1.5\'), toString(3)'), [[2.57, 3, 3, 5, 12, 1.5, '3']]);
+  assert.equal(await rows("select countIf(event = 'purchase'), uniq(distinct_id), uniqIf(distinct_id, event = '$pageview'), sumIf(properties.price, event = 'purchase'), argMax(event, timestamp), min(timestamp), quantile(0.5)(toFloat(properties.price)) from events"), [
+    [2, 3, 3, 37.5, 'purchase', '2024-06-01T09:00:00Z', 13.75],
+  ]);
+  assert.equal(await rows("select groupArray(event) from (select event from events where event = 'purchase' order by timestamp)"), [[['purchase', 'purchase']]]);
+  assert.equal(await rows("select event, row_number() over (partition by event order by timestamp) as rn, sum(toFloat(properties.price)) over (order by timestamp rows between unbounded preceding and current row) from events where event = 'purchase' order by timestamp"), [
+    ['purchase', 1, 30], ['purchase', 2, 37.5],
+  ]);
+  assert.equal(await rows("select arrayJoin(['x', 'y']) as v order by v"), [['x'], ['y']]);
+  // arrayJoin multiplies rows like a column: grouped, filtered and ordered by.
+  assert.equal(await rows("select arrayJoin(splitByChar('/', properties.$current_url)) as part, count() from events where part != '' group by part order by part"), [['a.example', 1], ['https:', 1], ['x', 1]]);
+  assert.equal(await rows("select event, arrayJoin(['a', 'b']) as k from events where k = 'b' and event = 'purchase'"), [['purchase', 'b'], ['purchase', 'b']]);
+  assert.equal(await rows('select event, count() from events group by all order by 2 desc limit 1'), [['$pageview', 3]]);
+  assert.equal(await rows("select toString(timestamp) from events where event = '$identify'"), [['2024-06-01 09:30:00']]);
+});
+
+h('sessions from $session_id, as a table and joined to events; {filters} with a date range', async () => {
+  assert.equal(await rows('select session_id, distinct_id, $session_duration, $entry_current_url, $pageview_count, $is_bounce from sessions order by session_id'), [
+    ['s1', 'anon-1', 1800, 'https://a.example/x', 1, false], ['s2', 'user-2', 45000, null, 1, false],
+  ]);
+  assert.equal(await rows("select event, session.$session_duration from events where event = 'purchase' order by timestamp"), [['purchase', 45000], ['purchase', null]]);
+  assert.equal(await rows('select count() from events where {filters}'), [[6]]);
+  assert.equal(await rows('select count() from events where {filters}', { filters: { dateRange: { date_from: '2024-06-02', date_to: '2024-06-03' } } }), [[2]]);
+  assert.equal(await rows('select count() from events e where {filters}', { filters: { dateRange: { date_from: '2024-06-03' } } }), [[2]]);
+  await refused('select count() from events where {filters}', /Property filters in \{filters\}/, { filters: { properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] } });
+});
+
+h('errors as PostHog words them: syntax with its position, unknown functions with a hint, arity, nesting, tables', async () => {
+  await refused('select event from events where', /^Syntax error at line 1, column 30: no viable alternative/);
+  await refused('select 1; select 2', /^Syntax error at line 1, column 10: mismatched input 'select' expecting <EOF>/);
+  await refused('select cuont() from events', /^Unsupported function call 'cuont\(\.\.\.\)'\. Perhaps you meant 'count\(\.\.\.\)'\?/);
+  await refused('select nosuchfunctionatall(1)', /^Unsupported function call 'nosuchfunctionatall\(\.\.\.\)'/);
+  await refused("select dateDiff('day', timestamp) from events", /^Function 'dateDiff' expects at least 3 arguments, found 2/);
+  await refused('select sum(count()) from events', /^Aggregation 'count' cannot be nested inside another aggregation 'sum'\./);
+  await refused('select x from nowhere', /^Unknown table "nowhere"\./);
+  await refused('select nosuchfield from events', /^Unable to resolve field: nosuchfield/);
+  await refused('select event as team_id from events', /reserved keyword/);
+  await refused('select [1][0]', /SQL indexes start from one/);
+  // DuckDB's own complaints about a query are the query's: 400, never 500.
+  await refused('select event, count() from events', /could not be run/);
+});
+
+h('EventsQuery takes the catalogue’s functions, person_display_name, aggregates in where, PostHog’s default order', async () => {
+  const events = async (q: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'EventsQuery', after: 'all', ...q }, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results as unknown[][];
+  };
+  assert.equal(await events({ select: ['event', 'count()'] }), [['$pageview', 3], ['purchase', 2], ['$identify', 1]]);
+  assert.equal(await events({ select: ['event', 'count()'], where: ['count() > 1'] }), [['$pageview', 3], ['purchase', 2]]);
+  assert.equal(await events({
+    select: ['toDate(timestamp)', "if(event = 'purchase', 1, 0)", "coalesce(properties.$browser, 'none')", "concat(event, '!')", 'round(toFloat(properties.price))', "dateDiff('day', toDateTime('2024-06-01'), timestamp)"],
+    where: ["event = 'purchase'"], orderBy: ['timestamp ASC'],
+  }), [['2024-06-03', 1, 'Safari', 'purchase!', 30, 2], ['2024-06-03', 1, 'none', 'purchase!', 8, 2]]);
+  assert.equal(await events({ select: ["countIf(event = 'purchase')", 'argMax(event, timestamp)', 'uniq(distinct_id)'] }), [[2, 'purchase', 3]]);
+  const people = await events({ select: ['person_display_name -- Person', 'event'], where: ["event = 'purchase'"], orderBy: ['timestamp ASC'] });
+  assert.equal(people.map((r) => (r[0] as { display_name: string }).display_name), ['user-2', 'one@example.com']);
+  assert.match((people[0][0] as { id: string }).id, /^[0-9a-f-]{36}$/);
+  const bad = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'EventsQuery', select: ['cuont()'] } });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.attr, 'select.0');
+  assert.match(bad.body.detail, /Unsupported function call 'cuont\(\.\.\.\)'\. Perhaps you meant 'count\(\.\.\.\)'\?/);
+});
+
+h('HogQL in the background: async, poll, cancel as the other kinds', async () => {
+  const start = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: "select count() from events where event = 'purchase'" }, refresh: 'force_async' });
+  assert.is(start.status, 202, JSON.stringify(start.body));
+  const id = start.body.query_status.id;
+  const done = await eventually(async () => {
+    const poll = await api('GET', `/api/environments/${t.projectId}/query/${id}/`, t.personalKey);
+    return poll.status === 200 && poll.body.query_status.complete ? poll.body : null;
+  });
+  assert.equal(done.query_status.results.results, [[2]]);
+  const again = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: 'select count() from events e1 cross join events e2 cross join events e3' }, refresh: 'force_async' });
+  assert.is(again.status, 202);
+  assert.is((await api('DELETE', `/api/environments/${t.projectId}/query/${again.body.query_status.id}/`, t.personalKey)).status, 204);
+});
+
+h.run();
