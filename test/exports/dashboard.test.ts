@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gridBox, gridBoxes, pixelBoxes, CANVAS_WIDTH } from '../../src/exports/dashboard/layout.js';
 import { renderDashboard } from '../../src/exports/dashboard/render.js';
+import { dashboardSvg, MAX_HEIGHT } from '../../src/exports/dashboard/picture.js';
 import { plainLines, wrap } from '../../src/exports/dashboard/text.js';
 import type { DashboardData, DashboardTileData } from '../../src/exports/dashboard/types.js';
 import { decodePng, inked, type DecodedPng } from '../helpers/png.js';
@@ -82,6 +83,15 @@ s('PNG: one picture as wide as PostHog\'s grid, as tall as the tiles; every tile
   boxes.forEach((box, i) => assert.ok(inkedIn(img, box) > 0.003, `tile ${i} has something drawn (${inkedIn(img, box)})`));
   // A chart inks much more of its box than the text card does.
   assert.ok(inkedIn(img, boxes[0]) > inkedIn(img, boxes[1]));
+});
+
+s('PNG: a dashboard taller than the picture may be stops at its bound and says how many tiles it shows', () => {
+  const tiles = Array.from({ length: 90 }, (_, i) => ({ id: i, layout: null, text: `Note ${i}`, insight: null, error: null }));
+  const img = decodePng(renderDashboard('image/png', { ...board, tiles }));
+  assert.equal([img.width, img.height], [CANVAS_WIDTH, MAX_HEIGHT]);
+  // The note along the bottom edge.
+  assert.ok(inked(img, MAX_HEIGHT - 72, MAX_HEIGHT - 40) > 0.002, `${inked(img, MAX_HEIGHT - 72, MAX_HEIGHT - 40)}`);
+  assert.match(dashboardSvg({ ...board, tiles }), /Showing \d+ of 90 tiles/);
 });
 
 s('PNG: an empty dashboard is a picture that says so', () => {

@@ -10,6 +10,10 @@ import { localTime, plainLines, wrap } from './text.js';
 import type { DashboardData, DashboardTileData } from './types.js';
 
 const INSET = 10;
+// The tallest picture drawn (about 40 rows of tiles): 1920 × 16,000 px is some 120 MB of
+// pixels in the export worker. Tiles below are left out, and the picture says so.
+export const MAX_HEIGHT = 16_000;
+const NOTE_HEIGHT = 40;
 const TEXT_SIZE = 16;
 const LINE = 22;
 
@@ -60,9 +64,20 @@ export function dashboardSvg(d: DashboardData): string {
   parts.push(block({ x: PADDING, y: top, width, height: LINE }, [`${count} tile${count === 1 ? '' : 's'} · computed ${localTime(d.computedAt, d.timezone)} (${d.timezone})`], 13, FAINT));
   top += LINE + 16;
   const { boxes, height } = pixelBoxes(gridBoxes(d.tiles), top);
-  d.tiles.forEach((tile, i) => parts.push(tileSvg(tile, i, boxes[i])));
+  const fits = (i: number) => boxes[i].y + boxes[i].height <= MAX_HEIGHT - NOTE_HEIGHT - PADDING;
+  let shown = 0;
+  d.tiles.forEach((tile, i) => {
+    if (!fits(i)) return;
+    parts.push(tileSvg(tile, i, boxes[i]));
+    shown++;
+  });
   if (count === 0) parts.push(block({ x: PADDING, y: top, width, height: LINE }, ['This dashboard has no tiles.'], TEXT_SIZE, MUTED));
-  const total = Math.ceil(Math.max(height, top + 2 * LINE));
+  let total = Math.ceil(Math.max(height, top + 2 * LINE));
+  if (shown < count) {
+    total = MAX_HEIGHT;
+    parts.push(block({ x: PADDING, y: total - PADDING - NOTE_HEIGHT + 8, width, height: LINE },
+      [`Showing ${shown} of ${count} tiles: the picture stops at ${MAX_HEIGHT.toLocaleString('en-US')} px. The PDF and JSON exports have them all.`], TEXT_SIZE, MUTED));
+  }
   return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${CANVAS_WIDTH}" height="${n(total)}" viewBox="0 0 ${CANVAS_WIDTH} ${n(total)}">` +
     `<rect width="100%" height="100%" fill="#f5f6f8"/>${parts.join('')}</svg>`;
 }
