@@ -121,11 +121,12 @@ export const errors = {
     new ApiError(400, 'validation_error', 'invalid_input', 'Either dashboard, insight or export_context is required for an export.'),
   insightOfAnotherProject: () =>
     new ApiError(400, 'validation_error', 'invalid_input', 'This insight does not belong to your team.', 'insight'),
-  // No dashboards exist in hedgerow: PostHog's answer for a dashboard id it cannot find,
-  // saying why.
-  noDashboards: (pk: unknown) =>
-    new ApiError(400, 'validation_error', 'does_not_exist',
-      `Invalid pk "${String(pk)}" - object does not exist. hedgerow has no dashboards yet: export an insight instead.`, 'dashboard'),
+  dashboardOfAnotherProject: () =>
+    new ApiError(400, 'validation_error', 'invalid_input', 'This dashboard does not belong to your team.', 'dashboard'),
+  // A whole dashboard is a picture, a document or its data; its tables have no one file.
+  dashboardFormat: (format: string, allowed: readonly string[]) =>
+    new ApiError(400, 'validation_error', 'invalid_input',
+      `A dashboard cannot be exported as ${format}. Export it as ${allowed.join(', ')}, or export one of its insights.`, 'export_format'),
   insightWithoutQuery: () =>
     new ApiError(400, 'validation_error', 'invalid_input',
       'This insight has no query (only legacy filters), so hedgerow cannot export it. Save it with a query first.', 'insight'),

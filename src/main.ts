@@ -20,6 +20,7 @@ import { flagsModule } from './flags/module.js';
 import { insightsModule } from './insights/module.js';
 import { dashboardsModule } from './dashboards/module.js';
 import { exportsModule } from './exports/module.js';
+import { subscriptionsModule } from './subscriptions/module.js';
 import { destinationsModule } from './destinations/module.js';
 import { snapshotsModule } from './snapshots/module.js';
 import { hogModule } from './hog/module.js';
@@ -36,6 +37,7 @@ export const MODULES: readonly NodeModule[] = [
   insightsModule,
   dashboardsModule,
   exportsModule,
+  subscriptionsModule,
   destinationsModule,
   snapshotsModule,
   hogModule,

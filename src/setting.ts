@@ -29,7 +29,7 @@ export interface Setting<V> {
   // The values it takes, in words ("1 to 5", "debug, info, warn, error, silent").
   readonly allowed: string;
   readonly fallback: V | Computed<V>;
-  // A secret's value is never printed (`hedgerow config`, errors); none today.
+  // A secret's value is never printed (`hedgerow config`, errors): HEDGEROW_SMTP_URL's password.
   readonly secret: boolean;
   // The value of a raw string, or a Refusal saying which bound it misses.
   read(raw: string): V;

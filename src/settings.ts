@@ -124,6 +124,18 @@ export const SETTINGS = {
       env: 'HEDGEROW_EXPORT_CLAIM_TTL_MS', min: 300, default: 30_000, doc: 'with NATS: how long a render\'s claim outlives its node\'s last renewal (ms)',
     }),
   },
+  subscriptions: {
+    tickMs: whole({ env: 'HEDGEROW_SUBSCRIPTION_TICK_MS', min: 10, default: 30_000, doc: 'how often each node looks for subscriptions due (ms)' }),
+    retryMs: whole({ env: 'HEDGEROW_SUBSCRIPTION_RETRY_MS', min: 1, default: 60_000, doc: 'a failed delivery is tried again after this, each further time after twice the last (ms)' }),
+    attempts: whole({ env: 'HEDGEROW_SUBSCRIPTION_ATTEMPTS', min: 1, max: 20, default: 3, doc: 'deliveries tried per occurrence before it is given up (the error stays on the subscription)' }),
+    sendTimeoutMs: whole({ env: 'HEDGEROW_SUBSCRIPTION_SEND_TIMEOUT_MS', min: 1, default: 30_000, doc: 'how long a webhook, Slack or SMTP server may take to accept a delivery (ms)' }),
+    allow: text({
+      env: 'HEDGEROW_SUBSCRIPTION_ALLOW', default: '', check: parseAddressPolicy, allowed: 'CIDRs, addresses and host names, comma-separated',
+      doc: 'what webhook and Slack subscriptions may reach beyond the public internet (empty: public addresses only)',
+    }),
+    smtpUrl: optional({ env: 'HEDGEROW_SMTP_URL', secret: true, allowed: 'smtp://[user:password@]host[:port] or smtps://…', doc: 'the SMTP server email subscriptions are sent through (none: email subscriptions fail)' }),
+    smtpFrom: text({ env: 'HEDGEROW_SMTP_FROM', nonEmpty: true, default: 'hedgerow@localhost', allowed: 'an email address', doc: 'the sender of email subscriptions' }),
+  },
   siteUrl: text({
     env: 'HEDGEROW_SITE_URL', nonEmpty: true, allowed: 'a URL', normalize: (url) => url.replace(/\/+$/, ''),
     default: { says: 'http://localhost:PORT', of: (e) => `http://localhost:${e.value('port') as number}` },

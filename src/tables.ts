@@ -14,6 +14,7 @@ import { insightsTables } from './insights/tables.js';
 import { destinationsTables } from './destinations/tables.js';
 import { exportsTables } from './exports/tables.js';
 import { dashboardsTables } from './dashboards/tables.js';
+import { subscriptionsTables } from './subscriptions/tables.js';
 
 export const tables = [
   logTables,
@@ -27,6 +28,7 @@ export const tables = [
   destinationsTables,
   exportsTables,
   dashboardsTables,
+  subscriptionsTables,
 ] as const;
 
 // The whole store: every domain's tables, for what truly needs them all (the management

@@ -62,6 +62,21 @@ s.run();
 cache.run();
 hog.run();
 
+const subscriptionsConfig = suite('config: subscriptions');
+
+subscriptionsConfig('a 30 s look, 3 attempts a minute apart then doubling, public targets only, no SMTP server unless set', () => {
+  assert.equal(parse({}).subscriptions, {
+    tickMs: 30_000, retryMs: 60_000, attempts: 3, sendTimeoutMs: 30_000, allow: '', smtpUrl: null, smtpFrom: 'hedgerow@localhost',
+  });
+  const set = parse({ HEDGEROW_SMTP_URL: 'smtp://bot:hunter2@mail.internal:2525', HEDGEROW_SUBSCRIPTION_ALLOW: '10.0.0.0/8' }).subscriptions;
+  assert.is(set.smtpUrl, 'smtp://bot:hunter2@mail.internal:2525');
+  assert.is(set.allow, '10.0.0.0/8');
+  assert.throws(() => parse({ HEDGEROW_SUBSCRIPTION_ALLOW: '10.0.0.0/40' }), (err: unknown) => err instanceof ConfigError);
+  assert.throws(() => parse({ HEDGEROW_SUBSCRIPTION_ATTEMPTS: '0' }), (err: unknown) => err instanceof ConfigError && /HEDGEROW_SUBSCRIPTION_ATTEMPTS/.test(err.message));
+});
+
+subscriptionsConfig.run();
+
 const exportsConfig = suite('config: exports');
 
 exportsConfig('one render thread, a 2 s and 100,000-row wait, a 10 min render limit, an hourly sweep, 30 s render claims and event exports of 50,000 rows read 10,000 at a time unless set', () => {
@@ -243,7 +258,8 @@ table('the config object keeps its shape: every key the service reads', () => {
     'exports.syncWaitMs', 'exports.workers', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',
     'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
     'logLevel', 'logPruneIntervalMs', 'managementRateLimitPerMinute', 'natsReplicas', 'natsUrl', 'personCacheSize', 'port', 'quotaFlushMs',
-    'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep',
+    'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep', 'subscriptions.allow', 'subscriptions.attempts', 'subscriptions.retryMs',
+    'subscriptions.sendTimeoutMs', 'subscriptions.smtpFrom', 'subscriptions.smtpUrl', 'subscriptions.tickMs',
   ]);
   assert.ok(Object.isFrozen(config) && Object.isFrozen(config.capture) && Object.isFrozen(config.hog), 'frozen, nested objects too');
   assert.equal([config.port, config.host, config.natsUrl, config.logLevel, config.json, config.geoipDb], [8000, '0.0.0.0', null, 'info', false, 'bundled']);

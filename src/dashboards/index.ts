@@ -3,3 +3,4 @@
 export { dashboardById, dashboardTiles, layoutOrder, type DashboardRecord, type TileRecord, type TextRecord } from './records.js';
 export { applyDashboard, effectiveFilters } from './filters.js';
 export type { DashboardsTables } from './tables.js';
+export { shownTiles, tileQuery, type ShownTile } from './shown.js';

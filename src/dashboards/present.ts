@@ -3,8 +3,8 @@
 // own overrides) and variables, calculated under the request's refresh mode, a few at a time.
 import { userBasic, type ProjectContext, type TenancyStore } from '../access/index.js';
 import { insightById, type InsightsTables, type RefreshMode } from '../insights/index.js';
-import { applyDashboard, effectiveFilters } from './filters.js';
-import { dashboardTiles, layoutOrder, type DashboardRecord, type TileRecord } from './records.js';
+import type { DashboardRecord, TileRecord } from './records.js';
+import { shownTiles, tileQuery } from './shown.js';
 import type { DashboardsTables } from './tables.js';
 import { canEdit } from './write.js';
 
@@ -52,15 +52,8 @@ export interface FullBodyInput {
 export async function fullBody(d: DashboardRecord, ctx: ProjectContext, input: FullBodyInput): Promise<Json> {
   const filters = input.filtersOverride ? { ...d.filters, ...input.filtersOverride } : d.filters;
   const variables = input.variablesOverride ? { ...d.variables, ...input.variablesOverride } : d.variables;
-  const tiles = dashboardTiles(input.store, d.project_id, d.id)
-    .filter((t) => !t.deleted)
-    .map((t) => ({ t, insight: t.insight_id === null ? null : insightById(input.store, d.project_id, t.insight_id) }))
-    .filter(({ t, insight }) => t.insight_id === null || (insight && !insight.deleted))
-    .sort((a, b) => layoutOrder(a.t, b.t));
-  const shown = await mapBounded(tiles, TILE_CONCURRENCY, async ({ t, insight }) => {
-    const body = insight
-      ? await input.present(ctx, insight, input.mode, applyDashboard(insight.query, effectiveFilters(filters, t.filters_overrides), variables))
-      : null;
+  const shown = await mapBounded(shownTiles(input.store, d), TILE_CONCURRENCY, async ({ tile: t, insight }) => {
+    const body = insight ? await input.present(ctx, insight, input.mode, tileQuery(t, insight, filters, variables)) : null;
     return { t, body };
   });
   return {

@@ -15,6 +15,9 @@ export const FORMAT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = {
   'application/json': 'json',
 };
 
+// What a whole dashboard exports as (./dashboard/render.ts): a picture, a document, its data.
+export const DASHBOARD_FORMATS: readonly ExportFormat[] = ['image/png', 'application/pdf', 'application/json'];
+
 const known = new Set<string>(EXPORT_FORMATS);
 
 function isExportFormat(value: unknown): value is ExportFormat {

@@ -9,6 +9,7 @@ export { defaultExpiresAfter, exportFilename, slugify, type FilenameParts } from
 export { EXPORT_FORMATS, FORMAT_EXTENSIONS, XLSX_TYPE, parseExportFormat, type ExportFormat } from './formats.js';
 export type { ExportTasks, RenderTask, StoreTask } from './tasks.js';
 export type { ExportContext, InsightData, RenderedExport } from './types.js';
+export { parseDateTime } from './api/validate.js';
 export { createExportsApi, type ExportsApi, type ExportsApiOptions, type ExportsSettings } from './api/wiring.js';
 export { exportCommands } from './assets/commands.js';
 export type { RenderClaims, AssetKey } from './assets/claims.js';

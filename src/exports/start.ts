@@ -6,17 +6,23 @@ import type { NodeContext, Started, Use } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
 import type { InsightsTables, QueryService } from '../insights/index.js';
 import { insightsModule } from '../insights/module.js';
+import type { DashboardsTables } from '../dashboards/index.js';
 import { createLazyWorkerPool } from '../pools/index.js';
 import type { ExportsTables } from './tables.js';
 import type { ExportTasks } from './tasks.js';
 import { openSharedExports } from './assets/shared.js';
-import { createExportsApi } from './api/wiring.js';
+import { createExportsApi, type ExportsApi } from './api/wiring.js';
 
 const EXPORT_WORKER_URL = new URL('../../workers/exports.js', import.meta.url);
 
-export type ExportsTablesUsed = ExportsTables & InsightsTables;
+export type ExportsTablesUsed = ExportsTables & InsightsTables & DashboardsTables;
 
-export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use): Promise<Started> {
+// What the exports module gives the modules after it.
+export interface ExportsProvides {
+  publishPng: ExportsApi['publishPng'];
+}
+
+export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use): Promise<Started<ExportsProvides>> {
   const { config, log } = ctx;
   const { auth, tenancy } = use(accessModule);
   const { service } = use(insightsModule);
@@ -30,8 +36,9 @@ export async function startExports(ctx: NodeContext<ExportsTablesUsed>, use: Use
   const closing = new Promise<never>((_resolve, reject) => { interrupt = reject; });
   closing.catch(() => undefined);
   const queries: QueryService = { ...service, answer: (...args) => Promise.race([service.answer(...args), closing]) };
-  const exports = createExportsApi({ auth, store: ctx.store, writes: ctx.writes, tenancy, queries, pool, dataDir: config.dataDir, settings: config.exports, log, shared });
+  const exports = createExportsApi({ auth, store: ctx.store, writes: ctx.writes, tenancy, queries, pool, dataDir: config.dataDir, settings: config.exports, log, shared, siteUrl: config.siteUrl });
   return {
+    provides: { publishPng: exports.publishPng },
     routes: exports.routes,
     async close() {
       const closed = exports.close();

@@ -2,6 +2,7 @@
 // rendering runs there, never on the HTTP thread. Inputs and outputs are plain data.
 import type { Task } from '../pools/index.js';
 import type { ExportFormat } from './formats.js';
+import type { DashboardData } from './dashboard/types.js';
 import type { ExportContext, InsightData, RenderedExport, StoredContent } from './types.js';
 
 export interface RenderTask {
@@ -14,6 +15,13 @@ export interface RenderTask {
 // to the main thread, only their hash and size.
 export interface StoreTask extends RenderTask {
   dir: string;
+}
+
+// A dashboard rendered whole (./dashboard/render.ts) and stored under `dir`.
+export interface StoreDashboardTask {
+  dir: string;
+  format: ExportFormat;
+  dashboard: DashboardData;
 }
 
 // A page of an export of events appended to its spool file (../tabular/spool.ts); answers
@@ -37,6 +45,7 @@ export interface SpoolCsvTask {
 export type ExportTasks = {
   render: Task<RenderTask, RenderedExport>;
   store: Task<StoreTask, StoredContent>;
+  storeDashboard: Task<StoreDashboardTask, StoredContent>;
   spool: Task<SpoolTask, string[]>;
   spoolCsv: Task<SpoolCsvTask, StoredContent>;
   discard: Task<{ path: string }, void>;

@@ -251,6 +251,65 @@ export const eventsTable: InsightData = {
   ],
 };
 
+// PostHog's cumulative line: the running total (the query runner sums `data` itself).
+const cumulate = (values: number[]) => values.reduce<number[]>((out, v) => [...out, (out[out.length - 1] ?? 0) + v], []);
+
+export const cumulativeSignups: InsightData = {
+  name: 'Sign-ups this month, cumulative',
+  timezone: 'Europe/Berlin',
+  query: {
+    kind: 'InsightVizNode',
+    source: {
+      kind: 'TrendsQuery', interval: 'day', dateRange: { date_from: '2024-03-01', date_to: '2024-03-30' },
+      series: [{ kind: 'EventsNode', event: 'signed_up', name: 'signed_up' }, { kind: 'EventsNode', event: 'upgraded', name: 'upgraded' }],
+      trendsFilter: { display: 'ActionsLineGraphCumulative' },
+    },
+  },
+  result: [
+    trendItem('signed_up', cumulate(wave(30, 60, 1, 0)), DAYS_30),
+    trendItem('upgraded', cumulate(wave(30, 12, 0.3, 3)), DAYS_30, {}, 1),
+  ],
+};
+
+export const unstackedBars: InsightData = {
+  name: 'Weekly page views by browser (unstacked)',
+  timezone: 'UTC',
+  query: {
+    kind: 'InsightVizNode',
+    source: {
+      kind: 'TrendsQuery', interval: 'week', dateRange: { date_from: '-8w' }, series: [{ kind: 'EventsNode', event: '$pageview', name: '$pageview' }],
+      breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' }, trendsFilter: { display: 'ActionsUnstackedBar' },
+    },
+  },
+  result: [
+    trendItem('$pageview', [5400, 5810, 6020, 5900, 6300, 6650, 6480, 7010], WEEKS, { label: 'Chrome', breakdown_value: 'Chrome' }),
+    trendItem('$pageview', [2700, 2650, 2900, 3010, 2980, 3120, 3300, 3280], WEEKS, { label: 'Safari', breakdown_value: 'Safari' }),
+    trendItem('$pageview', [1200, 1150, 1230, 1190, 1260, 1210, 1300, 1280], WEEKS, { label: 'Firefox', breakdown_value: 'Firefox' }),
+  ],
+};
+
+export const countriesTable: InsightData = {
+  ...countriesPie,
+  name: 'Visitors by country (table)',
+  query: { kind: 'InsightVizNode', source: { ...(countriesPie.query as { source: Record<string, unknown> }).source, trendsFilter: { display: 'ActionsTable' } } },
+};
+
+export const countriesMap: InsightData = {
+  ...countriesPie,
+  name: 'Visitors by country (world map)',
+  query: { kind: 'InsightVizNode', source: { ...(countriesPie.query as { source: Record<string, unknown> }).source, trendsFilter: { display: 'WorldMap' } } },
+};
+
+export const funnelTrends: InsightData = {
+  name: 'Sign-up conversion over time',
+  timezone: 'UTC',
+  query: {
+    kind: 'FunnelsQuery', interval: 'day', dateRange: { date_from: '2024-03-01', date_to: '2024-03-30' },
+    series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'signed_up' }], funnelsFilter: { funnelVizType: 'trends' },
+  },
+  result: [{ count: 30, data: wave(30, 24, 0.1, 2).map((v) => Math.min(100, v)), days: DAYS_30, labels: DAYS_30.map(postHogLabel) }],
+};
+
 export const everyKind: Record<string, InsightData> = {
   'trends-line': trendsByBrowser,
   'trends-bar-compare': signupsCompared,
@@ -258,6 +317,11 @@ export const everyKind: Record<string, InsightData> = {
   'trends-pie': countriesPie,
   'trends-bar-value': countriesBars,
   'trends-number': boldNumber,
+  'trends-cumulative': cumulativeSignups,
+  'trends-bar-unstacked': unstackedBars,
+  'trends-table': countriesTable,
+  'trends-world-map': countriesMap,
+  'funnel-trends': funnelTrends,
   funnel: signupFunnel,
   'funnel-breakdown': funnelByPlan,
   'funnel-time-to-convert': timeToConvert,

@@ -24,6 +24,7 @@ storePerTest(s, 'hedgerow-export-jobs-', (opened) => { store = opened; });
 const PROJECT = { id: 1, timezone: 'Europe/Paris' } as Parameters<ExportSources['run']>[0];
 const sources: ExportSources = {
   insight: () => ({ name: 'Views', query: { kind: 'TrendsQuery', series: [{ event: '$pageview' }] } }),
+  dashboard: () => null,
   project: (id) => (id === 1 ? PROJECT : undefined),
   run: async () => ({ results: [{ label: '$pageview', data: [1, 2], labels: ['1 Jan', '2 Jan'], days: ['2024-01-01', '2024-01-02'] }] }),
 };

@@ -24,6 +24,7 @@ storePerTest(s, 'hedgerow-export-resume-', (opened) => { store = opened; });
 const TTL = 200;
 const sources: ExportSources = {
   insight: () => ({ name: 'Views', query: { kind: 'TrendsQuery' } }),
+  dashboard: () => null,
   project: (id) => (id === 1 ? ({ id: 1, timezone: 'UTC' } as ReturnType<ExportSources['project']>) : undefined),
   run: async () => ({ results: [] }),
 };

@@ -47,6 +47,7 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   exports: ['exports', 'main', plainMaps],
   dashboards: ['dashboards', 'main', plainMaps],
   dashboardTiles: ['dashboard_tiles', 'main', plainMaps],
+  subscriptions: ['subscriptions', 'main', plainMaps],
 };
 
 s('every table of the list opens the database, environment and options existing data dirs were written with', () => {

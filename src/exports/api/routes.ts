@@ -20,7 +20,7 @@ import type { RenderJobs } from '../assets/jobs.js';
 import type { SharedFiles } from '../assets/shared.js';
 import { EXPORT_FORMATS } from '../formats.js';
 import { presentAsset } from './present.js';
-import { parseExportRequest, type InsightTarget } from './validate.js';
+import { parseExportRequest, type DashboardTarget, type InsightTarget } from './validate.js';
 
 export interface ExportRoutesOptions {
   auth: ManagementAuth;
@@ -33,6 +33,8 @@ export interface ExportRoutesOptions {
   shared?: SharedFiles;
   // An insight by its global id, in whichever project; its name for the file name.
   insight(id: number): (InsightTarget & { name: string }) | undefined;
+  // A dashboard likewise.
+  dashboard(id: number): (DashboardTarget & { name: string }) | undefined;
   // How long a create waits for its file.
   syncWaitMs: number;
   now(): Date;
@@ -58,16 +60,18 @@ export function exportRoutes(opts: ExportRoutesOptions): Route[] {
   }
 
   async function create(req: HttpRequest, ctx: ProjectContext): Promise<HttpResponse> {
-    const request = parseExportRequest(jsonObject(req), ctx.project.id, opts.insight);
+    const request = parseExportRequest(jsonObject(req), ctx.project.id, opts);
     const now = opts.now();
     const insight = request.insight === null ? undefined : opts.insight(request.insight);
+    // The file is named after the dashboard when the whole dashboard is exported.
+    const dashboard = request.dashboard === null || insight ? undefined : opts.dashboard(request.dashboard);
     const asset = await opts.writes.submit(insertExportCommand, {
-      project_id: ctx.project.id, created_by: ctx.user.id, dashboard: null, insight: request.insight,
+      project_id: ctx.project.id, created_by: ctx.user.id, dashboard: request.dashboard, insight: request.insight,
       export_format: request.format, export_context: request.exportContext, created_at: now.toISOString(),
       expires_after: (request.expiresAfter ?? defaultExpiresAfter(request.format, now)).toISOString(),
       filename: exportFilename({
         format: request.format, contextFilename: contextObject(request.exportContext)?.filename, insightName: insight?.name,
-        hasInsight: insight !== undefined, createdAt: now,
+        dashboardName: dashboard?.name, hasInsight: insight !== undefined, createdAt: now,
       }),
       content: null, exception: null, attempts: 1,
     });

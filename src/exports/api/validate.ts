@@ -4,7 +4,7 @@
 import { errors } from '../../errors.js';
 import { pythonType } from '../../http/body.js';
 import { parseQuery, QueryError } from '../../insights/index.js';
-import { parseExportFormat, type ExportFormat } from '../formats.js';
+import { DASHBOARD_FORMATS, parseExportFormat, type ExportFormat } from '../formats.js';
 import { contextQuery } from '../assets/asset-store.js';
 
 type Body = Record<string, unknown>;
@@ -16,9 +16,15 @@ export interface InsightTarget {
   hasQuery: boolean;
 }
 
+export interface DashboardTarget {
+  project_id: number;
+  deleted: boolean;
+}
+
 export interface ExportRequest {
   format: ExportFormat;
   insight: number | null;
+  dashboard: number | null;
   exportContext: unknown;
   // null: the format's default.
   expiresAfter: Date | null;
@@ -77,9 +83,17 @@ function falsy(v: unknown): boolean {
   return typeof v === 'object' && Object.keys(v).length === 0;
 }
 
-export function parseExportRequest(body: Body, projectId: number, findInsight: (id: number) => InsightTarget | undefined): ExportRequest {
-  const dashboard = pkField(body, 'dashboard');
-  if (dashboard) throw errors.noDashboards(dashboard.raw);
+export interface ExportTargets {
+  insight(id: number): InsightTarget | undefined;
+  dashboard(id: number): DashboardTarget | undefined;
+}
+
+export function parseExportRequest(body: Body, projectId: number, targets: ExportTargets): ExportRequest {
+  const dashboardPk = pkField(body, 'dashboard');
+  const dashboard = dashboardPk ? targets.dashboard(dashboardPk.pk) : undefined;
+  // Deleted dashboards are hidden as deleted insights are.
+  if (dashboardPk && (!dashboard || dashboard.deleted)) throw errors.doesNotExist('dashboard', dashboardPk.raw);
+  const findInsight = (id: number) => targets.insight(id);
   const insightPk = pkField(body, 'insight');
   const insight = insightPk ? findInsight(insightPk.pk) : undefined;
   // PostHog's insights manager leaves deleted insights out: to a request they do not exist.
@@ -88,8 +102,11 @@ export function parseExportRequest(body: Body, projectId: number, findInsight: (
   const expiresAfter = expiresField(body);
   const exportContext = body.export_context ?? null;
 
-  if (!insight && falsy(exportContext)) throw errors.exportTargetRequired();
-  if (insight) {
+  if (!insight && !dashboard && falsy(exportContext)) throw errors.exportTargetRequired();
+  if (dashboard && dashboard.project_id !== projectId) throw errors.dashboardOfAnotherProject();
+  if (dashboard && !insight) {
+    if (!(DASHBOARD_FORMATS as readonly string[]).includes(format)) throw errors.dashboardFormat(format, DASHBOARD_FORMATS);
+  } else if (insight) {
     if (insight.project_id !== projectId) throw errors.insightOfAnotherProject();
     if (!insight.hasQuery) throw errors.insightWithoutQuery();
   } else {
@@ -97,5 +114,5 @@ export function parseExportRequest(body: Body, projectId: number, findInsight: (
     if (source === null) throw errors.exportContextWithoutQuery();
     checkSource(source);
   }
-  return { format, insight: insightPk?.pk ?? null, exportContext, expiresAfter };
+  return { format, insight: insightPk?.pk ?? null, dashboard: dashboardPk?.pk ?? null, exportContext, expiresAfter };
 }

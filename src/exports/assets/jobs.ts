@@ -11,6 +11,7 @@ import type { ExportsTables } from '../tables.js';
 import type { Project } from '../../access/index.js';
 import type { ExportTasks } from '../tasks.js';
 import type { ExportContext, InsightData, StoredContent } from '../types.js';
+import { collectDashboard, type DashboardSource } from '../dashboard/collect.js';
 import { exportEvents, isEventsExport, type EventsExportLimits } from './events-export.js';
 import { allAssets, contextObject, contextQuery, isExpired, isPending, type ExportRecord } from './asset-store.js';
 import type { RenderClaims } from './claims.js';
@@ -20,8 +21,11 @@ import type { SharedFiles } from './shared.js';
 
 // What an export is made of, from the domains that own it (insights).
 export interface ExportSources {
-  // The insight's display name and stored query; null when it is gone (deleted).
-  insight(projectId: number, id: number): { name: string; query: unknown } | null;
+  // The insight's display name and stored query (under the dashboard's filters when the
+  // export names one the insight is on); null when it is gone (deleted).
+  insight(projectId: number, id: number, dashboard: number | null): { name: string; query: unknown } | null;
+  // The dashboard's tiles in order, queries under its filters; null when it is gone.
+  dashboard(projectId: number, id: number): DashboardSource | null;
   project(id: number): Project | undefined;
   // The query's response in PostHog's shape (results, and columns and types for tables).
   run(project: Project, query: unknown): Promise<QueryOutput>;
@@ -83,9 +87,16 @@ export function createRenderJobs(opts: RenderJobsOptions) {
   async function render(asset: ExportRecord, large: () => void): Promise<{ content: StoredContent; context: ExportContext | null }> {
     const project = opts.sources.project(asset.project_id);
     if (!project) throw new Error('The project no longer exists.');
+    if (asset.insight === null && asset.dashboard !== null) {
+      const dashboard = opts.sources.dashboard(asset.project_id, asset.dashboard);
+      if (!dashboard) throw new Error('The dashboard was deleted.');
+      const { data, rows } = await collectDashboard(dashboard, project, opts.sources.run, opts.now());
+      if (rows > opts.syncMaxRows) large();
+      return { content: await share(await opts.pool.run('storeDashboard', { dir: opts.dir, format: asset.export_format, dashboard: data })), context: null };
+    }
     let source: { name: string; query: unknown } | null;
     if (asset.insight !== null) {
-      source = opts.sources.insight(asset.project_id, asset.insight);
+      source = opts.sources.insight(asset.project_id, asset.insight, asset.dashboard);
       if (!source) throw new Error('The insight was deleted.');
     } else {
       const filename = contextObject(asset.export_context)?.filename;
@@ -107,12 +118,17 @@ export function createRenderJobs(opts: RenderJobsOptions) {
       };
       content = await opts.pool.run('store', { format: asset.export_format, insight, context: contextObject(asset.export_context), dir: opts.dir });
     }
+    return { content: await share(content), context };
+  }
+
+  // With NATS the file goes where every node reads it before its outcome is recorded.
+  async function share(content: StoredContent): Promise<StoredContent> {
     if (opts.shared) {
       const bytes = await readContent(opts.dir, content);
       if (!bytes) throw new Error('The rendered file is missing.');
       await opts.shared.put(content, bytes);
     }
-    return { content, context };
+    return content;
   }
 
   function withTimeout<T>(work: Promise<T>): Promise<T> {

@@ -114,7 +114,12 @@ export function funnelsChart(insight: InsightData, source: Json): Record<string,
   const context = [describeDateRange(source.dateRange, insight.timezone), insight.timezone].join(' · ');
   if (isRecord(result)) return timeToConvertChart(insight, result, context);
   const list = Array.isArray(result) ? result : [];
-  if (list.length > 0 && isRecord(list[0]) && Array.isArray(list[0].data)) return trendsChart(insight, source, 'Funnel conversion trends');
+  if (list.length > 0 && isRecord(list[0]) && Array.isArray(list[0].data)) {
+    // Each point is the conversion rate (%) of the users who entered the funnel that day;
+    // PostHog's results name no series (a breakdown's carry its value).
+    const named = list.map((item) => (isRecord(item) && !item.label && !('breakdown_value' in item) ? { ...item, label: 'Conversion rate (%)' } : item));
+    return trendsChart({ ...insight, result: named }, source, 'Funnel conversion trends');
+  }
   if (list.length > 0 && Array.isArray(list[0])) return breakdownChart(insight, list.filter(Array.isArray), context);
   return stepsChart(insight, steps(list), context);
 }

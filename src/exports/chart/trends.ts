@@ -8,6 +8,7 @@ import { formatBucket, parseInterval } from './dates.js';
 import { daysRange, intervalWord, seriesName } from './describe.js';
 import { frame } from './frame.js';
 import { formatNumber, mix, seriesColor } from './theme.js';
+import { tableChart } from './table-chart.js';
 import { totalsChart } from './totals.js';
 
 type Style = 'line' | 'area' | 'bar';
@@ -47,6 +48,8 @@ export function trendsChart(insight: InsightData, source: Json, kindWord = 'Tren
   const items = records(insight.result);
   const trendsFilter = isRecord(source.trendsFilter) ? source.trendsFilter : {};
   const display = text(trendsFilter.display, 'ActionsLineGraph');
+  // The table display is the table the CSV export holds (a series per row).
+  if (display === 'ActionsTable') return tableChart(insight);
   if (showsTotals(items, display)) return totalsChart(insight, items, display, source);
   const interval = parseInterval(source.interval);
   const comparing = items.some((item) => item.compare_label);

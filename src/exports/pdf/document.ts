@@ -92,7 +92,7 @@ function bands(columns: Column[]): Band[] {
   return out;
 }
 
-function imageObject(chart: Raster): PdfObject {
+export function imageObject(chart: Raster): PdfObject {
   // The raster is opaque (drawn on white): its RGBA becomes RGB.
   const rgbBytes = Buffer.alloc(chart.width * chart.height * 3);
   for (let p = 0, q = 0; p < chart.rgba.length; p += 4, q += 3) {

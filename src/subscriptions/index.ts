@@ -1,0 +1,2 @@
+// Public face of subscriptions: their table (the store's list) and the module.
+export type { SubscriptionsTables } from './tables.js';
