@@ -7,7 +7,7 @@
 // orderBy as the parser refuses it in select and where.
 import { checkSource, PARSE_DEADLINE_MS, SourceLimitError, type HogQLParseKind, type HogQLParsePool } from '../hogql/index.js';
 import { TaskDeadlineError } from '../pools/index.js';
-import type { HogExpr, ParsedEventsQuery } from './planner/hogql-expr.js';
+import type { HogExpr, ParsedEventsQuery } from './planner/hogql-types.js';
 import type { HogNode } from './planner/hogql/expr.js';
 import { QueryError } from './planner/errors.js';
 import type { EventsQuery } from './schemas.js';

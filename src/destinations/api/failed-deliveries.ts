@@ -1,7 +1,7 @@
 // A failed delivery as the API shows it: the request's method, URL and body, never its
 // headers (where credentials usually go), with the function's secret input values
 // replaced as its logs replace them.
-import type { FailedDelivery } from '../runtime/failed-deliveries.js';
+import type { FailedDelivery } from '../runtime/env.js';
 import type { StoredHogFunction } from '../types.js';
 
 export function secretRedactor(fn: StoredHogFunction): (text: string) => string {

@@ -7,7 +7,25 @@
 // through the management write path.
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { join } from 'node:path';
-import type { FailedDelivery } from './failed-deliveries.js';
+import type { FetchRequest } from '../fetch/http-fetch.js';
+
+
+export interface FailedDelivery {
+  id: string;
+  function_id: string;
+  event_uuid: string;
+  instance_id: string;
+  mapping_index: number;
+  failed_at: string;
+  attempts: number;
+  // The last answer's status, null when none came.
+  status: number | null;
+  error: string;
+  request: FetchRequest;
+  // Sends again so far, and how the last one went.
+  resent: number;
+  last_resent_at: string | null;
+}
 
 // An invocation waiting to run, for a fetch, or for a retry (src/destinations/runtime/queue.ts).
 export interface QueuedInvocation {

@@ -5,27 +5,11 @@
 // MAX_PER_FUNCTION per function (./retention.ts prunes them).
 import { randomUUID } from 'node:crypto';
 import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
-import type { DestinationsStore, QueuedInvocation } from './env.js';
+import type { DestinationsStore, FailedDelivery, QueuedInvocation } from './env.js';
 
 export const FAILED_RETENTION_MS = 7 * 86_400_000;
 export const MAX_PER_FUNCTION = 10_000;
 
-export interface FailedDelivery {
-  id: string;
-  function_id: string;
-  event_uuid: string;
-  instance_id: string;
-  mapping_index: number;
-  failed_at: string;
-  attempts: number;
-  // The last answer's status, null when none came.
-  status: number | null;
-  error: string;
-  request: FetchRequest;
-  // Sends again so far, and how the last one went.
-  resent: number;
-  last_resent_at: string | null;
-}
 
 export function failedDelivery(inv: QueuedInvocation, request: FetchRequest, outcome: FetchOutcome, attempts: number, nowMs: number): FailedDelivery {
   return {

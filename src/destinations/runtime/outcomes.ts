@@ -6,7 +6,8 @@
 // commit, not the few puts, was most of an outcome's cost.
 import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
 import { dequeue, markDone, type InvocationKey } from './queue.js';
-import { keepFailed, type FailedDelivery } from './failed-deliveries.js';
+import { keepFailed } from './failed-deliveries.js';
+import type { FailedDelivery } from './env.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
 import { WatcherState } from '../types.js';
 

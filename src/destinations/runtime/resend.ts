@@ -7,7 +7,8 @@ import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
 import { failed, retryAfterMs } from '../fetch/fetch-rules.js';
 import type { StoredHogFunction } from '../types.js';
 import type { DestinationsStore } from './env.js';
-import { failedOf, forgetFailed, keepFailed, type FailedDelivery } from './failed-deliveries.js';
+import { failedOf, forgetFailed, keepFailed } from './failed-deliveries.js';
+import type { FailedDelivery } from './env.js';
 
 // At most this many per round (an API call waits for its round).
 export const RESEND_MAX = 100;

@@ -4,6 +4,7 @@
 // the job a little (./../api/routes.ts); a large or slow one goes on in the background.
 // Pending assets no render holds (a restart, or with NATS a node that died) are resumed, or
 // failed once they have had their attempts (./resume.ts says when).
+import type { QueryOutput } from './query-output.js';
 import type { Logger } from '../../logger.js';
 import type { TaskRunner } from '../../pools/index.js';
 import type { StateWrites } from '../../state/index.js';
@@ -31,13 +32,6 @@ export interface ExportSources {
   run(project: Project, query: unknown): Promise<QueryOutput>;
 }
 
-export interface QueryOutput {
-  results: unknown;
-  columns?: string[] | null;
-  types?: unknown[] | null;
-  // Table queries: whether rows past `limit` matched.
-  hasMore?: boolean;
-}
 
 export interface RenderJobsOptions {
   store: ExportsTables;

@@ -2,7 +2,7 @@
 // through the insights engine as an insight export's is), a tile whose query fails keeping
 // its error rather than failing the whole export.
 import type { Project } from '../../access/index.js';
-import type { QueryOutput } from '../assets/jobs.js';
+import type { QueryOutput } from '../assets/query-output.js';
 import type { DashboardData, DashboardTileData, GridBox } from './types.js';
 
 // A dashboard as the dashboards domain gives it: tiles in order, queries under its filters.

@@ -5,7 +5,8 @@
 import type { EventsQuery } from '../schemas.js';
 import { eventsFrom, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
 import { parseInstant } from './dates.js';
-import { translate, type Decode, type ParsedEventsQuery, type Translated } from './hogql-expr.js';
+import { translate } from './hogql-expr.js';
+import type { Decode, ParsedEventsQuery, Translated } from './hogql-types.js';
 import { QueryError } from './errors.js';
 import { and, int, join, raw, sql, text, timestamp, type Sql } from './sql.js';
 

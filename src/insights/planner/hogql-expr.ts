@@ -7,32 +7,8 @@ import { QueryError } from './errors.js';
 import { HOT_COLUMNS, pointer } from './properties.js';
 import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
 import { catalogueCall } from './hogql/events-bridge.js';
+import type { HogExpr, Translated } from './hogql-types.js';
 
-export interface HogExpr {
-  node: string;
-  [key: string]: unknown;
-}
-
-export interface ParsedEventsQuery {
-  select: HogExpr[];
-  where: HogExpr[];
-  orderBy: HogExpr[];
-}
-
-/** How a translated value reads back: plain, JSON text to parse, µs to format, or the whole event. */
-export type Decode = 'plain' | 'json' | 'timestamp' | 'star';
-
-export interface Translated {
-  sql: Sql;
-  /** The expression read as text, for comparisons with strings (properties: their text). */
-  asText: Sql;
-  /** The expression read as a number. */
-  asNumber: Sql;
-  type: string;
-  decode: Decode;
-  aggregate: boolean;
-  persons: boolean;
-}
 
 function value(s: Sql, type: string, extra: Partial<Translated> = {}): Translated {
   return { sql: s, asText: sql`CAST(${s} AS VARCHAR)`, asNumber: sql`TRY_CAST(${s} AS DOUBLE)`, type, decode: 'plain', aggregate: false, persons: false, ...extra };

@@ -3,7 +3,7 @@
 // arguments and result converted between the two representations (EventsQuery reads
 // timestamps as epoch µs and properties as JSON; the catalogue works on DuckDB values).
 import { QueryError } from '../errors.js';
-import type { HogExpr, Translated } from '../hogql-expr.js';
+import type { HogExpr, Translated } from '../hogql-types.js';
 import { sql, text } from '../sql.js';
 import { HogQLError, SESSION_ZONE, type Expr, type HType } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
