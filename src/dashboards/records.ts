@@ -2,6 +2,7 @@
 // A tile is an insight's place on a dashboard (or a text card): its layouts (react-grid-layout
 // units per breakpoint), colour and filter overrides; deleting a tile or a dashboard is soft.
 import type { DashboardsTables } from './tables.js';
+import { projectRows } from '../store/index.js';
 
 export interface DashboardRecord {
   id: number;
@@ -45,10 +46,9 @@ export interface TileRecord {
 
 export const SEQ_KEY: [number, number] = [0, 0];
 
-const range = (projectId: number) => ({ start: [projectId, 1], end: [projectId, Number.MAX_SAFE_INTEGER] });
 
 export function projectDashboards(store: DashboardsTables, projectId: number): DashboardRecord[] {
-  return [...store.dashboards.getRange(range(projectId))].map((e) => e.value as DashboardRecord);
+  return projectRows<DashboardRecord>(store.dashboards, projectId);
 }
 
 export function dashboardById(store: DashboardsTables, projectId: number, id: number): DashboardRecord | undefined {
@@ -56,7 +56,7 @@ export function dashboardById(store: DashboardsTables, projectId: number, id: nu
 }
 
 export function projectTiles(store: DashboardsTables, projectId: number): TileRecord[] {
-  return [...store.dashboardTiles.getRange(range(projectId))].map((e) => e.value as TileRecord);
+  return projectRows<TileRecord>(store.dashboardTiles, projectId);
 }
 
 export function dashboardTiles(store: DashboardsTables, projectId: number, dashboardId: number): TileRecord[] {

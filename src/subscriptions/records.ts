@@ -2,6 +2,7 @@
 // and where its delivery stands (the occurrence being delivered, its attempts, the last error).
 import type { Frequency, Weekday } from './rrule.js';
 import type { SubscriptionsTables } from './tables.js';
+import { projectRows } from '../store/index.js';
 
 export const TARGET_TYPES = ['email', 'slack', 'webhook'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
@@ -50,7 +51,7 @@ export function subscriptionById(store: SubscriptionsTables, projectId: number, 
 }
 
 export function projectSubscriptions(store: SubscriptionsTables, projectId: number): SubscriptionRecord[] {
-  return [...store.subscriptions.getRange({ start: [projectId, 1], end: [projectId, Number.MAX_SAFE_INTEGER] })].map((e) => e.value as SubscriptionRecord);
+  return projectRows<SubscriptionRecord>(store.subscriptions, projectId);
 }
 
 export function allSubscriptions(store: SubscriptionsTables): SubscriptionRecord[] {

@@ -4,6 +4,7 @@
 import type { ExportsTables } from '../tables.js';
 import type { ExportFormat } from '../formats.js';
 import type { ExportContext, StoredContent } from '../types.js';
+import { projectRows } from '../../store/index.js';
 
 export interface ExportRecord {
   id: number;
@@ -40,7 +41,7 @@ export function assetById(store: ExportsTables, projectId: number, id: number): 
 }
 
 export function projectAssets(store: ExportsTables, projectId: number): ExportRecord[] {
-  return [...store.exports.getRange({ start: [projectId, 1], end: [projectId, Number.MAX_SAFE_INTEGER] })].map((e) => e.value as ExportRecord);
+  return projectRows<ExportRecord>(store.exports, projectId);
 }
 
 // Every project's assets (start-up and the expiry sweep: one range over a small database).

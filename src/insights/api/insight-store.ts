@@ -3,6 +3,7 @@
 // Written only through commands (./commands.ts).
 import { randomInt } from 'node:crypto';
 import type { InsightsTables } from '../tables.js';
+import { projectRows } from '../../store/index.js';
 
 export interface InsightRecord {
   id: number;
@@ -28,7 +29,7 @@ export interface InsightRecord {
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function projectInsights(store: InsightsTables, projectId: number): InsightRecord[] {
-  return [...store.insights.getRange({ start: [projectId, 1], end: [projectId, Number.MAX_SAFE_INTEGER] })].map((e) => e.value as InsightRecord);
+  return projectRows<InsightRecord>(store.insights, projectId);
 }
 
 export function insightById(store: InsightsTables, projectId: number, id: number): InsightRecord | undefined {
