@@ -4,9 +4,10 @@
 // sequence, so the event store has applied all of it before any of it is delivered.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
-import { startSink, type Sink } from '../helpers/http-sink.js';
+import type { ApiCall } from '../helpers/api.js';
+import { eventually, postJson, type TestServer } from '../helpers/server.js';
+import type { Sink } from '../helpers/http-sink.js';
+import { startSinkServer, stopSinkServer } from '../helpers/sink-server.js';
 
 const s = suite('destinations globals');
 let t: TestServer;
@@ -14,14 +15,9 @@ let api: ApiCall;
 let sink: Sink;
 
 s.before(async () => {
-  sink = await startSink();
-  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }, consumers: NO_INSIGHTS });
-  api = apiClient(t);
+  ({ t, api, sink } = await startSinkServer());
 });
-s.after(async () => {
-  await t.close();
-  await sink.close();
-});
+s.after(() => stopSinkServer({ t, api, sink }));
 
 const fns = () => `/api/environments/${t.projectId}/hog_functions/`;
 

@@ -4,10 +4,11 @@
 // failure, stop runaway programs, and show it all in their logs, metrics and status.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
+import type { ApiCall } from '../helpers/api.js';
+import { eventually, postJson, type TestServer } from '../helpers/server.js';
 import type { ServerResponse } from 'node:http';
-import { ok, startSink, type Sink } from '../helpers/http-sink.js';
+import { ok, type Sink } from '../helpers/http-sink.js';
+import { startSinkServer, stopSinkServer } from '../helpers/sink-server.js';
 
 const s = suite('destinations pipeline');
 let t: TestServer;
@@ -15,14 +16,9 @@ let api: ApiCall;
 let sink: Sink;
 
 s.before(async () => {
-  sink = await startSink();
-  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0' }, consumers: NO_INSIGHTS });
-  api = apiClient(t);
+  ({ t, api, sink } = await startSinkServer({ HEDGEROW_HOG_WATCHER_LOCK_SECONDS: '0' }));
 });
-s.after(async () => {
-  await t.close();
-  await sink.close();
-});
+s.after(() => stopSinkServer({ t, api, sink }));
 s.before.each(() => sink.reset());
 
 const fns = () => `/api/environments/${t.projectId}/hog_functions/`;

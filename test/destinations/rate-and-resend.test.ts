@@ -4,10 +4,11 @@
 // again from the API and the CLI.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiClient, type ApiCall } from '../helpers/api.js';
+import type { ApiCall } from '../helpers/api.js';
 import { cliRun, cliRunWith } from '../helpers/cli-server.js';
-import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
-import { ok, startSink, type Sink } from '../helpers/http-sink.js';
+import { eventually, postJson, type TestServer } from '../helpers/server.js';
+import { ok, type Sink } from '../helpers/http-sink.js';
+import { startSinkServer, stopSinkServer } from '../helpers/sink-server.js';
 
 const s = suite('destinations: Retry-After, rate limit, failed deliveries');
 let t: TestServer;
@@ -15,14 +16,9 @@ let api: ApiCall;
 let sink: Sink;
 
 s.before(async () => {
-  sink = await startSink();
-  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }, consumers: NO_INSIGHTS });
-  api = apiClient(t);
+  ({ t, api, sink } = await startSinkServer());
 });
-s.after(async () => {
-  await t.close();
-  await sink.close();
-});
+s.after(() => stopSinkServer({ t, api, sink }));
 s.before.each(() => sink.reset());
 
 const fns = () => `/api/environments/${t.projectId}/hog_functions/`;
