@@ -17,7 +17,7 @@ export function offOrOn(existing: StoredHogFunction, fields: HogFunctionFields, 
   if (on(existing) && !on(fields)) return { disabled_at: now };
   if (!on(existing) && on(fields)) {
     const from = existing.disabled_at ?? existing.created_at;
-    return { resumed_at: now, disabled_at: undefined, off_periods: [...(existing.off_periods ?? []), [from, now] as [string, string]].slice(-KEPT) };
+    return { disabled_at: undefined, off_periods: [...(existing.off_periods ?? []), [from, now] as [string, string]].slice(-KEPT) };
   }
   return {};
 }
@@ -33,4 +33,10 @@ export function offPeriodsMs(fn: Pick<StoredHogFunction, 'off_periods'>): number
 export function capturedWhileOff(periods: number[], capturedMs: number): boolean {
   for (let i = 0; i < periods.length; i += 2) if (capturedMs >= periods[i] && capturedMs < periods[i + 1]) return true;
   return false;
+}
+
+/** When the function last came on again (the end of its last off period), epoch ms; null when never. */
+export function resumedAtMs(fn: Pick<StoredHogFunction, 'off_periods'>): number | null {
+  const last = fn.off_periods?.at(-1);
+  return last === undefined ? null : Date.parse(last[1]);
 }

@@ -57,13 +57,11 @@ export interface StoredHogFunction {
   // Moved by an update that leaves the function enabled: a pipeline that has the
   // function disabled by its watcher takes it back as degraded (PostHog's rule).
   watcher_epoch: number;
-  // When it last started running again (enabled or undeleted after it was not): invocations
-  // queued before then are dropped, not delivered late (PostHog's rule). Absent: never.
-  resumed_at?: string;
   // When it last stopped running (disabled or deleted), while it is off.
   disabled_at?: string;
   // The last times it was off, [from, to) as ISO times: an event captured then is not run
-  // when a consumer running behind reads it after the function is on again. PostHog
+  // when a consumer running behind reads it after the function is on again, and what was
+  // queued before the last one ended is dropped (./off-periods.ts resumedAtMs). PostHog
   // decides by the function's state when its consumer reads the event, which keeps up with
   // capture; this consumer may run minutes behind, so the capture time decides here.
   off_periods?: [string, string][];
@@ -74,7 +72,7 @@ export interface StoredHogFunction {
 
 // The fields a create or update computes (validated and compiled); the rest (id, project,
 // timestamps, creator) the route fills.
-export type HogFunctionFields = Omit<StoredHogFunction, 'id' | 'project_id' | 'created_at' | 'created_by' | 'updated_at' | 'watcher_epoch' | 'resumed_at' | 'disabled_at' | 'off_periods'>;
+export type HogFunctionFields = Omit<StoredHogFunction, 'id' | 'project_id' | 'created_at' | 'created_by' | 'updated_at' | 'watcher_epoch' | 'disabled_at' | 'off_periods'>;
 
 // PostHog's HogFunctionType choices.
 export const HOG_FUNCTION_TYPES = [

@@ -22,6 +22,7 @@ import type { DestinationsStore, QueuedInvocation } from './env.js';
 import type { FetchOutcome, FetchRequest } from '../fetch/http-fetch.js';
 import { backoffMs, failed, failureLog, fetchRequest, programResponse, retried, retryAfterMs } from '../fetch/fetch-rules.js';
 import { failedDelivery } from './failed-deliveries.js';
+import { resumedAtMs } from '../off-periods.js';
 import { takeToken, type Bucket } from './rate-limit.js';
 import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
@@ -266,7 +267,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const fn = deps.functions.find(entry.inv.projectId, entry.inv.functionId);
     // Queued before the function was last disabled (or deleted) and started again: what
     // matched while it was off is not delivered late.
-    if (!fn || !fn.enabled || fn.deleted || (fn.resumed_at !== undefined && Date.parse(fn.resumed_at) > entry.inv.queuedAt)) drop(entry, null);
+    if (!fn || !fn.enabled || fn.deleted || (resumedAtMs(fn) ?? 0) > entry.inv.queuedAt) drop(entry, null);
     else if (watcherState(fn) === WatcherState.disabled) drop(entry, 'disabled_permanently');
     else return fn;
     return null;
