@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   say('');
   say(`Parse + compile of a typical query (${typical.length} characters), mean of ${n}: parse of a new text ${(cold / n).toFixed(2)} ms, of a text parsed before ${(parse / n).toFixed(3)} ms (cached), compile ${(compile / n).toFixed(3)} ms`);
   say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  db.close();
+  await db.close();
   if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
   if (args.record) {
     appendFileSync(new URL('../../bench/RESULTS.md', import.meta.url), `\n## HogQL vs hand-written DuckDB (${new Date().toISOString().slice(0, 10)})\n\nCommand: \`node dist/bench/hogql.js --events ${EVENTS} --runs ${RUNS} --record\`\n\n${lines.join('\n')}\n`);

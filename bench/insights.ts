@@ -134,12 +134,12 @@ async function compareLoaders(): Promise<void> {
     for (const b of batches) await loader.load({ events: b });
     const s = (performance.now() - t0) / 1000;
     say(`- staged NDJSON + INSERT…SELECT, anti-join on uuid (the loader): ${fmt(EVENTS / s)} events/s`);
-    db.close();
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
   for (const staged of [true, false]) {
     const { db, dir } = await fresh();
-    db.close();
+    await db.close();
     const instance = await DuckDBInstance.create(join(dir, 'insights.duckdb'), THREADS === undefined ? {} : { threads: String(THREADS) });
     const c = await instance.connect();
     const cols = `project INTEGER, uuid UUID, event VARCHAR, distinct_id VARCHAR, person_id UUID, timestamp TIMESTAMPTZ, ${HOT.map((h) => `${h.column} VARCHAR`).join(', ')}, properties JSON`;
@@ -253,7 +253,7 @@ async function main(): Promise<void> {
       say(`| ${name} | ${t.p50.toFixed(0)} | ${t.p95.toFixed(0)} | ${(t.p50 / base.p50).toFixed(1)} |`);
     }
     memory('after the queries');
-    db.close();
+    await db.close();
     if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
   }
   if (args.record) {

@@ -23,6 +23,7 @@ const CHILD = join(here, 'run-file.js');
 const TIMINGS = join(here, '../../test/timings.json');
 // A file not in test/timings.json yet is assumed this slow (seconds).
 const UNKNOWN_FILE_S = 10;
+const TAIL_LINES = 40;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -56,6 +57,9 @@ interface FileResult {
   cpuMs: number;
   // Why the file failed as a whole, when it did.
   problem: string | null;
+  // The last lines a failing file printed, repeated at the end of the run: CI shows the
+  // end of a long output, and a file that died early had printed its reason far above.
+  tail: string;
 }
 
 // uvu's own summary, the last one the file printed.
@@ -94,7 +98,9 @@ function runFile(file: string): Promise<FileResult> {
   // Its own process group, so a timeout kills the servers it started along with it.
   const child = spawn(process.execPath, [CHILD, file], {
     detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
+    // LIBC_FATAL_STDERR_: glibc's own fatal messages (a heap corruption before an abort)
+    // go to the terminal, which the file's process has none of, unless told otherwise.
+    env: { ...process.env, LIBC_FATAL_STDERR_: '1', ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
   });
   running.add(child.pid!);
   let output = '';
@@ -120,7 +126,7 @@ function runFile(file: string): Promise<FileResult> {
       const shown = output.replace(/\ncpu-ms: \d+\n?/, '\n').trimEnd();
       const block = `\n── ${name} (${(ms / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${shown}\n`;
       process.stdout.write(block);
-      resolve({ name, passed, failed, ms, cpuMs, problem });
+      resolve({ name, passed, failed, ms, cpuMs, problem, tail: failed > 0 ? shown.split('\n').slice(-TAIL_LINES).join('\n') : '' });
     });
   });
 }
@@ -146,6 +152,7 @@ console.log(`\n${results.length} files in ${((Date.now() - started) / 1000).toFi
 if (failing.length > 0) {
   console.log('failing files:');
   for (const r of failing) console.log(`  ${r.name}: ${r.problem ?? `${r.failed} failed`}`);
+  for (const r of failing) console.log(`\n── the end of ${r.name}'s output:\n${r.tail || '(nothing printed)'}`);
 }
 if (values['write-timings']) {
   for (const r of results) timings[r.name] = Math.round(r.ms / 100) * 100;

@@ -47,7 +47,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
         : serveQueries(db, settings.dataDir, () => loader.position(position.key), hogql);
     } catch (err) {
       await hogql.close();
-      db.close();
+      await db.close();
       throw err;
     }
     const loaded = new LoadedPersons();
@@ -87,7 +87,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
       async close() {
         await server.close();
         await hogql.close();
-        db.close();
+        await db.close();
       },
     };
   },

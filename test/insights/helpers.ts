@@ -14,7 +14,7 @@ export const PROJECT = 1;
 export interface TestStore {
   db: Columnar;
   loader: Loader;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export async function openTestStore(): Promise<TestStore> {
@@ -23,8 +23,8 @@ export async function openTestStore(): Promise<TestStore> {
   return {
     db,
     loader: createLoader(db),
-    close() {
-      db.close();
+    async close() {
+      await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -97,4 +97,16 @@ l('merges move events to the surviving person, through chains of merges', async 
   assert.is((await store.loader.load({ distinctIds: [ids(3, 'c')] })).moved, 0);
 });
 
+l('closing interrupts the query in flight and waits for it; the store refuses work after', async () => {
+  // Long enough that close comes while DuckDB still runs it.
+  const long = store.db.query(sql`SELECT count(*) FROM range(10000000000) a WHERE a.range % 7 = 3`);
+  const outcome = long.then(() => 'answered', (err: Error) => err.message);
+  await new Promise((r) => setTimeout(r, 50));
+  await store.db.close();
+  assert.match(await outcome, /interrupt/i);
+  let refused = '';
+  try { await store.db.query(sql`SELECT 1`); } catch (err) { refused = (err as Error).message; }
+  assert.is(refused, 'the columnar store is closed');
+});
+
 l.run();

@@ -45,7 +45,7 @@ async function node(): Promise<JetStream> {
   return cluster.jetstream;
 }
 s.after(async () => {
-  store.close();
+  await store.close();
   await nats.close();
 });
 

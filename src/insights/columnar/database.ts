@@ -34,7 +34,8 @@ export interface Columnar {
   query(statement: Sql, signal?: AbortSignal): Promise<Row[]>;
   /** Runs statements on the load connection, in one transaction. */
   write<T>(work: (run: (statement: Sql) => Promise<Row[]>) => Promise<T>): Promise<T>;
-  close(): void;
+  /** Interrupts the queries running, waits for them and the load in progress, then closes. */
+  close(): Promise<void>;
 }
 
 async function runOn(connection: DuckDBConnection, statement: Sql): Promise<Row[]> {
@@ -75,18 +76,29 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
 
   // Loads are serialized: a batch starts once the previous one has committed.
   let tail: Promise<unknown> = Promise.resolve();
+  // The statements running now. Closing a connection while DuckDB still runs a statement
+  // on it frees what its threads are using (the process died of SIGSEGV in CI when a
+  // server closed with a query in flight): close interrupts them and waits.
+  const running = new Map<DuckDBConnection, Promise<unknown>>();
+  let closed: Promise<void> | undefined;
+  const closedError = () => new Error('the columnar store is closed');
   return {
     dir: options.dir,
     memoryLimit: config.memory_limit,
     async query(statement, signal) {
       signal?.throwIfAborted();
+      if (closed) throw closedError();
       const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve)));
       const interrupt = () => connection.interrupt();
       signal?.addEventListener('abort', interrupt);
       try {
         signal?.throwIfAborted();
-        return await runOn(connection, statement);
+        if (closed) throw closedError();
+        const result = runOn(connection, statement);
+        running.set(connection, result);
+        return await result;
       } finally {
+        running.delete(connection);
         signal?.removeEventListener('abort', interrupt);
         const next = waiting.shift();
         if (next) next(connection);
@@ -94,6 +106,7 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
       }
     },
     write<T>(work: (run: (statement: Sql) => Promise<Row[]>) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(closedError());
       const next = tail.then(async () => {
         await loadConnection.run('BEGIN TRANSACTION');
         try {
@@ -109,8 +122,13 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
       return next;
     },
     close() {
-      for (const c of all) c.closeSync();
-      instance.closeSync();
+      closed ??= (async () => {
+        for (const connection of running.keys()) connection.interrupt();
+        await Promise.allSettled([tail, ...running.values()]);
+        for (const c of all) c.closeSync();
+        instance.closeSync();
+      })();
+      return closed;
     },
   };
 }
