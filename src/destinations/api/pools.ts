@@ -5,7 +5,7 @@
 // Hog pool of their own, bounded like the pipeline's, so a test run never waits behind the
 // pipeline's deliveries nor they behind it. Both start on their first task.
 import { createLazyWorkerPool, type WorkerPool } from '../../pools/index.js';
-import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from '../runtime/run-slice.js';
+import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from '../runtime/hog-worker-limits.js';
 import type { HogApiTasks, HogExecTasks } from '../tasks.js';
 
 const COMPILE_WORKER = new URL('../../../workers/hog-api.js', import.meta.url);

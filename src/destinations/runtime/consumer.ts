@@ -15,7 +15,7 @@ import { createHogPools } from './hog-pools.js';
 import { applyBatch, type PipelineDeps, type PipelineTables } from './pipeline.js';
 import { appliedKey, queuedInvocations } from './queue.js';
 import { destinationsConsumerDeclaration, type DestinationsSettings } from './consumer-declaration.js';
-import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './run-slice.js';
+import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from './hog-worker-limits.js';
 import { openTelemetryPublisher } from './telemetry-publisher.js';
 import { telemetryOrigin } from './telemetry-stream.js';
 import { WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';

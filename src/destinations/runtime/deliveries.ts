@@ -29,7 +29,7 @@ import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
 import type { InvocationKey } from './queue.js';
-import { completionLog } from './run-slice.js';
+import { completionLog } from './completion-log.js';
 import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';

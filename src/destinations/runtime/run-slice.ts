@@ -48,15 +48,6 @@ export const MAX_ASYNC_STEPS = 5;
 export const MAX_LOG_LINES = 25;
 // The VM's estimate of its stack; beyond it the program stops.
 export const HOG_MEMORY_LIMIT = 64 * 1024 * 1024;
-// How long a worker may take over one slice (HOG_TIMEOUT_MS of Hog, the values' conversions,
-// the message) before it is stopped and replaced: a thread stuck in one operation of the VM
-// (a sparse array millions long walked element by element) holds up every function it serves.
-export const HOG_SLICE_DEADLINE_MS = 10_000;
-// How long a worker may take over one batch of events' filters, mappings and inputs.
-export const HOG_PREPARE_DEADLINE_MS = 60_000;
-// The Hog workers' heap: a program within the bounds above stays far below it (checked
-// allocations, src/hog/checked-stl.ts); a worker past it is stopped and its tasks fail alone.
-export const HOG_WORKER_HEAP_MB = 256;
 
 export function redactor(globals: Record<string, unknown>, keys: string[]): (text: string) => string {
   const inputs = (globals.inputs ?? {}) as Record<string, unknown>;
@@ -103,12 +94,4 @@ export function runInvocationSlice(task: RunTask, timeoutMs = HOG_TIMEOUT_MS): R
     logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
     eventUrl: event.url,
   };
-}
-
-/** PostHog's line for a run that ended without an error. */
-export function completionLog(timings: readonly ExecutionTiming[], ops: number, maxMemoryBytes: number, eventUrl: unknown): string {
-  const total = timings.reduce((sum, t) => sum + t.durationMs, 0);
-  const sync = timings.filter((t) => t.kind === 'hog').reduce((sum, t) => sum + t.durationMs, 0);
-  return `Function completed in ${total.toFixed(2)}ms. Sync: ${sync.toFixed(2)}ms. Mem: ${(maxMemoryBytes / 1024).toFixed(2)}kb. ` +
-    `Ops: ${ops}. Event: '${String(eventUrl)}'`;
 }
