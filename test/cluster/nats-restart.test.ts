@@ -19,6 +19,13 @@ const EVENTS_BEFORE_KILL = 50;
 const FLAGS_BEFORE_KILL = 2;
 // How long the server stays down: time passing is the point (writes meet the outage).
 const DOWN_MS = 1000;
+// Writes acknowledged after the restart: each kind of writer stops once it has these.
+const EVENTS_AFTER_RESTART = 50;
+const FLAGS_AFTER_RESTART = 2;
+// A capturing client's pause after each request: the number of events is not what is
+// tested (each acknowledged one is read back on both nodes), and unpaced clients
+// captured hundreds more while the flag writer reached its count.
+const CAPTURE_PACE_MS = 50;
 
 // Embedded insights (one worker of each kind: the test profile) on two nodes.
 const cluster = clusterForSuite({
@@ -57,9 +64,13 @@ s('every event and flag acknowledged while the nats-server crashed and restarted
   const statuses = new Map<number, number>();
   const count = (st: number) => statuses.set(st, (statuses.get(st) ?? 0) + 1);
   let stop = false;
+  // Set once the server is back: then each kind of writer stops when it has its count.
+  let restarted = false;
+  const eventsDone = () => restarted && acked.length > atRestart.events + EVENTS_AFTER_RESTART;
+  const flagsDone = () => restarted && flagsAcked.length > atRestart.flags + FLAGS_AFTER_RESTART;
 
   const capturer = async (c: number) => {
-    for (let i = 0; !stop; i++) {
+    for (let i = 0; !stop && !eventsDone(); i++) {
       const target = (i + c) % 2 ? B : A;
       const batch = i % 2 === 0;
       const events = Array.from({ length: batch ? 5 : 1 }, (_, k) => ({
@@ -70,11 +81,11 @@ s('every event and flag acknowledged while the nats-server crashed and restarted
         : postJson(`${target.url}/i/v0/e/`, { api_key: keys.project_api_key, ...events[0] }));
       count(st);
       if (st === 200) acked.push(...events.map((e) => e.uuid));
-      else await sleep(20);
+      await sleep(st === 200 ? CAPTURE_PACE_MS : 20);
     }
   };
   const flagWriter = async () => {
-    for (let i = 0; !stop; i++) {
+    for (let i = 0; !stop && !flagsDone(); i++) {
       const key = `restart-flag-${i}`;
       const st = await attempt(api(i % 2 ? B : A, 'POST', `/api/projects/${keys.project_id}/feature_flags/`, {
         key, name: key, filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
@@ -93,13 +104,14 @@ s('every event and flag acknowledged while the nats-server crashed and restarted
     await sleep(DOWN_MS);
     await nats.server().restart();
     atRestart = { events: acked.length, flags: flagsAcked.length };
+    restarted = true;
     process.stderr.write(`  nats-server killed at ${JSON.stringify(atKill)} acknowledged, back at ${JSON.stringify(atRestart)}\n`);
   };
   const load = [0, 1, 2, 3].map(capturer).concat(flagWriter());
   await outage();
   // The load goes on until both nodes acknowledge writes again after the restart (the
   // clients reconnect), so that writes on both sides of the outage are checked.
-  await eventually(async () => acked.length > atRestart.events + 50 && flagsAcked.length > atRestart.flags + 2, 30_000)
+  await eventually(async () => eventsDone() && flagsDone(), 30_000)
     .catch(() => undefined);
   stop = true;
   await Promise.all(load);
