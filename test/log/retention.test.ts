@@ -9,7 +9,7 @@ import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
 import { createLmdbLog, createLmdbLogReader } from '../../src/log/lmdb-log.js';
 import { pruneAppliedRecords, PRUNER } from '../../src/log/retention.js';
-import { tempDir, startTestServer, postJson, request, bearer, eventually } from '../helpers/server.js';
+import { tempDir, startTestServer, postJson, request, bearer, eventually, EVENTS_ONLY } from '../helpers/server.js';
 import { logEvent } from '../helpers/log-events.js';
 import { readEvents, uuidsOf } from '../helpers/log-reading.js';
 
@@ -71,18 +71,20 @@ const wired = suite('embedded log retention in the server');
 wired('the server prunes what the event store applied, and captures on after a restart', async () => {
   const dir = tempDir('hedgerow-retention-server-');
   const env = { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' };
+  // The event store alone: retention waiting for several consumers is log/consumers-server's.
+  const consumers = EVENTS_ONLY;
   const capture = async (t: Awaited<ReturnType<typeof startTestServer>>, uuid: string) =>
     assert.is((await postJson(`${t.url}/i/v0/e/`, { api_key: t.projectKey, event: 'kept', distinct_id: 'retention', uuid })).status, 200);
   const readable = (t: Awaited<ReturnType<typeof startTestServer>>, uuid: string) => eventually(async () =>
     (await request(`${t.url}/api/environments/${t.projectId}/events/${uuid}/`, { headers: bearer(t.personalKey) })).status === 200);
   try {
-    const first = await startTestServer({ dataDir: dir, env });
+    const first = await startTestServer({ dataDir: dir, env, consumers });
     const uuids = Array.from({ length: 5 }, () => randomUUID());
     for (const u of uuids) await capture(first, u);
     for (const u of uuids) await readable(first, u);
     await eventually(async () => [...first.server.store.log.getKeys()].length === 1);
     await first.close();
-    const second = await startTestServer({ dataDir: dir, env });
+    const second = await startTestServer({ dataDir: dir, env, consumers });
     const later = randomUUID();
     await capture(second, later);
     await readable(second, later);
