@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { registered } from '../../src/log/consumers/index.js';
-import { startTestServer, tempDir, postJson, request, bearer, eventually, type TestServer } from '../helpers/server.js';
+import { startTestServer, tempDir, postJson, request, bearer, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { backfilledUuidFile, uuidFile } from '../fixtures/log-consumers.js';
 
 const s = suite('log consumers in the server');
@@ -17,9 +17,12 @@ s.after.each(() => rmSync(dir, { recursive: true, force: true }));
 const linesOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 const metrics = async (t: TestServer) => (await request(`${t.url}/metrics`)).body as string;
 
+// Every run here has the event store's consumer only (EVENTS_ONLY; no insights or hog
+// function threads): what is tested is the consumer added beside it, and retention, which
+// waits for every consumer the server runs.
 // A first run of the service with its own consumers only: `n` events captured and stored.
 async function history(n: number, pruneMs: string): Promise<string[]> {
-  const t = await startTestServer({ dataDir: dir, env: { HEDGEROW_LOG_PRUNE_INTERVAL_MS: pruneMs } });
+  const t = await startTestServer({ dataDir: dir, consumers: EVENTS_ONLY, env: { HEDGEROW_LOG_PRUNE_INTERVAL_MS: pruneMs } });
   const uuids = Array.from({ length: n }, () => randomUUID());
   for (const uuid of uuids) {
     assert.is((await postJson(`${t.url}/i/v0/e/`, { api_key: t.projectKey, event: 'before', distinct_id: 'h', uuid })).status, 200);
@@ -36,7 +39,7 @@ s('a consumer added to a data dir with history starts from the beginning, sees e
   const file = join(dir, 'uuids');
   // Retention runs every 20 ms here: without waiting for the new consumer, it would prune
   // what the event store applied before the new consumer's thread read it.
-  const t = await startTestServer({ dataDir: dir, env: { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' }, moreConsumers: [registered(uuidFile, { file })] });
+  const t = await startTestServer({ dataDir: dir, consumers: EVENTS_ONLY, env: { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' }, moreConsumers: [registered(uuidFile, { file })] });
   try {
     const after = randomUUID();
     assert.is((await postJson(`${t.url}/i/v0/e/`, { api_key: t.projectKey, event: 'after', distinct_id: 'h', uuid: after })).status, 200);
@@ -55,7 +58,7 @@ s('a consumer added after retention pruned the history is stopped loudly without
   const bare = join(dir, 'bare');
   const filled = join(dir, 'filled');
   const t = await startTestServer({
-    dataDir: dir, moreConsumers: [registered(uuidFile, { file: bare }), registered(backfilledUuidFile, { file: filled })],
+    dataDir: dir, consumers: EVENTS_ONLY, moreConsumers: [registered(uuidFile, { file: bare }), registered(backfilledUuidFile, { file: filled })],
   });
   try {
     const after = randomUUID();
