@@ -91,9 +91,9 @@ s.before(async () => {
     [replicas.b, replicas.c] = await Promise.all([cliAggregate(dirs.b, childEnv()), cliAggregate(dirs.c, childEnv())]);
     // Running is not yet answering: on a loaded machine a replica's columnar store can still
     // be opening, and NATS hands every query to the other. Both have published a status once
-    // they take queries.
+    // they take queries. Seconds away: /metrics read every 100 ms, not 25.
     await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) !== null
-      && (await metric('hedgerow_insights_replica_position', 'c')) !== null, 30_000);
+      && (await metric('hedgerow_insights_replica_position', 'c')) !== null, 30_000, 100);
   } catch (err) {
     setupFailure = err;
   }
@@ -224,7 +224,8 @@ s('the killed replica restarts, catches up to the stream’s end and answers the
   const last = await streamLastSeq();
 
   replicas.b = await cliAggregate(dirs.b, childEnv());
-  await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) === last, 20_000);
+  // Its store opening and catching up take seconds: /metrics read every 100 ms, not 25.
+  await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) === last, 20_000, 100);
   const answeredBefore = (await metric('hedgerow_insights_replica_answers', 'b')) ?? 0;
   // Only the restarted replica is left to answer.
   await cliStop(replicas.c!.child, 'SIGTERM');
