@@ -90,7 +90,8 @@ s('a render claimed by a node that died is rendered by a live node once the clai
   // While the claim holds, nobody renders it (time passing is the point: half its TTL).
   await new Promise((r) => setTimeout(r, TTL_MS / 2));
   for (const i of [A, B]) assert.equal([(await asset(i, id)).has_content, (await asset(i, id)).exception], [false, null], `node ${i}: still pending`);
-  const rendered = await eventually(async () => (await asset(A, id)).has_content === true, 20_000);
+  // Seconds away (the claim lapses first): polled every 100 ms, not 25.
+  const rendered = await eventually(async () => (await asset(A, id)).has_content === true, 20_000, 100);
   const took = Date.now() - claimedAt;
   console.log(`  export taken over ${took} ms after its node's last claim (TTL ${TTL_MS} ms)`);
   assert.ok(rendered);
@@ -122,7 +123,8 @@ s('a render that had its attempts is failed by the takeover, not rendered a thir
     assert.is(written.id, id);
     lastId = id;
     for (const i of [A, B]) {
-      const failed = await eventually(async () => { const a = await asset(i, id); return a.exception ? a : null; }, 20_000);
+      // Seconds away (the claim lapses first): polled every 100 ms, not 25.
+      const failed = await eventually(async () => { const a = await asset(i, id); return a.exception ? a : null; }, 20_000, 100);
       assert.equal([failed.has_content, failed.exception], [false, INTERRUPTED], `node ${i}`);
     }
     assert.is((await content(A, id)).status, 404);

@@ -115,7 +115,8 @@ s('a pending render another node has in hand is not resumed by a node restarting
     // The holder lets go without an outcome (it died): B's next start resumes the render.
     await kv.delete(`${keys.project_id}.${id}`);
     await restart(B);
-    await eventually(async () => (await api(A, 'GET', `${base()}/exports/${id}/`)).body.has_content === true, 20_000);
+    // A node start away: polled every 100 ms, not 25.
+    await eventually(async () => (await api(A, 'GET', `${base()}/exports/${id}/`)).body.has_content === true, 20_000, 100);
     const onA = await content(A, id);
     assert.is(onA.status, 200);
     const onB = await content(B, id);

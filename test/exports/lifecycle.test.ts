@@ -25,16 +25,20 @@ const post = (t: TestServer, api: ApiCall, body: unknown) => api('POST', `${env(
 const files = (t: TestServer) => (existsSync(join(t.dataDir, 'exports')) ? readdirSync(join(t.dataDir, 'exports')) : []);
 const signups = { kind: 'EventsQuery', select: ['event', 'distinct_id'], event: 'signed_up', after: '-7d', orderBy: ['timestamp DESC'], limit: 50 };
 
-const slow = suite('exports: a render slower than the wait finishes in the background');
+// Each in-process server costs about 2 s of CPU to start: suites share one where their
+// state does not interfere. The background render and the periodic sweep share a fresh
+// server (its first render also starts the render pool: far longer than no wait); the
+// large results, failures and expiry share one with the restarts, whose first server it is.
+const background = suite('exports: a render slower than the wait finishes in the background; the periodic sweep');
 let t0: TestServer;
 let api0: ApiCall;
-slow.before(async () => {
-  t0 = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '0' }, consumers: NO_DESTINATIONS });
+background.before(async () => {
+  t0 = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '0', HEDGEROW_EXPORT_SWEEP_MS: '50' }, consumers: NO_DESTINATIONS });
   api0 = apiClient(t0);
 });
-slow.after(async () => { await t0?.close(); });
+background.after(async () => { await t0?.close(); });
 
-slow('201 without the file, 404 for its content until it is there, then the file', async () => {
+background('201 without the file, 404 for its content until it is there, then the file', async () => {
   // The first export of a fresh server also starts the render pool: far longer than no wait.
   const r = await post(t0, api0, { export_format: 'image/png', export_context: { source: signups } });
   assert.is(r.status, 201);
@@ -49,17 +53,40 @@ slow('201 without the file, 404 for its content until it is there, then the file
   assert.is(decodePng(file.bytes).width, 1200);
 });
 
-slow.run();
+// Its render may still run when the sweep deletes the asset: a late outcome is not recorded
+// for an asset that is gone (exports.finish), so the record stays deleted either way.
+background('the periodic sweep runs on its own: an expired export\'s record is deleted', async () => {
+  const r = await post(t0, api0, { export_format: 'application/json', export_context: { source: signups }, expires_after: '2020-01-01' });
+  assert.is(r.status, 201);
+  await eventually(async () => t0.server.store.exports.get([t0.projectId, r.body.id]) === undefined, 10_000);
+});
 
-const large = suite('exports: large results, failures');
+background.run();
+
+const large = suite('exports: large results, failures, expiry; restarts');
+// The server of the moment: the tests of restarts stop it and start the next on its data dir.
 let t: TestServer;
 let api: ApiCall;
-large.before(async () => {
-  t = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SYNC_ROWS: '3' }, consumers: NO_DESTINATIONS });
+let running = false;
+const dataDir = tempDir('hedgerow-exports-lifecycle-');
+async function stop(): Promise<void> {
+  if (!running) return;
+  running = false;
+  await t.close();
+}
+async function start(env: NodeJS.ProcessEnv): Promise<void> {
+  t = await startTestServer({ dataDir, env, consumers: NO_DESTINATIONS });
+  running = true;
   api = apiClient(t);
+}
+large.before(async () => {
+  await start({ HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SYNC_ROWS: '3' });
   await loadEvents(t, api);
 });
-large.after(async () => { await t?.close(); });
+large.after(async () => {
+  await stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 large('more rows than the limit: 201 at once without the file, rendered in the background; fewer: rendered before the 201', async () => {
   const table = await saveInsight(t, api, 'All sign-ups', signups);
@@ -119,97 +146,63 @@ large('expiry: an expired export is gone for every read at once; the sweep delet
   assert.equal(await sweepExports({ store: t.server.store, writes: t.server.writes, dir }, later), { expired: 0, files: 0 });
 });
 
+// The server above, stopped: what a render in hand and a crash leave on its data dir.
+large('files and assets survive a restart; interrupted renders resume, or fail visibly after their attempts', async () => {
+  const [first, api1] = [t, api];
+  const trend = await saveInsight(first, api1, 'Page views', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
+  const gone = await saveInsight(first, api1, 'Deleted later', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
+  const done = await post(first, api1, { insight: trend.id, export_format: 'image/png' });
+  const before = await content(first, done.body.id);
+  assert.is(before.status, 200);
+  await api1('PATCH', `${env(first)}/insights/${gone.id}/`, first.personalKey, { deleted: true });
+  const admin = first.server.tenancy.userByEmail('admin@hedgerow.local')!;
+  const projectId = first.projectId;
+  await stop();
+
+  // As a crash would leave them: assets written, never rendered; one already retried once.
+  const store = openStore(dataDir, tables);
+  const writes = createLocalWrites(store, COMMANDS);
+  const pending = (insight: number, attempts: number) => writes.submit(insertExportCommand, {
+    project_id: projectId, created_by: admin.id, dashboard: null, insight, export_format: 'text/csv', export_context: null,
+    created_at: new Date().toISOString(), expires_after: '2099-01-01T00:00:00.000Z', filename: 'export-page-views.csv',
+    content: null, exception: null, attempts,
+  });
+  const resumed = await pending(trend.id, 1);
+  const exhausted = await pending(trend.id, 2);
+  const orphaned = await pending(gone.id, 1);
+  await store.close();
+
+  // No wait for a file (this test creates none on it): the next test's render is still in
+  // hand when it stops this server.
+  await start({ HEDGEROW_EXPORT_SYNC_MS: '0' });
+  const [second, api2] = [t, api];
+  const after = await content(second, done.body.id);
+  assert.is(after.status, 200);
+  assert.ok(after.bytes.equals(before.bytes), 'the file is the one rendered before the restart');
+  assert.equal((await api2('GET', `${env(second)}/exports/${done.body.id}/`, second.personalKey)).body, done.body);
+
+  const again = await settled(second, api2, resumed.id);
+  assert.is(again.has_content, true, String(again.exception));
+  const rows = parseCsv((await content(second, resumed.id)).bytes.toString('utf8'));
+  assert.is(rows[0][0], 'series');
+  const failed = await settled(second, api2, exhausted.id);
+  assert.is(failed.has_content, false);
+  assert.is(failed.exception, INTERRUPTED);
+  const lost = await settled(second, api2, orphaned.id);
+  assert.is(lost.exception, 'The insight was deleted.');
+  assert.is((await content(second, orphaned.id)).status, 404);
+});
+
+large('a render the stopping service interrupted is finished by the next start', async () => {
+  const [first, api1] = [t, api];
+  const trend = await saveInsight(first, api1, 'Page views', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
+  const made = await post(first, api1, { insight: trend.id, export_format: 'application/pdf' });
+  assert.is(made.body.has_content, false);
+  await stop();
+  await start({});
+  const done = await settled(t, api, made.body.id);
+  assert.is(done.has_content, true, String(done.exception));
+  assert.is((await content(t, made.body.id)).bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+});
+
 large.run();
-
-const periodic = suite('exports: the periodic sweep');
-periodic('runs on its own: an expired export\'s record is deleted', async () => {
-  const ts = await startTestServer({ env: { HEDGEROW_EXPORT_SYNC_MS: '120000', HEDGEROW_EXPORT_SWEEP_MS: '50' }, consumers: NO_DESTINATIONS });
-  try {
-    const api2 = apiClient(ts);
-    const r = await post(ts, api2, { export_format: 'application/json', export_context: { source: signups }, expires_after: '2020-01-01' });
-    assert.is(r.status, 201);
-    await eventually(async () => ts.server.store.exports.get([ts.projectId, r.body.id]) === undefined, 10_000);
-  } finally {
-    await ts.close();
-  }
-});
-periodic.run();
-
-const restart = suite('exports: restarts');
-restart('files and assets survive a restart; interrupted renders resume, or fail visibly after their attempts', async () => {
-  const dataDir = tempDir('hedgerow-exports-restart-');
-  try {
-    const first = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '120000' }, consumers: NO_DESTINATIONS });
-    const api1 = apiClient(first);
-    const trend = await saveInsight(first, api1, 'Page views', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
-    const gone = await saveInsight(first, api1, 'Deleted later', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
-    const done = await post(first, api1, { insight: trend.id, export_format: 'image/png' });
-    const before = await content(first, done.body.id);
-    assert.is(before.status, 200);
-    await api1('PATCH', `${env(first)}/insights/${gone.id}/`, first.personalKey, { deleted: true });
-    const admin = first.server.tenancy.userByEmail('admin@hedgerow.local')!;
-    const projectId = first.projectId;
-    await first.close();
-
-    // As a crash would leave them: assets written, never rendered; one already retried once.
-    const store = openStore(dataDir, tables);
-    const writes = createLocalWrites(store, COMMANDS);
-    const pending = (insight: number, attempts: number) => writes.submit(insertExportCommand, {
-      project_id: projectId, created_by: admin.id, dashboard: null, insight, export_format: 'text/csv', export_context: null,
-      created_at: new Date().toISOString(), expires_after: '2099-01-01T00:00:00.000Z', filename: 'export-page-views.csv',
-      content: null, exception: null, attempts,
-    });
-    const resumed = await pending(trend.id, 1);
-    const exhausted = await pending(trend.id, 2);
-    const orphaned = await pending(gone.id, 1);
-    await store.close();
-
-    const second = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '120000' }, consumers: NO_DESTINATIONS });
-    try {
-      const api2 = apiClient(second);
-      const after = await content(second, done.body.id);
-      assert.is(after.status, 200);
-      assert.ok(after.bytes.equals(before.bytes), 'the file is the one rendered before the restart');
-      assert.equal((await api2('GET', `${env(second)}/exports/${done.body.id}/`, second.personalKey)).body, done.body);
-
-      const again = await settled(second, api2, resumed.id);
-      assert.is(again.has_content, true, String(again.exception));
-      const rows = parseCsv((await content(second, resumed.id)).bytes.toString('utf8'));
-      assert.is(rows[0][0], 'series');
-      const failed = await settled(second, api2, exhausted.id);
-      assert.is(failed.has_content, false);
-      assert.is(failed.exception, INTERRUPTED);
-      const lost = await settled(second, api2, orphaned.id);
-      assert.is(lost.exception, 'The insight was deleted.');
-      assert.is((await content(second, orphaned.id)).status, 404);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
-
-restart('a render the stopping service interrupted is finished by the next start', async () => {
-  const dataDir = tempDir('hedgerow-exports-stop-');
-  try {
-    const first = await startTestServer({ dataDir, env: { HEDGEROW_EXPORT_SYNC_MS: '0' }, consumers: NO_DESTINATIONS });
-    const api1 = apiClient(first);
-    const trend = await saveInsight(first, api1, 'Page views', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }] });
-    const made = await post(first, api1, { insight: trend.id, export_format: 'application/pdf' });
-    assert.is(made.body.has_content, false);
-    await first.close();
-    const second = await startTestServer({ dataDir, consumers: NO_DESTINATIONS });
-    try {
-      const done = await settled(second, apiClient(second), made.body.id);
-      assert.is(done.has_content, true, String(done.exception));
-      assert.is((await content(second, made.body.id)).bytes.subarray(0, 5).toString('latin1'), '%PDF-');
-    } finally {
-      await second.close();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
-
-restart.run();

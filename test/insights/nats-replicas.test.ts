@@ -48,11 +48,16 @@ const ev = (event: string, distinct_id: string, timestamp: string, properties: R
 const pageviews = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], dateRange: { date_from: '-3d' } };
 const dau = { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], dateRange: { date_from: '-3d' } };
 
+// Queries a replica answered (every 200 to a blocking query: serve runs no DuckDB).
+let answered = 0;
+
 async function query(q: unknown, refresh = 'force_blocking') {
-  return request(`${serve.url}/api/environments/${keys.project_id}/query/`, {
+  const r = await request(`${serve.url}/api/environments/${keys.project_id}/query/`, {
     method: 'POST', headers: { Authorization: `Bearer ${keys.personal_api_key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ query: q, refresh }),
   });
+  if (r.status === 200) answered++;
+  return r;
 }
 
 async function capture(batch: unknown[]) {
@@ -86,9 +91,9 @@ s.before(async () => {
     [replicas.b, replicas.c] = await Promise.all([cliAggregate(dirs.b, childEnv()), cliAggregate(dirs.c, childEnv())]);
     // Running is not yet answering: on a loaded machine a replica's columnar store can still
     // be opening, and NATS hands every query to the other. Both have published a status once
-    // they take queries.
+    // they take queries. Seconds away: /metrics read every 100 ms, not 25.
     await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) !== null
-      && (await metric('hedgerow_insights_replica_position', 'c')) !== null, 30_000);
+      && (await metric('hedgerow_insights_replica_position', 'c')) !== null, 30_000, 100);
   } catch (err) {
     setupFailure = err;
   }
@@ -162,17 +167,13 @@ s('an answer larger than a NATS message (1 MB) arrives whole, in parts', async (
 });
 
 s('a replica SIGKILLed with queries in flight: the other answers them all', async () => {
-  // Replicas publish their counts every STATUS_INTERVAL_MS: read them once two readings a
-  // status interval apart agree, so answers to the tests before are all counted.
+  // Replicas publish their counts every STATUS_INTERVAL_MS: read them once they add up to
+  // every answer so far (each count is at most its replica's own, so both are then current).
   const answers = async () => ({ b: await metric('hedgerow_insights_replica_answers', 'b'), c: await metric('hedgerow_insights_replica_answers', 'c') });
-  let before = await answers();
-  for (let settled = false; !settled;) {
-    // A status interval passes between readings: the replicas publish on that timer.
-    await new Promise((r) => setTimeout(r, STATUS_INTERVAL_MS + 500));
-    const again = await answers();
-    settled = again.b === before.b && again.c === before.c;
-    before = again;
-  }
+  const before = await eventually(async () => {
+    const now = await answers();
+    return now.b !== null && now.c !== null && now.b + now.c === answered ? now : null;
+  }, 10 * STATUS_INTERVAL_MS, 100);
   // Frozen, both hold the queries NATS gives them; then one dies with its share unanswered.
   signal('b', 'SIGSTOP');
   signal('c', 'SIGSTOP');
@@ -223,7 +224,8 @@ s('the killed replica restarts, catches up to the stream’s end and answers the
   const last = await streamLastSeq();
 
   replicas.b = await cliAggregate(dirs.b, childEnv());
-  await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) === last, 20_000);
+  // Its store opening and catching up take seconds: /metrics read every 100 ms, not 25.
+  await eventually(async () => (await metric('hedgerow_insights_replica_position', 'b')) === last, 20_000, 100);
   const answeredBefore = (await metric('hedgerow_insights_replica_answers', 'b')) ?? 0;
   // Only the restarted replica is left to answer.
   await cliStop(replicas.c!.child, 'SIGTERM');
