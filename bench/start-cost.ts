@@ -23,7 +23,7 @@ const PROFILE_ENV = {
   HEDGEROW_EXPORT_WORKERS: '1', HEDGEROW_INSIGHTS_THREADS: '1',
 };
 
-interface Sample { total: number; main: number; byName: Map<string, number> }
+interface Sample { total: number; byName: Map<string, number> }
 
 async function once(checkout: string): Promise<Sample> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hedgerow-start-'));
@@ -34,12 +34,14 @@ async function once(checkout: string): Promise<Sample> {
     const names = threadNames(serve.pid);
     const byName = new Map<string, number>();
     for (const [tid, us] of threadsCpu(serve.pid)) {
-      const name = tid === serve.pid ? 'main' : names.get(tid) === 'node' ? 'other threads' : names.get(tid) ?? 'other threads';
+      // Consumer threads name themselves; every other thread is "node".
+      const own = names.get(tid);
+      const name = tid === serve.pid ? 'main' : own !== undefined && own !== 'node' ? own : 'other threads';
       byName.set(name, (byName.get(name) ?? 0) + us);
     }
-    const { total, main } = cpuOf(serve.pid);
+    const { total } = cpuOf(serve.pid);
     await serve.stop();
-    return { total, main, byName };
+    return { total, byName };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
