@@ -19,6 +19,7 @@ import { captureModule } from './capture/module.js';
 import { flagsModule } from './flags/module.js';
 import { insightsModule } from './insights/module.js';
 import { dashboardsModule } from './dashboards/module.js';
+import { actionsModule } from './actions/module.js';
 import { exportsModule } from './exports/module.js';
 import { subscriptionsModule } from './subscriptions/module.js';
 import { destinationsModule } from './destinations/module.js';
@@ -36,6 +37,7 @@ export const MODULES: readonly NodeModule[] = [
   flagsModule,
   insightsModule,
   dashboardsModule,
+  actionsModule,
   exportsModule,
   subscriptionsModule,
   destinationsModule,

@@ -15,6 +15,7 @@ import { destinationsTables } from './destinations/tables.js';
 import { exportsTables } from './exports/tables.js';
 import { dashboardsTables } from './dashboards/tables.js';
 import { subscriptionsTables } from './subscriptions/tables.js';
+import { actionsTables } from './actions/tables.js';
 
 export const tables = [
   logTables,
@@ -29,6 +30,7 @@ export const tables = [
   exportsTables,
   dashboardsTables,
   subscriptionsTables,
+  actionsTables,
 ] as const;
 
 // The whole store: every domain's tables, for what truly needs them all (the management

@@ -4,7 +4,7 @@
 import { ApiError } from '../src/errors.js';
 import { initHog } from '../src/hog/index.js';
 import { serveTasks } from '../src/pools/serve.js';
-import { validateHogFunction } from '../src/destinations/api/validate.js';
+import { recompiledFilters, validateHogFunction } from '../src/destinations/api/validate.js';
 import type { HogApiTasks } from '../src/destinations/tasks.js';
 
 await initHog();
@@ -18,4 +18,5 @@ export default serveTasks<HogApiTasks>({
       return { ok: false, status: err.status, error: err.body };
     }
   },
+  refilter: (task) => recompiledFilters(task.fn, task.ctx),
 });

@@ -8,6 +8,8 @@ import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import type { DestinationsTables } from './tables.js';
 import type { FlagsTables } from '../flags/index.js';
+import type { ActionsTables } from '../actions/index.js';
+import { actionsModule } from '../actions/module.js';
 import { openDestinationsStore } from './runtime/env.js';
 import { startRetention } from './runtime/retention.js';
 import { followTelemetry } from './runtime/telemetry-follower.js';
@@ -20,11 +22,13 @@ import { watchFlags } from './internal/watch-flags.js';
 import { watchDisabled } from './internal/watcher-events.js';
 
 // The flags' table is read for internal destinations (./internal/), never written.
-export type DestinationsTablesUsed = DestinationsTables & FlagsTables;
+// Actions are read to compile filters that name them.
+export type DestinationsTablesUsed = DestinationsTables & FlagsTables & ActionsTables;
 
 export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>, use: Use): Promise<Started> {
   const { config, cluster, log, store, writes } = ctx;
   const { auth, tenancy } = use(accessModule);
+  const actions = use(actionsModule);
   const ds = openDestinationsStore(config.dataDir);
   const retention = startRetention(store, ds, config.hog, Date.now);
   // Compiling (the WASM parser) and test runs run in the API's own pools.
@@ -71,6 +75,11 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
     throw err;
   }
   const follower = telemetry?.follower ?? null;
+  const functions = hogFunctionRoutes({
+    auth, store, writes, tenancy, ds, pools: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
+    watcherLockMs: config.hog.watcherLockSeconds * 1000,
+  });
+  actions.onChanged(functions.actionChanged);
   return {
     // Behind the telemetry stream past its stall bound, this node answers other logs, metrics
     // and watcher states than the delivering node's (docs/decisions/0034): not ready.
@@ -82,10 +91,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
       },
     } : {}),
     routes: [
-      ...hogFunctionRoutes({
-        auth, store, writes, tenancy, ds, pools: hogApi, siteUrl: config.siteUrl, fetchAllow: config.hog.fetchAllow,
-        watcherLockMs: config.hog.watcherLockSeconds * 1000,
-      }),
+      ...functions.routes,
       ...templateRoutes({ auth, store }),
       ...publicWebhookRoutes(store),
     ],

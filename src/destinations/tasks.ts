@@ -37,6 +37,13 @@ export interface ValidateTask {
 }
 export type ValidateResult = { ok: true; fields: HogFunctionFields } | { ok: false; status: number; error: ErrorBody };
 
+// A stored function's filters compiled again (an action they name changed).
+export interface RefilterTask {
+  fn: StoredHogFunction;
+  ctx: ValidationContext;
+}
+
 export type HogApiTasks = {
   validate: Task<ValidateTask, ValidateResult>;
+  refilter: Task<RefilterTask, Pick<StoredHogFunction, 'filters' | 'mappings'>>;
 };

@@ -45,7 +45,7 @@ s.after.each(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const ctxOfValidation = { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T10:00:00Z'), siteUrl: 'http://localhost:8000' };
+const ctxOfValidation = { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T10:00:00Z'), siteUrl: 'http://localhost:8000', actions: {}, testAccountFilters: [], cohorts: {} };
 let made = 0;
 function hogFunction(body: Record<string, unknown>): StoredHogFunction {
   const fields = validateHogFunction({ enabled: true, ...body }, null, ctxOfValidation);

@@ -44,7 +44,7 @@ s.after.each(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const ctxOfValidation = { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T10:00:00Z'), siteUrl: 'http://localhost:8000' };
+const ctxOfValidation = { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T10:00:00Z'), siteUrl: 'http://localhost:8000', actions: {}, testAccountFilters: [], cohorts: {} };
 // Sends the event's n, and prints it beside the n its answer carries.
 function posting(id: string, projectId: number): StoredHogFunction {
   const fields = validateHogFunction({

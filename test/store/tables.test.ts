@@ -48,6 +48,7 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   dashboards: ['dashboards', 'main', plainMaps],
   dashboardTiles: ['dashboard_tiles', 'main', plainMaps],
   subscriptions: ['subscriptions', 'main', plainMaps],
+  actions: ['actions', 'main', plainMaps],
 };
 
 s('every table of the list opens the database, environment and options existing data dirs were written with', () => {

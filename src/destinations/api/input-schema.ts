@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { pythonType } from '../../http/body.js';
 import { booleanField, charField, listField } from '../../http/fields.js';
 import type { InputSchemaItem } from '../../hog/index.js';
-import { under } from './nested-errors.js';
+import { under } from '../../http/nested-errors.js';
 
 export const INPUT_TYPES = [
   'string', 'number', 'boolean', 'dictionary', 'choice', 'json', 'integration', 'integration_field', 'integration_multi', 'email',

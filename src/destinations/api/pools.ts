@@ -28,7 +28,7 @@ export interface HogApiPools {
 export function createHogApiPools(): HogApiPools {
   const compile = createLazyWorkerPool<HogApiTasks>({
     worker: COMPILE_WORKER, threads: COMPILE_THREADS, workerData: undefined,
-    deadlines: { validate: COMPILE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: COMPILE_HEAP_MB },
+    deadlines: { validate: COMPILE_DEADLINE_MS, refilter: COMPILE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: COMPILE_HEAP_MB },
   });
   const exec = createLazyWorkerPool<HogExecTasks>({
     worker: EXEC_WORKER, threads: 1, workerData: undefined,

@@ -6,7 +6,10 @@
 // DELETE answers 405 with no body: deleting is PATCH {"deleted": true}.
 import { randomUUID } from 'node:crypto';
 import { ApiError, errors } from '../../errors.js';
-import type { ManagementAuth, ProjectContext, TenancyStore } from '../../access/index.js';
+import type { ManagementAuth, Project, ProjectContext, TenancyStore } from '../../access/index.js';
+import { liveActionSteps, type ActionsTables } from '../../actions/index.js';
+import { cohortById, type FlagsTables } from '../../flags/index.js';
+import type { CohortDefinition, PropertyFilter } from '../../hog/index.js';
 import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
@@ -38,7 +41,7 @@ import { projectSlots } from './project-slots.js';
 
 export interface HogFunctionRoutesDeps {
   auth: ManagementAuth;
-  store: DestinationsTables;
+  store: DestinationsTables & ActionsTables & FlagsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   ds: DestinationsStore;
@@ -66,7 +69,34 @@ async function compiling<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
+// The cohorts a project's test account filters name (PostHog inlines them into filters).
+const COHORT_TYPES = new Set(['cohort', 'static-cohort', 'precalculated-cohort', 'dynamic-cohort']);
+
+function namedCohorts(store: FlagsTables, project: Project): Record<number, CohortDefinition> {
+  const out: Record<number, CohortDefinition> = {};
+  for (const f of (project.test_account_filters ?? []) as PropertyFilter[]) {
+    const id = Number(f.value);
+    if (!COHORT_TYPES.has(String(f.type)) || !Number.isInteger(id)) continue;
+    const c = cohortById(store, project.id, id);
+    if (c && !c.deleted) out[id] = { name: c.name ?? '', is_static: c.is_static, filters: c.filters };
+  }
+  return out;
+}
+
+// Whether a function's filters (or a mapping's) name the action.
+function namesAction(fn: StoredHogFunction, actionId: number): boolean {
+  const filters = [fn.filters, ...(fn.mappings ?? []).map((m) => m.filters)];
+  return filters.some((f) => Array.isArray(f?.actions) && f.actions.some((a) => Number((a as { id?: unknown }).id) === actionId));
+}
+
+export interface HogFunctionApi {
+  routes: Route[];
+  // Compiles again the filters of the project's functions that name the action, after its
+  // steps changed or it was deleted (PostHog does the same): their bytecode follows it.
+  actionChanged(project: Project, actionId: number): Promise<void>;
+}
+
+export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): HogFunctionApi {
   const { auth, store, writes, tenancy, ds, pools } = deps;
   const compiles = projectSlots(COMPILES_PER_PROJECT, COMPILES_WAITING_PER_PROJECT);
   const testRuns = projectSlots(TEST_RUNS_PER_PROJECT);
@@ -87,8 +117,10 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
     user: (id) => tenancy.user(id),
     status: (fn) => statusOf(ds.watcher.get(fn.id), fn, watcher, Date.now()),
   };
-  const validationContext = ({ project }: ProjectContext): ValidationContext => ({
+  const validationContext = ({ project }: { project: Project }): ValidationContext => ({
     projectId: project.id, timeZone: project.timezone, now: Date.now(), siteUrl: deps.siteUrl,
+    actions: liveActionSteps(store, project.id), testAccountFilters: (project.test_account_filters ?? []) as PropertyFilter[],
+    cohorts: namedCohorts(store, project),
   });
 
   // A function of the project; deleted ones only when `alsoDeleted` (the undelete PATCH).
@@ -110,7 +142,7 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
     return projectHogFunctions(store, projectId).filter((f) => f.id !== except && !f.deleted && f.enabled && f.type === type).length;
   }
 
-  async function validated(body: Record<string, unknown>, existing: StoredHogFunction | null, ctx: ProjectContext) {
+  async function validated(body: Record<string, unknown>, existing: StoredHogFunction | null, ctx: { project: Project }) {
     const type = typeof body.type === 'string' && body.type ? body.type : existing?.type ?? 'destination';
     const out = await compiling(compile(ctx.project.id, {
       body, existing, ctx: validationContext(ctx), maxExecutionOrder: maxExecutionOrder(ctx.project.id, type, existing?.id ?? null),
@@ -120,7 +152,15 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
     return out.fields;
   }
 
-  return [
+  async function actionChanged(project: Project, actionId: number): Promise<void> {
+    for (const fn of projectHogFunctions(store, project.id)) {
+      if (fn.deleted || !namesAction(fn, actionId)) continue;
+      const again = await compiling(pools.compile.run('refilter', { fn, ctx: validationContext({ project }) }));
+      await saveHogFunction(writes, { ...fn, ...again, updated_at: new Date().toISOString() });
+    }
+  }
+
+  const routes: Route[] = [
     ...auth.projectRoutes({
       methods: ['GET'], path: PATH, scope: SCOPE,
       handler(req, { project }) {
@@ -263,4 +303,5 @@ export function hogFunctionRoutes(deps: HogFunctionRoutesDeps): Route[] {
       handler: (req, ctx) => json(200, metricsTotals(ds, functionOf(req, ctx).id, metricsQuery(req, Date.now(), true))),
     }),
   ];
+  return { routes, actionChanged };
 }

@@ -11,14 +11,14 @@ import { booleanField, charField, integerField, listField } from '../../http/fie
 import { pythonType } from '../../http/body.js';
 import {
   compileFilters, compileHashTemplate, compileProgram, compileTemplateInputs, DESTINATION_FUNCTIONS, SourceLimitError,
-  type CompiledInput, type InputSchemaItem,
+  type ActionStep, type CohortDefinition, type CompiledInput, type InputSchemaItem, type PropertyFilter,
 } from '../../hog/index.js';
 import { templateById } from '../templates/index.js';
 import {
   HOG_FUNCTION_TYPES, type HogFunctionFields, type StoredFilters, type StoredHogFunction, type StoredMapping, type StoredMasking,
 } from '../types.js';
 import { inputsSchema } from './input-schema.js';
-import { under } from './nested-errors.js';
+import { under } from '../../http/nested-errors.js';
 
 export interface ValidationContext {
   projectId: number;
@@ -26,6 +26,11 @@ export interface ValidationContext {
   // Relative dates in filters resolve against it (epoch ms), as PostHog resolves them at save.
   now: number;
   siteUrl: string;
+  // What filters may name, as data (this runs in a worker): the project's live actions' steps
+  // by id, its test account filters, and the cohorts those filters name.
+  actions: Record<number, ActionStep[]>;
+  testAccountFilters: PropertyFilter[];
+  cohorts: Record<number, CohortDefinition>;
 }
 
 export const MAX_HOG_BYTES = 100 * 1024;
@@ -91,7 +96,9 @@ function compiledFilters(raw: unknown, ctx: ValidationContext, attr: string, dro
     delete filters.actions;
   }
   const compiled = bounded(attr, 'A HogQL filter', () => compileFilters(filters, {
-    now: ctx.now, timeZone: ctx.timeZone, siteUrl: ctx.siteUrl, projectId: ctx.projectId, testAccountFilters: [],
+    now: ctx.now, timeZone: ctx.timeZone, siteUrl: ctx.siteUrl, projectId: ctx.projectId, testAccountFilters: ctx.testAccountFilters,
+    action: (id) => (Object.hasOwn(ctx.actions, id) ? { steps: ctx.actions[id] } : undefined),
+    cohort: (id) => (Object.hasOwn(ctx.cohorts, id) ? ctx.cohorts[id] : undefined),
   }));
   return { source: 'events', ...filters, ...compiled };
 }
@@ -244,4 +251,13 @@ function rateLimit(body: Body): number | null | undefined {
   if (!Number.isFinite(n)) throw errors.validation('A valid number is required.', 'rate_limit_per_second', 'invalid');
   if (n <= 0 || n > 10_000) throw errors.validation('Ensure this value is greater than 0 and at most 10000.', 'rate_limit_per_second', 'invalid');
   return n;
+}
+
+// A stored function's filters (and its mappings') compiled again against what they name now,
+// as PostHog's model save does when an action they name changes: a filter that no longer
+// compiles keeps its error in bytecode_error (and matches nothing); nothing is refused, since
+// the function was valid when it was saved.
+export function recompiledFilters(fn: StoredHogFunction, ctx: ValidationContext): Pick<StoredHogFunction, 'filters' | 'mappings'> {
+  const again = (f: StoredFilters | null) => (f === null ? null : compiledFilters(f, ctx, 'filters', false));
+  return { filters: again(fn.filters), mappings: fn.mappings?.map((m) => ({ ...m, filters: again(m.filters) })) ?? null };
 }

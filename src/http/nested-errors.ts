@@ -1,6 +1,6 @@
 // DRF reports an error inside a nested serializer under the path to it, joined with "__"
 // by PostHog's error handler (masking__ttl, inputs_schema__0__type, mappings__1__inputs__url).
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../errors.js';
 
 export function under<T>(prefix: string, validate: () => T): T {
   try {
