@@ -22,7 +22,7 @@ const refused = (...neutral: unknown[]): FieldRule => ({ use: 'refused', neutral
 
 export type ObjectName =
   | 'TrendsQuery' | 'FunnelsQuery' | 'RetentionQuery' | 'StickinessQuery' | 'LifecycleQuery'
-  | 'EventsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
+  | 'EventsNode' | 'ActionsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
   | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter';
 
 /** InsightsQueryBase and Node: what every insight query has. */
@@ -101,6 +101,25 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     // A series node is never queried as a data node: its row limit and order have no use.
     limit: P,
     orderBy: P,
+  },
+  ActionsNode: {
+    kind: H,
+    version: P,
+    // The action's id (src/actions/): the series is the events that match it.
+    id: H,
+    // The action's name in the editor; results name a series by the action's name.
+    name: P,
+    custom_name: H,
+    math: H,
+    math_multiplier: refused(1),
+    math_property: H,
+    math_property_type: H,
+    math_property_revenue_currency: refused(),
+    math_hogql: refused(),
+    math_group_type_index: refused(),
+    properties: H,
+    fixedProperties: H,
+    optionalInFunnel: refused(false),
   },
   DateRange: { date_from: H, date_to: H, explicitDate: H },
   BreakdownFilter: {
@@ -231,6 +250,11 @@ function isNeutral(value: unknown, neutral: readonly unknown[]): boolean {
   return neutral.some((n) => JSON.stringify(n) === text);
 }
 
+// A series item is an events node or an actions node, told apart by its kind.
+function itemRules(item: unknown, name: ObjectName): ObjectName {
+  return name === 'EventsNode' && typeof item === 'object' && item !== null && (item as { kind?: unknown }).kind === 'ActionsNode' ? 'ActionsNode' : name;
+}
+
 function walk(value: unknown, name: ObjectName, path: string): void {
   // Shapes (an object where one is due) are schemas.ts's to report.
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
@@ -244,7 +268,7 @@ function walk(value: unknown, name: ObjectName, path: string): void {
       continue;
     }
     if (rule.use === 'honoured' && rule.object !== undefined) {
-      if (rule.list && Array.isArray(child)) child.forEach((item, i) => walk(item, rule.object!, `${attr}.${i}`));
+      if (rule.list && Array.isArray(child)) child.forEach((item, i) => walk(item, itemRules(item, rule.object!), `${attr}.${i}`));
       else if (!rule.list) walk(child, rule.object, attr);
     }
   }

@@ -4,7 +4,8 @@
 import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import { queryErrorOf } from './columnar/errors.js';
-import type { Plan, PlanContext } from './planner/context.js';
+import { nodeAction, type Plan, type PlanContext } from './planner/context.js';
+import { actionPropertyLists, type ResolvedAction } from './planner/actions.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
 import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
@@ -26,6 +27,8 @@ export interface RunContext {
   nowMs: number;
   /** The project's test_account_filters, applied to queries with filterTestAccounts. */
   testAccountFilters?: unknown[];
+  /** The actions the query's series name (ActionsNode), by id, as the API read them. */
+  actions?: Record<string, ResolvedAction>;
 }
 
 export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
@@ -46,9 +49,14 @@ export interface QueryResponse {
   resolved_date_range?: { date_from: string; date_to: string };
 }
 
-function propertyLists(query: AnalyticsQuery): Properties[] {
+function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): Properties[] {
   const lists: unknown[] = ['properties' in query ? query.properties : null];
-  if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
+  if ('series' in query) {
+    for (const node of query.series) {
+      lists.push(node.properties, node.fixedProperties);
+      if (node.kind === 'ActionsNode') lists.push(...actionPropertyLists(nodeAction(node, { actions })));
+    }
+  }
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
   if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
@@ -106,7 +114,8 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
     throw (signal?.aborted ? null : queryErrorOf(err)) ?? err;
   });
   const valueSets = new Map<string, string[]>();
-  for (const list of propertyLists(query)) {
+  const actions = new Map(Object.values(run.actions ?? {}).map((a) => [a.id, a]));
+  for (const list of propertyLists(query, actions)) {
     for (const filter of valueSetLookups(list)) {
       const key = valueSetKey(filter);
       if (valueSets.has(key)) continue;
@@ -115,7 +124,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
     }
   }
   const ctx: PlanContext = {
-    projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets,
+    projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
   };
   const plan = await planFor(query, ctx, hogql);

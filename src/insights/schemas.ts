@@ -38,6 +38,22 @@ export const EventsNodeSchema = Type.Object({
   fixedProperties: Properties,
 }, Loose);
 
+// A series of the events that match a saved action (src/actions/), by the action's id.
+export const ActionsNodeSchema = Type.Object({
+  kind: Type.Literal('ActionsNode'),
+  id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,15}$' })]),
+  name: Nullable(Type.String()),
+  custom_name: Nullable(Type.String()),
+  math: Nullable(Type.Union(MATHS.map((m) => Type.Literal(m)))),
+  math_property: Nullable(Type.String()),
+  math_property_type: Nullable(Type.String()),
+  properties: Properties,
+  fixedProperties: Properties,
+}, Loose);
+
+// A series: the events of one name (or all), or those matching an action.
+const SeriesNodeSchema = Type.Union([EventsNodeSchema, ActionsNodeSchema]);
+
 const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 1 })]);
 
 export const BreakdownFilterSchema = Type.Object({
@@ -63,7 +79,7 @@ const FormulaNode = Type.Object({ formula: Type.String(), custom_name: Nullable(
 // What every query over series of events has: the series, their interval and date range,
 // and the properties every event must have.
 const seriesFields = (maxSeries: number) => ({
-  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: maxSeries }),
+  series: Type.Array(SeriesNodeSchema, { minItems: 1, maxItems: maxSeries }),
   interval: Nullable(Interval),
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
@@ -95,7 +111,7 @@ export const TrendsQuerySchema = Type.Object({
 
 export const FunnelsQuerySchema = Type.Object({
   kind: Type.Literal('FunnelsQuery'),
-  series: Type.Array(EventsNodeSchema, { minItems: 1, maxItems: 30 }),
+  series: Type.Array(SeriesNodeSchema, { minItems: 1, maxItems: 30 }),
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
@@ -173,6 +189,8 @@ export const HogQLQuerySchema = Type.Object({
 }, Loose);
 
 export type EventsNode = Static<typeof EventsNodeSchema>;
+export type ActionsNode = Static<typeof ActionsNodeSchema>;
+export type SeriesNode = EventsNode | ActionsNode;
 export type BreakdownFilter = Static<typeof BreakdownFilterSchema>;
 export type TrendsQuery = Static<typeof TrendsQuerySchema>;
 export type FunnelsQuery = Static<typeof FunnelsQuerySchema>;

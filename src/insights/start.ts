@@ -6,11 +6,13 @@ import { accessModule } from '../access/module.js';
 import { overNats } from '../cluster/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { InsightsTables } from './tables.js';
+import type { ActionsTables } from '../actions/index.js';
 import { openStatuses } from './api/kv-statuses.js';
 import { createInsightsApi, type InsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
 
-export type InsightsTablesUsed = InsightsTables & LogTables;
+// Actions are read for the series that name them.
+export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables;
 
 export interface InsightsProvides {
   service: QueryService;

@@ -241,4 +241,22 @@ a('format=csv: the listed insights’ results, a row per series with a column pe
   assert.is((await api('GET', `${env()}/insights/?format=xml`, t.personalKey)).status, 400);
 });
 
+a('a series of an action counts what the action matches as it is now; an unknown action is a 400 naming the series', async () => {
+  const made = await api('POST', `/api/projects/${t.projectId}/actions/`, t.personalKey, {
+    name: 'Safari pageviews', steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Safari', operator: 'exact', type: 'event' }] }],
+  });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const query = { kind: 'TrendsQuery', series: [{ kind: 'ActionsNode', id: made.body.id }], dateRange: { date_from: '-3d' }, trendsFilter: { display: 'BoldNumber' } };
+  const first = await api('POST', `${env()}/query/`, t.personalKey, { query });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  assert.equal([first.body.results[0].aggregated_value, first.body.results[0].label, first.body.results[0].action.type], [1, 'Safari pageviews', 'actions']);
+  // Changed steps ask another question: not the cached answer.
+  await api('PATCH', `/api/projects/${t.projectId}/actions/${made.body.id}/`, t.personalKey, { steps: [{ event: '$pageview' }] });
+  const second = await api('POST', `${env()}/query/`, t.personalKey, { query });
+  assert.is(second.body.results[0].aggregated_value, 5);
+  assert.is.not(second.body.cache_key, first.body.cache_key);
+  const unknown = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...query, series: [{ kind: 'ActionsNode', id: 987654 }] } });
+  assert.equal([unknown.status, unknown.body.attr, unknown.body.detail], [400, 'series.0.id', 'Action 987654 does not exist']);
+});
+
 a.run();

@@ -7,6 +7,7 @@ import { openColumnar, type Columnar } from '../../src/insights/columnar/databas
 import { createLoader, type Loader } from '../../src/insights/columnar/loader.js';
 import type { ColumnarEvent } from '../../src/insights/columnar/stage.js';
 import { runQuery, type QueryResponse } from '../../src/insights/run.js';
+import type { ResolvedAction } from '../../src/insights/planner/actions.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 export const PROJECT = 1;
@@ -65,8 +66,9 @@ export interface At {
   timezone?: string;
   weekStart?: 0 | 1;
   testAccountFilters?: unknown[];
+  actions?: Record<string, ResolvedAction>;
 }
 
 export function run(store: TestStore, query: unknown, at: At): Promise<QueryResponse> {
-  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters });
+  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters, actions: at.actions });
 }

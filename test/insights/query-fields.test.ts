@@ -23,6 +23,10 @@ const POSTHOG_FIELDS: Record<ObjectName, string[]> = {
     'kind', 'version', 'event', 'name', 'custom_name', 'math', 'math_multiplier', 'math_property', 'math_property_type', 'math_property_revenue_currency',
     'math_hogql', 'math_group_type_index', 'properties', 'fixedProperties', 'optionalInFunnel', 'limit', 'orderBy',
   ],
+  ActionsNode: [
+    'kind', 'version', 'id', 'name', 'custom_name', 'math', 'math_multiplier', 'math_property', 'math_property_type', 'math_property_revenue_currency',
+    'math_hogql', 'math_group_type_index', 'properties', 'fixedProperties', 'optionalInFunnel',
+  ],
   DateRange: ['date_from', 'date_to', 'explicitDate'],
   BreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
   // The same BreakdownFilter, as a funnel carries it.

@@ -20,9 +20,14 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** `testAccountFilters`: the project's, when the query applies them (keys without stay as they were). */
-export function cacheKey(query: unknown, projectId: number, timezone: string, weekStart: number, testAccountFilters?: unknown[]): string {
-  const text = JSON.stringify(canonical({ query, project: projectId, timezone, weekStart, ...(testAccountFilters?.length ? { testAccountFilters } : {}) }));
+/**
+ * `testAccountFilters`: the project's, when the query applies them; `actions`: those its series
+ * name, as they are (keys without either stay as they were).
+ */
+export function cacheKey(query: unknown, projectId: number, timezone: string, weekStart: number, testAccountFilters?: unknown[], actions?: unknown): string {
+  const text = JSON.stringify(canonical({
+    query, project: projectId, timezone, weekStart, ...(testAccountFilters?.length ? { testAccountFilters } : {}), ...(actions ? { actions } : {}),
+  }));
   return `cache_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }
 

@@ -2,6 +2,9 @@
 // calculated at once in the aggregation worker, or in the background with a query status
 // to poll. The query API and the insights API both answer through here.
 import type { InsightsTables } from '../tables.js';
+import { actionById, type ActionsTables } from '../../actions/index.js';
+import type { ResolvedAction } from '../planner/actions.js';
+import { QueryError } from '../planner/errors.js';
 import type { Project } from '../../access/index.js';
 import type { InsightsEngine } from '../engine.js';
 import { resolvedRangeAt, stalenessInterval } from '../planner/resolved.js';
@@ -12,7 +15,8 @@ import { decide, minimumRefreshInterval, staleAfter, type RefreshMode } from './
 import type { QueryStatus, Statuses } from './statuses.js';
 
 export interface QueryServiceDeps {
-  store: InsightsTables;
+  // Actions are read for the series that name them (ActionsNode).
+  store: InsightsTables & ActionsTables;
   engine: InsightsEngine;
   statuses: Statuses;
   now(): number;
@@ -44,8 +48,28 @@ export interface AnswerOptions {
   insightId?: number | null;
 }
 
-export function runContext(project: Project, now: number): RunContext {
-  return { projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [] };
+export function runContext(project: Project, now: number, actions?: Record<string, ResolvedAction>): RunContext {
+  return {
+    projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [],
+    ...(actions ? { actions } : {}),
+  };
+}
+
+/**
+ * The live actions the query's series name, as they are now; undefined when it names none.
+ * They go with the query to where it runs, and into its cache key: an action whose steps
+ * changed asks another question.
+ */
+export function actionsOf(store: ActionsTables, projectId: number, query: AnalyticsQuery): Record<string, ResolvedAction> | undefined {
+  if (!('series' in query)) return undefined;
+  const out: Record<string, ResolvedAction> = {};
+  query.series.forEach((node, i) => {
+    if (node.kind !== 'ActionsNode') return;
+    const action = actionById(store, projectId, Number(node.id));
+    if (!action || action.deleted) throw new QueryError(`Action ${String(node.id)} does not exist`, `series.${i}.id`);
+    out[action.id] = { id: action.id, name: action.name, steps: action.steps };
+  });
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function rangeDays(response: QueryResponse): number | null {
@@ -76,8 +100,8 @@ export function createQueryService(deps: QueryServiceDeps) {
     async answer(project: Project, input: unknown, opts: AnswerOptions): Promise<Answer> {
       const query = parseQuery(input);
       const now = deps.now();
-      const context = runContext(project, now);
-      const key = cacheKey(query, project.id, context.timezone, context.weekStart, 'filterTestAccounts' in query && query.filterTestAccounts ? context.testAccountFilters : undefined);
+      const context = runContext(project, now, actionsOf(deps.store, project.id, query));
+      const key = cacheKey(query, project.id, context.timezone, context.weekStart, 'filterTestAccounts' in query && query.filterTestAccounts ? context.testAccountFilters : undefined, context.actions);
       const entry = readCached(deps.store, key);
       // What a result must reflect now; a cached one that does is current (unchanged data).
       const position = await deps.engine.position();

@@ -7,6 +7,7 @@ import { positionKey } from '../../log/consumers/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { LogTables } from '../../log/tables.js';
 import type { InsightsTables } from '../tables.js';
+import type { ActionsTables } from '../../actions/index.js';
 import { INSIGHTS_CONSUMER } from '../protocol.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
@@ -21,7 +22,7 @@ import type { RefreshMode } from './refresh.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
-  store: InsightsTables & LogTables;
+  store: InsightsTables & LogTables & ActionsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;

@@ -1,8 +1,10 @@
 // What every planner shares: the context a query is planned in, the plan it returns, and
 // the events scan (project, time range, event name, property filters) each query kind
 // starts from.
-import type { EventsNode } from '../schemas.js';
+import type { ActionsNode, SeriesNode } from '../schemas.js';
+import { actionPropertyLists, actionSql, type ResolvedAction } from './actions.js';
 import type { TimeContext } from './dates.js';
+import { QueryError } from './errors.js';
 import { propertiesSql, usesPersons, type Properties, type ValueSets } from './properties.js';
 import { raw, sql, timestamp, type Sql } from './sql.js';
 
@@ -10,6 +12,8 @@ export interface PlanContext extends TimeContext {
   projectId: number;
   /** Value-set filters resolved by the runner (planner/properties.ts). */
   valueSets: ValueSets;
+  /** The actions the query's series name, by id, as the API resolved them. */
+  actions: ReadonlyMap<number, ResolvedAction>;
 }
 
 /** A row as the runner hands it to a plan: column name → plain JS value. */
@@ -31,10 +35,21 @@ export function scopeWhere(ctx: PlanContext, fromUs: number, toUs: number): Sql[
   return [sql`e.project = ${ctx.projectId}`, sql`e.timestamp >= ${timestamp(fromUs)}`, sql`e.timestamp < ${timestamp(toUs)}`];
 }
 
-/** An events node's own conditions: its event name (none: all events) and its properties (fixed ones too). */
-export function nodeWhere(node: Pick<EventsNode, 'event' | 'properties' | 'fixedProperties'>, ctx: PlanContext, attr: string): Sql[] {
+/** The action an actions node names (the API resolved every one the query names). */
+export function nodeAction(node: ActionsNode, ctx: Pick<PlanContext, 'actions'>, attr = 'series'): ResolvedAction {
+  const action = ctx.actions.get(Number(node.id));
+  if (action === undefined) throw new QueryError(`Action ${String(node.id)} does not exist`, `${attr}.id`);
+  return action;
+}
+
+/**
+ * A series node's own conditions: its event name (none: all events) or its action's steps,
+ * and its properties (fixed ones too).
+ */
+export function nodeWhere(node: SeriesNode, ctx: PlanContext, attr: string): Sql[] {
   const out: Sql[] = [];
-  if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
+  if (node.kind === 'ActionsNode') out.push(actionSql(nodeAction(node, ctx, attr), ctx, `${attr}.id`));
+  else if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
   if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx.valueSets, `${attr}.properties`));
   if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx.valueSets, `${attr}.fixedProperties`));
   return out;
@@ -49,9 +64,21 @@ export function needsPersons(...lists: unknown[]): boolean {
   return lists.some((p) => p !== null && p !== undefined && usesPersons(p as Properties));
 }
 
-/** A node's label: its event, or "All events". */
-export function nodeName(node: Pick<EventsNode, 'event'>): string {
+/** Whether a node's conditions read person properties (its action's steps included). */
+export function nodeUsesPersons(node: SeriesNode, ctx: Pick<PlanContext, 'actions'>): boolean {
+  const steps = node.kind === 'ActionsNode' ? actionPropertyLists(nodeAction(node, ctx)) : [];
+  return needsPersons(node.properties, node.fixedProperties, ...steps);
+}
+
+/** A node's label: its event, "All events", or its action's name. */
+export function nodeName(node: SeriesNode, ctx: Pick<PlanContext, 'actions'>): string {
+  if (node.kind === 'ActionsNode') return nodeAction(node, ctx).name ?? node.name ?? `Action ${String(node.id)}`;
   return node.event ?? 'All events';
+}
+
+/** What a result names its series by: the event (null: all events), or the action's id. */
+export function nodeEntity(node: SeriesNode): { id: string | number | null; type: 'events' | 'actions' } {
+  return node.kind === 'ActionsNode' ? { id: Number(node.id), type: 'actions' } : { id: node.event ?? null, type: 'events' };
 }
 
 export const toNumber = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v === null || v === undefined ? 0 : Number(v));

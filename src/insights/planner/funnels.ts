@@ -7,22 +7,22 @@
 //   strict     next step: the person's very next event, which must match
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
-import type { EventsNode, FunnelsQuery } from '../schemas.js';
+import type { FunnelsQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
-import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 
 export interface FunnelStep {
-  action_id: string | null;
+  action_id: string | number | null;
   name: string | null;
   custom_name: string | null;
   order: number;
   people: never[];
   count: number;
-  type: 'events';
+  type: 'events' | 'actions';
   average_conversion_time: number | null;
   median_conversion_time: number | null;
   breakdown?: string | string[];
@@ -41,7 +41,7 @@ const stepCol = (k: number) => raw(`s${k}`);
 const timeCol = (k: number) => raw(`t${k}`);
 const ordCol = (k: number) => raw(`n${k}`);
 
-function stepCondition(node: EventsNode, ctx: PlanContext, index: number): Sql {
+function stepCondition(node: SeriesNode, ctx: PlanContext, index: number): Sql {
   return and(nodeWhere(node, ctx, `series.${index}`));
 }
 
@@ -101,7 +101,7 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
 
-  const persons = needsPersons(query.properties, ...query.series.flatMap((s) => [s.properties, s.fixedProperties])) || breakdown?.source === 'person';
+  const persons = needsPersons(query.properties) || query.series.some((s) => nodeUsesPersons(s, ctx)) || breakdown?.source === 'person';
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
   const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
@@ -188,9 +188,10 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
     shape([rows]) {
       const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>
         query.series.map((node, k) => {
+          const entity = nodeEntity(node);
           const step: FunnelStep = {
-            action_id: node.event ?? null, name: node.event ?? null, custom_name: node.custom_name ?? null, order: k, people: [],
-            count: row ? toNumber(row[`c${k}`]) : 0, type: 'events',
+            action_id: entity.id, name: entity.type === 'actions' ? nodeName(node, ctx) : entity.id as string | null, custom_name: node.custom_name ?? null,
+            order: k, people: [], count: row ? toNumber(row[`c${k}`]) : 0, type: entity.type,
             average_conversion_time: k === 0 || !row || row[`avg${k}`] === null ? null : toNumber(row[`avg${k}`]),
             median_conversion_time: k === 0 || !row || row[`med${k}`] === null ? null : toNumber(row[`med${k}`]),
           };

@@ -4,7 +4,7 @@
 // "returning" when the person was active in the interval before, "resurrecting" otherwise;
 // the interval after an active one without activity is "dormant" (reported negative).
 import type { LifecycleQuery } from '../schemas.js';
-import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
 import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
@@ -13,7 +13,7 @@ export const LIFECYCLE_STATUSES = ['new', 'returning', 'resurrecting', 'dormant'
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
 export interface LifecycleItem {
-  action: { id: string | null; name: string; type: 'events'; order: 0; math: 'total' };
+  action: { id: string | number | null; name: string; type: 'events' | 'actions'; order: 0; math: 'total' };
   data: number[];
   count: number;
   labels: string[];
@@ -36,7 +36,7 @@ export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<Lif
   const last = range.buckets[range.buckets.length - 1];
   const fromUs = localToUs(range.segments, addIntervals(first.localMs, interval, -1));
   const toUs = localToUs(range.segments, addIntervals(last.localMs, interval, 1));
-  const persons = needsPersons(query.properties, node.properties, node.fixedProperties);
+  const persons = needsPersons(query.properties) || nodeUsesPersons(node, ctx);
   const bucketOf = (column: string) => bucketSql(localUs(raw(column), range.segments, fromUs, toUs), interval, ctx.weekStart);
 
   const statement = sql`WITH act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
@@ -54,7 +54,7 @@ SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id
       const index = new Map(range.buckets.map((b, i) => [b.id, i]));
       const labels = range.buckets.map((b) => dayLabel(b.localMs, interval === 'hour'));
       const days = range.buckets.map((b) => dayString(b.localMs, interval));
-      const name = nodeName(node);
+      const name = nodeName(node, ctx);
       const results = LIFECYCLE_STATUSES.map((status) => {
         const data = range.buckets.map(() => 0);
         for (const r of rows) {
@@ -63,7 +63,7 @@ SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id
           if (i !== undefined) data[i] = status === 'dormant' ? -toNumber(r.n) : toNumber(r.n);
         }
         return {
-          action: { id: node.event ?? null, name, type: 'events' as const, order: 0 as const, math: 'total' as const },
+          action: { ...nodeEntity(node), name, order: 0 as const, math: 'total' as const },
           data, count: data.reduce((a, b) => a + b, 0), labels, days, label: `${name} - ${status}`, status,
         };
       });

@@ -1,8 +1,8 @@
 // StickinessQuery → per series (and period when comparing) one statement: how many persons
 // did the event in exactly 1, 2, … n of the range's n intervals (with stickinessCriteria:
 // in intervals where they did it at least, at most or exactly that many times).
-import type { EventsNode, StickinessQuery } from '../schemas.js';
-import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import type { SeriesNode, StickinessQuery } from '../schemas.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
 import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
@@ -13,7 +13,7 @@ export interface StickinessItem {
   days: number[];
   label: string;
   labels: string[];
-  action: { order: number; type: 'events'; name: string; id: string | null };
+  action: { order: number; type: 'events' | 'actions'; name: string; id: string | number | null };
   compare?: boolean;
   compare_label?: 'current' | 'previous';
 }
@@ -30,7 +30,7 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
   const interval = query.interval ?? 'day';
   const range = resolveRange(query.dateRange, interval, ctx);
   const compare = query.compareFilter?.compare === true;
-  const runs: { node: EventsNode; order: number; range: ResolvedRange; previous: boolean }[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
+  const runs: { node: SeriesNode; order: number; range: ResolvedRange; previous: boolean }[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
   if (compare) {
     const compareTo = query.compareFilter?.compare_to;
     const prev = compareTo ? shiftedRange(range, compareTo, ctx) : previousRange(range, ctx);
@@ -41,7 +41,7 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
   const criteria = query.stickinessFilter?.stickinessCriteria;
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
   const statements = runs.map(({ node, order, range: r }) => {
-    const persons = needsPersons(query.properties, node.properties, node.fixedProperties);
+    const persons = needsPersons(query.properties) || nodeUsesPersons(node, ctx);
     const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
     return sql`WITH active AS (SELECT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
       ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
@@ -60,11 +60,11 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`;
           if (n >= 1 && n <= size) data[n - 1] = toNumber(r.persons);
         }
         const days = Array.from({ length: size }, (_, i) => i + 1);
-        const name = nodeName(run.node);
+        const name = nodeName(run.node, ctx);
         const item: StickinessItem = {
           count: data.reduce((a, b) => a + b, 0), data, days, label: name,
           labels: days.map((d) => `${d} ${interval}${d === 1 ? '' : 's'}`),
-          action: { order: run.order, type: 'events', name, id: run.node.event ?? null },
+          action: { order: run.order, ...nodeEntity(run.node), name },
         };
         if (compare) {
           item.compare = true;

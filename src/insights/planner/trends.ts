@@ -2,9 +2,9 @@
 // PostHog's trends results: per series (× breakdown value × period) the data of each
 // interval with its labels and days, or one aggregated_value for the "total value"
 // displays; formulas combine the series afterwards.
-import type { EventsNode, TrendsQuery } from '../schemas.js';
+import type { SeriesNode, TrendsQuery } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
-import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
@@ -19,8 +19,8 @@ export const TOTAL_VALUE_DISPLAYS: ReadonlySet<string> = new Set(['BoldNumber', 
 
 export interface TrendsAction {
   days: string[];
-  id: string | null;
-  type: 'events';
+  id: string | number | null;
+  type: 'events' | 'actions';
   order: number;
   name: string;
   custom_name: string | null;
@@ -55,11 +55,11 @@ export interface TrendsResult {
 const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
 const ACTIVE_WINDOW: Record<string, number> = { weekly_active: 7, monthly_active: 30 };
 
-function mathOf(node: EventsNode): string {
+function mathOf(node: SeriesNode): string {
   return node.math ?? 'total';
 }
 
-function mathProperty(node: EventsNode, index: number): { source: PropertySource; key: string } | null {
+function mathProperty(node: SeriesNode, index: number): { source: PropertySource; key: string } | null {
   const math = mathOf(node);
   if (!['sum', 'avg', 'min', 'max', ...Object.keys(QUANTILES)].includes(math)) return null;
   if (!node.math_property) throw new QueryError(`Math "${math}" needs a math_property`, `series.${index}.math_property`);
@@ -81,7 +81,7 @@ function aggregateSql(math: string): Sql {
 }
 
 interface SeriesRun {
-  node: EventsNode;
+  node: SeriesNode;
   order: number;
   range: ResolvedRange;
   previous: boolean;
@@ -99,7 +99,7 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
   const { node, range } = run;
   const math = mathOf(node);
   const prop = mathProperty(node, run.order);
-  const persons = needsPersons(query.properties, node.properties, node.fixedProperties) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
+  const persons = needsPersons(query.properties) || nodeUsesPersons(node, ctx) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const window = ACTIVE_WINDOW[math];
 
@@ -196,9 +196,9 @@ function filterObject(query: TrendsQuery, range: ResolvedRange): Record<string, 
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== null && v !== undefined));
 }
 
-function actionOf(node: EventsNode, order: number, days: string[]): TrendsAction {
+function actionOf(node: SeriesNode, order: number, days: string[], ctx: PlanContext): TrendsAction {
   return {
-    days, id: node.event ?? null, type: 'events', order, name: nodeName(node), custom_name: node.custom_name ?? null,
+    days, ...nodeEntity(node), order, name: nodeName(node, ctx), custom_name: node.custom_name ?? null,
     math: mathOf(node), math_property: node.math_property ?? null, math_hogql: null, math_group_type_index: null, properties: {},
   };
 }
@@ -236,7 +236,7 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
         const labels = run.range.buckets.map((b) => bucketLabel(b.localMs, run.range, ctx.weekStart));
         const base = (value: string): TrendsItem => {
           const item: TrendsItem = {
-            data: [], days, count: 0, label: nodeName(run.node), filter: filterObject(query, range), action: actionOf(run.node, run.order, days),
+            data: [], days, count: 0, label: nodeName(run.node, ctx), filter: filterObject(query, range), action: actionOf(run.node, run.order, days, ctx),
           };
           if (compare) {
             item.compare = true;
