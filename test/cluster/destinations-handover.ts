@@ -8,8 +8,7 @@
 import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect } from 'nats';
-import type { CliKeys } from '../helpers/cli-server.js';
-import { cliStop } from '../helpers/cli-server.js';
+import { cliStop, type CliKeys } from '../helpers/cli-server.js';
 import { clusterProject, holderPid, type SuiteCluster } from '../helpers/cluster.js';
 import { ASSETS } from '../helpers/cluster-handle.js';
 import { postJson, request, bearer } from '../helpers/http.js';
