@@ -2,6 +2,8 @@
 // one real nats-server. An export rendered on node A is read from node B, which has no file
 // on its disk: the bytes come from the JetStream object store A put them in before
 // recording the outcome; same bytes, same headers (and B keeps a copy).
+// Hog function telemetry (./destinations-telemetry.ts) runs in this cluster afterwards, on a
+// project of its own (a cluster start is most of a cluster suite's CPU); it stops a node.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
@@ -12,17 +14,17 @@ import { bearer, request } from '../helpers/http.js';
 import { eventually } from '../helpers/wait.js';
 import { connect } from 'nats';
 import { ASSETS } from '../helpers/cluster-handle.js';
+import { destinationsTelemetry, TELEMETRY_ENV } from './destinations-telemetry.js';
 
 const s = suite('exports across two nodes, one NATS');
 // Each node answers its insights itself (no `hedgerow aggregate` in this test).
 const cluster = clusterForSuite({
   nodes: 2, prefix: 'hedgerow-export',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_INSIGHTS: 'embedded', HEDGEROW_EXPORT_SYNC_MS: '60000', ...TELEMETRY_ENV }),
 });
 const { nats, serve, node, nodes } = cluster;
 let keys: CliKeys;
 s.before(async () => { await cluster.start(); keys = cluster.keys(); });
-s.after(cluster.stop);
 
 const [A, B] = [0, 1];
 const base = () => `/api/environments/${keys.project_id}`;
@@ -130,4 +132,7 @@ s('an export unknown to the cluster is 404 on node B', async () => {
   assert.is((await content(B, 999_999)).status, 404);
 });
 
+const telemetry = destinationsTelemetry(cluster);
+telemetry.after(cluster.stop);
 s.run();
+telemetry.run();

@@ -3,6 +3,10 @@
 // and the control stream of management writes). A write on one node is seen by the
 // others; events captured anywhere build the same persons everywhere; a node killed and
 // restarted catches up with nothing lost; a node joining finds the cluster's keys.
+// Three more suites run in this cluster afterwards, each on a project of its own (a cluster
+// start is most of a cluster suite's CPU): person deletions (./person-operations.ts), async
+// query statuses with an insights replica (./query-status.ts, which kills node C) and the
+// destinations claim handed over (./destinations-handover.ts, which kills the holder of A and B).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -13,17 +17,19 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { eventually } from '../helpers/wait.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 import { orderWebhook } from '../helpers/hog-functions.js';
+import { personOperations } from './person-operations.js';
+import { QUERY_STATUS_ENV, queryStatus } from './query-status.js';
+import { destinationsHandover } from './destinations-handover.js';
 
 const s = suite('three nodes, one NATS');
 // The tests poll the management API of each node: no per-key rate limit in the way.
 const cluster = clusterForSuite({
   nodes: 3, prefix: 'hedgerow-node',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }),
+  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', ...QUERY_STATUS_ENV }),
 });
 const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;
 s.before(async () => { await cluster.start(); keys = cluster.keys(); });
-s.after(cluster.stop);
 
 function api(node: Node, method: string, path: string, body?: unknown, key = keys.personal_api_key) {
   return request(`${node.url}${path}`, {
@@ -179,4 +185,8 @@ s('node B killed (SIGKILL) and restarted catches up with the writes and events i
   assert.is(st.consumers.find((c: { name: string }) => c.name === 'event_store').lag_records, 0);
 });
 
-s.run();
+// In this order: the query statuses kill C, the handover the claim's holder of A and B; the
+// last suite stops the cluster.
+const suites = [s, personOperations(cluster, [A, B]), queryStatus(cluster, [C, A]), destinationsHandover(cluster, [A, B])];
+suites.at(-1)!.after(cluster.stop);
+for (const x of suites) x.run();

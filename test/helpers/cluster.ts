@@ -14,6 +14,9 @@ import { tempDir } from './temp-dir.js';
 
 export interface ClusterNode { dir: string; child: ChildProcess; url: string }
 
+// What clusterForSuite returns: a suite sharing its cluster with other suites is handed this.
+export type SuiteCluster = ReturnType<typeof clusterForSuite>;
+
 // Nodes start slowly on a loaded two-core machine, several at once.
 const START_MS = 60_000;
 
@@ -104,4 +107,19 @@ export async function personsOf(n: ClusterNode, keys: CliKeys): Promise<ListedPe
   return (r.body.results as ListedPerson[])
     .map((p) => ({ uuid: p.uuid, id: p.id, distinct_ids: [...p.distinct_ids].sort(), properties: p.properties, created_at: p.created_at }))
     .sort((x, y) => x.uuid.localeCompare(y.uuid));
+}
+
+// A project of its own, made through `nodes[0]` and known to every node given, for a suite
+// sharing a cluster with others: its events, persons, queries and hog functions stay apart
+// from theirs. The keys of the cluster's admin, with the new project's id and token.
+export async function clusterProject(nodes: readonly ClusterNode[], keys: CliKeys, name: string): Promise<CliKeys> {
+  const created = await request(`${nodes[0].url}/api/projects/`, {
+    method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name }),
+  });
+  if (created.status !== 201) throw new Error(`project ${name} not created: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.id as number;
+  for (const n of nodes) {
+    await eventually(async () => (await request(`${n.url}/api/projects/${id}/`, { headers: bearer(keys.personal_api_key) })).status === 200, 20_000);
+  }
+  return { project_id: id, project_api_key: created.body.api_token as string, personal_api_key: keys.personal_api_key };
 }
