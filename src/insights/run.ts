@@ -4,7 +4,7 @@
 import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import { queryErrorOf } from './columnar/errors.js';
-import { nodeAction, type Plan, type PlanContext } from './planner/context.js';
+import { nodeAction, queryAction, type Plan, type PlanContext } from './planner/context.js';
 import { actionPropertyLists, type ResolvedAction } from './planner/actions.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
 import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
@@ -58,7 +58,10 @@ function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): 
     }
   }
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
-  if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
+  if (query.kind === 'EventsQuery') {
+    lists.push(query.fixedProperties);
+    if (typeof query.actionId === 'number') lists.push(...actionPropertyLists(queryAction(query.actionId, { actions }, 'actionId')));
+  }
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
 }
 

@@ -178,6 +178,8 @@ export const EventsQuerySchema = Type.Object({
   after: Nullable(Type.String()),
   before: Nullable(Type.String()),
   personId: Nullable(Type.String()),
+  // Only the events that match this action (src/actions/).
+  actionId: Nullable(Type.Integer({ minimum: 1 })),
 }, Loose);
 
 export const HogQLQuerySchema = Type.Object({

@@ -77,6 +77,13 @@ s('stickiness and lifecycle take an action as their series', async () => {
   assert.is(fresh.label, 'Signed up - new');
 });
 
+s('an EventsQuery with actionId lists the events the action matches', async () => {
+  const r = await run(store, {
+    kind: 'EventsQuery', select: ['distinct_id', 'event'], actionId: 2, after: '2024-06-01', orderBy: ['distinct_id'],
+  }, { now: NOW, actions: ACTIONS });
+  assert.equal(r.results, [['user-3', '$autocapture'], ['user-4', 'signup']]);
+});
+
 s('a CSS selector step is refused, and an action the query was not given is an error naming the series', async () => {
   try {
     await run(store, trends(8), { now: NOW, actions: ACTIONS });

@@ -61,14 +61,15 @@ export function runContext(project: Project, now: number, actions?: Record<strin
  * changed asks another question.
  */
 export function actionsOf(store: ActionsTables, projectId: number, query: AnalyticsQuery): Record<string, ResolvedAction> | undefined {
-  if (!('series' in query)) return undefined;
+  const named: [number | string, string][] = [];
+  if ('series' in query) query.series.forEach((node, i) => { if (node.kind === 'ActionsNode') named.push([node.id, `series.${i}.id`]); });
+  if (query.kind === 'EventsQuery' && typeof query.actionId === 'number') named.push([query.actionId, 'actionId']);
   const out: Record<string, ResolvedAction> = {};
-  query.series.forEach((node, i) => {
-    if (node.kind !== 'ActionsNode') return;
-    const action = actionById(store, projectId, Number(node.id));
-    if (!action || action.deleted) throw new QueryError(`Action ${String(node.id)} does not exist`, `series.${i}.id`);
+  for (const [id, attr] of named) {
+    const action = actionById(store, projectId, Number(id));
+    if (!action || action.deleted) throw new QueryError(`Action ${String(id)} does not exist`, attr);
     out[action.id] = { id: action.id, name: action.name, steps: action.steps };
-  });
+  }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

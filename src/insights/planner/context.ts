@@ -35,11 +35,16 @@ export function scopeWhere(ctx: PlanContext, fromUs: number, toUs: number): Sql[
   return [sql`e.project = ${ctx.projectId}`, sql`e.timestamp >= ${timestamp(fromUs)}`, sql`e.timestamp < ${timestamp(toUs)}`];
 }
 
-/** The action an actions node names (the API resolved every one the query names). */
-export function nodeAction(node: ActionsNode, ctx: Pick<PlanContext, 'actions'>, attr = 'series'): ResolvedAction {
-  const action = ctx.actions.get(Number(node.id));
-  if (action === undefined) throw new QueryError(`Action ${String(node.id)} does not exist`, `${attr}.id`);
+/** An action the query names, by id (the API resolved every one); `attr` names the field. */
+export function queryAction(id: number | string, ctx: Pick<PlanContext, 'actions'>, attr: string): ResolvedAction {
+  const action = ctx.actions.get(Number(id));
+  if (action === undefined) throw new QueryError(`Action ${String(id)} does not exist`, attr);
   return action;
+}
+
+/** The action an actions node names. */
+export function nodeAction(node: ActionsNode, ctx: Pick<PlanContext, 'actions'>, attr = 'series'): ResolvedAction {
+  return queryAction(node.id, ctx, `${attr}.id`);
 }
 
 /**

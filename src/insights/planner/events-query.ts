@@ -3,7 +3,8 @@
 // event, properties and `where`, grouped by the plain columns when any column aggregates,
 // ordered (default newest first), one row past `limit` read to tell whether there is more.
 import type { EventsQuery } from '../schemas.js';
-import { eventsFrom, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
+import { eventsFrom, queryAction, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
+import { actionPropertyLists, actionSql } from './actions.js';
 import { parseInstant } from './dates.js';
 import { translate } from './hogql-expr.js';
 import type { Decode, ParsedEventsQuery, Translated } from './hogql-types.js';
@@ -61,6 +62,8 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
   const before = query.before ? parseInstant(query.before, ctx, 'before') : ctx.nowMs + 5000;
   where.push(sql`e.timestamp < ${timestamp(before * 1000)}`);
   if (query.event) where.push(sql`e.event = ${query.event}`);
+  const action = typeof query.actionId === 'number' ? queryAction(query.actionId, ctx, 'actionId') : null;
+  if (action) where.push(actionSql(action, ctx, 'actionId'));
   if (query.personId) {
     if (!UUID.test(query.personId)) throw new QueryError('Must be a valid UUID.', 'personId');
     where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
@@ -91,7 +94,8 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     const counted = query.select.findIndex((s) => s.replace(/\s+/g, '') === 'count()');
     order.push(raw(`${(counted !== -1 ? counted : columns.findIndex((c) => c.aggregate)) + 1} DESC`));
   }
-  const persons = needsPersons(query.properties, query.fixedProperties) || [...columns, ...conditions].some((c) => c.persons);
+  const persons = needsPersons(query.properties, query.fixedProperties, ...(action ? actionPropertyLists(action) : []))
+    || [...columns, ...conditions].some((c) => c.persons);
   const groupBy = aggregated ? columns.map((c, i) => (c.aggregate ? null : raw(String(i + 1)))).filter((x): x is Sql => x !== null) : [];
 
   const statement = sql`SELECT ${join(columns.map((c, i) => sql`${c.sql} AS ${raw(`c${i}`)}`), ', ')}
