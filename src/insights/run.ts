@@ -57,7 +57,13 @@ function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): 
       if (node.kind === 'ActionsNode') lists.push(...actionPropertyLists(nodeAction(node, { actions })));
     }
   }
-  if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
+  if (query.kind === 'RetentionQuery') {
+    for (const entity of [query.retentionFilter.targetEntity, query.retentionFilter.returningEntity]) {
+      lists.push(entity?.properties);
+      const action = entity && (entity.type === 'actions' || entity.kind === 'ActionsNode') && entity.id != null ? actions.get(Number(entity.id)) : undefined;
+      if (action) lists.push(...actionPropertyLists(action));
+    }
+  }
   if (query.kind === 'EventsQuery') {
     lists.push(query.fixedProperties);
     if (typeof query.actionId === 'number') lists.push(...actionPropertyLists(queryAction(query.actionId, { actions }, 'actionId')));

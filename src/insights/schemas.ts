@@ -128,8 +128,9 @@ export const FunnelsQuerySchema = Type.Object({
 
 const RetentionEntity = Type.Object({
   id: Nullable(Type.Union([Type.String(), Type.Number()])),
-  kind: Nullable(Type.Literal('EventsNode')),
-  type: Nullable(Type.Literal('events')),
+  kind: Nullable(Type.Union([Type.Literal('EventsNode'), Type.Literal('ActionsNode')])),
+  // actions: `id` is an action's (src/actions/), as an ActionsNode's.
+  type: Nullable(Type.Union([Type.Literal('events'), Type.Literal('actions')])),
   name: Nullable(Type.String()),
   properties: Properties,
 }, Loose);
@@ -202,6 +203,7 @@ export type StickinessQuery = Static<typeof StickinessQuerySchema>;
 export type EventsQuery = Static<typeof EventsQuerySchema>;
 export type HogQLQuery = Static<typeof HogQLQuerySchema>;
 export type DateRange = Static<typeof DateRangeSchema>;
+export type RetentionEntityValue = Static<typeof RetentionEntity>;
 
 export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery;
 export type QueryKind = AnalyticsQuery['kind'];

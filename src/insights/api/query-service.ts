@@ -64,6 +64,14 @@ export function actionsOf(store: ActionsTables, projectId: number, query: Analyt
   const named: [number | string, string][] = [];
   if ('series' in query) query.series.forEach((node, i) => { if (node.kind === 'ActionsNode') named.push([node.id, `series.${i}.id`]); });
   if (query.kind === 'EventsQuery' && typeof query.actionId === 'number') named.push([query.actionId, 'actionId']);
+  if (query.kind === 'RetentionQuery') {
+    for (const which of ['targetEntity', 'returningEntity'] as const) {
+      const entity = query.retentionFilter[which];
+      if (entity && (entity.type === 'actions' || entity.kind === 'ActionsNode') && entity.id !== null && entity.id !== undefined) {
+        named.push([entity.id, `retentionFilter.${which}.id`]);
+      }
+    }
+  }
   const out: Record<string, ResolvedAction> = {};
   for (const [id, attr] of named) {
     const action = actionById(store, projectId, Number(id));

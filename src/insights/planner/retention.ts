@@ -4,10 +4,10 @@
 // Value k of a cohort counts its persons who did the returning event k periods later;
 // value 0 is the cohort's size. Every row has totalIntervals values (PostHog's lookahead, also
 // with a date range of another length), periods after the range 0.
-import type { RetentionQuery } from '../schemas.js';
+import type { RetentionEntityValue, RetentionQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
 import { propertyText } from './properties.js';
-import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
@@ -27,6 +27,24 @@ export interface RetentionResult {
 }
 
 const PERIODS: Record<string, Interval> = { Hour: 'hour', Day: 'day', Week: 'week', Month: 'month' };
+
+// An entity as a series node: an action's (type or kind says so), or events of one name (its
+// id; null: every event); without an id, the fallback's events (the target's default,
+// $pageview; the returning entity's, the target's) with the entity's own properties.
+function entityNode(entity: RetentionEntityValue | null | undefined, fallback: SeriesNode, attr: string): SeriesNode {
+  if (entity === undefined || entity === null || entity.id === undefined) {
+    const properties = entity?.properties;
+    return fallback.kind === 'ActionsNode' ? { kind: 'ActionsNode', id: fallback.id, properties } : { event: fallback.event ?? null, properties };
+  }
+  if (entity.type === 'actions' || entity.kind === 'ActionsNode') {
+    if (entity.id === null || !/^[1-9][0-9]{0,15}$/.test(String(entity.id))) throw new QueryError('An action entity needs the action\'s id', `${attr}.id`);
+    return { kind: 'ActionsNode', id: String(entity.id), properties: entity.properties };
+  }
+  return { event: entity.id === null ? null : String(entity.id), properties: entity.properties };
+}
+
+// What makes two entities the same activity.
+const identity = (node: SeriesNode) => [node.kind === 'ActionsNode' ? `action:${node.id}` : node.event ?? null, node.properties ?? null];
 
 export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<RetentionResult> {
   const f = query.retentionFilter;
@@ -62,12 +80,12 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const firstId = bucketId(firstStart, interval, ctx.weekStart);
   const lastId = bucketId(lastStart, interval, ctx.weekStart);
 
-  const target = { event: f.targetEntity?.id === undefined ? '$pageview' : f.targetEntity.id === null ? null : String(f.targetEntity.id), properties: f.targetEntity?.properties };
-  const returning = { event: f.returningEntity?.id === undefined ? target.event : f.returningEntity.id === null ? null : String(f.returningEntity.id), properties: f.returningEntity?.properties };
+  const target = entityNode(f.targetEntity, { event: '$pageview' }, 'retentionFilter.targetEntity');
+  const returning = entityNode(f.returningEntity, target, 'retentionFilter.returningEntity');
   const breakdown = breakdownOf(query.breakdownFilter);
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
   refuseNormalizedUrl(breakdown);
-  const persons = needsPersons(query.properties, target.properties, returning.properties) || breakdownUsesPersons(breakdown);
+  const persons = needsPersons(query.properties) || nodeUsesPersons(target, ctx) || nodeUsesPersons(returning, ctx) || breakdownUsesPersons(breakdown);
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
   const value = breakdown ? sql`coalesce(${propertyText(breakdown.source, breakdown.key)}, '')` : null;
@@ -76,7 +94,7 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
   const bucket = bucketSql(local, interval, ctx.weekStart);
   // `every`: one row per event (to count them), not per person and period.
-  const scan = (node: typeof target, attr: string, fromUs: number | null, every = false): Sql => sql`SELECT ${every ? raw('') : raw('DISTINCT ')}${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${and([
+  const scan = (node: SeriesNode, attr: string, fromUs: number | null, every = false): Sql => sql`SELECT ${every ? raw('') : raw('DISTINCT ')}${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${and([
     sql`e.project = ${ctx.projectId}`,
     ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
     sql`e.timestamp < ${timestamp(endUs)}`,
@@ -89,7 +107,7 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
     : sql`SELECT pid, b AS c${bv} FROM target WHERE b BETWEEN ${int(firstId)} AND ${int(lastId)}`;
   // The returning activity is the target's when both name the same events (recurring: the
   // very rows; first time: those of the range).
-  const same = JSON.stringify([target.event, target.properties ?? null]) === JSON.stringify([returning.event, returning.properties ?? null]);
+  const same = JSON.stringify(identity(target)) === JSON.stringify(identity(returning));
   // minimumOccurrences: a period counts as a return only with that many returning events in it.
   const minimum = f.minimumOccurrences ?? 1;
   const ret = minimum > 1
