@@ -10,7 +10,7 @@ import { planEventsQuery, type EventsQueryResult } from './planner/events-query.
 import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
 import { planLifecycle, type LifecycleResult } from './planner/lifecycle.js';
-import { matchingValues, valueSetKey, valueSetLookups, valueSetQuery, type Properties } from './planner/properties.js';
+import { matchingValues, valueSetKey, valueSetLookups, valueSetQuery, type Properties, type ResolvedCohort } from './planner/properties.js';
 import { planRetention, type RetentionResult } from './planner/retention.js';
 import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
@@ -29,6 +29,8 @@ export interface RunContext {
   testAccountFilters?: unknown[];
   /** The actions the query's series name (ActionsNode), by id, as the API read them. */
   actions?: Record<string, ResolvedAction>;
+  /** The cohorts its property filters name (nested ones too), by id, as the API read them. */
+  cohorts?: Record<string, ResolvedCohort>;
 }
 
 export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
@@ -124,7 +126,10 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   });
   const valueSets = new Map<string, string[]>();
   const actions = new Map(Object.values(run.actions ?? {}).map((a) => [a.id, a]));
-  for (const list of propertyLists(query, actions)) {
+  const cohorts = new Map(Object.values(run.cohorts ?? {}).map((c) => [c.id, c]));
+  // A dynamic cohort's person filters may need value sets too.
+  const cohortLists = [...cohorts.values()].filter((c) => !c.is_static).map((c) => c.properties as Properties);
+  for (const list of [...propertyLists(query, actions), ...cohortLists]) {
     for (const filter of valueSetLookups(list)) {
       const key = valueSetKey(filter);
       if (valueSets.has(key)) continue;
@@ -133,7 +138,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
     }
   }
   const ctx: PlanContext = {
-    projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions,
+    projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions, cohorts,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
   };
   const plan = await planFor(query, ctx, hogql);

@@ -7,12 +7,13 @@ import { overNats } from '../cluster/index.js';
 import type { LogTables } from '../log/tables.js';
 import type { InsightsTables } from './tables.js';
 import type { ActionsTables } from '../actions/index.js';
+import type { FlagsTables } from '../flags/index.js';
 import { openStatuses } from './api/kv-statuses.js';
 import { createInsightsApi, type InsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
 
-// Actions are read for the series that name them.
-export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables;
+// Actions are read for the series that name them, cohorts for the filters that name them.
+export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables & FlagsTables;
 
 export interface InsightsProvides {
   service: QueryService;

@@ -259,4 +259,19 @@ a('a series of an action counts what the action matches as it is now; an unknown
   assert.equal([unknown.status, unknown.body.attr, unknown.body.detail], [400, 'series.0.id', 'Action 987654 does not exist']);
 });
 
+a('a cohort filter counts the events of the cohort\'s persons, as the cohort is now', async () => {
+  const made = await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, {
+    name: 'Example people', filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'email', type: 'person', operator: 'icontains', value: '@example.com' }] }] } },
+  });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const query = { ...pageviews, properties: [{ key: 'id', type: 'cohort', value: made.body.id }], trendsFilter: { display: 'BoldNumber' } };
+  // user-1 (who was anon-1 before $identify set the email): 3 pageviews; user-2 has no email.
+  const r = await api('POST', `${env()}/query/`, t.personalKey, { query });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.is(r.body.results[0].aggregated_value, 3);
+  await api('PATCH', `/api/projects/${t.projectId}/cohorts/${made.body.id}/`, t.personalKey, { deleted: true });
+  const gone = await api('POST', `${env()}/query/`, t.personalKey, { query });
+  assert.equal([gone.status, gone.body.detail, gone.body.attr], [400, `Cohort ${made.body.id} does not exist`, 'properties.0']);
+});
+
 a.run();

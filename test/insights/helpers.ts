@@ -8,6 +8,7 @@ import { createLoader, type Loader } from '../../src/insights/columnar/loader.js
 import type { ColumnarEvent } from '../../src/insights/columnar/stage.js';
 import { runQuery, type QueryResponse } from '../../src/insights/run.js';
 import type { ResolvedAction } from '../../src/insights/planner/actions.js';
+import type { ResolvedCohort } from '../../src/insights/planner/properties.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 export const PROJECT = 1;
@@ -67,8 +68,9 @@ export interface At {
   weekStart?: 0 | 1;
   testAccountFilters?: unknown[];
   actions?: Record<string, ResolvedAction>;
+  cohorts?: Record<string, ResolvedCohort>;
 }
 
 export function run(store: TestStore, query: unknown, at: At): Promise<QueryResponse> {
-  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters, actions: at.actions });
+  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters, actions: at.actions, cohorts: at.cohorts });
 }

@@ -94,7 +94,7 @@ p('SQL in property names and values is data', async () => {
 
 p('unsupported filter types and operators are refused with the field named', async () => {
   try {
-    await count([{ key: 'x', operator: 'exact', value: 1, type: 'cohort' }]);
+    await count([{ key: 'x', operator: 'exact', value: 1, type: 'session' }]);
     assert.unreachable();
   } catch (err) {
     assert.match(String((err as Error).message), 'not supported');

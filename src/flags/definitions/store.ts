@@ -23,6 +23,13 @@ export const projectCohorts = (store: FlagsTables, projectId: number): StoredCoh
 
 export const cohortById = (store: FlagsTables, projectId: number, id: number) => store.cohorts.get([projectId, id]) as StoredCohort | undefined;
 
+/** A static cohort's members (distinct ids), in key order. */
+export function staticCohortMembers(store: FlagsTables, projectId: number, cohortId: number): string[] {
+  const out: string[] = [];
+  for (const { key } of store.cohortMembers.getRange({ start: ['c', projectId, cohortId], end: ['c', projectId, cohortId, '\uffff'] })) out.push(key[3] as string);
+  return out;
+}
+
 /** The static cohorts any of these distinct ids belongs to (deleted cohorts included: the caller's definitions decide). */
 export function staticCohortsOf(store: FlagsTables, projectId: number, distinctIds: readonly string[]): Set<number> {
   const out = new Set<number>();

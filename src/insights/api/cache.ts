@@ -21,12 +21,12 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * `testAccountFilters`: the project's, when the query applies them; `actions`: those its series
- * name, as they are (keys without either stay as they were).
+ * `testAccountFilters`: the project's, when the query applies them; `definitions`: the actions
+ * and cohorts it names, as they are (keys without either stay as they were).
  */
-export function cacheKey(query: unknown, projectId: number, timezone: string, weekStart: number, testAccountFilters?: unknown[], actions?: unknown): string {
+export function cacheKey(query: unknown, projectId: number, timezone: string, weekStart: number, testAccountFilters?: unknown[], definitions?: unknown): string {
   const text = JSON.stringify(canonical({
-    query, project: projectId, timezone, weekStart, ...(testAccountFilters?.length ? { testAccountFilters } : {}), ...(actions ? { actions } : {}),
+    query, project: projectId, timezone, weekStart, ...(testAccountFilters?.length ? { testAccountFilters } : {}), ...(definitions ? { definitions } : {}),
   }));
   return `cache_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }

@@ -3,6 +3,8 @@
 // to poll. The query API and the insights API both answer through here.
 import type { InsightsTables } from '../tables.js';
 import { actionById, type ActionsTables } from '../../actions/index.js';
+import { cohortById, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
+import { COHORT_TYPES, type ResolvedCohort } from '../planner/properties.js';
 import type { ResolvedAction } from '../planner/actions.js';
 import { QueryError } from '../planner/errors.js';
 import type { Project } from '../../access/index.js';
@@ -15,8 +17,8 @@ import { decide, minimumRefreshInterval, staleAfter, type RefreshMode } from './
 import type { QueryStatus, Statuses } from './statuses.js';
 
 export interface QueryServiceDeps {
-  // Actions are read for the series that name them (ActionsNode).
-  store: InsightsTables & ActionsTables;
+  // Actions are read for the series that name them (ActionsNode), cohorts for the filters.
+  store: InsightsTables & ActionsTables & FlagsTables;
   engine: InsightsEngine;
   statuses: Statuses;
   now(): number;
@@ -48,11 +50,62 @@ export interface AnswerOptions {
   insightId?: number | null;
 }
 
-export function runContext(project: Project, now: number, actions?: Record<string, ResolvedAction>): RunContext {
+export function runContext(
+  project: Project, now: number, actions?: Record<string, ResolvedAction>, cohorts?: Record<string, ResolvedCohort>,
+): RunContext {
   return {
     projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [],
-    ...(actions ? { actions } : {}),
+    ...(actions ? { actions } : {}), ...(cohorts ? { cohorts } : {}),
   };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Every cohort filter in a value (a query, an action's steps, a cohort's groups), with its path.
+function cohortFilters(value: unknown, path: string, out: [number, string][]): void {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => cohortFilters(v, path ? `${path}.${i}` : String(i), out));
+  } else if (isRecord(value)) {
+    if (typeof value.type === 'string' && COHORT_TYPES.has(value.type) && 'value' in value) {
+      const id = Number(value.value);
+      if (Number.isSafeInteger(id) && id > 0) out.push([id, path]);
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) cohortFilters(v, path ? `${path}.${k}` : k, out);
+  }
+}
+
+// A cohort's conditions as filters read them: a leaf without a type is a person property.
+function personTyped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(personTyped);
+  if (!isRecord(value)) return value;
+  if (Array.isArray(value.values)) return { ...value, values: value.values.map(personTyped) };
+  return value.type === undefined ? { ...value, type: 'person' } : value;
+}
+
+/**
+ * The cohorts the query's filters name (and those their conditions name), as they are now;
+ * undefined when it names none. A static cohort carries its members. They go where the query
+ * runs and into its cache key, as the actions do.
+ */
+export function cohortsOf(
+  store: FlagsTables, projectId: number, query: unknown, actions?: Record<string, ResolvedAction>, testAccounts: unknown[] = [],
+): Record<string, ResolvedCohort> | undefined {
+  const pending: [number, string][] = [];
+  cohortFilters(query, '', pending);
+  cohortFilters(testAccounts, 'test_account_filters', pending);
+  for (const a of Object.values(actions ?? {})) cohortFilters(a.steps, `action ${a.id}`, pending);
+  const out: Record<string, ResolvedCohort> = {};
+  while (pending.length > 0) {
+    const [id, attr] = pending.pop()!;
+    if (Object.hasOwn(out, id)) continue;
+    const cohort = cohortById(store, projectId, id);
+    if (!cohort || cohort.deleted) throw new QueryError(`Cohort ${id} does not exist`, attr);
+    const properties = cohort.is_static ? null : personTyped(cohort.filters.properties);
+    out[id] = { id, is_static: cohort.is_static, properties, distinctIds: cohort.is_static ? staticCohortMembers(store, projectId, id) : [] };
+    if (properties) cohortFilters(properties, `cohort ${id}`, pending);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**
@@ -109,8 +162,11 @@ export function createQueryService(deps: QueryServiceDeps) {
     async answer(project: Project, input: unknown, opts: AnswerOptions): Promise<Answer> {
       const query = parseQuery(input);
       const now = deps.now();
-      const context = runContext(project, now, actionsOf(deps.store, project.id, query));
-      const key = cacheKey(query, project.id, context.timezone, context.weekStart, 'filterTestAccounts' in query && query.filterTestAccounts ? context.testAccountFilters : undefined, context.actions);
+      const actions = actionsOf(deps.store, project.id, query);
+      const testAccounts = 'filterTestAccounts' in query && query.filterTestAccounts ? project.test_account_filters ?? [] : [];
+      const context = runContext(project, now, actions, cohortsOf(deps.store, project.id, query, actions, testAccounts));
+      const key = cacheKey(query, project.id, context.timezone, context.weekStart, testAccounts.length ? testAccounts : undefined,
+        context.actions || context.cohorts ? { actions: context.actions, cohorts: context.cohorts } : undefined);
       const entry = readCached(deps.store, key);
       // What a result must reflect now; a cached one that does is current (unchanged data).
       const position = await deps.engine.position();

@@ -8,6 +8,7 @@ import type { StateWrites } from '../../state/index.js';
 import type { LogTables } from '../../log/tables.js';
 import type { InsightsTables } from '../tables.js';
 import type { ActionsTables } from '../../actions/index.js';
+import type { FlagsTables } from '../../flags/index.js';
 import { INSIGHTS_CONSUMER } from '../protocol.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
@@ -22,7 +23,7 @@ import type { RefreshMode } from './refresh.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
-  store: InsightsTables & LogTables & ActionsTables;
+  store: InsightsTables & LogTables & ActionsTables & FlagsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;

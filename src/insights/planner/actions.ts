@@ -52,7 +52,7 @@ function stepSql(step: ActionStepRecord, ctx: PlanContext, attr: string): Sql {
     else if (step.url_matching === 'regex') parts.push(regexTest(url, step.url));
     else parts.push(sql`(${url} LIKE ${text(`%${step.url}%`)})`);
   }
-  if (step.properties && step.properties.length > 0) parts.push(propertiesSql(step.properties as unknown as Properties, ctx.valueSets, `${attr}.properties`));
+  if (step.properties && step.properties.length > 0) parts.push(propertiesSql(step.properties as unknown as Properties, ctx, `${attr}.properties`));
   return and(parts);
 }
 

@@ -5,7 +5,7 @@ import type { ActionsNode, SeriesNode } from '../schemas.js';
 import { actionPropertyLists, actionSql, type ResolvedAction } from './actions.js';
 import type { TimeContext } from './dates.js';
 import { QueryError } from './errors.js';
-import { propertiesSql, usesPersons, type Properties, type ValueSets } from './properties.js';
+import { propertiesSql, usesPersons, type Properties, type ResolvedCohort, type ValueSets } from './properties.js';
 import { raw, sql, timestamp, type Sql } from './sql.js';
 
 export interface PlanContext extends TimeContext {
@@ -14,6 +14,8 @@ export interface PlanContext extends TimeContext {
   valueSets: ValueSets;
   /** The actions the query's series name, by id, as the API resolved them. */
   actions: ReadonlyMap<number, ResolvedAction>;
+  /** The cohorts its property filters name (nested ones too), by id, as the API resolved them. */
+  cohorts: ReadonlyMap<number, ResolvedCohort>;
 }
 
 /** A row as the runner hands it to a plan: column name → plain JS value. */
@@ -55,13 +57,13 @@ export function nodeWhere(node: SeriesNode, ctx: PlanContext, attr: string): Sql
   const out: Sql[] = [];
   if (node.kind === 'ActionsNode') out.push(actionSql(nodeAction(node, ctx, attr), ctx, `${attr}.id`));
   else if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
-  if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx.valueSets, `${attr}.properties`));
-  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx.valueSets, `${attr}.fixedProperties`));
+  if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx, `${attr}.properties`));
+  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx, `${attr}.fixedProperties`));
   return out;
 }
 
 export function queryPropertiesWhere(properties: unknown, ctx: PlanContext): Sql[] {
-  return properties ? [propertiesSql(properties as Properties, ctx.valueSets, 'properties')] : [];
+  return properties ? [propertiesSql(properties as Properties, ctx, 'properties')] : [];
 }
 
 /** Whether any of the property lists reads person properties (so the scan joins persons). */

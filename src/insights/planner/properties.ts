@@ -88,7 +88,28 @@ export function leaves(properties: Properties): PropertyFilter[] {
 }
 
 export function usesPersons(properties: Properties): boolean {
-  return leaves(properties).some((f) => (f.type ?? 'event') === 'person');
+  // A cohort reads its members' person properties (a static one, the persons' distinct ids).
+  return leaves(properties).some((f) => (f.type ?? 'event') === 'person' || COHORT_TYPES.has(f.type ?? ''));
+}
+
+/** PostHog's property filter types that name a cohort (`value`: its id). */
+export const COHORT_TYPES: ReadonlySet<string> = new Set(['cohort', 'static-cohort', 'precalculated-cohort', 'dynamic-cohort']);
+
+/** A cohort as a query reads it: resolved by the API (src/flags/ keeps cohorts). */
+export interface ResolvedCohort {
+  id: number;
+  is_static: boolean;
+  // A dynamic cohort's conditions: AND/OR groups of person filters and other cohorts.
+  properties: unknown;
+  // A static cohort's members.
+  distinctIds: string[];
+}
+
+/** What property filters are planned with: resolved value sets and cohorts, the project. */
+export interface PropertyContext {
+  projectId: number;
+  valueSets: ValueSets;
+  cohorts: ReadonlyMap<number, ResolvedCohort>;
 }
 
 const VALUE_SET_OPERATORS = new Set([
@@ -150,8 +171,51 @@ function exactTest(x: Sql, value: unknown): Sql {
   return sql`lower(${x}) = ${text(stringRepresentation(value).toLowerCase())}`;
 }
 
+/** Cohort ids a cohort filter names, absent or not a whole number: an error naming it. */
+export function cohortIdOf(filter: PropertyFilter, attr: string): number {
+  const id = typeof filter.value === 'number' || typeof filter.value === 'string' ? Number(filter.value) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) throw new QueryError('A cohort filter needs a cohort id as its value', `${attr}.value`);
+  return id;
+}
+
+// A cohort's members as a condition on the scanned event's person (`e`, persons joined as `p`).
+function cohortSql(id: number, ctx: PropertyContext, attr: string, within: ReadonlySet<number>): Sql {
+  const cohort = ctx.cohorts.get(id);
+  if (cohort === undefined) throw new QueryError(`Cohort ${id} does not exist`, attr);
+  if (within.has(id)) throw new QueryError(`Cohort ${id} names itself through its filters`, attr);
+  if (cohort.is_static) {
+    if (cohort.distinctIds.length === 0) return raw('FALSE');
+    return sql`(e.person_id IN (SELECT d.person_id FROM person_distinct_ids d WHERE d.project = ${ctx.projectId} AND list_contains(${texts(cohort.distinctIds)}, d.distinct_id)))`;
+  }
+  const inner = new Set(within).add(id);
+  const walk = (item: PropertyFilter | PropertyGroup, path: string): Sql => {
+    if (isGroup(item)) {
+      const parts = item.values.map((v, i) => walk(v, `${path}.values.${i}`));
+      return item.type === 'OR' ? or(parts) : and(parts);
+    }
+    const type = item.type ?? 'person';
+    if (COHORT_TYPES.has(type)) return polarCohort(item, cohortSql(cohortIdOf(item, path), ctx, path, inner));
+    if (type !== 'person') {
+      throw new QueryError(`Cohort ${id} has ${type} filters: hedgerow computes cohorts of person properties and static cohorts only`, attr);
+    }
+    return filterSql({ ...item, type: 'person' }, ctx, path);
+  };
+  const group = cohort.properties as PropertyGroup | null | undefined;
+  // A cohort without conditions has no members.
+  if (!group || !isGroup(group) || group.values.length === 0) return raw('FALSE');
+  return walk(group, `${attr}(cohort ${id})`);
+}
+
+// A cohort condition, turned around by `operator: not_in` or `negation` (no member is a match).
+function polarCohort(filter: PropertyFilter, members: Sql): Sql {
+  const negated = filter.operator === 'not_in' || (filter as { negation?: unknown }).negation === true;
+  return negated ? sql`(NOT coalesce(${members}, FALSE))` : sql`coalesce(${members}, FALSE)`;
+}
+
 /** One leaf filter as a boolean SQL expression. */
-export function filterSql(filter: PropertyFilter, valueSets: ValueSets, attr: string): Sql {
+export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: string): Sql {
+  const valueSets = ctx.valueSets;
+  if (COHORT_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set()));
   if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
   const operator = filter.operator ?? 'exact';
   if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
@@ -221,14 +285,14 @@ export function filterSql(filter: PropertyFilter, valueSets: ValueSets, attr: st
 }
 
 /** A properties value (a list, ANDed, or nested AND/OR groups) as one boolean expression. */
-export function propertiesSql(properties: Properties, valueSets: ValueSets, attr: string): Sql {
+export function propertiesSql(properties: Properties, ctx: PropertyContext, attr: string): Sql {
   if (properties === null || properties === undefined) return raw('TRUE');
   const walk = (item: PropertyFilter | PropertyGroup, path: string): Sql => {
     if (isGroup(item)) {
       const parts = item.values.map((v, i) => walk(v, `${path}.values.${i}`));
       return item.type === 'OR' ? or(parts) : and(parts);
     }
-    return filterSql(item, valueSets, path);
+    return filterSql(item, ctx, path);
   };
   if (Array.isArray(properties)) return and(properties.map((p, i) => walk(p, `${attr}.${i}`)));
   return walk(properties, attr);
