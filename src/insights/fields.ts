@@ -40,6 +40,26 @@ const INSIGHT_BASE: Record<string, FieldRule> = {
   tags: P,
 };
 
+/** PostHog's EntityNode: what a series has, whether of events or of an action. */
+const ENTITY_NODE: Record<string, FieldRule> = {
+  kind: H,
+  version: P,
+  // The event's or the action's display name in the editor; results name a series by its
+  // event or by the action's name.
+  name: P,
+  custom_name: H,
+  math: H,
+  math_multiplier: refused(1),
+  math_property: H,
+  math_property_type: H,
+  math_property_revenue_currency: refused(),
+  math_hogql: refused(),
+  math_group_type_index: refused(),
+  properties: H,
+  fixedProperties: H,
+  optionalInFunnel: refused(false),
+};
+
 export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   TrendsQuery: {
     ...INSIGHT_BASE,
@@ -82,45 +102,14 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     customAggregationTarget: refused(false),
   },
   EventsNode: {
-    kind: H,
-    version: P,
+    ...ENTITY_NODE,
     event: H,
-    // The event's display name in the editor; results name a series by its event.
-    name: P,
-    custom_name: H,
-    math: H,
-    math_multiplier: refused(1),
-    math_property: H,
-    math_property_type: H,
-    math_property_revenue_currency: refused(),
-    math_hogql: refused(),
-    math_group_type_index: refused(),
-    properties: H,
-    fixedProperties: H,
-    optionalInFunnel: refused(false),
     // A series node is never queried as a data node: its row limit and order have no use.
     limit: P,
     orderBy: P,
   },
-  ActionsNode: {
-    kind: H,
-    version: P,
-    // The action's id (src/actions/): the series is the events that match it.
-    id: H,
-    // The action's name in the editor; results name a series by the action's name.
-    name: P,
-    custom_name: H,
-    math: H,
-    math_multiplier: refused(1),
-    math_property: H,
-    math_property_type: H,
-    math_property_revenue_currency: refused(),
-    math_hogql: refused(),
-    math_group_type_index: refused(),
-    properties: H,
-    fixedProperties: H,
-    optionalInFunnel: refused(false),
-  },
+  // The action's id (src/actions/): the series is the events that match it.
+  ActionsNode: { ...ENTITY_NODE, id: H },
   DateRange: { date_from: H, date_to: H, explicitDate: H },
   BreakdownFilter: {
     breakdown_type: H,

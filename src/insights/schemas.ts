@@ -26,9 +26,8 @@ export const MATHS = [
 ] as const;
 export type Math = (typeof MATHS)[number];
 
-export const EventsNodeSchema = Type.Object({
-  kind: Type.Optional(Type.Literal('EventsNode')),
-  event: Nullable(Type.String()),
+// What a series has, whether of events or of an action (PostHog's EntityNode).
+const entityFields = {
   name: Nullable(Type.String()),
   custom_name: Nullable(Type.String()),
   math: Nullable(Type.Union(MATHS.map((m) => Type.Literal(m)))),
@@ -36,19 +35,19 @@ export const EventsNodeSchema = Type.Object({
   math_property_type: Nullable(Type.String()),
   properties: Properties,
   fixedProperties: Properties,
+};
+
+export const EventsNodeSchema = Type.Object({
+  kind: Type.Optional(Type.Literal('EventsNode')),
+  event: Nullable(Type.String()),
+  ...entityFields,
 }, Loose);
 
 // A series of the events that match a saved action (src/actions/), by the action's id.
 export const ActionsNodeSchema = Type.Object({
   kind: Type.Literal('ActionsNode'),
   id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,15}$' })]),
-  name: Nullable(Type.String()),
-  custom_name: Nullable(Type.String()),
-  math: Nullable(Type.Union(MATHS.map((m) => Type.Literal(m)))),
-  math_property: Nullable(Type.String()),
-  math_property_type: Nullable(Type.String()),
-  properties: Properties,
-  fixedProperties: Properties,
+  ...entityFields,
 }, Loose);
 
 // A series: the events of one name (or all), or those matching an action.
