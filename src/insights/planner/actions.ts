@@ -6,9 +6,8 @@
 // and texts; and property filters. CSS selectors are refused, as in hog function filters.
 import { compileSafeRegex } from '../../matching/index.js';
 import type { ActionStepRecord } from '../../actions/index.js';
-import type { PlanContext } from './context.js';
 import { QueryError } from './errors.js';
-import { propertiesSql, propertyText, type Properties } from './properties.js';
+import { propertiesSql, propertyText, type Properties, type PropertyContext } from './properties.js';
 import { and, or, raw, sql, text, type Sql } from './sql.js';
 
 /** An action as a query reads it: resolved by the API from the project's actions. */
@@ -34,7 +33,7 @@ function elementTest(kind: string | null, x: Sql, value: string): Sql {
   return sql`(${x} = ${text(value)})`;
 }
 
-function stepSql(step: ActionStepRecord, ctx: PlanContext, attr: string): Sql {
+function stepSql(step: ActionStepRecord, ctx: PropertyContext, attr: string): Sql {
   const parts: Sql[] = [];
   if (step.event) parts.push(sql`e.event = ${text(step.event)}`);
   if (step.event === '$autocapture') {
@@ -57,7 +56,7 @@ function stepSql(step: ActionStepRecord, ctx: PlanContext, attr: string): Sql {
 }
 
 /** The action's condition (an action without steps matches every event, as PostHog's). */
-export function actionSql(action: ResolvedAction, ctx: PlanContext, attr: string): Sql {
+export function actionSql(action: ResolvedAction, ctx: PropertyContext, attr: string): Sql {
   if (action.steps.length === 0) return raw('TRUE');
   return or(action.steps.map((s, i) => stepSql(s, ctx, `${attr}.steps.${i}`)));
 }
