@@ -9,3 +9,4 @@ export { compileSafeRegex, type SafeRegex } from './regex.js';
 export { parseAbsoluteDate, parseDateString, parseRelativeDate, propertyDate, resolveRelativeDate, type RelativeDate } from './dates.js';
 export { compareVersions, parseRequirement, parseVersion, requirementFor, satisfies, type Requirement, type Version } from './semver.js';
 export { boundedMemo } from './bounded-memo.js';
+export { COHORT_FILTER_TYPES } from './filter-types.js';

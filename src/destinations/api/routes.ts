@@ -9,6 +9,7 @@ import { ApiError, errors } from '../../errors.js';
 import type { ManagementAuth, Project, ProjectContext, TenancyStore } from '../../access/index.js';
 import { liveActionSteps, type ActionsTables } from '../../actions/index.js';
 import { cohortById, type FlagsTables } from '../../flags/index.js';
+import { COHORT_FILTER_TYPES } from '../../matching/index.js';
 import type { CohortDefinition, PropertyFilter } from '../../hog/index.js';
 import { jsonObject } from '../../http/body.js';
 import { paginate } from '../../http/paginate.js';
@@ -70,13 +71,12 @@ async function compiling<T>(work: Promise<T>): Promise<T> {
 }
 
 // The cohorts a project's test account filters name (PostHog inlines them into filters).
-const COHORT_TYPES = new Set(['cohort', 'static-cohort', 'precalculated-cohort', 'dynamic-cohort']);
 
 function namedCohorts(store: FlagsTables, project: Project): Record<number, CohortDefinition> {
   const out: Record<number, CohortDefinition> = {};
   for (const f of (project.test_account_filters ?? []) as PropertyFilter[]) {
     const id = Number(f.value);
-    if (!COHORT_TYPES.has(String(f.type)) || !Number.isInteger(id)) continue;
+    if (!COHORT_FILTER_TYPES.has(String(f.type)) || !Number.isInteger(id)) continue;
     const c = cohortById(store, project.id, id);
     if (c && !c.deleted) out[id] = { name: c.name ?? '', is_static: c.is_static, filters: c.filters };
   }

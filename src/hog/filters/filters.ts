@@ -3,6 +3,7 @@
 // action with its own properties)), one-member ANDs and ORs unwrapped, nothing → true.
 
 import type { Expr, Field, Node } from '../ast.js';
+import { COHORT_FILTER_TYPES } from '../../matching/index.js';
 import { and, compare, constant, field, not, or } from '../ast.js';
 import { compileTree } from '../compiler/compile.js';
 import { HogCompileError } from '../errors.js';
@@ -33,7 +34,6 @@ export interface HogFunctionFilters {
 
 export type FiltersResult = { bytecode: Bytecode } | { bytecode: null; bytecode_error: string };
 
-const COHORT_TYPES = new Set(['cohort', 'static-cohort', 'precalculated-cohort', 'dynamic-cohort']);
 // Internal events whose properties hold nested objects: their dotted keys are paths.
 const NESTED_PROPERTY_EVENTS = new Set(['$activity_log_entry_created']);
 
@@ -110,7 +110,7 @@ function testAccountExprs(filters: HogFunctionFilters, ctx: FilterContext): Expr
   const exprs: Expr[] = [];
   const failures: string[] = [];
   for (const prop of ctx.testAccountFilters ?? []) {
-    if (COHORT_TYPES.has(String(prop.type))) {
+    if (COHORT_FILTER_TYPES.has(String(prop.type))) {
       const inlined = inlineCohort(prop, ctx);
       if (typeof inlined === 'string') failures.push(inlined);
       else exprs.push(inlined);

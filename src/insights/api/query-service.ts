@@ -4,7 +4,8 @@
 import type { InsightsTables } from '../tables.js';
 import { actionById, type ActionsTables } from '../../actions/index.js';
 import { cohortById, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
-import { COHORT_TYPES, type ResolvedCohort } from '../planner/properties.js';
+import { COHORT_FILTER_TYPES } from '../../matching/index.js';
+import type { ResolvedCohort } from '../planner/properties.js';
 import type { ResolvedAction } from '../planner/actions.js';
 import { QueryError } from '../planner/errors.js';
 import type { Project } from '../../access/index.js';
@@ -66,7 +67,7 @@ function cohortFilters(value: unknown, path: string, out: [number, string][]): v
   if (Array.isArray(value)) {
     value.forEach((v, i) => cohortFilters(v, path ? `${path}.${i}` : String(i), out));
   } else if (isRecord(value)) {
-    if (typeof value.type === 'string' && COHORT_TYPES.has(value.type) && 'value' in value) {
+    if (typeof value.type === 'string' && COHORT_FILTER_TYPES.has(value.type) && 'value' in value) {
       const id = Number(value.value);
       if (Number.isSafeInteger(id) && id > 0) out.push([id, path]);
       return;

@@ -7,7 +7,7 @@
 // whose reading of a value is too rich for SQL (dates, semantic versions) are decided in
 // JavaScript by the flag evaluator's own tests over the distinct values the data holds
 // (resolved by the runner before planning: see valueSetLookups).
-import { compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from '../../matching/index.js';
+import { COHORT_FILTER_TYPES, compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from '../../matching/index.js';
 import { QueryError } from './errors.js';
 import { and, bool, float, ident, or, raw, sql, text, texts, type Sql } from './sql.js';
 
@@ -89,11 +89,9 @@ export function leaves(properties: Properties): PropertyFilter[] {
 
 export function usesPersons(properties: Properties): boolean {
   // A cohort reads its members' person properties (a static one, the persons' distinct ids).
-  return leaves(properties).some((f) => (f.type ?? 'event') === 'person' || COHORT_TYPES.has(f.type ?? ''));
+  return leaves(properties).some((f) => (f.type ?? 'event') === 'person' || COHORT_FILTER_TYPES.has(f.type ?? ''));
 }
 
-/** PostHog's property filter types that name a cohort (`value`: its id). */
-export const COHORT_TYPES: ReadonlySet<string> = new Set(['cohort', 'static-cohort', 'precalculated-cohort', 'dynamic-cohort']);
 
 /** A cohort as a query reads it: resolved by the API (src/flags/ keeps cohorts). */
 export interface ResolvedCohort {
@@ -194,7 +192,7 @@ function cohortSql(id: number, ctx: PropertyContext, attr: string, within: Reado
       return item.type === 'OR' ? or(parts) : and(parts);
     }
     const type = item.type ?? 'person';
-    if (COHORT_TYPES.has(type)) return polarCohort(item, cohortSql(cohortIdOf(item, path), ctx, path, inner));
+    if (COHORT_FILTER_TYPES.has(type)) return polarCohort(item, cohortSql(cohortIdOf(item, path), ctx, path, inner));
     if (type !== 'person') {
       throw new QueryError(`Cohort ${id} has ${type} filters: hedgerow computes cohorts of person properties and static cohorts only`, attr);
     }
@@ -215,7 +213,7 @@ function polarCohort(filter: PropertyFilter, members: Sql): Sql {
 /** One leaf filter as a boolean SQL expression. */
 export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: string): Sql {
   const valueSets = ctx.valueSets;
-  if (COHORT_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set()));
+  if (COHORT_FILTER_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set()));
   if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
   const operator = filter.operator ?? 'exact';
   if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
