@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { cliInit, cliServe, cliStop } from '../helpers/cli-server.js';
+import { bannerKeys, cliServe, cliStop } from '../helpers/cli-server.js';
 import { postJson, request, bearer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { eventually } from '../helpers/wait.js';
@@ -20,10 +20,12 @@ s('SIGKILL with deliveries pending, restart: every matching event delivered exac
   const dataDir = tempDir('hedgerow-crash-');
   const sink: Sink = await startSink();
   const env = { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' };
-  const keys = cliInit(dataDir);
-  let { child, url, warnings } = await cliServe(dataDir, env);
+  // The first start on the empty data dir makes the project and prints its keys: no `init` child.
+  const first = await cliServe(dataDir, env);
+  let { child, url, warnings } = first;
   let killedAt = 0;
   try {
+    const keys = await bannerKeys(first);
     const created = await request(`${url}/api/environments/${keys.project_id}/hog_functions/`, {
       method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
       body: JSON.stringify(orderWebhook(sink.url)),

@@ -1,33 +1,32 @@
 // Test runs (POST …/hog_functions/<id|new>/invocations/) as PostHog answers them, and the
-// address policy without the operator's allowance: a function pointed at 127.0.0.1 is
-// refused, in a test run and on captured events, and the refusal is logged.
+// address policy: a function pointed at a loopback address the operator's allowance does not
+// name is refused, in a test run and on captured events, and the refusal is logged.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, type ApiCall } from '../helpers/api.js';
-import { eventually, postJson, startTestServer, NO_CONSUMERS, NO_INSIGHTS, type TestServer, type TestServerOptions } from '../helpers/server.js';
+import { eventually, postJson, startTestServer, NO_INSIGHTS, type TestServer } from '../helpers/server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 
 const EVENT = { uuid: '0190b4b4-0000-7000-8000-000000000001', event: 'signed up', distinct_id: 'ann', properties: { plan: 'pro' }, timestamp: '2026-01-02T03:04:05.000Z' };
 
-function servedSuite(name: string, env: NodeJS.ProcessEnv, consumers: TestServerOptions['consumers']) {
-  const s = suite(name);
-  const ctx = {} as { t: TestServer; api: ApiCall; sink: Sink; invoke(body: unknown, id?: string): ReturnType<ApiCall> };
-  s.before(async () => {
-    ctx.sink = await startSink();
-    ctx.t = await startTestServer({ env, consumers });
-    ctx.api = apiClient(ctx.t);
-    ctx.invoke = (body, id = 'new') => ctx.api('POST', `/api/environments/${ctx.t.projectId}/hog_functions/${id}/invocations/`, ctx.t.personalKey, body);
-  });
-  s.after(async () => {
-    await ctx.t.close();
-    await ctx.sink.close();
-  });
-  s.before.each(() => ctx.sink.reset());
-  return { s, ctx };
-}
+// One server for both suites (a server start is most of this file's CPU): its allowance
+// names 127.0.0.2, where the test runs' sink listens; the refused suite's sink listens on
+// 127.0.0.1, which the allowance leaves out. Events and destinations consumers run for the
+// refused suite's captured event; the test runs go through the API's own pool.
+const ALLOWED = '127.0.0.2';
+const ctx = {} as { t: TestServer; api: ApiCall; sink: Sink; outside: Sink; invoke(body: unknown, id?: string): ReturnType<ApiCall> };
+let started: Promise<void> | null = null;
+const start = () => (started ??= (async () => {
+  ctx.sink = await startSink(ALLOWED);
+  ctx.outside = await startSink();
+  ctx.t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: ALLOWED }, consumers: NO_INSIGHTS });
+  ctx.api = apiClient(ctx.t);
+  ctx.invoke = (body, id = 'new') => ctx.api('POST', `/api/environments/${ctx.t.projectId}/hog_functions/${id}/invocations/`, ctx.t.personalKey, body);
+})());
 
-// Test runs go through the API's own pool: no log consumers.
-const { s: runs, ctx } = servedSuite('hog function test runs', { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' }, NO_CONSUMERS);
+const runs = suite('hog function test runs');
+runs.before(start);
+runs.before.each(() => ctx.sink.reset());
 
 runs('a webhook with fetch mocked: the mocked call logged, success', async () => {
   const res = await ctx.invoke({
@@ -136,27 +135,33 @@ runs('a ClickHouse event row stands for the globals', async () => {
   assert.equal(res.body.result, ['row', 'team', 'a@b.c']);
 });
 
-const { s: refused, ctx: plain } = servedSuite('hog function fetch without the allowance', {}, NO_INSIGHTS);
+const refused = suite('hog function fetch to an address the allowance does not name');
+refused.before(start);
+refused.after(async () => {
+  await ctx.t?.close();
+  await ctx.sink?.close();
+  await ctx.outside?.close();
+});
 
 refused('127.0.0.1 is refused in a test run and on events, and the refusal is logged', async () => {
-  const run = await plain.invoke({
-    configuration: { template_id: 'template-webhook', inputs: { url: { value: `${plain.sink.url}/x` } } }, globals: { event: EVENT }, mock_async_functions: false,
+  const run = await ctx.invoke({
+    configuration: { template_id: 'template-webhook', inputs: { url: { value: `${ctx.outside.url}/x` } } }, globals: { event: EVENT }, mock_async_functions: false,
   });
   assert.is(run.body.status, 'error');
   assert.match(run.body.errors[0], /^Webhook failed with status 500: SecureRequestError: Refused to connect to 127\.0\.0\.1: 127\.0\.0\.1 is not a public address$/);
 
-  const fns = `/api/environments/${plain.t.projectId}/hog_functions/`;
-  const fn = await plain.api('POST', fns, plain.t.personalKey, {
-    template_id: 'template-webhook', enabled: true, inputs: { url: { value: `${plain.sink.url}/x` } },
+  const fns = `/api/environments/${ctx.t.projectId}/hog_functions/`;
+  const fn = await ctx.api('POST', fns, ctx.t.personalKey, {
+    template_id: 'template-webhook', enabled: true, inputs: { url: { value: `${ctx.outside.url}/x` } },
   });
-  await postJson(`${plain.t.url}/i/v0/e/`, { api_key: plain.t.projectKey, event: 'e', distinct_id: 'd' });
-  const totals = async () => (await plain.api('GET', `${fns}${fn.body.id}/metrics/totals/?breakdown_by=name`, plain.t.personalKey)).body.totals;
+  await postJson(`${ctx.t.url}/i/v0/e/`, { api_key: ctx.t.projectKey, event: 'e', distinct_id: 'd' });
+  const totals = async () => (await ctx.api('GET', `${fns}${fn.body.id}/metrics/totals/?breakdown_by=name`, ctx.t.personalKey)).body.totals;
   await eventually(async () => (await totals()).failed === 1, 10_000);
   assert.equal(await totals(), { triggered: 1, fetch: 1, failed: 1 });
-  const logs = (await plain.api('GET', `${fns}${fn.body.id}/logs/`, plain.t.personalKey)).body.results.map((l: { message: string }) => l.message);
+  const logs = (await ctx.api('GET', `${fns}${fn.body.id}/logs/`, ctx.t.personalKey)).body.results.map((l: { message: string }) => l.message);
   assert.ok(logs.includes('HTTP fetch failed on attempt 1 with status code (none). Error: SecureRequestError: Refused to connect to 127.0.0.1: ' +
     '127.0.0.1 is not a public address.'), logs.join('\n'));
-  assert.is(plain.sink.requests.length, 0);
+  assert.is(ctx.outside.requests.length, 0);
 });
 
 runs.run();

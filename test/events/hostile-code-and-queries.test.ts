@@ -12,10 +12,11 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
-import { request, eventually, tempDir } from '../helpers/server.js';
-import { cliInit, cliServe, cliStop, type CliKeys } from '../helpers/cli-server.js';
+import { request } from '../helpers/http.js';
+import { eventually } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { bannerKeys, cliServe, cliStop, type CliKeys, type CliServed } from '../helpers/cli-server.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
 import { watchServer, type Watch } from '../helpers/server-watch.js';
 
@@ -25,7 +26,7 @@ const MB = 1024 * 1024;
 const s = suite('hostile code and queries beside everyone else');
 let dataDir: string;
 let keys: CliKeys;
-let served: { child: ChildProcess; url: string; warnings(): string[] };
+let served: CliServed;
 let sink: Sink;
 let watch: Watch;
 // Every answer the server gave in this suite: none may be a 5xx.
@@ -61,8 +62,9 @@ function refused(r: { status: number; body: { attr?: string | null } }, attr: st
 s.before(async () => {
   sink = await startSink();
   dataDir = tempDir('hedgerow-hostile-code-');
-  keys = cliInit(dataDir);
+  // A first start on an empty data dir makes the project and prints its keys: no `init` child.
   served = await cliServe(dataDir, { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' });
+  keys = await bannerKeys(served);
   await eventually(async () => (await request(`${served.url}/_readiness`)).status === 200, 30_000);
   watch = watchServer(served.url, served.child.pid!);
 });

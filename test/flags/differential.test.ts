@@ -305,14 +305,21 @@ s.after(async () => {
 const groupsOf = (p: (typeof people)[number]): Record<string, string> => (p.company ? { company: p.company.key } : {});
 const groupPropsOf = (p: (typeof people)[number]): Record<string, Props> => (p.company ? { company: p.company.props } : {});
 
-async function serverAnswer(p: (typeof people)[number]) {
+type Answer = Record<string, { enabled: boolean; variant: string | null; metadata: { payload: unknown } }>;
+// Each person's /flags answer, asked once: nothing changes on the server between the tests,
+// and the later tests compare more against the same answers (80 and 40 fewer requests).
+const answers = new Map<string, Answer>();
+async function serverAnswer(p: (typeof people)[number]): Promise<Answer> {
+  const known = answers.get(p.id);
+  if (known) return known;
   const res = await evaluate(t, '/flags?v=2', {
     distinct_id: p.id, groups: groupsOf(p), group_properties: groupPropsOf(p),
     ...(p.stored ? {} : { person_properties: p.props }),
   });
   assert.is(res.status, 200);
   assert.is(res.body.errorsWhileComputingFlags, false);
-  return res.body.flags as Record<string, { enabled: boolean; variant: string | null; metadata: { payload: unknown } }>;
+  answers.set(p.id, res.body.flags as Answer);
+  return res.body.flags as Answer;
 }
 
 const lacksReadProperty = (f: Generated, p: (typeof people)[number]) =>

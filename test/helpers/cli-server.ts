@@ -14,10 +14,12 @@ export function cliInit(dataDir: string, env: NodeJS.ProcessEnv = {}): CliKeys {
   return JSON.parse(r.stdout) as CliKeys;
 }
 
+export interface CliServed { child: ChildProcess; url: string; warnings(): string[]; stderr(): string }
+
 // Starts `serve` under the test profile (./profile.ts) and resolves with the port from its
 // JSON "listening" log line. `warnings()` holds its last warning and error lines, for a
-// failing test to show.
-export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<{ child: ChildProcess; url: string; warnings(): string[] }> {
+// failing test to show; `stderr()` the last 16,000 characters it wrote there.
+export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliServed> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: profiledEnv(env) });
   let stderr = '';
@@ -57,12 +59,28 @@ export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs
           listening = true;
           buffered = '';
           child.removeListener('exit', exited);
-          resolve({ child, url: `http://127.0.0.1:${parsed.port}`, warnings: () => warnings });
+          resolve({ child, url: `http://127.0.0.1:${parsed.port}`, warnings: () => warnings, stderr: () => stderr });
           return;
         }
       }
     });
   });
+}
+
+// The keys a first `serve` on an empty data dir prints in its banner (on stderr, which may
+// come after the "listening" line on stdout): what `hedgerow init` would have made, without
+// a process of its own for it.
+export async function bannerKeys(served: CliServed, timeoutMs = 10_000): Promise<CliKeys> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = served.stderr();
+    const id = /project id:\s+(\d+)/.exec(text);
+    const project = /project API key:\s+(\S+)/.exec(text);
+    const personal = /personal API key:\s+(\S+)/.exec(text);
+    if (id && project && personal) return { project_id: Number(id[1]), project_api_key: project[1], personal_api_key: personal[1] };
+    if (Date.now() > deadline) throw new Error(`no first-start banner on stderr: ${text}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const stopping = new WeakSet<ChildProcess>();

@@ -29,7 +29,9 @@ export interface Sink {
 
 export const ok: Responder = (_req, res) => { res.setHeader('Content-Type', 'application/json'); res.end('{"ok":true}'); };
 
-export async function startSink(): Promise<Sink> {
+// `host`: the loopback address it listens on (another than 127.0.0.1 lets one server's
+// allowance, HEDGEROW_HOG_FETCH_ALLOW, name this sink and not another).
+export async function startSink(host = '127.0.0.1'): Promise<Sink> {
   const sink: Sink = {
     url: '', requests: [], answered: [], respond: ok,
     reset() { sink.requests = []; sink.answered = []; sink.respond = ok; },
@@ -51,7 +53,7 @@ export async function startSink(): Promise<Sink> {
       sink.respond(entry, res);
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => server.listen(0, host, r));
+  sink.url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return sink;
 }

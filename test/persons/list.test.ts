@@ -2,7 +2,7 @@
 // persons answers correctly, and the HTTP thread goes on answering meanwhile.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
+import { startTestServer, NO_CONSUMERS, type TestServer } from '../helpers/server.js';
 import { syntheticUuid, writeSyntheticPersons } from '../helpers/synthetic-persons.js';
 
 const s = suite('persons list in a query worker');
@@ -17,7 +17,8 @@ const list = async (query: string) => {
 };
 
 s.before(async () => {
-  t = await startTestServer({ consumers: EVENTS_ONLY });
+  // No log consumers: the persons are written straight into the store, nothing is captured.
+  t = await startTestServer({ consumers: NO_CONSUMERS });
   await writeSyntheticPersons(t.server.store, t.projectId, PERSONS);
 });
 s.after(async () => { await t?.close(); });
