@@ -93,7 +93,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     math_property: H,
     math_property_type: H,
     math_property_revenue_currency: refused(),
-    math_hogql: refused(),
+    // With math "hogql" (trends): the aggregate, compiled by the HogQL compiler (planner/hogql-row.ts).
+    math_hogql: H,
     math_group_type_index: refused(),
     properties: H,
     fixedProperties: H,

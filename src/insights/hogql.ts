@@ -83,6 +83,17 @@ export async function parseHogQLExpressions(query: EventsQuery, pool?: HogQLPars
   };
 }
 
+/** HogQL texts of an insight query (planner/hogql-row.ts's hogqlSources), each parsed once, by its text. */
+export async function parseHogQLSources(sources: readonly { source: string; attr: string }[], pool?: HogQLParsePool): Promise<Map<string, HogNode>> {
+  const out = new Map<string, HogNode>();
+  if (sources.length === 0) return out;
+  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : await localParse();
+  for (const { source, attr } of sources) {
+    if (!out.has(source)) out.set(source, (await parsed(parse, 'expr', source, attr)) as HogNode);
+  }
+  return out;
+}
+
 export function lineAndColumn(source: string, offset: number): { line: number; column: number } {
   const before = Array.from(source).slice(0, offset);
   let line = 1;

@@ -15,7 +15,8 @@ import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
 import { parseQuery, type AnalyticsQuery } from './schemas.js';
-import { parseHogQLExpressions, parseHogQLSelect } from './hogql.js';
+import { parseHogQLExpressions, parseHogQLSelect, parseHogQLSources } from './hogql.js';
+import { hogqlSources } from './planner/hogql-row.js';
 
 export interface RunContext {
   projectId: number;
@@ -117,6 +118,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   const ctx: PlanContext = {
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
+    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(hogqlSources(query), hogql),
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];

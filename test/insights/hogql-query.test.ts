@@ -212,6 +212,74 @@ h('EventsQuery takes the catalogue’s functions, person_display_name, aggregate
   assert.match(bad.body.detail, /Unsupported function call 'cuont\(\.\.\.\)'\. Perhaps you meant 'count\(\.\.\.\)'\?/);
 });
 
+h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {
+  const insight = async (query: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
+  const trends = (series: unknown[], extra: Record<string, unknown> = {}) => insight({ kind: 'TrendsQuery', ...days, series, ...extra });
+  // The series' own aggregate per day: prices are text in the events, read as numbers by toFloat.
+  const math = await trends([
+    { kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'sum(toFloat(properties.price))' },
+    { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(event = 'purchase') * 10 + count(distinct person_id)" },
+  ]);
+  assert.equal(math.results[0].data, [5, 20, 0]);
+  assert.is(math.results[0].action.math, 'hogql');
+  assert.is(math.results[0].action.math_hogql, 'sum(toFloat(properties.price))');
+  // Day 1: one person (anon-1 merged into user-1); day 2: two; day 3: two purchases by two people.
+  assert.equal(math.results[1].data, [1, 2, 22]);
+  const total = await trends([{ kind: 'EventsNode', event: 'purchase', math: 'hogql', math_hogql: 'max(toFloat(properties.price)) - min(toFloat(properties.price))' }], { trendsFilter: { display: 'BoldNumber' } });
+  assert.is(total.results[0].aggregated_value, 22.5);
+
+  // A breakdown by an expression, event or person, with PostHog's null value.
+  const byBrowser = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: "lower(properties.$browser) || '!'" } });
+  assert.equal(byBrowser.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['chrome!', 2], ['safari!', 1]]);
+  const byPlan = await trends([{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'count()' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: 'person.properties.plan' } });
+  assert.equal(byPlan.results.map((i: { breakdown_value: string; data: number[] }) => [i.breakdown_value, i.data]), [['pro', [1, 1, 0]], ['$$_posthog_breakdown_null_$$', [0, 1, 0]]]);
+  const several = await trends([{ kind: 'EventsNode', event: 'purchase' }], { breakdownFilter: { breakdowns: [{ type: 'hogql', property: "toFloat(properties.price) > 10" }, { type: 'event', property: '$browser' }] } });
+  assert.equal(several.results.map((i: { breakdown_value: string[] }) => i.breakdown_value).sort(), [['false', '$$_posthog_breakdown_null_$$'], ['true', 'Safari']]);
+
+  // Property filters of type hogql: on the query, a series, a funnel step, retention, EventsQuery.
+  const filtered = await trends([{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: 'properties.price > 10' }] }]);
+  assert.equal(filtered.results[0].data, [0, 1, 0]);
+  const byPerson = await trends([{ kind: 'EventsNode', event: null }], { properties: [{ type: 'hogql', key: "person.properties.email like '%@example.com'" }] });
+  assert.equal(byPerson.results[0].data, [2, 1, 1]);
+  const funnel = await insight({
+    kind: 'FunnelsQuery', dateRange: days.dateRange,
+    series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'toFloat(properties.price) >= 10' }] }],
+  });
+  assert.equal(funnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  const funnelByBrowser = await insight({
+    kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
+    breakdownFilter: { breakdown_type: 'hogql', breakdown: 'upper(properties.$browser)' },
+  });
+  assert.equal(funnelByBrowser.results.map((steps: { breakdown_value: string; count: number }[]) => [steps[0].breakdown_value, steps.map((s) => s.count)]).sort(), [['CHROME', [1, 1]], ['SAFARI', [1, 1]]]);
+  const retention = await insight({
+    kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' },
+    retentionFilter: { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: null, type: 'events' } },
+    properties: [{ type: 'hogql', key: "person.properties.plan = 'pro'" }],
+  });
+  assert.equal(retention.results.map((r: { values: { count: number }[] }) => r.values.map((v) => v.count)), [[1, 1, 1], [1, 1, 0], [0, 0, 0]]);
+  const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['event'], orderBy: ['timestamp ASC'], properties: [{ type: 'hogql', key: "event = 'purchase' and properties.$browser is null" }] });
+  assert.equal(events.results, [['purchase']]);
+
+  // Refused with the field that holds the expression.
+  const wrong = async (query: Record<string, unknown>, attr: string, detail: RegExp) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    assert.is(r.status, 400, JSON.stringify(r.body));
+    assert.is(r.body.attr, attr);
+    assert.match(r.body.detail, detail);
+  };
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'sume(properties.price)' }] }, 'series.0.math_hogql', /Unsupported function call 'sume\(\.\.\.\)'\. Perhaps you meant 'sum\(\.\.\.\)'\?/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'properties.price' }] }, 'series.0.math_hogql', /must aggregate/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql' }] }, 'series.0.math_hogql', /needs a math_hogql/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], properties: [{ type: 'hogql', key: 'count() > 1' }] }, 'properties.0', /Aggregation 'count' is not allowed in a property filter/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'properties.$browser ==' } }, 'breakdownFilter.breakdown', /Invalid HogQL/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'nope.field' } }, 'breakdownFilter.breakdown', /Unable to resolve field: nope\.field/);
+});
+
 h('HogQL in the background: async, poll, cancel as the other kinds', async () => {
   const start = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: "select count() from events where event = 'purchase'" }, refresh: 'force_async' });
   assert.is(start.status, 202, JSON.stringify(start.body));

@@ -3,13 +3,21 @@
 // starts from.
 import type { EventsNode } from '../schemas.js';
 import type { TimeContext } from './dates.js';
-import { propertiesSql, usesPersons, type Properties, type ValueSets } from './properties.js';
+import { hogqlCondition, hogqlFiltersUsePersons, type HogQLExpressions, type HogQLRowContext } from './hogql-row.js';
+import { propertiesSql, usesPersons, type HogQLConditionOf, type Properties, type ValueSets } from './properties.js';
 import { raw, sql, timestamp, type Sql } from './sql.js';
 
 export interface PlanContext extends TimeContext {
   projectId: number;
   /** Value-set filters resolved by the runner (planner/properties.ts). */
   valueSets: ValueSets;
+  /** The query's HogQL texts (math, breakdowns, filters), parsed by the runner (planner/hogql-row.ts). */
+  hogql?: HogQLExpressions;
+}
+
+/** How the context's filters of type "hogql" become conditions. */
+export function hogqlFilters(ctx: HogQLRowContext): HogQLConditionOf {
+  return (source, attr) => hogqlCondition(ctx, source, attr);
 }
 
 /** A row as the runner hands it to a plan: column name → plain JS value. */
@@ -35,18 +43,19 @@ export function scopeWhere(ctx: PlanContext, fromUs: number, toUs: number): Sql[
 export function nodeWhere(node: Pick<EventsNode, 'event' | 'properties' | 'fixedProperties'>, ctx: PlanContext, attr: string): Sql[] {
   const out: Sql[] = [];
   if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
-  if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx.valueSets, `${attr}.properties`));
-  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx.valueSets, `${attr}.fixedProperties`));
+  if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx.valueSets, `${attr}.properties`, hogqlFilters(ctx)));
+  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx.valueSets, `${attr}.fixedProperties`, hogqlFilters(ctx)));
   return out;
 }
 
-export function queryPropertiesWhere(properties: unknown, ctx: PlanContext): Sql[] {
-  return properties ? [propertiesSql(properties as Properties, ctx.valueSets, 'properties')] : [];
+export function queryPropertiesWhere(properties: unknown, ctx: PlanContext, attr = 'properties'): Sql[] {
+  return properties ? [propertiesSql(properties as Properties, ctx.valueSets, attr, hogqlFilters(ctx))] : [];
 }
 
 /** Whether any of the property lists reads person properties (so the scan joins persons). */
-export function needsPersons(...lists: unknown[]): boolean {
-  return lists.some((p) => p !== null && p !== undefined && usesPersons(p as Properties));
+export function needsPersons(ctx: PlanContext, ...lists: unknown[]): boolean {
+  const given = lists.filter((p) => p !== null && p !== undefined);
+  return given.some((p) => usesPersons(p as Properties)) || hogqlFiltersUsePersons(ctx, given);
 }
 
 /** A node's label: its event, or "All events". */

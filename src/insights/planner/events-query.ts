@@ -65,7 +65,7 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     if (!UUID.test(query.personId)) throw new QueryError('Must be a valid UUID.', 'personId');
     where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
   }
-  where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx));
+  where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx, 'fixedProperties'));
   for (const c of conditions) if (!c.aggregate) where.push(c.sql);
 
   const aggregated = columns.some((c) => c.aggregate);
@@ -91,7 +91,7 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     const counted = query.select.findIndex((s) => s.replace(/\s+/g, '') === 'count()');
     order.push(raw(`${(counted !== -1 ? counted : columns.findIndex((c) => c.aggregate)) + 1} DESC`));
   }
-  const persons = needsPersons(query.properties, query.fixedProperties) || [...columns, ...conditions].some((c) => c.persons);
+  const persons = needsPersons(ctx, query.properties, query.fixedProperties) || [...columns, ...conditions].some((c) => c.persons);
   const groupBy = aggregated ? columns.map((c, i) => (c.aggregate ? null : raw(String(i + 1)))).filter((x): x is Sql => x !== null) : [];
 
   const statement = sql`SELECT ${join(columns.map((c, i) => sql`${c.sql} AS ${raw(`c${i}`)}`), ', ')}

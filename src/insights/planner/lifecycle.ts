@@ -36,7 +36,7 @@ export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<Lif
   const last = range.buckets[range.buckets.length - 1];
   const fromUs = localToUs(range.segments, addIntervals(first.localMs, interval, -1));
   const toUs = localToUs(range.segments, addIntervals(last.localMs, interval, 1));
-  const persons = needsPersons(query.properties, node.properties, node.fixedProperties);
+  const persons = needsPersons(ctx, query.properties, node.properties, node.fixedProperties);
   const bucketOf = (column: string) => bucketSql(localUs(raw(column), range.segments, fromUs, toUs), interval, ctx.weekStart);
 
   const statement = sql`WITH act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([

@@ -73,6 +73,9 @@ export function sourceOf(filter: PropertyFilter, attr: string): PropertySource {
   throw new QueryError(`Property filters of type "${type}" are not supported`, attr);
 }
 
+/** A filter of type "hogql" as a condition: its HogQL compiled over the events row (planner/hogql-row.ts). */
+export type HogQLConditionOf = (source: string, attr: string) => Sql;
+
 /** Every leaf filter of a properties value, in order. */
 export function leaves(properties: Properties): PropertyFilter[] {
   if (properties === null || properties === undefined) return [];
@@ -105,7 +108,7 @@ export function valueSetKey(filter: PropertyFilter): string {
 
 /** Filters whose matching values the runner must work out in JavaScript. */
 export function valueSetLookups(properties: Properties): PropertyFilter[] {
-  return leaves(properties).filter((f) => VALUE_SET_OPERATORS.has(f.operator ?? 'exact') && f.value !== null && f.value !== undefined);
+  return leaves(properties).filter((f) => f.type !== 'hogql' && VALUE_SET_OPERATORS.has(f.operator ?? 'exact') && f.value !== null && f.value !== undefined);
 }
 
 /** The distinct values a value-set filter must be decided on: (text, JSON) pairs. */
@@ -151,8 +154,13 @@ function exactTest(x: Sql, value: unknown): Sql {
 }
 
 /** One leaf filter as a boolean SQL expression. */
-export function filterSql(filter: PropertyFilter, valueSets: ValueSets, attr: string): Sql {
+export function filterSql(filter: PropertyFilter, valueSets: ValueSets, attr: string, hogql?: HogQLConditionOf): Sql {
   if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
+  // PostHog's HogQL filter: the key is an expression, operator and value are not read.
+  if (filter.type === 'hogql') {
+    if (hogql === undefined) throw new QueryError('Property filters of type "hogql" are not supported here', attr);
+    return sql`coalesce(${hogql(filter.key, attr)}, FALSE)`;
+  }
   const operator = filter.operator ?? 'exact';
   if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
   const x = propertyText(sourceOf(filter, attr), filter.key);
@@ -221,14 +229,14 @@ export function filterSql(filter: PropertyFilter, valueSets: ValueSets, attr: st
 }
 
 /** A properties value (a list, ANDed, or nested AND/OR groups) as one boolean expression. */
-export function propertiesSql(properties: Properties, valueSets: ValueSets, attr: string): Sql {
+export function propertiesSql(properties: Properties, valueSets: ValueSets, attr: string, hogql?: HogQLConditionOf): Sql {
   if (properties === null || properties === undefined) return raw('TRUE');
   const walk = (item: PropertyFilter | PropertyGroup, path: string): Sql => {
     if (isGroup(item)) {
       const parts = item.values.map((v, i) => walk(v, `${path}.values.${i}`));
       return item.type === 'OR' ? or(parts) : and(parts);
     }
-    return filterSql(item, valueSets, path);
+    return filterSql(item, valueSets, path, hogql);
   };
   if (Array.isArray(properties)) return and(properties.map((p, i) => walk(p, `${attr}.${i}`)));
   return walk(properties, attr);

@@ -6,7 +6,6 @@
 // with a date range of another length), periods after the range 0.
 import type { RetentionQuery } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
-import { propertyText } from './properties.js';
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
@@ -64,13 +63,13 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
 
   const target = { event: f.targetEntity?.id === undefined ? '$pageview' : f.targetEntity.id === null ? null : String(f.targetEntity.id), properties: f.targetEntity?.properties };
   const returning = { event: f.returningEntity?.id === undefined ? target.event : f.returningEntity.id === null ? null : String(f.returningEntity.id), properties: f.returningEntity?.properties };
-  const breakdown = breakdownOf(query.breakdownFilter);
+  const breakdown = breakdownOf(query.breakdownFilter, ctx);
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
   refuseNormalizedUrl(breakdown);
-  const persons = needsPersons(query.properties, target.properties, returning.properties) || breakdownUsesPersons(breakdown);
+  const persons = needsPersons(ctx, query.properties, target.properties, returning.properties) || breakdownUsesPersons(breakdown);
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
-  const value = breakdown ? sql`coalesce(${propertyText(breakdown.source, breakdown.key)}, '')` : null;
+  const value = breakdown ? sql`coalesce(${breakdown.text}, '')` : null;
   const unit = value ? sql`e.person_id::VARCHAR || chr(31) || ${value}` : raw('e.person_id');
   const bv = value ? raw(', bv') : raw('');
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);

@@ -41,7 +41,7 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
   const criteria = query.stickinessFilter?.stickinessCriteria;
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
   const statements = runs.map(({ node, order, range: r }) => {
-    const persons = needsPersons(query.properties, node.properties, node.fixedProperties);
+    const persons = needsPersons(ctx, query.properties, node.properties, node.fixedProperties);
     const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
     return sql`WITH active AS (SELECT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
       ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),

@@ -82,6 +82,8 @@ interface Source {
   sessions: boolean;
   columns: Map<string, SubColumn> | null;
   subquery: Sql | null;
+  /** An insight's events row (compileRowExpression): its person is the planner's joined `p`, not a column of its subquery. */
+  personAlias?: string;
 }
 
 interface Scope {
@@ -127,6 +129,27 @@ function slice(source: readonly string[], node: HogNode): string | null {
 }
 
 export function compileHogQL(root: HogNode, source: string, ctx: CompileContext): CompiledQuery {
+  return compiler(source, ctx).top(root);
+}
+
+/** A HogQL expression over an insight's events row, as the planners read it (planner/hogql-row.ts). */
+export interface RowExpression {
+  expr: Expr;
+  /** Whether it reads the event's person (the planner joins persons). */
+  persons: boolean;
+}
+
+/**
+ * One HogQL expression (a trends math, a breakdown, a property filter) over the planners'
+ * events row: the events table as `alias` (its columns by their own names), its person as
+ * `personAlias` when given (the planners' `LEFT JOIN persons p`), else as the row's own
+ * person_properties and person_created_at columns. Subqueries in it are scoped as any.
+ */
+export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext, alias: string, personAlias?: string): RowExpression {
+  return compiler(source, ctx).row(node, alias, personAlias);
+}
+
+function compiler(source: string, ctx: CompileContext) {
   const codePoints = Array.from(source);
   const tz = ctx.timezone === 'UTC' ? SESSION_ZONE : sql`${text(ctx.timezone)}`;
   const project = int(ctx.projectId);
@@ -157,9 +180,10 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     const [head, ...more] = rest;
     if (head === 'id' && more.length === 0) return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
     src.persons = true;
-    if (head === 'created_at' && more.length === 0) return expr(raw(`${a}.person_created_at`), 'DateTime', [], { nullable: true });
+    const [createdAt, properties] = src.personAlias !== undefined ? [`${src.personAlias}.created_at`, `${src.personAlias}.properties`] : [`${a}.person_created_at`, `${a}.person_properties`];
+    if (head === 'created_at' && more.length === 0) return expr(raw(createdAt), 'DateTime', [], { nullable: true });
     if (head === 'properties') {
-      return more.length === 0 ? expr(raw(`CAST(${a}.person_properties AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(`${a}.person_properties`), more, false, a);
+      return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a);
     }
     src.persons = false;
     return null;
@@ -202,6 +226,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
             if (rest.length === 1 && rest[0] === 'person_id') return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
             return rest[0] === 'person' ? personField(src, rest.slice(1)) : null;
           case 'session': {
+            if (src.personAlias !== undefined) return null;
             const f = rest.length === 1 && Object.hasOwn(SESSION_FIELDS, String(rest[0])) ? SESSION_FIELDS[String(rest[0])] : undefined;
             if (f === undefined) return null;
             src.sessions = true;
@@ -790,20 +815,43 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
 
   // The top SELECT: PostHog's paginator when it has no LIMIT (one row more than asked, to
   // tell hasMore), else its LIMIT capped at MAX_ROWS; each SELECT of a set query likewise.
-  const capped = (given: Sql | null): Sql => (given === null ? sql`${int(DEFAULT_ROWS)}` : sql`least(${given}, ${int(MAX_ROWS)})`);
-  let paginated: CompiledQuery['paginated'] = null;
-  let top: Part;
-  if (root.node === 'SelectQuery' && !root.limit) {
-    const offset = (root.offset as HogNode | null | undefined)?.value;
-    paginated = { limit: DEFAULT_ROWS, offset: typeof offset === 'number' ? offset : 0 };
-    top = query(root, null, () => sql`${int(DEFAULT_ROWS + 1)}`);
-  } else {
-    top = query(root, null, capped);
+  function top(root: HogNode): CompiledQuery {
+    const capped = (given: Sql | null): Sql => (given === null ? sql`${int(DEFAULT_ROWS)}` : sql`least(${given}, ${int(MAX_ROWS)})`);
+    let paginated: CompiledQuery['paginated'] = null;
+    let part: Part;
+    if (root.node === 'SelectQuery' && !root.limit) {
+      const offset = (root.offset as HogNode | null | undefined)?.value;
+      paginated = { limit: DEFAULT_ROWS, offset: typeof offset === 'number' ? offset : 0 };
+      part = query(root, null, () => sql`${int(DEFAULT_ROWS + 1)}`);
+    } else {
+      part = query(root, null, capped);
+    }
+    return {
+      statement: part.sql,
+      columns: part.columns.map((c) => ({ name: c.name, type: chType(c.expr, ctx.timezone), expr: c.expr })),
+      paginated,
+    };
   }
-  return {
-    statement: top.sql,
-    columns: top.columns.map((c) => ({ name: c.name, type: chType(c.expr, ctx.timezone), expr: c.expr })),
-    paginated,
-  };
+
+  function row(node: HogNode, alias: string, personAlias?: string): RowExpression {
+    const scope = scopeOf(null);
+    const src: Source = { name: 'events', sqlAlias: alias, table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias };
+    scope.sources.push(src);
+    if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
+    const e = compile(node, scope);
+    return { expr: e, persons: src.persons };
+  }
+
+  return { top, row };
+}
+
+/** Whether an expression calls arrayJoin outside a subquery (it needs a FROM to join to). */
+function containsArrayJoin(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(containsArrayJoin);
+  if (typeof node !== 'object' || node === null) return false;
+  const n = node as HogNode;
+  if (n.node === 'SelectQuery' || n.node === 'SelectSetQuery') return false;
+  if (n.node === 'Call' && n.name === 'arrayJoin') return true;
+  return Object.values(n).some(containsArrayJoin);
 }
 
