@@ -70,6 +70,8 @@ s('another project’s rows are unreachable: filters, subqueries, joins, CTEs, u
     "select count() from person_distinct_ids where person.properties.email = 'victim@example.com'",
     "select count() from events where distinct_id in (select distinct_id from person_distinct_ids where person.properties.email = 'victim@example.com')",
     "select count() from events where event in (select event from events where properties.card = '4242')",
+    "select count() from events array join [1, 2] as x where event = 'secret-b'",
+    "select count() from (select event from events order by timestamp limit 5 by event) where event = 'secret-b'",
     "select count() from events -- where event = 'secret-b'\n where event = 'secret-b'",
     "select count() from events /* union all select 1 from events */ where event = 'secret-b'",
   ];

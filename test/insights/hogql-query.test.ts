@@ -212,6 +212,24 @@ h('EventsQuery takes the catalogue’s functions, person_display_name, aggregate
   assert.match(bad.body.detail, /Unsupported function call 'cuont\(\.\.\.\)'\. Perhaps you meant 'count\(\.\.\.\)'\?/);
 });
 
+h('LIMIT BY (with OFFSET, after ORDER BY, before LIMIT) and the ARRAY JOIN clause', async () => {
+  assert.equal(await rows('select event, distinct_id from events order by timestamp desc limit 1 by event'), [['purchase', 'user-1'], ['$pageview', 'user-2'], ['$identify', 'user-1']]);
+  assert.equal(await rows('select event, distinct_id from events order by timestamp limit 1 offset 1 by event'), [['$pageview', 'user-1'], ['purchase', 'user-1']]);
+  assert.equal(await rows('select event, distinct_id from events order by timestamp limit 2 by event limit 3'), [['$pageview', 'anon-1'], ['$identify', 'user-1'], ['$pageview', 'user-1']]);
+  assert.equal(await rows('select event as e, distinct_id, count() as c from events group by e, distinct_id order by c desc, distinct_id, e limit 1 by e'), [['$pageview', 'anon-1', 1], ['$identify', 'user-1', 1], ['purchase', 'user-1', 1]]);
+  assert.equal(await rows('select event, distinct_id from events order by 2 desc, 1 limit 1 by 1 limit 0'), []);
+  assert.equal(await rows("select event, distinct_id from events where event = 'purchase' order by 2 desc limit 1 by event"), [['purchase', 'user-2']]);
+
+  assert.equal(await rows("select event, x from events array join ['a', 'b'] as x where event = 'purchase' order by timestamp, x"), [['purchase', 'a'], ['purchase', 'b'], ['purchase', 'a'], ['purchase', 'b']]);
+  assert.equal(await rows("select x, y, count() from events array join [1, 2] as x, ['one', 'two'] as y group by x, y order by x"), [[1, 'one', 6], [2, 'two', 6]]);
+  assert.equal(await rows("select distinct_id, replaceAll(tag, '\"', '') as t from events array join JSONExtractArrayRaw(properties, 'tags') as tag order by t"), [['user-1', 'a'], ['user-1', 'b']]);
+  // LEFT ARRAY JOIN keeps the events whose array is empty (their element NULL).
+  assert.equal(await rows("select count(), countIf(tag is null) from events left array join JSONExtractArrayRaw(properties, 'tags') as tag"), [[7, 5]]);
+  await refused('select x from events array join properties.tags', /must have an alias/);
+  await refused('select x from events array join properties.tags as x', /ARRAY JOIN needs an array/);
+  await refused('select event from events limit -1 by event', /LIMIT BY count must be a whole number/);
+});
+
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {
   const insight = async (query: Record<string, unknown>) => {
     const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });

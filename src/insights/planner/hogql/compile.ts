@@ -685,8 +685,6 @@ function compiler(source: string, ctx: CompileContext) {
       else scope.ctes.set(name, cte.expr as HogNode);
     }
     scope.windows = (node.window_exprs ?? {}) as Record<string, HogNode>;
-    if (node.array_join_op) fail('ARRAY JOIN is not supported here: use arrayJoin(array) in the select list', node);
-    if (node.limit_by) fail('LIMIT BY is not supported here', node);
 
     const joins: { j: HogNode; src: Source }[] = [];
     for (let j = node.select_from as HogNode | null; j; j = j.next_join as HogNode | null) {
@@ -703,6 +701,7 @@ function compiler(source: string, ctx: CompileContext) {
       if (scope.aliases.has(alias)) fail(`Cannot redefine an alias with the name: ${alias}`, item);
       scope.aliases.set(alias, item.expr as HogNode);
     }
+    const arrayJoinClause = node.array_join_op ? arrayJoinFrom(node, scope) : null;
     const columns: Part['columns'] = [];
     for (const item of items) {
       const chain = item.node === 'Field' ? (item.chain as unknown[]) : null;
@@ -747,7 +746,9 @@ function compiler(source: string, ctx: CompileContext) {
     });
     if (node.group_by_mode === 'all' && groupBy.length === 0) groupBy.push(raw('ALL'));
     if (node.having) having.push(compile(node.having as HogNode, scope).sql);
-    const qualify = node.qualify ? compile(node.qualify as HogNode, scope).sql : null;
+    const qualifies: Sql[] = node.qualify ? [compile(node.qualify as HogNode, scope).sql] : [];
+    if (node.limit_by) qualifies.push(limitBy(node.limit_by as HogNode, (node.order_by ?? []) as HogNode[], columns, scope));
+    const qualify = qualifies.length ? join(qualifies, ' AND ') : null;
     const orderBy = ((node.order_by ?? []) as HogNode[]).map((o) => {
       const at = aliasPosition((o.node === 'OrderExpr' ? o.expr : o) as HogNode);
       return at !== undefined ? raw(`${at}${o.order === 'DESC' ? ' DESC' : ' ASC'}`) : orderItem(o, scope, columns.length);
@@ -783,6 +784,7 @@ function compiler(source: string, ctx: CompileContext) {
     });
 
     const parts: Sql[] = [sql`SELECT ${raw(node.distinct === true ? 'DISTINCT ' : '')}${join(columns.map((c) => sql`${c.expr.sql} AS ${raw(c.sqlName)}`), ', ')}`];
+    if (arrayJoinClause !== null) from.push(arrayJoinClause);
     for (const { alias, array } of scope.arrayJoins.values()) {
       const unnested = sql`(SELECT unnest(${array}) AS v) AS ${raw(alias)}`;
       from.push(from.length ? sql` CROSS JOIN LATERAL ${unnested}` : unnested);
@@ -796,6 +798,51 @@ function compiler(source: string, ctx: CompileContext) {
     if (limitSql) parts.push(sql` LIMIT ${limitSql}`);
     if (offset) parts.push(sql` OFFSET ${offset}`);
     return { sql: { parts }, columns };
+  }
+
+  // ARRAY JOIN a AS x, b AS y (ClickHouse's clause): a row per element, the arrays zipped
+  // (a shorter one reads NULL past its end); LEFT ARRAY JOIN keeps a row whose arrays are
+  // empty, its elements NULL. A lateral unnest joined after the FROM's tables; each alias
+  // names its element wherever a column can be named.
+  function arrayJoinFrom(node: HogNode, scope: Scope): Sql {
+    if (scope.sources.length === 0) fail('ARRAY JOIN needs a FROM clause', node);
+    const alias = id('a');
+    const unnests = ((node.array_join_list ?? []) as HogNode[]).map((item, i) => {
+      if (item.node !== 'Alias') fail('ARRAY JOIN arrays must have an alias, e.g. ARRAY JOIN arr AS x', item);
+      const array = compile(item.expr as HogNode, scope);
+      if (array.aggregate !== null) fail(`Aggregation '${array.aggregate}' cannot be inside ARRAY JOIN`, item);
+      if (array.type !== 'Array' && array.type !== 'Unknown') fail('ARRAY JOIN needs an array: a property holding one reads as text, use JSONExtractArrayRaw(properties, key)', item);
+      const name = String(item.alias);
+      if (RESERVED.has(name.toLowerCase())) fail(`"${name}" cannot be an alias or identifier, as it's a reserved keyword`, item);
+      scope.lambdas.set(name, `${alias}.v${i}`);
+      return sql`unnest(${array.sql}) AS ${raw(`v${i}`)}`;
+    });
+    const lateral = sql`(SELECT ${join(unnests, ', ')}) AS ${raw(alias)}`;
+    return node.array_join_op === 'LEFT ARRAY JOIN' ? sql` LEFT JOIN LATERAL ${lateral} ON TRUE` : sql` CROSS JOIN LATERAL ${lateral}`;
+  }
+
+  // LIMIT n [OFFSET m] BY exprs: the first n rows (after m) of each value of exprs, in the
+  // query's ORDER BY (ClickHouse's), as a QUALIFY on their row number.
+  function limitBy(spec: HogNode, order: HogNode[], columns: Part['columns'], scope: Scope): Sql {
+    const count = (n: HogNode | null | undefined, what: string): number => {
+      const value = n === null || n === undefined ? 0 : n.node === 'Constant' ? n.value : undefined;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return fail(`LIMIT BY ${what} must be a whole number`, n ?? spec);
+      return value;
+    };
+    const n = count(spec.n as HogNode, 'count');
+    const offset = count(spec.offset_value as HogNode | null, 'offset');
+    // A position in the select list is its column's expression (in a window it would be a constant).
+    const value = (e: HogNode): Sql => {
+      if (e.node === 'Constant' && typeof e.value === 'number' && Number.isInteger(e.value)) {
+        if (e.value < 1 || e.value > columns.length) fail(`ORDER BY position ${e.value} is not in the select list`, e);
+        return columns[e.value - 1].expr.sql;
+      }
+      return compile(e, scope).sql;
+    };
+    const by = ((spec.exprs ?? []) as HogNode[]).map(value);
+    const ordered = order.map((o) => sql`${value((o.node === 'OrderExpr' ? o.expr : o) as HogNode)}${raw(o.order === 'DESC' ? ' DESC' : ' ASC')}`);
+    const rowNumber = sql`row_number() OVER (PARTITION BY ${join(by, ', ')}${ordered.length ? sql` ORDER BY ${join(ordered, ', ')}` : raw('')})`;
+    return sql`(${rowNumber} BETWEEN ${int(offset + 1)} AND ${int(offset + n)})`;
   }
 
   function query(node: HogNode, parent: Scope | null, limit: ((given: Sql | null) => Sql | null) | null = null): Part {
