@@ -230,6 +230,46 @@ h('LIMIT BY (with OFFSET, after ORDER BY, before LIMIT) and the ARRAY JOIN claus
   await refused('select event from events limit -1 by event', /LIMIT BY count must be a whole number/);
 });
 
+h('groups, events.$group_0..4 and persons.is_identified (a project of their own)', async () => {
+  const admin = t.server.tenancy.users()[0];
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Groups') as { id: number; api_token: string };
+  const ev = (event: string, distinct_id: string, properties: Record<string, unknown>, timestamp: string) => ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
+  const capture = async (batch: unknown[]) => {
+    assert.is((await postJson(`${t.url}/batch/`, { api_key: other.api_token, batch })).status, 200);
+    await t.applied();
+  };
+  const query = async (q: string) => {
+    const r = await api('POST', `/api/environments/${other.id}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: q }, refresh: 'force_blocking' });
+    assert.is(r.status, 200, `${q}: ${JSON.stringify(r.body)}`);
+    return r.body.results as unknown[][];
+  };
+  await capture([
+    ev('$groupidentify', 'u1', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', seats: 5 } }, '2024-06-01T08:00:00Z'),
+    ev('$groupidentify', 'u1', { $group_type: 'team', $group_key: 'core', $group_set: { name: 'Core' } }, '2024-06-01T08:01:00Z'),
+    ev('$pageview', 'u1', { $groups: { company: 'acme', team: 'core' } }, '2024-06-01T09:00:00Z'),
+    ev('$pageview', 'anon', { $groups: { company: 'acme' } }, '2024-06-01T09:30:00Z'),
+    ev('$identify', 'u2', { $anon_distinct_id: 'pre-u2', $set: { email: 'two@example.com' } }, '2024-06-01T10:00:00Z'),
+  ]);
+  assert.equal(await query('select index, key, properties.name, properties.seats, created_at from groups order by index'), [
+    [0, 'acme', 'Acme', '5', '2024-06-01T08:00:00Z'], [1, 'core', 'Core', null, '2024-06-01T08:01:00Z'],
+  ]);
+  assert.equal(await query('select $group_0, $group_1, count() from events group by $group_0, $group_1 order by $group_0, $group_1'), [['', '', 3], ['acme', '', 1], ['acme', 'core', 1]]);
+  assert.equal(await query("select e.distinct_id, g.properties.name from events e join groups g on g.key = e.$group_0 and g.index = 0 where e.event = '$pageview' order by e.timestamp"), [['u1', 'Acme'], ['anon', 'Acme']]);
+  assert.equal(await query('select is_identified, count() from persons group by is_identified order by is_identified'), [[false, 2], [true, 1]]);
+  assert.equal(await query("select distinct_id, person.is_identified from events where event in ('$identify', '$pageview') order by timestamp"), [['u1', false], ['anon', false], ['u2', true]]);
+  // A group's later $groupidentify reaches the store; so does a person becoming identified.
+  await capture([
+    ev('$groupidentify', 'u1', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme Inc' } }, '2024-06-02T08:00:00Z'),
+    ev('$identify', 'named', { $anon_distinct_id: 'anon', $set: { email: 'anon@example.com' } }, '2024-06-02T09:00:00Z'),
+  ]);
+  assert.equal(await query('select key, properties.name, properties.seats from groups where index = 0'), [['acme', 'Acme Inc', '5']]);
+  assert.equal(await query('select count() from persons where is_identified'), [[2]]);
+  assert.equal(await query("select person.is_identified from events where distinct_id = 'anon'"), [[true]]);
+  // The main project has no groups; its events no group keys.
+  assert.equal(await rows('select count() from groups'), [[0]]);
+  assert.equal(await rows("select count() from events where $group_0 != ''"), [[0]]);
+});
+
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {
   const insight = async (query: Record<string, unknown>) => {
     const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });

@@ -31,11 +31,12 @@ export interface CompiledQuery {
   paginated: { limit: number; offset: number } | null;
 }
 
-type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions';
-const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions']);
+type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions' | 'groups';
+const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions', 'groups']);
 const STAR: Record<TableName, string[]> = {
-  events: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id'],
-  persons: ['id', 'created_at', 'properties'],
+  events: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id', '$group_0', '$group_1', '$group_2', '$group_3', '$group_4'],
+  persons: ['id', 'created_at', 'properties', 'is_identified'],
+  groups: ['index', 'key', 'created_at', 'properties'],
   person_distinct_ids: ['distinct_id', 'person_id'],
   sessions: ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$is_bounce'],
 };
@@ -180,8 +181,12 @@ function compiler(source: string, ctx: CompileContext) {
     const [head, ...more] = rest;
     if (head === 'id' && more.length === 0) return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
     src.persons = true;
-    const [createdAt, properties] = src.personAlias !== undefined ? [`${src.personAlias}.created_at`, `${src.personAlias}.properties`] : [`${a}.person_created_at`, `${a}.person_properties`];
+    const [createdAt, properties, identified] = src.personAlias !== undefined
+      ? [`${src.personAlias}.created_at`, `${src.personAlias}.properties`, `${src.personAlias}.is_identified`]
+      : [`${a}.person_created_at`, `${a}.person_properties`, `${a}.person_is_identified`];
     if (head === 'created_at' && more.length === 0) return expr(raw(createdAt), 'DateTime', [], { nullable: true });
+    // A personless event's person is no row: not identified.
+    if (head === 'is_identified' && more.length === 0) return expr(raw(`coalesce(${identified}, FALSE)`), 'Bool', [], { nullable: false });
     if (head === 'properties') {
       return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a);
     }
@@ -218,6 +223,10 @@ function compiler(source: string, ctx: CompileContext) {
           case 'created_at': return column('timestamp', 'DateTime');
           case '$session_id': return column('session_id', 'String', true);
           case 'elements_chain': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
+          // The key of the event's group of type index N (the persons step writes it into
+          // the properties from $groups); '' without one, as PostHog's column.
+          case '$group_0': case '$group_1': case '$group_2': case '$group_3': case '$group_4':
+            return rest.length === 0 ? expr(sql`coalesce(json_extract_string(${raw(`${a}.properties`)}, ${text(`/${String(head)}`)}), '')`, 'String', [], { nullable: false }) : null;
           case 'person':
           case 'poe': return personField(src, rest);
           // The event's distinct id mapping: its person is the event's current one.
@@ -240,6 +249,15 @@ function compiler(source: string, ctx: CompileContext) {
         switch (head) {
           case 'id': return column('id', 'UUID');
           case 'created_at': return column('created_at', 'DateTime');
+          case 'is_identified': return column('is_identified', 'Bool');
+        }
+        return null;
+      case 'groups':
+        switch (head) {
+          case 'index': return column('type_index', 'Int');
+          case 'key': return column('key', 'String');
+          case 'created_at': return column('created_at', 'DateTime');
+          // Groups keep their current state only: when it last changed is not stored.
         }
         return null;
       case 'person_distinct_ids':
@@ -264,7 +282,7 @@ function compiler(source: string, ctx: CompileContext) {
         const extra: Sql[] = [raw('ev.*')];
         const joins: Sql[] = [];
         if (src.persons) {
-          extra.push(raw('pe.properties AS person_properties, pe.created_at AS person_created_at'));
+          extra.push(raw('pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified'));
           joins.push(raw(' LEFT JOIN persons pe ON pe.project = ev.project AND pe.id = ev.person_id'));
         }
         if (src.sessions) {
@@ -277,9 +295,11 @@ function compiler(source: string, ctx: CompileContext) {
         return sql`(${sessionsSql('')})`;
       case 'persons':
         return sql`(SELECT * FROM persons WHERE project = ${project})`;
+      case 'groups':
+        return sql`(SELECT * FROM groups WHERE project = ${project})`;
       case 'person_distinct_ids':
         return src.persons
-          ? sql`(SELECT d.*, pe.properties AS person_properties, pe.created_at AS person_created_at FROM person_distinct_ids d LEFT JOIN persons pe ON pe.project = d.project AND pe.id = d.person_id WHERE d.project = ${project})`
+          ? sql`(SELECT d.*, pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified FROM person_distinct_ids d LEFT JOIN persons pe ON pe.project = d.project AND pe.id = d.person_id WHERE d.project = ${project})`
           : sql`(SELECT * FROM person_distinct_ids WHERE project = ${project})`;
     }
   }
