@@ -131,6 +131,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
     return { kind: query.kind, results: rows, ...rest, timings: [...timings, { k: './execute', t: executeSeconds }], timezone: run.timezone };
   }
   const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
+  if (plan.hogql !== undefined) response.hogql = plan.hogql;
   if ('hasMore' in shaped) response.hasMore = shaped.hasMore;
   if ('dateFrom' in shaped) response.resolved_date_range = { date_from: shaped.dateFrom, date_to: shaped.dateTo };
   if ('columns' in shaped) {

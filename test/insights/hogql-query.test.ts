@@ -278,12 +278,35 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   };
   const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
   const trends = (series: unknown[], extra: Record<string, unknown> = {}) => insight({ kind: 'TrendsQuery', ...days, series, ...extra });
+  // A trends answer's `hogql`, run as a HogQLQuery, gives its numbers per day (and breakdown value).
+  type Item = { data: number[]; days: string[]; breakdown_value?: string };
+  const agrees = async (body: { hogql: string; results: Item[] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    const fromText = new Map((r.body.results as unknown[][]).map((row) => [[String(row[1]).slice(0, 10), ...row.slice(2)].join('|'), Number(row[0])]));
+    const keys = new Set<string>();
+    for (const item of body.results) {
+      item.days.forEach((day, i) => {
+        const key = [day, ...(item.breakdown_value === undefined ? [] : [item.breakdown_value])].join('|');
+        keys.add(key);
+        assert.is(fromText.get(key) ?? 0, item.data[i], `${key} in ${body.hogql}`);
+      });
+    }
+    for (const key of fromText.keys()) assert.ok(keys.has(key), `${key} only in ${body.hogql}`);
+  };
+  const plain = await trends([{ kind: 'EventsNode', event: '$pageview', properties: [{ key: '$browser', value: 'CHROME', operator: 'exact' }, { key: 'price', value: 6, operator: 'gt' }] }]);
+  assert.equal(plain.results[0].data, [0, 1, 0]);
+  assert.match(plain.hogql, /^SELECT count\(\) AS total, toStartOfDay\(timestamp\) AS day_start FROM events WHERE timestamp >= toDateTime\('2024-06-01T00:00:00\.000Z'\) AND timestamp < toDateTime\('2024-06-04T00:00:00\.000Z'\) AND event = '\$pageview' AND /);
+  await agrees(plain);
+  for (const math of ['dau', 'unique_session']) await agrees(await trends([{ kind: 'EventsNode', event: null, math }]));
+  await agrees(await trends([{ kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'price' }], { properties: [{ key: 'plan', value: ['pro', 'free'], operator: 'exact', type: 'person' }] }));
   // The series' own aggregate per day: prices are text in the events, read as numbers by toFloat.
   const math = await trends([
     { kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'sum(toFloat(properties.price))' },
     { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(event = 'purchase') * 10 + count(distinct person_id)" },
   ]);
   assert.equal(math.results[0].data, [5, 20, 0]);
+  assert.match(math.hogql, / UNION ALL SELECT coalesce\(toFloat\(countIf\(event = 'purchase'\) \* 10 \+ count\(distinct person_id\)\), 0\) AS total/);
   assert.is(math.results[0].action.math, 'hogql');
   assert.is(math.results[0].action.math_hogql, 'sum(toFloat(properties.price))');
   // Day 1: one person (anon-1 merged into user-1); day 2: two; day 3: two purchases by two people.
@@ -294,16 +317,20 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   // A breakdown by an expression, event or person, with PostHog's null value.
   const byBrowser = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: "lower(properties.$browser) || '!'" } });
   assert.equal(byBrowser.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['chrome!', 2], ['safari!', 1]]);
+  await agrees(byBrowser);
   const byPlan = await trends([{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'count()' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: 'person.properties.plan' } });
   assert.equal(byPlan.results.map((i: { breakdown_value: string; data: number[] }) => [i.breakdown_value, i.data]), [['pro', [1, 1, 0]], ['$$_posthog_breakdown_null_$$', [0, 1, 0]]]);
+  await agrees(byPlan);
   const several = await trends([{ kind: 'EventsNode', event: 'purchase' }], { breakdownFilter: { breakdowns: [{ type: 'hogql', property: "toFloat(properties.price) > 10" }, { type: 'event', property: '$browser' }] } });
   assert.equal(several.results.map((i: { breakdown_value: string[] }) => i.breakdown_value).sort(), [['false', '$$_posthog_breakdown_null_$$'], ['true', 'Safari']]);
 
   // Property filters of type hogql: on the query, a series, a funnel step, retention, EventsQuery.
   const filtered = await trends([{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: 'properties.price > 10' }] }]);
   assert.equal(filtered.results[0].data, [0, 1, 0]);
+  await agrees(filtered);
   const byPerson = await trends([{ kind: 'EventsNode', event: null }], { properties: [{ type: 'hogql', key: "person.properties.email like '%@example.com'" }] });
   assert.equal(byPerson.results[0].data, [2, 1, 1]);
+  await agrees(byPerson);
   const funnel = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange,
     series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'toFloat(properties.price) >= 10' }] }],

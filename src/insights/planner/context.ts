@@ -27,6 +27,8 @@ export type Row = Record<string, unknown>;
 export interface Plan<R = unknown> {
   statements: Sql[];
   shape(results: Row[][]): R;
+  /** The query as HogQL (PostHog's `hogql` response field), where the planner writes it. */
+  hogql?: string;
 }
 
 /** `events e`, joined to the current person's row when person properties are needed. */

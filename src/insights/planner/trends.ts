@@ -9,6 +9,7 @@ import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolv
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
 import { rowExpression } from './hogql-row.js';
+import { literal, seriesSelect } from './hogql-text.js';
 import { propertyNumber, type PropertySource } from './properties.js';
 import { and, float, int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
@@ -167,6 +168,35 @@ function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext
   return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM base e GROUP BY ALL`;
 }
 
+/** A series' aggregate as HogQL; null for the active-user maths, which no one aggregate writes. */
+function aggregateText(node: EventsNode, prop: { source: PropertySource; key: string } | null): string | null {
+  const math = mathOf(node);
+  const x = prop ? `toFloat(${prop.source === 'person' ? 'person.' : ''}properties[${literal(prop.key)}])` : '';
+  switch (math) {
+    case 'total': return 'count()';
+    case 'dau': return 'count(DISTINCT person_id)';
+    case 'unique_session': return 'count(DISTINCT $session_id)';
+    case 'sum': case 'avg': case 'min': case 'max': return `coalesce(${math}(${x}), 0)`;
+    case 'hogql': return `coalesce(toFloat(${node.math_hogql ?? ''}), 0)`;
+    default: return QUANTILES[math] !== undefined ? `coalesce(quantile(${QUANTILES[math]})(${x}), 0)` : null;
+  }
+}
+
+/** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's. */
+function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
+  const selects: string[] = [];
+  for (const run of runs) {
+    const aggregate = aggregateText(run.node, mathProperty(run.node, run.order));
+    if (aggregate === null) return undefined;
+    selects.push(seriesSelect({
+      aggregate, event: run.node.event, properties: [run.node.properties, run.node.fixedProperties, query.properties],
+      fromUs: run.range.fromUs, toUs: run.range.toUs, interval: totalValue ? null : run.range.interval, weekStart: ctx.weekStart,
+      breakdown, valueSets: ctx.valueSets,
+    }));
+  }
+  return selects.join(' UNION ALL ');
+}
+
 /** Per breakdown value (or '' without one): the series' data over the run's buckets. */
 function dataByValue(rows: Row[], run: SeriesRun, math: string): Map<string, number[]> {
   const out = new Map<string, number[]>();
@@ -255,6 +285,7 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
 
   return {
     statements,
+    hogql: trendsText(query, runs, ctx, breakdown, totalValue),
     shape(results) {
       const items: TrendsItem[][] = runs.map((run, k) => {
         const math = mathOf(run.node);

@@ -1,0 +1,147 @@
+// What an insight computed, written as HogQL: PostHog answers each insight query with the
+// HogQL of the query that produced it (its `hogql` field; the series' SELECTs joined by
+// UNION ALL). Here the trends planner's statements as HogQL text, with hedgerow's semantics
+// (property filters match as the flag evaluator matches, case-insensitively; value-set
+// operators as the values they resolved to), so the text run as a HogQLQuery gives the
+// series' numbers per interval and breakdown value. Folding values past the breakdown limit
+// into "other" is left to the reader. Pure.
+import { compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, stringRepresentation } from '../../matching/index.js';
+import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.js';
+import type { Interval } from './dates.js';
+import { leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
+
+/** A HogQL string literal: quotes and backslashes escaped, as PostHog's printer escapes them. */
+export function literal(value: string): string {
+  return `'${value.replace(/[\\'\n\r\t\0]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' })[c]!)}'`;
+}
+
+const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
+
+function propertyField(source: 'event' | 'person', key: string): string {
+  return `${source === 'person' ? 'person.' : ''}properties[${literal(key)}]`;
+}
+
+function exactTest(x: string, value: unknown): string {
+  if (isBooleanish(value)) return `(lower(${x}) = 'true') = ${isTruthy(value) ? 'true' : 'false'}`;
+  if (Array.isArray(value)) return `lower(${x}) IN (${value.map((v) => literal(stringRepresentation(v).toLowerCase())).join(', ')})`;
+  return `lower(${x}) = ${literal(stringRepresentation(value).toLowerCase())}`;
+}
+
+const polarized = (x: string, test: string, negative: boolean) => (negative ? `(${x} IS NULL OR NOT (${test}))` : `(${x} IS NOT NULL AND (${test}))`);
+const contains = (x: string, v: unknown) => `positionCaseInsensitive(${x}, ${literal(stringRepresentation(v))}) > 0`;
+
+/** One filter as HogQL (filters the planner refuses are refused before this runs). */
+function filterText(f: PropertyFilter, valueSets: ValueSets): string {
+  if (f.type === 'hogql') return `(${f.key})`;
+  const x = propertyField(f.type === 'person' ? 'person' : 'event', f.key);
+  const operator = f.operator ?? 'exact';
+  if (operator === 'is_set') return `${x} IS NOT NULL`;
+  if (operator === 'is_not_set') return `${x} IS NULL`;
+  const value = f.value;
+  if (value === null || value === undefined) return 'false';
+  const resolved = valueSets.get(valueSetKey(f));
+  if (resolved !== undefined) return resolved.length === 0 ? 'false' : `(${x} IS NOT NULL AND ${x} IN (${resolved.map(literal).join(', ')}))`;
+  const text = (v: unknown) => literal(stringRepresentation(v).toLowerCase());
+  switch (operator) {
+    case 'exact': return polarized(x, exactTest(x, value), false);
+    case 'is_not': return polarized(x, exactTest(x, value), true);
+    case 'icontains': return polarized(x, contains(x, value), false);
+    case 'not_icontains': return polarized(x, contains(x, value), true);
+    case 'icontains_multi':
+    case 'not_icontains_multi':
+      return polarized(x, (Array.isArray(value) ? value : [value]).map((v) => contains(x, v)).join(' OR ') || 'false', operator === 'not_icontains_multi');
+    case 'starts_with':
+    case 'not_starts_with': return polarized(x, `startsWith(lower(${x}), ${text(value)})`, operator === 'not_starts_with');
+    case 'ends_with':
+    case 'not_ends_with': return polarized(x, `endsWith(lower(${x}), ${text(value)})`, operator === 'not_ends_with');
+    case 'regex':
+    case 'not_regex': {
+      const pattern = stringRepresentation(value);
+      const negative = operator === 'not_regex';
+      if (compileSafeRegex(pattern) === undefined) return negative ? `${x} IS NULL` : 'false';
+      return polarized(x, `match(${x}, ${literal(pattern)})`, negative);
+    }
+    case 'gt': case 'gte': case 'lt': case 'lte': {
+      const bound = numberRepresentation(value);
+      if (bound === undefined || Number.isNaN(bound)) return 'false';
+      return `toFloat(${x}) ${{ gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator]} ${bound}`;
+    }
+    case 'between':
+    case 'not_between': {
+      const negative = operator === 'not_between';
+      const [low, high] = Array.isArray(value) && value.length === 2 ? value.map(numberRepresentation) : [undefined, undefined];
+      if (low === undefined || high === undefined || Number.isNaN(low) || Number.isNaN(high) || low > high) return negative ? `${x} IS NULL` : 'false';
+      const within = `toFloat(${x}) BETWEEN ${low} AND ${high}`;
+      return negative ? `(${x} IS NULL OR (toFloat(${x}) IS NOT NULL AND NOT (${within})))` : `(${within})`;
+    }
+    default: return 'false';
+  }
+}
+
+/** A properties value (list ANDed, or nested groups) as one HogQL condition. */
+export function propertiesText(properties: Properties, valueSets: ValueSets): string {
+  if (properties === null || properties === undefined) return 'true';
+  const walk = (item: PropertyFilter | PropertyGroup): string => {
+    if (Array.isArray((item as PropertyGroup).values)) {
+      const parts = (item as PropertyGroup).values.map(walk);
+      return parts.length === 0 ? ((item as PropertyGroup).type === 'OR' ? 'false' : 'true') : `(${parts.join((item as PropertyGroup).type === 'OR' ? ' OR ' : ' AND ')})`;
+    }
+    return filterText(item as PropertyFilter, valueSets);
+  };
+  const list = Array.isArray(properties) ? properties : [properties];
+  return list.length === 0 ? 'true' : list.length === 1 ? walk(list[0]) : `(${list.map(walk).join(' AND ')})`;
+}
+
+const hasFilters = (p: unknown) => p !== null && p !== undefined && leaves(p as Properties).length > 0;
+
+function partText(p: BreakdownPart): string {
+  const x = p.source === 'hogql' ? `toString(${p.key})` : propertyField(p.source, p.key);
+  const value = p.normalizeUrl ? `if(replaceRegexpOne(${x}, '[/?#]+$', '') = '', '/', replaceRegexpOne(${x}, '[/?#]+$', ''))` : x;
+  return `coalesce(${value}, ${literal(BREAKDOWN_NULL)})`;
+}
+
+/** A breakdown's value as HogQL (several: a list of them). */
+export function breakdownText(b: Breakdown): string {
+  return b.multiple ? `[${b.parts.map(partText).join(', ')}]` : partText(b);
+}
+
+const BUCKETS: Record<Interval, (weekStart: 0 | 1) => string> = {
+  hour: () => 'toStartOfHour(timestamp)',
+  day: () => 'toStartOfDay(timestamp)',
+  week: (weekStart) => `toStartOfWeek(timestamp, ${weekStart})`,
+  month: () => 'toStartOfMonth(timestamp)',
+};
+
+export interface SeriesText {
+  /** The series' aggregate as HogQL. */
+  aggregate: string;
+  event: string | null | undefined;
+  /** Property lists the series' events must match (the query's and the node's). */
+  properties: unknown[];
+  fromUs: number;
+  toUs: number;
+  /** Null: one total over the range. */
+  interval: Interval | null;
+  weekStart: 0 | 1;
+  breakdown: Breakdown | null;
+  valueSets: ValueSets;
+}
+
+/** One trends series (one period) as a HogQL SELECT: its total per interval and breakdown value. */
+export function seriesSelect(s: SeriesText): string {
+  const columns = [`${s.aggregate} AS total`];
+  const keys: string[] = [];
+  if (s.interval !== null) {
+    columns.push(`${BUCKETS[s.interval](s.weekStart)} AS day_start`);
+    keys.push('day_start');
+  }
+  if (s.breakdown !== null) {
+    columns.push(`${breakdownText(s.breakdown)} AS breakdown_value`);
+    keys.push('breakdown_value');
+  }
+  const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
+  if (s.event !== null && s.event !== undefined) where.push(`event = ${literal(s.event)}`);
+  for (const p of s.properties) if (hasFilters(p)) where.push(propertiesText(p as Properties, s.valueSets));
+  const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
+  return `SELECT ${columns.join(', ')} FROM events WHERE ${where.join(' AND ')}${groupBy} LIMIT 50000`;
+}
