@@ -331,6 +331,16 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   const byPerson = await trends([{ kind: 'EventsNode', event: null }], { properties: [{ type: 'hogql', key: "person.properties.email like '%@example.com'" }] });
   assert.equal(byPerson.results[0].data, [2, 1, 1]);
   await agrees(byPerson);
+  // Stickiness answers its hogql too: persons by the number of days they did the event.
+  // (Day 1: anon-1's pageview and identify are one person's two events.)
+  for (const extra of [{ series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: "event != '$identify'" }] }] }, { stickinessFilter: { stickinessCriteria: { operator: 'gte', value: 2 } } }]) {
+    const sticky = await insight({ kind: 'StickinessQuery', ...days, series: [{ kind: 'EventsNode', event: null }], ...extra });
+    const r = await hogql(sticky.hogql);
+    assert.is(r.status, 200, `${sticky.hogql}: ${JSON.stringify(r.body)}`);
+    const byIntervals = new Map((r.body.results as number[][]).map(([total, n]) => [n, total]));
+    assert.equal(sticky.results[0].data, sticky.results[0].days.map((d: number) => byIntervals.get(d) ?? 0));
+    assert.ok(sticky.results[0].count > 0);
+  }
   const funnel = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange,
     series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'toFloat(properties.price) >= 10' }] }],

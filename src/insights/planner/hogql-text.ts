@@ -1,6 +1,6 @@
 // What an insight computed, written as HogQL: PostHog answers each insight query with the
 // HogQL of the query that produced it (its `hogql` field; the series' SELECTs joined by
-// UNION ALL). Here the trends planner's statements as HogQL text, with hedgerow's semantics
+// UNION ALL). Here the trends and stickiness planners' statements as HogQL text, with hedgerow's semantics
 // (property filters match as the flag evaluator matches, case-insensitively; value-set
 // operators as the values they resolved to), so the text run as a HogQLQuery gives the
 // series' numbers per interval and breakdown value. Folding values past the breakdown limit
@@ -112,19 +112,30 @@ const BUCKETS: Record<Interval, (weekStart: 0 | 1) => string> = {
   month: () => 'toStartOfMonth(timestamp)',
 };
 
-export interface SeriesText {
-  /** The series' aggregate as HogQL. */
-  aggregate: string;
+/** The events a series (one period) reads: its range, event and property filters. */
+export interface EventsText {
   event: string | null | undefined;
   /** Property lists the series' events must match (the query's and the node's). */
   properties: unknown[];
   fromUs: number;
   toUs: number;
+  valueSets: ValueSets;
+}
+
+export interface SeriesText extends EventsText {
+  /** The series' aggregate as HogQL. */
+  aggregate: string;
   /** Null: one total over the range. */
   interval: Interval | null;
   weekStart: 0 | 1;
   breakdown: Breakdown | null;
-  valueSets: ValueSets;
+}
+
+function eventsWhere(s: EventsText): string {
+  const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
+  if (s.event !== null && s.event !== undefined) where.push(`event = ${literal(s.event)}`);
+  for (const p of s.properties) if (hasFilters(p)) where.push(propertiesText(p as Properties, s.valueSets));
+  return where.join(' AND ');
 }
 
 /** One trends series (one period) as a HogQL SELECT: its total per interval and breakdown value. */
@@ -139,9 +150,16 @@ export function seriesSelect(s: SeriesText): string {
     columns.push(`${breakdownText(s.breakdown)} AS breakdown_value`);
     keys.push('breakdown_value');
   }
-  const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
-  if (s.event !== null && s.event !== undefined) where.push(`event = ${literal(s.event)}`);
-  for (const p of s.properties) if (hasFilters(p)) where.push(propertiesText(p as Properties, s.valueSets));
   const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
-  return `SELECT ${columns.join(', ')} FROM events WHERE ${where.join(' AND ')}${groupBy} LIMIT 50000`;
+  return `SELECT ${columns.join(', ')} FROM events WHERE ${eventsWhere(s)}${groupBy} LIMIT 50000`;
+}
+
+/**
+ * One stickiness series (one period) as HogQL: persons by the number of intervals in which
+ * they did the event (`counted`: the per-interval condition, PostHog's count() > 0 unless
+ * stickinessCriteria say otherwise).
+ */
+export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string }): string {
+  const active = `SELECT person_id, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${eventsWhere(s)} GROUP BY person_id, start HAVING ${s.counted}`;
+  return `SELECT count() AS total, num_intervals FROM (SELECT person_id, count() AS num_intervals FROM (${active}) GROUP BY person_id) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
 }

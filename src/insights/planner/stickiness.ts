@@ -4,6 +4,7 @@
 import type { EventsNode, StickinessQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
+import { stickinessSelect } from './hogql-text.js';
 import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -49,8 +50,13 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
 act AS (SELECT pid, count(*) AS n FROM active GROUP BY pid)
 SELECT n, count(*) AS persons FROM act GROUP BY n`;
   });
+  const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,
+    hogql: runs.map(({ node, range: r }) => stickinessSelect({
+      event: node.event, properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
+      valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted,
+    })).join(' UNION ALL '),
     shape(results) {
       const items = runs.map((run, k) => {
         const size = run.range.buckets.length;
