@@ -255,6 +255,10 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
   ]);
   assert.equal(await query('select $group_0, $group_1, count() from events group by $group_0, $group_1 order by $group_0, $group_1'), [['', '', 3], ['acme', '', 1], ['acme', 'core', 1]]);
   assert.equal(await query("select e.distinct_id, g.properties.name from events e join groups g on g.key = e.$group_0 and g.index = 0 where e.event = '$pageview' order by e.timestamp"), [['u1', 'Acme'], ['anon', 'Acme']]);
+  // events.group_N: the event's group of that type, joined (PostHog's lazy join).
+  assert.equal(await query("select distinct_id, group_0.properties.name, group_0.created_at, group_1.key from events where event = '$pageview' order by timestamp"), [
+    ['u1', 'Acme', '2024-06-01T08:00:00Z', 'core'], ['anon', 'Acme', '2024-06-01T08:00:00Z', null],
+  ]);
   assert.equal(await query('select is_identified, count() from persons group by is_identified order by is_identified'), [[false, 2], [true, 1]]);
   assert.equal(await query("select distinct_id, person.is_identified from events where event in ('$identify', '$pageview') order by timestamp"), [['u1', false], ['anon', false], ['u2', true]]);
   // A group's later $groupidentify reaches the store; so does a person becoming identified.
@@ -263,11 +267,15 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
     ev('$identify', 'named', { $anon_distinct_id: 'anon', $set: { email: 'anon@example.com' } }, '2024-06-02T09:00:00Z'),
   ]);
   assert.equal(await query('select key, properties.name, properties.seats from groups where index = 0'), [['acme', 'Acme Inc', '5']]);
+  assert.equal(await query("select group_0.properties.name, count() from events where event = '$pageview' group by 1"), [['Acme Inc', 2]]);
   assert.equal(await query('select count() from persons where is_identified'), [[2]]);
   assert.equal(await query("select person.is_identified from events where distinct_id = 'anon'"), [[true]]);
-  // The main project has no groups; its events no group keys.
+  // The main project has no groups: an event of its naming the other project's group key
+  // joins no group (after every other dated test's range).
+  assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [ev('grouped', 'user-9', { $groups: { company: 'acme' } }, '2024-07-01T00:00:00Z')] })).status, 200);
+  await t.applied();
   assert.equal(await rows('select count() from groups'), [[0]]);
-  assert.equal(await rows("select count() from events where $group_0 != ''"), [[0]]);
+  assert.equal(await rows("select $group_0, group_0.key, group_0.properties.name from events where $group_0 != ''"), [['acme', null, null]]);
 });
 
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {

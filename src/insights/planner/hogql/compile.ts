@@ -81,6 +81,8 @@ interface Source {
   persons: boolean;
   /** Events whose session's fields are read (`session.*`, joined in its subquery). */
   sessions: boolean;
+  /** Events whose group of these type indexes is read (`group_N.*`, joined in its subquery). */
+  groups?: Set<number>;
   columns: Map<string, SubColumn> | null;
   subquery: Sql | null;
   /** An insight's events row (compileRowExpression): its person is the planner's joined `p`, not a column of its subquery. */
@@ -234,6 +236,21 @@ function compiler(source: string, ctx: CompileContext) {
             if (rest.length === 1 && rest[0] === 'distinct_id') return expr(raw(`${a}.distinct_id`), 'String', [], { nullable: false });
             if (rest.length === 1 && rest[0] === 'person_id') return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
             return rest[0] === 'person' ? personField(src, rest.slice(1)) : null;
+          // The event's group of type index N (PostHog's lazy join on $group_N): a LEFT JOIN,
+          // an event without one reads NULLs.
+          case 'group_0': case 'group_1': case 'group_2': case 'group_3': case 'group_4': {
+            if (src.personAlias !== undefined || rest.length === 0) return null;
+            const n = Number(String(head).slice(-1));
+            const [field, ...more] = rest;
+            const c = `${a}.group_${n}_`;
+            let found: Expr | null = null;
+            if (field === 'key' && more.length === 0) found = expr(raw(`${c}key`), 'String', [], { nullable: true });
+            else if (field === 'index' && more.length === 0) found = expr(raw(`${c}index`), 'Int', [], { nullable: true });
+            else if (field === 'created_at' && more.length === 0) found = expr(raw(`${c}created_at`), 'DateTime', [], { nullable: true });
+            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${c}properties AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(`${c}properties`), more, false, a);
+            if (found !== null) (src.groups ??= new Set()).add(n);
+            return found;
+          }
           case 'session': {
             if (src.personAlias !== undefined) return null;
             const f = rest.length === 1 && Object.hasOwn(SESSION_FIELDS, String(rest[0])) ? SESSION_FIELDS[String(rest[0])] : undefined;
@@ -278,7 +295,7 @@ function compiler(source: string, ctx: CompileContext) {
     if (src.subquery !== null) return src.subquery;
     switch (src.table!) {
       case 'events': {
-        if (!src.persons && !src.sessions) return sql`(SELECT * FROM events WHERE project = ${project})`;
+        if (!src.persons && !src.sessions && !src.groups?.size) return sql`(SELECT * FROM events WHERE project = ${project})`;
         const extra: Sql[] = [raw('ev.*')];
         const joins: Sql[] = [];
         if (src.persons) {
@@ -288,6 +305,11 @@ function compiler(source: string, ctx: CompileContext) {
         if (src.sessions) {
           extra.push(raw('se.* EXCLUDE (project)'));
           joins.push(sql` LEFT JOIN (${sessionsSql('session_')}) se ON se.session_session_id = ev.session_id`);
+        }
+        for (const n of src.groups ?? []) {
+          const g = `g${n}`;
+          extra.push(raw(`${g}.key AS group_${n}_key, ${g}.type_index AS group_${n}_index, ${g}.created_at AS group_${n}_created_at, ${g}.properties AS group_${n}_properties`));
+          joins.push(sql` LEFT JOIN groups ${raw(g)} ON ${raw(g)}.project = ev.project AND ${raw(g)}.type_index = ${int(n)} AND ${raw(g)}.key = json_extract_string(ev.properties, ${text(`/$group_${n}`)})`);
         }
         return sql`(SELECT ${join(extra, ', ')} FROM events ev${{ parts: joins }} WHERE ev.project = ${project})`;
       }
