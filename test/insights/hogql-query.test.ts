@@ -213,6 +213,9 @@ h('EventsQuery takes the catalogue’s functions, person_display_name, aggregate
 });
 
 h('LIMIT BY (with OFFSET, after ORDER BY, before LIMIT) and the ARRAY JOIN clause', async () => {
+  // A select alias inside its own expression is the column it shadows; elsewhere, the alias.
+  assert.equal(await rows("select timestamp + interval 1 hour as timestamp from events where event = '$identify'"), [['2024-06-01T10:30:00Z']]);
+  assert.equal(await rows("select toDate(timestamp) as timestamp from events where timestamp = '2024-06-01' order by 1 limit 1"), [['2024-06-01']]);
   assert.equal(await rows('select event, distinct_id from events order by timestamp desc limit 1 by event'), [['purchase', 'user-1'], ['$pageview', 'user-2'], ['$identify', 'user-1']]);
   assert.equal(await rows('select event, distinct_id from events order by timestamp limit 1 offset 1 by event'), [['$pageview', 'user-1'], ['purchase', 'user-1']]);
   assert.equal(await rows('select event, distinct_id from events order by timestamp limit 2 by event limit 3'), [['$pageview', 'anon-1'], ['$identify', 'user-1'], ['$pageview', 'user-1']]);
@@ -348,6 +351,23 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
     const byIntervals = new Map((r.body.results as number[][]).map(([total, n]) => [n, total]));
     assert.equal(sticky.results[0].data, sticky.results[0].days.map((d: number) => byIntervals.get(d) ?? 0));
     assert.ok(sticky.results[0].count > 0);
+  }
+  // And lifecycle: persons per day and status.
+  for (const interval of ['day', 'hour']) {
+    const range = interval === 'day' ? days.dateRange : { date_from: '2024-06-02T08:00:00Z', date_to: '2024-06-03T14:00:00Z' };
+    const life = await insight({ kind: 'LifecycleQuery', dateRange: range, interval, series: [{ kind: 'EventsNode', event: null }] });
+    const r = await hogql(life.hogql);
+    assert.is(r.status, 200, `${life.hogql}: ${JSON.stringify(r.body)}`);
+    const fromText = new Map((r.body.results as [string, string, number][]).map(([start, status, total]) => [`${start.replace('T', ' ').slice(0, interval === 'day' ? 10 : 19)}|${status}`, total]));
+    let seen = 0;
+    for (const item of life.results as { status: string; days: string[]; data: number[] }[]) {
+      item.days.forEach((day, i) => {
+        assert.is((fromText.get(`${day}|${item.status}`) ?? 0) * (item.status === 'dormant' ? -1 : 1) || 0, item.data[i] || 0, `${day} ${item.status}: ${life.hogql}`);
+        if (item.data[i] !== 0) seen++;
+      });
+    }
+    assert.is(seen, fromText.size, life.hogql);
+    assert.ok(seen > 2);
   }
   const funnel = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange,

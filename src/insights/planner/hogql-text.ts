@@ -1,6 +1,6 @@
 // What an insight computed, written as HogQL: PostHog answers each insight query with the
 // HogQL of the query that produced it (its `hogql` field; the series' SELECTs joined by
-// UNION ALL). Here the trends and stickiness planners' statements as HogQL text, with hedgerow's semantics
+// UNION ALL). Here the trends, stickiness and lifecycle planners' statements as HogQL text, with hedgerow's semantics
 // (property filters match as the flag evaluator matches, case-insensitively; value-set
 // operators as the values they resolved to), so the text run as a HogQLQuery gives the
 // series' numbers per interval and breakdown value. Folding values past the breakdown limit
@@ -152,6 +152,31 @@ export function seriesSelect(s: SeriesText): string {
   }
   const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
   return `SELECT ${columns.join(', ')} FROM events WHERE ${eventsWhere(s)}${groupBy} LIMIT 50000`;
+}
+
+// Lifecycle's periods as values one period apart by arithmetic: days as local dates (a day
+// is not always 24 hours), hours as instants, weeks and months as their first day.
+const PERIODS: Record<Interval, (column: string, weekStart: 0 | 1) => string> = {
+  hour: (c) => `toStartOfHour(${c})`,
+  day: (c) => `toDate(${c})`,
+  week: (c, weekStart) => `toStartOfWeek(${c}, ${weekStart})`,
+  month: (c) => `toStartOfMonth(${c})`,
+};
+
+/**
+ * The lifecycle query as HogQL: each person's active periods (from one period before the
+ * range), each one new (the person's first, in the period the person was created),
+ * returning (active the period before) or resurrecting; the period after an active one
+ * without activity dormant. Persons per period and status, in the range's periods
+ * (`first`, `last`: HogQL values of its first and last period).
+ */
+export function lifecycleSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; first: string; last: string }): string {
+  const one = `INTERVAL 1 ${s.interval.toUpperCase()}`;
+  const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
+  return `WITH active AS (SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s)}),
+periods AS (SELECT a.person_id AS person_id, a.start AS start, lagInFrame(a.start) OVER w AS previous, leadInFrame(a.start) OVER w AS next, ${period('p.created_at')} AS created FROM active a LEFT JOIN persons p ON p.id = a.person_id WINDOW w AS (PARTITION BY a.person_id ORDER BY a.start ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
+statuses AS (SELECT start AS period, multiIf(previous IS NULL AND created = start, 'new', previous = start - ${one}, 'returning', 'resurrecting') AS status, person_id FROM periods UNION ALL SELECT start + ${one} AS period, 'dormant' AS status, person_id FROM periods WHERE next IS NULL OR next > start + ${one})
+SELECT period, status, count(DISTINCT person_id) AS total FROM statuses WHERE period >= ${s.first} AND period <= ${s.last} GROUP BY period, status ORDER BY period, status LIMIT 50000`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { LifecycleQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeName, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
+import { lifecycleSelect, literal } from './hogql-text.js';
 import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -48,8 +49,16 @@ s AS (SELECT b, CASE WHEN prev IS NULL AND cb = b THEN 'new' WHEN prev = b - 1 T
   UNION ALL SELECT b + 1 AS b, 'dormant' AS status, pid FROM l WHERE nxt IS NULL OR nxt > b + 1)
 SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id)} AND ${int(last.id)} GROUP BY ALL`;
 
+  // The first and last periods as HogQL values: instants for hours, local dates otherwise.
+  const periodValue = (localMs: number) => (interval === 'hour'
+    ? `toDateTime(${literal(new Date(localToUs(range.segments, localMs) / 1000).toISOString())})`
+    : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
   return {
     statements: [statement],
+    hogql: lifecycleSelect({
+      event: node.event, properties: [node.properties, node.fixedProperties, query.properties], fromUs, toUs, valueSets: ctx.valueSets,
+      interval, weekStart: ctx.weekStart, first: periodValue(first.localMs), last: periodValue(last.localMs),
+    }),
     shape([rows]) {
       const index = new Map(range.buckets.map((b, i) => [b.id, i]));
       const labels = range.buckets.map((b) => dayLabel(b.localMs, interval === 'hour'));

@@ -582,8 +582,18 @@ function compiler(source: string, ctx: CompileContext) {
         if (chain[chain.length - 1] === '*') return fail('Cannot use * here: select it at the top of a SELECT, or count(*)', node);
         return field(node, chain, scope);
       }
-      case 'Alias':
-        return compile(node.expr as HogNode, scope);
+      case 'Alias': {
+        // Inside its own expression a select alias names the column it shadows (PostHog's
+        // resolver adds an alias once its expression is resolved): `x + 1 AS x` adds one once.
+        const name = String(node.alias);
+        if (scope.aliases.get(name) !== node.expr || scope.resolving.has(name)) return compile(node.expr as HogNode, scope);
+        scope.resolving.add(name);
+        try {
+          return compile(node.expr as HogNode, scope);
+        } finally {
+          scope.resolving.delete(name);
+        }
+      }
       case 'Placeholder':
         return placeholder(node, scope);
       case 'And':
