@@ -322,6 +322,8 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   assert.is(math.results[0].action.math_hogql, 'sum(toFloat(properties.price))');
   // Day 1: one person (anon-1 merged into user-1); day 2: two; day 3: two purchases by two people.
   assert.equal(math.results[1].data, [1, 2, 22]);
+  const people = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(person.is_identified and person.properties.plan = 'pro')" }]);
+  assert.equal(people.results[0].data, [2, 1, 1]);
   const total = await trends([{ kind: 'EventsNode', event: 'purchase', math: 'hogql', math_hogql: 'max(toFloat(properties.price)) - min(toFloat(properties.price))' }], { trendsFilter: { display: 'BoldNumber' } });
   assert.is(total.results[0].aggregated_value, 22.5);
 

@@ -147,8 +147,9 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
 
 /**
  * math "hogql": the series' own aggregate over each bucket's (and breakdown value's) events.
- * The scan keeps every column of the event as `e` (its person's as person_properties and
- * person_created_at), so the expression reads the row as the compiler's events table.
+ * The scan keeps every column of the event as `e` (its person's as person_properties,
+ * person_created_at and person_is_identified), so the expression reads the row as the
+ * compiler's events table.
  */
 function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean, joinPersons: boolean, local: Sql): Sql {
   const attr = `series.${run.order}.math_hogql`;
@@ -156,7 +157,7 @@ function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext
   const { expr, persons } = rowExpression(ctx, source, attr, 'e', null);
   if (expr.aggregate === null) throw new QueryError(`math_hogql must aggregate the events, e.g. avg(properties.$screen_width): ${source}`, attr);
   const cols: Sql[] = [raw('e.*')];
-  if (persons || joinPersons) cols.push(raw('p.properties AS person_properties, p.created_at AS person_created_at'));
+  if (persons || joinPersons) cols.push(raw('p.properties AS person_properties, p.created_at AS person_created_at, p.is_identified AS person_is_identified'));
   if (!totalValue) cols.push(sql`${bucketSql(local, run.range.interval, ctx.weekStart)} AS b`);
   if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
   const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons || joinPersons)} WHERE ${seriesWhere(query, run, ctx, run.range.fromUs)}`;
