@@ -1,11 +1,11 @@
 // Breakdown by event or person properties, or HogQL expressions over the event (type
 // "hogql", ./hogql-row.ts): one (`breakdown`) or several (`breakdowns`, whose values are
-// lists, one element per property). The top N values (or combinations)
-// by event count over the queried range are kept, every other one folded into PostHog's
-// "other" value, and a missing property shown as PostHog's "null" value.
+// lists, one element per property). The top N values (or combinations) by event count over
+// the queried range are kept, every other one folded into PostHog's "other" value, and a
+// missing property shown as PostHog's "null" value.
 import type { BreakdownFilter } from '../schemas.js';
 import { QueryError } from './errors.js';
-import { hogqlBreakdownText, rowExpression, type HogQLRowContext } from './hogql-row.js';
+import { hogqlBreakdown, type HogQLRowContext } from './hogql-row.js';
 import { propertyText, type PropertySource } from './properties.js';
 import { int, join, sql, text, type Sql } from './sql.js';
 
@@ -43,7 +43,7 @@ function sourceOfType(type: string | null | undefined, attr: string): PropertySo
 
 function part(ctx: HogQLRowContext, key: string, source: PropertySource | 'hogql', normalizeUrl: boolean, attr: string): BreakdownPart {
   if (source !== 'hogql') return { key, source, normalizeUrl, text: propertyText(source, key), persons: source === 'person' };
-  return { key, source, normalizeUrl, text: hogqlBreakdownText(ctx, key, attr), persons: rowExpression(ctx, key, attr).persons };
+  return { key, source, normalizeUrl, ...hogqlBreakdown(ctx, key, attr) };
 }
 
 export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: HogQLRowContext): Breakdown | null {

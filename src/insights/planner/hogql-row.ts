@@ -50,11 +50,11 @@ export function hogqlCondition(ctx: HogQLRowContext, source: string, attr: strin
   return expr.type === 'Bool' ? expr.sql : sql`TRY_CAST(${expr.sql} AS BOOLEAN)`;
 }
 
-/** A breakdown of type "hogql": the expression's value as text (NULL stays NULL). */
-export function hogqlBreakdownText(ctx: HogQLRowContext, source: string, attr: string): Sql {
-  const { expr } = rowExpression(ctx, source, attr);
+/** A breakdown of type "hogql": the expression's value as text (NULL stays NULL), and whether it reads the person. */
+export function hogqlBreakdown(ctx: HogQLRowContext, source: string, attr: string): { text: Sql; persons: boolean } {
+  const { expr, persons } = rowExpression(ctx, source, attr);
   if (expr.aggregate !== null) throw new QueryError(`Aggregation '${expr.aggregate}' is not allowed in a breakdown: ${source}`, attr);
-  return str(expr);
+  return { text: str(expr), persons };
 }
 
 /** Whether any filter of type "hogql" in the lists reads the event's person. */
