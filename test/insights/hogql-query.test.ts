@@ -310,6 +310,13 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   assert.match(plain.hogql, /^SELECT count\(\) AS total, toStartOfDay\(timestamp\) AS day_start FROM events WHERE timestamp >= toDateTime\('2024-06-01T00:00:00\.000Z'\) AND timestamp < toDateTime\('2024-06-04T00:00:00\.000Z'\) AND event = '\$pageview' AND /);
   await agrees(plain);
   for (const math of ['dau', 'unique_session']) await agrees(await trends([{ kind: 'EventsNode', event: null, math }]));
+  // Quotes, backslashes and newlines in keys and values stay data in the text.
+  const quoted = await trends([{ kind: 'EventsNode', event: "it's \\ here" }], { properties: [{ key: "o'k\\", value: "a\\'b\n", operator: 'is_not' }], breakdownFilter: { breakdown: "$bro'wser" } });
+  assert.match(quoted.hogql, /event = 'it\\'s \\\\ here'/);
+  await agrees(quoted);
+  const typed = await trends([{ kind: 'EventsNode', event: '$pageview' }], { properties: [{ key: "o'k\\", value: "a\\'b\n", operator: 'is_not' }], breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(typed.results.map((i: { count: number }) => i.count), [2, 1]);
+  await agrees(typed);
   await agrees(await trends([{ kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'price' }], { properties: [{ key: 'plan', value: ['pro', 'free'], operator: 'exact', type: 'person' }] }));
   // The series' own aggregate per day: prices are text in the events, read as numbers by toFloat.
   const math = await trends([
