@@ -394,6 +394,29 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
     properties: [{ type: 'hogql', key: "person.properties.plan = 'pro'" }],
   });
   assert.equal(retention.results.map((r: { values: { count: number }[] }) => r.values.map((v) => v.count)), [[1, 1, 1], [1, 1, 0], [0, 0, 0]]);
+  // Retention answers its hogql too (first time and recurring, a returning event of its own, minimum occurrences).
+  const retentionAgrees = async (body: { hogql: string; results: { date: string; values: { count: number }[] }[] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    const fromText = new Map((r.body.results as [string, number, number][]).map(([cohort, k, n]) => [`${cohort.slice(0, 10)}|${k}`, n]));
+    let seen = 0;
+    for (const row of body.results) {
+      row.values.forEach((v, k) => {
+        assert.is(fromText.get(`${row.date.slice(0, 10)}|${k}`) ?? 0, v.count, `${row.date} ${k}: ${body.hogql}`);
+        if (v.count !== 0) seen++;
+      });
+    }
+    assert.is(seen, fromText.size, body.hogql);
+    assert.ok(seen > 1, body.hogql);
+  };
+  for (const retentionFilter of [
+    { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: null, type: 'events' }, returningEntity: { id: null, type: 'events' } },
+    { period: 'Day', totalIntervals: 3, retentionType: 'retention_first_time', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: 'purchase', type: 'events' } },
+    { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: null, type: 'events' }, returningEntity: { id: null, type: 'events' }, minimumOccurrences: 2 },
+    { period: 'Week', totalIntervals: 2, retentionType: 'retention_first_time', targetEntity: { id: null, type: 'events' }, returningEntity: { id: null, type: 'events' } },
+  ]) {
+    await retentionAgrees(await insight({ kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, retentionFilter }));
+  }
   const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['event'], orderBy: ['timestamp ASC'], properties: [{ type: 'hogql', key: "event = 'purchase' and properties.$browser is null" }] });
   assert.equal(events.results, [['purchase']]);
 

@@ -1,6 +1,6 @@
 // What an insight computed, written as HogQL: PostHog answers each insight query with the
 // HogQL of the query that produced it (its `hogql` field; the series' SELECTs joined by
-// UNION ALL). Here the trends, stickiness and lifecycle planners' statements as HogQL text, with hedgerow's semantics
+// UNION ALL). Here the trends, stickiness, lifecycle and retention planners' statements as HogQL text, with hedgerow's semantics
 // (property filters match as the flag evaluator matches, case-insensitively; value-set
 // operators as the values they resolved to), so the text run as a HogQLQuery gives the
 // series' numbers per interval and breakdown value. Folding values past the breakdown limit
@@ -177,6 +177,36 @@ export function lifecycleSelect(s: EventsText & { interval: Interval; weekStart:
 periods AS (SELECT a.person_id AS person_id, a.start AS start, lagInFrame(a.start) OVER w AS previous, leadInFrame(a.start) OVER w AS next, ${period('p.created_at')} AS created FROM active a LEFT JOIN persons p ON p.id = a.person_id WINDOW w AS (PARTITION BY a.person_id ORDER BY a.start ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
 statuses AS (SELECT start AS period, multiIf(previous IS NULL AND created = start, 'new', previous = start - ${one}, 'returning', 'resurrecting') AS status, person_id FROM periods UNION ALL SELECT start + ${one} AS period, 'dormant' AS status, person_id FROM periods WHERE next IS NULL OR next > start + ${one})
 SELECT period, status, count(DISTINCT person_id) AS total FROM statuses WHERE period >= ${s.first} AND period <= ${s.last} GROUP BY period, status ORDER BY period, status LIMIT 50000`;
+}
+
+/**
+ * The retention query as HogQL (without a breakdown or cumulative counts): each cohort
+ * period's persons (`first time`: by their first target period ever), and per later period
+ * within `lookahead` those who did the returning event (`minimum` times in it). `first`,
+ * `last`: HogQL values of the first and last cohort periods; `returnFromUs`: where returns
+ * are read from.
+ */
+export function retentionSelect(s: {
+  target: EventsText; returning: EventsText & { minimum: number }; firstTime: boolean; interval: Interval; weekStart: 0 | 1;
+  first: string; last: string; lookahead: number;
+}): string {
+  const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
+  // Periods apart: weeks by their days (both sides start a week), the rest by the unit.
+  const apart = (a: string, b: string) => (s.interval === 'week' ? `intDiv(dateDiff('day', ${a}, ${b}), 7)` : `dateDiff('${s.interval}', ${a}, ${b})`);
+  const target = `SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.target)}`;
+  const cohort = s.firstTime
+    ? `SELECT person_id, min(start) AS cohort FROM target GROUP BY person_id HAVING cohort >= ${s.first} AND cohort <= ${s.last}`
+    : `SELECT person_id, start AS cohort FROM target WHERE start >= ${s.first} AND start <= ${s.last}`;
+  const returns = s.returning.minimum > 1
+    ? `SELECT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.returning)} GROUP BY person_id, start HAVING count() >= ${s.returning.minimum}`
+    : `SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.returning)}`;
+  return `WITH target AS (${target}),
+cohorts AS (${cohort}),
+returns AS (${returns})
+SELECT cohort, period, total FROM (SELECT cohort, 0 AS period, count() AS total FROM cohorts GROUP BY cohort
+UNION ALL
+SELECT c.cohort AS cohort, ${apart('c.cohort', 'r.start')} AS period, count() AS total FROM cohorts c JOIN returns r ON r.person_id = c.person_id WHERE r.start > c.cohort AND ${apart('c.cohort', 'r.start')} < ${s.lookahead} GROUP BY cohort, period)
+ORDER BY cohort, period LIMIT 50000`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl
 import { eventsFrom, needsPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
+import { literal, retentionSelect } from './hogql-text.js';
 import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -109,8 +110,19 @@ SELECT c, 0 AS k, count(*) AS n${bv} FROM cohort GROUP BY ALL
 UNION ALL
 ${f.cumulative ? cumulativeReturns : returns}`;
 
+  // The first and last cohort periods as HogQL values: instants for hours, local dates otherwise.
+  const periodValue = (localMs: number) => (interval === 'hour'
+    ? `toDateTime(${literal(new Date(localToUs(segments, localMs) / 1000).toISOString())})`
+    : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
+  const properties = (node: typeof target) => [node.properties, query.properties];
   return {
     statements: [statement],
+    hogql: breakdown || f.cumulative ? undefined : retentionSelect({
+      // First time: the target's whole history (from the project's first event) decides the cohort.
+      target: { event: target.event, properties: properties(target), fromUs: firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, toUs: endUs, valueSets: ctx.valueSets },
+      returning: { event: returning.event, properties: properties(returning), fromUs: startUs, toUs: endUs, valueSets: ctx.valueSets, minimum },
+      firstTime, interval, weekStart: ctx.weekStart, first: periodValue(firstStart), last: periodValue(lastStart), lookahead,
+    }),
     shape([rows]) {
       // Per breakdown value (one '' without a breakdown): cohort and period → persons.
       const counts = new Map<string, Map<string, number>>();
