@@ -3,6 +3,8 @@
 // (9 in 10 in project 1) are loaded through the loader, then each pair is run once to warm
 // up and `--runs` times measured, alternating: the HogQLQuery through runQuery (parse in
 // this thread, compile, execute, shape) and the same question written by hand as SQL.
+// Then HogQL inside a trends query against the planner's own form of the same question
+// (a math, a breakdown, a property filter), alternating likewise: both through runQuery.
 // Also parse + compile of a typical query alone, many times (the parser warm).
 //   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--record]
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -106,6 +108,40 @@ async function main(): Promise<void> {
     }
     const [hp50, hp95, dp50, dp95] = [pct(h, 50), pct(h, 95), pct(d, 50), pct(d, 95)];
     say(`| ${pair.name} | ${fmt(hp50)} | ${fmt(hp95)} | ${fmt(dp50)} | ${fmt(dp95)} | ${(hp50 / dp50).toFixed(2)} |`);
+  }
+  // HogQL in trends (math, breakdown, filter) against the planner's own fields for the same numbers.
+  const trends = (series: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    kind: 'TrendsQuery', dateRange: { date_from: '-30d' }, interval: 'day', series: [{ kind: 'EventsNode', event: 'purchase', ...series }], ...extra,
+  });
+  const insightPairs: { name: string; hogql: unknown; own: unknown }[] = [
+    { name: 'daily sum of a property', hogql: trends({ math: 'hogql', math_hogql: 'sum(toFloat(properties.price))' }), own: trends({ math: 'sum', math_property: 'price' }) },
+    { name: 'daily count by $browser', hogql: trends({}, { breakdownFilter: { breakdown_type: 'hogql', breakdown: 'properties.$browser' } }), own: trends({}, { breakdownFilter: { breakdown: '$browser' } }) },
+    { name: 'daily count, a property filter', hogql: trends({ properties: [{ type: 'hogql', key: "properties.plan = 'pro'" }] }), own: trends({ properties: [{ key: 'plan', value: 'pro', operator: 'exact' }] }) },
+  ];
+  say('');
+  say(`HogQL inside TrendsQuery against the planner's own fields, one warm-up, then ${RUNS} runs alternating (p50, p95 ms)`);
+  say('');
+  say('| trends | HogQL p50 | HogQL p95 | own p50 | own p95 | HogQL ÷ own (p50) |');
+  say('|---|---:|---:|---:|---:|---:|');
+  for (const pair of insightPairs) {
+    const numbers = async (query: unknown) => {
+      const r = await runQuery(db, query, ctx);
+      return JSON.stringify((r.results as { data: number[]; breakdown_value?: string }[]).map((i) => [i.breakdown_value, i.data.map((v) => Math.round(v * 1e6))]));
+    };
+    const [a, b] = [await numbers(pair.hogql), await numbers(pair.own)];
+    if (a !== b) throw new Error(`${pair.name}: HogQL gave ${a.slice(0, 200)}, the planner's own ${b.slice(0, 200)}`);
+    const h: number[] = [];
+    const o: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      let t0 = performance.now();
+      await numbers(pair.hogql);
+      h.push(ms(t0));
+      t0 = performance.now();
+      await numbers(pair.own);
+      o.push(ms(t0));
+    }
+    const [hp50, hp95, op50, op95] = [pct(h, 50), pct(h, 95), pct(o, 50), pct(o, 95)];
+    say(`| ${pair.name} | ${fmt(hp50)} | ${fmt(hp95)} | ${fmt(op50)} | ${fmt(op95)} | ${(hp50 / op50).toFixed(2)} |`);
   }
   // Parse + compile alone: the parser in this thread, warm after the runs above.
   const typical = "select event, properties.$browser as browser, count() as c, uniq(distinct_id) from events where timestamp > now() - interval 7 day and properties.plan = 'pro' group by event, browser having c > 10 order by c desc limit 50";

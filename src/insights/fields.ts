@@ -53,7 +53,8 @@ const ENTITY_NODE: Record<string, FieldRule> = {
   math_property: H,
   math_property_type: H,
   math_property_revenue_currency: refused(),
-  math_hogql: refused(),
+  // With math "hogql" (trends): the aggregate, compiled by the HogQL compiler (planner/hogql-row.ts).
+  math_hogql: H,
   math_group_type_index: refused(),
   properties: H,
   fixedProperties: H,

@@ -1,19 +1,21 @@
 // What a batch of the log means for the columnar store, read from LMDB once the event store
 // has applied it (the insights consumer follows the event store): each event as stored
 // (after person processing; a dropped event is not loaded) with the current person of its
-// distinct id, and for every person the batch touches its current properties, creation
-// time and distinct ids, so a merge the batch caused moves the merged person's events
+// distinct id, for every person the batch touches its current properties, creation time,
+// whether it is identified and its distinct ids, and for every $groupidentify the group as
+// it now is, so a merge the batch caused moves the merged person's events
 // (columnar/loader.ts).
 import type { EventGroup } from '../log/consumers/index.js';
 import {
-  personRecordByDistinctId, personRowBytes, personUuid, resolvePersonUuid, wholePersonOfRow, type PersonRecord, type PersonsTables,
+  groupByKey, groupIdentifyFields, groupTypeMapping, personRecordByDistinctId, personRowBytes, personUuid, resolvePersonUuid, wholePersonOfRow, type PersonRecord, type PersonsTables,
 } from '../persons/index.js';
 import type { EventsTables, StoredEventValue } from '../events/tables.js';
-import type { ColumnarEvent, ColumnarPerson, DistinctIdMapping } from './columnar/stage.js';
+import type { ColumnarEvent, ColumnarGroup, ColumnarPerson, DistinctIdMapping } from './columnar/stage.js';
 
 export interface ColumnarBatch {
   events: ColumnarEvent[];
   persons: ColumnarPerson[];
+  groups: ColumnarGroup[];
   distinctIds: DistinctIdMapping[];
 }
 
@@ -94,6 +96,7 @@ export class LoadedPersons {
 export class BatchBuilder {
   private readonly events: ColumnarEvent[] = [];
   private readonly persons = new Map<string, ColumnarPerson>();
+  private readonly groups = new Map<string, ColumnarGroup>();
   private readonly distinctIds = new Map<string, DistinctIdMapping>();
   private readonly personOf = new Map<string, string>();
   /** Fingerprints of the persons this batch sends, for LoadedPersons once it committed. */
@@ -144,17 +147,31 @@ export class BatchBuilder {
     const key = `${projectId}\u0000${person.uuid}`;
     for (const d of person.distinct_ids) this.personOf.set(`${projectId}\u0000${d}`, person.uuid);
     if (this.fingerprints.has(key)) return;
-    const fingerprint = row ?? JSON.stringify([person.created_at, person.properties, person.distinct_ids]);
+    const fingerprint = row ?? JSON.stringify([person.created_at, person.properties, person.distinct_ids, person.is_identified]);
     if (this.loaded.unchanged(key, fingerprint)) return;
     this.fingerprints.set(key, fingerprint);
     if (row !== undefined) this.wholes.push({ projectId, person: key, uuid: person.uuid, ids: person.distinct_ids });
-    this.persons.set(key, { project_id: projectId, id: person.uuid, created_at: person.created_at, properties: person.properties });
+    this.persons.set(key, { project_id: projectId, id: person.uuid, created_at: person.created_at, properties: person.properties, is_identified: person.is_identified });
     for (const d of person.distinct_ids) {
       this.distinctIds.set(`${projectId}\u0000${d}`, { project_id: projectId, distinct_id: d, person_id: person.uuid });
     }
   }
 
+  /** The group a $groupidentify names, as the persons store now holds it (read once per batch). */
+  private addGroup(projectId: number, properties: Record<string, unknown>): void {
+    const named = groupIdentifyFields(properties);
+    if (named === null) return;
+    const type = groupTypeMapping(this.store, projectId).find((t) => t.group_type === named.groupType);
+    if (type === undefined) return;
+    const key = `${projectId}\u0000${type.group_type_index}\u0000${named.groupKey}`;
+    if (this.groups.has(key)) return;
+    const group = groupByKey(this.store, projectId, type.group_type_index, named.groupKey);
+    if (group === undefined) return;
+    this.groups.set(key, { project_id: projectId, type_index: group.group_type_index, key: group.group_key, created_at: group.created_at, properties: group.group_properties });
+  }
+
   addStored(projectId: number, row: StoredEventValue): void {
+    if (row.event === '$groupidentify') this.addGroup(projectId, row.properties);
     this.events.push({
       project_id: projectId, uuid: row.uuid, event: row.event, distinct_id: row.distinct_id,
       person_id: this.resolve(projectId, row.distinct_id, row.person_id), timestamp: row.timestamp, properties: row.properties,
@@ -172,6 +189,6 @@ export class BatchBuilder {
   }
 
   take(): ColumnarBatch {
-    return { events: this.events, persons: [...this.persons.values()], distinctIds: [...this.distinctIds.values()] };
+    return { events: this.events, persons: [...this.persons.values()], groups: [...this.groups.values()], distinctIds: [...this.distinctIds.values()] };
   }
 }

@@ -46,6 +46,31 @@ function firstToken(text: string): string {
   return /^[\p{L}\p{N}_$]+/u.exec(text)?.[0] ?? text[0];
 }
 
+// The parser's answers for the texts parsed last (the same queries come back: dashboards,
+// polling notebooks, insights' HogQL expressions), kept as JSON so no caller can change a cached tree. The WASM parse
+// costs milliseconds; a lookup does not.
+const PARSED = new Map<string, string>();
+const PARSED_MAX = 256;
+const PARSED_MAX_TEXT = 64 * 1024;
+
+/** The parser's JSON for `source` parsed as `kind`: from the cache, else parsed and kept. */
+async function cachedParse(parse: Parse, kind: HogQLParseKind, source: string): Promise<string> {
+  const key = `${kind}\u0000${source}`;
+  let json = PARSED.get(key);
+  if (json === undefined) {
+    json = await parse(kind, source);
+    if (source.length <= PARSED_MAX_TEXT) {
+      PARSED.set(key, json);
+      if (PARSED.size > PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
+    }
+  } else {
+    // Most recently used last: the oldest entry is the first to go.
+    PARSED.delete(key);
+    PARSED.set(key, json);
+  }
+  return json;
+}
+
 async function parsed(parse: Parse, kind: HogQLParseKind, source: string, attr: string): Promise<HogExpr> {
   try {
     checkSource(source);
@@ -55,7 +80,7 @@ async function parsed(parse: Parse, kind: HogQLParseKind, source: string, attr: 
   }
   let json: string;
   try {
-    json = await parse(kind, source);
+    json = await cachedParse(parse, kind, source);
   } catch (err) {
     if (err instanceof TaskDeadlineError) {
       throw new QueryError(`The HogQL of ${attr} took longer than ${PARSE_DEADLINE_MS / 1000} seconds to parse and was stopped.`, attr);
@@ -83,6 +108,17 @@ export async function parseHogQLExpressions(query: EventsQuery, pool?: HogQLPars
   };
 }
 
+/** HogQL texts of an insight query (planner/hogql-row.ts's hogqlSources), each parsed once, by its text. */
+export async function parseHogQLSources(sources: readonly { source: string; attr: string }[], pool?: HogQLParsePool): Promise<Map<string, HogNode>> {
+  const out = new Map<string, HogNode>();
+  if (sources.length === 0) return out;
+  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : await localParse();
+  for (const { source, attr } of sources) {
+    if (!out.has(source)) out.set(source, (await parsed(parse, 'expr', source, attr)) as HogNode);
+  }
+  return out;
+}
+
 export function lineAndColumn(source: string, offset: number): { line: number; column: number } {
   const before = Array.from(source).slice(0, offset);
   let line = 1;
@@ -94,19 +130,6 @@ export function lineAndColumn(source: string, offset: number): { line: number; c
     } else column++;
   }
   return { line, column };
-}
-
-// The parser's answers for the texts parsed last (the same queries come back: dashboards,
-// polling notebooks), kept as JSON so no caller can change a cached tree. The WASM parse
-// costs milliseconds; a lookup does not.
-const PARSED = new Map<string, string>();
-const PARSED_MAX = 256;
-const PARSED_MAX_TEXT = 64 * 1024;
-
-function remember(source: string, json: string): void {
-  if (source.length > PARSED_MAX_TEXT) return;
-  PARSED.set(source, json);
-  if (PARSED.size > PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
 }
 
 /**
@@ -121,19 +144,12 @@ export async function parseHogQLSelect(source: string, pool?: HogQLParsePool): P
     if (err instanceof SourceLimitError) throw new QueryError(`The HogQL query ${err.message}.`, null);
     throw err;
   }
-  let json = PARSED.get(source);
-  if (json === undefined) {
-    try {
-      json = await parse('select', source);
-    } catch (err) {
-      if (err instanceof TaskDeadlineError) throw new QueryError(`The HogQL query took longer than ${PARSE_DEADLINE_MS / 1000} seconds to parse and was stopped.`, null);
-      throw err;
-    }
-    remember(source, json);
-  } else {
-    // Most recently used last: the oldest entry is the first to go.
-    PARSED.delete(source);
-    PARSED.set(source, json);
+  let json: string;
+  try {
+    json = await cachedParse(parse, 'select', source);
+  } catch (err) {
+    if (err instanceof TaskDeadlineError) throw new QueryError(`The HogQL query took longer than ${PARSE_DEADLINE_MS / 1000} seconds to parse and was stopped.`, null);
+    throw err;
   }
   const node = JSON.parse(json) as HogNode | (ParseFailure & { start?: { offset: number } });
   if ((node as ParseFailure).error === true) {

@@ -16,7 +16,8 @@ import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
 import { parseQuery, type AnalyticsQuery } from './schemas.js';
-import { parseHogQLExpressions, parseHogQLSelect } from './hogql.js';
+import { parseHogQLExpressions, parseHogQLSelect, parseHogQLSources } from './hogql.js';
+import { hogqlSources } from './planner/hogql-row.js';
 
 export interface RunContext {
   projectId: number;
@@ -140,6 +141,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   const ctx: PlanContext = {
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions, cohorts,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
+    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(hogqlSources(query), hogql),
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];
@@ -152,6 +154,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
     return { kind: query.kind, results: rows, ...rest, timings: [...timings, { k: './execute', t: executeSeconds }], timezone: run.timezone };
   }
   const response: QueryResponse = { kind: query.kind, results: shaped.results, timezone: run.timezone };
+  if (plan.hogql !== undefined) response.hogql = plan.hogql;
   if ('hasMore' in shaped) response.hasMore = shaped.hasMore;
   if ('dateFrom' in shaped) response.resolved_date_range = { date_from: shaped.dateFrom, date_to: shaped.dateTo };
   if ('columns' in shaped) {

@@ -22,7 +22,7 @@ export const DateRangeSchema = Type.Object({
 
 export const MATHS = [
   'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session',
-  'sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99',
+  'sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99', 'hogql',
 ] as const;
 export type Math = (typeof MATHS)[number];
 
@@ -33,6 +33,7 @@ const entityFields = {
   math: Nullable(Type.Union(MATHS.map((m) => Type.Literal(m)))),
   math_property: Nullable(Type.String()),
   math_property_type: Nullable(Type.String()),
+  math_hogql: Nullable(Type.String()),
   properties: Properties,
   fixedProperties: Properties,
 };
@@ -57,13 +58,13 @@ const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { mi
 
 export const BreakdownFilterSchema = Type.Object({
   breakdown: Nullable(BreakdownValue),
-  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
+  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql')])),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
   breakdown_normalize_url: Nullable(Type.Boolean()),
   breakdowns: Nullable(Type.Array(Type.Object({
     property: Type.Union([Type.String(), Type.Number()]),
-    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person')])),
+    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql')])),
     normalize_url: Nullable(Type.Boolean()),
   }, Loose), { maxItems: 3 })),
 }, Loose);

@@ -3,10 +3,11 @@
 // module.ts): consumer threads import this file and must not load the HTTP layer.
 export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
 export {
-  groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
+  groupByKey, groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
   personRecordByDistinctId, personRowBytes, resolvePersonUuid, wholePersonOfRow,
 } from './store.js';
+export { groupIdentifyFields } from './groups.js';
 export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';
-export type { DistinctIdRecord, PersonRecord, PersonsTables } from './tables.js';
+export type { DistinctIdRecord, GroupRecord, PersonRecord, PersonsTables } from './tables.js';

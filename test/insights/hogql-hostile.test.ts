@@ -70,6 +70,8 @@ s('another project’s rows are unreachable: filters, subqueries, joins, CTEs, u
     "select count() from person_distinct_ids where person.properties.email = 'victim@example.com'",
     "select count() from events where distinct_id in (select distinct_id from person_distinct_ids where person.properties.email = 'victim@example.com')",
     "select count() from events where event in (select event from events where properties.card = '4242')",
+    "select count() from events array join [1, 2] as x where event = 'secret-b'",
+    "select count() from (select event from events order by timestamp limit 5 by event) where event = 'secret-b'",
     "select count() from events -- where event = 'secret-b'\n where event = 'secret-b'",
     "select count() from events /* union all select 1 from events */ where event = 'secret-b'",
   ];
@@ -80,6 +82,41 @@ s('another project’s rows are unreachable: filters, subqueries, joins, CTEs, u
   assert.equal(await rows("select session.$session_duration, session.$end_current_url from events where distinct_id = 'shared'"), [[0, null]]);
   assert.equal(await rows("select person.properties.email from events where distinct_id = 'shared'"), [[null]]);
   assert.equal(await rows('select count() from persons p join events e on e.person_id = p.id'), [[3]]);
+});
+
+s('HogQL in insights (math, breakdowns, property filters) reads the project’s rows and is data', async () => {
+  const insight = async (query: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    statuses.push(r.status);
+    return r;
+  };
+  const total = (extra: Record<string, unknown>, series: Record<string, unknown> = {}) => insight({
+    kind: 'TrendsQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-01' }, trendsFilter: { display: 'BoldNumber' },
+    series: [{ kind: 'EventsNode', event: null, ...series }], ...extra,
+  });
+  const values = (r: { status: number; body: { results: { aggregated_value: number; breakdown_value?: string }[] } }) => {
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results.map((i) => (i.breakdown_value === undefined ? i.aggregated_value : [i.breakdown_value, i.aggregated_value]));
+  };
+  for (const key of [
+    "event in (select event from events where properties.card = '4242')",
+    "distinct_id in (select distinct_id from person_distinct_ids where person.properties.email = 'victim@example.com')",
+    "(select count() from events where event = 'secret-b') > 0",
+    "person.properties.email = 'victim@example.com'",
+  ]) assert.equal(values(await total({ properties: [{ type: 'hogql', key }] })), [0], key);
+  assert.equal(values(await total({}, { math: 'hogql', math_hogql: "sum((select count() from events where event = 'secret-b')) + count()" })), [3]);
+  assert.equal(values(await total({ breakdownFilter: { breakdown_type: 'hogql', breakdown: '(select count() from events)' } })), [['3', 3]]);
+  assert.equal(values(await total({ breakdownFilter: { breakdown_type: 'hogql', breakdown: "'x''); drop table events; --'" } })), [["x'); drop table events; --", 3]]);
+  for (const [query, detail] of [
+    [{ properties: [{ type: 'hogql', key: '1 = 1; drop table events' }] }, /Invalid HogQL/],
+    [{ properties: [{ type: 'hogql', key: "read_csv('/etc/passwd') is not null" }] }, /Unsupported function call 'read_csv/],
+    [{ breakdownFilter: { breakdown_type: 'hogql', breakdown: 'project' } }, /Unable to resolve field: project/],
+    [{ breakdownFilter: { breakdown_type: 'hogql', breakdown: '(select 1 from positions)' } }, /Unknown table "positions"/],
+  ] as const) {
+    const r = await total(query);
+    assert.is(r.status, 400, JSON.stringify(r.body));
+    assert.match(r.body.detail, detail);
+  }
 });
 
 s('quotes, backslashes and comments in strings and identifiers are data', async () => {

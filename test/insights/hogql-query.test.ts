@@ -212,6 +212,229 @@ h('EventsQuery takes the catalogue’s functions, person_display_name, aggregate
   assert.match(bad.body.detail, /Unsupported function call 'cuont\(\.\.\.\)'\. Perhaps you meant 'count\(\.\.\.\)'\?/);
 });
 
+h('LIMIT BY (with OFFSET, after ORDER BY, before LIMIT) and the ARRAY JOIN clause', async () => {
+  // A select alias inside its own expression is the column it shadows; elsewhere, the alias.
+  assert.equal(await rows("select timestamp + interval 1 hour as timestamp from events where event = '$identify'"), [['2024-06-01T10:30:00Z']]);
+  assert.equal(await rows("select toDate(timestamp) as timestamp from events where timestamp = '2024-06-01' order by 1 limit 1"), [['2024-06-01']]);
+  assert.equal(await rows('select event, distinct_id from events order by timestamp desc limit 1 by event'), [['purchase', 'user-1'], ['$pageview', 'user-2'], ['$identify', 'user-1']]);
+  assert.equal(await rows('select event, distinct_id from events order by timestamp limit 1 offset 1 by event'), [['$pageview', 'user-1'], ['purchase', 'user-1']]);
+  assert.equal(await rows('select event, distinct_id from events order by timestamp limit 2 by event limit 3'), [['$pageview', 'anon-1'], ['$identify', 'user-1'], ['$pageview', 'user-1']]);
+  assert.equal(await rows('select event as e, distinct_id, count() as c from events group by e, distinct_id order by c desc, distinct_id, e limit 1 by e'), [['$pageview', 'anon-1', 1], ['$identify', 'user-1', 1], ['purchase', 'user-1', 1]]);
+  assert.equal(await rows('select event, distinct_id from events order by 2 desc, 1 limit 1 by 1 limit 0'), []);
+  assert.equal(await rows("select event, distinct_id from events where event = 'purchase' order by 2 desc limit 1 by event"), [['purchase', 'user-2']]);
+
+  assert.equal(await rows("select event, x from events array join ['a', 'b'] as x where event = 'purchase' order by timestamp, x"), [['purchase', 'a'], ['purchase', 'b'], ['purchase', 'a'], ['purchase', 'b']]);
+  assert.equal(await rows("select x, y, count() from events array join [1, 2] as x, ['one', 'two'] as y group by x, y order by x"), [[1, 'one', 6], [2, 'two', 6]]);
+  assert.equal(await rows("select distinct_id, replaceAll(tag, '\"', '') as t from events array join JSONExtractArrayRaw(properties, 'tags') as tag order by t"), [['user-1', 'a'], ['user-1', 'b']]);
+  // LEFT ARRAY JOIN keeps the events whose array is empty (their element NULL).
+  assert.equal(await rows("select count(), countIf(tag is null) from events left array join JSONExtractArrayRaw(properties, 'tags') as tag"), [[7, 5]]);
+  await refused('select x from events array join properties.tags', /must have an alias/);
+  await refused('select x from events array join properties.tags as x', /ARRAY JOIN needs an array/);
+  await refused('select event from events limit -1 by event', /LIMIT BY count must be a whole number/);
+});
+
+h('groups, events.$group_0..4 and persons.is_identified (a project of their own)', async () => {
+  const admin = t.server.tenancy.users()[0];
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Groups') as { id: number; api_token: string };
+  const ev = (event: string, distinct_id: string, properties: Record<string, unknown>, timestamp: string) => ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
+  const capture = async (batch: unknown[]) => {
+    assert.is((await postJson(`${t.url}/batch/`, { api_key: other.api_token, batch })).status, 200);
+    await t.applied();
+  };
+  const query = async (q: string) => {
+    const r = await api('POST', `/api/environments/${other.id}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: q }, refresh: 'force_blocking' });
+    assert.is(r.status, 200, `${q}: ${JSON.stringify(r.body)}`);
+    return r.body.results as unknown[][];
+  };
+  await capture([
+    ev('$groupidentify', 'u1', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme', seats: 5 } }, '2024-06-01T08:00:00Z'),
+    ev('$groupidentify', 'u1', { $group_type: 'team', $group_key: 'core', $group_set: { name: 'Core' } }, '2024-06-01T08:01:00Z'),
+    ev('$pageview', 'u1', { $groups: { company: 'acme', team: 'core' } }, '2024-06-01T09:00:00Z'),
+    ev('$pageview', 'anon', { $groups: { company: 'acme' } }, '2024-06-01T09:30:00Z'),
+    ev('$identify', 'u2', { $anon_distinct_id: 'pre-u2', $set: { email: 'two@example.com' } }, '2024-06-01T10:00:00Z'),
+  ]);
+  assert.equal(await query('select index, key, properties.name, properties.seats, created_at from groups order by index'), [
+    [0, 'acme', 'Acme', '5', '2024-06-01T08:00:00Z'], [1, 'core', 'Core', null, '2024-06-01T08:01:00Z'],
+  ]);
+  assert.equal(await query('select $group_0, $group_1, count() from events group by $group_0, $group_1 order by $group_0, $group_1'), [['', '', 3], ['acme', '', 1], ['acme', 'core', 1]]);
+  assert.equal(await query("select e.distinct_id, g.properties.name from events e join groups g on g.key = e.$group_0 and g.index = 0 where e.event = '$pageview' order by e.timestamp"), [['u1', 'Acme'], ['anon', 'Acme']]);
+  // events.group_N: the event's group of that type, joined (PostHog's lazy join).
+  assert.equal(await query("select distinct_id, group_0.properties.name, group_0.created_at, group_1.key from events where event = '$pageview' order by timestamp"), [
+    ['u1', 'Acme', '2024-06-01T08:00:00Z', 'core'], ['anon', 'Acme', '2024-06-01T08:00:00Z', null],
+  ]);
+  assert.equal(await query('select is_identified, count() from persons group by is_identified order by is_identified'), [[false, 2], [true, 1]]);
+  assert.equal(await query("select distinct_id, person.is_identified from events where event in ('$identify', '$pageview') order by timestamp"), [['u1', false], ['anon', false], ['u2', true]]);
+  // A group's later $groupidentify reaches the store; so does a person becoming identified.
+  await capture([
+    ev('$groupidentify', 'u1', { $group_type: 'company', $group_key: 'acme', $group_set: { name: 'Acme Inc' } }, '2024-06-02T08:00:00Z'),
+    ev('$identify', 'named', { $anon_distinct_id: 'anon', $set: { email: 'anon@example.com' } }, '2024-06-02T09:00:00Z'),
+  ]);
+  assert.equal(await query('select key, properties.name, properties.seats from groups where index = 0'), [['acme', 'Acme Inc', '5']]);
+  assert.equal(await query("select group_0.properties.name, count() from events where event = '$pageview' group by 1"), [['Acme Inc', 2]]);
+  assert.equal(await query('select count() from persons where is_identified'), [[2]]);
+  assert.equal(await query("select person.is_identified from events where distinct_id = 'anon'"), [[true]]);
+  // The main project has no groups: an event of its naming the other project's group key
+  // joins no group (after every other dated test's range).
+  assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [ev('grouped', 'user-9', { $groups: { company: 'acme' } }, '2024-07-01T00:00:00Z')] })).status, 200);
+  await t.applied();
+  assert.equal(await rows('select count() from groups'), [[0]]);
+  assert.equal(await rows("select $group_0, group_0.key, group_0.properties.name from events where $group_0 != ''"), [['acme', null, null]]);
+});
+
+h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {
+  const insight = async (query: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
+  const trends = (series: unknown[], extra: Record<string, unknown> = {}) => insight({ kind: 'TrendsQuery', ...days, series, ...extra });
+  // A trends answer's `hogql`, run as a HogQLQuery, gives its numbers per day (and breakdown value).
+  type Item = { data: number[]; days: string[]; breakdown_value?: string };
+  const agrees = async (body: { hogql: string; results: Item[] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    const fromText = new Map((r.body.results as unknown[][]).map((row) => [[String(row[1]).slice(0, 10), ...row.slice(2)].join('|'), Number(row[0])]));
+    const keys = new Set<string>();
+    for (const item of body.results) {
+      item.days.forEach((day, i) => {
+        const key = [day, ...(item.breakdown_value === undefined ? [] : [item.breakdown_value])].join('|');
+        keys.add(key);
+        assert.is(fromText.get(key) ?? 0, item.data[i], `${key} in ${body.hogql}`);
+      });
+    }
+    for (const key of fromText.keys()) assert.ok(keys.has(key), `${key} only in ${body.hogql}`);
+  };
+  const plain = await trends([{ kind: 'EventsNode', event: '$pageview', properties: [{ key: '$browser', value: 'CHROME', operator: 'exact' }, { key: 'price', value: 6, operator: 'gt' }] }]);
+  assert.equal(plain.results[0].data, [0, 1, 0]);
+  assert.match(plain.hogql, /^SELECT count\(\) AS total, toStartOfDay\(timestamp\) AS day_start FROM events WHERE timestamp >= toDateTime\('2024-06-01T00:00:00\.000Z'\) AND timestamp < toDateTime\('2024-06-04T00:00:00\.000Z'\) AND event = '\$pageview' AND /);
+  await agrees(plain);
+  for (const math of ['dau', 'unique_session']) await agrees(await trends([{ kind: 'EventsNode', event: null, math }]));
+  // Quotes, backslashes and newlines in keys and values stay data in the text.
+  const quoted = await trends([{ kind: 'EventsNode', event: "it's \\ here" }], { properties: [{ key: "o'k\\", value: "a\\'b\n", operator: 'is_not' }], breakdownFilter: { breakdown: "$bro'wser" } });
+  assert.match(quoted.hogql, /event = 'it\\'s \\\\ here'/);
+  await agrees(quoted);
+  const typed = await trends([{ kind: 'EventsNode', event: '$pageview' }], { properties: [{ key: "o'k\\", value: "a\\'b\n", operator: 'is_not' }], breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(typed.results.map((i: { count: number }) => i.count), [2, 1]);
+  await agrees(typed);
+  await agrees(await trends([{ kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'price' }], { properties: [{ key: 'plan', value: ['pro', 'free'], operator: 'exact', type: 'person' }] }));
+  // The series' own aggregate per day: prices are text in the events, read as numbers by toFloat.
+  const math = await trends([
+    { kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'sum(toFloat(properties.price))' },
+    { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(event = 'purchase') * 10 + count(distinct person_id)" },
+  ]);
+  assert.equal(math.results[0].data, [5, 20, 0]);
+  assert.match(math.hogql, / UNION ALL SELECT coalesce\(toFloat\(countIf\(event = 'purchase'\) \* 10 \+ count\(distinct person_id\)\), 0\) AS total/);
+  assert.is(math.results[0].action.math, 'hogql');
+  assert.is(math.results[0].action.math_hogql, 'sum(toFloat(properties.price))');
+  // Day 1: one person (anon-1 merged into user-1); day 2: two; day 3: two purchases by two people.
+  assert.equal(math.results[1].data, [1, 2, 22]);
+  const people = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(person.is_identified and person.properties.plan = 'pro')" }]);
+  assert.equal(people.results[0].data, [2, 1, 1]);
+  const total = await trends([{ kind: 'EventsNode', event: 'purchase', math: 'hogql', math_hogql: 'max(toFloat(properties.price)) - min(toFloat(properties.price))' }], { trendsFilter: { display: 'BoldNumber' } });
+  assert.is(total.results[0].aggregated_value, 22.5);
+
+  // A breakdown by an expression, event or person, with PostHog's null value.
+  const byBrowser = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: "lower(properties.$browser) || '!'" } });
+  assert.equal(byBrowser.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['chrome!', 2], ['safari!', 1]]);
+  await agrees(byBrowser);
+  const byPlan = await trends([{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'count()' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: 'person.properties.plan' } });
+  assert.equal(byPlan.results.map((i: { breakdown_value: string; data: number[] }) => [i.breakdown_value, i.data]), [['pro', [1, 1, 0]], ['$$_posthog_breakdown_null_$$', [0, 1, 0]]]);
+  await agrees(byPlan);
+  const several = await trends([{ kind: 'EventsNode', event: 'purchase' }], { breakdownFilter: { breakdowns: [{ type: 'hogql', property: "toFloat(properties.price) > 10" }, { type: 'event', property: '$browser' }] } });
+  assert.equal(several.results.map((i: { breakdown_value: string[] }) => i.breakdown_value).sort(), [['false', '$$_posthog_breakdown_null_$$'], ['true', 'Safari']]);
+
+  // Property filters of type hogql: on the query, a series, a funnel step, retention, EventsQuery.
+  const filtered = await trends([{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: 'properties.price > 10' }] }]);
+  assert.equal(filtered.results[0].data, [0, 1, 0]);
+  await agrees(filtered);
+  const byPerson = await trends([{ kind: 'EventsNode', event: null }], { properties: [{ type: 'hogql', key: "person.properties.email like '%@example.com'" }] });
+  assert.equal(byPerson.results[0].data, [2, 1, 1]);
+  await agrees(byPerson);
+  // Stickiness answers its hogql too: persons by the number of days they did the event.
+  // (Day 1: anon-1's pageview and identify are one person's two events.)
+  for (const extra of [{ series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: "event != '$identify'" }] }] }, { stickinessFilter: { stickinessCriteria: { operator: 'gte', value: 2 } } }]) {
+    const sticky = await insight({ kind: 'StickinessQuery', ...days, series: [{ kind: 'EventsNode', event: null }], ...extra });
+    const r = await hogql(sticky.hogql);
+    assert.is(r.status, 200, `${sticky.hogql}: ${JSON.stringify(r.body)}`);
+    const byIntervals = new Map((r.body.results as number[][]).map(([total, n]) => [n, total]));
+    assert.equal(sticky.results[0].data, sticky.results[0].days.map((d: number) => byIntervals.get(d) ?? 0));
+    assert.ok(sticky.results[0].count > 0);
+  }
+  // And lifecycle: persons per day and status.
+  for (const interval of ['day', 'hour']) {
+    const range = interval === 'day' ? days.dateRange : { date_from: '2024-06-02T08:00:00Z', date_to: '2024-06-03T14:00:00Z' };
+    const life = await insight({ kind: 'LifecycleQuery', dateRange: range, interval, series: [{ kind: 'EventsNode', event: null }] });
+    const r = await hogql(life.hogql);
+    assert.is(r.status, 200, `${life.hogql}: ${JSON.stringify(r.body)}`);
+    const fromText = new Map((r.body.results as [string, string, number][]).map(([start, status, total]) => [`${start.replace('T', ' ').slice(0, interval === 'day' ? 10 : 19)}|${status}`, total]));
+    let seen = 0;
+    for (const item of life.results as { status: string; days: string[]; data: number[] }[]) {
+      item.days.forEach((day, i) => {
+        assert.is((fromText.get(`${day}|${item.status}`) ?? 0) * (item.status === 'dormant' ? -1 : 1) || 0, item.data[i] || 0, `${day} ${item.status}: ${life.hogql}`);
+        if (item.data[i] !== 0) seen++;
+      });
+    }
+    assert.is(seen, fromText.size, life.hogql);
+    assert.ok(seen > 2);
+  }
+  const funnel = await insight({
+    kind: 'FunnelsQuery', dateRange: days.dateRange,
+    series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'toFloat(properties.price) >= 10' }] }],
+  });
+  assert.equal(funnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  const funnelByBrowser = await insight({
+    kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
+    breakdownFilter: { breakdown_type: 'hogql', breakdown: 'upper(properties.$browser)' },
+  });
+  assert.equal(funnelByBrowser.results.map((steps: { breakdown_value: string; count: number }[]) => [steps[0].breakdown_value, steps.map((s) => s.count)]).sort(), [['CHROME', [1, 1]], ['SAFARI', [1, 1]]]);
+  const retention = await insight({
+    kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' },
+    retentionFilter: { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: null, type: 'events' } },
+    properties: [{ type: 'hogql', key: "person.properties.plan = 'pro'" }],
+  });
+  assert.equal(retention.results.map((r: { values: { count: number }[] }) => r.values.map((v) => v.count)), [[1, 1, 1], [1, 1, 0], [0, 0, 0]]);
+  // Retention answers its hogql too (first time and recurring, a returning event of its own, minimum occurrences).
+  const retentionAgrees = async (body: { hogql: string; results: { date: string; values: { count: number }[] }[] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    const fromText = new Map((r.body.results as [string, number, number][]).map(([cohort, k, n]) => [`${cohort.slice(0, 10)}|${k}`, n]));
+    let seen = 0;
+    for (const row of body.results) {
+      row.values.forEach((v, k) => {
+        assert.is(fromText.get(`${row.date.slice(0, 10)}|${k}`) ?? 0, v.count, `${row.date} ${k}: ${body.hogql}`);
+        if (v.count !== 0) seen++;
+      });
+    }
+    assert.is(seen, fromText.size, body.hogql);
+    assert.ok(seen > 1, body.hogql);
+  };
+  for (const retentionFilter of [
+    { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: null, type: 'events' }, returningEntity: { id: null, type: 'events' } },
+    { period: 'Day', totalIntervals: 3, retentionType: 'retention_first_time', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: 'purchase', type: 'events' } },
+    { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: null, type: 'events' }, returningEntity: { id: null, type: 'events' }, minimumOccurrences: 2 },
+    { period: 'Week', totalIntervals: 2, retentionType: 'retention_first_time', targetEntity: { id: null, type: 'events' }, returningEntity: { id: null, type: 'events' } },
+  ]) {
+    await retentionAgrees(await insight({ kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, retentionFilter }));
+  }
+  const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['event'], orderBy: ['timestamp ASC'], properties: [{ type: 'hogql', key: "event = 'purchase' and properties.$browser is null" }] });
+  assert.equal(events.results, [['purchase']]);
+
+  // Refused with the field that holds the expression.
+  const wrong = async (query: Record<string, unknown>, attr: string, detail: RegExp) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    assert.is(r.status, 400, JSON.stringify(r.body));
+    assert.is(r.body.attr, attr);
+    assert.match(r.body.detail, detail);
+  };
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'sume(properties.price)' }] }, 'series.0.math_hogql', /Unsupported function call 'sume\(\.\.\.\)'\. Perhaps you meant 'sum\(\.\.\.\)'\?/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: 'properties.price' }] }, 'series.0.math_hogql', /must aggregate/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql' }] }, 'series.0.math_hogql', /needs a math_hogql/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], properties: [{ type: 'hogql', key: 'count() > 1' }] }, 'properties.0', /Aggregation 'count' is not allowed in a property filter/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'properties.$browser ==' } }, 'breakdownFilter.breakdown', /Invalid HogQL/);
+  await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'nope.field' } }, 'breakdownFilter.breakdown', /Unable to resolve field: nope\.field/);
+});
+
 h('HogQL in the background: async, poll, cancel as the other kinds', async () => {
   const start = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: "select count() from events where event = 'purchase'" }, refresh: 'force_async' });
   assert.is(start.status, 202, JSON.stringify(start.body));

@@ -136,6 +136,7 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery series.0.math': { value: 'dau' },
   'TrendsQuery series.0.math_property': { base: sumOfAmount, value: 'other_amount' },
   'TrendsQuery series.0.math_property_type': { base: sumOfAmount, value: 'person_properties' },
+  'TrendsQuery series.0.math_hogql': { base: (q) => { (q.series as Query[])[0] = { ...pageview, math: 'hogql', math_hogql: 'count()' }; }, value: 'sum(toFloat(properties.amount))' },
   'TrendsQuery series.0.properties': { value: chrome },
   'TrendsQuery series.0.fixedProperties': { value: chrome },
   'TrendsQuery dateRange.date_from': { value: '-1d' },

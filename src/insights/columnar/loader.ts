@@ -1,5 +1,5 @@
 // Micro-batch loads into the columnar store, each one transaction: new events (idempotent
-// on uuid), persons' current properties, the current person of distinct ids (a change moves
+// on uuid), persons' current properties, groups' current state, the current person of distinct ids (a change moves
 // the old person's events to the new one: how merges reach analytics) and the loader's log
 // position, so a crash replays exactly the batches that did not commit.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,13 +9,14 @@ import type { Columnar } from './database.js';
 import type { Row } from '../planner/context.js';
 import { HOT } from './schema.js';
 import {
-  DEFAULT_OBJECT_BYTES, distinctIdLines, eventLines, firstOfEachUuid, longestLineBytes, personLines, timeRanges,
-  type ColumnarEvent, type ColumnarPerson, type DistinctIdMapping,
+  DEFAULT_OBJECT_BYTES, distinctIdLines, eventLines, firstOfEachUuid, groupLines, longestLineBytes, personLines, timeRanges,
+  type ColumnarEvent, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping,
 } from './stage.js';
 
 export interface LoadBatch {
   events?: readonly ColumnarEvent[];
   persons?: readonly ColumnarPerson[];
+  groups?: readonly ColumnarGroup[];
   distinctIds?: readonly DistinctIdMapping[];
   deletedPersons?: readonly { project_id: number; id: string }[];
   /** Stored with the batch: the last log sequence it covers. */
@@ -30,7 +31,8 @@ export interface LoadResult {
 }
 
 const EVENT_COLUMNS = `{project: 'INTEGER', uuid: 'UUID', event: 'VARCHAR', distinct_id: 'VARCHAR', person_id: 'UUID', timestamp: 'TIMESTAMPTZ', properties: 'JSON'}`;
-const PERSON_COLUMNS = `{project: 'INTEGER', id: 'UUID', created_at: 'TIMESTAMPTZ', properties: 'JSON'}`;
+const PERSON_COLUMNS = `{project: 'INTEGER', id: 'UUID', created_at: 'TIMESTAMPTZ', properties: 'JSON', is_identified: 'BOOLEAN'}`;
+const GROUP_COLUMNS = `{project: 'INTEGER', type_index: 'INTEGER', key: 'VARCHAR', created_at: 'TIMESTAMPTZ', properties: 'JSON'}`;
 const MAPPING_COLUMNS = `{project: 'INTEGER', distinct_id: 'VARCHAR', person_id: 'UUID'}`;
 
 // A staged file and the bytes of its longest line: DuckDB's reader refuses a line past
@@ -75,6 +77,7 @@ const HOT_SELECT = raw(HOT.map((_, i) => `s.hot[${i + 1}]`).join(', '));
 interface Staged {
   events: StagedFile & { count: number; ranges: { from: number; to: number }[] } | null;
   persons: StagedFile | null;
+  groups: StagedFile | null;
   mappings: StagedFile | null;
 }
 
@@ -108,6 +111,7 @@ export function createLoader(db: Columnar): Loader {
     return {
       events,
       persons: batch.persons && batch.persons.length > 0 ? write('persons', personLines(batch.persons)) : null,
+      groups: batch.groups && batch.groups.length > 0 ? write('groups', groupLines(batch.groups)) : null,
       mappings: batch.distinctIds && batch.distinctIds.length > 0 ? write('ids', distinctIdLines(batch.distinctIds)) : null,
     };
   }
@@ -125,8 +129,8 @@ WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.proje
   return {
     load(batch) {
       const staged = stage(batch);
-      const files = [staged.events?.file, staged.persons?.file, staged.mappings?.file].filter((f): f is string => !!f);
-      const longest = Math.max(staged.events?.longest ?? 0, staged.persons?.longest ?? 0, staged.mappings?.longest ?? 0);
+      const files = [staged.events?.file, staged.persons?.file, staged.groups?.file, staged.mappings?.file].filter((f): f is string => !!f);
+      const longest = Math.max(staged.events?.longest ?? 0, staged.persons?.longest ?? 0, staged.groups?.longest ?? 0, staged.mappings?.longest ?? 0);
       const raise = longest > DEFAULT_OBJECT_BYTES;
       return db.write(async (run) => {
         if (raise) await run(raw(`SET memory_limit = '${raisedMemoryLimit(db.memoryLimit, longest)}'`));
@@ -145,7 +149,10 @@ WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.proje
           inserted = Number(rows[0]?.Count ?? 0);
         }
         if (staged.persons) {
-          await run(sql`INSERT OR REPLACE INTO persons SELECT project, id, created_at, properties FROM ${readJson(staged.persons, PERSON_COLUMNS)}`);
+          await run(sql`INSERT OR REPLACE INTO persons (project, id, created_at, properties, is_identified) SELECT project, id, created_at, properties, coalesce(is_identified, FALSE) FROM ${readJson(staged.persons, PERSON_COLUMNS)}`);
+        }
+        if (staged.groups) {
+          await run(sql`INSERT OR REPLACE INTO groups (project, type_index, key, created_at, properties) SELECT project, type_index, key, created_at, properties FROM ${readJson(staged.groups, GROUP_COLUMNS)}`);
         }
         if (staged.mappings) {
           await run(sql`CREATE OR REPLACE TEMP TABLE mapping_stage AS SELECT DISTINCT ON (project, distinct_id) project, distinct_id, person_id FROM ${readJson(staged.mappings, MAPPING_COLUMNS)}`);

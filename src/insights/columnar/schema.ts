@@ -1,8 +1,9 @@
 // The columnar store's tables. Events keep the fields every query reads as columns, the
 // hot `$` properties (planner/properties.ts HOT_COLUMNS) as columns of their own, and the
-// whole property bag as JSON. Persons are the current state: their properties and
-// creation time, and which person each distinct id belongs to now (a merge moves events:
-// columnar/loader.ts).
+// whole property bag as JSON. Persons are the current state: their properties, creation
+// time and whether they are identified, and which person each distinct id belongs to now (a
+// merge moves events: columnar/loader.ts). Groups are the current state of each group
+// ($groupidentify): its type's index, key, creation time and properties.
 import { HOT_COLUMNS } from '../planner/properties.js';
 
 export const HOT = [...HOT_COLUMNS].map(([property, column]) => ({ property, column }));
@@ -26,7 +27,18 @@ export const DDL = [
     id UUID NOT NULL,
     created_at TIMESTAMPTZ NOT NULL,
     properties JSON NOT NULL,
+    is_identified BOOLEAN NOT NULL DEFAULT FALSE,
     PRIMARY KEY (project, id)
+  )`,
+  // A store created before persons had it: its persons read as not identified until they change.
+  `ALTER TABLE persons ADD COLUMN IF NOT EXISTS is_identified BOOLEAN DEFAULT FALSE`,
+  `CREATE TABLE IF NOT EXISTS groups (
+    project INTEGER NOT NULL,
+    type_index INTEGER NOT NULL,
+    key VARCHAR NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL,
+    properties JSON NOT NULL,
+    PRIMARY KEY (project, type_index, key)
   )`,
   `CREATE TABLE IF NOT EXISTS person_distinct_ids (
     project INTEGER NOT NULL,

@@ -19,6 +19,17 @@ export interface ColumnarPerson {
   id: string;
   created_at: string;
   properties: Record<string, unknown>;
+  /** Absent: not identified. */
+  is_identified?: boolean;
+}
+
+/** A group as the columnar store takes it: the persons store's record. */
+export interface ColumnarGroup {
+  project_id: number;
+  type_index: number;
+  key: string;
+  created_at: string;
+  properties: Record<string, unknown>;
 }
 
 export interface DistinctIdMapping {
@@ -70,7 +81,11 @@ export function eventLines(events: readonly ColumnarEvent[]): string {
 }
 
 export function personLines(persons: readonly ColumnarPerson[]): string {
-  return wellFormedJson(persons.map((p) => JSON.stringify({ project: p.project_id, id: p.id, created_at: p.created_at, properties: p.properties })).join('\n'));
+  return wellFormedJson(persons.map((p) => JSON.stringify({ project: p.project_id, id: p.id, created_at: p.created_at, properties: p.properties, is_identified: p.is_identified === true })).join('\n'));
+}
+
+export function groupLines(groups: readonly ColumnarGroup[]): string {
+  return wellFormedJson(groups.map((g) => JSON.stringify({ project: g.project_id, type_index: g.type_index, key: g.key, created_at: g.created_at, properties: g.properties })).join('\n'));
 }
 
 export function distinctIdLines(rows: readonly DistinctIdMapping[]): string {

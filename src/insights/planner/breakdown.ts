@@ -1,9 +1,11 @@
-// Breakdown by event or person properties: one (`breakdown`) or several (`breakdowns`,
-// whose values are lists, one element per property). The top N values (or combinations)
-// by event count over the queried range are kept, every other one folded into PostHog's
-// "other" value, and a missing property shown as PostHog's "null" value.
+// Breakdown by event or person properties, or HogQL expressions over the event (type
+// "hogql", ./hogql-row.ts): one (`breakdown`) or several (`breakdowns`, whose values are
+// lists, one element per property). The top N values (or combinations) by event count over
+// the queried range are kept, every other one folded into PostHog's "other" value, and a
+// missing property shown as PostHog's "null" value.
 import type { BreakdownFilter } from '../schemas.js';
 import { QueryError } from './errors.js';
+import { hogqlBreakdown, type HogQLRowContext } from './hogql-row.js';
 import { propertyText, type PropertySource } from './properties.js';
 import { int, join, sql, text, type Sql } from './sql.js';
 
@@ -13,7 +15,11 @@ export const DEFAULT_BREAKDOWN_LIMIT = 25;
 
 export interface BreakdownPart {
   key: string;
-  source: PropertySource;
+  source: PropertySource | 'hogql';
+  /** The value's text over the planners' events row (NULL when absent). */
+  text: Sql;
+  /** Whether it reads the event's person. */
+  persons: boolean;
   /** PostHog's normalize_url: trailing "/", "?" and "#" trimmed ("" becomes "/"). */
   normalizeUrl: boolean;
 }
@@ -29,35 +35,37 @@ export interface Breakdown extends BreakdownPart {
   hideOther: boolean;
 }
 
-function sourceOfType(type: string | null | undefined, attr: string): PropertySource {
+function sourceOfType(type: string | null | undefined, attr: string): PropertySource | 'hogql' {
   const t = type ?? 'event';
-  if (t !== 'event' && t !== 'person') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
+  if (t !== 'event' && t !== 'person' && t !== 'hogql') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
   return t;
 }
 
-export function breakdownOf(filter: BreakdownFilter | null | undefined): Breakdown | null {
+function part(ctx: HogQLRowContext, key: string, source: PropertySource | 'hogql', normalizeUrl: boolean, attr: string): BreakdownPart {
+  if (source !== 'hogql') return { key, source, normalizeUrl, text: propertyText(source, key), persons: source === 'person' };
+  return { key, source, normalizeUrl, ...hogqlBreakdown(ctx, key, attr) };
+}
+
+export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: HogQLRowContext): Breakdown | null {
   const common = { limit: filter?.breakdown_limit ?? DEFAULT_BREAKDOWN_LIMIT, hideOther: filter?.breakdown_hide_other_aggregation === true };
   const many = filter?.breakdowns;
   // As PostHog: a `breakdowns` list, when given, is the breakdown.
   if (many !== null && many !== undefined && many.length > 0) {
-    const parts = many.map((b, i) => ({ key: String(b.property), source: sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`), normalizeUrl: b.normalize_url === true }));
+    const parts = many.map((b, i) => part(ctx, String(b.property), sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`), b.normalize_url === true, `breakdownFilter.breakdowns.${i}.property`));
     return { ...parts[0], parts, multiple: true, asList: true, ...common };
   }
   const raw = filter?.breakdown;
   if (raw === null || raw === undefined) return null;
-  const part = {
-    key: Array.isArray(raw) ? raw[0] : raw, source: sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'),
-    normalizeUrl: filter?.breakdown_normalize_url === true,
-  };
-  return { ...part, parts: [part], multiple: false, asList: Array.isArray(raw), ...common };
+  const one = part(ctx, Array.isArray(raw) ? raw[0] : raw, sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'), filter?.breakdown_normalize_url === true, 'breakdownFilter.breakdown');
+  return { ...one, parts: [one], multiple: false, asList: Array.isArray(raw), ...common };
 }
 
 export function breakdownUsesPersons(b: Breakdown | null): boolean {
-  return b !== null && b.parts.some((p) => p.source === 'person');
+  return b !== null && b.parts.some((p) => p.persons);
 }
 
 function partValueSql(p: BreakdownPart): Sql {
-  const x = propertyText(p.source, p.key);
+  const x = p.text;
   const value = p.normalizeUrl ? sql`CASE WHEN rtrim(${x}, '/?#') = '' THEN '/' ELSE rtrim(${x}, '/?#') END` : x;
   return sql`coalesce(${value}, ${text(BREAKDOWN_NULL)})`;
 }

@@ -5,7 +5,8 @@ import type { ActionsNode, SeriesNode } from '../schemas.js';
 import { actionPropertyLists, actionSql, type ResolvedAction } from './actions.js';
 import type { TimeContext } from './dates.js';
 import { QueryError } from './errors.js';
-import { propertiesSql, usesPersons, type Properties, type ResolvedCohort, type ValueSets } from './properties.js';
+import { hogqlCondition, hogqlFiltersUsePersons, type HogQLExpressions, type HogQLRowContext } from './hogql-row.js';
+import { propertiesSql, usesPersons, type HogQLConditionOf, type Properties, type PropertyContext, type ResolvedCohort, type ValueSets } from './properties.js';
 import { raw, sql, timestamp, type Sql } from './sql.js';
 
 export interface PlanContext extends TimeContext {
@@ -16,6 +17,18 @@ export interface PlanContext extends TimeContext {
   actions: ReadonlyMap<number, ResolvedAction>;
   /** The cohorts its property filters name (nested ones too), by id, as the API resolved them. */
   cohorts: ReadonlyMap<number, ResolvedCohort>;
+  /** The query's HogQL texts (math, breakdowns, filters), parsed by the runner (planner/hogql-row.ts). */
+  hogql?: HogQLExpressions;
+}
+
+/** How the context's filters of type "hogql" become conditions. */
+export function hogqlFilters(ctx: HogQLRowContext): HogQLConditionOf {
+  return (source, attr) => hogqlCondition(ctx, source, attr);
+}
+
+/** What property filters are planned with: the plan's value sets, cohorts and HogQL texts. */
+export function propertyContext(ctx: PlanContext): PropertyContext {
+  return { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts, hogql: hogqlFilters(ctx) };
 }
 
 /** A row as the runner hands it to a plan: column name → plain JS value. */
@@ -25,6 +38,8 @@ export type Row = Record<string, unknown>;
 export interface Plan<R = unknown> {
   statements: Sql[];
   shape(results: Row[][]): R;
+  /** The query as HogQL (PostHog's `hogql` response field), where the planner writes it. */
+  hogql?: string;
 }
 
 /** `events e`, joined to the current person's row when person properties are needed. */
@@ -55,26 +70,28 @@ export function nodeAction(node: ActionsNode, ctx: Pick<PlanContext, 'actions'>,
  */
 export function nodeWhere(node: SeriesNode, ctx: PlanContext, attr: string): Sql[] {
   const out: Sql[] = [];
-  if (node.kind === 'ActionsNode') out.push(actionSql(nodeAction(node, ctx, attr), ctx, `${attr}.id`));
+  const props = propertyContext(ctx);
+  if (node.kind === 'ActionsNode') out.push(actionSql(nodeAction(node, ctx, attr), props, `${attr}.id`));
   else if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
-  if (node.properties) out.push(propertiesSql(node.properties as Properties, ctx, `${attr}.properties`));
-  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, ctx, `${attr}.fixedProperties`));
+  if (node.properties) out.push(propertiesSql(node.properties as Properties, props, `${attr}.properties`));
+  if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, props, `${attr}.fixedProperties`));
   return out;
 }
 
-export function queryPropertiesWhere(properties: unknown, ctx: PlanContext): Sql[] {
-  return properties ? [propertiesSql(properties as Properties, ctx, 'properties')] : [];
+export function queryPropertiesWhere(properties: unknown, ctx: PlanContext, attr = 'properties'): Sql[] {
+  return properties ? [propertiesSql(properties as Properties, propertyContext(ctx), attr)] : [];
 }
 
 /** Whether any of the property lists reads person properties (so the scan joins persons). */
-export function needsPersons(...lists: unknown[]): boolean {
-  return lists.some((p) => p !== null && p !== undefined && usesPersons(p as Properties));
+export function needsPersons(ctx: PlanContext, ...lists: unknown[]): boolean {
+  const given = lists.filter((p) => p !== null && p !== undefined);
+  return given.some((p) => usesPersons(p as Properties)) || hogqlFiltersUsePersons(ctx, given);
 }
 
 /** Whether a node's conditions read person properties (its action's steps included). */
-export function nodeUsesPersons(node: SeriesNode, ctx: Pick<PlanContext, 'actions'>): boolean {
+export function nodeUsesPersons(node: SeriesNode, ctx: PlanContext): boolean {
   const steps = node.kind === 'ActionsNode' ? actionPropertyLists(nodeAction(node, ctx)) : [];
-  return needsPersons(node.properties, node.fixedProperties, ...steps);
+  return needsPersons(ctx, node.properties, node.fixedProperties, ...steps);
 }
 
 /** A node's label: its event, "All events", or its action's name. */

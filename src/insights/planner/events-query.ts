@@ -3,7 +3,7 @@
 // event, properties and `where`, grouped by the plain columns when any column aggregates,
 // ordered (default newest first), one row past `limit` read to tell whether there is more.
 import type { EventsQuery } from '../schemas.js';
-import { eventsFrom, queryAction, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
+import { eventsFrom, propertyContext, queryAction, queryPropertiesWhere, needsPersons, type Plan, type PlanContext } from './context.js';
 import { actionPropertyLists, actionSql } from './actions.js';
 import { parseInstant } from './dates.js';
 import { translate } from './hogql-expr.js';
@@ -63,12 +63,12 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
   where.push(sql`e.timestamp < ${timestamp(before * 1000)}`);
   if (query.event) where.push(sql`e.event = ${query.event}`);
   const action = typeof query.actionId === 'number' ? queryAction(query.actionId, ctx, 'actionId') : null;
-  if (action) where.push(actionSql(action, ctx, 'actionId'));
+  if (action) where.push(actionSql(action, propertyContext(ctx), 'actionId'));
   if (query.personId) {
     if (!UUID.test(query.personId)) throw new QueryError('Must be a valid UUID.', 'personId');
     where.push(sql`e.person_id = ${text(query.personId)}::UUID`);
   }
-  where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx));
+  where.push(...queryPropertiesWhere(query.properties, ctx), ...queryPropertiesWhere(query.fixedProperties, ctx, 'fixedProperties'));
   for (const c of conditions) if (!c.aggregate) where.push(c.sql);
 
   const aggregated = columns.some((c) => c.aggregate);
@@ -94,7 +94,7 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     const counted = query.select.findIndex((s) => s.replace(/\s+/g, '') === 'count()');
     order.push(raw(`${(counted !== -1 ? counted : columns.findIndex((c) => c.aggregate)) + 1} DESC`));
   }
-  const persons = needsPersons(query.properties, query.fixedProperties, ...(action ? actionPropertyLists(action) : []))
+  const persons = needsPersons(ctx, query.properties, query.fixedProperties, ...(action ? actionPropertyLists(action) : []))
     || [...columns, ...conditions].some((c) => c.persons);
   const groupBy = aggregated ? columns.map((c, i) => (c.aggregate ? null : raw(String(i + 1)))).filter((x): x is Sql => x !== null) : [];
 

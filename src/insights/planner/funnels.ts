@@ -8,11 +8,10 @@
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
-import { breakdownOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
 import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
-import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 
 export interface FunnelStep {
@@ -95,17 +94,17 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const order = f.funnelOrderType ?? 'ordered';
   const windowUs = (f.funnelWindowInterval ?? 14) * UNIT_SECONDS[f.funnelWindowIntervalUnit ?? 'day'] * 1_000_000;
   const range = resolveRange(query.dateRange, 'day', ctx);
-  const breakdown = breakdownOf(query.breakdownFilter);
+  const breakdown = breakdownOf(query.breakdownFilter, ctx);
   refuseNormalizedUrl(breakdown);
   const attribution = f.breakdownAttributionType ?? 'first_touch';
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
 
-  const persons = needsPersons(query.properties) || query.series.some((s) => nodeUsesPersons(s, ctx)) || breakdown?.source === 'person';
+  const persons = needsPersons(ctx, query.properties) || query.series.some((s) => nodeUsesPersons(s, ctx)) || breakdownUsesPersons(breakdown);
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
   const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
-  if (breakdown) cols.push(sql`${propertyText(breakdown.source, breakdown.key)} AS bvr`);
+  if (breakdown) cols.push(sql`${breakdown.text} AS bvr`);
   const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx)];
   // Strict funnels number every event of the person; the others only the step events.
   if (order !== 'strict') where.push(or(conditions));

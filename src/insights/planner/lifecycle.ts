@@ -6,6 +6,7 @@
 import type { LifecycleQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
+import { lifecycleSelect, literal, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -36,7 +37,7 @@ export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<Lif
   const last = range.buckets[range.buckets.length - 1];
   const fromUs = localToUs(range.segments, addIntervals(first.localMs, interval, -1));
   const toUs = localToUs(range.segments, addIntervals(last.localMs, interval, 1));
-  const persons = needsPersons(query.properties) || nodeUsesPersons(node, ctx);
+  const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
   const bucketOf = (column: string) => bucketSql(localUs(raw(column), range.segments, fromUs, toUs), interval, ctx.weekStart);
 
   const statement = sql`WITH act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
@@ -48,8 +49,16 @@ s AS (SELECT b, CASE WHEN prev IS NULL AND cb = b THEN 'new' WHEN prev = b - 1 T
   UNION ALL SELECT b + 1 AS b, 'dormant' AS status, pid FROM l WHERE nxt IS NULL OR nxt > b + 1)
 SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id)} AND ${int(last.id)} GROUP BY ALL`;
 
+  // The first and last periods as HogQL values: instants for hours, local dates otherwise.
+  const periodValue = (localMs: number) => (interval === 'hour'
+    ? `toDateTime(${literal(new Date(localToUs(range.segments, localMs) / 1000).toISOString())})`
+    : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
   return {
     statements: [statement],
+    hogql: writtenOrNone(() => lifecycleSelect({
+      event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs, toUs, valueSets: ctx.valueSets,
+      interval, weekStart: ctx.weekStart, first: periodValue(first.localMs), last: periodValue(last.localMs),
+    })),
     shape([rows]) {
       const index = new Map(range.buckets.map((b, i) => [b.id, i]));
       const labels = range.buckets.map((b) => dayLabel(b.localMs, interval === 'hour'));

@@ -73,6 +73,9 @@ export function sourceOf(filter: PropertyFilter, attr: string): PropertySource {
   throw new QueryError(`Property filters of type "${type}" are not supported`, attr);
 }
 
+/** A filter of type "hogql" as a condition: its HogQL compiled over the events row (planner/hogql-row.ts). */
+export type HogQLConditionOf = (source: string, attr: string) => Sql;
+
 /** Every leaf filter of a properties value, in order. */
 export function leaves(properties: Properties): PropertyFilter[] {
   if (properties === null || properties === undefined) return [];
@@ -108,6 +111,8 @@ export interface PropertyContext {
   projectId: number;
   valueSets: ValueSets;
   cohorts: ReadonlyMap<number, ResolvedCohort>;
+  // How filters of type "hogql" become conditions (absent: they are refused).
+  hogql?: HogQLConditionOf;
 }
 
 const VALUE_SET_OPERATORS = new Set([
@@ -124,7 +129,7 @@ export function valueSetKey(filter: PropertyFilter): string {
 
 /** Filters whose matching values the runner must work out in JavaScript. */
 export function valueSetLookups(properties: Properties): PropertyFilter[] {
-  return leaves(properties).filter((f) => VALUE_SET_OPERATORS.has(f.operator ?? 'exact') && f.value !== null && f.value !== undefined);
+  return leaves(properties).filter((f) => f.type !== 'hogql' && VALUE_SET_OPERATORS.has(f.operator ?? 'exact') && f.value !== null && f.value !== undefined);
 }
 
 /** The distinct values a value-set filter must be decided on: (text, JSON) pairs. */
@@ -212,9 +217,14 @@ function polarCohort(filter: PropertyFilter, members: Sql): Sql {
 
 /** One leaf filter as a boolean SQL expression. */
 export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: string): Sql {
-  const valueSets = ctx.valueSets;
+  const { valueSets, hogql } = ctx;
   if (COHORT_FILTER_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set()));
   if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
+  // PostHog's HogQL filter: the key is an expression, operator and value are not read.
+  if (filter.type === 'hogql') {
+    if (hogql === undefined) throw new QueryError('Property filters of type "hogql" are not supported here', attr);
+    return sql`coalesce(${hogql(filter.key, attr)}, FALSE)`;
+  }
   const operator = filter.operator ?? 'exact';
   if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
   const x = propertyText(sourceOf(filter, attr), filter.key);

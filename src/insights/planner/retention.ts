@@ -6,10 +6,10 @@
 // with a date range of another length), periods after the range 0.
 import type { RetentionEntityValue, RetentionQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
-import { propertyText } from './properties.js';
 import { eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
+import { literal, retentionSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -82,13 +82,13 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
 
   const target = entityNode(f.targetEntity, { event: '$pageview' }, 'retentionFilter.targetEntity');
   const returning = entityNode(f.returningEntity, target, 'retentionFilter.returningEntity');
-  const breakdown = breakdownOf(query.breakdownFilter);
+  const breakdown = breakdownOf(query.breakdownFilter, ctx);
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
   refuseNormalizedUrl(breakdown);
-  const persons = needsPersons(query.properties) || nodeUsesPersons(target, ctx) || nodeUsesPersons(returning, ctx) || breakdownUsesPersons(breakdown);
+  const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(target, ctx) || nodeUsesPersons(returning, ctx) || breakdownUsesPersons(breakdown);
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
-  const value = breakdown ? sql`coalesce(${propertyText(breakdown.source, breakdown.key)}, '')` : null;
+  const value = breakdown ? sql`coalesce(${breakdown.text}, '')` : null;
   const unit = value ? sql`e.person_id::VARCHAR || chr(31) || ${value}` : raw('e.person_id');
   const bv = value ? raw(', bv') : raw('');
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
@@ -128,8 +128,19 @@ SELECT c, 0 AS k, count(*) AS n${bv} FROM cohort GROUP BY ALL
 UNION ALL
 ${f.cumulative ? cumulativeReturns : returns}`;
 
+  // The first and last cohort periods as HogQL values: instants for hours, local dates otherwise.
+  const periodValue = (localMs: number) => (interval === 'hour'
+    ? `toDateTime(${literal(new Date(localToUs(segments, localMs) / 1000).toISOString())})`
+    : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
+  const properties = (node: typeof target) => [node.properties, query.properties];
   return {
     statements: [statement],
+    hogql: breakdown || f.cumulative ? undefined : writtenOrNone(() => retentionSelect({
+      // First time: the target's whole history (from the project's first event) decides the cohort.
+      target: { event: seriesEvent(target), properties: properties(target), fromUs: firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, toUs: endUs, valueSets: ctx.valueSets },
+      returning: { event: seriesEvent(returning), properties: properties(returning), fromUs: startUs, toUs: endUs, valueSets: ctx.valueSets, minimum },
+      firstTime, interval, weekStart: ctx.weekStart, first: periodValue(firstStart), last: periodValue(lastStart), lookahead,
+    })),
     shape([rows]) {
       // Per breakdown value (one '' without a breakdown): cohort and period → persons.
       const counts = new Map<string, Map<string, number>>();

@@ -4,6 +4,7 @@
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
+import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -41,7 +42,7 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
   const criteria = query.stickinessFilter?.stickinessCriteria;
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
   const statements = runs.map(({ node, order, range: r }) => {
-    const persons = needsPersons(query.properties) || nodeUsesPersons(node, ctx);
+    const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
     const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
     return sql`WITH active AS (SELECT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
       ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
@@ -49,8 +50,13 @@ export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<S
 act AS (SELECT pid, count(*) AS n FROM active GROUP BY pid)
 SELECT n, count(*) AS persons FROM act GROUP BY n`;
   });
+  const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,
+    hogql: writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
+      event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
+      valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted,
+    })).join(' UNION ALL ')),
     shape(results) {
       const items = runs.map((run, k) => {
         const size = run.range.buckets.length;

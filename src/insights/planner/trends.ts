@@ -8,6 +8,8 @@ import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWh
 import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
+import { rowExpression } from './hogql-row.js';
+import { literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
 import { propertyNumber, type PropertySource } from './properties.js';
 import { and, float, int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
@@ -26,7 +28,7 @@ export interface TrendsAction {
   custom_name: string | null;
   math: string;
   math_property: string | null;
-  math_hogql: null;
+  math_hogql: string | null;
   math_group_type_index: null;
   properties: Record<string, never>;
 }
@@ -99,7 +101,7 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
   const { node, range } = run;
   const math = mathOf(node);
   const prop = mathProperty(node, run.order);
-  const persons = needsPersons(query.properties) || nodeUsesPersons(node, ctx) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
+  const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const window = ACTIVE_WINDOW[math];
 
@@ -126,6 +128,8 @@ daily AS (SELECT d${part}, sum(v) AS v FROM deltas GROUP BY ALL)
 SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}ORDER BY d) AS active FROM daily`;
   }
 
+  if (math === 'hogql') return hogqlMathStatement(query, run, ctx, breakdown, totalValue, persons, local);
+
   const cols: Sql[] = [];
   if (!totalValue) cols.push(sql`${bucketSql(local, range.interval, ctx.weekStart)} AS b`);
   if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
@@ -139,6 +143,59 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
   if (breakdown) select.push(sql`${foldedValueSql(breakdown)} AS bv`);
   select.push(sql`${aggregateSql(math)} AS v`);
   return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM base GROUP BY ALL`;
+}
+
+/**
+ * math "hogql": the series' own aggregate over each bucket's (and breakdown value's) events.
+ * The scan keeps every column of the event as `e` (its person's as person_properties,
+ * person_created_at and person_is_identified), so the expression reads the row as the
+ * compiler's events table.
+ */
+function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean, joinPersons: boolean, local: Sql): Sql {
+  const attr = `series.${run.order}.math_hogql`;
+  const source = run.node.math_hogql ?? '';
+  const { expr, persons } = rowExpression(ctx, source, attr, 'e', null);
+  if (expr.aggregate === null) throw new QueryError(`math_hogql must aggregate the events, e.g. avg(properties.$screen_width): ${source}`, attr);
+  const cols: Sql[] = [raw('e.*')];
+  if (persons || joinPersons) cols.push(raw('p.properties AS person_properties, p.created_at AS person_created_at, p.is_identified AS person_is_identified'));
+  if (!totalValue) cols.push(sql`${bucketSql(local, run.range.interval, ctx.weekStart)} AS b`);
+  if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
+  const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons || joinPersons)} WHERE ${seriesWhere(query, run, ctx, run.range.fromUs)}`;
+  const select: Sql[] = [];
+  if (!totalValue) select.push(raw('e.b'));
+  if (breakdown) select.push(sql`${foldedValueSql(breakdown)} AS bv`);
+  // The expression's value as a number (PostHog's series values are numbers; NULL: no value, 0).
+  select.push(sql`coalesce(TRY_CAST(${expr.sql} AS DOUBLE), 0) AS v`);
+  return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM base e GROUP BY ALL`;
+}
+
+/** A series' aggregate as HogQL; null for the active-user maths, which no one aggregate writes. */
+function aggregateText(node: SeriesNode, prop: { source: PropertySource; key: string } | null): string | null {
+  const math = mathOf(node);
+  const x = prop ? `toFloat(${prop.source === 'person' ? 'person.' : ''}properties[${literal(prop.key)}])` : '';
+  switch (math) {
+    case 'total': return 'count()';
+    case 'dau': return 'count(DISTINCT person_id)';
+    case 'unique_session': return 'count(DISTINCT $session_id)';
+    case 'sum': case 'avg': case 'min': case 'max': return `coalesce(${math}(${x}), 0)`;
+    case 'hogql': return `coalesce(toFloat(${node.math_hogql ?? ''}), 0)`;
+    default: return QUANTILES[math] !== undefined ? `coalesce(quantile(${QUANTILES[math]})(${x}), 0)` : null;
+  }
+}
+
+/** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's. */
+function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
+  const selects: string[] = [];
+  for (const run of runs) {
+    const aggregate = aggregateText(run.node, mathProperty(run.node, run.order));
+    if (aggregate === null) return undefined;
+    selects.push(seriesSelect({
+      aggregate, event: seriesEvent(run.node), properties: [run.node.properties, run.node.fixedProperties, query.properties],
+      fromUs: run.range.fromUs, toUs: run.range.toUs, interval: totalValue ? null : run.range.interval, weekStart: ctx.weekStart,
+      breakdown, valueSets: ctx.valueSets,
+    }));
+  }
+  return selects.join(' UNION ALL ');
 }
 
 /** Per breakdown value (or '' without one): the series' data over the run's buckets. */
@@ -199,7 +256,7 @@ function filterObject(query: TrendsQuery, range: ResolvedRange): Record<string, 
 function actionOf(node: SeriesNode, order: number, days: string[], ctx: PlanContext): TrendsAction {
   return {
     days, ...nodeEntity(node), order, name: nodeName(node, ctx), custom_name: node.custom_name ?? null,
-    math: mathOf(node), math_property: node.math_property ?? null, math_hogql: null, math_group_type_index: null, properties: {},
+    math: mathOf(node), math_property: node.math_property ?? null, math_hogql: node.math_hogql ?? null, math_group_type_index: null, properties: {},
   };
 }
 
@@ -208,7 +265,7 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
   const totalValue = TOTAL_VALUE_DISPLAYS.has(display);
   const interval: Interval = totalValue ? 'day' : (query.interval ?? 'day');
   const range = resolveRange(query.dateRange, interval, ctx);
-  const breakdown = breakdownOf(query.breakdownFilter);
+  const breakdown = breakdownOf(query.breakdownFilter, ctx);
   const compare = query.compareFilter?.compare === true && query.dateRange?.date_from !== 'all';
   const formulas = formulaList(query);
   const smoothing = query.trendsFilter?.smoothingIntervals ?? 1;
@@ -229,6 +286,7 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
 
   return {
     statements,
+    hogql: writtenOrNone(() => trendsText(query, runs, ctx, breakdown, totalValue)),
     shape(results) {
       const items: TrendsItem[][] = runs.map((run, k) => {
         const math = mathOf(run.node);

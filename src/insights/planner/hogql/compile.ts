@@ -31,11 +31,12 @@ export interface CompiledQuery {
   paginated: { limit: number; offset: number } | null;
 }
 
-type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions';
-const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions']);
+type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions' | 'groups';
+const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions', 'groups']);
 const STAR: Record<TableName, string[]> = {
-  events: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id'],
-  persons: ['id', 'created_at', 'properties'],
+  events: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id', '$group_0', '$group_1', '$group_2', '$group_3', '$group_4'],
+  persons: ['id', 'created_at', 'properties', 'is_identified'],
+  groups: ['index', 'key', 'created_at', 'properties'],
   person_distinct_ids: ['distinct_id', 'person_id'],
   sessions: ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$is_bounce'],
 };
@@ -80,8 +81,12 @@ interface Source {
   persons: boolean;
   /** Events whose session's fields are read (`session.*`, joined in its subquery). */
   sessions: boolean;
+  /** Events whose group of these type indexes is read (`group_N.*`, joined in its subquery). */
+  groups?: Set<number>;
   columns: Map<string, SubColumn> | null;
   subquery: Sql | null;
+  /** An insight's events row (compileRowExpression): its person is the planner's joined `p`, not a column of its subquery. */
+  personAlias?: string;
 }
 
 interface Scope {
@@ -127,6 +132,27 @@ function slice(source: readonly string[], node: HogNode): string | null {
 }
 
 export function compileHogQL(root: HogNode, source: string, ctx: CompileContext): CompiledQuery {
+  return compiler(source, ctx).top(root);
+}
+
+/** A HogQL expression over an insight's events row, as the planners read it (planner/hogql-row.ts). */
+export interface RowExpression {
+  expr: Expr;
+  /** Whether it reads the event's person (the planner joins persons). */
+  persons: boolean;
+}
+
+/**
+ * One HogQL expression (a trends math, a breakdown, a property filter) over the planners'
+ * events row: the events table as `alias` (its columns by their own names), its person as
+ * `personAlias` when given (the planners' `LEFT JOIN persons p`), else as the row's own
+ * person_properties and person_created_at columns. Subqueries in it are scoped as any.
+ */
+export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext, alias: string, personAlias?: string): RowExpression {
+  return compiler(source, ctx).row(node, alias, personAlias);
+}
+
+function compiler(source: string, ctx: CompileContext) {
   const codePoints = Array.from(source);
   const tz = ctx.timezone === 'UTC' ? SESSION_ZONE : sql`${text(ctx.timezone)}`;
   const project = int(ctx.projectId);
@@ -157,9 +183,14 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     const [head, ...more] = rest;
     if (head === 'id' && more.length === 0) return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
     src.persons = true;
-    if (head === 'created_at' && more.length === 0) return expr(raw(`${a}.person_created_at`), 'DateTime', [], { nullable: true });
+    const [createdAt, properties, identified] = src.personAlias !== undefined
+      ? [`${src.personAlias}.created_at`, `${src.personAlias}.properties`, `${src.personAlias}.is_identified`]
+      : [`${a}.person_created_at`, `${a}.person_properties`, `${a}.person_is_identified`];
+    if (head === 'created_at' && more.length === 0) return expr(raw(createdAt), 'DateTime', [], { nullable: true });
+    // A personless event's person is no row: not identified.
+    if (head === 'is_identified' && more.length === 0) return expr(raw(`coalesce(${identified}, FALSE)`), 'Bool', [], { nullable: false });
     if (head === 'properties') {
-      return more.length === 0 ? expr(raw(`CAST(${a}.person_properties AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(`${a}.person_properties`), more, false, a);
+      return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a);
     }
     src.persons = false;
     return null;
@@ -194,6 +225,10 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
           case 'created_at': return column('timestamp', 'DateTime');
           case '$session_id': return column('session_id', 'String', true);
           case 'elements_chain': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
+          // The key of the event's group of type index N (the persons step writes it into
+          // the properties from $groups); '' without one, as PostHog's column.
+          case '$group_0': case '$group_1': case '$group_2': case '$group_3': case '$group_4':
+            return rest.length === 0 ? expr(sql`coalesce(json_extract_string(${raw(`${a}.properties`)}, ${text(`/${String(head)}`)}), '')`, 'String', [], { nullable: false }) : null;
           case 'person':
           case 'poe': return personField(src, rest);
           // The event's distinct id mapping: its person is the event's current one.
@@ -201,7 +236,23 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
             if (rest.length === 1 && rest[0] === 'distinct_id') return expr(raw(`${a}.distinct_id`), 'String', [], { nullable: false });
             if (rest.length === 1 && rest[0] === 'person_id') return expr(raw(`${a}.person_id`), 'UUID', [], { nullable: false });
             return rest[0] === 'person' ? personField(src, rest.slice(1)) : null;
+          // The event's group of type index N (PostHog's lazy join on $group_N): a LEFT JOIN,
+          // an event without one reads NULLs.
+          case 'group_0': case 'group_1': case 'group_2': case 'group_3': case 'group_4': {
+            if (src.personAlias !== undefined || rest.length === 0) return null;
+            const n = Number(String(head).slice(-1));
+            const [field, ...more] = rest;
+            const c = `${a}.group_${n}_`;
+            let found: Expr | null = null;
+            if (field === 'key' && more.length === 0) found = expr(raw(`${c}key`), 'String', [], { nullable: true });
+            else if (field === 'index' && more.length === 0) found = expr(raw(`${c}index`), 'Int', [], { nullable: true });
+            else if (field === 'created_at' && more.length === 0) found = expr(raw(`${c}created_at`), 'DateTime', [], { nullable: true });
+            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${c}properties AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(`${c}properties`), more, false, a);
+            if (found !== null) (src.groups ??= new Set()).add(n);
+            return found;
+          }
           case 'session': {
+            if (src.personAlias !== undefined) return null;
             const f = rest.length === 1 && Object.hasOwn(SESSION_FIELDS, String(rest[0])) ? SESSION_FIELDS[String(rest[0])] : undefined;
             if (f === undefined) return null;
             src.sessions = true;
@@ -215,6 +266,15 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
         switch (head) {
           case 'id': return column('id', 'UUID');
           case 'created_at': return column('created_at', 'DateTime');
+          case 'is_identified': return column('is_identified', 'Bool');
+        }
+        return null;
+      case 'groups':
+        switch (head) {
+          case 'index': return column('type_index', 'Int');
+          case 'key': return column('key', 'String');
+          case 'created_at': return column('created_at', 'DateTime');
+          // Groups keep their current state only: when it last changed is not stored.
         }
         return null;
       case 'person_distinct_ids':
@@ -235,16 +295,21 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     if (src.subquery !== null) return src.subquery;
     switch (src.table!) {
       case 'events': {
-        if (!src.persons && !src.sessions) return sql`(SELECT * FROM events WHERE project = ${project})`;
+        if (!src.persons && !src.sessions && !src.groups?.size) return sql`(SELECT * FROM events WHERE project = ${project})`;
         const extra: Sql[] = [raw('ev.*')];
         const joins: Sql[] = [];
         if (src.persons) {
-          extra.push(raw('pe.properties AS person_properties, pe.created_at AS person_created_at'));
+          extra.push(raw('pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified'));
           joins.push(raw(' LEFT JOIN persons pe ON pe.project = ev.project AND pe.id = ev.person_id'));
         }
         if (src.sessions) {
           extra.push(raw('se.* EXCLUDE (project)'));
           joins.push(sql` LEFT JOIN (${sessionsSql('session_')}) se ON se.session_session_id = ev.session_id`);
+        }
+        for (const n of src.groups ?? []) {
+          const g = `g${n}`;
+          extra.push(raw(`${g}.key AS group_${n}_key, ${g}.type_index AS group_${n}_index, ${g}.created_at AS group_${n}_created_at, ${g}.properties AS group_${n}_properties`));
+          joins.push(sql` LEFT JOIN groups ${raw(g)} ON ${raw(g)}.project = ev.project AND ${raw(g)}.type_index = ${int(n)} AND ${raw(g)}.key = json_extract_string(ev.properties, ${text(`/$group_${n}`)})`);
         }
         return sql`(SELECT ${join(extra, ', ')} FROM events ev${{ parts: joins }} WHERE ev.project = ${project})`;
       }
@@ -252,9 +317,11 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
         return sql`(${sessionsSql('')})`;
       case 'persons':
         return sql`(SELECT * FROM persons WHERE project = ${project})`;
+      case 'groups':
+        return sql`(SELECT * FROM groups WHERE project = ${project})`;
       case 'person_distinct_ids':
         return src.persons
-          ? sql`(SELECT d.*, pe.properties AS person_properties, pe.created_at AS person_created_at FROM person_distinct_ids d LEFT JOIN persons pe ON pe.project = d.project AND pe.id = d.person_id WHERE d.project = ${project})`
+          ? sql`(SELECT d.*, pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified FROM person_distinct_ids d LEFT JOIN persons pe ON pe.project = d.project AND pe.id = d.person_id WHERE d.project = ${project})`
           : sql`(SELECT * FROM person_distinct_ids WHERE project = ${project})`;
     }
   }
@@ -515,8 +582,18 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
         if (chain[chain.length - 1] === '*') return fail('Cannot use * here: select it at the top of a SELECT, or count(*)', node);
         return field(node, chain, scope);
       }
-      case 'Alias':
-        return compile(node.expr as HogNode, scope);
+      case 'Alias': {
+        // Inside its own expression a select alias names the column it shadows (PostHog's
+        // resolver adds an alias once its expression is resolved): `x + 1 AS x` adds one once.
+        const name = String(node.alias);
+        if (scope.aliases.get(name) !== node.expr || scope.resolving.has(name)) return compile(node.expr as HogNode, scope);
+        scope.resolving.add(name);
+        try {
+          return compile(node.expr as HogNode, scope);
+        } finally {
+          scope.resolving.delete(name);
+        }
+      }
       case 'Placeholder':
         return placeholder(node, scope);
       case 'And':
@@ -660,8 +737,6 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       else scope.ctes.set(name, cte.expr as HogNode);
     }
     scope.windows = (node.window_exprs ?? {}) as Record<string, HogNode>;
-    if (node.array_join_op) fail('ARRAY JOIN is not supported here: use arrayJoin(array) in the select list', node);
-    if (node.limit_by) fail('LIMIT BY is not supported here', node);
 
     const joins: { j: HogNode; src: Source }[] = [];
     for (let j = node.select_from as HogNode | null; j; j = j.next_join as HogNode | null) {
@@ -678,6 +753,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
       if (scope.aliases.has(alias)) fail(`Cannot redefine an alias with the name: ${alias}`, item);
       scope.aliases.set(alias, item.expr as HogNode);
     }
+    const arrayJoinClause = node.array_join_op ? arrayJoinFrom(node, scope) : null;
     const columns: Part['columns'] = [];
     for (const item of items) {
       const chain = item.node === 'Field' ? (item.chain as unknown[]) : null;
@@ -722,7 +798,9 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     });
     if (node.group_by_mode === 'all' && groupBy.length === 0) groupBy.push(raw('ALL'));
     if (node.having) having.push(compile(node.having as HogNode, scope).sql);
-    const qualify = node.qualify ? compile(node.qualify as HogNode, scope).sql : null;
+    const qualifies: Sql[] = node.qualify ? [compile(node.qualify as HogNode, scope).sql] : [];
+    if (node.limit_by) qualifies.push(limitBy(node.limit_by as HogNode, (node.order_by ?? []) as HogNode[], columns, scope));
+    const qualify = qualifies.length ? join(qualifies, ' AND ') : null;
     const orderBy = ((node.order_by ?? []) as HogNode[]).map((o) => {
       const at = aliasPosition((o.node === 'OrderExpr' ? o.expr : o) as HogNode);
       return at !== undefined ? raw(`${at}${o.order === 'DESC' ? ' DESC' : ' ASC'}`) : orderItem(o, scope, columns.length);
@@ -758,6 +836,7 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     });
 
     const parts: Sql[] = [sql`SELECT ${raw(node.distinct === true ? 'DISTINCT ' : '')}${join(columns.map((c) => sql`${c.expr.sql} AS ${raw(c.sqlName)}`), ', ')}`];
+    if (arrayJoinClause !== null) from.push(arrayJoinClause);
     for (const { alias, array } of scope.arrayJoins.values()) {
       const unnested = sql`(SELECT unnest(${array}) AS v) AS ${raw(alias)}`;
       from.push(from.length ? sql` CROSS JOIN LATERAL ${unnested}` : unnested);
@@ -771,6 +850,51 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
     if (limitSql) parts.push(sql` LIMIT ${limitSql}`);
     if (offset) parts.push(sql` OFFSET ${offset}`);
     return { sql: { parts }, columns };
+  }
+
+  // ARRAY JOIN a AS x, b AS y (ClickHouse's clause): a row per element, the arrays zipped
+  // (a shorter one reads NULL past its end); LEFT ARRAY JOIN keeps a row whose arrays are
+  // empty, its elements NULL. A lateral unnest joined after the FROM's tables; each alias
+  // names its element wherever a column can be named.
+  function arrayJoinFrom(node: HogNode, scope: Scope): Sql {
+    if (scope.sources.length === 0) fail('ARRAY JOIN needs a FROM clause', node);
+    const alias = id('a');
+    const unnests = ((node.array_join_list ?? []) as HogNode[]).map((item, i) => {
+      if (item.node !== 'Alias') fail('ARRAY JOIN arrays must have an alias, e.g. ARRAY JOIN arr AS x', item);
+      const array = compile(item.expr as HogNode, scope);
+      if (array.aggregate !== null) fail(`Aggregation '${array.aggregate}' cannot be inside ARRAY JOIN`, item);
+      if (array.type !== 'Array' && array.type !== 'Unknown') fail('ARRAY JOIN needs an array: a property holding one reads as text, use JSONExtractArrayRaw(properties, key)', item);
+      const name = String(item.alias);
+      if (RESERVED.has(name.toLowerCase())) fail(`"${name}" cannot be an alias or identifier, as it's a reserved keyword`, item);
+      scope.lambdas.set(name, `${alias}.v${i}`);
+      return sql`unnest(${array.sql}) AS ${raw(`v${i}`)}`;
+    });
+    const lateral = sql`(SELECT ${join(unnests, ', ')}) AS ${raw(alias)}`;
+    return node.array_join_op === 'LEFT ARRAY JOIN' ? sql` LEFT JOIN LATERAL ${lateral} ON TRUE` : sql` CROSS JOIN LATERAL ${lateral}`;
+  }
+
+  // LIMIT n [OFFSET m] BY exprs: the first n rows (after m) of each value of exprs, in the
+  // query's ORDER BY (ClickHouse's), as a QUALIFY on their row number.
+  function limitBy(spec: HogNode, order: HogNode[], columns: Part['columns'], scope: Scope): Sql {
+    const count = (n: HogNode | null | undefined, what: string): number => {
+      const value = n === null || n === undefined ? 0 : n.node === 'Constant' ? n.value : undefined;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return fail(`LIMIT BY ${what} must be a whole number`, n ?? spec);
+      return value;
+    };
+    const n = count(spec.n as HogNode, 'count');
+    const offset = count(spec.offset_value as HogNode | null, 'offset');
+    // A position in the select list is its column's expression (in a window it would be a constant).
+    const value = (e: HogNode): Sql => {
+      if (e.node === 'Constant' && typeof e.value === 'number' && Number.isInteger(e.value)) {
+        if (e.value < 1 || e.value > columns.length) fail(`ORDER BY position ${e.value} is not in the select list`, e);
+        return columns[e.value - 1].expr.sql;
+      }
+      return compile(e, scope).sql;
+    };
+    const by = ((spec.exprs ?? []) as HogNode[]).map(value);
+    const ordered = order.map((o) => sql`${value((o.node === 'OrderExpr' ? o.expr : o) as HogNode)}${raw(o.order === 'DESC' ? ' DESC' : ' ASC')}`);
+    const rowNumber = sql`row_number() OVER (PARTITION BY ${join(by, ', ')}${ordered.length ? sql` ORDER BY ${join(ordered, ', ')}` : raw('')})`;
+    return sql`(${rowNumber} BETWEEN ${int(offset + 1)} AND ${int(offset + n)})`;
   }
 
   function query(node: HogNode, parent: Scope | null, limit: ((given: Sql | null) => Sql | null) | null = null): Part {
@@ -790,20 +914,43 @@ export function compileHogQL(root: HogNode, source: string, ctx: CompileContext)
 
   // The top SELECT: PostHog's paginator when it has no LIMIT (one row more than asked, to
   // tell hasMore), else its LIMIT capped at MAX_ROWS; each SELECT of a set query likewise.
-  const capped = (given: Sql | null): Sql => (given === null ? sql`${int(DEFAULT_ROWS)}` : sql`least(${given}, ${int(MAX_ROWS)})`);
-  let paginated: CompiledQuery['paginated'] = null;
-  let top: Part;
-  if (root.node === 'SelectQuery' && !root.limit) {
-    const offset = (root.offset as HogNode | null | undefined)?.value;
-    paginated = { limit: DEFAULT_ROWS, offset: typeof offset === 'number' ? offset : 0 };
-    top = query(root, null, () => sql`${int(DEFAULT_ROWS + 1)}`);
-  } else {
-    top = query(root, null, capped);
+  function top(root: HogNode): CompiledQuery {
+    const capped = (given: Sql | null): Sql => (given === null ? sql`${int(DEFAULT_ROWS)}` : sql`least(${given}, ${int(MAX_ROWS)})`);
+    let paginated: CompiledQuery['paginated'] = null;
+    let part: Part;
+    if (root.node === 'SelectQuery' && !root.limit) {
+      const offset = (root.offset as HogNode | null | undefined)?.value;
+      paginated = { limit: DEFAULT_ROWS, offset: typeof offset === 'number' ? offset : 0 };
+      part = query(root, null, () => sql`${int(DEFAULT_ROWS + 1)}`);
+    } else {
+      part = query(root, null, capped);
+    }
+    return {
+      statement: part.sql,
+      columns: part.columns.map((c) => ({ name: c.name, type: chType(c.expr, ctx.timezone), expr: c.expr })),
+      paginated,
+    };
   }
-  return {
-    statement: top.sql,
-    columns: top.columns.map((c) => ({ name: c.name, type: chType(c.expr, ctx.timezone), expr: c.expr })),
-    paginated,
-  };
+
+  function row(node: HogNode, alias: string, personAlias?: string): RowExpression {
+    const scope = scopeOf(null);
+    const src: Source = { name: 'events', sqlAlias: alias, table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias };
+    scope.sources.push(src);
+    if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
+    const e = compile(node, scope);
+    return { expr: e, persons: src.persons };
+  }
+
+  return { top, row };
+}
+
+/** Whether an expression calls arrayJoin outside a subquery (it needs a FROM to join to). */
+function containsArrayJoin(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(containsArrayJoin);
+  if (typeof node !== 'object' || node === null) return false;
+  const n = node as HogNode;
+  if (n.node === 'SelectQuery' || n.node === 'SelectSetQuery') return false;
+  if (n.node === 'Call' && n.name === 'arrayJoin') return true;
+  return Object.values(n).some(containsArrayJoin);
 }
 

@@ -1,0 +1,102 @@
+// HogQL where PostHog's insights accept it: a trends series' `math: "hogql"` (math_hogql), a
+// breakdown of type "hogql", and property filters of type "hogql" (trends, funnels,
+// retention, lifecycle, stickiness, EventsQuery). The runner parses every such text before
+// planning (the parser is asynchronous, planners are not) and hands the trees over in the
+// plan context; here each is compiled by the HogQL compiler (./hogql/compile.ts) over the
+// planners' events row, `e`, with its person as `p`: no user text reaches DuckDB.
+import { QueryError } from './errors.js';
+import { compileRowExpression, type RowExpression } from './hogql/compile.js';
+import { HogQLError, str, type HogNode } from './hogql/expr.js';
+import { leaves, type Properties } from './properties.js';
+import { sql, type Sql } from './sql.js';
+
+/** Parsed HogQL expressions of a query, by their text. */
+export type HogQLExpressions = ReadonlyMap<string, HogNode>;
+
+export interface HogQLRowContext {
+  projectId: number;
+  zone: string;
+  weekStart: 0 | 1;
+  hogql?: HogQLExpressions;
+}
+
+/** A HogQL text of the query and the field it came from (for errors). */
+export interface HogQLSource {
+  source: string;
+  attr: string;
+}
+
+/**
+ * `source` compiled over the events row `alias`, its person `personAlias` (default `p`;
+ * null: the row's own person_properties / person_created_at columns).
+ */
+export function rowExpression(ctx: HogQLRowContext, source: string, attr: string, alias = 'e', personAlias: string | null = 'p'): RowExpression {
+  const node = ctx.hogql?.get(source);
+  if (node === undefined) throw new Error(`HogQL not parsed before planning: ${attr}`);
+  try {
+    return compileRowExpression(node, source, {
+      projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: {}, variables: {}, filters: null,
+    }, alias, personAlias ?? undefined);
+  } catch (err) {
+    if (err instanceof HogQLError) throw new QueryError(`${err.message} (in ${attr}: ${source})`, attr);
+    throw err;
+  }
+}
+
+/** A property filter of type "hogql": its expression as the event's condition (no aggregates). */
+export function hogqlCondition(ctx: HogQLRowContext, source: string, attr: string): Sql {
+  const { expr } = rowExpression(ctx, source, attr);
+  if (expr.aggregate !== null) throw new QueryError(`Aggregation '${expr.aggregate}' is not allowed in a property filter: ${source}`, attr);
+  return expr.type === 'Bool' ? expr.sql : sql`TRY_CAST(${expr.sql} AS BOOLEAN)`;
+}
+
+/** A breakdown of type "hogql": the expression's value as text (NULL stays NULL), and whether it reads the person. */
+export function hogqlBreakdown(ctx: HogQLRowContext, source: string, attr: string): { text: Sql; persons: boolean } {
+  const { expr, persons } = rowExpression(ctx, source, attr);
+  if (expr.aggregate !== null) throw new QueryError(`Aggregation '${expr.aggregate}' is not allowed in a breakdown: ${source}`, attr);
+  return { text: str(expr), persons };
+}
+
+/** Whether any filter of type "hogql" in the lists reads the event's person. */
+export function hogqlFiltersUsePersons(ctx: HogQLRowContext, lists: readonly unknown[]): boolean {
+  return lists.some((p) => leaves(p as Properties).some((f) => f.type === 'hogql' && typeof f.key === 'string' && rowExpression(ctx, f.key, 'properties').persons));
+}
+
+interface QueryShape {
+  kind?: unknown;
+  properties?: unknown;
+  fixedProperties?: unknown;
+  series?: { math?: unknown; math_hogql?: unknown; properties?: unknown; fixedProperties?: unknown }[];
+  breakdownFilter?: { breakdown_type?: unknown; breakdown?: unknown; breakdowns?: { type?: unknown; property?: unknown }[] | null } | null;
+  retentionFilter?: { targetEntity?: { properties?: unknown } | null; returningEntity?: { properties?: unknown } | null } | null;
+}
+
+/** Every HogQL text a query carries outside a HogQLQuery, to parse before planning. */
+export function hogqlSources(query: QueryShape): HogQLSource[] {
+  const out: HogQLSource[] = [];
+  const filters = (list: unknown, attr: string) => {
+    if (list === null || list === undefined || typeof list !== 'object') return;
+    for (const f of leaves(list as Properties)) if (f.type === 'hogql' && typeof f.key === 'string') out.push({ source: f.key, attr });
+  };
+  filters(query.properties, 'properties');
+  filters(query.fixedProperties, 'fixedProperties');
+  (query.series ?? []).forEach((s, i) => {
+    if (s.math === 'hogql') {
+      if (typeof s.math_hogql !== 'string' || s.math_hogql.trim() === '') throw new QueryError('Math "hogql" needs a math_hogql expression', `series.${i}.math_hogql`);
+      out.push({ source: s.math_hogql, attr: `series.${i}.math_hogql` });
+    }
+    filters(s.properties, `series.${i}.properties`);
+    filters(s.fixedProperties, `series.${i}.fixedProperties`);
+  });
+  const b = query.breakdownFilter;
+  if (b?.breakdowns && b.breakdowns.length > 0) {
+    b.breakdowns.forEach((x, i) => {
+      if (x.type === 'hogql') out.push({ source: String(x.property), attr: `breakdownFilter.breakdowns.${i}.property` });
+    });
+  } else if (b?.breakdown_type === 'hogql' && b.breakdown !== null && b.breakdown !== undefined) {
+    out.push({ source: String(Array.isArray(b.breakdown) ? b.breakdown[0] : b.breakdown), attr: 'breakdownFilter.breakdown' });
+  }
+  filters(query.retentionFilter?.targetEntity?.properties, 'retentionFilter.targetEntity.properties');
+  filters(query.retentionFilter?.returningEntity?.properties, 'retentionFilter.returningEntity.properties');
+  return out;
+}

@@ -1,0 +1,242 @@
+// What an insight computed, written as HogQL: PostHog answers each insight query with the
+// HogQL of the query that produced it (its `hogql` field; the series' SELECTs joined by
+// UNION ALL). Here the trends, stickiness, lifecycle and retention planners' statements as HogQL text, with hedgerow's semantics
+// (property filters match as the flag evaluator matches, case-insensitively; value-set
+// operators as the values they resolved to), so the text run as a HogQLQuery gives the
+// series' numbers per interval and breakdown value. Folding values past the breakdown limit
+// into "other" is left to the reader. Pure.
+import { COHORT_FILTER_TYPES, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, stringRepresentation } from '../../matching/index.js';
+import type { SeriesNode } from '../schemas.js';
+import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.js';
+import type { Interval } from './dates.js';
+import { leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
+
+// What hedgerow's HogQL cannot say yet: an action's series (matchesAction) and a cohort
+// filter (IN COHORT). An insight that has either answers no hogql text rather than a wrong one.
+class Unwritable extends Error {}
+
+/** The text `write` makes, or undefined when the insight has something HogQL cannot say here. */
+export function writtenOrNone(write: () => string | undefined): string | undefined {
+  try {
+    return write();
+  } catch (err) {
+    if (err instanceof Unwritable) return undefined;
+    throw err;
+  }
+}
+
+/** A series' event name for the text (null: every event). */
+export function seriesEvent(node: SeriesNode): string | null {
+  if (node.kind === 'ActionsNode') throw new Unwritable();
+  return node.event ?? null;
+}
+
+/** A HogQL string literal: quotes and backslashes escaped, as PostHog's printer escapes them. */
+export function literal(value: string): string {
+  return `'${value.replace(/[\\'\n\r\t\0]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' })[c]!)}'`;
+}
+
+const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
+
+function propertyField(source: 'event' | 'person', key: string): string {
+  return `${source === 'person' ? 'person.' : ''}properties[${literal(key)}]`;
+}
+
+function exactTest(x: string, value: unknown): string {
+  if (isBooleanish(value)) return `(lower(${x}) = 'true') = ${isTruthy(value) ? 'true' : 'false'}`;
+  if (Array.isArray(value)) return `lower(${x}) IN (${value.map((v) => literal(stringRepresentation(v).toLowerCase())).join(', ')})`;
+  return `lower(${x}) = ${literal(stringRepresentation(value).toLowerCase())}`;
+}
+
+const polarized = (x: string, test: string, negative: boolean) => (negative ? `(${x} IS NULL OR NOT (${test}))` : `(${x} IS NOT NULL AND (${test}))`);
+const contains = (x: string, v: unknown) => `positionCaseInsensitive(${x}, ${literal(stringRepresentation(v))}) > 0`;
+
+/** One filter as HogQL (filters the planner refuses are refused before this runs). */
+function filterText(f: PropertyFilter, valueSets: ValueSets): string {
+  if (f.type === 'hogql') return `(${f.key})`;
+  if (COHORT_FILTER_TYPES.has(f.type ?? '')) throw new Unwritable();
+  const x = propertyField(f.type === 'person' ? 'person' : 'event', f.key);
+  const operator = f.operator ?? 'exact';
+  if (operator === 'is_set') return `${x} IS NOT NULL`;
+  if (operator === 'is_not_set') return `${x} IS NULL`;
+  const value = f.value;
+  if (value === null || value === undefined) return 'false';
+  const resolved = valueSets.get(valueSetKey(f));
+  if (resolved !== undefined) return resolved.length === 0 ? 'false' : `(${x} IS NOT NULL AND ${x} IN (${resolved.map(literal).join(', ')}))`;
+  const text = (v: unknown) => literal(stringRepresentation(v).toLowerCase());
+  switch (operator) {
+    case 'exact': return polarized(x, exactTest(x, value), false);
+    case 'is_not': return polarized(x, exactTest(x, value), true);
+    case 'icontains': return polarized(x, contains(x, value), false);
+    case 'not_icontains': return polarized(x, contains(x, value), true);
+    case 'icontains_multi':
+    case 'not_icontains_multi':
+      return polarized(x, (Array.isArray(value) ? value : [value]).map((v) => contains(x, v)).join(' OR ') || 'false', operator === 'not_icontains_multi');
+    case 'starts_with':
+    case 'not_starts_with': return polarized(x, `startsWith(lower(${x}), ${text(value)})`, operator === 'not_starts_with');
+    case 'ends_with':
+    case 'not_ends_with': return polarized(x, `endsWith(lower(${x}), ${text(value)})`, operator === 'not_ends_with');
+    case 'regex':
+    case 'not_regex': {
+      const pattern = stringRepresentation(value);
+      const negative = operator === 'not_regex';
+      if (compileSafeRegex(pattern) === undefined) return negative ? `${x} IS NULL` : 'false';
+      return polarized(x, `match(${x}, ${literal(pattern)})`, negative);
+    }
+    case 'gt': case 'gte': case 'lt': case 'lte': {
+      const bound = numberRepresentation(value);
+      if (bound === undefined || Number.isNaN(bound)) return 'false';
+      return `toFloat(${x}) ${{ gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator]} ${bound}`;
+    }
+    case 'between':
+    case 'not_between': {
+      const negative = operator === 'not_between';
+      const [low, high] = Array.isArray(value) && value.length === 2 ? value.map(numberRepresentation) : [undefined, undefined];
+      if (low === undefined || high === undefined || Number.isNaN(low) || Number.isNaN(high) || low > high) return negative ? `${x} IS NULL` : 'false';
+      const within = `toFloat(${x}) BETWEEN ${low} AND ${high}`;
+      return negative ? `(${x} IS NULL OR (toFloat(${x}) IS NOT NULL AND NOT (${within})))` : `(${within})`;
+    }
+    default: return 'false';
+  }
+}
+
+/** A properties value (list ANDed, or nested groups) as one HogQL condition. */
+export function propertiesText(properties: Properties, valueSets: ValueSets): string {
+  if (properties === null || properties === undefined) return 'true';
+  const walk = (item: PropertyFilter | PropertyGroup): string => {
+    if (Array.isArray((item as PropertyGroup).values)) {
+      const parts = (item as PropertyGroup).values.map(walk);
+      return parts.length === 0 ? ((item as PropertyGroup).type === 'OR' ? 'false' : 'true') : `(${parts.join((item as PropertyGroup).type === 'OR' ? ' OR ' : ' AND ')})`;
+    }
+    return filterText(item as PropertyFilter, valueSets);
+  };
+  const list = Array.isArray(properties) ? properties : [properties];
+  return list.length === 0 ? 'true' : list.length === 1 ? walk(list[0]) : `(${list.map(walk).join(' AND ')})`;
+}
+
+const hasFilters = (p: unknown) => p !== null && p !== undefined && leaves(p as Properties).length > 0;
+
+function partText(p: BreakdownPart): string {
+  const x = p.source === 'hogql' ? `toString(${p.key})` : propertyField(p.source, p.key);
+  const value = p.normalizeUrl ? `if(replaceRegexpOne(${x}, '[/?#]+$', '') = '', '/', replaceRegexpOne(${x}, '[/?#]+$', ''))` : x;
+  return `coalesce(${value}, ${literal(BREAKDOWN_NULL)})`;
+}
+
+/** A breakdown's value as HogQL (several: a list of them). */
+export function breakdownText(b: Breakdown): string {
+  return b.multiple ? `[${b.parts.map(partText).join(', ')}]` : partText(b);
+}
+
+const BUCKETS: Record<Interval, (weekStart: 0 | 1) => string> = {
+  hour: () => 'toStartOfHour(timestamp)',
+  day: () => 'toStartOfDay(timestamp)',
+  week: (weekStart) => `toStartOfWeek(timestamp, ${weekStart})`,
+  month: () => 'toStartOfMonth(timestamp)',
+};
+
+/** The events a series (one period) reads: its range, event and property filters. */
+export interface EventsText {
+  event: string | null | undefined;
+  /** Property lists the series' events must match (the query's and the node's). */
+  properties: unknown[];
+  fromUs: number;
+  toUs: number;
+  valueSets: ValueSets;
+}
+
+export interface SeriesText extends EventsText {
+  /** The series' aggregate as HogQL. */
+  aggregate: string;
+  /** Null: one total over the range. */
+  interval: Interval | null;
+  weekStart: 0 | 1;
+  breakdown: Breakdown | null;
+}
+
+function eventsWhere(s: EventsText): string {
+  const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
+  if (s.event !== null && s.event !== undefined) where.push(`event = ${literal(s.event)}`);
+  for (const p of s.properties) if (hasFilters(p)) where.push(propertiesText(p as Properties, s.valueSets));
+  return where.join(' AND ');
+}
+
+/** One trends series (one period) as a HogQL SELECT: its total per interval and breakdown value. */
+export function seriesSelect(s: SeriesText): string {
+  const columns = [`${s.aggregate} AS total`];
+  const keys: string[] = [];
+  if (s.interval !== null) {
+    columns.push(`${BUCKETS[s.interval](s.weekStart)} AS day_start`);
+    keys.push('day_start');
+  }
+  if (s.breakdown !== null) {
+    columns.push(`${breakdownText(s.breakdown)} AS breakdown_value`);
+    keys.push('breakdown_value');
+  }
+  const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
+  return `SELECT ${columns.join(', ')} FROM events WHERE ${eventsWhere(s)}${groupBy} LIMIT 50000`;
+}
+
+// Lifecycle's periods as values one period apart by arithmetic: days as local dates (a day
+// is not always 24 hours), hours as instants, weeks and months as their first day.
+const PERIODS: Record<Interval, (column: string, weekStart: 0 | 1) => string> = {
+  hour: (c) => `toStartOfHour(${c})`,
+  day: (c) => `toDate(${c})`,
+  week: (c, weekStart) => `toStartOfWeek(${c}, ${weekStart})`,
+  month: (c) => `toStartOfMonth(${c})`,
+};
+
+/**
+ * The lifecycle query as HogQL: each person's active periods (from one period before the
+ * range), each one new (the person's first, in the period the person was created),
+ * returning (active the period before) or resurrecting; the period after an active one
+ * without activity dormant. Persons per period and status, in the range's periods
+ * (`first`, `last`: HogQL values of its first and last period).
+ */
+export function lifecycleSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; first: string; last: string }): string {
+  const one = `INTERVAL 1 ${s.interval.toUpperCase()}`;
+  const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
+  return `WITH active AS (SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s)}),
+periods AS (SELECT a.person_id AS person_id, a.start AS start, lagInFrame(a.start) OVER w AS previous, leadInFrame(a.start) OVER w AS next, ${period('p.created_at')} AS created FROM active a LEFT JOIN persons p ON p.id = a.person_id WINDOW w AS (PARTITION BY a.person_id ORDER BY a.start ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
+statuses AS (SELECT start AS period, multiIf(previous IS NULL AND created = start, 'new', previous = start - ${one}, 'returning', 'resurrecting') AS status, person_id FROM periods UNION ALL SELECT start + ${one} AS period, 'dormant' AS status, person_id FROM periods WHERE next IS NULL OR next > start + ${one})
+SELECT period, status, count(DISTINCT person_id) AS total FROM statuses WHERE period >= ${s.first} AND period <= ${s.last} GROUP BY period, status ORDER BY period, status LIMIT 50000`;
+}
+
+/**
+ * The retention query as HogQL (without a breakdown or cumulative counts): each cohort
+ * period's persons (`first time`: by their first target period ever), and per later period
+ * within `lookahead` those who did the returning event (`minimum` times in it). `first`,
+ * `last`: HogQL values of the first and last cohort periods; `returnFromUs`: where returns
+ * are read from.
+ */
+export function retentionSelect(s: {
+  target: EventsText; returning: EventsText & { minimum: number }; firstTime: boolean; interval: Interval; weekStart: 0 | 1;
+  first: string; last: string; lookahead: number;
+}): string {
+  const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
+  // Periods apart: weeks by their days (both sides start a week), the rest by the unit.
+  const apart = (a: string, b: string) => (s.interval === 'week' ? `intDiv(dateDiff('day', ${a}, ${b}), 7)` : `dateDiff('${s.interval}', ${a}, ${b})`);
+  const target = `SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.target)}`;
+  const cohort = s.firstTime
+    ? `SELECT person_id, min(start) AS cohort FROM target GROUP BY person_id HAVING cohort >= ${s.first} AND cohort <= ${s.last}`
+    : `SELECT person_id, start AS cohort FROM target WHERE start >= ${s.first} AND start <= ${s.last}`;
+  const returns = s.returning.minimum > 1
+    ? `SELECT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.returning)} GROUP BY person_id, start HAVING count() >= ${s.returning.minimum}`
+    : `SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.returning)}`;
+  return `WITH target AS (${target}),
+cohorts AS (${cohort}),
+returns AS (${returns})
+SELECT cohort, period, total FROM (SELECT cohort, 0 AS period, count() AS total FROM cohorts GROUP BY cohort
+UNION ALL
+SELECT c.cohort AS cohort, ${apart('c.cohort', 'r.start')} AS period, count() AS total FROM cohorts c JOIN returns r ON r.person_id = c.person_id WHERE r.start > c.cohort AND ${apart('c.cohort', 'r.start')} < ${s.lookahead} GROUP BY cohort, period)
+ORDER BY cohort, period LIMIT 50000`;
+}
+
+/**
+ * One stickiness series (one period) as HogQL: persons by the number of intervals in which
+ * they did the event (`counted`: the per-interval condition, PostHog's count() > 0 unless
+ * stickinessCriteria say otherwise).
+ */
+export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string }): string {
+  const active = `SELECT person_id, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${eventsWhere(s)} GROUP BY person_id, start HAVING ${s.counted}`;
+  return `SELECT count() AS total, num_intervals FROM (SELECT person_id, count() AS num_intervals FROM (${active}) GROUP BY person_id) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
+}
