@@ -55,7 +55,7 @@ const ENTITY_NODE: Record<string, FieldRule> = {
   math_property_revenue_currency: refused(),
   // With math "hogql" (trends): the aggregate, compiled by the HogQL compiler (planner/hogql-row.ts).
   math_hogql: H,
-  math_group_type_index: refused(),
+  math_group_type_index: H,
   properties: H,
   fixedProperties: H,
   optionalInFunnel: refused(false),

@@ -21,7 +21,7 @@ export const DateRangeSchema = Type.Object({
 }, Loose);
 
 export const MATHS = [
-  'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session',
+  'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'unique_group',
   'sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99', 'hogql',
 ] as const;
 export type Math = (typeof MATHS)[number];
@@ -34,6 +34,8 @@ const entityFields = {
   math_property: Nullable(Type.String()),
   math_property_type: Nullable(Type.String()),
   math_hogql: Nullable(Type.String()),
+  // math unique_group: which group type's keys are counted.
+  math_group_type_index: Nullable(Type.Integer({ minimum: 0, maximum: 4 })),
   properties: Properties,
   fixedProperties: Properties,
 };

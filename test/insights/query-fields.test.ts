@@ -137,6 +137,7 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery series.0.math_property': { base: sumOfAmount, value: 'other_amount' },
   'TrendsQuery series.0.math_property_type': { base: sumOfAmount, value: 'person_properties' },
   'TrendsQuery series.0.math_hogql': { base: (q) => { (q.series as Query[])[0] = { ...pageview, math: 'hogql', math_hogql: 'count()' }; }, value: 'sum(toFloat(properties.amount))' },
+  'TrendsQuery series.0.math_group_type_index': { base: (q) => { (q.series as Query[])[0] = { ...pageview, math: 'unique_group', math_group_type_index: 0 }; }, value: 1 },
   'TrendsQuery series.0.properties': { value: chrome },
   'TrendsQuery series.0.fixedProperties': { value: chrome },
   'TrendsQuery dateRange.date_from': { value: '-1d' },
@@ -220,10 +221,10 @@ let store: TestStore;
 storePerSuite(s, async (opened) => {
   store = opened;
   await store.loader.load({ events: [
-    ev(1, '$pageview', '2024-06-10T10:00:00Z', { $browser: 'Chrome', amount: 1, other_amount: 10, $current_url: 'https://a.example/x/' }),
+    ev(1, '$pageview', '2024-06-10T10:00:00Z', { $browser: 'Chrome', amount: 1, other_amount: 10, $current_url: 'https://a.example/x/', $group_0: 'acme', $group_1: 'x' }),
     ev(1, 'signup', '2024-06-12T10:00:00Z', { $browser: 'Firefox' }),
     ev(1, '$pageview', '2024-06-15T09:00:00Z', { $browser: 'Chrome', amount: 2, other_amount: 20 }),
-    ev(2, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Safari', amount: 3 }),
+    ev(2, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Safari', amount: 3, $group_1: 'y' }),
     ev(2, 'other', '2024-06-14T10:30:00Z', { $browser: 'Safari' }),
     ev(2, 'signup', '2024-06-14T11:00:00Z', { $browser: 'Edge' }),
     ev(3, 'signup', '2024-06-13T10:00:00Z', { $browser: 'Chrome' }),

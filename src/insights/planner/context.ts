@@ -94,6 +94,19 @@ export function nodeUsesPersons(node: SeriesNode, ctx: PlanContext): boolean {
   return needsPersons(ctx, node.properties, node.fixedProperties, ...steps);
 }
 
+/**
+ * Funnels, stickiness and lifecycle count persons: a series' math other than total or dau
+ * would be ignored there, so it is refused naming the series.
+ */
+export function refuseSeriesMath(series: readonly SeriesNode[], kind: string): void {
+  series.forEach((node, i) => {
+    const math = node.math;
+    if (math !== null && math !== undefined && math !== 'total' && math !== 'dau') {
+      throw new QueryError(`math "${math}" is not supported by hedgerow in ${kind}: its series count persons`, `series.${i}.math`);
+    }
+  });
+}
+
 /** A node's label: its event, "All events", or its action's name. */
 export function nodeName(node: SeriesNode, ctx: Pick<PlanContext, 'actions'>): string {
   if (node.kind === 'ActionsNode') return nodeAction(node, ctx).name ?? node.name ?? `Action ${String(node.id)}`;

@@ -9,7 +9,7 @@
 //              event at or after it within the window
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
@@ -91,6 +91,7 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   const f = query.funnelsFilter ?? {};
   const steps = query.series.length;
   if (steps < 2) throw new QueryError('A funnel needs at least two steps', 'series');
+  refuseSeriesMath(query.series, 'funnels');
   const order = f.funnelOrderType ?? 'ordered';
   const windowUs = (f.funnelWindowInterval ?? 14) * UNIT_SECONDS[f.funnelWindowIntervalUnit ?? 'day'] * 1_000_000;
   const range = resolveRange(query.dateRange, 'day', ctx);

@@ -4,7 +4,7 @@
 // "returning" when the person was active in the interval before, "resurrecting" otherwise;
 // the interval after an active one without activity is "dormant" (reported negative).
 import type { LifecycleQuery } from '../schemas.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
 import { lifecycleSelect, literal, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql } from './sql.js';
@@ -30,6 +30,7 @@ export interface LifecycleResult {
 }
 
 export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<LifecycleResult> {
+  refuseSeriesMath(query.series, 'lifecycle');
   const interval = query.interval ?? 'day';
   const range = resolveRange(query.dateRange, interval, ctx);
   const node = query.series[0];

@@ -2,7 +2,7 @@
 // did the event in exactly 1, 2, … n of the range's n intervals (with stickinessCriteria:
 // in intervals where they did it at least, at most or exactly that many times).
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
 import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql } from './sql.js';
@@ -28,6 +28,7 @@ export interface StickinessResult {
 const CRITERIA_OPERATORS = { gte: '>=', lte: '<=', exact: '=' } as const;
 
 export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
+  refuseSeriesMath(query.series, 'stickiness');
   const interval = query.interval ?? 'day';
   const range = resolveRange(query.dateRange, interval, ctx);
   const compare = query.compareFilter?.compare === true;

@@ -10,7 +10,7 @@ import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
 import { rowExpression } from './hogql-row.js';
 import { literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
-import { propertyNumber, type PropertySource } from './properties.js';
+import { propertyNumber, propertyText, type PropertySource } from './properties.js';
 import { and, float, int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
 
@@ -29,7 +29,7 @@ export interface TrendsAction {
   math: string;
   math_property: string | null;
   math_hogql: string | null;
-  math_group_type_index: null;
+  math_group_type_index: number | null;
   properties: Record<string, never>;
 }
 
@@ -61,6 +61,13 @@ function mathOf(node: SeriesNode): string {
   return node.math ?? 'total';
 }
 
+// math unique_group counts the keys of one group type (its index, 0 to 4).
+function groupTypeIndex(node: SeriesNode, index: number): number {
+  const n = node.math_group_type_index;
+  if (n === null || n === undefined) throw new QueryError('Math "unique_group" needs a math_group_type_index', `series.${index}.math_group_type_index`);
+  return n;
+}
+
 function mathProperty(node: SeriesNode, index: number): { source: PropertySource; key: string } | null {
   const math = mathOf(node);
   if (!['sum', 'avg', 'min', 'max', ...Object.keys(QUANTILES)].includes(math)) return null;
@@ -74,6 +81,8 @@ function aggregateSql(math: string): Sql {
     case 'total': return raw('count(*)');
     case 'dau': return raw('count(DISTINCT pid)');
     case 'unique_session': return raw('count(DISTINCT sid)');
+    // An event without a group of the type does not count (PostHog's $group_N is '' then).
+    case 'unique_group': return raw("count(DISTINCT g) FILTER (WHERE g <> '')");
     case 'sum': return raw('coalesce(sum(x), 0)');
     case 'avg': return raw('coalesce(avg(x), 0)');
     case 'min': return raw('coalesce(min(x), 0)');
@@ -135,6 +144,7 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
   if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
   if (math === 'dau') cols.push(raw('e.person_id AS pid'));
   if (math === 'unique_session') cols.push(raw('e.session_id AS sid'));
+  if (math === 'unique_group') cols.push(sql`${propertyText('event', `$group_${groupTypeIndex(node, run.order)}`)} AS g`);
   if (prop) cols.push(sql`${propertyNumber(prop.source, prop.key)} AS x`);
   if (cols.length === 0) cols.push(raw('1 AS one'));
   const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${seriesWhere(query, run, ctx, range.fromUs)}`;
@@ -256,7 +266,7 @@ function filterObject(query: TrendsQuery, range: ResolvedRange): Record<string, 
 function actionOf(node: SeriesNode, order: number, days: string[], ctx: PlanContext): TrendsAction {
   return {
     days, ...nodeEntity(node), order, name: nodeName(node, ctx), custom_name: node.custom_name ?? null,
-    math: mathOf(node), math_property: node.math_property ?? null, math_hogql: node.math_hogql ?? null, math_group_type_index: null, properties: {},
+    math: mathOf(node), math_property: node.math_property ?? null, math_hogql: node.math_hogql ?? null, math_group_type_index: node.math_group_type_index ?? null, properties: {},
   };
 }
 
