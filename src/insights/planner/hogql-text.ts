@@ -11,8 +11,8 @@ import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.
 import type { Interval } from './dates.js';
 import { leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What hedgerow's HogQL cannot say yet: an action's series (matchesAction) and a cohort
-// filter (IN COHORT). An insight that has either answers no hogql text rather than a wrong one.
+// What this text does not say yet: an action's series (matchesAction), a cohort filter
+// (IN COHORT) and a group property filter. An insight that has either answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
 /** The text `write` makes, or undefined when the insight has something HogQL cannot say here. */
@@ -54,7 +54,7 @@ const contains = (x: string, v: unknown) => `positionCaseInsensitive(${x}, ${lit
 /** One filter as HogQL (filters the planner refuses are refused before this runs). */
 function filterText(f: PropertyFilter, valueSets: ValueSets): string {
   if (f.type === 'hogql') return `(${f.key})`;
-  if (COHORT_FILTER_TYPES.has(f.type ?? '')) throw new Unwritable();
+  if (COHORT_FILTER_TYPES.has(f.type ?? '') || f.type === 'group') throw new Unwritable();
   const x = propertyField(f.type === 'person' ? 'person' : 'event', f.key);
   const operator = f.operator ?? 'exact';
   if (operator === 'is_set') return `${x} IS NOT NULL`;

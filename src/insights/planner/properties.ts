@@ -122,9 +122,31 @@ const VALUE_SET_OPERATORS = new Set([
 ]);
 const KNOWN_OPERATORS = new Set<string>(PROPERTY_OPERATORS);
 
+/** A group filter's group type (PostHog's `group_type_index`, 0 to 4). */
+export function groupTypeIndexOf(filter: PropertyFilter, attr: string): number {
+  const n = (filter as { group_type_index?: unknown }).group_type_index;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 4) throw new QueryError('A group property filter needs a group_type_index from 0 to 4', `${attr}.group_type_index`);
+  return n;
+}
+
+/**
+ * A property of the scanned event's group of one type (its $group_N key, the group's
+ * properties as the columnar store holds them now); NULL without one.
+ */
+export function groupPropertyText(typeIndex: number, key: string): Sql {
+  return sql`(SELECT json_extract_string(g.properties, ${text(pointer(key))}) FROM groups g WHERE g.project = e.project AND g.type_index = ${typeIndex} AND g.key = ${propertyText('event', `$group_${typeIndex}`)})`;
+}
+
+// The filter's value as SQL text, wherever its type says the property lives.
+function filterValueText(filter: PropertyFilter, attr: string): Sql {
+  if (filter.type === 'group') return groupPropertyText(groupTypeIndexOf(filter, attr), filter.key);
+  return propertyText(sourceOf(filter, attr), filter.key);
+}
+
 /** Identity of a value-set filter: the runner resolves each one once. */
 export function valueSetKey(filter: PropertyFilter): string {
-  return JSON.stringify([filter.type ?? 'event', filter.key, filter.operator, filter.value]);
+  const group = filter.type === 'group' ? [(filter as { group_type_index?: unknown }).group_type_index] : [];
+  return JSON.stringify([filter.type ?? 'event', ...group, filter.key, filter.operator, filter.value]);
 }
 
 /** Filters whose matching values the runner must work out in JavaScript. */
@@ -134,6 +156,11 @@ export function valueSetLookups(properties: Properties): PropertyFilter[] {
 
 /** The distinct values a value-set filter must be decided on: (text, JSON) pairs. */
 export function valueSetQuery(filter: PropertyFilter, projectId: number): Sql {
+  if (filter.type === 'group') {
+    const ptr = text(pointer(filter.key));
+    return sql`SELECT DISTINCT json_extract_string(g.properties, ${ptr}) AS t, json_extract(g.properties, ${ptr})::VARCHAR AS j FROM groups g
+WHERE g.project = ${projectId} AND g.type_index = ${groupTypeIndexOf(filter, 'properties')} AND json_extract_string(g.properties, ${ptr}) IS NOT NULL`;
+  }
   const source = sourceOf(filter, 'properties');
   const textExpr = propertyText(source, filter.key);
   const json = source === 'event' && HOT_COLUMNS.has(filter.key)
@@ -227,7 +254,7 @@ export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: st
   }
   const operator = filter.operator ?? 'exact';
   if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
-  const x = propertyText(sourceOf(filter, attr), filter.key);
+  const x = filterValueText(filter, attr);
   if (operator === 'is_set') return sql`(${x} IS NOT NULL)`;
   if (operator === 'is_not_set') return sql`(${x} IS NULL)`;
   const value = filter.value;
