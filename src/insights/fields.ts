@@ -33,7 +33,8 @@ const INSIGHT_BASE: Record<string, FieldRule> = {
   // The project's test_account_filters (project API), ANDed with the query's properties.
   filterTestAccounts: H,
   properties: H,
-  aggregation_group_type_index: refused(),
+  // Groups of that type counted where persons are (trends' persons maths, funnels, retention).
+  aggregation_group_type_index: H,
   samplingFactor: refused(1),
   dataColorTheme: P,
   modifiers: refused({}),
@@ -97,6 +98,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   },
   LifecycleQuery: {
     ...INSIGHT_BASE,
+    // A group's lifecycle needs its creation the way a person's does: not done yet.
+    aggregation_group_type_index: refused(),
     interval: H,
     series: listOf('EventsNode'),
     lifecycleFilter: object('LifecycleFilter'),

@@ -80,12 +80,16 @@ const FormulaNode = Type.Object({ formula: Type.String(), custom_name: Nullable(
 
 // What every query over series of events has: the series, their interval and date range,
 // and the properties every event must have.
+const GroupTypeIndex = Type.Integer({ minimum: 0, maximum: 4 });
+
 const seriesFields = (maxSeries: number) => ({
   series: Type.Array(SeriesNodeSchema, { minItems: 1, maxItems: maxSeries }),
   interval: Nullable(Interval),
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
+  // Count the groups of this type (their keys) where persons are counted (planner/context.ts actorOf).
+  aggregation_group_type_index: Nullable(GroupTypeIndex),
 });
 
 /**
@@ -117,6 +121,7 @@ export const FunnelsQuerySchema = Type.Object({
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
+  aggregation_group_type_index: Nullable(GroupTypeIndex),
   breakdownFilter: Nullable(FunnelsBreakdownFilterSchema),
   funnelsFilter: Nullable(Type.Object({
     funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
@@ -143,6 +148,7 @@ export const RetentionQuerySchema = Type.Object({
   dateRange: Nullable(DateRangeSchema),
   properties: Properties,
   filterTestAccounts: Nullable(Type.Boolean()),
+  aggregation_group_type_index: Nullable(GroupTypeIndex),
   retentionFilter: Type.Object({
     targetEntity: Nullable(RetentionEntity),
     returningEntity: Nullable(RetentionEntity),

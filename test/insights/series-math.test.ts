@@ -18,6 +18,8 @@ storePerSuite(s, async (opened) => {
     ev(3, 'paid', '2024-06-04T10:00:00Z', { $group_0: 'globex' }),
     ev(4, 'paid', '2024-06-04T11:00:00Z', { $group_0: '' }),
     ev(5, 'paid', '2024-06-05T10:00:00Z'),
+    // Someone else at acme signs up, and never pays themselves.
+    ev(6, 'signup', '2024-06-02T10:00:00Z', { $group_0: 'acme' }),
   ] });
 });
 
@@ -42,6 +44,20 @@ s('math unique_group counts the distinct keys of the group type the series names
   const byTeam = await run(store, trends({ math: 'unique_group', math_group_type_index: 1 }), { now: NOW });
   assert.is((byTeam.results as { aggregated_value: number }[])[0].aggregated_value, 1);
   await refused(trends({ math: 'unique_group' }), 'series.0.math_group_type_index', /needs a math_group_type_index/);
+});
+
+s('aggregation_group_type_index counts groups where persons are counted: trends\' dau, funnels', async () => {
+  const dau = { ...trends({ math: 'dau' }) };
+  const persons = await run(store, dau, { now: NOW });
+  const groups = await run(store, { ...dau, aggregation_group_type_index: 0 }, { now: NOW });
+  assert.equal([persons, groups].map((r) => (r.results as { aggregated_value: number }[])[0].aggregated_value), [5, 2]);
+  const funnel = { kind: 'FunnelsQuery', dateRange: RANGE, series: [{ event: 'signup' }, { event: 'paid' }] };
+  const byPerson = await run(store, funnel, { now: NOW });
+  const byGroup = await run(store, { ...funnel, aggregation_group_type_index: 0 }, { now: NOW });
+  // The person who signed up never paid; their organisation did.
+  assert.equal((byPerson.results as { count: number }[]).map((x) => x.count), [1, 0]);
+  assert.equal((byGroup.results as { count: number }[]).map((x) => x.count), [1, 1]);
+  await refused({ kind: 'LifecycleQuery', dateRange: RANGE, series: [{ event: 'paid' }], aggregation_group_type_index: 0 }, 'aggregation_group_type_index', /not supported/);
 });
 
 s('funnels, stickiness and lifecycle refuse a math they would ignore', async () => {

@@ -6,7 +6,7 @@ import { actionPropertyLists, actionSql, type ResolvedAction } from './actions.j
 import type { TimeContext } from './dates.js';
 import { QueryError } from './errors.js';
 import { hogqlCondition, hogqlFiltersUsePersons, type HogQLExpressions, type HogQLRowContext } from './hogql-row.js';
-import { propertiesSql, usesPersons, type HogQLConditionOf, type Properties, type PropertyContext, type ResolvedCohort, type ValueSets } from './properties.js';
+import { propertiesSql, propertyText, usesPersons, type HogQLConditionOf, type Properties, type PropertyContext, type ResolvedCohort, type ValueSets } from './properties.js';
 import { raw, sql, timestamp, type Sql } from './sql.js';
 
 export interface PlanContext extends TimeContext {
@@ -105,6 +105,22 @@ export function refuseSeriesMath(series: readonly SeriesNode[], kind: string): v
       throw new QueryError(`math "${math}" is not supported by hedgerow in ${kind}: its series count persons`, `series.${i}.math`);
     }
   });
+}
+
+/**
+ * Who a query counts where it counts persons: the event's person, or with
+ * aggregation_group_type_index its group of that type (the key; events without one left out).
+ */
+export interface Actor {
+  id: Sql;
+  where: Sql[];
+}
+
+export function actorOf(query: { aggregation_group_type_index?: number | null }): Actor {
+  const index = query.aggregation_group_type_index;
+  if (index === null || index === undefined) return { id: raw('e.person_id'), where: [] };
+  const key = propertyText('event', `$group_${index}`);
+  return { id: key, where: [sql`coalesce(${key}, '') <> ''`] };
 }
 
 /** A node's label: its event, "All events", or its action's name. */

@@ -9,7 +9,7 @@
 //              event at or after it within the window
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
@@ -103,10 +103,11 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
 
   const persons = needsPersons(ctx, query.properties) || query.series.some((s) => nodeUsesPersons(s, ctx)) || breakdownUsesPersons(breakdown);
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
-  const cols: Sql[] = [raw('e.person_id AS pid'), raw('epoch_us(e.timestamp) AS ts')];
+  const actor = actorOf(query);
+  const cols: Sql[] = [sql`${actor.id} AS pid`, raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
   if (breakdown) cols.push(sql`${breakdown.text} AS bvr`);
-  const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx)];
+  const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx), ...actor.where];
   // Strict funnels number every event of the person; the others only the step events.
   if (order !== 'strict') where.push(or(conditions));
   const ctes: Sql[] = [sql`ev0 AS (SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${and(where)})`];

@@ -6,7 +6,7 @@
 // with a date range of another length), periods after the range 0.
 import type { RetentionEntityValue, RetentionQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
-import { eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { actorOf, eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
 import { literal, retentionSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
@@ -89,7 +89,8 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
   const value = breakdown ? sql`coalesce(${breakdown.text}, '')` : null;
-  const unit = value ? sql`e.person_id::VARCHAR || chr(31) || ${value}` : raw('e.person_id');
+  const actor = actorOf(query);
+  const unit = value ? sql`${actor.id}::VARCHAR || chr(31) || ${value}` : actor.id;
   const bv = value ? raw(', bv') : raw('');
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
   const bucket = bucketSql(local, interval, ctx.weekStart);
@@ -98,6 +99,7 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
     sql`e.project = ${ctx.projectId}`,
     ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
     sql`e.timestamp < ${timestamp(endUs)}`,
+    ...actor.where,
     ...nodeWhere(node, ctx, attr),
     ...queryPropertiesWhere(query.properties, ctx),
   ])}`;
@@ -135,7 +137,7 @@ ${f.cumulative ? cumulativeReturns : returns}`;
   const properties = (node: typeof target) => [node.properties, query.properties];
   return {
     statements: [statement],
-    hogql: breakdown || f.cumulative ? undefined : writtenOrNone(() => retentionSelect({
+    hogql: breakdown || f.cumulative || query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => retentionSelect({
       // First time: the target's whole history (from the project's first event) decides the cohort.
       target: { event: seriesEvent(target), properties: properties(target), fromUs: firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, toUs: endUs, valueSets: ctx.valueSets },
       returning: { event: seriesEvent(returning), properties: properties(returning), fromUs: startUs, toUs: endUs, valueSets: ctx.valueSets, minimum },

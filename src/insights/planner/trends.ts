@@ -4,7 +4,7 @@
 // displays; formulas combine the series afterwards.
 import type { SeriesNode, TrendsQuery } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_OTHER, compareBreakdownValues, foldedValueSql, type Breakdown } from './breakdown.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
+import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
@@ -113,6 +113,8 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const window = ACTIVE_WINDOW[math];
+  // Persons, or groups of aggregation_group_type_index's type, for the maths that count them.
+  const actor = actorOf(query);
 
   if (window !== undefined) {
     // Active users: each activity day covers the windows ending on it and the next
@@ -121,9 +123,9 @@ function statementFor(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, brea
     const firstDay = Math.floor(range.buckets[0].localMs / DAY_MS);
     const lastDay = Math.floor(range.toLocal / DAY_MS);
     const fromUs = localToUs(range.segments, (totalValue ? lastDay - window + 1 : firstDay - window + 1) * DAY_MS);
-    const cols: Sql[] = [raw('e.person_id AS pid'), sql`${localDay(local)} AS day`];
+    const cols: Sql[] = [sql`${actor.id} AS pid`, sql`${localDay(local)} AS day`];
     if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
-    const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${seriesWhere(query, run, ctx, fromUs)}`;
+    const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${and([seriesWhere(query, run, ctx, fromUs), ...actor.where])}`;
     const bv = breakdown ? sql`, ${foldedValueSql(breakdown)} AS bv` : raw('');
     const part = breakdown ? raw(', bv') : raw('');
     if (totalValue) {
@@ -142,12 +144,13 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
   const cols: Sql[] = [];
   if (!totalValue) cols.push(sql`${bucketSql(local, range.interval, ctx.weekStart)} AS b`);
   if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
-  if (math === 'dau') cols.push(raw('e.person_id AS pid'));
+  if (math === 'dau') cols.push(sql`${actor.id} AS pid`);
   if (math === 'unique_session') cols.push(raw('e.session_id AS sid'));
   if (math === 'unique_group') cols.push(sql`${propertyText('event', `$group_${groupTypeIndex(node, run.order)}`)} AS g`);
   if (prop) cols.push(sql`${propertyNumber(prop.source, prop.key)} AS x`);
   if (cols.length === 0) cols.push(raw('1 AS one'));
-  const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${seriesWhere(query, run, ctx, range.fromUs)}`;
+  const counted = math === 'dau' ? actor.where : [];
+  const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${and([seriesWhere(query, run, ctx, range.fromUs), ...counted])}`;
   const select: Sql[] = [];
   if (!totalValue) select.push(raw('b'));
   if (breakdown) select.push(sql`${foldedValueSql(breakdown)} AS bv`);
@@ -195,6 +198,8 @@ function aggregateText(node: SeriesNode, prop: { source: PropertySource; key: st
 
 /** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's. */
 function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
+  // Counting groups is not written out yet.
+  if (query.aggregation_group_type_index !== null && query.aggregation_group_type_index !== undefined) return undefined;
   const selects: string[] = [];
   for (const run of runs) {
     const aggregate = aggregateText(run.node, mathProperty(run.node, run.order));
