@@ -123,7 +123,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown_normalize_url: H,
     // Several properties at once (trends): values are lists, labels joined with "::".
     breakdowns: listOf('Breakdown'),
-    breakdown_group_type_index: refused(),
+    breakdown_group_type_index: H,
     breakdown_histogram_bin_count: refused(),
     breakdown_hide_other_aggregation: H,
   },
@@ -134,7 +134,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown: H,
     breakdown_normalize_url: refused(false),
     breakdowns: refused([]),
-    breakdown_group_type_index: refused(),
+    breakdown_group_type_index: H,
     breakdown_histogram_bin_count: refused(),
     // PostHog reads it for trends only; a funnel's folded values stay.
     breakdown_hide_other_aggregation: P,
@@ -146,7 +146,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown: H,
     breakdown_normalize_url: refused(false),
     breakdowns: listOf('Breakdown'),
-    breakdown_group_type_index: refused(),
+    breakdown_group_type_index: H,
     breakdown_histogram_bin_count: refused(),
     // PostHog reads it for trends only.
     breakdown_hide_other_aggregation: P,
@@ -156,7 +156,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     type: H,
     normalize_url: H,
     histogram_bin_count: refused(),
-    group_type_index: refused(),
+    group_type_index: H,
   },
   // compare_to moves the compared period (trends, stickiness) and only with compare on, as PostHog.
   CompareFilter: { compare: H, compare_to: H },

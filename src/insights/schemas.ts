@@ -60,13 +60,16 @@ const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { mi
 
 export const BreakdownFilterSchema = Type.Object({
   breakdown: Nullable(BreakdownValue),
-  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql')])),
+  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group')])),
+  // breakdown_type group: the group type whose property the breakdown reads.
+  breakdown_group_type_index: Nullable(Type.Integer({ minimum: 0, maximum: 4 })),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
   breakdown_hide_other_aggregation: Nullable(Type.Boolean()),
   breakdown_normalize_url: Nullable(Type.Boolean()),
   breakdowns: Nullable(Type.Array(Type.Object({
     property: Type.Union([Type.String(), Type.Number()]),
-    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql')])),
+    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group')])),
+    group_type_index: Nullable(Type.Integer({ minimum: 0, maximum: 4 })),
     normalize_url: Nullable(Type.Boolean()),
   }, Loose), { maxItems: 3 })),
 }, Loose);

@@ -61,4 +61,21 @@ s('a group filter without its type index is refused naming it', async () => {
   }
 });
 
+s('a breakdown by a group property: each event under its group\'s value, none without one', async () => {
+  const r = await run(store, {
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'paid' }], trendsFilter: { display: 'BoldNumber' },
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'group', breakdown_group_type_index: 0, breakdown: 'industry' },
+  }, { now: NOW });
+  const values = (r.results as { breakdown_value: string; aggregated_value: number }[]).map((x) => [x.breakdown_value, x.aggregated_value]).sort();
+  assert.equal(values, [['$$_posthog_breakdown_null_$$', 2], ['energy', 1], ['tech', 1]]);
+  try {
+    await run(store, {
+      kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: 'paid' }], breakdownFilter: { breakdown_type: 'group', breakdown: 'industry' },
+    }, { now: NOW });
+    assert.unreachable('accepted');
+  } catch (err) {
+    assert.is((err as { attr?: string }).attr, 'breakdownFilter.breakdown_group_type_index');
+  }
+});
+
 s.run();

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { FIELD_RULES, type ObjectName } from '../../src/insights/fields.js';
 import { QueryError } from '../../src/insights/planner/errors.js';
 import { parseQuery } from '../../src/insights/schemas.js';
-import { ev, run, storePerSuite, type TestStore } from './helpers.js';
+import { ev, PROJECT, run, storePerSuite, type TestStore } from './helpers.js';
 
 const BASE = ['kind', 'version', 'dateRange', 'filterTestAccounts', 'properties', 'aggregation_group_type_index', 'samplingFactor', 'dataColorTheme', 'modifiers', 'tags'];
 
@@ -94,6 +94,7 @@ const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
  */
 interface Sample { value?: unknown; base?: (q: Query) => void; only?: unknown }
 const withBreakdown = (q: Query) => { q.breakdownFilter = { breakdown: '$browser' }; };
+const byGroup = (q: Query) => { q.breakdownFilter = { breakdown_type: 'group', breakdown_group_type_index: 0, breakdown: 'industry' }; };
 const sumOfAmount = (q: Query) => { (q.series as Query[])[0] = { ...pageview, math: 'sum', math_property: 'amount' }; };
 const SAMPLES: Record<string, Sample> = {
   'TrendsQuery kind': { only: 'TrendsQuery' },
@@ -154,6 +155,10 @@ const SAMPLES: Record<string, Sample> = {
   'TrendsQuery breakdownFilter.breakdowns.0.property': { value: 'amount' },
   'TrendsQuery breakdownFilter.breakdowns.0.type': { value: 'person' },
   'TrendsQuery breakdownFilter.breakdowns.0.normalize_url': { base: (q) => { q.breakdownFilter = { breakdowns: [{ property: '$current_url' }] }; }, value: true },
+  'TrendsQuery breakdownFilter.breakdown_group_type_index': { base: byGroup, value: 1 },
+  'TrendsQuery breakdownFilter.breakdowns.0.group_type_index': { base: (q) => { q.breakdownFilter = { breakdowns: [{ property: 'industry', type: 'group', group_type_index: 0 }] }; }, value: 1 },
+  'FunnelsQuery breakdownFilter.breakdown_group_type_index': { base: byGroup, value: 1 },
+  'RetentionQuery breakdownFilter.breakdown_group_type_index': { base: byGroup, value: 1 },
   'TrendsQuery breakdownFilter.breakdown_normalize_url': { base: (q) => { q.breakdownFilter = { breakdown: '$current_url' }; }, value: true },
   'FunnelsQuery breakdownFilter.breakdown': { value: '$browser' },
   'FunnelsQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
@@ -234,6 +239,10 @@ storePerSuite(s, async (opened) => {
     ev(3, '$pageview', '2024-06-13T11:00:00Z', { $browser: 'Chrome', amount: 4 }),
     ev(4, '$pageview', '2024-06-01T10:00:00Z', { $browser: 'Firefox', amount: 5 }),
     ev(4, '$pageview', '2024-06-15T08:00:00Z', { $browser: 'Firefox', amount: 6 }),
+  ], groups: [
+    { project_id: PROJECT, type_index: 0, key: 'acme', created_at: '2024-01-01T00:00:00Z', properties: { industry: 'tech' } },
+    { project_id: PROJECT, type_index: 1, key: 'x', created_at: '2024-01-01T00:00:00Z', properties: { industry: 'retail' } },
+    { project_id: PROJECT, type_index: 1, key: 'y', created_at: '2024-01-01T00:00:00Z', properties: { industry: 'energy' } },
   ] });
 });
 

@@ -6,7 +6,7 @@
 import type { BreakdownFilter } from '../schemas.js';
 import { QueryError } from './errors.js';
 import { hogqlBreakdown, type HogQLRowContext } from './hogql-row.js';
-import { propertyText, type PropertySource } from './properties.js';
+import { groupPropertyText, propertyText, type PropertySource } from './properties.js';
 import { int, join, sql, text, type Sql } from './sql.js';
 
 export const BREAKDOWN_OTHER = '$$_posthog_breakdown_other_$$';
@@ -15,7 +15,7 @@ export const DEFAULT_BREAKDOWN_LIMIT = 25;
 
 export interface BreakdownPart {
   key: string;
-  source: PropertySource | 'hogql';
+  source: PropertySource | 'hogql' | 'group';
   /** The value's text over the planners' events row (NULL when absent). */
   text: Sql;
   /** Whether it reads the event's person. */
@@ -35,15 +35,20 @@ export interface Breakdown extends BreakdownPart {
   hideOther: boolean;
 }
 
-function sourceOfType(type: string | null | undefined, attr: string): PropertySource | 'hogql' {
+function sourceOfType(type: string | null | undefined, attr: string): BreakdownPart['source'] {
   const t = type ?? 'event';
-  if (t !== 'event' && t !== 'person' && t !== 'hogql') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
+  if (t !== 'event' && t !== 'person' && t !== 'hogql' && t !== 'group') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
   return t;
 }
 
-function part(ctx: HogQLRowContext, key: string, source: PropertySource | 'hogql', normalizeUrl: boolean, attr: string): BreakdownPart {
-  if (source !== 'hogql') return { key, source, normalizeUrl, text: propertyText(source, key), persons: source === 'person' };
-  return { key, source, normalizeUrl, ...hogqlBreakdown(ctx, key, attr) };
+// `groupIndex`: the group type a group breakdown reads (required for one, ignored otherwise).
+function part(ctx: HogQLRowContext, key: string, source: BreakdownPart['source'], normalizeUrl: boolean, attr: string, groupIndex?: number | null): BreakdownPart {
+  if (source === 'hogql') return { key, source, normalizeUrl, ...hogqlBreakdown(ctx, key, attr) };
+  if (source === 'group') {
+    if (groupIndex === null || groupIndex === undefined) throw new QueryError('A group breakdown needs its group type index', attr.replace(/(breakdown|property)$/, (m) => (m === 'property' ? 'group_type_index' : 'breakdown_group_type_index')));
+    return { key, source, normalizeUrl, text: groupPropertyText(groupIndex, key), persons: false };
+  }
+  return { key, source, normalizeUrl, text: propertyText(source, key), persons: source === 'person' };
 }
 
 export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: HogQLRowContext): Breakdown | null {
@@ -51,12 +56,12 @@ export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: Hog
   const many = filter?.breakdowns;
   // As PostHog: a `breakdowns` list, when given, is the breakdown.
   if (many !== null && many !== undefined && many.length > 0) {
-    const parts = many.map((b, i) => part(ctx, String(b.property), sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`), b.normalize_url === true, `breakdownFilter.breakdowns.${i}.property`));
+    const parts = many.map((b, i) => part(ctx, String(b.property), sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`), b.normalize_url === true, `breakdownFilter.breakdowns.${i}.property`, b.group_type_index));
     return { ...parts[0], parts, multiple: true, asList: true, ...common };
   }
   const raw = filter?.breakdown;
   if (raw === null || raw === undefined) return null;
-  const one = part(ctx, Array.isArray(raw) ? raw[0] : raw, sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'), filter?.breakdown_normalize_url === true, 'breakdownFilter.breakdown');
+  const one = part(ctx, Array.isArray(raw) ? raw[0] : raw, sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'), filter?.breakdown_normalize_url === true, 'breakdownFilter.breakdown', filter?.breakdown_group_type_index);
   return { ...one, parts: [one], multiple: false, asList: Array.isArray(raw), ...common };
 }
 
