@@ -22,7 +22,7 @@ export interface SentRequest {
 export interface TemplateRun {
   // Per invocation (one per matching mapping, or one): the requests it made, its log lines
   // and its error (null when it ended well).
-  invocations: { mappingIndex: number; requests: SentRequest[]; logs: string[]; error: string | null; result: unknown }[];
+  invocations: { mappingIndex: number; requests: SentRequest[]; logs: string[]; error: string | null; result: unknown; captured: unknown[] }[];
   // Why no invocation was made (filtered, or its inputs failed), else null.
   skipped: string | null;
 }
@@ -78,10 +78,14 @@ export async function runTemplate(body: Record<string, unknown>, event: EventCon
       out.skipped = outcome.kind === 'filtered' ? 'filtered' : `${outcome.kind}: ${outcome.message}`;
       continue;
     }
-    const invocation = { mappingIndex: outcome.mappingIndex, requests: [] as SentRequest[], logs: [] as string[], error: null as string | null, result: null as unknown };
+    const invocation = {
+      mappingIndex: outcome.mappingIndex, requests: [] as SentRequest[], logs: [] as string[], error: null as string | null, result: null as unknown,
+      captured: [] as unknown[],
+    };
     let slice: StepOutcome | null = outcome.slice;
     while (slice !== null) {
       invocation.logs.push(...slice.logs.map((l) => l.message));
+      invocation.captured.push(...slice.captured);
       if (slice.fetch === null) {
         invocation.error = slice.error;
         invocation.result = slice.result;
@@ -93,7 +97,7 @@ export async function runTemplate(body: Record<string, unknown>, event: EventCon
       const response = respond(request);
       slice = steps.continue({
         token: slice.fetch.token, bytecode: null, state: null, response, globals: null, functionId: run.id,
-        mappingIndex: outcome.mappingIndex, secretKeys: run.secretKeys, logsSoFar: invocation.logs.length,
+        mappingIndex: outcome.mappingIndex, secretKeys: run.secretKeys, logsSoFar: invocation.logs.length, capturedSoFar: invocation.captured.length,
       });
     }
     out.invocations.push(invocation);
