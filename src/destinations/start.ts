@@ -20,6 +20,7 @@ import { templateRoutes } from './api/template-routes.js';
 import { publicWebhookRoutes } from './api/public-webhooks.js';
 import { watchFlags } from './internal/watch-flags.js';
 import { watchDisabled } from './internal/watcher-events.js';
+import { captureCaptured } from './internal/captured-events.js';
 
 // The flags' table is read for internal destinations (./internal/), never written.
 // Actions are read to compile filters that name them.
@@ -40,12 +41,15 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   const internalError = (err: Error) => log.warn('internal destinations', { error: err.message });
   watchFlags(writes, () => store.flags.getRange().map(({ value }) => value as Record<string, unknown>), tenancy, internal, internalError);
   const disabled = watchDisabled(ds, store, internal, internalError);
+  // What destinations' programs captured (postHogCapture), into their projects.
+  const captured = captureCaptured(ds, ctx.eventLog, Date.now, (err) => log.warn('postHogCapture', { error: err.message }));
   let telemetry: Awaited<ReturnType<typeof followTelemetry>> | null = null;
   let claim: { release(): Promise<void> } | null = null;
   const close = async () => {
     // The claim first: its last recorded position reads the queue.
     await claim?.release();
     disabled.stop();
+    await captured.stop();
     await hogApi.close();
     retention.stop();
     await telemetry?.close();

@@ -1,11 +1,13 @@
 // Evaluating a function's compiled inputs for one invocation, as PostHog's CDP does: in
 // `order`, each templated value rendered by running its bytecode with the invocation's
-// globals, where `inputs` holds the inputs evaluated so far. A template that only reads a
-// global is answered without the VM (./direct-read.ts).
+// globals, where `inputs` holds the inputs evaluated so far, or, for an input whose
+// templating is "liquid", rendered as Liquid with the same globals (./liquid.ts). A
+// template that only reads a global is answered without the VM (./direct-read.ts).
 
 import type { CompiledInput } from './inputs.js';
 import { execute, type ExecuteOptions } from './host.js';
 import { NOT_DIRECT, readDirect } from './direct-read.js';
+import { renderLiquid } from './liquid.js';
 
 export type InputsEvaluation = { ok: true; inputs: Record<string, unknown> } | { ok: false; key: string; message: string };
 
@@ -52,10 +54,17 @@ export async function evaluateInputs(
   const done: Record<string, unknown> = {};
   const ordered = Object.entries(inputs).sort(([, a], [, b]) => (a.order ?? -1) - (b.order ?? -1));
   for (const [key, input] of ordered) {
+    if (input.templating === 'liquid') {
+      try {
+        done[key] = await renderLiquid(input.value ?? null, { ...globals, inputs: done });
+      } catch (err) {
+        // LiquidJS's errors are the template's (syntax, an unknown filter, a bound passed).
+        return { ok: false, key, message: `Could not render liquid template for input field: ${key}: ${(err as Error).message}` };
+      }
+      continue;
+    }
     try {
-      done[key] = input.bytecode !== undefined && input.templating !== 'liquid'
-        ? await render(input.bytecode, { ...globals, inputs: done }, options)
-        : input.value ?? null;
+      done[key] = input.bytecode !== undefined ? await render(input.bytecode, { ...globals, inputs: done }, options) : input.value ?? null;
     } catch (err) {
       if (!(err instanceof InputFailed)) throw err;
       return { ok: false, key, message: `Could not execute bytecode for input field: ${key}` };

@@ -252,7 +252,7 @@ s('a function whose endpoint answers nothing for a second does not keep the cons
   let answering = false;
   const fns = [webhook('slow')];
   const slow = fns[0];
-  const ended = { logs: [], fetch: null, error: null, errorMessage: null, result: null, timings: [], ops: 0, maxMemoryBytes: 0, eventUrl: null };
+  const ended = { logs: [], fetch: null, error: null, errorMessage: null, result: null, timings: [], ops: 0, maxMemoryBytes: 0, eventUrl: null, captured: [] };
   const d = createDeliveries({
     ds, functions: functionsOf(fns), pool: { run: async () => ended } as never,
     fetch: () => new Promise((resolve) => {

@@ -65,6 +65,7 @@ interface Entry {
   inv: QueuedInvocation;
   timings: ExecutionTiming[];
   logsSoFar: number;
+  capturedSoFar: number;
   // Where a Hog worker keeps the program suspended at its fetch, or only the invocation's
   // globals (./steps.ts), and which.
   token: string | null;
@@ -167,7 +168,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null): void {
     keys.add(keyText(key));
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, token, programKept: false };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -358,6 +359,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       token, bytecode: programKept ? null : fn.bytecode ?? [], state: programKept ? null : inv.state, response: inv.response,
       globals: token === null ? inv.globals : null,
       functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
+      capturedSoFar: entry.capturedSoFar,
     }).then(
       (outcome) => (outcome === null ? run(entry, fn) : afterSlice(entry, outcome)),
       // The worker itself failed (ran out of memory, crashed): the invocation fails, once.
@@ -370,6 +372,12 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     entry.timings.push(...outcome.timings);
     entry.logsSoFar += outcome.logs.length;
     for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
+    if (outcome.captured.length > 0) {
+      // Written with the slice's other outcomes; the main thread captures them (../internal/captured-events.ts).
+      entry.capturedSoFar += outcome.captured.length;
+      writes.captured.push({ projectId: inv.projectId, functionId: inv.functionId, instanceId: inv.instanceId, events: outcome.captured });
+      scheduleFlush();
+    }
     if (outcome.fetch === null) return finish(entry, outcome.error, outcome);
     entry.token = outcome.fetch.token ?? null;
     entry.programKept = entry.token !== null;
@@ -499,6 +507,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
           writes.dropped.push(...w.dropped);
           writes.stored.push(...w.stored);
           writes.failedDeliveries.push(...w.failedDeliveries);
+          writes.captured.push(...w.captured);
           afterWrite.push(...then);
           scheduleFlush();
         }, RETRY_AFTER_STORE_ERROR_MS);

@@ -8,6 +8,7 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { join } from 'node:path';
 import type { FetchRequest } from '../fetch/http-fetch.js';
+import type { CapturedRequest } from './captured.js';
 
 
 export interface FailedDelivery {
@@ -57,6 +58,15 @@ export interface QueuedInvocation {
   // consumer over must replay for none of them to be lost (src/destinations/runtime/queue.ts).
   // Absent on invocations queued before the index existed.
   after?: number;
+}
+
+// Events a function's program captured with postHogCapture, waiting for the main thread
+// to capture them (src/destinations/internal/captured-events.ts).
+export interface CapturedBatch {
+  projectId: number;
+  functionId: string;
+  instanceId: string;
+  events: readonly CapturedRequest[];
 }
 
 // What was delivered, per (function, event, mapping): kept for the done-marks retention.
@@ -113,11 +123,13 @@ export interface DestinationsStore {
   // [at ms, function id] → a function the watcher disabled, for the main thread to tell
   // the project's internal destinations (src/destinations/internal/watcher-events.ts).
   outbox: Database<{ projectId: number; functionId: string }, [number, string]>;
+  // [at ms, function id, instance id] → events a program captured, for the main thread.
+  captures: Database<CapturedBatch, [number, string, string]>;
   close(): Promise<void>;
 }
 
 export function openDestinationsStore(dataDir: string): DestinationsStore {
-  const root = open({ path: join(dataDir, 'destinations.lmdb'), maxDbs: 12 });
+  const root = open({ path: join(dataDir, 'destinations.lmdb'), maxDbs: 16 });
   const plainMaps: object = { useRecords: false };
   return {
     root,
@@ -132,6 +144,7 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
     meta: root.openDB({ name: 'meta' }),
     failed: root.openDB({ name: 'failed_deliveries', ...plainMaps }),
     outbox: root.openDB({ name: 'internal_outbox', ...plainMaps }),
+    captures: root.openDB({ name: 'captured_events', ...plainMaps }),
     close: () => root.close(),
   };
 }

@@ -7,7 +7,7 @@
 import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
 import { dequeue, markDone, type InvocationKey } from './queue.js';
 import { keepFailed } from './failed-deliveries.js';
-import type { FailedDelivery } from './env.js';
+import type { CapturedBatch, FailedDelivery } from './env.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
 import { WatcherState } from '../types.js';
 
@@ -26,12 +26,14 @@ export interface OutcomeWrites {
   stored: { key: InvocationKey; inv: QueuedInvocation }[];
   // Fetches that failed for good, kept to be sent again (./failed-deliveries.ts).
   failedDeliveries: FailedDelivery[];
+  // Events programs captured (postHogCapture), for the main thread to capture.
+  captured: CapturedBatch[];
 }
 
-export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [], failedDeliveries: [] });
+export const noWrites = (): OutcomeWrites => ({ finished: [], dropped: [], stored: [], failedDeliveries: [], captured: [] });
 
 export function isEmpty(w: OutcomeWrites): boolean {
-  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0 && w.failedDeliveries.length === 0;
+  return w.finished.length === 0 && w.dropped.length === 0 && w.stored.length === 0 && w.failedDeliveries.length === 0 && w.captured.length === 0;
 }
 
 /** Inside a write transaction: writes `w`; returns each function's watcher record after it. */
@@ -39,6 +41,7 @@ export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: 
   for (const { key, inv } of w.stored) ds.queue.put(key, inv);
   for (const { key, inv } of w.dropped) dequeue(ds, key, inv);
   for (const f of w.failedDeliveries) keepFailed(ds, f);
+  for (const c of w.captured) ds.captures.put([now, c.functionId, c.instanceId], c);
   const records = new Map<string, WatcherRecord>();
   for (const f of w.finished) {
     markDone(ds, f.key, f.inv, f.unsuccessful ? 'failed' : 'succeeded', now);

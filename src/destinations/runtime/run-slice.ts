@@ -1,8 +1,9 @@
 // The second half, in a Hog worker: a function's code run (or resumed) up to its end or its
 // next fetch, within PostHog's bounds (550 ms of synchronous time over the whole run, 64 MB
 // of VM memory, five async calls, 25 log lines), its print() lines with secret input values
-// redacted.
+// redacted, and what it captured with postHogCapture() (./captured.ts).
 import { errorText, resumeWith, runSlice, type ExecutionTiming } from '../../hog/index.js';
+import { beginCapture, endCapture, postHogCapture, type CapturedRequest } from './captured.js';
 
 export interface RunTask {
   // The program from its start (bytecode), or resumed after a fetch (state and response).
@@ -13,6 +14,8 @@ export interface RunTask {
   secretKeys: string[];
   // How many log lines earlier slices of this invocation kept.
   logsSoFar: number;
+  // How many events earlier slices of this invocation captured (postHogCapture: one at most).
+  capturedSoFar?: number;
   // A transformation's test run: fetch() is not available and print() is not capped.
   transformation?: boolean;
 }
@@ -37,6 +40,8 @@ export interface RunOutcome {
   maxMemoryBytes: number;
   // The event's url in the globals, for the completion log (the pipeline holds the globals as bytes).
   eventUrl: unknown;
+  // Events the program captured into its project with postHogCapture().
+  captured: readonly CapturedRequest[];
 }
 
 // PostHog's program budget (CDP_WATCHER_HOG_COST_TIMING_UPPER_MS): a backstop for runaway
@@ -74,11 +79,15 @@ export function runInvocationSlice(task: RunTask, timeoutMs = HOG_TIMEOUT_MS): R
   const input = task.state !== null
     ? resumeWith(task.state as Parameters<typeof resumeWith>[0], task.response)
     : task.bytecode ?? [];
+  beginCapture(task.globals, task.capturedSoFar ?? 0);
   const slice = runSlice(input, task.globals, {
     // Declared so the VM suspends at fetch(); runSlice never calls it, the pipeline makes the request.
     fetch: task.transformation ? undefined : declaredOnly,
+    postHogCapture: task.transformation ? undefined : postHogCapture,
     print, timeoutMs, maxAsyncSteps: MAX_ASYNC_STEPS, memoryLimit: HOG_MEMORY_LIMIT,
   });
+  const { captured, warning } = endCapture();
+  if (warning !== null) logs.push({ level: 'WARN', message: warning });
   let error = slice.error ? errorText(slice.error) : null;
   let errorMessage = slice.error?.message ?? null;
   let fetch: RunOutcome['fetch'] = null;
@@ -92,6 +101,6 @@ export function runInvocationSlice(task: RunTask, timeoutMs = HOG_TIMEOUT_MS): R
   }
   return {
     logs, fetch, error, errorMessage, result: slice.result, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
-    eventUrl: event.url,
+    eventUrl: event.url, captured,
   };
 }

@@ -74,6 +74,8 @@ export interface ContinueTask {
   secretKeys: string[];
   // How many log lines earlier slices of this invocation kept.
   logsSoFar: number;
+  // How many events earlier slices of this invocation captured (postHogCapture).
+  capturedSoFar?: number;
 }
 
 // Programs kept per worker: beyond this the oldest are dropped (their continue replays).
@@ -194,11 +196,14 @@ export function createSteps(workerIndex: number, timeoutMs = HOG_TIMEOUT_MS): St
       if (state === null && task.response !== null) {
         // The program was lost here after its fetch was made: replayed up to that fetch (its
         // lines were kept the first time), then resumed with the answer.
+        // What it captured the first time was captured then.
         const replay = runInvocationSlice({ ...base, state: null, response: null, logsSoFar: 0 }, timeoutMs);
-        if (replay.fetch === null) return out({ ...replay, logs: [], timings: [] }, globals, false);
+        if (replay.fetch === null) return out({ ...replay, logs: [], timings: [], captured: [] }, globals, false);
         state = replay.fetch.state;
       }
-      const slice = runInvocationSlice({ ...base, bytecode: state === null ? task.bytecode : null, state, response: task.response, logsSoFar: task.logsSoFar }, timeoutMs);
+      const slice = runInvocationSlice({
+        ...base, bytecode: state === null ? task.bytecode : null, state, response: task.response, logsSoFar: task.logsSoFar, capturedSoFar: task.capturedSoFar,
+      }, timeoutMs);
       return out(slice, globals, task.response !== null);
     },
 

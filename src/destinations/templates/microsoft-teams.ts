@@ -1,26 +1,32 @@
 // Microsoft Teams through a workflow ("Post to a channel when a webhook request is
-// received") or an incoming webhook: an Adaptive Card with the text and a link to the
-// event. Teams answers 200 or 202 when it accepted the message.
+// received", Power Automate or Logic Apps) or an incoming webhook: a message with one
+// Adaptive Card holding the text. Teams answers 200 or 202 when it accepted it.
+// PostHog's id and input names (webhookUrl, text); functions made from hedgerow's earlier
+// version of this template sent `webhook_url`, which still works.
 import type { HogFunctionTemplate } from './types.js';
 
-const code = `let card := {
-  'type': 'AdaptiveCard',
-  '$schema': 'http://adaptivecards.io/schemas/adaptive-card.json',
-  'version': '1.4',
-  'body': [{'type': 'TextBlock', 'text': inputs.text, 'wrap': true}],
-  'actions': [{'type': 'Action.OpenUrl', 'title': 'View event', 'url': event.url}]
+const code = `let url := inputs.webhookUrl ?? inputs.webhook_url
+if (empty(url)) {
+  throw Error('The webhook URL is missing')
 }
 
-let res := fetch(inputs.webhook_url, {
+let card := {
+  'type': 'AdaptiveCard',
+  '$schema': 'http://adaptivecards.io/schemas/adaptive-card.json',
+  'version': '1.2',
+  'body': [{'type': 'TextBlock', 'text': inputs.text, 'wrap': true}]
+}
+
+let res := fetch(url, {
   'method': 'POST',
   'headers': {'Content-Type': 'application/json'},
   'body': {
     'type': 'message',
-    'attachments': [{'contentType': 'application/vnd.microsoft.card.adaptive', 'content': card}]
+    'attachments': [{'contentType': 'application/vnd.microsoft.card.adaptive', 'contentUrl': null, 'content': card}]
   }
 })
 
-if (res.status >= 300) {
+if (res.status >= 400) {
   throw Error(f'Microsoft Teams did not accept the message: {res.status}: {res.body}')
 }
 `;
@@ -36,8 +42,12 @@ export const teamsTemplate: HogFunctionTemplate = {
   icon_url: '/static/services/microsoft-teams.png',
   code,
   inputs_schema: [
-    { key: 'webhook_url', type: 'string', label: 'Webhook URL', secret: true, required: true },
-    { key: 'text', type: 'string', label: 'Text', secret: false, required: false, default: '**{person.name}** triggered event: \'{event.event}\'' },
+    {
+      key: 'webhookUrl', type: 'string', label: 'Webhook URL', secret: false, required: false,
+      description: 'A Teams workflow\'s "When a Teams webhook request is received" URL, or an incoming webhook\'s.',
+    },
+    { key: 'text', type: 'string', label: 'Text', secret: false, required: true, default: '**{person.name}** triggered event: \'{event.event}\'' },
+    { key: 'webhook_url', type: 'string', label: 'Webhook URL (earlier name)', secret: true, required: false, hidden: true },
   ],
   filters: null,
   masking: null,

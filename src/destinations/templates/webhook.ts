@@ -49,7 +49,7 @@ export const webhookTemplate: HogFunctionTemplate = {
     { key: 'body', type: 'json', label: 'JSON Body', secret: false, required: false, default: { event: '{event}', person: '{person}' } },
     {
       key: 'headers', type: 'dictionary', label: 'Headers', secret: false, required: false,
-      default: { 'Content-Type': 'application/json' },
+      default: { 'Content-Type': 'application/json', Accept: 'application/json' },
     },
     { key: 'debug', type: 'boolean', label: 'Log responses', description: 'Logs the request and response for debugging.', secret: false, required: false, default: false },
   ],
