@@ -57,7 +57,7 @@ let ready: Promise<void> | null = null;
 export async function fromTemplate(body: Record<string, unknown>): Promise<StoredHogFunction> {
   ready ??= initHog();
   await ready;
-  const fields = validateHogFunction(body, null, { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T12:00:00Z'), siteUrl: 'http://localhost:8000' });
+  const fields = validateHogFunction(body, null, { projectId: 1, timeZone: 'UTC', now: Date.parse('2026-11-27T12:00:00Z'), siteUrl: 'http://localhost:8000', actions: {}, testAccountFilters: [], cohorts: {} });
   return {
     ...fields, id: '0193a7a0-0000-7000-8000-00000000f001', project_id: 1, created_at: '2026-11-27T00:00:00Z', created_by: null,
     updated_at: '2026-11-27T00:00:00Z', watcher_epoch: 0,
