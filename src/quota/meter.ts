@@ -29,10 +29,11 @@ export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: {
   const flushMs = opts.flushMs ?? DEFAULT_FLUSH_MS;
   // `${org}\0${period}` → requests counted here and not yet in LMDB.
   let pending = new Map<string, number>();
-  // The counts of the flush under way: still counted until their write has landed and the
+  // The counts of the flushes under way: still counted until their write has landed and the
   // stored counts are read again (without them, usage read during a flush fell short by
-  // them, and a limit set from it was reached early).
-  let flushing = new Map<string, number>();
+  // them, and a limit set from it was reached early). A slow write can still be in flight
+  // when the next flush starts: each flush adds its counts here and takes them off again.
+  const flushing = new Map<string, number>();
   const stored = new Map<string, Cached<number>>();
   const limits = new Map<string, Cached<number | null>>();
   let timer: NodeJS.Timeout | null = null;
@@ -91,7 +92,7 @@ export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: {
       if (pending.size === 0) return;
       const counts = pending;
       pending = new Map();
-      flushing = counts;
+      for (const [key, n] of counts) flushing.set(key, (flushing.get(key) ?? 0) + n);
       try {
         await writes.submit(addFlagUsage, { counts: [...counts].map(([key, n]) => [...key.split('\0'), n] as [string, string, number]) });
       } catch {
@@ -99,7 +100,11 @@ export function createFlagMeter(store: QuotaTables, writes: StateWrites, opts: {
         for (const [key, n] of counts) pending.set(key, (pending.get(key) ?? 0) + n);
         return;
       } finally {
-        flushing = new Map();
+        for (const [key, n] of counts) {
+          const left = (flushing.get(key) ?? 0) - n;
+          if (left > 0) flushing.set(key, left);
+          else flushing.delete(key);
+        }
       }
       for (const key of counts.keys()) stored.delete(key);
     },

@@ -69,6 +69,19 @@ s('usage read while a flush is under way still counts what it is writing', async
   assert.is(meter.usage('org-flushing', MARCH), 5);
 });
 
+s('two flushes under way at once (a slow write): usage counts both until each has landed', async () => {
+  for (let i = 0; i < 3; i++) meter.record('org-overlap', MARCH);
+  const first = meter.flush();
+  for (let i = 0; i < 2; i++) meter.record('org-overlap', MARCH);
+  const second = meter.flush();
+  assert.is(meter.usage('org-overlap', MARCH), 5);
+  await first;
+  // The first has landed; the second's 2 are still counted as in flight, not forgotten.
+  assert.is(meter.usage('org-overlap', MARCH), 5);
+  await second;
+  assert.is(meter.usage('org-overlap', MARCH), 5);
+});
+
 s('raising or removing the limit takes effect at once in this process', async () => {
   await meter.setQuota('org-3', 10);
   assert.is(meter.exceeded('org-3', MARCH), false);
