@@ -134,6 +134,15 @@ export const SETTINGS = {
       doc: 'what webhook and Slack subscriptions may reach beyond the public internet (empty: public addresses only)',
     }),
     smtpUrl: optional({ env: 'HEDGEROW_SMTP_URL', secret: true, allowed: 'smtp://[user:password@]host[:port] or smtps://…', doc: 'the SMTP server email subscriptions are sent through (none: email subscriptions fail)' }),
+    smtpStartTls: choice({
+      env: 'HEDGEROW_SMTP_STARTTLS', values: ['auto', 'required'], default: 'auto',
+      doc: 'smtp:// servers: auto, upgrade to TLS with STARTTLS when the server offers it; required, send nothing (no password, no message) unless it does',
+    }),
+    smtpCaFile: optional({ env: 'HEDGEROW_SMTP_CA_FILE', allowed: 'a PEM file', doc: 'certificates that may sign the SMTP server\'s, besides the system\'s (a private CA, or the server\'s own self-signed certificate)' }),
+    smtpCertificates: choice({
+      env: 'HEDGEROW_SMTP_CERTIFICATES', values: ['verify', 'any'], default: 'verify',
+      doc: 'the SMTP server\'s TLS certificate: verify, it must be trusted and name the host; any, any is taken, self-signed too (encrypted, but not authenticated)',
+    }),
     smtpFrom: text({ env: 'HEDGEROW_SMTP_FROM', nonEmpty: true, default: 'hedgerow@localhost', allowed: 'an email address', doc: 'the sender of email subscriptions' }),
   },
   siteUrl: text({

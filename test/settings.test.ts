@@ -66,11 +66,15 @@ const subscriptionsConfig = suite('config: subscriptions');
 
 subscriptionsConfig('a 30 s look, 3 attempts a minute apart then doubling, public targets only, no SMTP server unless set', () => {
   assert.equal(parse({}).subscriptions, {
-    tickMs: 30_000, retryMs: 60_000, attempts: 3, sendTimeoutMs: 30_000, allow: '', smtpUrl: null, smtpFrom: 'hedgerow@localhost',
+    tickMs: 30_000, retryMs: 60_000, attempts: 3, sendTimeoutMs: 30_000, allow: '', smtpUrl: null, smtpStartTls: 'auto', smtpCaFile: null,
+    smtpCertificates: 'verify', smtpFrom: 'hedgerow@localhost',
   });
   const set = parse({ HEDGEROW_SMTP_URL: 'smtp://bot:hunter2@mail.internal:2525', HEDGEROW_SUBSCRIPTION_ALLOW: '10.0.0.0/8' }).subscriptions;
   assert.is(set.smtpUrl, 'smtp://bot:hunter2@mail.internal:2525');
   assert.is(set.allow, '10.0.0.0/8');
+  const tls = parse({ HEDGEROW_SMTP_STARTTLS: 'required', HEDGEROW_SMTP_CA_FILE: '/etc/ca.pem', HEDGEROW_SMTP_CERTIFICATES: 'any' }).subscriptions;
+  assert.equal([tls.smtpStartTls, tls.smtpCaFile, tls.smtpCertificates], ['required', '/etc/ca.pem', 'any']);
+  assert.throws(() => parse({ HEDGEROW_SMTP_STARTTLS: 'yes' }), (err: unknown) => err instanceof ConfigError && /HEDGEROW_SMTP_STARTTLS/.test(err.message));
   assert.throws(() => parse({ HEDGEROW_SUBSCRIPTION_ALLOW: '10.0.0.0/40' }), (err: unknown) => err instanceof ConfigError);
   assert.throws(() => parse({ HEDGEROW_SUBSCRIPTION_ATTEMPTS: '0' }), (err: unknown) => err instanceof ConfigError && /HEDGEROW_SUBSCRIPTION_ATTEMPTS/.test(err.message));
 });
@@ -259,7 +263,8 @@ table('the config object keeps its shape: every key the service reads', () => {
     'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
     'logLevel', 'logPruneIntervalMs', 'managementRateLimitPerMinute', 'natsReplicas', 'natsUrl', 'personCacheSize', 'port', 'quotaFlushMs',
     'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep', 'subscriptions.allow', 'subscriptions.attempts', 'subscriptions.retryMs',
-    'subscriptions.sendTimeoutMs', 'subscriptions.smtpFrom', 'subscriptions.smtpUrl', 'subscriptions.tickMs',
+    'subscriptions.sendTimeoutMs', 'subscriptions.smtpCaFile', 'subscriptions.smtpCertificates', 'subscriptions.smtpFrom', 'subscriptions.smtpStartTls',
+    'subscriptions.smtpUrl', 'subscriptions.tickMs',
   ]);
   assert.ok(Object.isFrozen(config) && Object.isFrozen(config.capture) && Object.isFrozen(config.hog), 'frozen, nested objects too');
   assert.equal([config.port, config.host, config.natsUrl, config.logLevel, config.json, config.geoipDb], [8000, '0.0.0.0', null, 'info', false, 'bundled']);

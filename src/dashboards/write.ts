@@ -1,12 +1,14 @@
 // Creating and changing a dashboard from a request body, as PostHog's dashboard serializer
 // reads it: its fields, soft delete (with its tiles) and undelete, the `tiles` list (text
 // cards created or changed, tiles moved, recoloured or removed), and a copy of another
-// dashboard (`use_dashboard`: new tiles over the same insights and texts).
+// dashboard (`use_dashboard`: new tiles over the same insights, or over copies of them with
+// `duplicate_tiles`).
 import { OrgLevel, type ProjectContext } from '../access/index.js';
 import { errors } from '../errors.js';
+import { copyInsight, insightById, type InsightsTables } from '../insights/index.js';
 import type { StateWrites } from '../state/index.js';
 import { insertDashboardCommand, saveDashboardCommand, type TileWrite } from './commands.js';
-import { dashboardById, dashboardTiles, type DashboardRecord, type TileRecord } from './records.js';
+import { dashboardById, dashboardTiles, layoutOrder, type DashboardRecord, type TileRecord } from './records.js';
 import type { DashboardsTables } from './tables.js';
 
 type Body = Record<string, unknown>;
@@ -54,7 +56,7 @@ function parse(body: Body) {
   };
 }
 
-export async function createDashboard(store: DashboardsTables, writes: StateWrites, body: Body, ctx: ProjectContext, now: Date) {
+export async function createDashboard(store: DashboardsTables & InsightsTables, writes: StateWrites, body: Body, ctx: ProjectContext, now: Date) {
   const f = parse(body);
   if (body.use_template !== undefined && body.use_dashboard !== undefined) {
     throw errors.validation('`use_dashboard` and `use_template` cannot be used together', 'use_template');
@@ -65,12 +67,8 @@ export async function createDashboard(store: DashboardsTables, writes: StateWrit
   if (body.use_dashboard !== undefined) {
     const source = Number.isInteger(body.use_dashboard) ? dashboardById(store, ctx.project.id, body.use_dashboard as number) : undefined;
     if (!source || source.deleted) throw errors.validation('Invalid value provided', 'use_dashboard');
-    if (body.duplicate_tiles === true) throw errors.validation('Copying the insights of a dashboard (duplicate_tiles) is not supported yet: its tiles are shared.', 'duplicate_tiles');
     mode = 'duplicate';
-    tiles = dashboardTiles(store, ctx.project.id, source.id).filter((t) => !t.deleted).map((t) => ({
-      project_id: t.project_id, insight_id: t.insight_id, layouts: t.layouts, color: t.color, filters_overrides: t.filters_overrides, deleted: false,
-      text: t.text ? { ...t.text, id: undefined } : null,
-    }));
+    tiles = await copiedTiles(store, writes, source, pythonTruthy(body.duplicate_tiles), ctx, now);
   }
   const at = now.toISOString();
   const { dashboard } = await writes.submit(insertDashboardCommand, {
@@ -83,6 +81,34 @@ export async function createDashboard(store: DashboardsTables, writes: StateWrit
     tiles,
   });
   return dashboard;
+}
+
+// PostHog reads `duplicate_tiles` by Python's truth: any non-empty value copies the insights.
+function pythonTruthy(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length > 0;
+  if (isRecord(v)) return Object.keys(v).length > 0;
+  return Boolean(v);
+}
+
+// The live tiles of a dashboard being copied. A plain copy puts the same insights on the new
+// dashboard; with `duplicate_tiles` each insight is copied first (./insights' copyInsight) and
+// the new tile shows the copy, so changing one dashboard's insights leaves the other's alone.
+// Text cards are copied either way (a text belongs to its tile here); layouts, colours and
+// filter overrides follow the source tile.
+async function copiedTiles(store: DashboardsTables & InsightsTables, writes: StateWrites, source: DashboardRecord, deep: boolean, ctx: ProjectContext, now: Date) {
+  const at = now.toISOString();
+  const out: Omit<TileWrite, 'dashboard_id'>[] = [];
+  for (const t of dashboardTiles(store, ctx.project.id, source.id).filter((x) => !x.deleted).sort(layoutOrder)) {
+    let insightId = t.insight_id;
+    if (deep && insightId !== null) {
+      const insight = insightById(store, ctx.project.id, insightId);
+      if (!insight) continue;
+      insightId = (await copyInsight(writes, insight, ctx, now)).id;
+    }
+    const text = t.text && (deep ? { body: t.text.body, created_by: ctx.user.id, last_modified_by: ctx.user.id, last_modified_at: at } : { ...t.text, id: undefined });
+    out.push({ project_id: t.project_id, insight_id: insightId, layouts: t.layouts, color: t.color, filters_overrides: t.filters_overrides, deleted: false, text });
+  }
+  return out;
 }
 
 const objectField = (entry: Body, field: string): Body | undefined => {

@@ -19,6 +19,7 @@ export type { EventsQueryResult } from './planner/events-query.js';
 export type { QueryResponse, QueryResult, RunContext } from './run.js';
 export { INSIGHTS_CONSUMER } from './protocol.js';
 export { insightById } from './api/insight-store.js';
+export { copyInsight } from './api/insight-write.js';
 export type { InsightRecord } from './api/insight-store.js';
 export type { InsightsApi, InsightsApiOptions } from './api/wiring.js';
 export type { Answer, QueryService, ResultFields } from './api/query-service.js';

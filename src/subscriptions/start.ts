@@ -12,7 +12,7 @@ import { subscriptionRoutes } from './routes.js';
 import { createScheduler } from './scheduler.js';
 import type { SubscriptionsTables } from './tables.js';
 import { createSender } from './send.js';
-import { parseSmtpUrl } from './targets/smtp.js';
+import { smtpServerOf } from './targets/smtp.js';
 import { parseAddressPolicy } from '../net/address-policy.js';
 
 export type SubscriptionsTablesUsed = SubscriptionsTables & InsightsTables & DashboardsTables;
@@ -24,7 +24,7 @@ export async function startSubscriptions(ctx: NodeContext<SubscriptionsTablesUse
   const settings = config.subscriptions;
   const { auth, tenancy } = use(accessModule);
   const { publishPng } = use(exportsModule);
-  const smtp = settings.smtpUrl ? parseSmtpUrl(settings.smtpUrl) : null;
+  const smtp = smtpServerOf(settings);
   const leases = await ctx.cluster.leases('claims');
   const now = () => new Date();
 

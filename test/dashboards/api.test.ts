@@ -1,7 +1,7 @@
 // The dashboards API against the real server over HTTP: PostHog's fields, tiles (insights
 // added through the insight's `dashboards`, text cards through the dashboard's `tiles`), the
 // dashboard's filters over every tile's query, refresh modes, soft delete and undelete, a
-// copy, restriction levels and scopes.
+// copy (sharing the insights, or copying them with duplicate_tiles), restriction levels and scopes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiClient, denied, type ApiCall } from '../helpers/api.js';
@@ -147,6 +147,47 @@ s('soft delete hides the dashboard and its tiles; exactly {deleted: false} bring
   const bad = await api('POST', `${env()}/dashboards/`, t.personalKey, { name: 'x', use_dashboard: 999999 });
   assert.is(bad.status, 400);
   assert.is(bad.body.attr, 'use_dashboard');
+});
+
+s('a copy with duplicate_tiles copies the insights (new ids and short ids, "(Copy)" names, on the copy only) and the texts', async () => {
+  const d = await dashboard({ name: 'Original' });
+  const named: Record<string, any> = await saveInsight(t, api, 'Views', pageviewsQuery);
+  const unnamed = await api('POST', `${env()}/insights/`, t.personalKey, { query: named.query, tags: ['kept'], dashboards: [d.id] });
+  assert.is(unnamed.status, 201, JSON.stringify(unnamed.body));
+  await api('PATCH', `${env()}/insights/${named.id}/`, t.personalKey, { dashboards: [d.id] });
+  const src = await api('GET', `${env()}/dashboards/${d.id}/`, t.personalKey);
+  const namedTile = src.body.tiles.find((x: any) => x.insight?.id === named.id);
+  await api('PATCH', `${env()}/dashboards/${d.id}/`, t.personalKey, {
+    tiles: [{ id: namedTile.id, color: 'blue', layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } } }, { text: { body: 'a note' } }],
+  });
+  const deep = await dashboard({ name: 'Deep', use_dashboard: d.id, duplicate_tiles: true });
+  assert.is(deep.creation_mode, 'duplicate');
+  assert.is(deep.tiles.length, 3);
+  const insights = deep.tiles.filter((x: any) => x.insight).map((x: any) => x.insight);
+  assert.is(insights.length, 2);
+  for (const i of insights) {
+    assert.not.ok([named.id, unnamed.body.id].includes(i.id), 'a new insight');
+    assert.not.ok([named.short_id, unnamed.body.short_id].includes(i.short_id), 'a new short id');
+    assert.equal(i.dashboards, [deep.id], 'the copy is on the new dashboard only');
+    assert.equal(i.query, named.query);
+  }
+  assert.equal(insights.map((i: any) => i.name).sort((a: any, b: any) => String(a).localeCompare(String(b))), [null, 'Views (Copy)'].sort((a: any, b: any) => String(a).localeCompare(String(b))));
+  assert.equal(insights.find((i: any) => i.name === null).tags, ['kept']);
+  const copiedTile = deep.tiles.find((x: any) => x.insight?.name === 'Views (Copy)');
+  assert.is(copiedTile.color, 'blue');
+  assert.equal(copiedTile.layouts, { sm: { x: 0, y: 0, w: 6, h: 5 } });
+  const text = deep.tiles.find((x: any) => x.text);
+  assert.is(text.text.body, 'a note');
+  assert.not.equal(text.text.id, src.body.tiles.find((x: any) => x.text)?.text?.id ?? -1);
+  // The originals stay on the original dashboard only; renaming a copy leaves them alone.
+  assert.equal((await api('GET', `${env()}/insights/${named.id}/`, t.personalKey)).body.dashboards, [d.id]);
+  const copy = insights.find((i: any) => i.name === 'Views (Copy)');
+  await api('PATCH', `${env()}/insights/${copy.id}/`, t.personalKey, { name: 'Renamed copy' });
+  assert.is((await api('GET', `${env()}/insights/${named.id}/`, t.personalKey)).body.name, 'Views');
+  // Without duplicate_tiles (or with a false one) the copy's tiles show the same insights.
+  const shallow = await dashboard({ name: 'Shallow', use_dashboard: d.id, duplicate_tiles: false });
+  assert.equal(shallow.tiles.filter((x: any) => x.insight).map((x: any) => x.insight.id).sort(), [named.id, unnamed.body.id].sort());
+  assert.equal((await api('GET', `${env()}/insights/${named.id}/`, t.personalKey)).body.dashboards.sort(), [d.id, shallow.id].sort());
 });
 
 s('scopes: dashboard:read reads, dashboard:write changes; a restricted dashboard is edited by its creator and admins only', async () => {

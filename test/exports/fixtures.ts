@@ -294,10 +294,23 @@ export const countriesTable: InsightData = {
   query: { kind: 'InsightVizNode', source: { ...(countriesPie.query as { source: Record<string, unknown> }).source, trendsFilter: { display: 'ActionsTable' } } },
 };
 
+// As PostHog's WorldMap: broken down by the alpha-2 country code; Australia, Canada and
+// Russia have no value, and one visitor group has no country at all.
 export const countriesMap: InsightData = {
-  ...countriesPie,
   name: 'Visitors by country (world map)',
-  query: { kind: 'InsightVizNode', source: { ...(countriesPie.query as { source: Record<string, unknown> }).source, trendsFilter: { display: 'WorldMap' } } },
+  timezone: 'UTC',
+  query: {
+    kind: 'InsightVizNode',
+    source: {
+      kind: 'TrendsQuery', dateRange: { date_from: '-30d' }, series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }],
+      breakdownFilter: { breakdown: '$geoip_country_code', breakdown_type: 'event' }, trendsFilter: { display: 'WorldMap' },
+    },
+  },
+  result: [
+    totalItem('$pageview', 4120, 'US'), totalItem('$pageview', 1830, 'DE'), totalItem('$pageview', 1210, 'GB'), totalItem('$pageview', 990, 'FR'),
+    totalItem('$pageview', 640, 'IN'), totalItem('$pageview', 2060, 'BR'), totalItem('$pageview', 420, 'ZA'), totalItem('$pageview', 380, 'JP'),
+    totalItem('$pageview', 205, '$$_posthog_breakdown_null_$$'),
+  ],
 };
 
 export const funnelTrends: InsightData = {

@@ -5,6 +5,10 @@ import { renderExport } from '../../src/exports/render.js';
 import { chartOption } from '../../src/exports/chart/option.js';
 import { optionToSvg } from '../../src/exports/chart/draw.js';
 import { fontMetrics } from '../../src/exports/chart/fonts.js';
+import { HEIGHT, WIDTH, PALETTE } from '../../src/exports/chart/theme.js';
+import { registerWorld } from '../../src/exports/chart/world.js';
+import { NO_VALUE, shade } from '../../src/exports/chart/world-map.js';
+import { createRequire } from 'node:module';
 import { decodePng, differingPixels, inked, PNG_SIGNATURE, type DecodedPng } from '../helpers/png.js';
 import * as fx from './fixtures.js';
 
@@ -167,6 +171,43 @@ s('total-value displays draw their totals when results carry `data: []` (number,
   // The PNG of the number is not blank where the number is (the centre of the picture).
   const img = png(engineShaped(fx.boldNumber));
   assert.ok(inked(img, 220, 330) > 0.02, 'the middle band is inked');
+});
+
+// Where a longitude and latitude land in the picture, by the ECharts layout the renderer
+// draws (the same option, size and registered geometry).
+function mapPixel(insight: InsightData, lonLat: [number, number]): [number, number] {
+  const echarts = createRequire(import.meta.url)('echarts') as typeof import('echarts');
+  registerWorld(echarts);
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: HEIGHT });
+  try {
+    chart.setOption({ animation: false, ...chartOption(insight) });
+    const [x, y] = chart.convertToPixel({ seriesIndex: 0 }, lonLat) as number[];
+    return [Math.round(x), Math.round(y)];
+  } finally {
+    chart.dispose();
+  }
+}
+
+const hex = (rgb: number[]) => '#' + rgb.map((c) => c.toString(16).padStart(2, '0')).join('');
+const near = (a: number[], b: string) => a.every((c, i) => Math.abs(c - parseInt(b.slice(1 + 2 * i, 3 + 2 * i), 16)) <= 3);
+
+s('a world map shades each country by its value, by alpha-2 code ($geoip_country_code); countries without one are grey', () => {
+  const img = png(fx.countriesMap);
+  const at = (lonLat: [number, number]) => pixel(img, ...mapPixel(fx.countriesMap, lonLat));
+  // Kansas and the Mato Grosso: the largest value in the first series colour, Brazil's in its share of it.
+  const us = at([-98, 39]);
+  assert.ok(near(us, PALETTE[0]), `the US is ${hex(us)}, not ${PALETTE[0]}`);
+  const br = at([-52, -10]);
+  assert.ok(near(br, shade(2060, 4120)), `Brazil is ${hex(br)}, not ${shade(2060, 4120)}`);
+  assert.not.ok(near(br, PALETTE[0]), 'a smaller value, a paler colour');
+  // Siberia, central Australia and northern Canada: no value, the no-value grey.
+  for (const place of [[100, 62], [134, -25], [-105, 60]] as [number, number][]) {
+    const c = at(place);
+    assert.ok(near(c, NO_VALUE), `${place} is ${hex(c)}, not ${NO_VALUE}`);
+  }
+  // The Pacific is the white page; the visitors without a country are counted, not placed.
+  assert.equal(at([-140, 0]), [255, 255, 255]);
+  assert.ok(optionToSvg(chartOption(fx.countriesMap)).includes('1 value not on the map'));
 });
 
 s.run();

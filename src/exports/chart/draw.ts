@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import { FONT_FAMILY, FONT_FILES, fontMetrics } from './fonts.js';
 import { HEIGHT, WIDTH } from './theme.js';
+import { drawsWorld, registerWorld } from './world.js';
 
 type ECharts = typeof import('echarts');
 
@@ -28,6 +29,7 @@ function echarts(): ECharts {
 }
 
 export function optionToSvg(option: Record<string, unknown>): string {
+  if (drawsWorld(option)) registerWorld(echarts());
   const chart = echarts().init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height: HEIGHT });
   try {
     chart.setOption({ animation: false, backgroundColor: '#ffffff', textStyle: { fontFamily: FONT_FAMILY }, ...option });

@@ -1,11 +1,13 @@
 // Trends shown as one total per series (PostHog's "total value" displays): a big number,
-// a pie, or — for the bar, table and map displays — horizontal bars largest first.
+// a pie, a world map (./world-map.ts), or — for the bar and table displays — horizontal
+// bars largest first.
 import { isRecord, type Json } from '../query.js';
 import type { InsightData } from '../types.js';
 import { grid, valueAxis, valueLabel } from './axes.js';
 import { describeDateRange, seriesName } from './describe.js';
 import { frame } from './frame.js';
 import { FAINT, HEIGHT, INK, MUTED, WIDTH, formatNumber, formatPercent, seriesColor } from './theme.js';
+import { worldMapChart } from './world-map.js';
 
 const MAX_BARS = 20;
 const MAX_SLICES = 10;
@@ -82,5 +84,6 @@ export function totalsChart(insight: InsightData, items: Json[], display: string
   const all = totals(items);
   if (display === 'BoldNumber') return boldNumber(insight, subtitle, all);
   if (display === 'ActionsPie') return pie(insight, subtitle, all);
+  if (display === 'WorldMap') return worldMapChart(insight, items, subtitle);
   return bars(insight, subtitle, all);
 }

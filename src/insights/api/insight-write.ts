@@ -94,6 +94,25 @@ export async function createInsight(writes: StateWrites, links: InsightLinks, bo
   }
 }
 
+// A dashboard copied with its insights (PostHog's `duplicate_tiles`): a new insight showing
+// what the source shows, under a new id and short id, named "<name> (Copy)" (an unnamed one
+// stays unnamed), created now by the copier; it is on no dashboard until the copy's tile is
+// written.
+export async function copyInsight(writes: StateWrites, source: InsightRecord, ctx: ProjectContext, now: Date): Promise<InsightRecord> {
+  const at = now.toISOString();
+  const { id: _id, short_id: _shortId, ...fields } = source;
+  for (;;) {
+    try {
+      return await writes.submit(insertInsightCommand, {
+        ...fields, short_id: newShortId(), project_id: ctx.project.id, name: source.name ? `${source.name} (Copy)` : null,
+        tags: [...source.tags], created_at: at, created_by: ctx.user.id, updated_at: at, last_modified_at: at, last_modified_by: ctx.user.id,
+      });
+    } catch (err) {
+      if (!(err instanceof ShortIdTakenError)) throw err;
+    }
+  }
+}
+
 export async function updateInsight(writes: StateWrites, links: InsightLinks, insight: InsightRecord, body: Body, ctx: ProjectContext, now: Date): Promise<InsightRecord> {
   const { user } = ctx;
   const f = parse(body);
