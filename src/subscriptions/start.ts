@@ -11,6 +11,7 @@ import { summary } from './rrule.js';
 import { subscriptionRoutes } from './routes.js';
 import { createScheduler } from './scheduler.js';
 import type { SubscriptionsTables } from './tables.js';
+import { integrationRoutes } from './integrations.js';
 import { createSender } from './send.js';
 import { smtpServerOf } from './targets/smtp.js';
 import { parseAddressPolicy } from '../net/address-policy.js';
@@ -81,7 +82,7 @@ export async function startSubscriptions(ctx: NodeContext<SubscriptionsTablesUse
   });
   scheduler.start();
   return {
-    routes: subscriptionRoutes({ auth, store, writes: ctx.writes, tenancy, now }),
+    routes: [...subscriptionRoutes({ auth, store, writes: ctx.writes, tenancy, now }), ...integrationRoutes(auth)],
     async close() {
       await scheduler.close();
       await leases.close();

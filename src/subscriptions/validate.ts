@@ -51,8 +51,16 @@ function httpUrl(value: string, attr: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.validation('Enter a valid URL.', attr);
 }
 
+// What hedgerow posts Slack deliveries to, said wherever a Slack app's target is refused.
+export const SLACK_SUPPORTED = 'hedgerow posts to a Slack incoming webhook: send target_type "slack" with the webhook\'s URL '
+  + '(https://hooks.slack.com/services/…) as target_value, and no integration_id';
+
 export function checkTarget(type: TargetType, value: string): void {
   if (value.trim() === '') throw errors.blank('target_value');
+  if (type === 'slack' && !/^https?:\/\//i.test(value.trim())) {
+    // PostHog's Slack app target is "channel id|#name"; there is no app here to post to it.
+    throw errors.validation(`Not a URL: ${SLACK_SUPPORTED}.`, 'target_value');
+  }
   if (type === 'email') {
     for (const address of value.split(',').map((a) => a.trim())) {
       if (!EMAIL.test(address)) throw errors.validation(`"${address}" is not an email address.`, 'target_value');
@@ -106,6 +114,11 @@ export function parseSubscription(body: Body, current: SubscriptionFields | null
     if (!has(k)) continue;
     if (typeof body[k] !== 'boolean') throw errors.notABoolean(k);
     out[k] = body[k] as boolean;
+  }
+  // PostHog's Slack app integration (a channel through a connected workspace) is not here:
+  // refused rather than kept and never delivered.
+  if (body.integration_id !== undefined && body.integration_id !== null) {
+    throw errors.validation(`Slack app integrations are not supported: ${SLACK_SUPPORTED}.`, 'integration_id');
   }
   checkTarget(out.target_type, out.target_value);
 

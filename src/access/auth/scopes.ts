@@ -17,7 +17,7 @@ export function hasScope(granted: readonly string[], object: string, access: Acc
 
 // Every scope object a personal API key can name.
 export const SCOPE_OBJECTS = [
-  'query', 'action', 'export', 'hog_function', 'insight', 'dashboard', 'subscription', 'feature_flag', 'person', 'group', 'cohort',
+  'query', 'action', 'export', 'hog_function', 'insight', 'dashboard', 'subscription', 'integration', 'feature_flag', 'person', 'group', 'cohort',
   'project', 'organization', 'organization_member', 'user', 'event_definition', 'property_definition',
 ] as const;
 
