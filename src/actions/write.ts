@@ -5,6 +5,7 @@
 // (bytecode_error) when it is saved, not when a function names it.
 import type { ProjectContext } from '../access/index.js';
 import { errors } from '../errors.js';
+import { isObject } from '../json.js';
 import { booleanField, charField, choiceField, listField } from '../http/fields.js';
 import { under } from '../http/nested-errors.js';
 import { pythonType } from '../http/body.js';
@@ -15,7 +16,6 @@ import { MATCHINGS, projectActions, type ActionRecord, type ActionStepRecord } f
 import type { ActionsTables } from './tables.js';
 
 type Body = Record<string, unknown>;
-const isDict = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const NAME_MAX = 400;
 const SLACK_FORMAT_MAX = 1200;
@@ -29,11 +29,11 @@ function untrimmed(body: Body, name: string): string | null | undefined {
 }
 
 function parseStep(raw: unknown): ActionStepRecord {
-  if (!isDict(raw)) throw errors.notADictionary(pythonType(raw));
+  if (!isObject(raw)) throw errors.notADictionary(pythonType(raw));
   const text = Object.fromEntries(STEP_TEXTS.map((f) => [f, untrimmed(raw, f) ?? null])) as Record<(typeof STEP_TEXTS)[number], string | null>;
   const properties = raw.properties === null ? null : listField(raw, 'properties') ?? null;
   properties?.forEach((p, i) => under(`properties__${i}`, () => {
-    if (!isDict(p)) throw errors.notADictionary(pythonType(p));
+    if (!isObject(p)) throw errors.notADictionary(pythonType(p));
     if (p.type === 'hogql') {
       throw errors.validation('HogQL property filters in action steps are not supported by hedgerow; use event or person property filters.', 'type');
     }

@@ -8,6 +8,8 @@
 // capturing the events that trigger them cannot loop without end. The timestamp is when
 // the program ran.
 
+import { isObject } from '../../json.js';
+
 // An event as the program captured it, before capture builds it.
 export interface CapturedRequest {
   event: string;
@@ -19,7 +21,6 @@ export interface CapturedRequest {
 export const MAX_CAPTURE_CHAIN = 10;
 
 const NONE: readonly never[] = [];
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // The slice running on this thread (the VM runs one program at a time, synchronously), so
 // the host function is one function for all slices and a slice that captures nothing
@@ -31,7 +32,7 @@ let warning: string | null = null;
 
 /** Starts a slice of an invocation that captured `capturedSoFar` events in earlier slices. */
 export function beginCapture(globals: Record<string, unknown>, capturedSoFar: number): void {
-  trigger = isDict(globals.event) ? globals.event : null;
+  trigger = isObject(globals.event) ? globals.event : null;
   soFar = capturedSoFar;
   captured = null;
   warning = null;
@@ -48,15 +49,15 @@ export function endCapture(): { captured: readonly CapturedRequest[]; warning: s
 
 /** The host function; throws PostHog's errors, which fail the program. */
 export function postHogCapture(call: Record<string, unknown>): void {
-  if (!isDict(call) || typeof call.event !== 'string') throw new Error("[HogFunction] - postHogCapture call missing 'event' property");
+  if (!isObject(call) || typeof call.event !== 'string') throw new Error("[HogFunction] - postHogCapture call missing 'event' property");
   const distinctId = call.distinct_id || trigger?.distinct_id;
   if (!distinctId) throw new Error("[HogFunction] - postHogCapture call missing 'distinct_id' property");
   if (soFar + (captured?.length ?? 0) > 0 || warning !== null) {
     throw new Error('postHogCapture was called more than once. Only one call is allowed per function');
   }
-  const properties: Record<string, unknown> = isDict(call.properties) ? { ...call.properties } : {};
+  const properties: Record<string, unknown> = isObject(call.properties) ? { ...call.properties } : {};
   if (trigger !== null) {
-    const given = isDict(trigger.properties) ? trigger.properties.$hog_function_execution_count : undefined;
+    const given = isObject(trigger.properties) ? trigger.properties.$hog_function_execution_count : undefined;
     const count = typeof given === 'number' ? given : 0;
     if (count >= MAX_CAPTURE_CHAIN) {
       warning = `postHogCapture was called from an event that already executed this function ${MAX_CAPTURE_CHAIN} times previously. ` +

@@ -5,6 +5,7 @@ import type { InsightsTables } from '../tables.js';
 import { actionById, type ActionsTables } from '../../actions/index.js';
 import { cohortById, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
 import { COHORT_FILTER_TYPES } from '../../matching/index.js';
+import { isObject } from '../../json.js';
 import type { ResolvedCohort } from '../planner/properties.js';
 import type { ResolvedAction } from '../planner/actions.js';
 import { QueryError } from '../planner/errors.js';
@@ -60,13 +61,11 @@ export function runContext(
   };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 // Every cohort filter in a value (a query, an action's steps, a cohort's groups), with its path.
 function cohortFilters(value: unknown, path: string, out: [number, string][]): void {
   if (Array.isArray(value)) {
     value.forEach((v, i) => cohortFilters(v, path ? `${path}.${i}` : String(i), out));
-  } else if (isRecord(value)) {
+  } else if (isObject(value)) {
     if (typeof value.type === 'string' && COHORT_FILTER_TYPES.has(value.type) && 'value' in value) {
       const id = Number(value.value);
       if (Number.isSafeInteger(id) && id > 0) out.push([id, path]);
@@ -79,7 +78,7 @@ function cohortFilters(value: unknown, path: string, out: [number, string][]): v
 // A cohort's conditions as filters read them: a leaf without a type is a person property.
 function personTyped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(personTyped);
-  if (!isRecord(value)) return value;
+  if (!isObject(value)) return value;
   if (Array.isArray(value.values)) return { ...value, values: value.values.map(personTyped) };
   return value.type === undefined ? { ...value, type: 'person' } : value;
 }
