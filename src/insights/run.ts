@@ -4,7 +4,7 @@
 import type { HogQLParsePool } from '../hogql/index.js';
 import type { Columnar } from './columnar/database.js';
 import { queryErrorOf } from './columnar/errors.js';
-import { nodeAction, queryAction, type Plan, type PlanContext } from './planner/context.js';
+import type { Plan, PlanContext } from './planner/context.js';
 import { actionPropertyLists, type ResolvedAction } from './planner/actions.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
 import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
@@ -52,25 +52,14 @@ export interface QueryResponse {
   resolved_date_range?: { date_from: string; date_to: string };
 }
 
+// The query's own property lists, and the steps' of the actions it names (the API resolved
+// exactly those: ./api/query-service.ts actionsOf).
 function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): Properties[] {
   const lists: unknown[] = ['properties' in query ? query.properties : null];
-  if ('series' in query) {
-    for (const node of query.series) {
-      lists.push(node.properties, node.fixedProperties);
-      if (node.kind === 'ActionsNode') lists.push(...actionPropertyLists(nodeAction(node, { actions })));
-    }
-  }
-  if (query.kind === 'RetentionQuery') {
-    for (const entity of [query.retentionFilter.targetEntity, query.retentionFilter.returningEntity]) {
-      lists.push(entity?.properties);
-      const action = entity && (entity.type === 'actions' || entity.kind === 'ActionsNode') && entity.id != null ? actions.get(Number(entity.id)) : undefined;
-      if (action) lists.push(...actionPropertyLists(action));
-    }
-  }
-  if (query.kind === 'EventsQuery') {
-    lists.push(query.fixedProperties);
-    if (typeof query.actionId === 'number') lists.push(...actionPropertyLists(queryAction(query.actionId, { actions }, 'actionId')));
-  }
+  if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
+  if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
+  if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
+  for (const action of actions.values()) lists.push(...actionPropertyLists(action));
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
 }
 

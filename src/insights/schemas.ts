@@ -216,6 +216,10 @@ export type HogQLQuery = Static<typeof HogQLQuerySchema>;
 export type DateRange = Static<typeof DateRangeSchema>;
 export type RetentionEntityValue = Static<typeof RetentionEntity>;
 
+/** Whether a retention entity is an action's (its type or its kind says so) with an id. */
+export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is RetentionEntityValue & { id: string | number } =>
+  !!e && (e.type === 'actions' || e.kind === 'ActionsNode') && e.id !== null && e.id !== undefined;
+
 export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery;
 export type QueryKind = AnalyticsQuery['kind'];
 

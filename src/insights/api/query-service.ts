@@ -13,7 +13,7 @@ import type { Project } from '../../access/index.js';
 import type { InsightsEngine } from '../engine.js';
 import { resolvedRangeAt, stalenessInterval } from '../planner/resolved.js';
 import type { QueryResponse, RunContext } from '../run.js';
-import { parseQuery, type AnalyticsQuery } from '../schemas.js';
+import { isActionEntity, parseQuery, type AnalyticsQuery } from '../schemas.js';
 import { cacheKey, readCached, writeCached, type CachedResult } from './cache.js';
 import { decide, minimumRefreshInterval, staleAfter, type RefreshMode } from './refresh.js';
 import type { QueryStatus, Statuses } from './statuses.js';
@@ -120,9 +120,7 @@ export function actionsOf(store: ActionsTables, projectId: number, query: Analyt
   if (query.kind === 'RetentionQuery') {
     for (const which of ['targetEntity', 'returningEntity'] as const) {
       const entity = query.retentionFilter[which];
-      if (entity && (entity.type === 'actions' || entity.kind === 'ActionsNode') && entity.id !== null && entity.id !== undefined) {
-        named.push([entity.id, `retentionFilter.${which}.id`]);
-      }
+      if (isActionEntity(entity)) named.push([entity.id, `retentionFilter.${which}.id`]);
     }
   }
   const out: Record<string, ResolvedAction> = {};
