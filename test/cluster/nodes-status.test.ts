@@ -94,8 +94,13 @@ s('both serve nodes and the replica are listed, each with what it says of itself
   assert.is(aggregate.length, 1);
   assert.equal([aggregate[0].pid, aggregate[0].listen, aggregate[0].control], [replica!.pid, null, null]);
   assert.equal(aggregate[0].consumers.map((c) => c.name).sort(), ['event_store', 'insights']);
-  // The text form lists them too.
-  const text = await cliRunWith(cluster.env(), node(A).dir, 'status');
+  // The text form lists them too, read until it is as settled as the JSON form was (it is
+  // another read of the list: on a loaded machine a node can be behind for a moment).
+  const wanted = ['cluster: 3 live processes', ...[A, B].map((i) => `on 127.0.0.1:${portOf(node(i).url)}: ready`)];
+  const text = await eventually(async () => {
+    const r = await cliRunWith(cluster.env(), node(A).dir, 'status');
+    return r.code !== 0 || wanted.every((w) => r.stdout.includes(w)) ? r : null;
+  }, 30_000, CLI_POLL_MS);
   assert.is(text.code, 0, text.stderr);
   assert.match(text.stdout, 'cluster: 3 live processes');
   for (const i of [A, B]) assert.match(text.stdout, `on 127.0.0.1:${portOf(node(i).url)}: ready`);
