@@ -3,6 +3,7 @@
 // (honoured, presentation only, or refused) is fields.ts's list, checked first.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { isActorsKind, parseActorsQuery, type ActorsQuery } from './actors-query.js';
 import { checkFields } from './fields.js';
 import { QueryError } from './planner/errors.js';
 
@@ -220,7 +221,8 @@ export type RetentionEntityValue = Static<typeof RetentionEntity>;
 export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is RetentionEntityValue & { id: string | number } =>
   !!e && (e.type === 'actions' || e.kind === 'ActionsNode') && e.id !== null && e.id !== undefined;
 
-export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery;
+export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery | ActorsQuery;
+export type { ActorsQuery } from './actors-query.js';
 export type QueryKind = AnalyticsQuery['kind'];
 
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
@@ -236,7 +238,7 @@ const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: u
   ['HogQLQuery', TypeCompiler.Compile(HogQLQuerySchema)],
 ]);
 
-export const QUERY_KINDS = [...CHECKS.keys()] as QueryKind[];
+export const QUERY_KINDS = [...CHECKS.keys(), 'ActorsQuery'] as QueryKind[];
 
 /**
  * The deepest error under a union's: a bad value inside an optional object is reported by
@@ -269,6 +271,7 @@ export function parseQuery(input: unknown): AnalyticsQuery {
     return parseQuery(node.source);
   }
   const kind = node.kind;
+  if (isActorsKind(kind)) return parseActorsQuery(node, parseQuery);
   const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;
   if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');

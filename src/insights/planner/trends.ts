@@ -55,20 +55,20 @@ export interface TrendsResult {
 }
 
 const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
-const ACTIVE_WINDOW: Record<string, number> = { weekly_active: 7, monthly_active: 30 };
+export const ACTIVE_WINDOW: Record<string, number> = { weekly_active: 7, monthly_active: 30 };
 
-function mathOf(node: SeriesNode): string {
+export function mathOf(node: SeriesNode): string {
   return node.math ?? 'total';
 }
 
 // math unique_group counts the keys of one group type (its index, 0 to 4).
-function groupTypeIndex(node: SeriesNode, index: number): number {
+export function groupTypeIndex(node: SeriesNode, index: number): number {
   const n = node.math_group_type_index;
   if (n === null || n === undefined) throw new QueryError('Math "unique_group" needs a math_group_type_index', `series.${index}.math_group_type_index`);
   return n;
 }
 
-function mathProperty(node: SeriesNode, index: number): { source: PropertySource; key: string } | null {
+export function mathProperty(node: SeriesNode, index: number): { source: PropertySource; key: string } | null {
   const math = mathOf(node);
   if (!['sum', 'avg', 'min', 'max', ...Object.keys(QUANTILES)].includes(math)) return null;
   if (!node.math_property) throw new QueryError(`Math "${math}" needs a math_property`, `series.${index}.math_property`);
@@ -91,14 +91,14 @@ function aggregateSql(math: string): Sql {
   }
 }
 
-interface SeriesRun {
+export interface SeriesRun {
   node: SeriesNode;
   order: number;
   range: ResolvedRange;
   previous: boolean;
 }
 
-function seriesWhere(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, fromUs: number): Sql {
+export function seriesWhere(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, fromUs: number): Sql {
   return and([
     ...scopeWhere(ctx, fromUs, run.range.toUs),
     ...nodeWhere(run.node, ctx, `series.${run.order}`),
