@@ -24,6 +24,9 @@ export const DateRangeSchema = Type.Object({
 export const MATHS = [
   'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'unique_group',
   'sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99', 'hogql',
+  // Per actor (person, or group with aggregation_group_type_index) their events in the interval, aggregated over the actors.
+  'avg_count_per_actor', 'min_count_per_actor', 'max_count_per_actor', 'median_count_per_actor',
+  'p75_count_per_actor', 'p90_count_per_actor', 'p95_count_per_actor', 'p99_count_per_actor',
 ] as const;
 export type Math = (typeof MATHS)[number];
 

@@ -16,6 +16,7 @@ const PERSONS = 40;
 
 const s = suite('insights: actors behind the numbers');
 let store: TestStore;
+const events: ColumnarEvent[] = [];
 
 // A seeded generator: the same event set every run.
 function random(seed: number): () => number {
@@ -29,7 +30,6 @@ function random(seed: number): () => number {
 storePerSuite(s, async (opened) => {
   store = opened;
   const next = random(29);
-  const events: ColumnarEvent[] = [];
   for (let n = 1; n <= PERSONS; n++) {
     const browser = BROWSERS[n % 3];
     const company = `company-${n % 5}`;
@@ -171,6 +171,39 @@ s('stickiness and lifecycle: each bar\'s actors are its count', async () => {
     }
   }
   assert.ok(seen > 0);
+});
+
+s('math *_count_per_actor: per day each person\'s events, then their average, extremes and interpolated quantiles (from the event set itself), and the actors behind it', async () => {
+  const quantile = (xs: number[], q: number) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const at = (sorted.length - 1) * q;
+    const lo = Math.floor(at);
+    return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
+  };
+  const expected: Record<string, (xs: number[]) => number> = {
+    avg_count_per_actor: (xs) => xs.reduce((a, b) => a + b, 0) / xs.length, min_count_per_actor: (xs) => Math.min(...xs), max_count_per_actor: (xs) => Math.max(...xs),
+    median_count_per_actor: (xs) => quantile(xs, 0.5), p90_count_per_actor: (xs) => quantile(xs, 0.9), p99_count_per_actor: (xs) => quantile(xs, 0.99),
+  };
+  const maths = Object.keys(expected);
+  const trends = { kind: 'TrendsQuery', dateRange: RANGE, series: maths.map((math) => ({ event: '$pageview', math })) };
+  const items = (await run(store, trends, { now: NOW })).results as TrendsItem[];
+  let days = 0;
+  items[0].days.forEach((day, i) => {
+    const perPerson = new Map<string, number>();
+    for (const e of events) if (e.event === '$pageview' && e.timestamp.startsWith(day)) perPerson.set(e.person_id, (perPerson.get(e.person_id) ?? 0) + 1);
+    const counts = [...perPerson.values()];
+    if (counts.length > 0) days++;
+    maths.forEach((math, k) => assert.ok(Math.abs(items[k].data[i] - (counts.length ? expected[math](counts) : 0)) < 1e-9, `${math} ${day}: ${items[k].data[i]}`));
+  });
+  assert.ok(days > 5);
+  const day = items[0].days[4];
+  const r = await actors({ kind: 'InsightActorsQuery', source: trends, series: 2, day });
+  assert.is(Math.max(...(column(r, 'event_count') as number[])), items[2].data[4]);
+  // A total over the range, by group.
+  const grouped = { kind: 'TrendsQuery', dateRange: RANGE, aggregation_group_type_index: 0, series: [{ event: 'signup', math: 'max_count_per_actor' }], trendsFilter: { display: 'BoldNumber' } };
+  const byCompany = new Map<string, number>();
+  for (const e of events) if (e.event === 'signup' && e.properties.$group_0) byCompany.set(String(e.properties.$group_0), (byCompany.get(String(e.properties.$group_0)) ?? 0) + 1);
+  assert.is(((await run(store, grouped, { now: NOW })).results as TrendsItem[])[0].aggregated_value, Math.max(...byCompany.values()));
 });
 
 s('paging, search and the person actor: PostHog\'s object, limit/offset/hasMore, email, name, distinct id and id', async () => {

@@ -13,7 +13,7 @@ import { QueryError } from './errors.js';
 import { propertyText } from './properties.js';
 import { and, int, join, raw, sql, text, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
-import { ACTIVE_WINDOW, groupTypeIndex, mathOf, mathProperty, seriesWhere, TOTAL_VALUE_DISPLAYS, type SeriesRun } from './trends.js';
+import { ACTIVE_WINDOW, countPerActor, groupTypeIndex, mathOf, mathProperty, seriesWhere, TOTAL_VALUE_DISPLAYS, type SeriesRun } from './trends.js';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +39,7 @@ export function trendsActors(query: TrendsQuery, ctx: PlanContext, cell: Cell): 
   const groupType = math === 'unique_group' ? groupTypeIndex(node, cell.series) : (query.aggregation_group_type_index ?? null);
   const actor = math === 'unique_group' ? { id: propertyText('event', `$group_${groupType}`), where: [] } : actorOf(query);
   // The series statement's scan: the same rows, so the same top values keep their names.
-  const scanned = math === 'dau' || window !== undefined ? actor.where : [];
+  const scanned = math === 'dau' || window !== undefined || countPerActor(math) !== null ? actor.where : [];
   const local = localUs(raw('e.timestamp'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
   const cols: Sql[] = [sql`${actor.id} AS pid`];
   const inCell: Sql[] = [raw("coalesce(pid::VARCHAR, '') <> ''")];
