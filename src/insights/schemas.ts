@@ -134,7 +134,9 @@ export const FunnelsQuerySchema = Type.Object({
     funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
     funnelWindowIntervalUnit: Nullable(Type.Union(['second', 'minute', 'hour', 'day', 'week', 'month'].map((u) => Type.Literal(u)))),
     funnelOrderType: Nullable(Type.Union([Type.Literal('ordered'), Type.Literal('strict'), Type.Literal('unordered')])),
-    funnelVizType: Nullable(Type.Literal('steps')),
+    funnelVizType: Nullable(Type.Union([Type.Literal('steps'), Type.Literal('time_to_convert')])),
+    // time_to_convert's funnelFromStep, funnelToStep and binCount are checked where they are read
+    // (planner/time-to-convert.ts): the steps view takes any value of theirs.
     breakdownAttributionType: Nullable(Type.Union(['first_touch', 'last_touch', 'all_events', 'step'].map((u) => Type.Literal(u)))),
     breakdownAttributionValue: Nullable(Type.Integer({ minimum: 0 })),
   }, Loose)),

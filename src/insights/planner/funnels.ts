@@ -14,6 +14,7 @@ import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPerson
 import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
+import { planTimeToConvert, type TimeToConvertResult } from './time-to-convert.js';
 
 export interface FunnelStep {
   action_id: string | number | null;
@@ -30,7 +31,7 @@ export interface FunnelStep {
 }
 
 export interface FunnelResult {
-  results: FunnelStep[] | FunnelStep[][];
+  results: FunnelStep[] | FunnelStep[][] | TimeToConvertResult;
   dateFrom: string;
   dateTo: string;
 }
@@ -88,7 +89,7 @@ function orderedChain(steps: number): Sql {
   return join(ctes, ',\n');
 }
 
-interface FunnelCtes {
+export interface FunnelCtes {
   /** Ending with `times` (pid, steps: the furthest step reached, a1…: step times) and, with a breakdown, `unit_value` (pid, bv). */
   ctes: Sql[];
   breakdown: Breakdown | null;
@@ -96,7 +97,7 @@ interface FunnelCtes {
   range: ResolvedRange;
 }
 
-function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
+export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   const f = query.funnelsFilter ?? {};
   const steps = query.series.length;
   if (steps < 2) throw new QueryError('A funnel needs at least two steps', 'series');
@@ -210,6 +211,7 @@ SELECT DISTINCT ${actor} AS actor FROM times x${breakdown ? raw(' JOIN unit_valu
 }
 
 export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
+  if (query.funnelsFilter?.funnelVizType === 'time_to_convert') return planTimeToConvert(query, ctx);
   const steps = query.series.length;
   const { ctes, breakdown, range } = funnelCtes(query, ctx);
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
