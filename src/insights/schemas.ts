@@ -27,6 +27,8 @@ export const MATHS = [
   // Per actor (person, or group with aggregation_group_type_index) their events in the interval, aggregated over the actors.
   'avg_count_per_actor', 'min_count_per_actor', 'max_count_per_actor', 'median_count_per_actor',
   'p75_count_per_actor', 'p90_count_per_actor', 'p95_count_per_actor', 'p99_count_per_actor',
+  // Persons counted once, at their first event of the series (planner/first-time.ts).
+  'first_time_for_user', 'first_matching_event_for_user',
 ] as const;
 export type Math = (typeof MATHS)[number];
 

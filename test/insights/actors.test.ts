@@ -206,6 +206,39 @@ s('math *_count_per_actor: per day each person\'s events, then their average, ex
   assert.is(((await run(store, grouped, { now: NOW })).results as TrendsItem[])[0].aggregated_value, Math.max(...byCompany.values()));
 });
 
+s('math first_time_for_user and first_matching_event_for_user: each person once, at their first (matching) event, from the event set itself; their actors', async () => {
+  const chrome = [{ type: 'event', key: '$browser', operator: 'exact', value: 'Chrome' }];
+  const range = { date_from: '2024-06-05', date_to: '2024-06-14' };
+  const trends = { kind: 'TrendsQuery', dateRange: range, series: ['first_time_for_user', 'first_matching_event_for_user'].map((math) => ({ event: 'signup', math, properties: chrome })) };
+  const items = (await run(store, trends, { now: NOW })).results as TrendsItem[];
+  const expected = (matching: boolean) => {
+    const byDay = new Map<string, number>();
+    const people = new Map<string, ColumnarEvent[]>();
+    for (const e of events) if (e.event === 'signup') people.set(e.person_id, [...(people.get(e.person_id) ?? []), e]);
+    for (const list of people.values()) {
+      const meets = (e: ColumnarEvent) => e.properties.$browser === 'Chrome';
+      const first = Math.min(...list.filter((e) => !matching || meets(e)).map((e) => Date.parse(e.timestamp)));
+      const withCondition = Math.min(...list.filter((e) => Date.parse(e.timestamp) >= Date.parse('2024-06-05T00:00:00Z') && meets(e)).map((e) => Date.parse(e.timestamp)));
+      if (Number.isFinite(first) && first === withCondition) {
+        const day = new Date(first).toISOString().slice(0, 10);
+        byDay.set(day, (byDay.get(day) ?? 0) + 1);
+      }
+    }
+    return items[0].days.map((d) => byDay.get(d) ?? 0);
+  };
+  assert.equal(items[0].data, expected(false));
+  assert.equal(items[1].data, expected(true));
+  assert.ok(items[1].count > items[0].count, 'a later first Chrome signup counts only as the first matching one');
+  const i = items[0].data.findIndex((v) => v > 0);
+  assert.is((await actors({ kind: 'InsightActorsQuery', source: trends, series: 0, day: items[0].days[i] })).results.length, items[0].data[i]);
+  try {
+    await run(store, { ...trends, breakdownFilter: { breakdown: '$browser' } }, { now: NOW });
+    assert.unreachable('a breakdown was accepted');
+  } catch (err) {
+    assert.is((err as { attr?: string }).attr, 'breakdownFilter');
+  }
+});
+
 s('paging, search and the person actor: PostHog\'s object, limit/offset/hasMore, email, name, distinct id and id', async () => {
   const trends = { kind: 'TrendsQuery', dateRange: RANGE, series: [{ event: '$pageview', math: 'dau' }], trendsFilter: { display: 'BoldNumber' } };
   const all = await actors({ kind: 'InsightActorsQuery', source: trends });

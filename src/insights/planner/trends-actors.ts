@@ -10,6 +10,7 @@ import { bucketOfDay, cellBreakdownValue, type Cell, type CellActors } from './c
 import { actorOf, eventsFrom, needsPersons, nodeUsesPersons, type PlanContext } from './context.js';
 import { localToUs, previousRange, resolveRange, shiftedRange, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
+import { firstTimeBase, FIRST_TIME_MATHS } from './first-time.js';
 import { propertyText } from './properties.js';
 import { and, int, join, raw, sql, text, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
@@ -34,6 +35,12 @@ export function trendsActors(query: TrendsQuery, ctx: PlanContext, cell: Cell): 
   const math = mathOf(node);
   const prop = mathProperty(node, cell.series);
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx) || breakdownUsesPersons(breakdown) || prop?.source === 'person';
+  if (FIRST_TIME_MATHS.has(math)) {
+    // Each person once, by the event that counted them.
+    const local = localUs(raw('t'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs);
+    const inBucket = totalValue ? raw('TRUE') : sql`${bucketSql(local, interval, ctx.weekStart)} = ${int(bucketOfDay(range.buckets, requiredDay(cell), interval, ctx.weekStart, 'source.day').id)}`;
+    return { sql: sql`WITH first AS (${firstTimeBase(query, run, ctx)}) SELECT pid::VARCHAR AS actor, 1 AS event_count FROM first WHERE ${inBucket}`, groupType: null, eventCount: true, appearances: false };
+  }
   const window = ACTIVE_WINDOW[math];
   // unique_group counts the keys of its group type: those are the actors then.
   const groupType = math === 'unique_group' ? groupTypeIndex(node, cell.series) : (query.aggregation_group_type_index ?? null);

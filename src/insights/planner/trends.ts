@@ -8,6 +8,7 @@ import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPerson
 import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
+import { firstTimeBase, FIRST_TIME_MATHS } from './first-time.js';
 import { rowExpression } from './hogql-row.js';
 import { literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
 import { propertyNumber, propertyText, type PropertySource } from './properties.js';
@@ -148,6 +149,10 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
   }
 
   if (math === 'hogql') return hogqlMathStatement(query, run, ctx, breakdown, totalValue, persons, local);
+  if (FIRST_TIME_MATHS.has(math)) {
+    const b = totalValue ? raw('') : sql`${bucketSql(localUs(raw('t'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs), range.interval, ctx.weekStart)} AS b, `;
+    return sql`WITH first AS (${firstTimeBase(query, run, ctx)}) SELECT ${b}count(*) AS v FROM first GROUP BY ALL`;
+  }
 
   const cols: Sql[] = [];
   if (!totalValue) cols.push(sql`${bucketSql(local, range.interval, ctx.weekStart)} AS b`);
