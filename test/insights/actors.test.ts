@@ -283,6 +283,10 @@ s('ActorsQuery over persons: select, person property filters, orderBy, search', 
   assert.equal(defaults.results.map((row) => row[1]), [person(7)]);
   const everyone = await run(store, { kind: 'ActorsQuery', select: ['id'], limit: 1000 }, { now: NOW }) as unknown as Actors;
   assert.is(everyone.results.length, PERSONS);
+  // A static cohort's persons, by their distinct ids (either of a person's).
+  const cohorts = { 5: { id: 5, is_static: true, properties: null, distinctIds: ['user-3', 'anon-4'] } };
+  const members = await run(store, { kind: 'ActorsQuery', select: ['id'], properties: [{ type: 'cohort', key: 'id', value: 5 }], orderBy: ['id'] }, { now: NOW, cohorts }) as unknown as Actors;
+  assert.equal(members.results.map((row) => row[0]), [person(3), person(4)]);
 });
 
 s('refused with the field named: unknown fields, a step or day that is not the insight\'s, what hedgerow does not compute', async () => {
@@ -300,6 +304,9 @@ s('refused with the field named: unknown fields, a step or day that is not the i
     [{ kind: 'InsightActorsQuery', source: trends, day: '2024-06-02', compare: 'previous' }, 'source.compare'],
     [{ kind: 'InsightActorsQuery', source: { kind: 'LifecycleQuery', series: [{ event: 'x' }] }, day: '2024-06-02' }, 'source.status'],
     [{ kind: 'InsightActorsQuery', source: { kind: 'RetentionQuery', retentionFilter: {} } }, 'source.interval'],
+    [{ kind: 'InsightActorsQuery', source: { kind: 'RetentionQuery', retentionFilter: {} }, interval: 0, day: '2024-06-02' }, 'source.day'],
+    [{ kind: 'InsightActorsQuery', source: { kind: 'StickinessQuery', series: [{ event: 'x' }] }, day: 1, breakdown: 'Chrome' }, 'source.breakdown'],
+    [{ kind: 'FunnelsActorsQuery', source: funnel, funnelStep: 1, day: '2024-06-02' }, 'source.day'],
     [{ kind: 'InsightActorsQuery', source: { ...trends, series: [{ event: 'x', math: 'bogus' }] }, day: '2024-06-02' }, 'source.source.series.0.math'],
     [{ kind: 'InsightActorsQuery', source: { kind: 'EventsQuery', select: ['*'] } }, 'source.source.kind'],
     [{ kind: 'ActorsQuery', select: ['event_count'] }, 'select.0'],

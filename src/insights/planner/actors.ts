@@ -37,12 +37,25 @@ function cellOf(source: InsightActorsSource): Cell {
   };
 }
 
+// What names a cell of each insight kind; another of these fields, given, is refused (it would be ignored).
+const CELL_FIELDS: Record<string, ReadonlySet<string>> = {
+  TrendsQuery: new Set(['series', 'day', 'breakdown', 'compare']),
+  FunnelsQuery: new Set(['funnelStep', 'funnelStepBreakdown', 'breakdown']),
+  RetentionQuery: new Set(['interval', 'breakdown']),
+  StickinessQuery: new Set(['series', 'day', 'compare']),
+  LifecycleQuery: new Set(['day', 'status']),
+};
+const ALL_CELL_FIELDS = ['series', 'day', 'breakdown', 'compare', 'interval', 'status', 'funnelStep', 'funnelStepBreakdown'];
+
 function cellActors(source: InsightActorsSource, ctx: PlanContext): CellActors {
-  const cell = cellOf(source);
   const insight = source.source;
-  if (insight.kind !== 'FunnelsQuery' && source.kind === 'InsightActorsQuery' && (source.funnelStep ?? source.funnelStepBreakdown ?? null) !== null) {
-    throw new QueryError('funnelStep and funnelStepBreakdown name a funnel\'s step: the source is not a FunnelsQuery', source.funnelStep != null ? 'source.funnelStep' : 'source.funnelStepBreakdown');
+  const given = source as unknown as Record<string, unknown>;
+  for (const field of ALL_CELL_FIELDS) {
+    if (given[field] !== null && given[field] !== undefined && !CELL_FIELDS[insight.kind].has(field)) {
+      throw new QueryError(`${field} names no cell of a ${insight.kind}: ${[...CELL_FIELDS[insight.kind]].join(', ')} do`, `source.${field}`);
+    }
   }
+  const cell = cellOf(source);
   switch (insight.kind) {
     case 'TrendsQuery': return trendsActors(insight, ctx, cell);
     case 'FunnelsQuery': {
