@@ -12,6 +12,9 @@ import { FAINT, HEIGHT } from './theme.js';
 import { trendsChart } from './trends.js';
 import type { ChartPlatform } from './platform.js';
 
+// The browser imports these from this module alone (src/app/static.ts serves its closure).
+export { WORLD_MAP, type ChartPlatform } from './platform.js';
+
 function isEmpty(result: unknown): boolean {
   if (Array.isArray(result)) return result.length === 0;
   return !isRecord(result) || !Array.isArray(result.bins) || result.bins.length === 0;
