@@ -39,19 +39,23 @@ export function EventsPage() {
     setLive(false);
     const q = query(filters);
     let stopped = false;
-    const add = (list) => {
-      const fresh = list.filter((e) => !seen.current.has(e.uuid));
-      for (const e of fresh) seen.current.add(e.uuid);
-      if (fresh.length > 0) setEvents((old) => [...fresh.reverse(), ...old].slice(0, KEEP));
+    // Live events (oldest first in a message) go on top; the listing (newest first), which
+    // may come after some of them, below.
+    const fresh = (list) => {
+      const out = list.filter((e) => !seen.current.has(e.uuid));
+      for (const e of out) seen.current.add(e.uuid);
+      return out;
     };
+    const arrived = (list) => { const f = fresh(list).reverse(); if (f.length) setEvents((old) => [...f, ...old].slice(0, KEEP)); };
+    const listed = (list) => { const f = fresh(list); if (f.length) setEvents((old) => [...old, ...f].slice(0, KEEP)); };
     // The tail first, so nothing arrives between the listing and the stream unseen.
     const source = new EventSource(`${project('live_events')}?${q}`);
     source.addEventListener('ready', () => {
       setLive(true);
       q.set('limit', '50');
-      api(`${project('events')}?${q}`).then(({ results }) => { if (!stopped) add(results.reverse()); }, setError);
+      api(`${project('events')}?${q}`).then(({ results }) => { if (!stopped) listed(results); }, setError);
     });
-    source.onmessage = (m) => add(JSON.parse(m.data));
+    source.onmessage = (m) => arrived(JSON.parse(m.data));
     source.onerror = () => setLive(false);
     return () => { stopped = true; source.close(); };
   }, [filters.event, filters.distinct_id]);
