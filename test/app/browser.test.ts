@@ -2,11 +2,12 @@
 // browser and one server for the file. Signs in, watches an event captured over HTTP
 // appear live and opens its properties, creates a flag and reads it from /flags?v=2,
 // switches it off, visits persons and status, draws and saves a trend, and signs out. Every page is
-// worked by labels and roles, and no request fails, no console error (a CSP refusal
-// would be one) is printed.
+// worked by labels and roles and passes axe-core's WCAG 2 A/AA rules, and no request
+// fails, no console error (a CSP refusal would be one) is printed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, postJson, request, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/users.js';
@@ -18,11 +19,27 @@ const CHROMIUM = '/usr/bin/chromium';
 const EMAIL = 'ops@example.com';
 const PASSWORD = 'a long enough password';
 
+// axe-core's WCAG 2 A and AA rules, run in the page (through the DevTools protocol, which
+// the page's CSP does not govern) on each page as the test reaches it.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 const s = suite('web app in a browser');
 let t: TestServer;
 let browser: Browser | null = null;
 let page: Page;
 const problems: string[] = [];
+
+async function accessible(p: Page, name: string): Promise<void> {
+  if (!(await p.evaluate(() => 'axe' in globalThis))) await p.evaluate(AXE);
+  const { passed, violations } = await p.evaluate(async () => {
+    type Axe = { run(o: unknown): Promise<{ passes: unknown[]; violations: { id: string; nodes: { target: string[] }[] }[] }> };
+    const r = await (globalThis as unknown as { axe: Axe }).axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return { passed: r.passes.length, violations: r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) };
+  });
+  assert.equal(violations, [], `${name}: accessibility violations`);
+  // The rules ran (labels, contrast, names of buttons and links, …), not nothing.
+  assert.ok(passed >= 5, `${name}: axe passed ${passed} rules`);
+}
 
 // Launched by the first test rather than in `before`, so that a missing Chromium fails a
 // test with this message (uvu does not print errors thrown by hooks).
@@ -63,6 +80,7 @@ s('sign in with email and password', async () => {
   await p.getByLabel('Password').fill('not it at all');
   await p.getByRole('button', { name: 'Sign in' }).click();
   await p.getByRole('alert').filter({ hasText: 'Invalid email or password.' }).waitFor();
+  await accessible(p, 'sign-in');
   problems.length = 0; // that 400 was the point
   await p.getByLabel('Password').fill(PASSWORD);
   await p.getByRole('button', { name: 'Sign in' }).click();
@@ -85,6 +103,7 @@ s('an event captured over HTTP appears live, and its properties open', async () 
   await p.keyboard.press('Enter');
   assert.is(await button.getAttribute('aria-expanded'), 'true');
   await p.getByText('"basket": "b-42"').waitFor();
+  await accessible(p, 'live events');
   // Filtered by another event's name, it is gone; the filter's own events still come.
   await p.getByLabel('Event name').fill('other_event');
   await p.getByRole('button', { name: 'Filter' }).click();
@@ -109,6 +128,7 @@ s('a flag created in the app is answered by /flags?v=2, and switched off there',
   await p.getByLabel('Key').fill('made-in-app');
   await p.getByLabel('Description').fill('From the browser');
   await p.getByLabel('Rollout (% of users)').fill('100');
+  await accessible(p, 'feature flags with the new flag form');
   await p.getByRole('button', { name: 'Create flag' }).click();
   await p.getByRole('cell', { name: 'made-in-app', exact: true }).waitFor();
   assert.is((await flagsFor('anyone'))['made-in-app']?.enabled, true);
@@ -124,8 +144,10 @@ s('persons, insights and status open', async () => {
   await p.getByRole('link', { name: 'Persons' }).click();
   await p.getByRole('heading', { name: 'Persons', exact: true }).waitFor();
   await p.getByLabel('Search (distinct ID, email, name)').waitFor();
+  await accessible(p, 'persons');
   await p.getByRole('link', { name: 'Status' }).click();
   await p.getByText('This node is ready.').waitFor();
+  await accessible(p, 'status');
   await p.getByRole('link', { name: 'Insights' }).click();
   await p.getByRole('heading', { name: 'Insights', exact: true }).waitFor();
   await p.getByLabel('Event').fill('checkout_done');
@@ -133,7 +155,8 @@ s('persons, insights and status open', async () => {
   // The chart the exports' builder made, drawn by ECharts (an SVG with the insight's title).
   await p.locator('.chart svg, [role="alert"]').first().waitFor();
   assert.is(await p.getByRole('alert').count(), 0, `the query failed: ${await p.getByRole('alert').allTextContents()}`);
-  assert.match(await p.locator('.chart').innerHTML(), /checkout_done count/);
+  await p.waitForFunction("document.querySelector('.chart').innerHTML.includes('checkout_done count')");
+  await accessible(p, 'insights');
   await p.getByRole('button', { name: 'Save insight' }).click();
   await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
   await p.getByRole('listitem').filter({ hasText: 'checkout_done count' }).waitFor();
