@@ -15,6 +15,7 @@ ENV NODE_ENV=production HEDGEROW_DATA=/data PORT=8000
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY assets ./assets
+COPY web ./web
 COPY package.json ./
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data

@@ -62,6 +62,14 @@ export const errors = {
     new ApiError(403, 'authentication_error', 'permission_denied', `API key missing required scope '${scope}'`),
   permissionDenied: (detail = 'You do not have permission to perform this action.') =>
     new ApiError(403, 'authentication_error', 'permission_denied', detail),
+  // Sign-in (src/access/sessions/): PostHog's login answers a wrong email or password alike.
+  invalidCredentials: () =>
+    new ApiError(400, 'validation_error', 'invalid_credentials', 'Invalid email or password.'),
+  // A session cookie on a write without the app's header, or from another origin.
+  csrfFailed: (detail: string) =>
+    new ApiError(403, 'authentication_error', 'csrf_failed', `CSRF Failed: ${detail}`),
+  sessionExpired: () =>
+    new ApiError(401, 'authentication_error', 'authentication_failed', 'Your session has expired or was signed out. Sign in again.'),
   // DRF's ParseError: type invalid_request, not validation_error.
   parseError: (detail: string) =>
     new ApiError(400, 'invalid_request', 'parse_error', `JSON parse error - ${detail}`),

@@ -25,6 +25,7 @@ import { subscriptionsModule } from './subscriptions/module.js';
 import { destinationsModule } from './destinations/module.js';
 import { snapshotsModule } from './snapshots/module.js';
 import { hogModule } from './hog/module.js';
+import { appModule } from './app/module.js';
 
 export const MODULES: readonly NodeModule[] = [
   opsModule,
@@ -43,6 +44,7 @@ export const MODULES: readonly NodeModule[] = [
   destinationsModule,
   snapshotsModule,
   hogModule,
+  appModule,
 ];
 
 const invokedDirectly = process.argv[1] !== undefined &&

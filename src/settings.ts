@@ -62,6 +62,17 @@ export const SETTINGS = {
   managementRateLimitPerMinute: whole({
     env: 'HEDGEROW_RATE_LIMIT_PER_MINUTE', min: 1, default: 480, doc: 'management API requests per personal key per minute; over it: 429 with Retry-After',
   }),
+  // The web app (src/app/) and its sessions (src/access/sessions/).
+  app: {
+    port: text({
+      env: 'HEDGEROW_APP_PORT', default: 'same', pattern: { re: /^(same|off|\d{1,5})$/, says: 'same, off or a port number' },
+      doc: 'where the web app is served: same (at / on PORT), off, or a port of its own (it serves the API too; PORT then serves no app)',
+    }),
+    sessionSeconds: whole({ env: 'HEDGEROW_SESSION_SECONDS', min: 60, default: 14 * 86_400, doc: 'how long a web app session lasts after sign-in (s)' }),
+    signInAttempts: whole({
+      env: 'HEDGEROW_SIGNIN_ATTEMPTS', min: 1, default: 10, doc: 'failed sign-ins per email and per address in 15 minutes before more are refused (429)',
+    }),
+  },
   logPruneIntervalMs: whole({ env: 'HEDGEROW_LOG_PRUNE_INTERVAL_MS', min: 1, default: 10_000, doc: 'how often the embedded log drops records every consumer has applied (ms)' }),
   // Larger transactions write each touched B-tree page once for more events.
   consumerBatchBytes: whole({

@@ -257,6 +257,7 @@ table('the config object keeps its shape: every key the service reads', () => {
   const keys = (o: object, prefix = ''): string[] => Object.entries(o).flatMap(([k, v]) =>
     (typeof v === 'object' && v !== null ? keys(v, `${prefix}${k}.`) : [prefix + k]));
   assert.equal(keys(config).sort(), [
+    'app.port', 'app.sessionSeconds', 'app.signInAttempts',
     'capture.maxBatchBodyBytes', 'capture.maxDecompressedBytes', 'capture.maxEventBodyBytes', 'capture.maxJsonNodes', 'capture.workers',
     'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.pageRows', 'exports.renderTimeoutMs', 'exports.rowLimit', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
     'exports.syncWaitMs', 'exports.workers', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',

@@ -23,6 +23,12 @@ const commands: CommandEntry[] = [
     run: (input) => storeCommand(async () => (await import('./users/cli.js')).userCommand, 'add', input),
   },
   {
+    path: ['user', 'password'], summary: 'set a user\'s password for the web app (read from stdin, or asked for on a terminal)',
+    settings: DATA_DIR,
+    flags: [emailFlag('the user whose password it is', true), JSON_FLAG],
+    run: (input) => storeCommand(async () => (await import('./sessions/cli.js')).passwordCommand, 'password', input),
+  },
+  {
     path: ['key', 'create'], summary: 'mint a personal API key (printed once)',
     settings: DATA_DIR,
     flags: [
@@ -50,8 +56,10 @@ export const accessModule = nodeModule<AccessProvides, AccessTablesUsed>({
   name: 'access',
   commands,
   writes: async () => {
-    const [{ tenancyCommands }, { memberCommands }] = await Promise.all([import('./tenancy/commands.js'), import('./members/commands.js')]);
-    return [...tenancyCommands, ...memberCommands];
+    const [{ tenancyCommands }, { memberCommands }, { sessionCommands }] = await Promise.all([
+      import('./tenancy/commands.js'), import('./members/commands.js'), import('./sessions/commands.js'),
+    ]);
+    return [...tenancyCommands, ...memberCommands, ...sessionCommands];
   },
   start: async (ctx) => (await import('./start.js')).startAccess(ctx),
 });

@@ -14,6 +14,12 @@ import { createProjectAccess, type ProjectAccess } from './members/access.js';
 import { projectRoutes } from './projects/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { userRoutes } from './users/routes.js';
+import { createSessionStore, type SessionStore } from './sessions/store.js';
+import { createAttemptLimiter } from './sessions/attempts.js';
+import { sessionRoutes } from './sessions/routes.js';
+
+// The window failed sign-ins are counted in (HEDGEROW_SIGNIN_ATTEMPTS per email and address).
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 export type AccessTablesUsed = AccessTables;
 
@@ -21,6 +27,7 @@ export interface AccessProvides {
   tenancy: TenancyStore;
   auth: ManagementAuth;
   access: ProjectAccess;
+  sessions: SessionStore;
 }
 
 export async function startAccess(ctx: NodeContext<AccessTablesUsed>): Promise<Started<AccessProvides>> {
@@ -38,16 +45,20 @@ export async function startAccess(ctx: NodeContext<AccessTablesUsed>): Promise<S
   }
   const members = createMemberStore(ctx.store, ctx.writes);
   const access = createProjectAccess(members);
+  const ttlMs = ctx.config.app.sessionSeconds * 1000;
+  const sessions = createSessionStore({ store: ctx.store, writes: ctx.writes, ttlMs });
+  const attempts = createAttemptLimiter({ limit: ctx.config.app.signInAttempts, windowMs: SIGN_IN_WINDOW_MS });
   const auth = createManagementAuth({
-    tenancy, onAuthFailure: (reason) => ctx.metrics.authFailures.inc({ reason }), projectAccess: access.check,
+    tenancy, sessions, onAuthFailure: (reason) => ctx.metrics.authFailures.inc({ reason }), projectAccess: access.check,
     rateLimit: createRateLimiter({ limit: ctx.config.managementRateLimitPerMinute, windowMs: 60_000 }),
   });
   return {
-    provides: { tenancy, auth, access },
+    provides: { tenancy, auth, access, sessions },
     routes: [
       ...projectRoutes({ auth, tenancy, access }),
       ...memberRoutes({ auth, tenancy, members, access }),
       ...userRoutes({ auth, tenancy }),
+      ...sessionRoutes({ tenancy, sessions, attempts, ttlMs }),
     ],
   };
 }

@@ -2,7 +2,7 @@
 // dispatches to a plain handler, and writes the response corked. Everything
 // uWS-specific lives here.
 import uWS from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, Route } from './types.js';
+import type { HttpRequest, HttpResponse, ResponseStream, Route } from './types.js';
 import type { Router } from './router.js';
 import { errorResponse } from './reply.js';
 import { errors } from '../errors.js';
@@ -49,10 +49,14 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const app = uWS.App();
   let listenSocket: uWS.us_listen_socket | null = null;
 
-  function write(res: uWS.HttpResponse, state: { aborted: boolean; done: boolean }, response: HttpResponse,
+  function write(res: uWS.HttpResponse, state: RequestState, response: HttpResponse,
     cors: Record<string, string> | null, close = false) {
     if (state.aborted || state.done) return;
     state.done = true;
+    if (response.stream) {
+      openStream(res, state, response, cors);
+      return;
+    }
     res.cork(() => {
       res.writeStatus(statusLine(response.status));
       if (cors) for (const k in cors) res.writeHeader(k, cors[k]);
@@ -68,8 +72,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const rawQuery = req.getQuery() ?? '';
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { headers[k] = v; });
-    const state = { aborted: false, done: false };
-    res.onAborted(() => { state.aborted = true; });
+    const state: RequestState = { aborted: false, done: false, onAbort: null };
+    res.onAborted(() => { state.aborted = true; state.onAbort?.(); });
     const cors = headers.origin !== undefined ? corsHeaders(headers) : null;
 
     if (method === 'OPTIONS') {
@@ -127,7 +131,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     });
   });
 
-  function run(route: Route, request: HttpRequest, res: uWS.HttpResponse, state: { aborted: boolean; done: boolean }, cors: Record<string, string> | null) {
+  function run(route: Route, request: HttpRequest, res: uWS.HttpResponse, state: RequestState, cors: Record<string, string> | null) {
     let result: HttpResponse | Promise<HttpResponse>;
     try {
       result = route.handler(request);
@@ -173,6 +177,51 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 type ListenWithOptions = (host: string, port: number, options: number, handler: (socket: uWS.us_listen_socket | false) => void) => unknown;
 function listenExclusive(app: uWS.TemplatedApp, host: string, port: number, handler: (socket: uWS.us_listen_socket | false) => void): void {
   (app.listen as unknown as ListenWithOptions).call(app, host, port, 1, handler);
+}
+
+interface RequestState {
+  aborted: boolean;
+  done: boolean;
+  // What a streamed response does when the client goes away.
+  onAbort: (() => void) | null;
+}
+
+// The status and headers now, the body as the handler's stream writes it (uWS writes each
+// chunk with chunked transfer encoding), until it ends or the client leaves.
+function openStream(res: uWS.HttpResponse, state: RequestState, response: HttpResponse, cors: Record<string, string> | null): void {
+  let closed = false;
+  const closers: (() => void)[] = [];
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    for (const fn of closers) fn();
+  };
+  state.onAbort = finish;
+  res.cork(() => {
+    res.writeStatus(statusLine(response.status));
+    if (cors) for (const k in cors) res.writeHeader(k, cors[k]);
+    const h = response.headers;
+    if (h) for (const k in h) res.writeHeader(k, h[k]);
+    // Sends the head at once: a client waits for it before it reads any event.
+    res.write('');
+  });
+  const out: ResponseStream = {
+    write(chunk) {
+      if (closed || state.aborted) return false;
+      res.cork(() => { res.write(chunk); });
+      return true;
+    },
+    end() {
+      if (closed || state.aborted) return;
+      res.cork(() => { res.end(); });
+      finish();
+    },
+    onClose(fn) {
+      if (closed) fn();
+      else closers.push(fn);
+    },
+  };
+  response.stream!(out);
 }
 
 const EMPTY_BODY = Buffer.alloc(0);

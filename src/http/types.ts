@@ -16,6 +16,17 @@ export interface HttpResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string | Buffer | null;
+  // A response written over time (server-sent events): called once the status and headers
+  // are out, with the open response; `body` is ignored.
+  stream?: (out: ResponseStream) => void;
+}
+
+export interface ResponseStream {
+  // False once the client is gone (or the stream ended).
+  write(chunk: string): boolean;
+  end(): void;
+  // Called once, when the client goes away or the stream is ended.
+  onClose(fn: () => void): void;
 }
 
 export type Handler = (req: HttpRequest) => HttpResponse | Promise<HttpResponse>;

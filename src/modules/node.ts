@@ -40,6 +40,10 @@ export interface Consumers {
   // Runs `name` only on the node holding its claim; its module calls this in its start and
   // releases it in its close (before what `hooks` read is closed).
   claim(name: string, hooks: ClaimHooks): Promise<{ release(): Promise<void> }>;
+  // Each consumer's position in the event log, and the claims this node holds (the web
+  // app's status page; `hedgerow status` reads the same).
+  positions(): { name: string; position: number }[];
+  held(): string[];
 }
 
 // What every module's start is handed: the node's core, opened before any module starts.

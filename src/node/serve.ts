@@ -15,6 +15,7 @@ import { createRouter } from '../http/router.js';
 import { announceNode } from '../ops/announce.js';
 import { consumersOf, startModules, writeCommandsOf, type NodeContext, type NodeModule, type Readiness, type Running } from '../modules/index.js';
 import { accessModule } from '../access/module.js';
+import { appModule } from '../app/module.js';
 import { uuidRecorded } from '../events/index.js';
 import type { TenancyStore } from '../access/index.js';
 import { collectWhenIdle } from '../memory/index.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   port: number;
+  // The web app's own listener (HEDGEROW_APP_PORT a number), else null.
+  appPort: number | null;
   store: Store;
   // The management write path the service writes through.
   writes: StateWrites;
@@ -70,14 +73,20 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
   }
   const started = running;
   core.consumers.start();
-  const router = createRouter(started.routes);
+  // The web app's pages: on PORT, or on a listener of their own that serves the API too
+  // (the app calls it on its own origin); none when it is off or not in the list.
+  const pages = modules.includes(appModule) ? started.use(appModule).pages : [];
+  const apart = /^\d+$/.test(config.app.port);
+  const router = createRouter(apart ? started.routes : [...started.routes, ...pages]);
   const server = createHttpServer({ router, log, observe: core.metrics.observeRequest });
+  const appServer = apart ? createHttpServer({ router: createRouter([...started.routes, ...pages]), log, observe: core.metrics.observeRequest }) : null;
   // This node's entry in the cluster's list (`hedgerow status`, src/ops/announce.ts).
   let announcement: { close(): Promise<void> } | null = null;
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     await announcement?.close();
     server.close();
+    appServer?.close();
     try {
       await started.close();
     } finally {
@@ -85,8 +94,10 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
     }
   })());
   let port: number;
+  let appPort: number | null = null;
   try {
     port = await server.listen(config.host, config.port);
+    if (appServer) appPort = await appServer.listen(config.host, Number(config.app.port));
     announcement = await announceNode(core.cluster, {
       name: core.cluster.node, role: 'serve', listen: `${config.host}:${port}`,
       state: () => ({
@@ -100,6 +111,6 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
     await close();
     throw err;
   }
-  log.info('listening', { port, data_dir: config.dataDir, log: core.eventLog.id === LMDB_LOG_ID ? 'lmdb' : 'nats', insights: config.insights.mode });
-  return { port, store: core.store, writes: core.writes, tenancy: started.use(accessModule).tenancy, routes: router.routes, close };
+  log.info('listening', { port, ...(appPort !== null ? { app_port: appPort } : {}), data_dir: config.dataDir, log: core.eventLog.id === LMDB_LOG_ID ? 'lmdb' : 'nats', insights: config.insights.mode });
+  return { port, appPort, store: core.store, writes: core.writes, tenancy: started.use(accessModule).tenancy, routes: router.routes, close };
 }

@@ -10,6 +10,8 @@ import type { PersonalKey, Project, User } from '../tenancy/types.js';
 import { hashKey, sameHash } from '../tenancy/keys.js';
 import { accessFor, hasScope, type Access } from './scopes.js';
 import type { RateLimiter } from './rate-limit.js';
+import { checkSameOrigin, sessionToken } from '../sessions/cookie.js';
+import type { SessionStore } from '../sessions/store.js';
 
 export interface AuthContext {
   user: User;
@@ -72,6 +74,8 @@ export interface ManagementAuthOptions {
   // Per-key request budget; counted for every authenticated request, refused or not.
   rateLimit: RateLimiter;
   projectAccess?: ProjectAccessCheck;
+  // The web app's sessions: a request with no key may act as the user of its session cookie.
+  sessions?: SessionStore;
 }
 
 const MANAGEMENT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -100,9 +104,29 @@ function bodyKey(body: Buffer): string | null {
 export function createManagementAuth(opts: ManagementAuthOptions) {
   const { tenancy } = opts;
 
+  // A session acts as its user with a key of every scope on every project of the
+  // organization, as a personal key minted with `*` and no project list: what the user may
+  // see and change is then decided by the same scope and explicit-member rules.
+  function bySession(req: HttpRequest, token: string): AuthContext {
+    const found = opts.sessions!.resolve(token);
+    if (!found) {
+      opts.onAuthFailure('session');
+      throw errors.sessionExpired();
+    }
+    checkSameOrigin(req);
+    const { session, user } = found;
+    const key: PersonalKey = {
+      id: `session:${session.token_hash.slice(0, 16)}`, user_id: user.id, label: 'session', secure_value: session.token_hash, mask_value: '',
+      scopes: ['*'], scoped_projects: null, created_at: session.created_at, last_used_at: null,
+    };
+    return { user, key };
+  }
+
   function authenticate(req: HttpRequest): AuthContext {
     const raw = bearerKey(req);
     if (!raw) {
+      const token = opts.sessions ? sessionToken(req) : null;
+      if (token) return bySession(req, token);
       opts.onAuthFailure('missing');
       throw errors.notAuthenticated();
     }

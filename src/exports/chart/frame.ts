@@ -1,7 +1,7 @@
 // What every chart image has around its plot: the insight's name, a line saying what is
 // shown (kind, period, time zone), and a legend that wraps onto at most three lines —
 // series beyond those are drawn but not named, and the image says how many.
-import { fontMetrics } from './fonts.js';
+import type { ChartPlatform } from './platform.js';
 import { FAINT, HEIGHT, INK, MARGIN, MUTED, WIDTH } from './theme.js';
 
 export interface LegendItem {
@@ -27,8 +27,8 @@ const LEGEND_TEXT_MAX = 240;
 const LEGEND_LINES = 3;
 
 // How many legend items fit on LEGEND_LINES lines of the canvas width, and the lines used.
-function legendFit(items: LegendItem[]): { shown: number; lines: number } {
-  const { regular } = fontMetrics();
+function legendFit(p: ChartPlatform, items: LegendItem[]): { shown: number; lines: number } {
+  const { regular } = p.fonts;
   const room = WIDTH - 2 * MARGIN;
   let lines = 1;
   let x = 0;
@@ -44,13 +44,13 @@ function legendFit(items: LegendItem[]): { shown: number; lines: number } {
   return { shown: items.length, lines };
 }
 
-export function frame(title: string, subtitle: string, legend: LegendItem[]): Frame {
+export function frame(p: ChartPlatform, title: string, subtitle: string, legend: LegendItem[]): Frame {
   const titles = [
     { text: title || 'Untitled insight', left: MARGIN, top: 22, textStyle: { fontSize: TITLE_SIZE, fontWeight: 'bold', color: INK, width: WIDTH - 2 * MARGIN, overflow: 'truncate' } },
     { text: subtitle, left: MARGIN, top: 56, textStyle: { fontSize: SUBTITLE_SIZE, fontWeight: 'normal', color: MUTED, width: WIDTH - 2 * MARGIN, overflow: 'truncate' } },
   ];
   if (legend.length === 0) return { components: { title: titles }, top: LEGEND_TOP };
-  const { shown, lines } = legendFit(legend);
+  const { shown, lines } = legendFit(p, legend);
   const components: Record<string, unknown> = {
     title: titles,
     legend: {

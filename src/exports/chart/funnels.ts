@@ -8,6 +8,7 @@ import { breakdownLabel, describeDateRange } from './describe.js';
 import { frame } from './frame.js';
 import { GHOST, INK, MARGIN, MUTED, WIDTH, formatNumber, formatPercent, seriesColor } from './theme.js';
 import { trendsChart } from './trends.js';
+import type { ChartPlatform } from './platform.js';
 
 const MAX_BREAKDOWNS = 10;
 
@@ -35,11 +36,11 @@ function stepCategories(list: Step[]): string[] {
   return list.map((s, i) => (i === 0 ? `1. ${s.name}` : `${i + 1}. ${s.name}\n${formatPercent(share(s.count, list[i - 1].count))} of previous`));
 }
 
-function stepsChart(insight: InsightData, list: Step[], context: string): Record<string, unknown> {
+function stepsChart(insight: InsightData, p: ChartPlatform, list: Step[], context: string): Record<string, unknown> {
   const first = list[0]?.count ?? 0;
   const last = list[list.length - 1]?.count ?? 0;
   const subtitle = ['Funnel', `${list.length} steps`, `${formatPercent(share(last, first))} overall conversion`, context].join(' · ');
-  const f = frame(insight.name, subtitle, [{ name: 'Converted', color: seriesColor(0) }, { name: 'Dropped off', color: GHOST }]);
+  const f = frame(p, insight.name, subtitle, [{ name: 'Converted', color: seriesColor(0) }, { name: 'Dropped off', color: GHOST }]);
   const converted = list.map((s) => {
     const tall = share(s.count, first) > 0.18;
     return {
@@ -61,7 +62,7 @@ function stepsChart(insight: InsightData, list: Step[], context: string): Record
   };
 }
 
-function breakdownChart(insight: InsightData, groups: unknown[][], context: string): Record<string, unknown> {
+function breakdownChart(insight: InsightData, p: ChartPlatform, groups: unknown[][], context: string): Record<string, unknown> {
   const all = groups.map((g) => {
     const head = g.find(isRecord);
     return { name: breakdownLabel(head?.breakdown_value ?? head?.breakdown) || 'None', steps: steps(g) };
@@ -69,7 +70,7 @@ function breakdownChart(insight: InsightData, groups: unknown[][], context: stri
   const shown = [...all].sort((a, b) => (b.steps[0]?.count ?? 0) - (a.steps[0]?.count ?? 0)).slice(0, MAX_BREAKDOWNS);
   const stepNames = (shown[0]?.steps ?? []).map((s, i) => `${i + 1}. ${s.name}`);
   const words = ['Funnel', `${stepNames.length} steps`, `by breakdown${all.length > shown.length ? `, largest ${shown.length} of ${all.length}` : ''}`, context];
-  const f = frame(insight.name, words.join(' · '), shown.map((g, i) => ({ name: g.name, color: seriesColor(i) })));
+  const f = frame(p, insight.name, words.join(' · '), shown.map((g, i) => ({ name: g.name, color: seriesColor(i) })));
   return {
     ...f.components, grid: grid(f.top),
     xAxis: { ...categoryAxis(stepNames), axisLabel: stepLabel(stepNames.length) },
@@ -97,10 +98,10 @@ function formatDuration(seconds: number): string {
   return parts.join(' ') || '0s';
 }
 
-function timeToConvertChart(insight: InsightData, result: Json, context: string): Record<string, unknown> {
+function timeToConvertChart(insight: InsightData, p: ChartPlatform, result: Json, context: string): Record<string, unknown> {
   const bins = (Array.isArray(result.bins) ? result.bins : []).filter((b): b is number[] => Array.isArray(b) && b.length >= 2);
   const average = typeof result.average_conversion_time === 'number' ? `average ${formatDuration(result.average_conversion_time)}` : '';
-  const f = frame(insight.name, ['Funnel', 'time to convert', average, context].filter(Boolean).join(' · '), []);
+  const f = frame(p, insight.name, ['Funnel', 'time to convert', average, context].filter(Boolean).join(' · '), []);
   return {
     ...f.components, grid: grid(f.top),
     xAxis: { ...categoryAxis(bins.map((b) => formatDuration(Number(b[0]))), 'Time to convert'), nameTextStyle: { color: MUTED } },
@@ -109,17 +110,17 @@ function timeToConvertChart(insight: InsightData, result: Json, context: string)
   };
 }
 
-export function funnelsChart(insight: InsightData, source: Json): Record<string, unknown> {
+export function funnelsChart(insight: InsightData, p: ChartPlatform, source: Json): Record<string, unknown> {
   const { result } = insight;
   const context = [describeDateRange(source.dateRange, insight.timezone), insight.timezone].join(' · ');
-  if (isRecord(result)) return timeToConvertChart(insight, result, context);
+  if (isRecord(result)) return timeToConvertChart(insight, p, result, context);
   const list = Array.isArray(result) ? result : [];
   if (list.length > 0 && isRecord(list[0]) && Array.isArray(list[0].data)) {
     // Each point is the conversion rate (%) of the users who entered the funnel that day;
     // PostHog's results name no series (a breakdown's carry its value).
     const named = list.map((item) => (isRecord(item) && !item.label && !('breakdown_value' in item) ? { ...item, label: 'Conversion rate (%)' } : item));
-    return trendsChart({ ...insight, result: named }, source, 'Funnel conversion trends');
+    return trendsChart({ ...insight, result: named }, p, source, 'Funnel conversion trends');
   }
-  if (list.length > 0 && Array.isArray(list[0])) return breakdownChart(insight, list.filter(Array.isArray), context);
-  return stepsChart(insight, steps(list), context);
+  if (list.length > 0 && Array.isArray(list[0])) return breakdownChart(insight, p, list.filter(Array.isArray), context);
+  return stepsChart(insight, p, steps(list), context);
 }

@@ -7,8 +7,9 @@ import { formatBucket, parseInterval } from './dates.js';
 import { actionName, daysRange, intervalWord } from './describe.js';
 import { frame } from './frame.js';
 import { LIFECYCLE } from './theme.js';
+import type { ChartPlatform } from './platform.js';
 
-export function lifecycleChart(insight: InsightData, source: Json): Record<string, unknown> {
+export function lifecycleChart(insight: InsightData, p: ChartPlatform, source: Json): Record<string, unknown> {
   const items = records(insight.result);
   const interval = parseInterval(source.interval);
   const dated = items.find((item) => Array.isArray(item.days)) ?? items[0];
@@ -21,7 +22,7 @@ export function lifecycleChart(insight: InsightData, source: Json): Record<strin
   }));
   const event = items[0] ? actionName(items[0]).replace(/ - (new|returning|resurrecting|dormant)$/, '') : '';
   const subtitle = ['Lifecycle', event, intervalWord(interval), daysRange(days, interval, insight.timezone), insight.timezone].filter(Boolean);
-  const f = frame(insight.name, subtitle.join(' · '), shown.map((s) => ({ name: s.name, color: s.color })));
+  const f = frame(p, insight.name, subtitle.join(' · '), shown.map((s) => ({ name: s.name, color: s.color })));
   return {
     ...f.components, grid: grid(f.top),
     xAxis: { ...categoryAxis(days.map((d) => formatBucket(d, interval, insight.timezone))), axisLine: { onZero: true } },

@@ -11,6 +11,7 @@ import { categoryAxis } from './axes.js';
 import { frame } from './frame.js';
 import { drawTable, type Column, type TableCell } from './grid-table.js';
 import { FAINT, HEIGHT, MARGIN, MUTED, RULE, WIDTH, formatNumber, formatPercent, mix, textOn } from './theme.js';
+import type { ChartPlatform } from './platform.js';
 
 const PERIODS: Record<string, { interval: Interval; word: string }> = {
   Hour: { interval: 'hour', word: 'hourly' },
@@ -51,7 +52,7 @@ function cohortLabel(cohort: Json, interval: Interval, timeZone: string): string
   return formatBucket(cohort.date, interval, timeZone);
 }
 
-export function retentionChart(insight: InsightData, source: Json): Record<string, unknown> {
+export function retentionChart(insight: InsightData, p: ChartPlatform, source: Json): Record<string, unknown> {
   const cohorts = records(insight.result);
   const filter = isRecord(source.retentionFilter) ? source.retentionFilter : {};
   const period = PERIODS[text(filter.period, 'Day')] ?? PERIODS.Day;
@@ -62,7 +63,7 @@ export function retentionChart(insight: InsightData, source: Json): Record<strin
     target && returning ? (target === returning ? target : `${target} then ${returning}`) : '',
     describeDateRange(source.dateRange, insight.timezone), insight.timezone,
   ];
-  const f = frame(insight.name, words.filter(Boolean).join(' · '), []);
+  const f = frame(p, insight.name, words.filter(Boolean).join(' · '), []);
 
   const periods = cohorts.reduce((n, c) => Math.max(n, Array.isArray(c.values) ? c.values.length : 0), 0);
   const widest = cohorts.find((c) => Array.isArray(c.values) && c.values.length === periods);

@@ -7,8 +7,9 @@ import { parseInterval } from './dates.js';
 import { describeDateRange, seriesName } from './describe.js';
 import { frame } from './frame.js';
 import { seriesColor } from './theme.js';
+import type { ChartPlatform } from './platform.js';
 
-export function stickinessChart(insight: InsightData, source: Json): Record<string, unknown> {
+export function stickinessChart(insight: InsightData, p: ChartPlatform, source: Json): Record<string, unknown> {
   const items = records(insight.result);
   const labels = items.map((item) => (Array.isArray(item.labels) ? item.labels : [])).reduce((a, b) => (b.length > a.length ? b : a), []);
   const categories = labels.map((l) => text(l));
@@ -20,6 +21,6 @@ export function stickinessChart(insight: InsightData, source: Json): Record<stri
   const interval = parseInterval(source.interval);
   const unit = { minute: 'minutes', hour: 'hours', day: 'days', week: 'weeks', month: 'months' }[interval];
   const subtitle = ['Stickiness', `users by number of ${unit} active`, describeDateRange(source.dateRange, insight.timezone), insight.timezone];
-  const f = frame(insight.name, subtitle.join(' · '), names.map((name, i) => ({ name, color: seriesColor(i) })));
+  const f = frame(p, insight.name, subtitle.join(' · '), names.map((name, i) => ({ name, color: seriesColor(i) })));
   return { ...f.components, grid: grid(f.top), xAxis: categoryAxis(categories), yAxis: valueAxis(), series };
 }

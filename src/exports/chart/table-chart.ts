@@ -5,10 +5,10 @@ import { resultRows } from '../tabular/rows.js';
 import { buildTable, type Cell } from '../tabular/table.js';
 import type { InsightData } from '../types.js';
 import { formatDate, wallTime } from './dates.js';
-import { fontMetrics } from './fonts.js';
 import { frame } from './frame.js';
 import { drawTable, type Column } from './grid-table.js';
 import { FAINT, HEIGHT, MARGIN, WIDTH, formatNumber } from './theme.js';
+import type { ChartPlatform } from './platform.js';
 
 const FONT_SIZE = 12;
 const MIN_COLUMN = 70;
@@ -27,11 +27,11 @@ export function displayCell(value: Cell, timeZone: string): string {
   return formatDate(value, timeZone, t.hour !== 0 || t.minute !== 0 || t.second !== 0);
 }
 
-export function tableChart(insight: InsightData): Record<string, unknown> {
+export function tableChart(insight: InsightData, p: ChartPlatform): Record<string, unknown> {
   const table = buildTable(resultRows(insight), []);
   const shownRows = Math.max(1, Math.floor((HEIGHT - 110 - 30 - 30) / ROW_HEIGHT));
   const rows = table.rows.slice(0, shownRows).map((r) => r.map((c) => displayCell(c, insight.timezone)));
-  const { regular, bold } = fontMetrics();
+  const { regular, bold } = p.fonts;
   let widths = table.header.map((title, i) => {
     let w = bold.width(title, FONT_SIZE);
     for (const r of rows) w = Math.max(w, regular.width(r[i], FONT_SIZE));
@@ -51,7 +51,7 @@ export function tableChart(insight: InsightData): Record<string, unknown> {
 
   const kind = queryKind(insight.query) || 'Table';
   const notes = [`${table.rows.length} ${table.rows.length === 1 ? 'row' : 'rows'}`, insight.timezone];
-  const f = frame(insight.name, [kind, ...notes].join(' · '), []);
+  const f = frame(p, insight.name, [kind, ...notes].join(' · '), []);
   const graphic = drawTable(columns, rows.map((r) => r.slice(0, kept).map((text) => ({ text }))), { left: MARGIN, top: f.top, headerHeight: 30, rowHeight: ROW_HEIGHT, fontSize: FONT_SIZE });
   const hidden = [
     table.rows.length > rows.length ? `first ${rows.length} of ${table.rows.length} rows` : '',

@@ -8,6 +8,7 @@ import { describeDateRange, seriesName } from './describe.js';
 import { frame } from './frame.js';
 import { FAINT, HEIGHT, INK, MUTED, WIDTH, formatNumber, formatPercent, seriesColor } from './theme.js';
 import { worldMapChart } from './world-map.js';
+import type { ChartPlatform } from './platform.js';
 
 const MAX_BARS = 20;
 const MAX_SLICES = 10;
@@ -27,10 +28,10 @@ function totals(items: Json[]): Total[] {
   }));
 }
 
-function boldNumber(insight: InsightData, subtitle: string, all: Total[]): Record<string, unknown> {
+function boldNumber(insight: InsightData, p: ChartPlatform, subtitle: string, all: Total[]): Record<string, unknown> {
   const current = all.find((t) => !t.previous) ?? all[0];
   const previous = all.find((t) => t.previous);
-  const f = frame(insight.name, subtitle, []);
+  const f = frame(p, insight.name, subtitle, []);
   const graphic: unknown[] = [
     { type: 'text', left: 'center', top: HEIGHT / 2 - 90, style: { text: current ? formatNumber(current.value) : '–', fontSize: 96, fontWeight: 'bold', fill: INK } },
     { type: 'text', left: 'center', top: HEIGHT / 2 + 30, style: { text: current?.name ?? '', fontSize: 18, fill: MUTED, width: WIDTH - 200, overflow: 'truncate' } },
@@ -45,13 +46,13 @@ function boldNumber(insight: InsightData, subtitle: string, all: Total[]): Recor
   return { ...f.components, graphic };
 }
 
-function pie(insight: InsightData, subtitle: string, all: Total[]): Record<string, unknown> {
+function pie(insight: InsightData, p: ChartPlatform, subtitle: string, all: Total[]): Record<string, unknown> {
   const sorted = all.filter((t) => t.value > 0).sort((a, b) => b.value - a.value);
   const slices = sorted.slice(0, MAX_SLICES).map((t, i) => ({ name: t.name, value: t.value, itemStyle: { color: seriesColor(i) } }));
   const rest = sorted.slice(MAX_SLICES).reduce((sum, t) => sum + t.value, 0);
   if (rest > 0) slices.push({ name: `${sorted.length - MAX_SLICES} more`, value: rest, itemStyle: { color: '#b9bfc7' } });
   const sum = slices.reduce((s, t) => s + t.value, 0);
-  const f = frame(insight.name, subtitle, slices.map((s) => ({ name: s.name, color: s.itemStyle.color })));
+  const f = frame(p, insight.name, subtitle, slices.map((s) => ({ name: s.name, color: s.itemStyle.color })));
   return {
     ...f.components,
     series: [{
@@ -62,9 +63,9 @@ function pie(insight: InsightData, subtitle: string, all: Total[]): Record<strin
   };
 }
 
-function bars(insight: InsightData, subtitle: string, all: Total[]): Record<string, unknown> {
+function bars(insight: InsightData, p: ChartPlatform, subtitle: string, all: Total[]): Record<string, unknown> {
   const sorted = [...all].sort((a, b) => b.value - a.value).slice(0, MAX_BARS).reverse();
-  const f = frame(insight.name, all.length > MAX_BARS ? `${subtitle} · largest ${MAX_BARS} of ${all.length}` : subtitle, []);
+  const f = frame(p, insight.name, all.length > MAX_BARS ? `${subtitle} · largest ${MAX_BARS} of ${all.length}` : subtitle, []);
   return {
     ...f.components,
     grid: { ...grid(f.top), right: 80 },
@@ -79,11 +80,11 @@ function bars(insight: InsightData, subtitle: string, all: Total[]): Record<stri
   };
 }
 
-export function totalsChart(insight: InsightData, items: Json[], display: string, source: Json): Record<string, unknown> {
+export function totalsChart(insight: InsightData, p: ChartPlatform, items: Json[], display: string, source: Json): Record<string, unknown> {
   const subtitle = ['Trends', 'total', describeDateRange(source.dateRange, insight.timezone), insight.timezone].join(' · ');
   const all = totals(items);
-  if (display === 'BoldNumber') return boldNumber(insight, subtitle, all);
-  if (display === 'ActionsPie') return pie(insight, subtitle, all);
-  if (display === 'WorldMap') return worldMapChart(insight, items, subtitle);
-  return bars(insight, subtitle, all);
+  if (display === 'BoldNumber') return boldNumber(insight, p, subtitle, all);
+  if (display === 'ActionsPie') return pie(insight, p, subtitle, all);
+  if (display === 'WorldMap') return worldMapChart(insight, p, items, subtitle);
+  return bars(insight, p, subtitle, all);
 }

@@ -10,6 +10,7 @@ import { frame } from './frame.js';
 import { formatNumber, mix, seriesColor } from './theme.js';
 import { tableChart } from './table-chart.js';
 import { totalsChart } from './totals.js';
+import type { ChartPlatform } from './platform.js';
 
 type Style = 'line' | 'area' | 'bar';
 
@@ -44,13 +45,13 @@ function showsTotals(items: Json[], display: string): boolean {
   return TOTAL_DISPLAYS.has(display) || items.every((item) => !Array.isArray(item.data) || item.data.length === 0);
 }
 
-export function trendsChart(insight: InsightData, source: Json, kindWord = 'Trends'): Record<string, unknown> {
+export function trendsChart(insight: InsightData, p: ChartPlatform, source: Json, kindWord = 'Trends'): Record<string, unknown> {
   const items = records(insight.result);
   const trendsFilter = isRecord(source.trendsFilter) ? source.trendsFilter : {};
   const display = text(trendsFilter.display, 'ActionsLineGraph');
   // The table display is the table the CSV export holds (a series per row).
-  if (display === 'ActionsTable') return tableChart(insight);
-  if (showsTotals(items, display)) return totalsChart(insight, items, display, source);
+  if (display === 'ActionsTable') return tableChart(insight, p);
+  if (showsTotals(items, display)) return totalsChart(insight, p, items, display, source);
   const interval = parseInterval(source.interval);
   const comparing = items.some((item) => item.compare_label);
   const dated = (comparing && items.find((item) => item.compare_label === 'current')) || items[0];
@@ -79,6 +80,6 @@ export function trendsChart(insight: InsightData, source: Json, kindWord = 'Tren
     };
   });
   const timeWords = [kindWord, intervalWord(interval), daysRange(days, interval, insight.timezone), insight.timezone].filter(Boolean);
-  const f = frame(insight.name, timeWords.join(' · '), names.map((name, i) => ({ name, color: colors[i] })));
+  const f = frame(p, insight.name, timeWords.join(' · '), names.map((name, i) => ({ name, color: colors[i] })));
   return { ...f.components, grid: grid(f.top), xAxis: categoryAxis(categories), yAxis: valueAxis(), series };
 }

@@ -7,7 +7,7 @@ import type { Json } from '../query.js';
 import type { InsightData } from '../types.js';
 import { frame } from './frame.js';
 import { FAINT, GHOST, HEIGHT, MARGIN, MUTED, PALETTE, formatNumber, mix } from './theme.js';
-import { WORLD_MAP, onTheMap } from './world.js';
+import { WORLD_MAP, type ChartPlatform } from './platform.js';
 
 export const NO_VALUE = GHOST;
 const LEAST = '#d3ddf8';
@@ -18,7 +18,7 @@ const KEY_WIDTH = 220;
 // A country's colour: its share of the largest total, from LEAST to MOST.
 export const shade = (value: number, max: number) => mix(LEAST, MOST, max > 0 ? value / max : 0);
 
-export function worldMapChart(insight: InsightData, items: Json[], subtitle: string): Record<string, unknown> {
+export function worldMapChart(insight: InsightData, p: ChartPlatform, items: Json[], subtitle: string): Record<string, unknown> {
   const totals = new Map<string, number>();
   let elsewhere = 0;
   for (const item of items) {
@@ -26,13 +26,13 @@ export function worldMapChart(insight: InsightData, items: Json[], subtitle: str
     if (item.compare_label === 'previous') continue;
     const code = typeof item.breakdown_value === 'string' ? item.breakdown_value.toUpperCase() : '';
     const value = typeof item.aggregated_value === 'number' && Number.isFinite(item.aggregated_value) ? item.aggregated_value : 0;
-    if (onTheMap(code)) totals.set(code, (totals.get(code) ?? 0) + value);
+    if (p.onTheMap(code)) totals.set(code, (totals.get(code) ?? 0) + value);
     else elsewhere++;
   }
   const max = Math.max(0, ...totals.values());
   const data = [...totals].map(([code, value]) => ({ name: code, value, itemStyle: { areaColor: shade(value, max) } }));
   const words = elsewhere > 0 ? `${subtitle} · ${elsewhere} ${elsewhere === 1 ? 'value' : 'values'} not on the map (no or unknown country code)` : subtitle;
-  const f = frame(insight.name, words, []);
+  const f = frame(p, insight.name, words, []);
   const label = (left: number, text: string) => ({ type: 'text', left, top: KEY_TOP + 16, style: { text, fontSize: 12, fill: MUTED } });
   const key = [
     {

@@ -4,8 +4,9 @@
 // code PostHog's WorldMap breaks down by ($geoip_country_code). Antarctica is left out: no
 // visitor comes from there, and it would take a fifth of the picture.
 import { createRequire } from 'node:module';
+import { WORLD_MAP } from './platform.js';
 
-export const WORLD_MAP = 'hedgerow-world';
+export { WORLD_MAP };
 
 interface Topology {
   objects: { countries: { geometries: { id?: string; properties: { name: string } }[] } };

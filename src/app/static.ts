@@ -1,0 +1,102 @@
+// The web app's files, as a fixed table built at start: each URL names one file, so no
+// path a client sends can reach another (no traversal: there is nothing to resolve).
+// Libraries come from node_modules under URLs with their version (cached for a year);
+// the app's own code (web/) and the chart option builder compiled from src/exports/chart
+// (its closure of relative imports, the very modules the PNG exports run) are revalidated
+// by ETag on every load.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, extname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface StaticFile {
+  body: Buffer;
+  type: string;
+  etag: string;
+  cache: string;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
+};
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
+// The compiled module runs from dist/src/app/: three levels up is the repository.
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DIST = join(ROOT, 'dist');
+const require = createRequire(import.meta.url);
+
+export function staticFile(body: Buffer, type: string, cache: string): StaticFile {
+  return { body, type, cache, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+function fileAt(path: string, cache: string): StaticFile {
+  const type = TYPES[extname(path)];
+  if (!type) throw new Error(`no content type for ${path}`);
+  return staticFile(readFileSync(path), type, cache);
+}
+
+// A package's file under /app/vendor/NAME@VERSION/, and the URL it got.
+function vendor(files: Map<string, StaticFile>, name: string, file: string): string {
+  const { dir, version } = packageDir(name);
+  const url = `/app/vendor/${name}@${version}/${file.split('/').pop()}`;
+  files.set(url, fileAt(join(dir, file), IMMUTABLE));
+  return url;
+}
+
+// A package's folder and version: up from its main file to its package.json (not every
+// package exports ./package.json).
+function packageDir(name: string): { dir: string; version: string } {
+  let dir = dirname(require.resolve(name));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version: string };
+      if (pkg.name === name) return { dir, version: pkg.version };
+    } catch { /* no package.json here: one up */ }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json of ${name} above ${require.resolve(name)}`);
+    dir = up;
+  }
+}
+
+// A compiled module and every module it imports relatively, under /app/dist/. A bare
+// import (a package, node:…) would not load in a browser: refused here, at start.
+function moduleClosure(files: Map<string, StaticFile>, entry: string): string {
+  const pending = [resolve(DIST, entry)];
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    const url = `/app/dist/${relative(DIST, path).split('\\').join('/')}`;
+    if (files.has(url)) continue;
+    const file = fileAt(path, REVALIDATE);
+    files.set(url, file);
+    for (const m of file.body.toString('utf8').matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)) {
+      if (!m[1].startsWith('.')) throw new Error(`${url} imports ${m[1]}: the browser cannot load it`);
+      pending.push(resolve(dirname(path), m[1]));
+    }
+  }
+  return `/app/dist/${entry}`;
+}
+
+export interface AppFiles {
+  files: Map<string, StaticFile>;
+  // Bare names the app imports → their URLs (the page's import map).
+  imports: Record<string, string>;
+}
+
+export function appFiles(): AppFiles {
+  const files = new Map<string, StaticFile>();
+  const imports: Record<string, string> = {
+    preact: vendor(files, 'preact', 'dist/preact.mjs'),
+    'preact/hooks': vendor(files, 'preact', 'hooks/dist/hooks.mjs'),
+    htm: vendor(files, 'htm', 'dist/htm.mjs'),
+    echarts: vendor(files, 'echarts', 'dist/echarts.esm.min.mjs'),
+    'hedgerow/chart': moduleClosure(files, 'src/exports/chart/build.js'),
+  };
+  const web = join(ROOT, 'web');
+  for (const name of readdirSync(web)) files.set(`/app/web/${name}`, fileAt(join(web, name), REVALIDATE));
+  return { files, imports };
+}
