@@ -435,6 +435,68 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'nope.field' } }, 'breakdownFilter.breakdown', /Unable to resolve field: nope\.field/);
 });
 
+h('matchesAction(id or name): the project’s actions’ steps, in HogQLQuery, EventsQuery and insight expressions', async () => {
+  const action = async (projectId: number, body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${projectId}/actions/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const chrome = await action(t.projectId, { name: 'Chrome views', steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }] });
+  // A person-property step or a URL step: user-1's purchase (plan pro), anon-1's pageview of /x.
+  const mixed = await action(t.projectId, { name: "it's \\ mixed", steps: [{ event: 'purchase', properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }] }, { url: 'a.example/x', url_matching: 'contains' }] });
+  assert.equal(await rows(`select event, count() from events where matchesAction(${chrome}) group by event`), [['$pageview', 2]]);
+  assert.equal(await rows("select count() from events where matchesAction('Chrome views')"), [[2]]);
+  assert.equal(await rows(`select distinct_id, event from events where matchesAction(${mixed}) order by timestamp`), [['anon-1', '$pageview'], ['user-1', 'purchase']]);
+  assert.equal(await rows(String.raw`select count() from events where matchesAction('it\'s \\ mixed') and not matchesAction(${chrome})`), [[1]]);
+  // An event missing what a step reads does not match: `not` keeps it.
+  assert.equal(await rows(`select countIf(matchesAction(${chrome})), countIf(not matchesAction(${mixed})) = count() - 2 from events`), [[2, true]]);
+  // In a CTE, a subquery and a join: each events table reads its own match.
+  assert.equal(await rows(`with m as (select uuid from events where matchesAction(${mixed})) select count() from events e join m on e.uuid = m.uuid where matchesAction(${chrome})`), [[1]]);
+  assert.equal(await rows(`select count() from persons where id in (select person_id from events where matchesAction(${mixed}))`), [[1]]);
+  // The action is read as it is now: a changed step changes the answer (the cache key holds the steps).
+  const blocking = async () => (await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: `select count() from events where matchesAction(${chrome})` } })).body.results;
+  assert.equal(await blocking(), [[2]]);
+  const changed = await api('PATCH', `/api/projects/${t.projectId}/actions/${chrome}/`, t.personalKey, { steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Safari', operator: 'exact', type: 'event' }] }] });
+  assert.is(changed.status, 200, JSON.stringify(changed.body));
+  assert.equal(await blocking(), [[1]]);
+  await api('PATCH', `/api/projects/${t.projectId}/actions/${chrome}/`, t.personalKey, { steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }] });
+
+  // Another project's action is not this project's: refused naming it, as an unknown name or a deleted action.
+  const admin = t.server.tenancy.users()[0];
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Actions elsewhere') as { id: number };
+  const foreign = await action(other.id, { name: 'Elsewhere', steps: [{ event: '$pageview' }] });
+  await refused(`select count() from events where matchesAction(${foreign})`, new RegExp(`Action ${foreign} does not exist in this project`));
+  await refused("select count() from events where matchesAction('Elsewhere')", /No action named 'Elsewhere' exists in this project/);
+  await refused("select count() from events where matchesAction('x'' or 1=1 --')", /No action named 'x' or 1=1 --' exists/);
+  await refused('select count() from events where matchesAction(event)', /matchesAction takes one constant argument/);
+  await refused(`select matchesAction(${chrome}) from persons`, /matchesAction reads an event/);
+  const gone = await action(t.projectId, { name: 'Deleted soon', steps: [{ event: 'purchase' }] });
+  assert.is((await api('PATCH', `/api/projects/${t.projectId}/actions/${gone}/`, t.personalKey, { deleted: true })).status, 200);
+  await refused(`select count() from events where matchesAction(${gone})`, new RegExp(`Action ${gone} does not exist`));
+
+  // In the insights: a hogql property filter, math and breakdown, and EventsQuery's where.
+  const insight = async (query: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
+  const filtered = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: `matchesAction(${mixed})` }] }] });
+  assert.equal(filtered.results[0].data, [1, 0, 1]);
+  const math = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(matchesAction('Chrome views'))" }] });
+  assert.equal(math.results[0].data, [1, 1, 0]);
+  const split = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(matchesAction(${mixed}), 'yes', 'no')` } });
+  assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['no', 4], ['yes', 2]]);
+  const funnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `matchesAction(${chrome})` }] }, { kind: 'EventsNode', event: 'purchase' }] });
+  assert.equal(funnel.results.map((s: { count: number }) => s.count), [1, 1]);
+  const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['distinct_id', `matchesAction(${chrome})`], where: [`matchesAction('it\\'s \\\\ mixed')`], orderBy: ['timestamp ASC'] });
+  assert.equal(events.results, [['anon-1', true], ['user-1', false]]);
+  const wrong = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction(${foreign}))` }] }, refresh: 'force_blocking' });
+  assert.is(wrong.status, 400, JSON.stringify(wrong.body));
+  assert.is(wrong.body.attr, 'series.0.math_hogql');
+  assert.match(wrong.body.detail, new RegExp(`Action ${foreign} does not exist in this project`));
+});
+
 h('HogQL in the background: async, poll, cancel as the other kinds', async () => {
   const start = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: "select count() from events where event = 'purchase'" }, refresh: 'force_async' });
   assert.is(start.status, 202, JSON.stringify(start.body));
