@@ -279,6 +279,19 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
   await t.applied();
   assert.equal(await rows('select count() from groups'), [[0]]);
   assert.equal(await rows("select $group_0, group_0.key, group_0.properties.name from events where $group_0 != ''"), [['acme', null, null]]);
+  // group_N.* in insight expressions: the event's group as the store holds it now, of the query's project only.
+  const trends = async (projectId: number, extra: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${projectId}/query/`, t.personalKey, { query: { kind: 'TrendsQuery', interval: 'day', series: [{ kind: 'EventsNode', event: '$pageview' }], ...extra }, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results as { breakdown_value?: string; count: number; data: number[] }[];
+  };
+  const june = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-02' } };
+  const byGroup = await trends(other.id, { ...june, breakdownFilter: { breakdown_type: 'hogql', breakdown: 'group_0.properties.name' } });
+  assert.equal(byGroup.map((i) => [i.breakdown_value, i.count]), [['Acme Inc', 2]]);
+  assert.equal((await trends(other.id, { ...june, properties: [{ type: 'hogql', key: "group_1.properties.name = 'Core' and group_0.index = 0" }] }))[0].data, [1, 0]);
+  assert.equal((await trends(other.id, { ...june, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(group_0.key = 'acme' and group_0.created_at < timestamp)" }] }))[0].data, [2, 0]);
+  const isolated = await trends(t.projectId, { dateRange: { date_from: '2024-07-01', date_to: '2024-07-01' }, series: [{ kind: 'EventsNode', event: 'grouped' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: "coalesce(group_0.properties.name, 'none')" } });
+  assert.equal(isolated.map((i) => [i.breakdown_value, i.count]), [['none', 1]]);
 });
 
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {
@@ -417,6 +430,23 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   ]) {
     await retentionAgrees(await insight({ kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, retentionFilter }));
   }
+  // session.* (and events.session.*) in insight expressions: the event's session from $session_id
+  // (s1: 09:00 to 09:30 on day 1; s2: day 2 23:30 to day 3 12:00; events without one read NULL).
+  const durations = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: 'avg(session.$session_duration)' }]);
+  assert.equal(durations.results[0].data, [1800, 45000, 45000]);
+  const longSessions = await trends([{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: 'session.$pageview_count >= 1 and events.session.duration > 3600' }] }]);
+  assert.equal(longSessions.results[0].data, [0, 1, 1]);
+  await agrees(longSessions);
+  const byEntry = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: 'session.$entry_current_url' } });
+  assert.equal(byEntry.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['https://a.example/x', 1], ['$$_posthog_breakdown_null_$$', 2]]);
+  await agrees(byEntry);
+  const sessionFunnel = await insight({
+    kind: 'FunnelsQuery', dateRange: days.dateRange,
+    series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'session.$pageview_count > 0' }] }],
+  });
+  assert.equal(sessionFunnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  const personMath = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "uniqIf(person.id, person.properties.plan = 'pro' and events.person.created_at <= timestamp)" }]);
+  assert.equal(personMath.results[0].data, [1, 1, 1]);
   const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['event'], orderBy: ['timestamp ASC'], properties: [{ type: 'hogql', key: "event = 'purchase' and properties.$browser is null" }] });
   assert.equal(events.results, [['purchase']]);
 

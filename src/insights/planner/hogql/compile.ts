@@ -245,26 +245,37 @@ function compiler(source: string, ctx: CompileContext) {
           // The event's group of type index N (PostHog's lazy join on $group_N): a LEFT JOIN,
           // an event without one reads NULLs.
           case 'group_0': case 'group_1': case 'group_2': case 'group_3': case 'group_4': {
-            if (src.personAlias !== undefined || rest.length === 0) return null;
+            if (rest.length === 0) return null;
             const n = Number(String(head).slice(-1));
             const [field, ...more] = rest;
-            const c = `${a}.group_${n}_`;
+            // In a query, columns of the events subquery (the group joined there); over an
+            // insight's row, read from the group itself (`g` below).
+            const col = (name: string) => (src.row ? `g.${name === 'index' ? 'type_index' : name}` : `${a}.group_${n}_${name}`);
             let found: Expr | null = null;
-            if (field === 'key' && more.length === 0) found = expr(raw(`${c}key`), 'String', [], { nullable: true });
-            else if (field === 'index' && more.length === 0) found = expr(raw(`${c}index`), 'Int', [], { nullable: true });
-            else if (field === 'created_at' && more.length === 0) found = expr(raw(`${c}created_at`), 'DateTime', [], { nullable: true });
-            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${c}properties AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(`${c}properties`), more, false, a);
-            if (found !== null) (src.groups ??= new Set()).add(n);
+            if (field === 'key' && more.length === 0) found = expr(raw(col('key')), 'String', [], { nullable: true });
+            else if (field === 'index' && more.length === 0) found = expr(raw(col('index')), 'Int', [], { nullable: true });
+            else if (field === 'created_at' && more.length === 0) found = expr(raw(col('created_at')), 'DateTime', [], { nullable: true });
+            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${col('properties')} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(col('properties')), more, false, a);
+            if (found === null) return null;
+            if (src.row) {
+              const key = sql`json_extract_string(${raw(`${a}.properties`)}, ${text(`/$group_${n}`)})`;
+              return expr(sql`(SELECT ${found.sql} FROM groups g WHERE g.project = ${project} AND g.type_index = ${int(n)} AND g.key = ${key})`, found.type, [], { nullable: true });
+            }
+            (src.groups ??= new Set()).add(n);
             return found;
           }
           case 'session': {
-            if (src.personAlias !== undefined) return null;
             const f = rest.length === 1 && Object.hasOwn(SESSION_FIELDS, String(rest[0])) ? SESSION_FIELDS[String(rest[0])] : undefined;
             if (f === undefined) return null;
+            // Over an insight's row, the event's session looked up (`s`); in a query, a LEFT
+            // JOIN in the events subquery. An event without a session reads NULLs.
+            if (src.row) {
+              const [field, type] = f('s.');
+              return expr(sql`(SELECT ${raw(field)} FROM (${sessionsSql('')}) s WHERE s.session_id = ${raw(`${a}.session_id`)})`, type, [], { nullable: true });
+            }
             src.sessions = true;
-            // A LEFT JOIN: an event without a session reads NULLs.
-            const [text, type] = f(`${a}.session_`);
-            return expr(raw(text), type, [], { nullable: true });
+            const [field, type] = f(`${a}.session_`);
+            return expr(raw(field), type, [], { nullable: true });
           }
         }
         return null;
