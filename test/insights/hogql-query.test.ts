@@ -396,6 +396,27 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
     series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'toFloat(properties.price) >= 10' }] }],
   });
   assert.equal(funnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  // Ordered funnels answer their hogql: run as a HogQLQuery, it gives the persons at each step.
+  const funnelAgrees = async (body: { hogql: string; results: { count: number }[] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.columns, body.results.map((_, k) => `step_${k + 1}`));
+    assert.equal(r.body.results, [body.results.map((s) => s.count)], body.hogql);
+  };
+  await funnelAgrees(funnel);
+  for (const [hours, counts] of [[1, [2, 0]], [13, [2, 1]]] as const) {
+    const windowed = await insight({
+      kind: 'FunnelsQuery', dateRange: days.dateRange, funnelsFilter: { funnelWindowInterval: hours, funnelWindowIntervalUnit: 'hour' },
+      series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }], properties: [{ key: '$browser', operator: 'is_set' }],
+    });
+    assert.equal(windowed.results.map((s: { count: number }) => s.count), counts);
+    await funnelAgrees(windowed);
+  }
+  const threeSteps = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: null }, { kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] });
+  assert.equal(threeSteps.results.map((s: { count: number }) => s.count), [2, 1, 1]);
+  await funnelAgrees(threeSteps);
+  // Strict and unordered funnels and breakdowns write none yet.
+  assert.is((await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, funnelsFilter: { funnelOrderType: 'strict' }, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] })).hogql, null);
   const funnelByBrowser = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
     breakdownFilter: { breakdown_type: 'hogql', breakdown: 'upper(properties.$browser)' },
@@ -445,6 +466,7 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
     series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'session.$pageview_count > 0' }] }],
   });
   assert.equal(sessionFunnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  await funnelAgrees(sessionFunnel);
   const personMath = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "uniqIf(person.id, person.properties.plan = 'pro' and events.person.created_at <= timestamp)" }]);
   assert.equal(personMath.results[0].data, [1, 1, 1]);
   const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['event'], orderBy: ['timestamp ASC'], properties: [{ type: 'hogql', key: "event = 'purchase' and properties.$browser is null" }] });
@@ -519,6 +541,16 @@ h('matchesAction(id or name): the project’s actions’ steps, in HogQLQuery, E
   assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['no', 4], ['yes', 2]]);
   const funnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `matchesAction(${chrome})` }] }, { kind: 'EventsNode', event: 'purchase' }] });
   assert.equal(funnel.results.map((s: { count: number }) => s.count), [1, 1]);
+  // An action series' hogql says matchesAction, and gives the same numbers run as a HogQLQuery.
+  const actionFunnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'ActionsNode', id: chrome }, { kind: 'ActionsNode', id: mixed }] });
+  assert.equal(actionFunnel.results.map((s: { count: number }) => s.count), [1, 1]);
+  assert.match(actionFunnel.hogql, new RegExp(`matchesAction\\(${mixed}\\)`));
+  const fromText = await hogql(actionFunnel.hogql);
+  assert.equal(fromText.body.results, [[1, 1]], actionFunnel.hogql);
+  const actionTrends = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'ActionsNode', id: mixed }] });
+  assert.equal(actionTrends.results[0].data, [1, 0, 1]);
+  const trendsText = await hogql(actionTrends.hogql);
+  assert.equal((trendsText.body.results as unknown[][]).map((r) => [String(r[1]).slice(0, 10), r[0]]), [['2024-06-01', 1], ['2024-06-03', 1]], actionTrends.hogql);
   const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['distinct_id', `matchesAction(${chrome})`], where: [`matchesAction('it\\'s \\\\ mixed')`], orderBy: ['timestamp ASC'] });
   assert.equal(events.results, [['anon-1', true], ['user-1', false]]);
   const wrong = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction(${foreign}))` }] }, refresh: 'force_blocking' });

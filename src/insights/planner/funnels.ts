@@ -11,6 +11,7 @@ import type { FunnelsQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
+import { funnelSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 
@@ -186,6 +187,11 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
 
   return {
     statements: [statement],
+    // Ordered funnels of persons without a breakdown are written out (step counts).
+    hogql: order !== 'ordered' || breakdown || query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => funnelSelect({
+      steps: query.series.map((node) => ({ event: seriesEvent(node), properties: [node.properties, node.fixedProperties] })),
+      properties: query.properties, fromUs: range.fromUs, toUs: range.toUs, windowSeconds: windowUs / 1_000_000, valueSets: ctx.valueSets,
+    })),
     shape([rows]) {
       const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>
         query.series.map((node, k) => {
