@@ -28,7 +28,8 @@ const refused = async (query: string, detail: RegExp, extra: Record<string, unkn
 };
 
 h.before(async () => {
-  t = await startTestServer({ consumers: NO_DESTINATIONS });
+  // This server parses HogQL throughout: its parser starts warm, as in production.
+  t = await startTestServer({ consumers: NO_DESTINATIONS, env: { HEDGEROW_HOGQL_PARSER: 'warm' } });
   api = apiClient(t);
   const ev = (event: string, distinct_id: string, timestamp: string, properties: Record<string, unknown> = {}) =>
     ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
