@@ -6,7 +6,9 @@
 // Then HogQL inside a trends query against the planner's own form of the same question
 // (a math, a breakdown, a property filter), alternating likewise: both through runQuery.
 // Also parse + compile of a typical query alone, many times (the parser warm).
-//   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--record]
+// And where a new text's parse time goes: the parser's start in a thread of its own (the
+// parse pool, lazy against warmed), and per call in a warm parser by the text's size.
+//   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--parse-only] [--record]
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({ options: {
   threads: { type: 'string' },
   keep: { type: 'string' },
   record: { type: 'boolean', default: false },
+  'parse-only': { type: 'boolean', default: false },
 } });
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
@@ -65,7 +68,66 @@ function generate(from: number, to: number): ColumnarEvent[] {
 const ms = (t0: number) => performance.now() - t0;
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
+const TYPICAL = "select event, properties.$browser as browser, count() as c, uniq(distinct_id) from events where timestamp > now() - interval 7 day and properties.plan = 'pro' group by event, browser having c > 10 order by c desc limit 50";
+
+// The parser's start and per-call cost, before anything else has loaded it in this process.
+async function parserCosts(): Promise<void> {
+  const { createHogQLParsePool } = await import('../src/hogql/index.js');
+  const fresh = (i: number) => TYPICAL.replace('c > 10', `c > ${500 + i}`);
+  say('Where a new text\'s parse goes (ms):');
+  say('');
+  say('| step | ms |');
+  say('|---|---:|');
+  // A lazy pool: the first parse starts the thread, loads and instantiates the WASM module.
+  const lazy = createHogQLParsePool();
+  let t0 = performance.now();
+  await lazy.parse('select', fresh(0));
+  say(`| lazy pool: first parse (thread start, WASM load and instantiation, first parse) | ${fmt(ms(t0))} |`);
+  t0 = performance.now();
+  await lazy.parse('select', fresh(1));
+  say(`| lazy pool: second new text | ${fmt(ms(t0))} |`);
+  await lazy.close();
+  // A warmed pool, as the aggregation worker starts it (HEDGEROW_HOGQL_PARSER=warm).
+  const warm = createHogQLParsePool();
+  t0 = performance.now();
+  warm.warm();
+  await warm.parse('expr', '1');
+  say(`| warmed pool: start and warm-up, in the background | ${fmt(ms(t0))} |`);
+  t0 = performance.now();
+  await warm.parse('select', fresh(2));
+  say(`| warmed pool: first query's new text | ${fmt(ms(t0))} |`);
+  const n = 30;
+  t0 = performance.now();
+  for (let i = 0; i < n; i++) await warm.parse('select', fresh(10 + i));
+  say(`| warmed pool: a new text, mean of ${n} | ${fmt(ms(t0) / n)} |`);
+  t0 = performance.now();
+  for (let i = 0; i < n; i++) await warm.parse('select', TYPICAL);
+  say(`| warmed pool: the same text again (no cache in the pool), mean of ${n} | ${fmt(ms(t0) / n)} |`);
+  const sizes: [string, string][] = [
+    ['select 1', 'select 1'],
+    ['select event from events', 'select event from events'],
+    ['select event, count() from events group by event', 'select event, count() from events group by event'],
+    [`the typical query (${TYPICAL.length} characters)`, TYPICAL],
+  ];
+  for (const [name, text] of sizes) {
+    t0 = performance.now();
+    for (let i = 0; i < n; i++) await warm.parse('select', text);
+    say(`| warmed pool: \`${name}\`, mean of ${n} | ${fmt(ms(t0) / n)} |`);
+  }
+  await warm.close();
+  say('');
+}
+
 async function main(): Promise<void> {
+  if (args['parse-only']) {
+    const { loadavg } = await import('node:os');
+    say(`Node ${process.version}; load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    await parserCosts();
+    await parseAndCompile();
+    say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    record('HogQL parse costs');
+    return;
+  }
   const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'hedgerow-bench-hogql-'));
   const db = await openColumnar({ dir, threads: args.threads === undefined ? undefined : Number(args.threads) });
   const loader = createLoader(db);
@@ -143,14 +205,34 @@ async function main(): Promise<void> {
     const [hp50, hp95, op50, op95] = [pct(h, 50), pct(h, 95), pct(o, 50), pct(o, 95)];
     say(`| ${pair.name} | ${fmt(hp50)} | ${fmt(hp95)} | ${fmt(op50)} | ${fmt(op95)} | ${(hp50 / op50).toFixed(2)} |`);
   }
-  // Parse + compile alone: the parser in this thread, warm after the runs above.
-  const typical = "select event, properties.$browser as browser, count() as c, uniq(distinct_id) from events where timestamp > now() - interval 7 day and properties.plan = 'pro' group by event, browser having c > 10 order by c desc limit 50";
+  await parseAndCompile();
+  say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  await db.close();
+  if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
+  record('HogQL vs hand-written DuckDB');
+}
+
+function record(title: string): void {
+  if (args.record) {
+    const flags = args['parse-only'] ? '--parse-only' : `--events ${EVENTS} --runs ${RUNS}`;
+    appendFileSync(new URL('../../bench/RESULTS.md', import.meta.url), `\n## ${title} (${new Date().toISOString().slice(0, 10)})\n\nCommand: \`node dist/bench/hogql.js ${flags} --record\`\n\n${lines.join('\n')}\n`);
+  }
+}
+
+// Parse + compile alone: the parser in this thread (warm after what ran before).
+async function parseAndCompile(): Promise<void> {
+  const typical = TYPICAL;
   const n = 200;
   let parse = 0;
   let compile = 0;
   let cold = 0;
+  let renamed = 0;
   for (let i = 0; i < n; i++) {
-    // A text not seen before (a different constant each time) goes through the WASM parser.
+    // A text of a new shape (another alias): the WASM parser, whatever the caches hold.
+    const t1 = performance.now();
+    await parseHogQLSelect(typical.replace(/browser/g, `browser_${i}`));
+    renamed += ms(t1);
+    // A text not seen before that differs in a constant: its shape's parse, constants put back.
     const fresh = typical.replace('c > 10', `c > ${1000 + i}`);
     let t0 = performance.now();
     await parseHogQLSelect(fresh);
@@ -163,13 +245,7 @@ async function main(): Promise<void> {
     compile += ms(t0);
   }
   say('');
-  say(`Parse + compile of a typical query (${typical.length} characters), mean of ${n}: parse of a new text ${(cold / n).toFixed(2)} ms, of a text parsed before ${(parse / n).toFixed(3)} ms (cached), compile ${(compile / n).toFixed(3)} ms`);
-  say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  await db.close();
-  if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
-  if (args.record) {
-    appendFileSync(new URL('../../bench/RESULTS.md', import.meta.url), `\n## HogQL vs hand-written DuckDB (${new Date().toISOString().slice(0, 10)})\n\nCommand: \`node dist/bench/hogql.js --events ${EVENTS} --runs ${RUNS} --record\`\n\n${lines.join('\n')}\n`);
-  }
+  say(`Parse + compile of a typical query (${typical.length} characters), mean of ${n}: parse of a text of a new shape ${(renamed / n).toFixed(2)} ms, of a new text of a known shape (another constant) ${(cold / n).toFixed(2)} ms, of a text parsed before ${(parse / n).toFixed(3)} ms (cached), compile ${(compile / n).toFixed(3)} ms`);
 }
 
 await main();

@@ -121,6 +121,10 @@ export const SETTINGS = {
       doc: 'DuckDB\'s memory limit (empty: 512MB; past it DuckDB evicts cached blocks and spills large queries to disk)',
     }),
     queryTimeoutMs: whole({ env: 'HEDGEROW_QUERY_TIMEOUT_MS', min: 1, default: 120_000, doc: 'how long a query may take before the API answers 503 (ms)' }),
+    hogqlParser: choice({
+      env: 'HEDGEROW_HOGQL_PARSER', values: ['warm', 'lazy'], default: 'warm',
+      doc: 'the aggregation worker\'s HogQL parser: warm, started and run over typical queries when the worker starts (the first HogQL does not wait about a second for it); lazy, started by the first HogQL',
+    }),
   },
   exports: {
     workers: whole({ env: 'HEDGEROW_EXPORT_WORKERS', min: 1, max: 64, default: 1, doc: 'threads rendering export files (charts, PDFs, spreadsheets)' }),

@@ -21,8 +21,22 @@ const WORKER = new URL('../../workers/hogql-parse.js', import.meta.url);
 
 export interface HogQLParsePool {
   parse(kind: HogQLParseKind, source: string): Promise<string>;
+  /**
+   * Starts the parser's thread now and parses typical texts there, in the background: the
+   * WASM module's start and its first parses (ANTLR's prediction tables filling, the engine
+   * compiling hot code) cost about a second, which the first query would otherwise wait for.
+   */
+  warm(): void;
   close(): Promise<void>;
 }
+
+// Typical texts: PostHog's docs' first query, a join with a subquery, and the insights' expressions.
+const WARM_UP: [HogQLParseKind, string][] = [
+  ['select', "select event, count() as c from events where timestamp > now() - interval 7 day and properties.$browser = 'Chrome' group by event having c > 1 order by c desc limit 100"],
+  ['select', 'select p.id, uniq(e.distinct_id) from events e left join (select id, properties.email as email from persons) p on p.id = e.person_id where e.event in (\'a\', \'b\') group by p.id'],
+  ['expr', "countIf(properties.plan = 'pro' and toFloat(properties.price) > 10)"],
+  ['orderExpr', 'timestamp DESC'],
+];
 
 // The pool's code (Piscina) is loaded at the first parse, so what imports this domain for its
 // bounds alone (the Hog compiler, `hedgerow hog run`) loads no worker pool.
@@ -34,6 +48,11 @@ export function createHogQLParsePool(): HogQLParsePool {
   })));
   return {
     parse: async (kind, source) => (await started()).run(kind, source),
+    warm() {
+      void (async () => {
+        for (const [kind, source] of WARM_UP) await (await started()).run(kind, source);
+      })().catch(() => { /* a failed warm-up leaves the parser to start at the first query, as lazy */ });
+    },
     close: async () => { if (pool) await (await pool).close(); },
   };
 }

@@ -19,6 +19,8 @@ export interface InsightsSettings {
   dataDir: string;
   threads?: number;
   memoryLimit?: string;
+  /** Start the HogQL parser with the worker, rather than at the first HogQL (HEDGEROW_HOGQL_PARSER). */
+  warmHogQL?: boolean;
   /**
    * A `hedgerow aggregate` replica of this name: queries come over NATS (./nats-query-server.ts,
    * on the thread's cluster connection) rather than from this process's service (./query-server.ts).

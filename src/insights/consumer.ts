@@ -38,6 +38,7 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
     let loadedSeq = await loader.position(position.key);
     // EventsQuery's HogQL is parsed in a thread of its own, stopped if a parse runs too long.
     const hogql = createHogQLParsePool();
+    if (settings.warmHogQL) hogql.warm();
     let server;
     try {
       const jetstream = ctx.cluster?.jetstream;

@@ -5,7 +5,7 @@
 // stuck parse is stopped at a deadline (docs/decisions/0039); without one (tests, tools) in
 // this thread. Every expression must reach the end of its text: trailing text is refused in
 // orderBy as the parser refuses it in select and where.
-import { checkSource, PARSE_DEADLINE_MS, SourceLimitError, type HogQLParseKind, type HogQLParsePool } from '../hogql/index.js';
+import { checkSource, literalShape, PARSE_DEADLINE_MS, SourceLimitError, treeWithLiterals, type HogQLParseKind, type HogQLParsePool, type Literal } from '../hogql/index.js';
 import { TaskDeadlineError } from '../pools/index.js';
 import type { HogExpr, ParsedEventsQuery } from './planner/hogql-types.js';
 import type { HogNode } from './planner/hogql/expr.js';
@@ -69,6 +69,42 @@ async function cachedParse(parse: Parse, kind: HogQLParseKind, source: string): 
     PARSED.set(key, json);
   }
   return json;
+}
+
+// Shapes (../hogql/literals.ts) whose tree cannot serve their texts, and literals' constants.
+const UNSHAPED = new Set<string>();
+const CONSTANTS = new Map<string, Record<string, unknown>>();
+const LITERALS_MAX = 4096;
+
+// Each literal's Constant as the parser reads it: those not known yet parsed in one call, as a list.
+async function literalConstants(parse: Parse, literals: readonly Literal[]): Promise<Record<string, unknown>[] | null> {
+  const missing = [...new Set(literals.map((l) => l.text).filter((t) => !CONSTANTS.has(t)))];
+  if (missing.length > 0) {
+    const list = JSON.parse(await parse('expr', `[${missing.join(', ')}]`)) as { node?: string; exprs?: Record<string, unknown>[] };
+    if (list.node !== 'Array' || list.exprs?.length !== missing.length || list.exprs.some((e) => e.node !== 'Constant')) return null;
+    if (CONSTANTS.size + missing.length > LITERALS_MAX) CONSTANTS.clear();
+    missing.forEach((text, i) => CONSTANTS.set(text, list.exprs![i]));
+  }
+  return literals.map((l) => CONSTANTS.get(l.text)!);
+}
+
+/**
+ * A HogQLQuery's parse: from the cache by its text; else from the cache by its shape (the
+ * text with its literals replaced: queries that differ only in constants share one WASM
+ * parse), the literals' constants put back; else parsed as it is.
+ */
+async function selectParse(parse: Parse, source: string): Promise<string> {
+  const shape = source.length <= PARSED_MAX_TEXT && !PARSED.has(`select\u0000${source}`) ? literalShape(source) : null;
+  if (shape === null || UNSHAPED.has(shape.key)) return cachedParse(parse, 'select', source);
+  const shaped = JSON.parse(await cachedParse(parse, 'select', shape.key)) as Record<string, unknown>;
+  const constants = shaped.error === true ? null : await literalConstants(parse, shape.literals);
+  const tree = constants === null ? null : treeWithLiterals(shaped, shape, constants);
+  if (tree === null) {
+    if (UNSHAPED.size >= PARSED_MAX) UNSHAPED.clear();
+    UNSHAPED.add(shape.key);
+    return cachedParse(parse, 'select', source);
+  }
+  return JSON.stringify(tree);
 }
 
 async function parsed(parse: Parse, kind: HogQLParseKind, source: string, attr: string): Promise<HogExpr> {
@@ -146,7 +182,7 @@ export async function parseHogQLSelect(source: string, pool?: HogQLParsePool): P
   }
   let json: string;
   try {
-    json = await cachedParse(parse, 'select', source);
+    json = await selectParse(parse, source);
   } catch (err) {
     if (err instanceof TaskDeadlineError) throw new QueryError(`The HogQL query took longer than ${PARSE_DEADLINE_MS / 1000} seconds to parse and was stopped.`, null);
     throw err;

@@ -20,6 +20,7 @@ export const insightsModule = nodeModule<InsightsProvides, InsightsTablesUsed>({
       dataDir: config.dataDir,
       threads: config.insights.threads || undefined,
       memoryLimit: config.insights.memoryLimit || undefined,
+      warmHogQL: config.insights.hogqlParser === 'warm',
       replica: role === 'aggregate' ? replicaName(config) : undefined,
     })];
   },

@@ -28,7 +28,8 @@ const refused = async (query: string, detail: RegExp, extra: Record<string, unkn
 };
 
 h.before(async () => {
-  t = await startTestServer({ consumers: NO_DESTINATIONS });
+  // This server parses HogQL throughout: its parser starts warm, as in production.
+  t = await startTestServer({ consumers: NO_DESTINATIONS, env: { HEDGEROW_HOGQL_PARSER: 'warm' } });
   api = apiClient(t);
   const ev = (event: string, distinct_id: string, timestamp: string, properties: Record<string, unknown> = {}) =>
     ({ uuid: randomUUID(), event, distinct_id, timestamp, properties });
@@ -279,6 +280,19 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
   await t.applied();
   assert.equal(await rows('select count() from groups'), [[0]]);
   assert.equal(await rows("select $group_0, group_0.key, group_0.properties.name from events where $group_0 != ''"), [['acme', null, null]]);
+  // group_N.* in insight expressions: the event's group as the store holds it now, of the query's project only.
+  const trends = async (projectId: number, extra: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${projectId}/query/`, t.personalKey, { query: { kind: 'TrendsQuery', interval: 'day', series: [{ kind: 'EventsNode', event: '$pageview' }], ...extra }, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results as { breakdown_value?: string; count: number; data: number[] }[];
+  };
+  const june = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-02' } };
+  const byGroup = await trends(other.id, { ...june, breakdownFilter: { breakdown_type: 'hogql', breakdown: 'group_0.properties.name' } });
+  assert.equal(byGroup.map((i) => [i.breakdown_value, i.count]), [['Acme Inc', 2]]);
+  assert.equal((await trends(other.id, { ...june, properties: [{ type: 'hogql', key: "group_1.properties.name = 'Core' and group_0.index = 0" }] }))[0].data, [1, 0]);
+  assert.equal((await trends(other.id, { ...june, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(group_0.key = 'acme' and group_0.created_at < timestamp)" }] }))[0].data, [2, 0]);
+  const isolated = await trends(t.projectId, { dateRange: { date_from: '2024-07-01', date_to: '2024-07-01' }, series: [{ kind: 'EventsNode', event: 'grouped' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: "coalesce(group_0.properties.name, 'none')" } });
+  assert.equal(isolated.map((i) => [i.breakdown_value, i.count]), [['none', 1]]);
 });
 
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {
@@ -383,6 +397,27 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
     series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'toFloat(properties.price) >= 10' }] }],
   });
   assert.equal(funnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  // Ordered funnels answer their hogql: run as a HogQLQuery, it gives the persons at each step.
+  const funnelAgrees = async (body: { hogql: string; results: { count: number }[] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.columns, body.results.map((_, k) => `step_${k + 1}`));
+    assert.equal(r.body.results, [body.results.map((s) => s.count)], body.hogql);
+  };
+  await funnelAgrees(funnel);
+  for (const [hours, counts] of [[1, [2, 0]], [13, [2, 1]]] as const) {
+    const windowed = await insight({
+      kind: 'FunnelsQuery', dateRange: days.dateRange, funnelsFilter: { funnelWindowInterval: hours, funnelWindowIntervalUnit: 'hour' },
+      series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }], properties: [{ key: '$browser', operator: 'is_set' }],
+    });
+    assert.equal(windowed.results.map((s: { count: number }) => s.count), counts);
+    await funnelAgrees(windowed);
+  }
+  const threeSteps = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: null }, { kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] });
+  assert.equal(threeSteps.results.map((s: { count: number }) => s.count), [2, 1, 1]);
+  await funnelAgrees(threeSteps);
+  // Strict and unordered funnels and breakdowns write none yet.
+  assert.is((await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, funnelsFilter: { funnelOrderType: 'strict' }, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] })).hogql, null);
   const funnelByBrowser = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
     breakdownFilter: { breakdown_type: 'hogql', breakdown: 'upper(properties.$browser)' },
@@ -417,6 +452,24 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   ]) {
     await retentionAgrees(await insight({ kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, retentionFilter }));
   }
+  // session.* (and events.session.*) in insight expressions: the event's session from $session_id
+  // (s1: 09:00 to 09:30 on day 1; s2: day 2 23:30 to day 3 12:00; events without one read NULL).
+  const durations = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: 'avg(session.$session_duration)' }]);
+  assert.equal(durations.results[0].data, [1800, 45000, 45000]);
+  const longSessions = await trends([{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: 'session.$pageview_count >= 1 and events.session.duration > 3600' }] }]);
+  assert.equal(longSessions.results[0].data, [0, 1, 1]);
+  await agrees(longSessions);
+  const byEntry = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown_type: 'hogql', breakdown: 'session.$entry_current_url' } });
+  assert.equal(byEntry.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['https://a.example/x', 1], ['$$_posthog_breakdown_null_$$', 2]]);
+  await agrees(byEntry);
+  const sessionFunnel = await insight({
+    kind: 'FunnelsQuery', dateRange: days.dateRange,
+    series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase', properties: [{ type: 'hogql', key: 'session.$pageview_count > 0' }] }],
+  });
+  assert.equal(sessionFunnel.results.map((s: { count: number }) => s.count), [2, 1]);
+  await funnelAgrees(sessionFunnel);
+  const personMath = await trends([{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "uniqIf(person.id, person.properties.plan = 'pro' and events.person.created_at <= timestamp)" }]);
+  assert.equal(personMath.results[0].data, [1, 1, 1]);
   const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['event'], orderBy: ['timestamp ASC'], properties: [{ type: 'hogql', key: "event = 'purchase' and properties.$browser is null" }] });
   assert.equal(events.results, [['purchase']]);
 
@@ -433,6 +486,78 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], properties: [{ type: 'hogql', key: 'count() > 1' }] }, 'properties.0', /Aggregation 'count' is not allowed in a property filter/);
   await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'properties.$browser ==' } }, 'breakdownFilter.breakdown', /Invalid HogQL/);
   await wrong({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: 'nope.field' } }, 'breakdownFilter.breakdown', /Unable to resolve field: nope\.field/);
+});
+
+h('matchesAction(id or name): the project’s actions’ steps, in HogQLQuery, EventsQuery and insight expressions', async () => {
+  const action = async (projectId: number, body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${projectId}/actions/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const chrome = await action(t.projectId, { name: 'Chrome views', steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }] });
+  // A person-property step or a URL step: user-1's purchase (plan pro), anon-1's pageview of /x.
+  const mixed = await action(t.projectId, { name: "it's \\ mixed", steps: [{ event: 'purchase', properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }] }, { url: 'a.example/x', url_matching: 'contains' }] });
+  assert.equal(await rows(`select event, count() from events where matchesAction(${chrome}) group by event`), [['$pageview', 2]]);
+  assert.equal(await rows("select count() from events where matchesAction('Chrome views')"), [[2]]);
+  assert.equal(await rows(`select distinct_id, event from events where matchesAction(${mixed}) order by timestamp`), [['anon-1', '$pageview'], ['user-1', 'purchase']]);
+  assert.equal(await rows(String.raw`select count() from events where matchesAction('it\'s \\ mixed') and not matchesAction(${chrome})`), [[1]]);
+  // An event missing what a step reads does not match: `not` keeps it.
+  assert.equal(await rows(`select countIf(matchesAction(${chrome})), countIf(not matchesAction(${mixed})) = count() - 2 from events`), [[2, true]]);
+  // In a CTE, a subquery and a join: each events table reads its own match.
+  assert.equal(await rows(`with m as (select uuid from events where matchesAction(${mixed})) select count() from events e join m on e.uuid = m.uuid where matchesAction(${chrome})`), [[1]]);
+  assert.equal(await rows(`select count() from persons where id in (select person_id from events where matchesAction(${mixed}))`), [[1]]);
+  // The action is read as it is now: a changed step changes the answer (the cache key holds the steps).
+  const blocking = async () => (await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: `select count() from events where matchesAction(${chrome})` } })).body.results;
+  assert.equal(await blocking(), [[2]]);
+  const changed = await api('PATCH', `/api/projects/${t.projectId}/actions/${chrome}/`, t.personalKey, { steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Safari', operator: 'exact', type: 'event' }] }] });
+  assert.is(changed.status, 200, JSON.stringify(changed.body));
+  assert.equal(await blocking(), [[1]]);
+  await api('PATCH', `/api/projects/${t.projectId}/actions/${chrome}/`, t.personalKey, { steps: [{ event: '$pageview', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }] });
+
+  // Another project's action is not this project's: refused naming it, as an unknown name or a deleted action.
+  const admin = t.server.tenancy.users()[0];
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Actions elsewhere') as { id: number };
+  const foreign = await action(other.id, { name: 'Elsewhere', steps: [{ event: '$pageview' }] });
+  await refused(`select count() from events where matchesAction(${foreign})`, new RegExp(`Action ${foreign} does not exist in this project`));
+  await refused("select count() from events where matchesAction('Elsewhere')", /No action named 'Elsewhere' exists in this project/);
+  await refused("select count() from events where matchesAction('x'' or 1=1 --')", /No action named 'x' or 1=1 --' exists/);
+  await refused('select count() from events where matchesAction(event)', /matchesAction takes one constant argument/);
+  await refused(`select matchesAction(${chrome}) from persons`, /matchesAction reads an event/);
+  const gone = await action(t.projectId, { name: 'Deleted soon', steps: [{ event: 'purchase' }] });
+  assert.is((await api('PATCH', `/api/projects/${t.projectId}/actions/${gone}/`, t.personalKey, { deleted: true })).status, 200);
+  await refused(`select count() from events where matchesAction(${gone})`, new RegExp(`Action ${gone} does not exist`));
+
+  // In the insights: a hogql property filter, math and breakdown, and EventsQuery's where.
+  const insight = async (query: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
+  const filtered = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: `matchesAction(${mixed})` }] }] });
+  assert.equal(filtered.results[0].data, [1, 0, 1]);
+  const math = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(matchesAction('Chrome views'))" }] });
+  assert.equal(math.results[0].data, [1, 1, 0]);
+  const split = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(matchesAction(${mixed}), 'yes', 'no')` } });
+  assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['no', 4], ['yes', 2]]);
+  const funnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `matchesAction(${chrome})` }] }, { kind: 'EventsNode', event: 'purchase' }] });
+  assert.equal(funnel.results.map((s: { count: number }) => s.count), [1, 1]);
+  // An action series' hogql says matchesAction, and gives the same numbers run as a HogQLQuery.
+  const actionFunnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'ActionsNode', id: chrome }, { kind: 'ActionsNode', id: mixed }] });
+  assert.equal(actionFunnel.results.map((s: { count: number }) => s.count), [1, 1]);
+  assert.match(actionFunnel.hogql, new RegExp(`matchesAction\\(${mixed}\\)`));
+  const fromText = await hogql(actionFunnel.hogql);
+  assert.equal(fromText.body.results, [[1, 1]], actionFunnel.hogql);
+  const actionTrends = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'ActionsNode', id: mixed }] });
+  assert.equal(actionTrends.results[0].data, [1, 0, 1]);
+  const trendsText = await hogql(actionTrends.hogql);
+  assert.equal((trendsText.body.results as unknown[][]).map((r) => [String(r[1]).slice(0, 10), r[0]]), [['2024-06-01', 1], ['2024-06-03', 1]], actionTrends.hogql);
+  const events = await insight({ kind: 'EventsQuery', after: 'all', select: ['distinct_id', `matchesAction(${chrome})`], where: [`matchesAction('it\\'s \\\\ mixed')`], orderBy: ['timestamp ASC'] });
+  assert.equal(events.results, [['anon-1', true], ['user-1', false]]);
+  const wrong = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction(${foreign}))` }] }, refresh: 'force_blocking' });
+  assert.is(wrong.status, 400, JSON.stringify(wrong.body));
+  assert.is(wrong.body.attr, 'series.0.math_hogql');
+  assert.match(wrong.body.detail, new RegExp(`Action ${foreign} does not exist in this project`));
 });
 
 h('HogQL in the background: async, poll, cancel as the other kinds', async () => {

@@ -2,12 +2,13 @@
 // calculated at once in the aggregation worker, or in the background with a query status
 // to poll. The query API and the insights API both answer through here.
 import type { InsightsTables } from '../tables.js';
-import { actionById, type ActionsTables } from '../../actions/index.js';
+import { actionById, projectActions, type ActionRecord, type ActionsTables } from '../../actions/index.js';
 import { cohortById, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
 import { COHORT_FILTER_TYPES } from '../../matching/index.js';
 import { isObject } from '../../json.js';
 import type { ResolvedCohort } from '../planner/properties.js';
-import type { ResolvedAction } from '../planner/actions.js';
+import { matchesActionReferences, type ResolvedAction } from '../planner/actions.js';
+import { hogqlTexts } from '../planner/hogql-row.js';
 import { QueryError } from '../planner/errors.js';
 import type { Project } from '../../access/index.js';
 import type { InsightsEngine } from '../engine.js';
@@ -109,7 +110,7 @@ export function cohortsOf(
 }
 
 /**
- * The live actions the query's series name, as they are now; undefined when it names none.
+ * The live actions the query names (its series, actionId, HogQL's matchesAction), as they are now; undefined when it names none.
  * They go with the query to where it runs, and into its cache key: an action whose steps
  * changed asks another question.
  */
@@ -126,10 +127,24 @@ export function actionsOf(store: ActionsTables, projectId: number, asked: Analyt
     }
   }
   const out: Record<string, ResolvedAction> = {};
+  const keep = (action: ActionRecord) => { out[action.id] = { id: action.id, name: action.name, steps: action.steps }; };
   for (const [id, attr] of named) {
     const action = actionById(store, projectId, Number(id));
     if (!action || action.deleted) throw new QueryError(`Action ${String(id)} does not exist`, attr);
-    out[action.id] = { id: action.id, name: action.name, steps: action.steps };
+    keep(action);
+  }
+  // HogQL's matchesAction(id or name): those found are resolved; the compiler refuses a call
+  // whose action is not there (another project's, deleted, or none), naming it.
+  let live: ActionRecord[] | null = null;
+  for (const ref of hogqlTexts(query).flatMap(matchesActionReferences)) {
+    if (typeof ref === 'number') {
+      const action = actionById(store, projectId, ref);
+      if (action && !action.deleted) keep(action);
+    } else {
+      live ??= projectActions(store, projectId).filter((a) => !a.deleted).sort((a, b) => a.id - b.id);
+      const action = live.find((a) => a.name === ref);
+      if (action) keep(action);
+    }
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

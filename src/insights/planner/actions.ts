@@ -7,7 +7,7 @@
 import { compileSafeRegex } from '../../matching/index.js';
 import type { ActionStepRecord } from '../../actions/index.js';
 import { QueryError } from './errors.js';
-import { propertiesSql, propertyText, type Properties, type PropertyContext } from './properties.js';
+import { propertiesSql, propertyText, usesPersons, type Properties, type PropertyContext } from './properties.js';
 import { and, or, raw, sql, text, type Sql } from './sql.js';
 
 /** An action as a query reads it: resolved by the API from the project's actions. */
@@ -64,4 +64,39 @@ export function actionSql(action: ResolvedAction, ctx: PropertyContext, attr: st
 /** The property lists of an action's steps (value sets to resolve, persons to join). */
 export function actionPropertyLists(action: ResolvedAction): Properties[] {
   return action.steps.map((s) => s.properties as unknown as Properties).filter((p) => p !== null && p !== undefined);
+}
+
+/** Whether an action's steps read the event's person (its person properties or cohorts). */
+export function actionUsesPersons(action: ResolvedAction): boolean {
+  return actionPropertyLists(action).some((p) => usesPersons(p));
+}
+
+// HogQL's string escapes, as its parser reads them ('' is a quote too).
+const ESCAPES: Record<string, string> = { b: '\b', f: '\f', r: '\r', n: '\n', t: '\t', '0': '\0', a: '\x07', v: '\v' };
+const unescape = (s: string) => s.replace(/''|\\(.)/gs, (_, c: string | undefined) => (c === undefined ? "'" : ESCAPES[c] ?? c));
+const GAP = String.raw`(?:\s|--[^\n]*(?:\n|$)|/\*[\s\S]*?\*/)*`;
+const CALLS = new RegExp(String.raw`\bmatchesAction${GAP}\(${GAP}(?:(\d+)|'((?:[^'\\]|\\[\s\S]|'')*)')`, 'g');
+
+/**
+ * The ids and names the matchesAction calls of a HogQL text name (the API resolves those
+ * actions before the query travels to where it is parsed and compiled). Read from the text,
+ * not the tree, so it may find more than the parser will (a call inside a comment or a
+ * string): the compiler is the judge, and refuses a call whose action was not resolved.
+ */
+export function matchesActionReferences(source: string): (number | string)[] {
+  if (!source.includes('matchesAction')) return [];
+  const out: (number | string)[] = [];
+  for (const m of source.matchAll(CALLS)) {
+    if (m[1] !== undefined) out.push(Number(m[1]));
+    else out.push(unescape(m[2]), m[2]);
+  }
+  return out;
+}
+
+/** The resolved action a matchesAction argument names: by id (a number), else by name (the oldest of that name). */
+export function actionByReference(actions: ReadonlyMap<number, ResolvedAction>, ref: number | string): ResolvedAction | undefined {
+  if (typeof ref === 'number') return actions.get(ref);
+  let found: ResolvedAction | undefined;
+  for (const a of actions.values()) if (a.name === ref && (found === undefined || a.id < found.id)) found = a;
+  return found;
 }

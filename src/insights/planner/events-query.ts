@@ -50,8 +50,9 @@ function decode(v: unknown, how: Decode): unknown {
 }
 
 export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: ParsedEventsQuery): Plan<EventsQueryResult> {
-  const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`, ctx.zone));
-  const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`, ctx.zone));
+  const env = { zone: ctx.zone, actions: ctx.actions, properties: propertyContext(ctx) };
+  const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`, env));
+  const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`, env));
   // Conditions on aggregates filter the groups (HAVING), as PostHog moves them.
   const having = conditions.filter((c) => c.aggregate).map((c) => c.sql);
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -77,7 +78,7 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
     throw new QueryError('Aggregations are not allowed in where when no select column aggregates: select an aggregate, then where filters the groups', `where.${aggregateWhere}`);
   }
   const order: Sql[] = parsed.orderBy.map((o, i) => {
-    const t = translate(o.expr as never, `orderBy.${i}`, ctx.zone);
+    const t = translate(o.expr as never, `orderBy.${i}`, env);
     // Grouped rows have no single value of a column that is neither aggregated nor a group key.
     if (aggregated && !t.aggregate && !parsed.select.some((s, k) => !columns[k].aggregate && sameExpression(s, o.expr))) {
       throw new QueryError(`${query.orderBy?.[i] ?? ''} is not under an aggregate function and not in the GROUP BY keys: select it, or order by an aggregate`, `orderBy.${i}`);

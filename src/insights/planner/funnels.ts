@@ -12,6 +12,7 @@ import { breakdownOf, breakdownUsesPersons, BREAKDOWN_NULL, BREAKDOWN_OTHER, com
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
+import { funnelSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 import { planTimeToConvert, type TimeToConvertResult } from './time-to-convert.js';
@@ -95,6 +96,8 @@ export interface FunnelCtes {
   breakdown: Breakdown | null;
   allEvents: boolean;
   range: ResolvedRange;
+  order: 'ordered' | 'strict' | 'unordered';
+  windowUs: number;
 }
 
 export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
@@ -184,7 +187,7 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
   ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
   if (breakdown) ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
-  return { ctes, breakdown, allEvents: breakdown !== null && attribution === 'all_events', range };
+  return { ctes, breakdown, allEvents: breakdown !== null && attribution === 'all_events', range, order, windowUs };
 }
 
 /**
@@ -213,7 +216,7 @@ SELECT DISTINCT ${actor} AS actor FROM times x${breakdown ? raw(' JOIN unit_valu
 export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
   if (query.funnelsFilter?.funnelVizType === 'time_to_convert') return planTimeToConvert(query, ctx);
   const steps = query.series.length;
-  const { ctes, breakdown, range } = funnelCtes(query, ctx);
+  const { ctes, breakdown, range, order, windowUs } = funnelCtes(query, ctx);
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
   const finalCols: Sql[] = [];
   for (let k = 0; k < steps; k++) finalCols.push(sql`count(*) FILTER (WHERE x.steps >= ${int(k + 1)}) AS c${raw(String(k))}`);
@@ -225,6 +228,11 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
 
   return {
     statements: [statement],
+    // Ordered funnels of persons without a breakdown are written out (step counts).
+    hogql: order !== 'ordered' || breakdown || query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => funnelSelect({
+      steps: query.series.map((node) => ({ event: seriesEvent(node), properties: [node.properties, node.fixedProperties] })),
+      properties: query.properties, fromUs: range.fromUs, toUs: range.toUs, windowSeconds: windowUs / 1_000_000, valueSets: ctx.valueSets,
+    })),
     shape([rows]) {
       const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>
         query.series.map((node, k) => {

@@ -3,8 +3,9 @@
 // properties, constants, comparisons, boolean logic, arithmetic and a few functions. Every
 // constant and property name is a bound parameter; anything else is refused with a clear
 // error rather than guessed at.
+import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } from './actions.js';
 import { QueryError } from './errors.js';
-import { HOT_COLUMNS, pointer } from './properties.js';
+import { HOT_COLUMNS, pointer, type PropertyContext } from './properties.js';
 import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
 import { catalogueCall } from './hogql/events-bridge.js';
 import type { HogExpr, Translated } from './hogql-types.js';
@@ -78,52 +79,69 @@ function any(...xs: Translated[]): Pick<Translated, 'aggregate' | 'persons'> {
   return { aggregate: xs.some((x) => x.aggregate), persons: xs.some((x) => x.persons) };
 }
 
-export function translate(expr: HogExpr, attr: string, zone = 'UTC'): Translated {
+/** What an expression is translated in: the project's zone, and the actions matchesAction may name. */
+export interface TranslateEnv {
+  zone: string;
+  actions: ReadonlyMap<number, ResolvedAction>;
+  properties: PropertyContext;
+}
+
+// matchesAction(id or name): the action's steps as the event's condition (planner/actions.ts).
+function matchesAction(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
+  const [arg, ...more] = expr.args as HogExpr[];
+  const ref = more.length === 0 && arg?.node === 'Constant' && (typeof arg.value === 'string' || (typeof arg.value === 'number' && Number.isSafeInteger(arg.value))) ? (arg.value as string | number) : null;
+  if (ref === null) throw new QueryError("matchesAction takes one constant argument, the action's id or name: matchesAction(7) or matchesAction('Signed up')", attr);
+  const action = actionByReference(env.actions, ref);
+  if (action === undefined) throw new QueryError(typeof ref === 'number' ? `Action ${ref} does not exist in this project` : `No action named '${ref}' exists in this project`, attr);
+  return value(sql`coalesce(${actionSql(action, env.properties, attr)}, FALSE)`, 'Bool', { persons: actionUsesPersons(action) });
+}
+
+export function translate(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
   switch (expr.node) {
     case 'Field':
       return field(expr.chain as unknown[], attr);
     case 'Constant':
       return constant(expr.value, attr);
     case 'Alias':
-      return translate(expr.expr as HogExpr, attr, zone);
+      return translate(expr.expr as HogExpr, attr, env);
     case 'And':
     case 'Or': {
-      const parts = (expr.exprs as HogExpr[]).map((e) => translate(e, attr, zone));
+      const parts = (expr.exprs as HogExpr[]).map((e) => translate(e, attr, env));
       const s = { parts: ['(', join(parts.map((p) => p.sql), expr.node === 'And' ? ' AND ' : ' OR '), ')'] };
       return value(s, 'Bool', any(...parts));
     }
     case 'Not': {
-      const inner = translate(expr.expr as HogExpr, attr, zone);
+      const inner = translate(expr.expr as HogExpr, attr, env);
       return value(sql`(NOT ${inner.sql})`, 'Bool', any(inner));
     }
     case 'CompareOperation':
-      return compare(expr, attr, zone);
+      return compare(expr, attr, env);
     case 'ArithmeticOperation': {
       const op = expr.op as string;
       if (!['+', '-', '*', '/', '%'].includes(op)) throw new QueryError(`Unsupported operator "${op}"`, attr);
-      const a = translate(expr.left as HogExpr, attr, zone);
-      const b = translate(expr.right as HogExpr, attr, zone);
+      const a = translate(expr.left as HogExpr, attr, env);
+      const b = translate(expr.right as HogExpr, attr, env);
       const s = op === '/' ? sql`(${a.asNumber} / nullif(${b.asNumber}, 0))` : sql`(${a.asNumber} ${raw(op)} ${b.asNumber})`;
       return { ...value(s, 'Float64'), asNumber: s, ...any(a, b) };
     }
     case 'Call':
-      return call(expr, attr, zone);
+      return call(expr, attr, env);
     default:
       throw new QueryError(`Unsupported HogQL expression "${expr.node}"`, attr);
   }
 }
 
-function compare(expr: HogExpr, attr: string, zone: string): Translated {
+function compare(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
   const op = expr.op as string;
-  const left = translate(expr.left as HogExpr, attr, zone);
+  const left = translate(expr.left as HogExpr, attr, env);
   const right = expr.right as HogExpr;
   if (op === 'in' || op === 'not in') {
     const items = right.node === 'Tuple' || right.node === 'Array' ? (right.exprs as HogExpr[]) : [right];
-    const values = items.map((i) => translate(i, attr, zone));
+    const values = items.map((i) => translate(i, attr, env));
     const s = sql`(${left.asText} ${raw(op === 'in' ? 'IN' : 'NOT IN')} (${join(values.map((v) => v.asText), ', ')}))`;
     return value(s, 'Bool', any(left, ...values));
   }
-  const r = translate(right, attr, zone);
+  const r = translate(right, attr, env);
   const flags = any(left, r);
   if (r.type === 'Nullable(Nothing)' || left.type === 'Nullable(Nothing)') {
     const other = r.type === 'Nullable(Nothing)' ? left : r;
@@ -148,9 +166,10 @@ function compare(expr: HogExpr, attr: string, zone: string): Translated {
   return value(textual ? sql`(${left.asText} ${raw(cmp)} ${r.asText})` : sql`(${left.asNumber} ${raw(cmp)} ${r.asNumber})`, 'Bool', flags);
 }
 
-function call(expr: HogExpr, attr: string, zone: string): Translated {
+function call(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
   const name = String(expr.name);
-  const args = (expr.args as HogExpr[]).map((a) => translate(a, attr, zone));
+  if (name === 'matchesAction') return matchesAction(expr, attr, env);
+  const args = (expr.args as HogExpr[]).map((a) => translate(a, attr, env));
   const distinct = expr.distinct === true;
   if (name === 'not' && args.length === 1) return value(sql`(NOT ${args[0].sql})`, 'Bool', any(...args));
   if (AGGREGATES.has(name)) {
@@ -179,6 +198,6 @@ function call(expr: HogExpr, attr: string, zone: string): Translated {
       return { ...value(raw('epoch_us(now())'), "DateTime64(6, 'UTC')"), asText: raw('now()'), decode: 'timestamp' };
     default:
       // The rest of PostHog's functions, from the HogQL catalogue.
-      return catalogueCall(expr, args, zone, attr);
+      return catalogueCall(expr, args, env.zone, attr);
   }
 }

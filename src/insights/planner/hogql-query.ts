@@ -83,6 +83,7 @@ export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode
   const filters = filtersOf(query, ctx);
   const compiled = compileHogQL(ast, query.query, {
     projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: query.values ?? {}, variables, filters,
+    actions: ctx.actions, properties: { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts },
   });
   const compileSeconds = (performance.now() - started) / 1000;
   return {

@@ -7,7 +7,8 @@
 import { QueryError } from './errors.js';
 import { compileRowExpression, type RowExpression } from './hogql/compile.js';
 import { HogQLError, str, type HogNode } from './hogql/expr.js';
-import { leaves, type Properties } from './properties.js';
+import type { ResolvedAction } from './actions.js';
+import { leaves, type Properties, type ResolvedCohort, type ValueSets } from './properties.js';
 import { sql, type Sql } from './sql.js';
 
 /** Parsed HogQL expressions of a query, by their text. */
@@ -18,6 +19,10 @@ export interface HogQLRowContext {
   zone: string;
   weekStart: 0 | 1;
   hogql?: HogQLExpressions;
+  /** What matchesAction reads: the actions the API resolved, and what their steps' filters need. */
+  actions?: ReadonlyMap<number, ResolvedAction>;
+  valueSets?: ValueSets;
+  cohorts?: ReadonlyMap<number, ResolvedCohort>;
 }
 
 /** A HogQL text of the query and the field it came from (for errors). */
@@ -36,6 +41,7 @@ export function rowExpression(ctx: HogQLRowContext, source: string, attr: string
   try {
     return compileRowExpression(node, source, {
       projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: {}, variables: {}, filters: null,
+      actions: ctx.actions, properties: { projectId: ctx.projectId, valueSets: ctx.valueSets ?? new Map(), cohorts: ctx.cohorts ?? new Map() },
     }, alias, personAlias ?? undefined);
   } catch (err) {
     if (err instanceof HogQLError) throw new QueryError(`${err.message} (in ${attr}: ${source})`, attr);
@@ -64,6 +70,10 @@ export function hogqlFiltersUsePersons(ctx: HogQLRowContext, lists: readonly unk
 
 interface QueryShape {
   kind?: unknown;
+  query?: unknown;
+  select?: unknown;
+  where?: unknown;
+  orderBy?: unknown;
   properties?: unknown;
   fixedProperties?: unknown;
   series?: { math?: unknown; math_hogql?: unknown; properties?: unknown; fixedProperties?: unknown }[];
@@ -99,4 +109,12 @@ export function hogqlSources(query: QueryShape): HogQLSource[] {
   filters(query.retentionFilter?.targetEntity?.properties, 'retentionFilter.targetEntity.properties');
   filters(query.retentionFilter?.returningEntity?.properties, 'retentionFilter.returningEntity.properties');
   return out;
+}
+
+/** Every HogQL text a query carries: a HogQLQuery's, EventsQuery's select, where and orderBy, and those of hogqlSources. */
+export function hogqlTexts(query: QueryShape): string[] {
+  const strings = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  const own = query.kind === 'HogQLQuery' && typeof query.query === 'string' ? [query.query]
+    : query.kind === 'EventsQuery' ? [...strings(query.select), ...strings(query.where), ...strings(query.orderBy)] : [];
+  return [...own, ...hogqlSources(query).map((s) => s.source)];
 }

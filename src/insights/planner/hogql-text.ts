@@ -11,8 +11,8 @@ import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.
 import type { Interval } from './dates.js';
 import { leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What this text does not say yet: an action's series (matchesAction), a cohort filter
-// (IN COHORT) and a group property filter. An insight that has either answers no hogql text rather than a wrong one.
+// What this text does not say yet: a cohort filter (IN COHORT) and a group property filter.
+// An insight that has either answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
 /** The text `write` makes, or undefined when the insight has something HogQL cannot say here. */
@@ -25,9 +25,11 @@ export function writtenOrNone(write: () => string | undefined): string | undefin
   }
 }
 
-/** A series' event name for the text (null: every event). */
-export function seriesEvent(node: SeriesNode): string | null {
-  if (node.kind === 'ActionsNode') throw new Unwritable();
+/** What a series reads: its event name (null: every event), or its action (matchesAction). */
+export type SeriesEvent = string | null | { action: number };
+
+export function seriesEvent(node: SeriesNode): SeriesEvent {
+  if (node.kind === 'ActionsNode') return { action: Number(node.id) };
   return node.event ?? null;
 }
 
@@ -137,7 +139,7 @@ const BUCKETS: Record<Interval, (weekStart: 0 | 1) => string> = {
 
 /** The events a series (one period) reads: its range, event and property filters. */
 export interface EventsText {
-  event: string | null | undefined;
+  event: SeriesEvent | undefined;
   /** Property lists the series' events must match (the query's and the node's). */
   properties: unknown[];
   fromUs: number;
@@ -154,11 +156,18 @@ export interface SeriesText extends EventsText {
   breakdown: Breakdown | null;
 }
 
+/** A series' own condition: its event or action, and its property lists. */
+function seriesCondition(event: SeriesEvent | undefined, properties: unknown[], valueSets: ValueSets): string[] {
+  const where: string[] = [];
+  if (typeof event === 'string') where.push(`event = ${literal(event)}`);
+  else if (event !== null && event !== undefined) where.push(`matchesAction(${event.action})`);
+  for (const p of properties) if (hasFilters(p)) where.push(propertiesText(p as Properties, valueSets));
+  return where;
+}
+
 function eventsWhere(s: EventsText): string {
   const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
-  if (s.event !== null && s.event !== undefined) where.push(`event = ${literal(s.event)}`);
-  for (const p of s.properties) if (hasFilters(p)) where.push(propertiesText(p as Properties, s.valueSets));
-  return where.join(' AND ');
+  return [...where, ...seriesCondition(s.event, s.properties, s.valueSets)].join(' AND ');
 }
 
 /** One trends series (one period) as a HogQL SELECT: its total per interval and breakdown value. */
@@ -240,4 +249,35 @@ ORDER BY cohort, period LIMIT 50000`;
 export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string }): string {
   const active = `SELECT person_id, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${eventsWhere(s)} GROUP BY person_id, start HAVING ${s.counted}`;
   return `SELECT count() AS total, num_intervals FROM (SELECT person_id, count() AS num_intervals FROM (${active}) GROUP BY person_id) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
+}
+
+/**
+ * An ordered funnel as HogQL: each person's step events in the range; from each step-1
+ * event, every next step the earliest matching event after the previous one within the
+ * conversion window (`windowSeconds` from the step-1 event); a person counts at the
+ * furthest step any start reached. One row: the persons at each step (`step_1`, …).
+ */
+export function funnelSelect(s: {
+  steps: { event: SeriesEvent; properties: unknown[] }[]; properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
+}): string {
+  const conditions = s.steps.map((step) => {
+    const parts = seriesCondition(step.event, step.properties, s.valueSets);
+    return parts.length === 0 ? 'true' : parts.join(' AND ');
+  });
+  const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
+  if (hasFilters(s.properties)) where.push(propertiesText(s.properties as Properties, s.valueSets));
+  where.push(`(${conditions.map((c) => `(${c})`).join(' OR ')})`);
+  const ctes = [
+    `step_events AS (SELECT person_id AS pid, timestamp AS ts, ${conditions.map((c, k) => `coalesce(${c}, false) AS s${k}`).join(', ')} FROM events WHERE ${where.join(' AND ')})`,
+    'c0 AS (SELECT pid, ts AS t0 FROM step_events WHERE s0)',
+  ];
+  for (let k = 1; k < s.steps.length; k++) {
+    const carried = Array.from({ length: k }, (_, i) => `c.t${i} AS t${i}`).join(', ');
+    const keys = Array.from({ length: k }, (_, i) => `c.t${i}`).join(', ');
+    ctes.push(`c${k} AS (SELECT c.pid AS pid, ${carried}, min(e.ts) AS t${k} FROM c${k - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND e.s${k} AND e.ts > c.t${k - 1} AND e.ts <= c.t0 + toIntervalSecond(${s.windowSeconds}) GROUP BY c.pid, ${keys})`);
+  }
+  const reached = Array.from({ length: s.steps.length - 1 }, (_, i) => `if(t${i + 1} IS NULL, 0, 1)`).join(' + ');
+  const counts = s.steps.map((_, k) => `countIf(steps >= ${k + 1}) AS step_${k + 1}`).join(', ');
+  return `WITH ${ctes.join(',\n')}
+SELECT ${counts} FROM (SELECT pid, max(1 + ${reached}) AS steps FROM c${s.steps.length - 1} GROUP BY pid)`;
 }

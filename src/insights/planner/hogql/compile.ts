@@ -9,9 +9,11 @@
 //   constants and property keys are bound parameters, functions are looked up in the
 //   catalogue (./functions.ts) whose DuckDB names are its own;
 // - the parser accepts one SELECT (or set of them): no statement of any other kind exists.
+import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } from '../actions.js';
+import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, date, expr, fail, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
@@ -87,6 +89,10 @@ interface Source {
   subquery: Sql | null;
   /** An insight's events row (compileRowExpression): its person is the planner's joined `p`, not a column of its subquery. */
   personAlias?: string;
+  /** An insight's events row: its fields are the planner's columns, nothing joins into it. */
+  row?: boolean;
+  /** Events whose match of these actions is read (matchesAction: a column of its subquery). */
+  actions?: Map<number, ResolvedAction>;
 }
 
 interface Scope {
@@ -239,26 +245,37 @@ function compiler(source: string, ctx: CompileContext) {
           // The event's group of type index N (PostHog's lazy join on $group_N): a LEFT JOIN,
           // an event without one reads NULLs.
           case 'group_0': case 'group_1': case 'group_2': case 'group_3': case 'group_4': {
-            if (src.personAlias !== undefined || rest.length === 0) return null;
+            if (rest.length === 0) return null;
             const n = Number(String(head).slice(-1));
             const [field, ...more] = rest;
-            const c = `${a}.group_${n}_`;
+            // In a query, columns of the events subquery (the group joined there); over an
+            // insight's row, read from the group itself (`g` below).
+            const col = (name: string) => (src.row ? `g.${name === 'index' ? 'type_index' : name}` : `${a}.group_${n}_${name}`);
             let found: Expr | null = null;
-            if (field === 'key' && more.length === 0) found = expr(raw(`${c}key`), 'String', [], { nullable: true });
-            else if (field === 'index' && more.length === 0) found = expr(raw(`${c}index`), 'Int', [], { nullable: true });
-            else if (field === 'created_at' && more.length === 0) found = expr(raw(`${c}created_at`), 'DateTime', [], { nullable: true });
-            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${c}properties AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(`${c}properties`), more, false, a);
-            if (found !== null) (src.groups ??= new Set()).add(n);
+            if (field === 'key' && more.length === 0) found = expr(raw(col('key')), 'String', [], { nullable: true });
+            else if (field === 'index' && more.length === 0) found = expr(raw(col('index')), 'Int', [], { nullable: true });
+            else if (field === 'created_at' && more.length === 0) found = expr(raw(col('created_at')), 'DateTime', [], { nullable: true });
+            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${col('properties')} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(col('properties')), more, false, a);
+            if (found === null) return null;
+            if (src.row) {
+              const key = sql`json_extract_string(${raw(`${a}.properties`)}, ${text(`/$group_${n}`)})`;
+              return expr(sql`(SELECT ${found.sql} FROM groups g WHERE g.project = ${project} AND g.type_index = ${int(n)} AND g.key = ${key})`, found.type, [], { nullable: true });
+            }
+            (src.groups ??= new Set()).add(n);
             return found;
           }
           case 'session': {
-            if (src.personAlias !== undefined) return null;
             const f = rest.length === 1 && Object.hasOwn(SESSION_FIELDS, String(rest[0])) ? SESSION_FIELDS[String(rest[0])] : undefined;
             if (f === undefined) return null;
+            // Over an insight's row, the event's session looked up (`s`); in a query, a LEFT
+            // JOIN in the events subquery. An event without a session reads NULLs.
+            if (src.row) {
+              const [field, type] = f('s.');
+              return expr(sql`(SELECT ${raw(field)} FROM (${sessionsSql('')}) s WHERE s.session_id = ${raw(`${a}.session_id`)})`, type, [], { nullable: true });
+            }
             src.sessions = true;
-            // A LEFT JOIN: an event without a session reads NULLs.
-            const [text, type] = f(`${a}.session_`);
-            return expr(raw(text), type, [], { nullable: true });
+            const [field, type] = f(`${a}.session_`);
+            return expr(raw(field), type, [], { nullable: true });
           }
         }
         return null;
@@ -295,23 +312,25 @@ function compiler(source: string, ctx: CompileContext) {
     if (src.subquery !== null) return src.subquery;
     switch (src.table!) {
       case 'events': {
-        if (!src.persons && !src.sessions && !src.groups?.size) return sql`(SELECT * FROM events WHERE project = ${project})`;
-        const extra: Sql[] = [raw('ev.*')];
+        if (!src.persons && !src.sessions && !src.groups?.size && !src.actions?.size) return sql`(SELECT * FROM events WHERE project = ${project})`;
+        // `e` and `p`: the aliases the planners' conditions (an action's steps) are written over.
+        const extra: Sql[] = [raw('e.*')];
         const joins: Sql[] = [];
         if (src.persons) {
-          extra.push(raw('pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified'));
-          joins.push(raw(' LEFT JOIN persons pe ON pe.project = ev.project AND pe.id = ev.person_id'));
+          extra.push(raw('p.properties AS person_properties, p.created_at AS person_created_at, p.is_identified AS person_is_identified'));
+          joins.push(raw(' LEFT JOIN persons p ON p.project = e.project AND p.id = e.person_id'));
         }
         if (src.sessions) {
           extra.push(raw('se.* EXCLUDE (project)'));
-          joins.push(sql` LEFT JOIN (${sessionsSql('session_')}) se ON se.session_session_id = ev.session_id`);
+          joins.push(sql` LEFT JOIN (${sessionsSql('session_')}) se ON se.session_session_id = e.session_id`);
         }
         for (const n of src.groups ?? []) {
           const g = `g${n}`;
           extra.push(raw(`${g}.key AS group_${n}_key, ${g}.type_index AS group_${n}_index, ${g}.created_at AS group_${n}_created_at, ${g}.properties AS group_${n}_properties`));
-          joins.push(sql` LEFT JOIN groups ${raw(g)} ON ${raw(g)}.project = ev.project AND ${raw(g)}.type_index = ${int(n)} AND ${raw(g)}.key = json_extract_string(ev.properties, ${text(`/$group_${n}`)})`);
+          joins.push(sql` LEFT JOIN groups ${raw(g)} ON ${raw(g)}.project = e.project AND ${raw(g)}.type_index = ${int(n)} AND ${raw(g)}.key = json_extract_string(e.properties, ${text(`/$group_${n}`)})`);
         }
-        return sql`(SELECT ${join(extra, ', ')} FROM events ev${{ parts: joins }} WHERE ev.project = ${project})`;
+        for (const action of src.actions?.values() ?? []) extra.push(sql`${actionCondition(action)} AS ${raw(`matches_action_${action.id}`)}`);
+        return sql`(SELECT ${join(extra, ', ')} FROM events e${{ parts: joins }} WHERE e.project = ${project})`;
       }
       case 'sessions':
         return sql`(${sessionsSql('')})`;
@@ -526,6 +545,7 @@ function compiler(source: string, ctx: CompileContext) {
       }
     }
     if (!window && name === 'arrayJoin') return arrayJoin(node, argNodes, scope);
+    if (!window && name === 'matchesAction') return matchesAction(node, argNodes, scope);
     const spec = lookupFunction(name);
     if (spec === undefined || (spec.group === 'window' && !window)) {
       const hint = closestFunction(name);
@@ -556,6 +576,40 @@ function compiler(source: string, ctx: CompileContext) {
       return { ...built, sql: sql`${built.sql} OVER (${windowSpec(node, scope)})`, aggregate: args.find((a) => a.aggregate !== null)?.aggregate ?? null, nullable: true };
     }
     return built;
+  }
+
+  // An event's match of an action's steps (planner/actions.ts, as ActionsNode series read
+  // them), NULL read as no match.
+  function actionCondition(action: ResolvedAction): Sql {
+    const properties = ctx.properties ?? { projectId: ctx.projectId, valueSets: new Map(), cohorts: new Map() };
+    try {
+      return sql`coalesce(${actionSql(action, properties, `matchesAction(${action.id})`)}, FALSE)`;
+    } catch (err) {
+      if (err instanceof QueryError && !(err instanceof HogQLError)) throw new HogQLError(`matchesAction(${action.id}): ${err.message}`);
+      throw err;
+    }
+  }
+
+  // matchesAction(id or name): whether the event in scope matches one of the project's
+  // actions. In a query, a column of the events subquery (its person joined there when the
+  // steps read it); over an insight's row, the condition itself.
+  function matchesAction(node: HogNode, argNodes: HogNode[], scope: Scope): Expr {
+    const arg = argNodes.length === 1 ? argNodes[0] : null;
+    const ref = arg?.node === 'Constant' && (typeof arg.value === 'string' || (typeof arg.value === 'number' && Number.isSafeInteger(arg.value))) ? (arg.value as string | number) : null;
+    if (ref === null) return fail('matchesAction takes one constant argument, the action\'s id or name: matchesAction(7) or matchesAction(\'Signed up\')', node);
+    const action = ctx.actions === undefined ? undefined : actionByReference(ctx.actions, ref);
+    if (action === undefined) return fail(typeof ref === 'number' ? `Action ${ref} does not exist in this project` : `No action named '${ref}' exists in this project`, arg!);
+    const src = lookup(scope, (s) => s.sources.find((x) => x.table === 'events'));
+    if (src === undefined) return fail('matchesAction reads an event: use it in a query over the events table', node);
+    const persons = actionUsesPersons(action);
+    if (src.row) {
+      if (persons && src.personAlias !== 'p') fail(`matchesAction(${String(ref)}): the action's steps read person properties, which this expression cannot read yet`, node);
+      if (persons) src.persons = true;
+      return expr(actionCondition(action), 'Bool', [], { nullable: false });
+    }
+    if (persons) src.persons = true;
+    (src.actions ??= new Map()).set(action.id, action);
+    return expr(raw(`${src.sqlAlias}.matches_action_${action.id}`), 'Bool', [], { nullable: false });
   }
 
   // arrayJoin(arr): a row per element, as ClickHouse's; here a lateral unnest joined to the
@@ -934,7 +988,7 @@ function compiler(source: string, ctx: CompileContext) {
 
   function row(node: HogNode, alias: string, personAlias?: string): RowExpression {
     const scope = scopeOf(null);
-    const src: Source = { name: 'events', sqlAlias: alias, table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias };
+    const src: Source = { name: 'events', sqlAlias: alias, table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias, row: true };
     scope.sources.push(src);
     if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
     const e = compile(node, scope);

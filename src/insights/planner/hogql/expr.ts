@@ -2,7 +2,9 @@
 // a compiled expression (SQL, its HogQL type, whether it aggregates), the context a query is
 // compiled in, the compile error with its position, and the coercions between types that
 // PostHog applies (property values are text; text compared with a number reads as one).
+import type { ResolvedAction } from '../actions.js';
 import { QueryError } from '../errors.js';
+import type { PropertyContext } from '../properties.js';
 import { raw, sql, text, type Sql } from '../sql.js';
 
 /** The HogQL types the compiler tracks (ClickHouse's names for them are in chType). */
@@ -39,6 +41,10 @@ export interface CompileContext {
   variables: Record<string, unknown>;
   /** HogQLFilters for `{filters}`: the date range as instants (µs; null: unbounded), and whether property filters were given. */
   filters: { fromUs: number | null; toUs: number | null; properties: boolean } | null;
+  /** The actions matchesAction may name: the query's project's, as the API resolved them (planner/actions.ts). */
+  actions?: ReadonlyMap<number, ResolvedAction>;
+  /** What their steps' property filters are planned with (value sets, cohorts). */
+  properties?: PropertyContext;
 }
 
 /** A query PostHog would refuse, worded as PostHog words it. */

@@ -8,7 +8,7 @@
 import { int, join, raw, sql, text, type Sql } from '../sql.js';
 import { date, expr, fail, instant, num, SESSION_ZONE, str, wallClock, type Expr, type HogNode, type HType } from './expr.js';
 
-export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic';
+export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic' | 'PostHog';
 
 export interface Fx {
   /** The project's time zone, bound. */
@@ -409,6 +409,12 @@ for (const [names, duck] of [[['lag', 'lagInFrame'], 'lag'], [['lead', 'leadInFr
 windowFn('first_value', 1, 1, ([x]) => ({ sql: sql`first_value(${x.sql})`, type: x.type }));
 windowFn('last_value', 1, 1, ([x]) => ({ sql: sql`last_value(${x.sql})`, type: x.type }));
 windowFn('nth_value', 2, 2, ([x, n]) => ({ sql: sql`nth_value(${x.sql}, ${num(n)})`, type: x.type }));
+
+// PostHog's own: listed (and hinted at) here, compiled by the compilers themselves with the
+// query's resolved actions (compile.ts, ../hogql-expr.ts), which call no build.
+define('PostHog', 'matchesAction', 1, 1, () => {
+  throw new Error('matchesAction is compiled with the query\'s actions, not by the catalogue');
+});
 
 /** The catalogue entry of `name` (ClickHouse's case-insensitive names also lowercased). */
 export function lookupFunction(name: string): FunctionSpec | undefined {
