@@ -7,6 +7,7 @@ import { serveTasks } from '../src/pools/serve.js';
 import { prepareInvocations } from '../src/destinations/runtime/prepare.js';
 import { runInvocationSlice } from '../src/destinations/runtime/run-slice.js';
 import { createSteps } from '../src/destinations/runtime/steps.js';
+import { runTransformation } from '../src/destinations/runtime/transform-run.js';
 import type { HogExecTasks, HogWorkerData } from '../src/destinations/tasks.js';
 
 const steps = createSteps((workerData as Partial<HogWorkerData> | undefined)?.index ?? 0);
@@ -16,4 +17,5 @@ export default serveTasks<HogExecTasks>({
   continue: (task) => steps.continue(task),
   prepare: (task) => prepareInvocations(task),
   run: (task) => runInvocationSlice(task),
+  transform: (task) => runTransformation(task),
 });

@@ -1,30 +1,49 @@
 // The event store as a consumer of the log (src/log/consumers/): it starts at the log's
-// beginning, runs person processing on each event in the transaction that stores it and
-// moves its position (src/events/consumer.ts), and when an event fails on its own it
-// stores the event without its person, and only if even that fails gives it up; each
-// such event leaves an ingestion warning.
+// beginning, runs the project's transformations on each batch (src/destinations/ingestion.ts),
+// then person processing on each event in the transaction that stores it and moves its
+// position (src/events/consumer.ts), and when an event fails on its own it stores the event
+// without its person, and only if even that fails gives it up; each such event leaves an
+// ingestion warning.
 import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
 import {
   applyIsolating, consumerContext, defineConsumer, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
 } from '../log/consumers/index.js';
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
+import { openTransformer, type Transformer } from '../destinations/ingestion.js';
+import type { DestinationsTables } from '../destinations/index.js';
+import type { AccessTables } from '../access/index.js';
 import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
 import { eventStoreConsumerDeclaration, type EventStoreSettings } from './store-consumer-declaration.js';
 
 
-export function eventStoreHandler<S>(ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation): ConsumerHandler {
+export function eventStoreHandler<S>(
+  ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: Transformer,
+): ConsumerHandler {
   const { store, now, position } = ctx;
   const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
   return {
-    apply: async (groups, through) => { await commitEvents(store, groups, { startPreparation, position: at(through), now }); },
+    async apply(groups, through) {
+      const transformed = transformer ? await transformer.transform(groups) : null;
+      await commitEvents(store, groups, { startPreparation, position: at(through), now, transformed: transformed?.groups });
+      await transformed?.committed();
+    },
     async giveUp(ev, error, through, fresh) {
       const message = error instanceof Error ? error.message : String(error);
       try {
         const e = fresh();
-        await commitEvents(store, [{ events: [e] }], {
-          position: at(through), now, also: () => recordProcessingWarning(store, e, 'stored_without_person', message, now()),
-        });
+        // Transformed as apply would have (a transformation failing here leaves it as it came).
+        const transformed = transformer ? await transformer.transform([{ events: [e] }]).catch(() => null) : null;
+        const replaced = transformed?.groups[0] ?? null;
+        if (replaced !== null && replaced[0] === null) {
+          await commitEvents(store, [{ events: [e] }], { position: at(through), now, transformed: transformed?.groups });
+        } else {
+          const stored = replaced?.[0] ?? e;
+          await commitEvents(store, [{ events: [stored] }], {
+            position: at(through), now, also: () => recordProcessingWarning(store, stored, 'stored_without_person', message, now()),
+          });
+        }
+        await transformed?.committed();
         return;
       } catch (err) {
         await ctx.rethrowUnlessWritable(err);
@@ -38,6 +57,7 @@ export function eventStoreHandler<S>(ctx: ConsumerContext<S, EventStoreTables>, 
         if (through !== null) position.write(through);
       });
     },
+    close: () => transformer?.close(),
   };
 }
 
@@ -51,7 +71,11 @@ function attempt(write: () => void): void {
 
 export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreTables>({
   ...eventStoreConsumerDeclaration,
-  open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons)),
+  open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons), openTransformer({
+    // The thread's store holds every domain's tables.
+    store: ctx.store as EventStoreTables & DestinationsTables & AccessTables,
+    dataDir: ctx.settings.dataDir, siteUrl: ctx.settings.siteUrl, now: ctx.now,
+  })),
 });
 
 export interface IsolatingOptions {
