@@ -84,6 +84,8 @@ export interface IsolatingOptions {
   now?: () => number;
   // Told of each record set aside, for the operator's log.
   onQuarantined?: (record: QuarantinedRecord) => void;
+  // The transformations step (bench/persons --transformer).
+  transformer?: Transformer;
 }
 
 // The event store's handler through the consumer ladder, in this thread: what the
@@ -91,5 +93,5 @@ export interface IsolatingOptions {
 export function applyEntriesIsolating(store: EventStoreTables, entries: readonly LogEntry[], opts: IsolatingOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
   const ctx = consumerContext<undefined, EventStoreTables>(EVENT_STORE_CONSUMER, store, logId, undefined, opts.now);
   const reports: ConsumerReports = { setAside: (r) => opts.onQuarantined?.(r), failed() {} };
-  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation), entries, ctx, reports);
+  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation, opts.transformer), entries, ctx, reports);
 }
