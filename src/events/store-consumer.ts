@@ -32,8 +32,9 @@ export function eventStoreHandler<S>(
       const message = error instanceof Error ? error.message : String(error);
       try {
         const e = fresh();
-        // Transformed as apply would have (a transformation failing here leaves it as it came).
-        const transformed = transformer ? await transformer.transform([{ events: [e] }]).catch(() => null) : null;
+        // Transformed as apply would have (a failing program passes it through). The transformer
+        // itself failing (the thread closing) throws out of here: the event is tried again later.
+        const transformed = transformer ? await transformer.transform([{ events: [e] }]).catch((err) => { throw new TransformerFailed(err); }) : null;
         const replaced = transformed?.groups[0] ?? null;
         if (replaced !== null && replaced[0] === null) {
           await commitEvents(store, [{ events: [e] }], { position: at(through), now, transformed: transformed?.groups });
@@ -46,6 +47,7 @@ export function eventStoreHandler<S>(
         await transformed?.committed();
         return;
       } catch (err) {
+        if (err instanceof TransformerFailed) throw err.cause;
         await ctx.rethrowUnlessWritable(err);
       }
       // Given up. Its uuid is still recorded where it can be, so a resend stays a duplicate
@@ -59,6 +61,12 @@ export function eventStoreHandler<S>(
     },
     close: () => transformer?.close(),
   };
+}
+
+class TransformerFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('transformations could not run');
+  }
 }
 
 function attempt(write: () => void): void {
