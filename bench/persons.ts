@@ -28,7 +28,7 @@
 // process: the consumer's and lmdb's; for the ceiling, the server process's).
 //   node dist/bench/persons.js [--events 200000] [--existing 50000] [--rounds 3] [--only 0,1]
 //     [--pass-bytes 16777216] [--no-ceiling] [--ceiling-duration 10] [--ceiling-warmup 2]
-//     [--profile DIR] [--record]
+//     [--profile DIR] [--record] [--transformer]
 // --record appends a dated section to bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,7 @@ import { tables, type Store } from '../src/tables.js';
 import { eventStorePosition } from '../src/events/consumer.js';
 import type { EventPreparation } from '../src/persons/step.js';
 import { applyEntriesIsolating } from '../src/events/store-consumer.js';
+import { openTransformer } from '../src/destinations/ingestion.js';
 import type { LogFrame } from '../src/log/types.js';
 import { encodeFrames } from '../src/log/record.js';
 import { captureFrame, decodeRecord, captureCodec } from '../src/capture/frames.js';
@@ -56,6 +57,8 @@ const { values: args } = parseArgs({ options: {
   existing: { type: 'string', default: '50000' },
   rounds: { type: 'string', default: '3' },
   record: { type: 'boolean', default: false },
+  // The event store with its transformations step (no project has one: what that costs).
+  transformer: { type: 'boolean', default: false },
   // Runs only these passes (comma-separated indexes 0–3, in the table's order): for profiling.
   only: { type: 'string' },
   // Writes a CPU profile of each timed part (not the setup) into this directory.
@@ -207,13 +210,15 @@ async function appendRecords(store: Store, recs: Buffer[], lastSeq: number): Pro
 async function consumeThrough(store: Store, step: (() => EventPreparation) | undefined, last: number): Promise<void> {
   const reader = createLmdbLogReader(store, captureCodec, PASS_BYTES);
   const done = new AbortController();
+  const transformer = args.transformer ? openTransformer({ store, dataDir: tempDir('hedgerow-bench-transform-'), siteUrl: 'http://localhost', now: Date.now }) : undefined;
   try {
     await reader.consume(eventStorePosition(store), async (entries) => {
-      await applyEntriesIsolating(store, entries, { startPreparation: step });
+      await applyEntriesIsolating(store, entries, { startPreparation: step, transformer });
       if (entries[entries.length - 1].seq >= last) done.abort();
     }, done.signal);
   } finally {
     await reader.close();
+    await transformer?.close();
   }
 }
 

@@ -2,6 +2,7 @@
 // consumer that runs destinations on events, the management routes and their write
 // commands, and the destinations' own store.
 export { destinationsConsumer } from './runtime/consumer.js';
+// Transformations, as the event store runs them, have a face of their own: ./ingestion.ts.
 export type { DestinationsSettings } from './runtime/consumer-declaration.js';
 // The claim's handover (docs/decisions/0031): where a successor starts, and taking over.
 export { DESTINATIONS_CONSUMER, handoverPosition, takeOver } from './runtime/queue.js';

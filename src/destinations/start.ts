@@ -21,6 +21,7 @@ import { publicWebhookRoutes } from './api/public-webhooks.js';
 import { watchFlags } from './internal/watch-flags.js';
 import { watchDisabled } from './internal/watcher-events.js';
 import { captureCaptured } from './internal/captured-events.js';
+import { captureInProject } from '../capture/internal.js';
 
 // The flags' table is read for internal destinations (./internal/), never written.
 // Actions are read to compile filters that name them.
@@ -43,12 +44,20 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   const disabled = watchDisabled(ds, store, internal, internalError);
   // What destinations' programs captured (postHogCapture), into their projects.
   const captured = captureCaptured(ds, ctx.eventLog, Date.now, (err) => log.warn('postHogCapture', { error: err.message }));
+  // Source webhooks: their requests run in the API's Hog pool; what they capture is appended here.
+  const webhooks = publicWebhookRoutes(store, {
+    exec: hogApi.exec, ds, fetchAllow: config.hog.fetchAllow, siteUrl: config.siteUrl, now: Date.now,
+    watcherLockMs: config.hog.watcherLockSeconds * 1000,
+    capture: (projectId, events) => captureInProject(ctx.eventLog, projectId, events, Date.now()),
+    onError: (err) => log.warn('source webhooks', { error: err.message }),
+  });
   let telemetry: Awaited<ReturnType<typeof followTelemetry>> | null = null;
   let claim: { release(): Promise<void> } | null = null;
   const close = async () => {
     // The claim first: its last recorded position reads the queue.
     await claim?.release();
     disabled.stop();
+    await webhooks.close();
     await captured.stop();
     await hogApi.close();
     retention.stop();
@@ -97,7 +106,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
     routes: [
       ...functions.routes,
       ...templateRoutes({ auth, store }),
-      ...publicWebhookRoutes(store),
+      ...webhooks.routes,
     ],
     close,
   };

@@ -66,6 +66,10 @@ export interface CommitOptions {
   also?: () => void;
   // Stamps the warnings this pass records itself.
   now?: () => number;
+  // Per group, what transformations made of its events (src/destinations/ingestion.ts): by
+  // index among the events it reads, a new event, null (dropped: its uuid is recorded, so a
+  // resend stays a duplicate) or undefined (as it was); null for a group left as it was.
+  transformed?: readonly (readonly (CapturedEvent | null | undefined)[] | null)[];
 }
 
 // What commitEvents stores: log entries, or groups of events built in memory.
@@ -94,7 +98,9 @@ export function commitEvents(store: EventStoreTables, groups: readonly EventsToC
       if (preparation) preparation.operate(op);
       else applyPersonOperation(store, op);
     };
-    for (const group of groups) {
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g];
+      const replaced = opts.transformed?.[g] ?? null;
       let events: CapturedEvent[];
       operations.length = 0;
       if (group.readEvents) {
@@ -108,7 +114,15 @@ export function commitEvents(store: EventStoreTables, groups: readonly EventsToC
       let op = 0;
       for (let i = 0; i < events.length; i++) {
         for (; op < operations.length && operations[op].at <= i; op++) operate(operations[op].op);
-        const ev = events[i];
+        let ev = events[i];
+        if (replaced !== null) {
+          const r = replaced[i];
+          if (r === null) {
+            writeEventRow(store, ev.project_id, ev.uuid, null);
+            continue;
+          }
+          if (r !== undefined) ev = r;
+        }
         const cut = nestedDeeperThan(ev.properties, MAX_VALUE_LEVELS);
         if (cut) ev.properties = cutDeepValues(ev.properties, MAX_VALUE_LEVELS) as CapturedEvent['properties'];
         const prepared = preparation ? preparation.prepare(ev) : null;

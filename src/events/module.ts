@@ -7,7 +7,7 @@ export const eventsModule = nodeModule<undefined, EventsTablesUsed>({
   name: 'events',
   consumers: async (config) => {
     const [{ registered }, { eventStoreConsumerDeclaration }] = await Promise.all([import('../log/consumers/index.js'), import('./store-consumer-declaration.js')]);
-    return [registered(eventStoreConsumerDeclaration, { cachedPersons: config.personCacheSize })];
+    return [registered(eventStoreConsumerDeclaration, { cachedPersons: config.personCacheSize, dataDir: config.dataDir, siteUrl: config.siteUrl })];
   },
   start: async (ctx, use) => (await import('./start.js')).startEvents(ctx, use),
 });

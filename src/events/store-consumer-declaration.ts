@@ -15,4 +15,8 @@ export const eventStoreConsumerDeclaration = declareConsumer<EventStoreSettings>
 export interface EventStoreSettings {
   // Persons the person step keeps in memory between transactions (src/persons/person-cache.ts).
   cachedPersons: number;
+  // Where transformations' logs and metrics go (the destinations store), and the project
+  // URLs their globals carry.
+  dataDir: string;
+  siteUrl: string;
 }

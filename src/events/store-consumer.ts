@@ -1,32 +1,53 @@
 // The event store as a consumer of the log (src/log/consumers/): it starts at the log's
-// beginning, runs person processing on each event in the transaction that stores it and
-// moves its position (src/events/consumer.ts), and when an event fails on its own it
-// stores the event without its person, and only if even that fails gives it up; each
-// such event leaves an ingestion warning.
+// beginning, runs the project's transformations on each batch (src/destinations/ingestion.ts),
+// then person processing on each event in the transaction that stores it and moves its
+// position (src/events/consumer.ts), and when an event fails on its own it stores the event
+// without its person, and only if even that fails gives it up; each such event leaves an
+// ingestion warning.
 import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
 import {
   applyIsolating, consumerContext, defineConsumer, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
 } from '../log/consumers/index.js';
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
+import { openTransformer, type Transformer } from '../destinations/ingestion.js';
+import type { DestinationsTables } from '../destinations/index.js';
+import type { AccessTables } from '../access/index.js';
 import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
 import { eventStoreConsumerDeclaration, type EventStoreSettings } from './store-consumer-declaration.js';
 
 
-export function eventStoreHandler<S>(ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation): ConsumerHandler {
+export function eventStoreHandler<S>(
+  ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: Transformer,
+): ConsumerHandler {
   const { store, now, position } = ctx;
   const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
   return {
-    apply: async (groups, through) => { await commitEvents(store, groups, { startPreparation, position: at(through), now }); },
+    async apply(groups, through) {
+      const transformed = transformer ? await transformer.transform(groups) : null;
+      await commitEvents(store, groups, { startPreparation, position: at(through), now, transformed: transformed?.groups });
+      await transformed?.committed();
+    },
     async giveUp(ev, error, through, fresh) {
       const message = error instanceof Error ? error.message : String(error);
       try {
         const e = fresh();
-        await commitEvents(store, [{ events: [e] }], {
-          position: at(through), now, also: () => recordProcessingWarning(store, e, 'stored_without_person', message, now()),
-        });
+        // Transformed as apply would have (a failing program passes it through). The transformer
+        // itself failing (the thread closing) throws out of here: the event is tried again later.
+        const transformed = transformer ? await transformer.transform([{ events: [e] }]).catch((err) => { throw new TransformerFailed(err); }) : null;
+        const replaced = transformed?.groups[0] ?? null;
+        if (replaced !== null && replaced[0] === null) {
+          await commitEvents(store, [{ events: [e] }], { position: at(through), now, transformed: transformed?.groups });
+        } else {
+          const stored = replaced?.[0] ?? e;
+          await commitEvents(store, [{ events: [stored] }], {
+            position: at(through), now, also: () => recordProcessingWarning(store, stored, 'stored_without_person', message, now()),
+          });
+        }
+        await transformed?.committed();
         return;
       } catch (err) {
+        if (err instanceof TransformerFailed) throw err.cause;
         await ctx.rethrowUnlessWritable(err);
       }
       // Given up. Its uuid is still recorded where it can be, so a resend stays a duplicate
@@ -38,7 +59,14 @@ export function eventStoreHandler<S>(ctx: ConsumerContext<S, EventStoreTables>, 
         if (through !== null) position.write(through);
       });
     },
+    close: () => transformer?.close(),
   };
+}
+
+class TransformerFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('transformations could not run');
+  }
 }
 
 function attempt(write: () => void): void {
@@ -51,7 +79,11 @@ function attempt(write: () => void): void {
 
 export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreTables>({
   ...eventStoreConsumerDeclaration,
-  open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons)),
+  open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons), openTransformer({
+    // The thread's store holds every domain's tables.
+    store: ctx.store as EventStoreTables & DestinationsTables & AccessTables,
+    dataDir: ctx.settings.dataDir, siteUrl: ctx.settings.siteUrl, now: ctx.now,
+  })),
 });
 
 export interface IsolatingOptions {
@@ -60,6 +92,8 @@ export interface IsolatingOptions {
   now?: () => number;
   // Told of each record set aside, for the operator's log.
   onQuarantined?: (record: QuarantinedRecord) => void;
+  // The transformations step (bench/persons --transformer).
+  transformer?: Transformer;
 }
 
 // The event store's handler through the consumer ladder, in this thread: what the
@@ -67,5 +101,5 @@ export interface IsolatingOptions {
 export function applyEntriesIsolating(store: EventStoreTables, entries: readonly LogEntry[], opts: IsolatingOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
   const ctx = consumerContext<undefined, EventStoreTables>(EVENT_STORE_CONSUMER, store, logId, undefined, opts.now);
   const reports: ConsumerReports = { setAside: (r) => opts.onQuarantined?.(r), failed() {} };
-  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation), entries, ctx, reports);
+  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation, opts.transformer), entries, ctx, reports);
 }

@@ -43,7 +43,7 @@ s.after.each(async () => {
 const fn = (id: string) => ({
   id, project_id: 1, enabled: true, deleted: false, bytecode, secret_inputs: {}, watcher_epoch: 0,
 } as unknown as StoredHogFunction);
-const functions: FunctionCache = { active: () => [], find: (_p, id) => fn(id) };
+const functions: FunctionCache = { active: () => [], find: (_p, id) => fn(id), transforms: () => false };
 const pool: TaskRunner<HogExecTasks> = {
   run: async (kind, input) => {
     if (kind !== 'continue') throw new Error(`unexpected task ${kind}`);

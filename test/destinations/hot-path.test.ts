@@ -59,7 +59,7 @@ const webhook = (path: string, extra: Record<string, unknown> = {}) => hogFuncti
 
 function functionsOf(fns: StoredHogFunction[]): FunctionCache {
   const active: ActiveFunction[] = fns.map(activeFunction);
-  return { active: () => active, find: (_p, id) => fns.find((f) => f.id === id) };
+  return { active: () => active, find: (_p, id) => fns.find((f) => f.id === id), transforms: () => false };
 }
 
 function events(from: number, to: number, distinct = (n: number) => `d${n}`): CapturedEvent[] {
@@ -166,7 +166,7 @@ s('a record whose projects have no function is passed over undecoded; a function
   const enabled = new Set<number>();
   const h = harness([fn]);
   const all = functionsOf([fn]);
-  h.deps.functions = { active: (p) => (enabled.has(p) ? all.active(p) : []), find: all.find };
+  h.deps.functions = { active: (p) => (enabled.has(p) ? all.active(p) : []), find: all.find, transforms: all.transforms };
   let decoded = 0;
   // Records as the log hands them over: their projects read from the frame headers, their
   // events decoded on each read.

@@ -262,4 +262,66 @@ s('the watcher degrades and then disables a function that keeps failing; enablin
   assert.equal(back.body.status, { state: 2, rating: 0.8, tokens: 8000 });
 });
 
+s('transformations run before an event is stored, in execution order: every consumer sees the event they made, none what they dropped', async () => {
+  const t1 = await create({
+    type: 'transformation', name: 'first', execution_order: 1,
+    hog: `let e := event
+if (e.event == 'drop me') { return null }
+if (e.event == 'rename me') { e.event := 'renamed' }
+e.properties.order := 'a'
+e.properties.$set := {'plan': inputs.plan}
+return e`,
+    inputs_schema: [{ key: 'plan', type: 'string', label: 'Plan' }],
+    inputs: { plan: { value: 'pro-{event.distinct_id}' } },
+  });
+  const t2 = await create({
+    type: 'transformation', name: 'second', execution_order: 2,
+    hog: `let e := event
+e.properties.order := concat(e.properties.order, 'b')
+print('second saw', e.event)
+return e`,
+  });
+  const failing = await create({ type: 'transformation', name: 'failing', execution_order: 3, hog: "throw Error('boom')" });
+  const skipped = await create({
+    type: 'transformation', name: 'only pageviews', execution_order: 4, hog: 'return {\'properties\': {}}',
+    filters: { events: [{ id: '$pageview', type: 'events' }] },
+  });
+  const hook = await create({
+    template_id: 'template-webhook', name: 'sees transformed',
+    inputs: { url: { value: `${sink.url}/transformed` }, body: { value: { event: '{event.event}', order: '{event.properties.order}', plan: '{person.properties.plan}' } } },
+  });
+  await capture([
+    { event: 'keep', distinct_id: 'tr-ann' },
+    { event: 'rename me', distinct_id: 'tr-bob' },
+    { event: 'drop me', distinct_id: 'tr-cid' },
+  ]);
+  await settled(hook.id);
+  assert.equal(sink.requests.filter((r) => r.path === '/transformed').map((r) => r.json()).sort((a, b) => a.event.localeCompare(b.event)), [
+    { event: 'keep', order: 'ab', plan: 'pro-tr-ann' },
+    { event: 'renamed', order: 'ab', plan: 'pro-tr-bob' },
+  ]);
+  // The event store: the renamed event as transformed, with PostHog's lists; nothing of the dropped one.
+  const stored = async (distinctId: string) => (await api('GET', `/api/projects/${t.projectId}/events/?distinct_id=${distinctId}`, t.personalKey)).body.results;
+  const [bob] = await stored('tr-bob');
+  assert.is(bob.event, 'renamed');
+  assert.is(bob.properties.order, 'ab');
+  assert.equal(bob.properties.$transformations_succeeded, [`first (${t1.id})`, `second (${t2.id})`]);
+  assert.equal(bob.properties.$transformations_failed, [`failing (${failing.id})`]);
+  assert.equal(bob.properties.$transformations_skipped, [`only pageviews (${skipped.id})`]);
+  assert.equal(await stored('tr-cid'), []);
+  // Person processing ran on the transformed event.
+  const persons = (await api('GET', `/api/projects/${t.projectId}/persons/?distinct_id=tr-ann`, t.personalKey)).body.results;
+  assert.is(persons[0].properties.plan, 'pro-tr-ann');
+  // Logs and metrics per transformation (what the first dropped goes no further).
+  await eventually(async () => (await totals(failing.id)).failed === 2);
+  assert.equal(await totals(t1.id), { succeeded: 3, dropped: 1 });
+  assert.equal(await totals(t2.id), { succeeded: 2 });
+  assert.equal(await totals(skipped.id), { filtered: 2 });
+  assert.ok((await logs(failing.id)).some((l) => l.level === 'ERROR' && /Error\('boom'\)/.test(l.message)));
+  assert.equal((await logs(t2.id)).filter((l) => l.level === 'INFO').map((l) => l.message).sort(), ['second saw keep', 'second saw renamed']);
+  for (const id of [t1.id, t2.id, failing.id, skipped.id, hook.id]) {
+    assert.is((await api('PATCH', `${fns()}${id}/`, t.personalKey, { deleted: true })).status, 200);
+  }
+});
+
 s.run();

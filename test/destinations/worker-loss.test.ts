@@ -82,7 +82,7 @@ s('the stuck invocation fails alone, logged; the others are replayed, not fetche
   const ok = posting('ok', 1);
   const stuck = posting('stuck', 2);
   const active = new Map<number, ActiveFunction[]>([[1, [activeFunction(ok)]], [2, [activeFunction(stuck)]]]);
-  const functions: FunctionCache = { active: (p) => active.get(p) ?? [], find: (_p, id) => [ok, stuck].find((f) => f.id === id) };
+  const functions: FunctionCache = { active: (p) => active.get(p) ?? [], find: (_p, id) => [ok, stuck].find((f) => f.id === id), transforms: () => false };
   const pool = createHogPools({ worker: WORKER, threads: 1, heapMb: 256, deadlines: { start: 60_000, continue: DEADLINE_MS } });
   // `ok`'s answers wait until the test lets them go; `stuck`'s come at once.
   const requests: { fn: string; n: number }[] = [];

@@ -53,8 +53,17 @@ constants('and/or take all their operands (no short circuit); not is one op', ()
   assert.equal(expr('not (1 or 2)'), [33, 1, 33, 2, 4, 2, 5]);
 });
 
-constants('between is two comparisons joined by AND (OR when negated)', () => {
-  assert.equal(expr('x between 1 and 2'), [33, 1, 32, 'x', 1, 1, 14, 33, 2, 32, 'x', 1, 1, 16, 3, 2]);
+constants('between holds its operands in hidden locals and is null when one is null (PostHog\'s between.hoge)', () => {
+  assert.equal(expr('x between 1 and 2'), [
+    31, 32, 'x', 1, 1, 33, 1, 33, 2, 36, 2, 31, 12, 36, 3, 31, 12, 36, 1, 31, 12, 3, 3, 40, 14,
+    36, 2, 36, 1, 14, 36, 3, 36, 1, 16, 3, 2, 39, 1, 31, 37, 0, 35, 35, 35,
+  ]);
+  // Negated: the two comparisons joined by OR.
+  assert.equal(expr('x not between 1 and 2').slice(25, 37), [36, 2, 36, 1, 15, 36, 3, 36, 1, 13, 4, 2]);
+  // Where the statement has other values on the stack, it runs as a lambda called with the operands.
+  const nested = expr('concat(\'a\', x between 1 and 2)');
+  assert.ok(nested.includes(52), 'a CALLABLE');
+  assert.equal(nested.slice(-7), [53, 0, 54, 3, 2, 'concat', 2]);
 });
 
 const names = suite('hog compiler: names and access');

@@ -26,6 +26,10 @@ same('catchAfterReturn.hoge: functions, try/catch with returns, lambdas', () => 
   assert.equal(bytecodeOf(data('catch-after-return.hog')), json('catch-after-return.json'));
 });
 
+same('between.hoge: between and not between, null when an operand is null', () => {
+  assert.equal(bytecodeOf(data('between.hog')), json('between.json'));
+});
+
 same('dicts.hoge: dictionary literals, keys from variables, access', () => {
   assert.equal(bytecodeOf(data('dicts.hog')), json('dicts.json'));
 });

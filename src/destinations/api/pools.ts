@@ -3,7 +3,8 @@
 // parser busy past it has its worker stopped and replaced, and holds one thread, not every
 // save. A test run's synchronous steps (filters and inputs, slices of the program) run in a
 // Hog pool of their own, bounded like the pipeline's, so a test run never waits behind the
-// pipeline's deliveries nor they behind it. Both start on their first task.
+// pipeline's deliveries nor they behind it; source webhooks' requests run there too. Both
+// start on their first task.
 import { createLazyWorkerPool, type WorkerPool } from '../../pools/index.js';
 import { HOG_PREPARE_DEADLINE_MS, HOG_SLICE_DEADLINE_MS, HOG_WORKER_HEAP_MB } from '../runtime/hog-worker-limits.js';
 import type { HogApiTasks, HogExecTasks } from '../tasks.js';
@@ -32,7 +33,7 @@ export function createHogApiPools(): HogApiPools {
   });
   const exec = createLazyWorkerPool<HogExecTasks>({
     worker: EXEC_WORKER, threads: 1, workerData: undefined,
-    deadlines: { run: HOG_SLICE_DEADLINE_MS, prepare: HOG_PREPARE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
+    deadlines: { run: HOG_SLICE_DEADLINE_MS, prepare: HOG_PREPARE_DEADLINE_MS, inputs: HOG_PREPARE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: HOG_WORKER_HEAP_MB },
   });
   return {
     compile, exec,

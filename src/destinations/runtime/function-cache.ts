@@ -1,5 +1,5 @@
 // The functions that run on a project's events, as the pipeline holds them: enabled, not
-// deleted destinations in execution order (nulls last, then oldest first). A lookup reads
+// deleted destinations (or transformations) in execution order (nulls last, then oldest first). A lookup reads
 // the project's functions version (one LMDB read) once per event-loop turn, so a change
 // made through the API applies from the next batch on, and the deliveries' many lookups of
 // a turn cost one read.
@@ -23,6 +23,9 @@ export interface FunctionCache {
   active(projectId: number): ActiveFunction[];
   // Any stored function of the project (deleted and disabled ones included), current.
   find(projectId: number, id: string): StoredHogFunction | undefined;
+  // Whether the project has a transformation stored, in any state (deleted ones included):
+  // its events may have been transformed when the event store applied them.
+  transforms(projectId: number): boolean;
 }
 
 export function activeFunction(stored: StoredHogFunction): ActiveFunction {
@@ -36,8 +39,9 @@ export function byExecutionOrder(a: StoredHogFunction, b: StoredHogFunction): nu
   return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 }
 
-export function createFunctionCache(store: DestinationsTables): FunctionCache {
-  type Entry = { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[] };
+// `type`: the functions it holds (destinations for the pipeline, transformations for the event store).
+export function createFunctionCache(store: DestinationsTables, type = 'destination'): FunctionCache {
+  type Entry = { version: number; all: Map<string, StoredHogFunction>; active: ActiveFunction[]; transforms: boolean };
   const projects = new Map<number, Entry>();
   // Projects whose version was read this turn.
   const checked = new Set<number>();
@@ -52,9 +56,10 @@ export function createFunctionCache(store: DestinationsTables): FunctionCache {
     const entry = {
       version,
       all: new Map(all.map((f) => [f.id, f])),
-      active: all.filter((f) => f.enabled && !f.deleted && f.type === 'destination' && Array.isArray(f.bytecode))
+      active: all.filter((f) => f.enabled && !f.deleted && f.type === type && Array.isArray(f.bytecode))
         .sort(byExecutionOrder)
         .map(activeFunction),
+      transforms: all.some((f) => f.type === 'transformation'),
     };
     projects.set(projectId, entry);
     return entry;
@@ -62,5 +67,6 @@ export function createFunctionCache(store: DestinationsTables): FunctionCache {
   return {
     active: (projectId) => load(projectId).active,
     find: (projectId, id) => load(projectId).all.get(id),
+    transforms: (projectId) => load(projectId).transforms,
   };
 }

@@ -66,6 +66,14 @@ function personAsOfEvent(store: EventsTables & PersonsTables, ev: CapturedEvent)
   return person ? { id: person.uuid, properties: person.properties } : null;
 }
 
+// The event as the event store keeps it, for a project with transformations (they ran before
+// it was stored: src/destinations/runtime/transformer.ts); null when it was dropped.
+function storedEvent(store: EventsTables, ev: CapturedEvent): CapturedEvent | null {
+  const row = store.eventRows.get([ev.project_id, ev.uuid]);
+  if (!row) return null;
+  return { ...ev, event: row.event, distinct_id: row.distinct_id, properties: row.properties as CapturedEvent['properties'] };
+}
+
 // Reads what the event's functions need beside the event: its project, person and groups.
 // Groups are read as stored now, as PostHog's CDP reads them (its groups manager, when it
 // builds the invocation), for the groups the event itself names.
@@ -145,9 +153,12 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   // Function id → whether its watcher has it disabled (read once per chunk).
   const disabled = new Map<string, boolean>();
   const work: StartTask['events'] = [];
-  for (const { ev } of chunk) {
-    const active = functions.active(ev.project_id);
+  for (const placed of chunk) {
+    const active = functions.active(placed.ev.project_id);
     if (active.length === 0) continue;
+    const ev = functions.transforms(placed.ev.project_id) ? storedEvent(ctx.store, placed.ev) : placed.ev;
+    // Dropped by a transformation (or never stored).
+    if (ev === null) continue;
     const chosen: number[] = [];
     let captured = Number.NaN;
     for (const fn of active) {

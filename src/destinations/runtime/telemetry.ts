@@ -17,6 +17,8 @@ export const METRIC_KINDS = {
   failed: 'failure',
   inputs_failed: 'failure',
   disabled_permanently: 'failure',
+  // A transformation that dropped its event (beside succeeded).
+  dropped: 'other',
 } as const;
 export type MetricName = keyof typeof METRIC_KINDS;
 

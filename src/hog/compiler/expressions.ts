@@ -3,7 +3,7 @@
 
 import type {
   And, ArithmeticOperation, ArrayAccess, ArrayNode, BetweenExpr, CompareOperation, Constant, ConstantValue,
-  Dict, Field, Not, Or, Tuple, TupleAccess,
+  Dict, ExprCall, Field, Lambda, Node, Not, Or, Tuple, TupleAccess,
 } from '../ast.js';
 import { HogCompileError } from '../errors.js';
 import { Op } from '../opcodes.js';
@@ -99,19 +99,64 @@ export function compareOperation(c: FunctionCompiler, node: CompareOperation): E
   return [...c.visit(node.right), ...c.visit(node.left), op];
 }
 
-export function betweenExpr(c: FunctionCompiler, node: BetweenExpr): Emitted {
-  if (node.negated) {
-    return [
-      ...c.visit(node.low), ...c.visit(node.expr), Op.LT,
-      ...c.visit(node.high), ...c.visit(node.expr), Op.GT,
-      Op.OR, 2,
-    ];
+// Whether the node being compiled runs with nothing of its own statement on the VM stack
+// above the locals: the whole expression of a statement (or of the program), a condition,
+// or the first argument of a call that itself does. Only there are hidden locals where the
+// compiler counts them (PostHog's compiler counts locals only; elsewhere, as `print('x', 5
+// between 1 and 10)`, its hidden locals would read the wrong slots).
+function onCleanStack(c: FunctionCompiler): boolean {
+  const path = c.path;
+  for (let i = path.length - 1; i > 0; i--) {
+    const child = path[i];
+    const parent = path[i - 1] as Node & { expr?: unknown; args?: unknown[]; params?: unknown };
+    switch (parent.node) {
+      case 'ExprStatement': case 'ReturnStatement': case 'VariableDeclaration': case 'IfStatement': case 'WhileStatement':
+        return parent.expr === child;
+      case 'Call':
+        if (parent.params != null || parent.args?.[0] !== child) return false;
+        continue;
+      default:
+        return false;
+    }
   }
-  return [
-    ...c.visit(node.low), ...c.visit(node.expr), Op.GT_EQ,
-    ...c.visit(node.high), ...c.visit(node.expr), Op.LT_EQ,
-    Op.AND, 2,
-  ];
+  return true;
+}
+
+const OPERANDS = ['__H_between_expr_H__', '__H_between_low_H__', '__H_between_high_H__'];
+
+// As PostHog's compiler: the three operands are held in hidden locals, after a slot for the
+// result; when any is null the result is null (as SQL's BETWEEN), else the two comparisons
+// joined by AND (OR when negated). The operands' locals are popped, the result stays as
+// the expression's value. Where other values of the statement are on the stack, the same
+// runs as a lambda called with the three operands (its locals are its own), so each
+// operand is still evaluated once.
+export function betweenExpr(c: FunctionCompiler, node: BetweenExpr): Emitted {
+  if (!onCleanStack(c)) {
+    const field = (name: string): Field => ({ node: 'Field', chain: [name] });
+    const inner: BetweenExpr = { node: 'BetweenExpr', expr: field(OPERANDS[0]), low: field(OPERANDS[1]), high: field(OPERANDS[2]), negated: node.negated };
+    const body: Lambda = { node: 'Lambda', args: OPERANDS, expr: inner };
+    return c.visit({ node: 'ExprCall', expr: body, args: [node.expr, node.low, node.high] } satisfies ExprCall);
+  }
+  const result = c.declareLocal('__H_between_result_H__');
+  const ops: Emitted = [Op.NULL];
+  c.startScope();
+  ops.push(...c.visit(node.expr));
+  const expr = c.declareLocal(OPERANDS[0]);
+  ops.push(...c.visit(node.low));
+  const low = c.declareLocal(OPERANDS[1]);
+  ops.push(...c.visit(node.high));
+  const high = c.declareLocal(OPERANDS[2]);
+  const comparison = node.negated
+    ? [Op.GET_LOCAL, low, Op.GET_LOCAL, expr, Op.LT, Op.GET_LOCAL, high, Op.GET_LOCAL, expr, Op.GT, Op.OR, 2]
+    : [Op.GET_LOCAL, low, Op.GET_LOCAL, expr, Op.GT_EQ, Op.GET_LOCAL, high, Op.GET_LOCAL, expr, Op.LT_EQ, Op.AND, 2];
+  ops.push(
+    Op.GET_LOCAL, low, Op.NULL, Op.NOT_EQ, Op.GET_LOCAL, high, Op.NULL, Op.NOT_EQ, Op.GET_LOCAL, expr, Op.NULL, Op.NOT_EQ, Op.AND, 3,
+    Op.JUMP_IF_FALSE, comparison.length + 2, ...comparison, Op.JUMP, 1, Op.NULL, Op.SET_LOCAL, result,
+  );
+  ops.push(...c.endScope());
+  // The result slot is the expression's value now, no longer a local.
+  c.locals.pop();
+  return ops;
 }
 
 export function arithmeticOperation(c: FunctionCompiler, node: ArithmeticOperation): Emitted {

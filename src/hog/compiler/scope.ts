@@ -41,6 +41,8 @@ export class FunctionCompiler {
   depth = 0;
   /** "ast" inside sql(...) and select queries: nodes become AST dictionaries. */
   mode: 'hog' | 'ast';
+  /** The nodes being compiled, outermost first (a node's place decides how some compile: ./expressions.ts betweenExpr). */
+  readonly path: Node[] = [];
 
   constructor(session: Session, enclosing: FunctionCompiler | null, params: readonly string[] | null) {
     this.session = session;
@@ -59,6 +61,7 @@ export class FunctionCompiler {
       ? this.session.handlers.$ast
       : this.session.handlers[node.node];
     if (handler === undefined) this.fail(`Unsupported syntax: ${node.node}`, node);
+    this.path.push(node);
     try {
       return (handler as (c: FunctionCompiler, n: Node) => Emitted)(this, node);
     } catch (err) {
@@ -67,6 +70,8 @@ export class FunctionCompiler {
         err.location = locate(this.session.source, node.start.offset);
       }
       throw err;
+    } finally {
+      this.path.pop();
     }
   }
 
