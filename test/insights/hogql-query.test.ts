@@ -449,4 +449,28 @@ h('HogQL in the background: async, poll, cancel as the other kinds', async () =>
   assert.is((await api('DELETE', `/api/environments/${t.projectId}/query/${again.body.query_status.id}/`, t.personalKey)).status, 204);
 });
 
+h('cohorts in HogQL: IN COHORT by id or name, inCohort/notInCohort, the cohort_people table', async () => {
+  const cohort = async (body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const pro = await cohort({ name: 'Pro', filters: { properties: { type: 'AND', values: [{ type: 'person', key: 'plan', operator: 'exact', value: 'pro' }] } } });
+  const bigBuyers = await cohort({ name: 'Big buyers', filters: { properties: { type: 'AND', values: [{
+    type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events', explicit_datetime: '2024-06-01',
+    event_filters: [{ key: 'price', operator: 'gt', value: 10, type: 'event' }],
+  }] } } });
+  const two = await cohort({ name: 'Static two', is_static: true, distinct_ids: ['user-2'] });
+  assert.equal(await rows(`select count() from persons where id in cohort ${pro}`), [[1]]);
+  assert.equal(await rows("select properties.email from persons where id in cohort 'Pro'"), [['one@example.com']]);
+  assert.equal(await rows(`select distinct_id from events where event = 'purchase' and inCohort(${bigBuyers})`), [['user-2']]);
+  assert.equal(await rows(`select distinct_id from events where event = 'purchase' and notInCohort(${pro})`), [['user-2']]);
+  assert.equal(await rows("select distinct_id from events where event = 'purchase' and person_id not in cohort 'Static two'"), [['user-1']]);
+  assert.equal(await rows('select cohort_id, count() from cohort_people group by cohort_id order by cohort_id'), [[pro, 1], [bigBuyers, 1], [two, 1]]);
+  assert.equal(await rows(`select person.properties.email from cohort_people where cohort_id = ${pro}`), [['one@example.com']]);
+  assert.equal(await rows(`select count() from cohort_people c join persons p on p.id = c.person_id where c.cohort_id = ${two}`), [[1]]);
+  await refused('select count() from persons where id in cohort 999999', /Could not find a cohort with the id 999999/);
+  await refused("select count() from events where inCohort('nobody')", /Could not find a cohort with the name "nobody"/);
+});
+
 h.run();

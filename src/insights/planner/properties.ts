@@ -100,6 +100,8 @@ export function usesPersons(properties: Properties): boolean {
 /** A cohort as a query reads it: resolved by the API (src/flags/ keeps cohorts). */
 export interface ResolvedCohort {
   id: number;
+  // What HogQL's `IN COHORT 'name'` finds it by.
+  name?: string | null;
   is_static: boolean;
   // A dynamic cohort's conditions: AND/OR groups of person filters and other cohorts.
   properties: unknown;

@@ -39,6 +39,15 @@ export interface CompileContext {
   variables: Record<string, unknown>;
   /** HogQLFilters for `{filters}`: the date range as instants (µs; null: unbounded), and whether property filters were given. */
   filters: { fromUs: number | null; toUs: number | null; properties: boolean } | null;
+  /** The project's cohorts (`IN COHORT`, inCohort, the cohort_people table); absent: refused. */
+  cohorts?: HogQLCohorts;
+}
+
+export interface HogQLCohorts {
+  /** A cohort's members, by id or name, as a SELECT of `person_id`; null when there is none. */
+  members(ref: number | string): Sql | null;
+  /** Every cohort's members as rows of (`cohort_id`, `person_id`). */
+  people(): Sql;
 }
 
 /** A query PostHog would refuse, worded as PostHog words it. */
