@@ -110,6 +110,10 @@ export const SETTINGS = {
       doc: 'DuckDB\'s memory limit (empty: 512MB; past it DuckDB evicts cached blocks and spills large queries to disk)',
     }),
     queryTimeoutMs: whole({ env: 'HEDGEROW_QUERY_TIMEOUT_MS', min: 1, default: 120_000, doc: 'how long a query may take before the API answers 503 (ms)' }),
+    cohortIntervalMs: whole({
+      env: 'HEDGEROW_COHORT_INTERVAL_MS', min: 1, default: 3_600_000,
+      doc: 'how old a dynamic cohort\'s count may grow before it is calculated again (ms); a new or changed cohort is calculated within a second',
+    }),
   },
   exports: {
     workers: whole({ env: 'HEDGEROW_EXPORT_WORKERS', min: 1, max: 64, default: 1, doc: 'threads rendering export files (charts, PDFs, spreadsheets)' }),

@@ -27,3 +27,5 @@ export type { FilterValidationError, FlagFilters } from './schemas.js';
 export type * from './types.js';
 export type { FlagsTables } from './tables.js';
 export { cohortById, projectCohorts, staticCohortMembers } from './definitions/store.js';
+export type { StoredCohort } from './definitions/types.js';
+export { recordCohortCalculation } from './definitions/commands.js';

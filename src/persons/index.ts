@@ -11,3 +11,4 @@ export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';
 export type { DistinctIdRecord, GroupRecord, PersonRecord, PersonsTables } from './tables.js';
+export { presentPerson } from './present.js';

@@ -49,6 +49,8 @@ export function createCohort(body: Body, ctx: WriteContext): Promise<StoredCohor
   return insertCohort(ctx.writes, {
     project_id: ctx.project.id, name: c.name ?? null, description: c.description ?? '', filters: c.filters ?? EMPTY_FILTERS,
     is_static: c.isStatic ?? false, deleted: c.deleted ?? false, created_at: ctx.now.toISOString(), created_by: ctx.user.id,
+    // A dynamic cohort is calculated once created (the insights domain's schedule picks it up).
+    is_calculating: !(c.isStatic ?? false),
   }, c.members);
 }
 
@@ -72,5 +74,7 @@ export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext
     filters,
     is_static: c.isStatic ?? cohort.is_static,
     deleted: c.deleted ?? cohort.deleted,
+    // New filters are calculated again, as PostHog recalculates a cohort on every update.
+    is_calculating: !(c.isStatic ?? cohort.is_static) && (cohort.is_calculating === true || JSON.stringify(filters) !== JSON.stringify(cohort.filters) || c.isStatic === false),
   }, c.members);
 }
