@@ -4,7 +4,7 @@
 export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
 export {
   groupByKey, groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
-  personRecordByDistinctId, personRowBytes, resolvePersonUuid, wholePersonOfRow,
+  personRecordByDistinctId, personRowBytes, personsNewestFirst, resolvePersonUuid, wholePersonOfRow,
 } from './store.js';
 export { groupIdentifyFields } from './groups.js';
 export { applyPersonOperation } from './operations.js';

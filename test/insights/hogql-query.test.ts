@@ -535,6 +535,25 @@ h('cohorts calculated (count, last_calculation, errors) and their members listed
   assert.is(lines.length, 3);
   assert.ok(lines.some((l) => l.includes('one@example.com')));
   assert.is((await api('GET', `/api/projects/${t.projectId}/cohorts/999999/persons/`, t.personalKey)).status, 404);
+
+  // A static cohort uploaded as CSV naming persons by email or by person UUID: each person's distinct ids join.
+  const upload = async (csv: string) => {
+    const form = new FormData();
+    form.append('name', 'Uploaded');
+    form.append('is_static', 'true');
+    form.append('csv', new Blob([csv], { type: 'text/csv' }), 'people.csv');
+    const r = await fetch(`${t.url}/api/projects/${t.projectId}/cohorts/`, { method: 'POST', body: form, headers: { authorization: `Bearer ${t.personalKey}` } });
+    const body = (await r.json()) as { id: number; count: number };
+    assert.is(r.status, 201, JSON.stringify(body));
+    return body;
+  };
+  const byEmail = await upload('Email\none@example.com\nnobody@example.com\n');
+  assert.is(byEmail.count, 2);
+  assert.equal(await rows(`select properties.email from persons where id in cohort ${byEmail.id}`), [['one@example.com']]);
+  const [[user2]] = await rows("select person_id from events where distinct_id = 'user-2' limit 1") as [[string]];
+  const byPerson = await upload(`person_id\n${user2}\n`);
+  assert.is(byPerson.count, 1);
+  assert.equal(await rows(`select distinct distinct_id from events where person_id in cohort ${byPerson.id}`), [['user-2']]);
 });
 
 h.run();
