@@ -20,7 +20,7 @@ const behavioural = (value: string, key: string, more: Record<string, unknown> =
 const dynamic = (id: number, properties: unknown): ResolvedCohort => ({ id, is_static: false, properties, distinctIds: [] });
 
 const COHORTS: Record<string, ResolvedCohort> = Object.fromEntries([
-  dynamic(10, group('OR', group('AND', personFilter('plan', 'exact', 'pro')))),
+  { ...dynamic(10, group('OR', group('AND', personFilter('plan', 'exact', 'pro')))), name: 'Pro' },
   { id: 11, is_static: true, properties: null, distinctIds: ['user-2', 'nobody-here'] },
   dynamic(12, group('OR', group('AND', cohortFilter(11)), group('AND', personFilter('email', 'icontains', 'corp')))),
   dynamic(13, group('AND', group('AND', { key: '$pageview', type: 'behavioral', value: 'performed_event', event_type: 'events' }))),
@@ -108,6 +108,50 @@ s('behavioural kinds hedgerow does not compute, cohorts naming themselves and un
       if (attr) assert.match(String((err as { attr?: unknown }).attr), attr);
     }
   }
+});
+
+s('cohort breakdowns in trends: an event counts once for each listed cohort its person is in, "all" for everyone', async () => {
+  const r = await run(store, {
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], trendsFilter: { display: 'BoldNumber' },
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 11, 'all'] },
+  }, { now: NOW, cohorts: COHORTS });
+  const items = r.results as { breakdown_value: unknown; label: string; aggregated_value: number }[];
+  assert.equal(items.map((i) => [i.breakdown_value, i.label, i.aggregated_value]), [['all', 'all users', 4], [10, 'Pro', 3], [11, 'Cohort 11', 1]]);
+  // Per day, the same split.
+  const daily = await run(store, {
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }],
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10] },
+  }, { now: NOW, cohorts: COHORTS });
+  const [pro] = daily.results as { breakdown_value: unknown; data: number[] }[];
+  assert.is(pro.breakdown_value, 10);
+  assert.equal(pro.data, [0, 0, 2, 0, 0, 0, 0, 1, 0, 0]);
+});
+
+s('cohort breakdowns in funnels: each cohort its own funnel; retention and unknown cohorts refused naming the field', async () => {
+  const r = await run(store, {
+    kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 'all'] },
+  }, { now: NOW, cohorts: COHORTS });
+  const lists = r.results as { breakdown_value: unknown; count: number }[][];
+  assert.equal(lists.map((steps) => [steps[0].breakdown_value, ...steps.map((x) => x.count)]), [['all', 3, 1], [10, 2, 1]]);
+  const refusal = async (query: unknown, attr: string) => {
+    try {
+      await run(store, query, { now: NOW, cohorts: COHORTS });
+      assert.unreachable('accepted');
+    } catch (err) {
+      assert.is((err as { attr?: unknown }).attr, attr);
+    }
+  };
+  await refusal({
+    kind: 'RetentionQuery', retentionFilter: { targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } },
+    breakdownFilter: { breakdown_type: 'cohort', breakdown: [10] },
+  }, 'breakdownFilter.breakdown_type');
+  await refusal({
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 98] },
+  }, 'breakdownFilter.breakdown.1');
+  await refusal({
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'event', breakdown: ['$browser', '$os'] },
+  }, 'breakdownFilter.breakdown');
 });
 
 s.run();

@@ -93,6 +93,14 @@ export function cohortsOf(
 ): Record<string, ResolvedCohort> | undefined {
   const pending: [number, string][] = [];
   cohortFilters(query, '', pending);
+  const breakdown = isObject(query) && isObject(query.breakdownFilter) ? query.breakdownFilter : null;
+  if (breakdown?.breakdown_type === 'cohort') {
+    const ids = Array.isArray(breakdown.breakdown) ? breakdown.breakdown : [breakdown.breakdown];
+    ids.forEach((id, i) => {
+      const n = Number(id);
+      if (id !== 'all' && Number.isSafeInteger(n) && n > 0) pending.push([n, `breakdownFilter.breakdown.${i}`]);
+    });
+  }
   // HogQL names cohorts in its text (IN COHORT, inCohort, cohort_people): every live one is resolved.
   if (isObject(query) && (query.kind === 'HogQLQuery' || query.kind === 'EventsQuery') && /cohort/i.test(JSON.stringify(query))) {
     for (const c of projectCohorts(store, projectId)) if (!c.deleted) pending.push([c.id, 'query']);

@@ -256,6 +256,11 @@ function polarCohort(filter: PropertyFilter, members: Sql): Sql {
   return negated ? sql`(NOT coalesce(${members}, FALSE))` : sql`coalesce(${members}, FALSE)`;
 }
 
+/** Whether the scanned event's person (`e`, persons joined as `p`) is one of the cohort's members. */
+export function cohortCondition(id: number, ctx: PropertyContext, attr: string): Sql {
+  return sql`coalesce(${cohortSql(id, ctx, attr, new Set(), raw('e.person_id'))}, FALSE)`;
+}
+
 /** A cohort's members: one SELECT of `person_id` over the project's persons (PostHog's cohort_people rows). */
 export function cohortMembersSql(id: number, ctx: PropertyContext, attr: string): Sql {
   return sql`SELECT p.id AS person_id FROM persons p WHERE p.project = ${ctx.projectId} AND coalesce(${cohortSql(id, ctx, attr, new Set(), raw('p.id'))}, FALSE)`;
