@@ -185,7 +185,20 @@ const QUERIES: Record<string, object> = {
   '3-step funnel (30 days, 14-day window)': { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' } },
   'weekly retention (11 weeks)': { kind: 'RetentionQuery', retentionFilter: { period: 'Week', totalIntervals: 11, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } },
   'lifecycle (daily, 30 days)': { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '-30d' } },
+  // The persons behind one number of the insights above (first page of 100, most events first where counted).
+  'actors: DAU of one day': actors({ kind: 'InsightActorsQuery', source: { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], interval: 'day', dateRange: { date_from: '-90d' } }, day: daysAgo(5) }),
+  'actors: funnel dropped at step 2': actors({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' } }, funnelStep: -2 }),
+  'actors: retention cohort 0': actors({ kind: 'InsightActorsQuery', source: { kind: 'RetentionQuery', retentionFilter: { period: 'Week', totalIntervals: 11, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, interval: 0 }),
+  'actors: lifecycle returning, one day': actors({ kind: 'InsightActorsQuery', source: { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '-30d' } }, day: daysAgo(5), status: 'returning' }),
 };
+
+function actors(source: object): object {
+  return { kind: 'ActorsQuery', source };
+}
+
+function daysAgo(n: number): string {
+  return new Date(Date.now() - n * DAY_MS).toISOString().slice(0, 10);
+}
 
 async function main(): Promise<void> {
   say(`Node ${process.version}, DuckDB threads: ${THREADS ?? 'default (cores)'}, memory limit: ${args.memory ?? `default (${DEFAULT_MEMORY_LIMIT})`}`);

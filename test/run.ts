@@ -1,24 +1,33 @@
-// Runs the compiled test files in a pool of child processes (test/run-file.ts, one file
-// per child) and ends with the `N passed, N failed` line CI reads. A skipped test counts
-// as a failure (nothing may be silently skipped), and so do a file that finds no tests, a
-// file that throws while loading and a file that runs past its timeout (it is killed).
+// Runs the compiled test files in a pool of child processes and ends with the
+// `N passed, N failed` line CI reads. Each child (test/run-host.ts) runs files one after
+// another, so the service's modules load once per child rather than once per file; a child
+// is replaced after a file that failed, ran past its timeout or left something running, and
+// after HOST_FILES files. A skipped test counts as a failure (nothing may be silently
+// skipped), and so do a file that finds no tests, a file that throws while loading and a
+// file that runs past its timeout (its child is killed, with whatever it started).
 //
-//   node dist/test/run.js [filter ...] [--jobs N] [--timeout SECONDS] [--write-timings]
+//   node dist/test/run.js [filter ...] [--jobs N] [--timeout SECONDS] [--isolate] [--write-timings]
 //
 // filter: substrings of the paths to run (files or folders; a file runs if any matches). --jobs: files at once
 // (default 4: on two cores, a file waiting on a server or a child keeps the cores busy
-// with another). --timeout: how long one file may run (default 180 s). --write-timings:
-// record each file's duration in test/timings.json, which orders the next runs, slowest
-// first, so the pool's last files end together rather than one long file at the end.
+// with another). --timeout: how long one file may run (default 180 s). --isolate: a fresh
+// child for every file (to tell whether a failure depends on the files run before it).
+// --write-timings: record each file's duration in test/timings.json, which orders the next
+// runs, slowest first, so the pool's last files end together rather than one long file at the end.
 // TEST_JOBS and TEST_TIMEOUT_S in the environment set the same as the flags.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { END_MARK, type FileEnd } from './run-protocol.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const CHILD = join(here, 'run-file.js');
+const HOST = join(here, 'run-host.js');
+// A child runs at most this many files, and none after its memory passes HOST_RSS_MB
+// (what files load stays loaded: caches, compiled code, DuckDB's allocator).
+const HOST_FILES = 40;
+const HOST_RSS_MB = 1024;
 // In the source tree (dist/test/ is two levels below the repository root).
 const TIMINGS = join(here, '../../test/timings.json');
 // A file not in test/timings.json yet is assumed this slow (seconds).
@@ -27,10 +36,11 @@ const TAIL_LINES = 40;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string' }, timeout: { type: 'string' }, 'write-timings': { type: 'boolean' } },
+  options: { jobs: { type: 'string' }, timeout: { type: 'string' }, isolate: { type: 'boolean' }, 'write-timings': { type: 'boolean' } },
 });
 const jobs = Math.max(1, Number(values.jobs ?? process.env.TEST_JOBS ?? 4) || 4);
 const timeoutMs = 1000 * Math.max(1, Number(values.timeout ?? process.env.TEST_TIMEOUT_S ?? 180) || 180);
+const isolate = values.isolate === true;
 const filters = positionals;
 
 function findTests(dir: string): string[] {
@@ -92,43 +102,84 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-function runFile(file: string): Promise<FileResult> {
-  const name = relative(here, file);
-  const started = Date.now();
-  // Its own process group, so a timeout kills the servers it started along with it.
-  const child = spawn(process.execPath, [CHILD, file], {
-    detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+// A process running files one after another (test/run-host.ts), in a process group of its
+// own so that ending it ends the servers and children its files started.
+interface Host {
+  run(file: string): Promise<{ result: FileResult; reusable: boolean }>;
+  end(): void;
+  files: number;
+}
+
+function startHost(): Host {
+  // One pipe for both streams, so a file's lines (and glibc's or a native library's
+  // messages on fd 2) stay in the order they were written.
+  const child = spawn('/bin/sh', ['-c', 'exec "$0" "$@" 2>&1', process.execPath, HOST], {
+    detached: true, stdio: ['pipe', 'pipe', 'ignore'],
     // LIBC_FATAL_STDERR_: glibc's own fatal messages (a heap corruption before an abort)
     // go to the terminal, which the file's process has none of, unless told otherwise.
     env: { ...process.env, LIBC_FATAL_STDERR_: '1', ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
   });
-  running.add(child.pid!);
+  const pid = child.pid!;
+  running.add(pid);
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-  let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; killGroup(child.pid!); }, timeoutMs);
-  // Once the file's process is gone, whatever it left running goes too (and with it any
-  // pipe a leftover held open, which would otherwise hold back 'close').
-  child.once('exit', () => { killGroup(child.pid!); running.delete(child.pid!); });
-  return new Promise((resolve) => {
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      const ms = Date.now() - started;
-      const seen = timedOut ? null : counts(output);
-      let problem: string | null = null;
-      if (timedOut) problem = `killed after ${timeoutMs / 1000} s (per-file timeout)`;
-      else if (!seen) problem = `ended without uvu's summary (exit ${code ?? signal})`;
-      else if (seen.total === 0) problem = 'no tests found';
-      const passed = seen?.passed ?? 0;
-      const failed = seen && seen.total > 0 ? seen.total - seen.passed + seen.skipped : 1;
-      const cpuMs = Number(/^cpu-ms: (\d+)$/m.exec(output)?.[1] ?? 0);
-      const shown = output.replace(/\ncpu-ms: \d+\n?/, '\n').trimEnd();
-      const block = `\n── ${name} (${(ms / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${shown}\n`;
-      process.stdout.write(block);
-      resolve({ name, passed, failed, ms, cpuMs, problem, tail: failed > 0 ? shown.split('\n').slice(-TAIL_LINES).join('\n') : '' });
-    });
-  });
+  let onOutput: (() => void) | null = null;
+  let exited: string | null = null;
+  child.stdout!.on('data', (d: Buffer) => { output += d.toString(); onOutput?.(); });
+  // Once the process is gone, whatever it left running goes too (and with it any pipe a
+  // leftover held open).
+  child.once('exit', (code, signal) => { exited = `exit ${code ?? signal}`; killGroup(pid); running.delete(pid); onOutput?.(); });
+  child.stdin!.on('error', () => { /* the process ended: its exit says so */ });
+
+  const host: Host = {
+    files: 0,
+    run(file) {
+      host.files++;
+      const name = relative(here, file);
+      const started = Date.now();
+      output = '';
+      child.stdin!.write(`${file}\n`);
+      return new Promise((resolve) => {
+        let timedOut = false;
+        const finish = (end: FileEnd | null) => {
+          onOutput = null;
+          clearTimeout(timer);
+          const ms = Date.now() - started;
+          const text = end ? output.slice(0, output.lastIndexOf(END_MARK)) : output;
+          const seen = end ? counts(text) : null;
+          let problem: string | null = null;
+          if (timedOut) problem = `killed after ${timeoutMs / 1000} s (per-file timeout)`;
+          else if (!seen) problem = `ended without uvu's summary (${exited ?? 'no summary'})`;
+          else if (seen.total === 0) problem = 'no tests found';
+          const passed = seen?.passed ?? 0;
+          const failed = seen && seen.total > 0 ? seen.total - seen.passed + seen.skipped : 1;
+          const shown = text.trimEnd();
+          const block = `\n── ${name} (${(ms / 1000).toFixed(1)} s, CPU ${((end?.cpuMs ?? 0) / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${shown}\n`;
+          process.stdout.write(block);
+          const result = { name, passed, failed, ms, cpuMs: end?.cpuMs ?? 0, problem, tail: failed > 0 ? shown.split('\n').slice(-TAIL_LINES).join('\n') : '' };
+          // A process is used again only after a file that passed and left nothing behind.
+          const reusable = end !== null && failed === 0 && end.left.length === 0 && end.rssMb < HOST_RSS_MB;
+          if (end && end.left.length > 0) process.stdout.write(`   (${name} left ${end.left.join(', ')}: its process is not used again)\n`);
+          resolve({ result, reusable });
+        };
+        const timer = setTimeout(() => { timedOut = true; killGroup(pid); finish(null); }, timeoutMs);
+        onOutput = () => {
+          const at = output.lastIndexOf(END_MARK);
+          if (at >= 0) {
+            const eol = output.indexOf('\n', at);
+            if (eol >= 0) return finish(JSON.parse(output.slice(at + END_MARK.length, eol)) as FileEnd);
+          }
+          if (exited) finish(null);
+        };
+        if (exited) finish(null);
+      });
+    },
+    end() {
+      child.stdin!.end();
+      // Its files have ended; anything still running in its group has no business there.
+      setTimeout(() => killGroup(pid), 1000).unref();
+    },
+  };
+  return host;
 }
 
 const files = findTests(here).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
@@ -140,7 +191,18 @@ const started = Date.now();
 const results: FileResult[] = [];
 let next = 0;
 async function worker(): Promise<void> {
-  while (next < files.length) results.push(await runFile(files[next++]));
+  let host: Host | null = null;
+  while (next < files.length) {
+    const file = files[next++];
+    host ??= startHost();
+    const { result, reusable } = await host.run(file);
+    results.push(result);
+    if (!reusable || isolate || host.files >= HOST_FILES) {
+      host.end();
+      host = null;
+    }
+  }
+  host?.end();
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
 

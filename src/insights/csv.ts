@@ -3,6 +3,7 @@
 // per step, retention one row per cohort with a column per period, an events query its own
 // columns. The exports domain renders the same rows.
 import type { FunnelStep } from './planner/funnels.js';
+import type { TimeToConvertResult } from './planner/time-to-convert.js';
 import type { RetentionRow } from './planner/retention.js';
 import type { QueryResponse } from './run.js';
 
@@ -35,7 +36,9 @@ function seriesTable(items: SeriesLike[]): Table {
   return { columns, rows };
 }
 
-function funnelTable(results: FunnelStep[] | FunnelStep[][]): Table {
+function funnelTable(results: FunnelStep[] | FunnelStep[][] | TimeToConvertResult): Table {
+  // time_to_convert: the histogram's bins.
+  if (!Array.isArray(results)) return { columns: ['bin_from_seconds', 'person_count'], rows: results.bins };
   const lists = results.length > 0 && Array.isArray(results[0]) ? (results as FunnelStep[][]) : [results as FunnelStep[]];
   const breakdown = lists.some((l) => l[0]?.breakdown_value !== undefined);
   const columns = ['name', ...(breakdown ? ['breakdown_value'] : []), 'count', 'average_conversion_time', 'median_conversion_time'];
@@ -55,10 +58,11 @@ function retentionTable(results: RetentionRow[]): Table {
 export function resultTable(response: QueryResponse): Table {
   switch (response.kind) {
     case 'FunnelsQuery':
-      return funnelTable(response.results as FunnelStep[] | FunnelStep[][]);
+      return funnelTable(response.results as FunnelStep[] | FunnelStep[][] | TimeToConvertResult);
     case 'RetentionQuery':
       return retentionTable(response.results as RetentionRow[]);
     case 'EventsQuery':
+    case 'ActorsQuery':
       return { columns: response.columns ?? [], rows: response.results as unknown[][] };
     default:
       return seriesTable(response.results as SeriesLike[]);

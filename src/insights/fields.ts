@@ -187,7 +187,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     funnelVizType: H,
     funnelWindowInterval: H,
     funnelWindowIntervalUnit: H,
-    // Read only by the time_to_convert and trends views, which schemas.ts does not accept.
+    // Read only by the time_to_convert view (planner/time-to-convert.ts): the steps view's
+    // answer is the same with or without them.
     binCount: P,
     funnelFromStep: P,
     funnelToStep: P,

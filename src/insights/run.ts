@@ -6,6 +6,7 @@ import type { Columnar } from './columnar/database.js';
 import { queryErrorOf } from './columnar/errors.js';
 import type { Plan, PlanContext } from './planner/context.js';
 import { actionPropertyLists, type ResolvedAction } from './planner/actions.js';
+import { planActors, type ActorsResult } from './planner/actors.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
 import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
@@ -34,7 +35,7 @@ export interface RunContext {
   cohorts?: Record<string, ResolvedCohort>;
 }
 
-export type QueryResult = TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
+export type QueryResult = ActorsResult | TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
 
 /** What a query's answer carries besides PostHog's own fields (api layer adds the cache ones). */
 export interface QueryResponse {
@@ -52,9 +53,19 @@ export interface QueryResponse {
   resolved_date_range?: { date_from: string; date_to: string };
 }
 
+/** The insight an ActorsQuery lists the actors of (itself for the other kinds). */
+function insightOf(query: AnalyticsQuery): AnalyticsQuery | null {
+  if (query.kind !== 'ActorsQuery') return query;
+  return query.source ? query.source.source : null;
+}
+
 // The query's own property lists, and the steps' of the actions it names (the API resolved
 // exactly those: ./api/query-service.ts actionsOf).
 function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): Properties[] {
+  if (query.kind === 'ActorsQuery') {
+    const inner = insightOf(query);
+    return [query.properties, query.fixedProperties, ...(inner ? propertyLists(inner, actions) : [])].filter((p) => p !== null && p !== undefined) as Properties[];
+  }
   const lists: unknown[] = ['properties' in query ? query.properties : null];
   if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
   if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
@@ -65,6 +76,10 @@ function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): 
 
 /** Date ranges from "all" and first-time retention reach back to the project's first event. */
 function needsFirstEvent(query: AnalyticsQuery): boolean {
+  if (query.kind === 'ActorsQuery') {
+    const inner = insightOf(query);
+    return inner !== null && needsFirstEvent(inner);
+  }
   if (query.kind === 'RetentionQuery' && (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time') return true;
   return 'dateRange' in query && query.dateRange?.date_from === 'all';
 }
@@ -75,6 +90,10 @@ function needsFirstEvent(query: AnalyticsQuery): boolean {
  * query's conditions).
  */
 function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
+  if (query.kind === 'ActorsQuery') {
+    if (!query.source) return query;
+    return { ...query, source: { ...query.source, source: withTestAccountFilters(query.source.source, filters) } } as AnalyticsQuery;
+  }
   // HogQLQuery's filterTestAccounts belongs to its {filters}, not applied there yet.
   if (query.kind === 'EventsQuery' || query.kind === 'HogQLQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
   const own = query.properties;
@@ -97,6 +116,7 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
     case 'LifecycleQuery': return planLifecycle(query, ctx);
     case 'StickinessQuery': return planStickiness(query, ctx);
     case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query, hogql));
+    case 'ActorsQuery': return planActors(query, ctx);
     case 'HogQLQuery': {
       const started = performance.now();
       const ast = await parseHogQLSelect(query.query, hogql);
@@ -130,7 +150,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   const ctx: PlanContext = {
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions, cohorts,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
-    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(hogqlSources(query), hogql),
+    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(hogqlSources(insightOf(query) ?? {}), hogql),
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];

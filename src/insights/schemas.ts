@@ -3,6 +3,7 @@
 // (honoured, presentation only, or refused) is fields.ts's list, checked first.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { isActorsKind, parseActorsQuery, type ActorsQuery } from './actors-query.js';
 import { checkFields } from './fields.js';
 import { QueryError } from './planner/errors.js';
 
@@ -23,6 +24,11 @@ export const DateRangeSchema = Type.Object({
 export const MATHS = [
   'total', 'dau', 'weekly_active', 'monthly_active', 'unique_session', 'unique_group',
   'sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p95', 'p99', 'hogql',
+  // Per actor (person, or group with aggregation_group_type_index) their events in the interval, aggregated over the actors.
+  'avg_count_per_actor', 'min_count_per_actor', 'max_count_per_actor', 'median_count_per_actor',
+  'p75_count_per_actor', 'p90_count_per_actor', 'p95_count_per_actor', 'p99_count_per_actor',
+  // Persons counted once, at their first event of the series (planner/first-time.ts).
+  'first_time_for_user', 'first_matching_event_for_user',
 ] as const;
 export type Math = (typeof MATHS)[number];
 
@@ -131,7 +137,9 @@ export const FunnelsQuerySchema = Type.Object({
     funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
     funnelWindowIntervalUnit: Nullable(Type.Union(['second', 'minute', 'hour', 'day', 'week', 'month'].map((u) => Type.Literal(u)))),
     funnelOrderType: Nullable(Type.Union([Type.Literal('ordered'), Type.Literal('strict'), Type.Literal('unordered')])),
-    funnelVizType: Nullable(Type.Literal('steps')),
+    funnelVizType: Nullable(Type.Union([Type.Literal('steps'), Type.Literal('time_to_convert')])),
+    // time_to_convert's funnelFromStep, funnelToStep and binCount are checked where they are read
+    // (planner/time-to-convert.ts): the steps view takes any value of theirs.
     breakdownAttributionType: Nullable(Type.Union(['first_touch', 'last_touch', 'all_events', 'step'].map((u) => Type.Literal(u)))),
     breakdownAttributionValue: Nullable(Type.Integer({ minimum: 0 })),
   }, Loose)),
@@ -221,7 +229,8 @@ export type RetentionEntityValue = Static<typeof RetentionEntity>;
 export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is RetentionEntityValue & { id: string | number } =>
   !!e && (e.type === 'actions' || e.kind === 'ActionsNode') && e.id !== null && e.id !== undefined;
 
-export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery;
+export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery | ActorsQuery;
+export type { ActorsQuery } from './actors-query.js';
 export type QueryKind = AnalyticsQuery['kind'];
 
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
@@ -237,7 +246,7 @@ const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: u
   ['HogQLQuery', TypeCompiler.Compile(HogQLQuerySchema)],
 ]);
 
-export const QUERY_KINDS = [...CHECKS.keys()] as QueryKind[];
+export const QUERY_KINDS = [...CHECKS.keys(), 'ActorsQuery'] as QueryKind[];
 
 /**
  * The deepest error under a union's: a bad value inside an optional object is reported by
@@ -270,6 +279,7 @@ export function parseQuery(input: unknown): AnalyticsQuery {
     return parseQuery(node.source);
   }
   const kind = node.kind;
+  if (isActorsKind(kind)) return parseActorsQuery(node, parseQuery);
   const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;
   if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');

@@ -1,7 +1,8 @@
 // A flag change answered by the management API is seen by the very next /decide, even
-// while the flag workers are kept busy by other clients (the workers read LMDB
-// themselves, and lmdb-js keeps a read snapshot until a timer of the worker's event loop
-// ends it: a batch taken in the same loop turn as the previous one read the old one).
+// while the flag workers are kept busy by other clients, end to end through the pool. It
+// would catch an answer given before the write is committed; the worker's stale read
+// snapshot it is also exposed to (lmdb-js ends one only from a timer of the worker's event
+// loop) rarely shows here, so ./worker-snapshot.test.ts pins that one down deterministically.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, NO_CONSUMERS, type TestServer } from '../helpers/server.js';

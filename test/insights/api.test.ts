@@ -149,6 +149,29 @@ a('cancel: DELETE ends a background calculation; unknown ids are 404', async () 
   assert.is((await api('DELETE', `${env()}/query/nothing-here/`, t.personalKey)).status, 404);
 });
 
+a('the persons behind a number: an ActorsQuery around an InsightActorsQuery, under /environments/ and /projects/, with an action series; a bad cell is a 400 naming it', async () => {
+  const made = await api('POST', `/api/projects/${t.projectId}/actions/`, t.personalKey, { name: 'All pageviews (actors)', steps: [{ event: '$pageview' }] });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const trends = { ...dau, series: [{ kind: 'ActionsNode', id: made.body.id, math: 'dau' }] };
+  const point = await api('POST', `${env()}/query/`, t.personalKey, { query: trends, refresh: 'force_blocking' });
+  const yesterday = point.body.results[0].days[2];
+  assert.is(point.body.results[0].data[2], 2);
+  const query = { kind: 'ActorsQuery', source: { kind: 'InsightActorsQuery', source: trends, day: yesterday } };
+  for (const base of [env(), `/api/projects/${t.projectId}`]) {
+    const r = await api('POST', `${base}/query/`, t.personalKey, { query });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    assert.equal([r.body.columns, r.body.hasMore, r.body.limit, r.body.offset], [['actor', 'event_count'], false, 100, 0]);
+    const people = (r.body.results as [Record<string, unknown>, number][]).map(([actor, count]) => [(actor.distinct_ids as string[]).sort(), count]);
+    assert.equal(people.sort(), [[['anon-1', 'user-1'], 1], [['user-2'], 1]]);
+    const one = (r.body.results as [Record<string, unknown>][]).find(([actor]) => (actor.distinct_ids as string[]).includes('user-1'))![0];
+    assert.equal((one.properties as Record<string, unknown>).email, 'one@example.com');
+  }
+  const searched = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...query, search: 'one@example' } });
+  assert.is(searched.body.results.length, 1);
+  const bad = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...query, source: { ...query.source, day: '1999-01-01' } } });
+  assert.equal([bad.status, bad.body.attr], [400, 'source.day']);
+});
+
 a('a query the engine cannot run is a 400 naming the field; a missing query too', async () => {
   const bad = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...pageviews, interval: 'fortnight' } });
   assert.is(bad.status, 400);

@@ -30,6 +30,28 @@ async function journeys(): Promise<void> {
   ] });
 }
 
+f('time_to_convert: PostHog\'s histogram of each person\'s seconds from one step to another (bins, their width, the average); refusals named', async () => {
+  await journeys();
+  const ttc = async (filter: Record<string, unknown>, series = steps('signup', '$pageview', 'purchase')) =>
+    (await run(store, funnel(series, { funnelsFilter: { funnelVizType: 'time_to_convert', ...filter } }), { now: NOW })).results;
+  // Only person 1 reaches the purchase, 300 + 900 seconds after signing up: one bin (the
+  // cube root of one person), 60 s wide as the span is 0, and the one after it.
+  assert.equal(await ttc({}), { bins: [[1200, 1], [1260, 0]], average_conversion_time: 1200 });
+  // To the page view: persons 1 (300 s) and 3 (3600 s); two bins of ceil(3300 / 2) s, and one more.
+  assert.equal(await ttc({ funnelToStep: 1 }), { bins: [[300, 1], [1950, 0], [3600, 1]], average_conversion_time: 1950 });
+  assert.equal(await ttc({ funnelToStep: 1, binCount: 1 }), { bins: [[300, 1], [3600, 1]], average_conversion_time: 1950 });
+  assert.equal(await ttc({ funnelFromStep: 1 }), { bins: [[900, 1], [960, 0]], average_conversion_time: 900 });
+  assert.equal(await ttc({}, steps('signup', 'never')), { bins: [[0, 0], [1, 0]], average_conversion_time: null });
+  for (const [filter, attr] of [[{ funnelToStep: 3 }, 'funnelsFilter.funnelToStep'], [{ funnelFromStep: 2 }, 'funnelsFilter.funnelFromStep'], [{ funnelVizType: 'trends' }, 'funnelsFilter.funnelVizType'], [{ binCount: 'many' }, 'funnelsFilter.binCount']] as const) {
+    try {
+      await ttc(filter);
+      assert.unreachable(JSON.stringify(filter));
+    } catch (err) {
+      assert.is((err as { attr?: string }).attr, attr, (err as Error).message);
+    }
+  }
+});
+
 f('ordered: counts per step, conversion times in seconds from the previous step', async () => {
   await journeys();
   const r = await run(store, funnel(steps('signup', '$pageview', 'purchase')), { now: NOW });

@@ -89,7 +89,7 @@ p('queries: wrapped in InsightVizNode or bare, bad shapes named by field', () =>
   assert.is(parseQuery({ kind: 'InsightVizNode', source: trends }).kind, 'TrendsQuery');
   assert.throws(() => parseQuery({ kind: 'SessionsTimelineQuery', query: 'select 1' }), (e: unknown) => e instanceof QueryError && /Unsupported query kind/.test(e.message));
   assert.throws(() => parseQuery({ ...trends, interval: 'fortnight' }), (e: unknown) => e instanceof QueryError && e.attr === 'interval');
-  assert.throws(() => parseQuery({ ...trends, series: [{ event: 'x', math: 'first_time_for_user' }] }), (e: unknown) => e instanceof QueryError && e.attr === 'series.0.math');
+  assert.throws(() => parseQuery({ ...trends, series: [{ event: 'x', math: 'fortnightly_active' }] }), (e: unknown) => e instanceof QueryError && e.attr === 'series.0.math');
 });
 
 p('load staging: lone surrogates replaced, time ranges cut at the widest gaps', () => {

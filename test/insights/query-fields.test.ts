@@ -173,7 +173,7 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery funnelsFilter.breakdownAttributionType': { base: withBreakdown, value: 'last_touch' },
   'FunnelsQuery funnelsFilter.breakdownAttributionValue': { base: (q) => { withBreakdown(q); q.funnelsFilter = { breakdownAttributionType: 'step' }; }, value: 1 },
   'FunnelsQuery funnelsFilter.funnelOrderType': { value: 'strict' },
-  'FunnelsQuery funnelsFilter.funnelVizType': { only: 'steps' },
+  'FunnelsQuery funnelsFilter.funnelVizType': { value: 'time_to_convert' },
   'FunnelsQuery funnelsFilter.funnelWindowInterval': { value: 1 },
   'FunnelsQuery funnelsFilter.funnelWindowIntervalUnit': { value: 'hour' },
   'StickinessQuery stickinessFilter.stickinessCriteria': { value: { operator: 'gte', value: 2 } },

@@ -125,8 +125,10 @@ export function cohortsOf(
  * They go with the query to where it runs, and into its cache key: an action whose steps
  * changed asks another question.
  */
-export function actionsOf(store: ActionsTables, projectId: number, query: AnalyticsQuery): Record<string, ResolvedAction> | undefined {
+export function actionsOf(store: ActionsTables, projectId: number, asked: AnalyticsQuery): Record<string, ResolvedAction> | undefined {
   const named: [number | string, string][] = [];
+  // An ActorsQuery's actions are its insight's.
+  const query = asked.kind === 'ActorsQuery' && asked.source ? asked.source.source : asked;
   if ('series' in query) query.series.forEach((node, i) => { if (node.kind === 'ActionsNode') named.push([node.id, `series.${i}.id`]); });
   if (query.kind === 'EventsQuery' && typeof query.actionId === 'number') named.push([query.actionId, 'actionId']);
   if (query.kind === 'RetentionQuery') {
@@ -173,7 +175,8 @@ export function createQueryService(deps: QueryServiceDeps) {
       const query = parseQuery(input);
       const now = deps.now();
       const actions = actionsOf(deps.store, project.id, query);
-      const testAccounts = 'filterTestAccounts' in query && query.filterTestAccounts ? project.test_account_filters ?? [] : [];
+      const insight = query.kind === 'ActorsQuery' && query.source ? query.source.source : query;
+      const testAccounts = 'filterTestAccounts' in insight && insight.filterTestAccounts ? project.test_account_filters ?? [] : [];
       const context = runContext(project, now, actions, cohortsOf(deps.store, project.id, query, actions, testAccounts));
       const key = cacheKey(query, project.id, context.timezone, context.weekStart, testAccounts.length ? testAccounts : undefined,
         context.actions || context.cohorts ? { actions: context.actions, cohorts: context.cohorts } : undefined);

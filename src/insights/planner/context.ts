@@ -69,10 +69,20 @@ export function nodeAction(node: ActionsNode, ctx: Pick<PlanContext, 'actions'>,
  * and its properties (fixed ones too).
  */
 export function nodeWhere(node: SeriesNode, ctx: PlanContext, attr: string): Sql[] {
+  const event = nodeEventWhere(node, ctx, attr);
+  return [...(event ? [event] : []), ...nodePropertiesWhere(node, ctx, attr)];
+}
+
+/** A series node's event name or action condition; null for all events. */
+export function nodeEventWhere(node: SeriesNode, ctx: PlanContext, attr: string): Sql | null {
+  if (node.kind === 'ActionsNode') return actionSql(nodeAction(node, ctx, attr), propertyContext(ctx), `${attr}.id`);
+  return node.event !== null && node.event !== undefined ? sql`e.event = ${node.event}` : null;
+}
+
+/** A series node's own property filters (fixed ones too). */
+export function nodePropertiesWhere(node: SeriesNode, ctx: PlanContext, attr: string): Sql[] {
   const out: Sql[] = [];
   const props = propertyContext(ctx);
-  if (node.kind === 'ActionsNode') out.push(actionSql(nodeAction(node, ctx, attr), props, `${attr}.id`));
-  else if (node.event !== null && node.event !== undefined) out.push(sql`e.event = ${node.event}`);
   if (node.properties) out.push(propertiesSql(node.properties as Properties, props, `${attr}.properties`));
   if (node.fixedProperties) out.push(propertiesSql(node.fixedProperties as Properties, props, `${attr}.fixedProperties`));
   return out;

@@ -8,11 +8,13 @@
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
-import { breakdownOf, breakdownUsesPersons, breakdownValueOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, breakdownValueOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
+import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
-import { isoWithOffset, resolveRange } from './dates.js';
+import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
+import { planTimeToConvert, type TimeToConvertResult } from './time-to-convert.js';
 
 export interface FunnelStep {
   action_id: string | number | null;
@@ -29,7 +31,7 @@ export interface FunnelStep {
 }
 
 export interface FunnelResult {
-  results: FunnelStep[] | FunnelStep[][];
+  results: FunnelStep[] | FunnelStep[][] | TimeToConvertResult;
   dateFrom: string;
   dateTo: string;
 }
@@ -87,7 +89,15 @@ function orderedChain(steps: number): Sql {
   return join(ctes, ',\n');
 }
 
-export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
+export interface FunnelCtes {
+  /** Ending with `times` (pid, steps: the furthest step reached, a1…: step times) and, with a breakdown, `unit_value` (pid, bv). */
+  ctes: Sql[];
+  breakdown: Breakdown | null;
+  allEvents: boolean;
+  range: ResolvedRange;
+}
+
+export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   const f = query.funnelsFilter ?? {};
   const steps = query.series.length;
   if (steps < 2) throw new QueryError('A funnel needs at least two steps', 'series');
@@ -174,14 +184,43 @@ export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelRe
   ctes.push(raw('best AS (SELECT pid, max(steps) AS steps FROM tries GROUP BY pid)'));
   ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
   ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
+  if (breakdown) ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
+  return { ctes, breakdown, allEvents: breakdown !== null && attribution === 'all_events', range };
+}
+
+/**
+ * The actors behind a funnel step (funnelStep k: those who reached step k; -k: those who
+ * reached step k-1 and not k), of one breakdown value when given: the persons (or groups)
+ * counted in the step's count.
+ */
+export function funnelActors(query: FunnelsQuery, ctx: PlanContext, cell: Cell): CellActors {
+  const steps = query.series.length;
+  const k = cell.funnelStep;
+  if (k === null) throw new QueryError('funnelStep is required: the step whose actors to list (negative: who dropped off there)', 'source.funnelStep');
+  if (k === 0 || Math.abs(k) > steps || k === -1) throw new QueryError(`funnelStep must be 1 to ${steps}, or -2 to -${steps} for who dropped off there`, 'source.funnelStep');
+  const { ctes, breakdown, allEvents } = funnelCtes(query, ctx);
+  const value = cellBreakdownValue(breakdown, cell.breakdown, 'source.funnelStepBreakdown');
+  const where: Sql[] = [k > 0 ? sql`x.steps >= ${int(k)}` : sql`x.steps = ${int(-k - 1)}`];
+  if (value !== null) where.push(sql`u.bv = ${text(value)}`);
+  // With all_events attribution a person is followed per value: the unit is "person|value".
+  const actor = allEvents ? raw('left(x.pid, length(x.pid) - length(u.bv) - 1)') : raw('x.pid::VARCHAR');
+  return {
+    sql: sql`WITH ${join(ctes, ',\n')}
+SELECT DISTINCT ${actor} AS actor FROM times x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')} WHERE ${and(where)}`,
+    groupType: query.aggregation_group_type_index ?? null, eventCount: false, appearances: false,
+  };
+}
+
+export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
+  if (query.funnelsFilter?.funnelVizType === 'time_to_convert') return planTimeToConvert(query, ctx);
+  const steps = query.series.length;
+  const { ctes, breakdown, range } = funnelCtes(query, ctx);
+  const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
   const finalCols: Sql[] = [];
   for (let k = 0; k < steps; k++) finalCols.push(sql`count(*) FILTER (WHERE x.steps >= ${int(k + 1)}) AS c${raw(String(k))}`);
   for (const k of later) finalCols.push(sql`avg(x.a${raw(String(k))}) AS avg${raw(String(k))}, quantile_cont(x.a${raw(String(k))}, 0.5) AS med${raw(String(k))}`);
   let source = raw('times x');
-  if (breakdown) {
-    ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
-    source = raw('times x JOIN unit_value u ON u.pid = x.pid');
-  }
+  if (breakdown) source = raw('times x JOIN unit_value u ON u.pid = x.pid');
   const statement = sql`WITH ${join(ctes, ',\n')}
 SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${source}${breakdown ? raw(' GROUP BY u.bv') : raw('')}`;
 

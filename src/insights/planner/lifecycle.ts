@@ -7,7 +7,9 @@ import type { LifecycleQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
 import { lifecycleSelect, literal, seriesEvent, writtenOrNone } from './hogql-text.js';
-import { and, int, raw, sql } from './sql.js';
+import { and, int, raw, sql, text } from './sql.js';
+import { bucketOfDay, type Cell, type CellActors } from './cells.js';
+import { QueryError } from './errors.js';
 import { bucketSql, localUs } from './time-sql.js';
 
 export const LIFECYCLE_STATUSES = ['new', 'returning', 'resurrecting', 'dormant'] as const;
@@ -29,7 +31,8 @@ export interface LifecycleResult {
   dateTo: string;
 }
 
-export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<LifecycleResult> {
+// `s`: each (interval, status, person) of the range and the interval before it.
+function lifecycleCore(query: LifecycleQuery, ctx: PlanContext) {
   refuseSeriesMath(query.series, 'lifecycle');
   const interval = query.interval ?? 'day';
   const range = resolveRange(query.dateRange, interval, ctx);
@@ -41,13 +44,31 @@ export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<Lif
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
   const bucketOf = (column: string) => bucketSql(localUs(raw(column), range.segments, fromUs, toUs), interval, ctx.weekStart);
 
-  const statement = sql`WITH act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
+  const ctes = sql`act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
     ...scopeWhere(ctx, fromUs, toUs), ...nodeWhere(node, ctx, 'series.0'), ...queryPropertiesWhere(query.properties, ctx),
   ])}),
 l AS (SELECT a.pid, a.b, lag(a.b) OVER w AS prev, lead(a.b) OVER w AS nxt, ${bucketOf('p.created_at')} AS cb
   FROM act a LEFT JOIN persons p ON p.project = ${ctx.projectId} AND p.id = a.pid WINDOW w AS (PARTITION BY a.pid ORDER BY a.b)),
 s AS (SELECT b, CASE WHEN prev IS NULL AND cb = b THEN 'new' WHEN prev = b - 1 THEN 'returning' ELSE 'resurrecting' END AS status, pid FROM l
-  UNION ALL SELECT b + 1 AS b, 'dormant' AS status, pid FROM l WHERE nxt IS NULL OR nxt > b + 1)
+  UNION ALL SELECT b + 1 AS b, 'dormant' AS status, pid FROM l WHERE nxt IS NULL OR nxt > b + 1)`;
+  return { interval, range, node, first, last, fromUs, toUs, ctes };
+}
+
+/** The persons behind a lifecycle bar: those of `status` at interval `day`. */
+export function lifecycleActors(query: LifecycleQuery, ctx: PlanContext, cell: Cell): CellActors {
+  const { interval, range, ctes } = lifecycleCore(query, ctx);
+  if (cell.status === null) throw new QueryError('status is required: new, returning, resurrecting or dormant', 'source.status');
+  if (cell.day === null) throw new QueryError('day is required: the interval whose actors to list', 'source.day');
+  const bucket = bucketOfDay(range.buckets, cell.day, interval, ctx.weekStart, 'source.day');
+  return {
+    sql: sql`WITH ${ctes} SELECT DISTINCT pid::VARCHAR AS actor FROM s WHERE b = ${int(bucket.id)} AND status = ${text(cell.status)}`,
+    groupType: null, eventCount: false, appearances: false,
+  };
+}
+
+export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<LifecycleResult> {
+  const { interval, range, node, first, last, fromUs, toUs, ctes } = lifecycleCore(query, ctx);
+  const statement = sql`WITH ${ctes}
 SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id)} AND ${int(last.id)} GROUP BY ALL`;
 
   // The first and last periods as HogQL values: instants for hours, local dates otherwise.

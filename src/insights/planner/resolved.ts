@@ -6,7 +6,7 @@ import { isoWithOffset, resolveRange, type TimeContext } from './dates.js';
 import { TOTAL_VALUE_DISPLAYS } from './trends.js';
 
 export function resolvedRangeAt(query: AnalyticsQuery, ctx: TimeContext): { date_from: string; date_to: string } | null {
-  if (query.kind === 'EventsQuery' || query.kind === 'RetentionQuery' || query.kind === 'HogQLQuery') return null;
+  if (query.kind === 'EventsQuery' || query.kind === 'RetentionQuery' || query.kind === 'HogQLQuery' || query.kind === 'ActorsQuery') return null;
   if (query.dateRange?.date_from === 'all') return null;
   let interval = query.kind === 'FunnelsQuery' ? 'day' : (query.interval ?? 'day');
   if (query.kind === 'TrendsQuery' && TOTAL_VALUE_DISPLAYS.has(query.trendsFilter?.display ?? '')) interval = 'day';
@@ -18,6 +18,8 @@ export function resolvedRangeAt(query: AnalyticsQuery, ctx: TimeContext): { date
 export function stalenessInterval(query: AnalyticsQuery): string | null {
   if (query.kind === 'RetentionQuery') return (query.retentionFilter.period ?? 'Day').toLowerCase();
   if (query.kind === 'FunnelsQuery' || query.kind === 'EventsQuery') return null;
+  // Actors age as their insight.
+  if (query.kind === 'ActorsQuery') return query.source ? stalenessInterval(query.source.source) : null;
   // HogQL results age like a day-interval insight (PostHog's).
   if (query.kind === 'HogQLQuery') return 'day';
   return query.interval ?? 'day';

@@ -6,11 +6,12 @@
 // with a date range of another length), periods after the range 0.
 import type { RetentionEntityValue, RetentionQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseNormalizedUrl } from './breakdown.js';
+import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
 import { literal, retentionSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
-import { and, int, raw, sql, timestamp, type Sql } from './sql.js';
+import { and, int, raw, sql, text, timestamp, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
 export interface RetentionRow {
@@ -46,7 +47,9 @@ function entityNode(entity: RetentionEntityValue | null | undefined, fallback: S
 // What makes two entities the same activity.
 const identity = (node: SeriesNode) => [node.kind === 'ActionsNode' ? `action:${node.id}` : node.event ?? null, node.properties ?? null];
 
-export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<RetentionResult> {
+// The cohorts and returns as CTEs (target, cohort: pid and its period c, ret: pid and a
+// period b it returned in), and what the plan and the actors' cell need of the range.
+function retentionCore(query: RetentionQuery, ctx: PlanContext) {
   const f = query.retentionFilter;
   const periodName = f.period ?? 'Day';
   const interval = PERIODS[periodName];
@@ -120,13 +123,48 @@ export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<Ret
       : scan(returning, 'retentionFilter.returningEntity', startUs);
   // (pid, c) and (pid, b) are distinct pairs, so each joined row is one person returning.
   const coBv = value ? raw(', co.bv') : raw('');
-  const joined = sql`FROM cohort co JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)}`;
+  const joinRet = sql`JOIN ret r ON r.pid = co.pid AND r.b > co.c AND r.b < co.c + ${int(lookahead)}`;
+  const joined = sql`FROM cohort co ${joinRet}`;
+  const ctes = sql`target AS MATERIALIZED (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
+cohort AS MATERIALIZED (${cohort}),
+ret AS (${ret})`;
+  return { f, periodName, interval, firstTime, lookahead, total, firstStart, lastStart, endLocal, segments, startUs, endUs, starts, target, returning, breakdown, value, bv, coBv, joined, joinRet, ctes, minimum };
+}
+
+/**
+ * The actors of one cohort (`interval`: its row), of one breakdown value when given, each
+ * with the periods they came back in (0, the cohort's own, first): those with k among
+ * their appearances are the ones counted in the row's value k.
+ */
+export function retentionActors(query: RetentionQuery, ctx: PlanContext, cell: Cell): CellActors {
+  const { starts, interval, breakdown, value, joinRet, ctes } = retentionCore(query, ctx);
+  if (cell.interval === null) throw new QueryError('interval is required: the cohort (row) whose actors to list', 'source.interval');
+  const start = starts[cell.interval];
+  if (start === undefined) throw new QueryError(`interval must be 0 to ${starts.length - 1}: the insight's cohorts`, 'source.interval');
+  const where: Sql[] = [sql`co.c = ${int(bucketId(start, interval, ctx.weekStart))}`];
+  const asked = cellBreakdownValue(breakdown, cell.breakdown, 'source.breakdown');
+  if (asked === BREAKDOWN_OTHER) {
+    // The values past breakdown_limit by cohort sizes summed, as the result folds them.
+    where.push(sql`co.bv NOT IN (SELECT bv FROM cohort GROUP BY bv ORDER BY count(*) DESC, bv LIMIT ${int(breakdown!.limit)})`);
+  } else if (asked !== null) {
+    where.push(sql`co.bv = ${text(asked)}`);
+  }
+  // With a breakdown the unit followed is "actor chr(31) value".
+  const actor = value ? raw('split_part(co.pid, chr(31), 1)') : raw('co.pid::VARCHAR');
+  return {
+    sql: sql`WITH ${ctes}
+SELECT ${actor} AS actor, list_concat([0], list_sort(list_distinct(list(r.b - co.c)))) AS appearances
+FROM cohort co LEFT ${joinRet} WHERE ${and(where)} GROUP BY ALL`,
+    groupType: query.aggregation_group_type_index ?? null, eventCount: false, appearances: true,
+  };
+}
+
+export function planRetention(query: RetentionQuery, ctx: PlanContext): Plan<RetentionResult> {
+  const { f, periodName, interval, firstTime, lookahead, firstStart, lastStart, endLocal, segments, startUs, endUs, starts, target, returning, breakdown, value, bv, coBv, joined, ctes, minimum } = retentionCore(query, ctx);
   const returns = sql`SELECT co.c, r.b - co.c AS k, count(*) AS n${coBv} ${joined} GROUP BY ALL`;
   // Cumulative (PostHog's): a person counts in every period up to their furthest return.
   const cumulativeReturns = sql`SELECT c, t.k, count(*) AS n${bv} FROM (SELECT co.pid, co.c, max(r.b - co.c) AS m${coBv} ${joined} GROUP BY ALL) x, range(1, ${int(lookahead)}) t(k) WHERE t.k <= x.m GROUP BY ALL`;
-  const statement = sql`WITH target AS MATERIALIZED (${scan(target, 'retentionFilter.targetEntity', firstTime ? null : startUs)}),
-cohort AS MATERIALIZED (${cohort}),
-ret AS (${ret})
+  const statement = sql`WITH ${ctes}
 SELECT c, 0 AS k, count(*) AS n${bv} FROM cohort GROUP BY ALL
 UNION ALL
 ${f.cumulative ? cumulativeReturns : returns}`;

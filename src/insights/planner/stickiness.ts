@@ -5,7 +5,9 @@ import type { SeriesNode, StickinessQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
 import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
-import { and, int, raw, sql } from './sql.js';
+import { and, int, raw, sql, type Sql } from './sql.js';
+import type { Cell, CellActors } from './cells.js';
+import { QueryError } from './errors.js';
 import { bucketSql, localUs } from './time-sql.js';
 
 export interface StickinessItem {
@@ -27,30 +29,61 @@ export interface StickinessResult {
 
 const CRITERIA_OPERATORS = { gte: '>=', lte: '<=', exact: '=' } as const;
 
-export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
-  refuseSeriesMath(query.series, 'stickiness');
-  const interval = query.interval ?? 'day';
-  const range = resolveRange(query.dateRange, interval, ctx);
-  const compare = query.compareFilter?.compare === true;
-  const runs: { node: SeriesNode; order: number; range: ResolvedRange; previous: boolean }[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
-  if (compare) {
+interface Run { node: SeriesNode; order: number; range: ResolvedRange; previous: boolean }
+
+function runsOf(query: StickinessQuery, ctx: PlanContext): Run[] {
+  const range = resolveRange(query.dateRange, query.interval ?? 'day', ctx);
+  const runs: Run[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
+  if (query.compareFilter?.compare === true) {
     const compareTo = query.compareFilter?.compare_to;
     const prev = compareTo ? shiftedRange(range, compareTo, ctx) : previousRange(range, ctx);
     runs.push(...query.series.map((node, order) => ({ node, order, range: prev, previous: true })));
   }
+  return runs;
+}
+
+// `active` (person, interval) and `act` (person, n: intervals they were active in) of a run.
+function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx: PlanContext): Sql {
   // An interval counts for a person when they did the event in it (PostHog's count() > 0),
   // or with stickinessCriteria a number of times that meets it.
   const criteria = query.stickinessFilter?.stickinessCriteria;
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
-  const statements = runs.map(({ node, order, range: r }) => {
-    const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
-    const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), interval, ctx.weekStart);
-    return sql`WITH active AS (SELECT e.person_id AS pid, ${bucket} AS b FROM ${eventsFrom(persons)} WHERE ${and([
-      ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
-    ])} GROUP BY pid, b HAVING ${having}),
-act AS (SELECT pid, count(*) AS n FROM active GROUP BY pid)
-SELECT n, count(*) AS persons FROM act GROUP BY n`;
-  });
+  const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
+  const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), query.interval ?? 'day', ctx.weekStart);
+  return sql`active AS (SELECT e.person_id AS pid, ${bucket} AS b, count(*) AS events FROM ${eventsFrom(persons)} WHERE ${and([
+    ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
+  ])} GROUP BY pid, b HAVING ${having}),
+act AS (SELECT pid, count(*) AS n, sum(events) AS events FROM active GROUP BY pid)`;
+}
+
+/**
+ * The persons behind a stickiness bar: those active in exactly `day` of the range's
+ * intervals, for one series and period; each with the events of theirs it counted.
+ */
+export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell: Cell): CellActors {
+  refuseSeriesMath(query.series, 'stickiness');
+  if (cell.series >= query.series.length) throw new QueryError(`series ${cell.series} is not one of the insight's ${query.series.length}`, 'source.series');
+  if (cell.previous && query.compareFilter?.compare !== true) throw new QueryError('The insight does not compare periods', 'source.compare');
+  const run = runsOf(query, ctx).find((r) => r.order === cell.series && r.previous === cell.previous)!;
+  const day = typeof cell.day === 'string' && /^[0-9]+$/.test(cell.day) ? Number(cell.day) : cell.day;
+  if (typeof day !== 'number' || day < 1 || day > run.range.buckets.length) {
+    throw new QueryError(`day must be the number of intervals, 1 to ${run.range.buckets.length}`, 'source.day');
+  }
+  return {
+    sql: sql`WITH ${activeCtes(query, run, ctx)} SELECT pid::VARCHAR AS actor, events AS event_count FROM act WHERE n = ${int(day)}`,
+    groupType: null, eventCount: true, appearances: false,
+  };
+}
+
+export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
+  refuseSeriesMath(query.series, 'stickiness');
+  const interval = query.interval ?? 'day';
+  const runs = runsOf(query, ctx);
+  const range = runs[0].range;
+  const compare = query.compareFilter?.compare === true;
+  const criteria = query.stickinessFilter?.stickinessCriteria;
+  const statements = runs.map((run) => sql`WITH ${activeCtes(query, run, ctx)}
+SELECT n, count(*) AS persons FROM act GROUP BY n`);
   const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,

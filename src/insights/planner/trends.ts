@@ -8,6 +8,7 @@ import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPerson
 import { bucketLabel, dayString, isoWithOffset, localToUs, previousRange, resolveRange, shiftedRange, type Interval, type ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
+import { firstTimeBase, FIRST_TIME_MATHS } from './first-time.js';
 import { rowExpression } from './hogql-row.js';
 import { literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
 import { propertyNumber, propertyText, type PropertySource } from './properties.js';
@@ -55,28 +56,36 @@ export interface TrendsResult {
 }
 
 const QUANTILES: Record<string, number> = { median: 0.5, p75: 0.75, p90: 0.9, p95: 0.95, p99: 0.99 };
-const ACTIVE_WINDOW: Record<string, number> = { weekly_active: 7, monthly_active: 30 };
+export const ACTIVE_WINDOW: Record<string, number> = { weekly_active: 7, monthly_active: 30 };
 
-function mathOf(node: SeriesNode): string {
+/** avg_count_per_actor → avg (and min, max, median, p75…p99); null for the other maths. */
+export function countPerActor(math: string): string | null {
+  const m = /^(avg|min|max|median|p75|p90|p95|p99)_count_per_actor$/.exec(math);
+  return m ? m[1] : null;
+}
+
+export function mathOf(node: SeriesNode): string {
   return node.math ?? 'total';
 }
 
 // math unique_group counts the keys of one group type (its index, 0 to 4).
-function groupTypeIndex(node: SeriesNode, index: number): number {
+export function groupTypeIndex(node: SeriesNode, index: number): number {
   const n = node.math_group_type_index;
   if (n === null || n === undefined) throw new QueryError('Math "unique_group" needs a math_group_type_index', `series.${index}.math_group_type_index`);
   return n;
 }
 
-function mathProperty(node: SeriesNode, index: number): { source: PropertySource; key: string } | null {
+export function mathProperty(node: SeriesNode, index: number): { source: PropertySource; key: string } | null {
   const math = mathOf(node);
   if (!['sum', 'avg', 'min', 'max', ...Object.keys(QUANTILES)].includes(math)) return null;
   if (!node.math_property) throw new QueryError(`Math "${math}" needs a math_property`, `series.${index}.math_property`);
   return { source: node.math_property_type === 'person_properties' ? 'person' : 'event', key: node.math_property };
 }
 
-/** The aggregate over CTE `base` (columns pid, sid, x). */
+/** The aggregate over CTE `base` (columns pid, sid, x), or for the count-per-actor maths over `per` (c: an actor's events). */
 function aggregateSql(math: string): Sql {
+  const perActor = countPerActor(math);
+  if (perActor !== null) return QUANTILES[perActor] === undefined ? raw(`coalesce(${perActor}(c), 0)`) : sql`coalesce(quantile_cont(c, ${float(QUANTILES[perActor])}), 0)`;
   switch (math) {
     case 'total': return raw('count(*)');
     case 'dau': return raw('count(DISTINCT pid)');
@@ -91,14 +100,14 @@ function aggregateSql(math: string): Sql {
   }
 }
 
-interface SeriesRun {
+export interface SeriesRun {
   node: SeriesNode;
   order: number;
   range: ResolvedRange;
   previous: boolean;
 }
 
-function seriesWhere(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, fromUs: number): Sql {
+export function seriesWhere(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, fromUs: number): Sql {
   return and([
     ...scopeWhere(ctx, fromUs, run.range.toUs),
     ...nodeWhere(run.node, ctx, `series.${run.order}`),
@@ -140,21 +149,33 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
   }
 
   if (math === 'hogql') return hogqlMathStatement(query, run, ctx, breakdown, totalValue, persons, local);
+  if (FIRST_TIME_MATHS.has(math)) {
+    const b = totalValue ? raw('') : sql`${bucketSql(localUs(raw('t'), range.segments, range.fromUs - 31 * DAY_MS * 1000, range.toUs), range.interval, ctx.weekStart)} AS b, `;
+    return sql`WITH first AS (${firstTimeBase(query, run, ctx)}) SELECT ${b}count(*) AS v FROM first GROUP BY ALL`;
+  }
 
   const cols: Sql[] = [];
   if (!totalValue) cols.push(sql`${bucketSql(local, range.interval, ctx.weekStart)} AS b`);
   if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
-  if (math === 'dau') cols.push(sql`${actor.id} AS pid`);
+  const perActor = countPerActor(math) !== null;
+  if (math === 'dau' || perActor) cols.push(sql`${actor.id} AS pid`);
   if (math === 'unique_session') cols.push(raw('e.session_id AS sid'));
   if (math === 'unique_group') cols.push(sql`${propertyText('event', `$group_${groupTypeIndex(node, run.order)}`)} AS g`);
   if (prop) cols.push(sql`${propertyNumber(prop.source, prop.key)} AS x`);
   if (cols.length === 0) cols.push(raw('1 AS one'));
-  const counted = math === 'dau' ? actor.where : [];
+  const counted = math === 'dau' || perActor ? actor.where : [];
   const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${and([seriesWhere(query, run, ctx, range.fromUs), ...counted])}`;
   const select: Sql[] = [];
   if (!totalValue) select.push(raw('b'));
   if (breakdown) select.push(sql`${foldedValueSql(breakdown)} AS bv`);
   select.push(sql`${aggregateSql(math)} AS v`);
+  if (perActor) {
+    // Each actor's events per bucket (and value), then the aggregate over the actors.
+    const keys = [...(totalValue ? [] : [raw('b')]), ...(breakdown ? [sql`${foldedValueSql(breakdown)} AS bv`] : [])];
+    const per = sql`SELECT ${join([...keys, raw('pid'), raw('count(*) AS c')], ', ')} FROM base GROUP BY ALL`;
+    const outer = [...(totalValue ? [] : [raw('b')]), ...(breakdown ? [raw('bv')] : []), sql`${aggregateSql(math)} AS v`];
+    return sql`WITH base AS (${base}), per AS (${per}) SELECT ${join(outer, ', ')} FROM per GROUP BY ALL`;
+  }
   return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM base GROUP BY ALL`;
 }
 

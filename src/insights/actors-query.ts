@@ -1,0 +1,129 @@
+// PostHog's ActorsQuery: the persons (or groups) behind a number, or persons directly.
+//   ActorsQuery { source?, select?, search?, properties?, fixedProperties?, orderBy?, limit?, offset? }
+//   source: InsightActorsQuery { source: an insight query, series?, day?, breakdown?, compare?,
+//             interval? (retention's cohort row), status? (lifecycle's) }
+//        or FunnelsActorsQuery { source: a FunnelsQuery, funnelStep (k: reached step k, -k:
+//             dropped off at step k), funnelStepBreakdown? }
+// An InsightActorsQuery or FunnelsActorsQuery posted on its own is read as the ActorsQuery
+// around it. Fields PostHog has that hedgerow does not honour are refused naming them.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { QueryError } from './planner/errors.js';
+import type { FunnelsQuery, LifecycleQuery, RetentionQuery, StickinessQuery, TrendsQuery } from './schemas.js';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Properties = Nullable(Type.Union([Type.Array(Type.Any()), Type.Object({}, { additionalProperties: true })]));
+const BreakdownCell = Nullable(Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]))]));
+
+export const ACTORS_MAX_LIMIT = 10_000;
+
+const ActorsQuerySchema = Type.Object({
+  kind: Type.Literal('ActorsQuery'),
+  source: Nullable(Type.Object({ kind: Type.String() }, { additionalProperties: true })),
+  select: Nullable(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 50 })),
+  search: Nullable(Type.String()),
+  properties: Properties,
+  fixedProperties: Properties,
+  orderBy: Nullable(Type.Array(Type.String({ minLength: 1 }), { maxItems: 10 })),
+  limit: Nullable(Type.Integer({ minimum: 1, maximum: ACTORS_MAX_LIMIT })),
+  offset: Nullable(Type.Integer({ minimum: 0 })),
+});
+
+const InsightActorsSchema = Type.Object({
+  kind: Type.Literal('InsightActorsQuery'),
+  source: Type.Object({ kind: Type.String() }, { additionalProperties: true }),
+  series: Nullable(Type.Integer({ minimum: 0 })),
+  day: Nullable(Type.Union([Type.String({ minLength: 1 }), Type.Integer({ minimum: 1 })])),
+  breakdown: BreakdownCell,
+  compare: Nullable(Type.Union([Type.Literal('current'), Type.Literal('previous')])),
+  interval: Nullable(Type.Integer({ minimum: 0 })),
+  status: Nullable(Type.Union([Type.Literal('new'), Type.Literal('returning'), Type.Literal('resurrecting'), Type.Literal('dormant')])),
+  // A funnel's step, as a FunnelsActorsQuery names it (its source must then be a FunnelsQuery).
+  funnelStep: Nullable(Type.Integer()),
+  funnelStepBreakdown: BreakdownCell,
+});
+
+const FunnelsActorsSchema = Type.Object({
+  kind: Type.Literal('FunnelsActorsQuery'),
+  source: Type.Object({ kind: Type.String() }, { additionalProperties: true }),
+  funnelStep: Nullable(Type.Integer()),
+  funnelStepBreakdown: BreakdownCell,
+});
+
+// Accepted and without effect on the rows: how PostHog's client tags or draws a query.
+// includeRecordings: hedgerow stores no recordings, so matched_recordings is always empty.
+const PRESENTATION = new Set(['version', 'tags', 'response', 'modifiers', 'includeRecordings']);
+// PostHog's fields hedgerow does not compute: refused unless absent or null.
+const REFUSED: Record<string, readonly string[]> = {
+  ActorsQuery: [],
+  InsightActorsQuery: ['breakdowns'],
+  FunnelsActorsQuery: ['funnelTrendsDropOff', 'funnelTrendsEntrancePeriodStart', 'funnelCustomSteps'],
+};
+
+type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery;
+const INSIGHT_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'LifecycleQuery', 'StickinessQuery']);
+
+export type InsightActorsSource =
+  | (Omit<Static<typeof InsightActorsSchema>, 'source'> & { source: InsightQuery })
+  | (Omit<Static<typeof FunnelsActorsSchema>, 'source'> & { source: FunnelsQuery });
+
+export type ActorsQuery = Omit<Static<typeof ActorsQuerySchema>, 'source'> & { source?: InsightActorsSource | null };
+
+const CHECKS = new Map<string, { Check(v: unknown): boolean; Errors(v: unknown): { First(): { path: string; message: string } | undefined } }>([
+  ['ActorsQuery', TypeCompiler.Compile(ActorsQuerySchema)],
+  ['InsightActorsQuery', TypeCompiler.Compile(InsightActorsSchema)],
+  ['FunnelsActorsQuery', TypeCompiler.Compile(FunnelsActorsSchema)],
+]);
+
+const KNOWN: Record<string, Set<string>> = {
+  ActorsQuery: new Set(Object.keys(ActorsQuerySchema.properties)),
+  InsightActorsQuery: new Set(Object.keys(InsightActorsSchema.properties)),
+  FunnelsActorsQuery: new Set(Object.keys(FunnelsActorsSchema.properties)),
+};
+
+export const isActorsKind = (kind: unknown): boolean => kind === 'ActorsQuery' || kind === 'InsightActorsQuery' || kind === 'FunnelsActorsQuery';
+
+// `prefix` + a field of this node: what a 400 names.
+function checked(node: Record<string, unknown>, kind: string, prefix: string): void {
+  for (const [key, value] of Object.entries(node)) {
+    if (KNOWN[kind].has(key) || PRESENTATION.has(key)) continue;
+    if (REFUSED[kind].includes(key) && (value === null || value === undefined)) continue;
+    throw new QueryError(REFUSED[kind].includes(key) ? `${key} is not supported by hedgerow in ${kind}` : `Unknown field ${key} in ${kind}`, `${prefix}${key}`);
+  }
+  const check = CHECKS.get(kind)!;
+  if (!check.Check(node)) {
+    const first = check.Errors(node).First();
+    const attr = first ? first.path.replace(/^\//, '').replace(/\//g, '.') : '';
+    throw new QueryError(first ? `${first.message}${attr ? ` at ${prefix}${attr}` : ''}` : `Invalid ${kind}`, attr ? `${prefix}${attr}` : null);
+  }
+}
+
+/**
+ * An ActorsQuery (or an insight actors query on its own, read as the ActorsQuery around it),
+ * its insight parsed with `parseInsight` (schemas.ts parseQuery); a bad field is a QueryError
+ * naming it from the ActorsQuery (e.g. source.source.series.0.math).
+ */
+export function parseActorsQuery(node: Record<string, unknown>, parseInsight: (q: unknown) => unknown): ActorsQuery {
+  if (node.kind !== 'ActorsQuery') return parseActorsQuery({ kind: 'ActorsQuery', source: node }, parseInsight);
+  checked(node, 'ActorsQuery', '');
+  const source = node.source as Record<string, unknown> | null | undefined;
+  if (source === null || source === undefined) return node as unknown as ActorsQuery;
+  if (source.kind !== 'InsightActorsQuery' && source.kind !== 'FunnelsActorsQuery') {
+    throw new QueryError(`ActorsQuery's source must be an InsightActorsQuery or a FunnelsActorsQuery, not ${JSON.stringify(source.kind)}`, 'source.kind');
+  }
+  checked(source, source.kind, 'source.');
+  let inner = source.source as Record<string, unknown>;
+  if (inner.kind === 'InsightVizNode' && typeof inner.source === 'object' && inner.source !== null) inner = inner.source as Record<string, unknown>;
+  if (!INSIGHT_KINDS.has(String(inner.kind))) {
+    throw new QueryError(`An insight actors query's source must be one of ${[...INSIGHT_KINDS].join(', ')}`, 'source.source.kind');
+  }
+  if (source.kind === 'FunnelsActorsQuery' && inner.kind !== 'FunnelsQuery') throw new QueryError('A FunnelsActorsQuery\'s source must be a FunnelsQuery', 'source.source.kind');
+  let parsed: unknown;
+  try {
+    parsed = parseInsight(inner);
+  } catch (err) {
+    if (err instanceof QueryError) throw new QueryError(err.message, `source.source${err.attr ? `.${err.attr}` : ''}`);
+    throw err;
+  }
+  return { ...(node as unknown as ActorsQuery), source: { ...source, source: parsed } as unknown as InsightActorsSource };
+}
