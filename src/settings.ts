@@ -125,6 +125,10 @@ export const SETTINGS = {
       env: 'HEDGEROW_HOGQL_PARSER', values: ['warm', 'lazy'], default: 'warm',
       doc: 'the aggregation worker\'s HogQL parser: warm, started and run over typical queries when the worker starts (the first HogQL does not wait about a second for it); lazy, started by the first HogQL',
     }),
+    cohortIntervalMs: whole({
+      env: 'HEDGEROW_COHORT_INTERVAL_MS', min: 1, default: 3_600_000,
+      doc: 'how old a dynamic cohort\'s count may grow before it is calculated again (ms); a new or changed cohort is calculated within a second',
+    }),
   },
   exports: {
     workers: whole({ env: 'HEDGEROW_EXPORT_WORKERS', min: 1, max: 64, default: 1, doc: 'threads rendering export files (charts, PDFs, spreadsheets)' }),

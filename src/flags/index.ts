@@ -26,4 +26,6 @@ export { FlagFiltersSchema, validateFlagFilters } from './schemas.js';
 export type { FilterValidationError, FlagFilters } from './schemas.js';
 export type * from './types.js';
 export type { FlagsTables } from './tables.js';
-export { cohortById, staticCohortMembers } from './definitions/store.js';
+export { cohortById, projectCohorts, staticCohortMembers } from './definitions/store.js';
+export type { StoredCohort } from './definitions/types.js';
+export { recordCohortCalculation } from './definitions/commands.js';

@@ -62,11 +62,12 @@ export const ActionsNodeSchema = Type.Object({
 // A series: the events of one name (or all), or those matching an action.
 const SeriesNodeSchema = Type.Union([EventsNodeSchema, ActionsNodeSchema]);
 
-const BreakdownValue = Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 1 })]);
+// A property (or a one-element list of it); a cohort breakdown's cohort ids and "all".
+const BreakdownValue = Type.Union([Type.String(), Type.Integer(), Type.Array(Type.Union([Type.String(), Type.Integer()]), { minItems: 1 })]);
 
 export const BreakdownFilterSchema = Type.Object({
   breakdown: Nullable(BreakdownValue),
-  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group')])),
+  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group'), Type.Literal('cohort')])),
   // breakdown_type group: the group type whose property the breakdown reads.
   breakdown_group_type_index: Nullable(Type.Integer({ minimum: 0, maximum: 4 })),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),

@@ -8,12 +8,14 @@ import type { LogTables } from '../log/tables.js';
 import type { InsightsTables } from './tables.js';
 import type { ActionsTables } from '../actions/index.js';
 import type { FlagsTables } from '../flags/index.js';
+import type { PersonsTables } from '../persons/index.js';
 import { openStatuses } from './api/kv-statuses.js';
 import { createInsightsApi, type InsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
 
-// Actions are read for the series that name them, cohorts for the filters that name them.
-export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables & FlagsTables;
+// Actions are read for the series that name them, cohorts for the filters that name them,
+// persons for the members of a cohort.
+export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables & FlagsTables & PersonsTables;
 
 export interface InsightsProvides {
   service: QueryService;
@@ -34,6 +36,7 @@ export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: U
   const insights = createInsightsApi({
     auth, store: ctx.store, writes: ctx.writes, tenancy, dataDir: config.dataDir, logId: ctx.eventLog.id, queryTimeoutMs: config.insights.queryTimeoutMs,
     engine: engine ?? undefined, statuses, onStatusError: warnStatus,
+    cohortIntervalMs: config.insights.cohortIntervalMs, onCohortError: (err) => log.warn('cohort calculation', { error: err.message }),
   });
   return { provides: { service: insights.service, linkDashboards: insights.linkDashboards, present: insights.present }, routes: insights.routes, close: () => insights.close() };
 }

@@ -4,10 +4,11 @@
 export { createPersonStep, DROPPED, type EventPreparation } from './step.js';
 export {
   groupByKey, groupProperties, groupTypeMapping, hashKeyOverrides, personByDistinctId, personByUuid,
-  personRecordByDistinctId, personRowBytes, resolvePersonUuid, wholePersonOfRow,
+  personRecordByDistinctId, personRowBytes, personsNewestFirst, resolvePersonUuid, wholePersonOfRow,
 } from './store.js';
 export { groupIdentifyFields } from './groups.js';
 export { applyPersonOperation } from './operations.js';
 export { personOperations, type PersonOperations } from './operation-writer.js';
 export { personUuid } from './person-uuid.js';
 export type { DistinctIdRecord, GroupRecord, PersonRecord, PersonsTables } from './tables.js';
+export { presentPerson } from './present.js';

@@ -1,7 +1,9 @@
 // Cohort property filters in insights: a dynamic cohort's members are the persons whose
 // properties meet its conditions now (nested cohorts too), a static cohort's are the persons
-// behind its distinct ids; `not_in` keeps everyone else. Behavioural cohorts (not computed by
-// hedgerow yet) and cohorts that name themselves are refused naming the filter.
+// behind its distinct ids; `not_in` keeps everyone else. Behavioural cohorts are the persons
+// whose events meet them (performed, a number of times, for the first time, in a window, with
+// event filters); the kinds hedgerow does not compute and cohorts that name themselves are
+// refused naming the field.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResolvedCohort } from '../../src/insights/planner/properties.js';
@@ -14,22 +16,36 @@ const NOW = '2024-06-10T12:00:00Z';
 const group = (type: 'AND' | 'OR', ...values: unknown[]) => ({ type, values });
 const personFilter = (key: string, operator: string, value: unknown) => ({ key, operator, value, type: 'person' });
 const cohortFilter = (id: number, operator = 'in') => ({ key: 'id', type: 'cohort', value: id, operator });
+const behavioural = (value: string, key: string, more: Record<string, unknown> = {}) => ({ type: 'behavioral', value, key, event_type: 'events', ...more });
 const dynamic = (id: number, properties: unknown): ResolvedCohort => ({ id, is_static: false, properties, distinctIds: [] });
 
 const COHORTS: Record<string, ResolvedCohort> = Object.fromEntries([
-  dynamic(10, group('OR', group('AND', personFilter('plan', 'exact', 'pro')))),
+  { ...dynamic(10, group('OR', group('AND', personFilter('plan', 'exact', 'pro')))), name: 'Pro' },
   { id: 11, is_static: true, properties: null, distinctIds: ['user-2', 'nobody-here'] },
   dynamic(12, group('OR', group('AND', cohortFilter(11)), group('AND', personFilter('email', 'icontains', 'corp')))),
   dynamic(13, group('AND', group('AND', { key: '$pageview', type: 'behavioral', value: 'performed_event', event_type: 'events' }))),
   dynamic(14, group('AND', cohortFilter(14))),
   // A person property with a date operator: the runner resolves its values first.
   dynamic(15, group('AND', personFilter('signed_up', 'is_date_before', '2024-02-01'))),
+  dynamic(16, group('AND', behavioural('performed_event_multiple', '$pageview', { operator: 'gte', operator_value: 2, time_value: 30, time_interval: 'day' }))),
+  dynamic(17, group('AND', behavioural('performed_event_multiple', '$pageview', { operator: 'lte', operator_value: 1, time_value: 30, time_interval: 'day' }))),
+  dynamic(18, group('AND', behavioural('performed_event', 'purchase', { explicit_datetime: '-7d', event_filters: [{ key: 'amount', operator: 'gt', value: 10, type: 'event' }] }))),
+  dynamic(19, group('AND', behavioural('performed_event', 'purchase', { explicit_datetime: '-7d', event_filters: [{ key: 'amount', operator: 'gt', value: 100, type: 'event' }] }))),
+  dynamic(20, group('AND', behavioural('performed_event_first_time', '$pageview', { time_value: 3, time_interval: 'day' }))),
+  dynamic(21, group('AND', behavioural('performed_event_first_time', '$pageview', { time_value: 1, time_interval: 'month' }))),
+  dynamic(22, group('AND', personFilter('plan', 'exact', 'pro'), behavioural('performed_event', 'purchase', { negation: true }))),
+  dynamic(23, group('AND', behavioural('performed_event_regularly', '$pageview', { time_value: 3, time_interval: 'day' }))),
+  dynamic(24, group('AND', behavioural('performed_event', '1', { event_type: 'actions' }))),
 ].map((c) => [String(c.id), c]));
 
 storePerSuite(s, async (opened) => {
   store = opened;
   await store.loader.load({
-    events: [1, 2, 3].map((n) => ev(n, '$pageview', '2024-06-03T10:00:00Z')),
+    events: [
+      ...[1, 2, 3].map((n) => ev(n, '$pageview', '2024-06-03T10:00:00Z')),
+      ev(1, '$pageview', '2024-06-08T10:00:00Z'), ev(1, '$pageview', '2024-05-01T10:00:00Z'),
+      ev(3, 'purchase', '2024-06-09T10:00:00Z', { amount: 50 }),
+    ],
     persons: [
       { project_id: PROJECT, id: person(1), created_at: '2024-01-01T00:00:00Z', properties: { plan: 'pro', email: 'a@corp.com', signed_up: '2024-01-15' } },
       { project_id: PROJECT, id: person(2), created_at: '2024-01-01T00:00:00Z', properties: { plan: 'free', email: 'b@gmail.com', signed_up: '2024-03-01' } },
@@ -62,15 +78,80 @@ s('a cohort that names another, and one decided by a date operator', async () =>
   assert.is(await users([cohortFilter(15)]), 1);
 });
 
-s('behavioural cohorts, cohorts naming themselves and unknown cohorts are refused', async () => {
-  for (const [id, message] of [[13, /behavioral filters/], [14, /names itself/], [99, /Cohort 99 does not exist/]] as const) {
+s('behavioural cohorts: performed an event, in a window, a number of times, for the first time, with event filters', async () => {
+  assert.is(await users([cohortFilter(13)]), 3);
+  assert.is(await users([cohortFilter(13, 'not_in')]), 0);
+  // user-1 viewed twice in the last 30 days (a third view is older); the others once.
+  assert.is(await users([cohortFilter(16)]), 1);
+  assert.is(await users([cohortFilter(17)]), 2);
+  // user-3 bought for 50 two days ago: more than 10, not more than 100.
+  assert.is(await users([cohortFilter(18)]), 1);
+  assert.is(await users([cohortFilter(19)]), 0);
+  // Nobody's first view falls in the last 3 days; everyone's in the last month but user-1's (May 1st is older).
+  assert.is(await users([cohortFilter(20)]), 0);
+  assert.is(await users([cohortFilter(21)]), 2);
+  // Pro and did not buy: user-1 (user-3 bought).
+  assert.is(await users([cohortFilter(22)]), 1);
+});
+
+s('behavioural kinds hedgerow does not compute, cohorts naming themselves and unknown cohorts are refused naming the field', async () => {
+  const refusals = [
+    [23, /behavioral filters "performed_event_regularly"/, /values\.0\.value$/], [24, /on actions/, /event_type$/],
+    [14, /names itself/, null], [99, /Cohort 99 does not exist/, null],
+  ] as const;
+  for (const [id, message, attr] of refusals) {
     try {
       await users([cohortFilter(id)]);
       assert.unreachable(`cohort ${id} was accepted`);
     } catch (err) {
       assert.match((err as Error).message, message);
+      if (attr) assert.match(String((err as { attr?: unknown }).attr), attr);
     }
   }
+});
+
+s('cohort breakdowns in trends: an event counts once for each listed cohort its person is in, "all" for everyone', async () => {
+  const r = await run(store, {
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], trendsFilter: { display: 'BoldNumber' },
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 11, 'all'] },
+  }, { now: NOW, cohorts: COHORTS });
+  const items = r.results as { breakdown_value: unknown; label: string; aggregated_value: number }[];
+  assert.equal(items.map((i) => [i.breakdown_value, i.label, i.aggregated_value]), [['all', 'all users', 4], [10, 'Pro', 3], [11, 'Cohort 11', 1]]);
+  // Per day, the same split.
+  const daily = await run(store, {
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }],
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10] },
+  }, { now: NOW, cohorts: COHORTS });
+  const [pro] = daily.results as { breakdown_value: unknown; data: number[] }[];
+  assert.is(pro.breakdown_value, 10);
+  assert.equal(pro.data, [0, 0, 2, 0, 0, 0, 0, 1, 0, 0]);
+});
+
+s('cohort breakdowns in funnels: each cohort its own funnel; retention and unknown cohorts refused naming the field', async () => {
+  const r = await run(store, {
+    kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
+    dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 'all'] },
+  }, { now: NOW, cohorts: COHORTS });
+  const lists = r.results as { breakdown_value: unknown; count: number }[][];
+  assert.equal(lists.map((steps) => [steps[0].breakdown_value, ...steps.map((x) => x.count)]), [['all', 3, 1], [10, 2, 1]]);
+  const refusal = async (query: unknown, attr: string) => {
+    try {
+      await run(store, query, { now: NOW, cohorts: COHORTS });
+      assert.unreachable('accepted');
+    } catch (err) {
+      assert.is((err as { attr?: unknown }).attr, attr);
+    }
+  };
+  await refusal({
+    kind: 'RetentionQuery', retentionFilter: { targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } },
+    breakdownFilter: { breakdown_type: 'cohort', breakdown: [10] },
+  }, 'breakdownFilter.breakdown_type');
+  await refusal({
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 98] },
+  }, 'breakdownFilter.breakdown.1');
+  await refusal({
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'event', breakdown: ['$browser', '$os'] },
+  }, 'breakdownFilter.breakdown');
 });
 
 s.run();

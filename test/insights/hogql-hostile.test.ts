@@ -180,4 +180,22 @@ s('no 5xx, and the store is intact', async () => {
   assert.ok(statuses.every((code) => code === 200 || code === 400), statuses.join(','));
 });
 
+s('cohorts keep to their project: another project\'s cohort is not found, cohort_people holds this project\'s members only', async () => {
+  const theirs = await api('POST', `/api/projects/${other.id}/cohorts/`, t.personalKey, { name: 'Victims', filters: { properties: { type: 'AND', values: [
+    { type: 'behavioral', key: 'secret-b', value: 'performed_event', event_type: 'events' },
+  ] } } });
+  assert.is(theirs.status, 201, JSON.stringify(theirs.body));
+  const mine = await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, { name: 'Everyone here', filters: { properties: { type: 'AND', values: [
+    { type: 'behavioral', key: '$pageview', value: 'performed_event', event_type: 'events' },
+  ] } } });
+  assert.is(mine.status, 201, JSON.stringify(mine.body));
+  await refused(`select count() from persons where id in cohort ${theirs.body.id}`, /Could not find a cohort/);
+  await refused("select count() from events where inCohort('Victims')", /Could not find a cohort/);
+  // 'shared' is a distinct id in both projects: here, the person of this project only.
+  assert.equal(await rows('select cohort_id, count() from cohort_people group by cohort_id'), [[mine.body.id, 2]]);
+  assert.equal(await rows(`select count() from cohort_people where cohort_id = ${theirs.body.id}`), [[0]]);
+  const members = await api('GET', `/api/projects/${t.projectId}/cohorts/${theirs.body.id}/persons/`, t.personalKey);
+  assert.is(members.status, 404);
+});
+
 s.run();

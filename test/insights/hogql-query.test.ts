@@ -574,4 +574,111 @@ h('HogQL in the background: async, poll, cancel as the other kinds', async () =>
   assert.is((await api('DELETE', `/api/environments/${t.projectId}/query/${again.body.query_status.id}/`, t.personalKey)).status, 204);
 });
 
+h('cohorts in HogQL: IN COHORT by id or name, inCohort/notInCohort, the cohort_people table', async () => {
+  const cohort = async (body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const pro = await cohort({ name: 'Pro', filters: { properties: { type: 'AND', values: [{ type: 'person', key: 'plan', operator: 'exact', value: 'pro' }] } } });
+  const bigBuyers = await cohort({ name: 'Big buyers', filters: { properties: { type: 'AND', values: [{
+    type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events', explicit_datetime: '2024-06-01',
+    event_filters: [{ key: 'price', operator: 'gt', value: 10, type: 'event' }],
+  }] } } });
+  const two = await cohort({ name: 'Static two', is_static: true, distinct_ids: ['user-2'] });
+  assert.equal(await rows(`select count() from persons where id in cohort ${pro}`), [[1]]);
+  assert.equal(await rows("select properties.email from persons where id in cohort 'Pro'"), [['one@example.com']]);
+  assert.equal(await rows(`select distinct_id from events where event = 'purchase' and inCohort(${bigBuyers})`), [['user-2']]);
+  assert.equal(await rows(`select distinct_id from events where event = 'purchase' and notInCohort(${pro})`), [['user-2']]);
+  assert.equal(await rows("select distinct_id from events where event = 'purchase' and person_id not in cohort 'Static two'"), [['user-1']]);
+  assert.equal(await rows('select cohort_id, count() from cohort_people group by cohort_id order by cohort_id'), [[pro, 1], [bigBuyers, 1], [two, 1]]);
+  assert.equal(await rows(`select person.properties.email from cohort_people where cohort_id = ${pro}`), [['one@example.com']]);
+  assert.equal(await rows(`select count() from cohort_people c join persons p on p.id = c.person_id where c.cohort_id = ${two}`), [[1]]);
+  await refused('select count() from persons where id in cohort 999999', /Could not find a cohort with the id 999999/);
+  await refused("select count() from events where inCohort('nobody')", /Could not find a cohort with the name "nobody"/);
+});
+
+h('cohorts calculated (count, last_calculation, errors) and their members listed, paged and exported as CSV', async () => {
+  const create = async (body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body;
+  };
+  const buyers = await create({ name: 'Buyers', filters: { properties: { type: 'AND', values: [
+    { type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events' },
+  ] } } });
+  // Calculated once created: PostHog's fields say so until it is done.
+  assert.is(buyers.is_calculating, true);
+  assert.is(buyers.count, null);
+  const unsupported = await create({ name: 'Regulars', filters: { properties: { type: 'AND', values: [
+    { type: 'behavioral', key: '$pageview', value: 'performed_event_regularly', event_type: 'events', time_value: 1, time_interval: 'day', total_periods: 3, min_periods: 2 },
+  ] } } });
+  const settled = (id: number) => eventually(async () => {
+    const r = await api('GET', `/api/projects/${t.projectId}/cohorts/${id}/`, t.personalKey);
+    return r.body.is_calculating === false ? r.body : null;
+  });
+  const done = await settled(buyers.id);
+  assert.is(done.count, 2);
+  assert.is(done.errors_calculating, 0);
+  assert.ok(Date.parse(done.last_calculation) >= Date.parse(buyers.created_at));
+  const failed = await settled(unsupported.id);
+  assert.is(failed.count, null);
+  assert.is(failed.errors_calculating, 1);
+  assert.is(failed.last_calculation, null);
+  // New filters: calculated again.
+  const changed = await api('PATCH', `/api/projects/${t.projectId}/cohorts/${buyers.id}/`, t.personalKey, { filters: { properties: { type: 'AND', values: [
+    { type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events', event_filters: [{ key: 'price', operator: 'gt', value: 10, type: 'event' }] },
+  ] } } });
+  assert.is(changed.body.is_calculating, true);
+  assert.is((await settled(buyers.id)).count, 1);
+
+  // Members: both buyers before the change; now the one who spent more than 10.
+  const all = await create({ name: 'Everyone who bought', filters: { properties: { type: 'AND', values: [
+    { type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events' },
+  ] } } });
+  const page = await api('GET', `/api/projects/${t.projectId}/cohorts/${all.id}/persons/?limit=1`, t.personalKey);
+  assert.is(page.status, 200, JSON.stringify(page.body));
+  assert.is(page.body.results.length, 1);
+  assert.match(page.body.next, /offset=1/);
+  assert.is(page.body.previous, null);
+  const second = await api('GET', `/api/projects/${t.projectId}/cohorts/${all.id}/persons/?limit=1&offset=1`, t.personalKey);
+  assert.is(second.body.results.length, 1);
+  assert.is(second.body.next, null);
+  const ids = [...page.body.results, ...second.body.results].flatMap((p: { distinct_ids: string[] }) => p.distinct_ids.filter((d) => d.startsWith('user-'))).sort();
+  assert.equal(ids, ['user-1', 'user-2']);
+  const first = page.body.results[0];
+  for (const field of ['id', 'uuid', 'name', 'distinct_ids', 'properties', 'created_at', 'is_identified']) assert.ok(field in first, field);
+  const big = await api('GET', `/api/projects/${t.projectId}/cohorts/${buyers.id}/persons/`, t.personalKey);
+  assert.equal(big.body.results.map((p: { distinct_ids: string[] }) => p.distinct_ids), [['user-2']]);
+
+  const csv = await fetch(`${t.url}/api/projects/${t.projectId}/cohorts/${all.id}/persons/?format=csv`, { headers: { authorization: `Bearer ${t.personalKey}` } });
+  assert.is(csv.status, 200);
+  assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+  const lines = (await csv.text()).trim().split('\r\n');
+  const header = lines[0].split(',');
+  for (const column of ['id', 'uuid', 'name', 'distinct_ids.0', 'properties.email', 'created_at']) assert.ok(header.includes(column), `${column} in ${lines[0]}`);
+  assert.is(lines.length, 3);
+  assert.ok(lines.some((l) => l.includes('one@example.com')));
+  assert.is((await api('GET', `/api/projects/${t.projectId}/cohorts/999999/persons/`, t.personalKey)).status, 404);
+
+  // A static cohort uploaded as CSV naming persons by email or by person UUID: each person's distinct ids join.
+  const upload = async (csv: string) => {
+    const form = new FormData();
+    form.append('name', 'Uploaded');
+    form.append('is_static', 'true');
+    form.append('csv', new Blob([csv], { type: 'text/csv' }), 'people.csv');
+    const r = await fetch(`${t.url}/api/projects/${t.projectId}/cohorts/`, { method: 'POST', body: form, headers: { authorization: `Bearer ${t.personalKey}` } });
+    const body = (await r.json()) as { id: number; count: number };
+    assert.is(r.status, 201, JSON.stringify(body));
+    return body;
+  };
+  const byEmail = await upload('Email\none@example.com\nnobody@example.com\n');
+  assert.is(byEmail.count, 2);
+  assert.equal(await rows(`select properties.email from persons where id in cohort ${byEmail.id}`), [['one@example.com']]);
+  const [[user2]] = await rows("select person_id from events where distinct_id = 'user-2' limit 1") as [[string]];
+  const byPerson = await upload(`person_id\n${user2}\n`);
+  assert.is(byPerson.count, 1);
+  assert.equal(await rows(`select distinct distinct_id from events where person_id in cohort ${byPerson.id}`), [['user-2']]);
+});
+
 h.run();

@@ -28,6 +28,8 @@ export interface ResourceSpec<R> {
   // The API shape of a record, made once per request (it may read what every record of a
   // list page shares, or the request's query: insights calculate their results).
   presenter(ctx: ProjectContext, req: HttpRequest): (record: R) => unknown | Promise<unknown>;
+  // How a create or update body is read (default: a JSON object; cohorts take forms too).
+  body?(req: HttpRequest): JsonBody;
   // Another rendering of a list page (insights' ?format=csv), or null for the JSON envelope.
   renderList?(req: HttpRequest, ctx: ProjectContext, shown: readonly unknown[]): HttpResponse | null;
 }
@@ -52,7 +54,7 @@ export function resourceRoutes<R>(auth: ManagementAuth, spec: ResourceSpec<R>): 
     }),
     ...auth.projectRoutes({
       methods: ['POST'], path, scope,
-      handler: async (req, ctx) => json(201, await spec.presenter(ctx, req)(await spec.create(jsonObject(req), ctx))),
+      handler: async (req, ctx) => json(201, await spec.presenter(ctx, req)(await spec.create((spec.body ?? jsonObject)(req), ctx))),
     }),
     ...auth.projectRoutes({
       methods: ['GET'], path: one, scope,
@@ -60,7 +62,7 @@ export function resourceRoutes<R>(auth: ManagementAuth, spec: ResourceSpec<R>): 
     }),
     ...auth.projectRoutes({
       methods: ['PATCH'], path: one, scope,
-      handler: async (req, ctx) => json(200, await spec.presenter(ctx, req)(await spec.update(recordOf(req, ctx), jsonObject(req), ctx))),
+      handler: async (req, ctx) => json(200, await spec.presenter(ctx, req)(await spec.update(recordOf(req, ctx), (spec.body ?? jsonObject)(req), ctx))),
     }),
     ...auth.projectRoutes({
       methods: ['DELETE'], path: one, scope,

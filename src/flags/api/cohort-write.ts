@@ -1,8 +1,8 @@
 // Creating and updating a cohort: PostHog's serializer fields in its order, filters
 // checked unless the cohort is static, and on update the rules that protect flags
 // (no deleting a cohort active flags use, no event filters in one they use, no loops).
-// Static cohorts take their members as `distinct_ids` (hedgerow's JSON form of
-// PostHog's CSV upload of distinct ids); each write adds to the membership.
+// Static cohorts take their members as `distinct_ids` (hedgerow's JSON form) or as PostHog's
+// `csv` upload (a form's file: ./cohort-csv.ts); each write adds to the membership.
 import { errors } from '../../errors.js';
 import { limitDistinctId } from '../../capture/distinct-id.js';
 import { cohortsNeeded } from '../definitions/cohort-refs.js';
@@ -19,7 +19,16 @@ const NAME_MAX = 400;
 const DESCRIPTION_MAX = 1000;
 const EMPTY_FILTERS = { properties: { type: 'AND', values: [] } };
 
-function distinctIds(body: Body, isStatic: boolean): string[] {
+// Distinct ids named by an uploaded CSV (./cohort-csv.ts).
+export type CsvMembers = (csv: string) => string[];
+
+function distinctIds(body: Body, isStatic: boolean, fromCsv?: CsvMembers): string[] {
+  if (body.csv !== undefined) {
+    if (typeof body.csv !== 'string') throw errors.validation('The submitted data was not a file. Check the encoding type on the form.', 'csv');
+    if (!isStatic) throw errors.validation('Can only add users to static cohorts', 'csv');
+    if (fromCsv === undefined) throw errors.validation('CSV uploads are not accepted here', 'csv');
+    return [...fromCsv(body.csv), ...distinctIds({ ...body, csv: undefined }, isStatic)].map(limitDistinctId);
+  }
   const ids = body.distinct_ids;
   if (ids === undefined) return [];
   if (!Array.isArray(ids)) throw errors.validation('distinct_ids must be a list', 'distinct_ids');
@@ -31,7 +40,7 @@ function distinctIds(body: Body, isStatic: boolean): string[] {
   return (ids as string[]).map(limitDistinctId);
 }
 
-function parse(body: Body, self: StoredCohort | undefined) {
+function parse(body: Body, self: StoredCohort | undefined, fromCsv?: CsvMembers) {
   const name = charField(body, 'name', { max: NAME_MAX, allowBlank: true, allowNull: true });
   const description = charField(body, 'description', { max: DESCRIPTION_MAX, allowBlank: true }) ?? undefined;
   const deleted = booleanField(body, 'deleted');
@@ -41,19 +50,21 @@ function parse(body: Body, self: StoredCohort | undefined) {
   const staticCohort = body.is_static === true || (body.is_static === undefined && self?.is_static === true);
   const filters = rawFilters && !staticCohort ? validateCohortFilters(rawFilters) : undefined;
   const isStatic = booleanField(body, 'is_static');
-  return { name, description, deleted, filters, isStatic, members: distinctIds(body, isStatic ?? self?.is_static ?? false) };
+  return { name, description, deleted, filters, isStatic, members: distinctIds(body, isStatic ?? self?.is_static ?? false, fromCsv) };
 }
 
-export function createCohort(body: Body, ctx: WriteContext): Promise<StoredCohort> {
-  const c = parse(body, undefined);
+export function createCohort(body: Body, ctx: WriteContext, fromCsv?: CsvMembers): Promise<StoredCohort> {
+  const c = parse(body, undefined, fromCsv);
   return insertCohort(ctx.writes, {
     project_id: ctx.project.id, name: c.name ?? null, description: c.description ?? '', filters: c.filters ?? EMPTY_FILTERS,
     is_static: c.isStatic ?? false, deleted: c.deleted ?? false, created_at: ctx.now.toISOString(), created_by: ctx.user.id,
+    // A dynamic cohort is calculated once created (the insights domain's schedule picks it up).
+    is_calculating: !(c.isStatic ?? false),
   }, c.members);
 }
 
-export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext): Promise<StoredCohort> {
-  const c = parse(body, cohort);
+export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext, fromCsv?: CsvMembers): Promise<StoredCohort> {
+  const c = parse(body, cohort, fromCsv);
   const cohorts = new Map(projectCohorts(ctx.store, ctx.project.id).map((x) => [x.id, x]));
   const live = new Map([...cohorts].filter(([, x]) => !x.deleted));
   const flagsUsing = projectFlags(ctx.store, ctx.project.id)
@@ -72,5 +83,7 @@ export function updateCohort(cohort: StoredCohort, body: Body, ctx: WriteContext
     filters,
     is_static: c.isStatic ?? cohort.is_static,
     deleted: c.deleted ?? cohort.deleted,
+    // New filters are calculated again, as PostHog recalculates a cohort on every update.
+    is_calculating: !(c.isStatic ?? cohort.is_static) && (cohort.is_calculating === true || JSON.stringify(filters) !== JSON.stringify(cohort.filters) || c.isStatic === false),
   }, c.members);
 }

@@ -3,6 +3,7 @@
 // deleting is PATCH {"deleted": true}.
 import { type ManagementAuth, resourceRoutes, type TenancyStore } from '../../access/index.js';
 import type { HttpRequest, Route } from '../../http/types.js';
+import type { PersonsTables } from '../../persons/index.js';
 import type { FlagsTables } from '../tables.js';
 import type { StateWrites } from '../../state/index.js';
 import { flagById, projectCohorts, projectFlags } from '../definitions/store.js';
@@ -33,7 +34,8 @@ const newestFirst = (a: StoredFlag, b: StoredFlag) => b.created_at.localeCompare
 // What the flag and cohort management routes are built over.
 export interface FlagRoutesDeps {
   auth: ManagementAuth;
-  store: FlagsTables;
+  // Persons: a static cohort's CSV names members by person UUID or email too.
+  store: FlagsTables & PersonsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
 }

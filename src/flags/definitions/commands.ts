@@ -75,7 +75,29 @@ export const saveCohortCommand = defineCommand('flags.save_cohort', (store, { co
   return next;
 });
 
-export const flagCommands = [insertFlagCommand, saveFlagCommand, insertCohortCommand, saveCohortCommand];
+export interface CohortCalculation {
+  project_id: number;
+  id: number;
+  /** The filters calculated (JSON): a cohort whose filters changed since stays due. */
+  filters: string;
+  /** Members, or null when the calculation failed. */
+  count: number | null;
+  at: string;
+}
+
+// A calculation's outcome. Not a definition: flags read no count, so the definitions version
+// stays (the /decide workers do not recompile for it).
+export const cohortCalculatedCommand = defineCommand('flags.cohort_calculated', (store, c: CohortCalculation): void => {
+  const cohort = store.cohorts.get([c.project_id, c.id]) as StoredCohort | undefined;
+  if (!cohort || cohort.deleted || cohort.is_static) return;
+  const next: StoredCohort = { ...cohort };
+  if (c.count === null) next.errors_calculating = (cohort.errors_calculating ?? 0) + 1;
+  else Object.assign(next, { count: c.count, last_calculation: c.at, errors_calculating: 0 });
+  if (JSON.stringify(cohort.filters) === c.filters) next.is_calculating = false;
+  store.cohorts.put([next.project_id, next.id], next);
+});
+
+export const flagCommands = [insertFlagCommand, saveFlagCommand, insertCohortCommand, saveCohortCommand, cohortCalculatedCommand];
 
 export const insertFlag = (writes: StateWrites, fields: Omit<StoredFlag, 'id'>) => writes.submit(insertFlagCommand, fields);
 export const saveFlag = (writes: StateWrites, flag: StoredFlag) => writes.submit(saveFlagCommand, flag);
@@ -83,3 +105,4 @@ export const insertCohort = (writes: StateWrites, fields: Omit<StoredCohort, 'id
   writes.submit(insertCohortCommand, { fields, distinct_ids: [...distinctIds] });
 export const saveCohort = (writes: StateWrites, cohort: StoredCohort, addDistinctIds: readonly string[] = []) =>
   writes.submit(saveCohortCommand, { cohort, add_distinct_ids: [...addDistinctIds] });
+export const recordCohortCalculation = (writes: StateWrites, calculation: CohortCalculation) => writes.submit(cohortCalculatedCommand, calculation);

@@ -35,6 +35,13 @@ export interface StoredCohort {
   deleted: boolean;
   // Static cohorts: how many distinct ids are members.
   member_count: number;
+  // Dynamic cohorts, as the insights domain last calculated them (src/insights/cohorts/):
+  // members then, when, failures in a row since the last success, and whether a calculation
+  // is due (set by a write of its filters, cleared by the calculation of those filters).
+  count?: number | null;
+  last_calculation?: string | null;
+  errors_calculating?: number;
+  is_calculating?: boolean;
   created_at: string;
   created_by: number | null;
 }

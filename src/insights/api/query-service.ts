@@ -3,7 +3,7 @@
 // to poll. The query API and the insights API both answer through here.
 import type { InsightsTables } from '../tables.js';
 import { actionById, projectActions, type ActionRecord, type ActionsTables } from '../../actions/index.js';
-import { cohortById, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
+import { cohortById, projectCohorts, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
 import { COHORT_FILTER_TYPES } from '../../matching/index.js';
 import { isObject } from '../../json.js';
 import type { ResolvedCohort } from '../planner/properties.js';
@@ -94,6 +94,18 @@ export function cohortsOf(
 ): Record<string, ResolvedCohort> | undefined {
   const pending: [number, string][] = [];
   cohortFilters(query, '', pending);
+  const breakdown = isObject(query) && isObject(query.breakdownFilter) ? query.breakdownFilter : null;
+  if (breakdown?.breakdown_type === 'cohort') {
+    const ids = Array.isArray(breakdown.breakdown) ? breakdown.breakdown : [breakdown.breakdown];
+    ids.forEach((id, i) => {
+      const n = Number(id);
+      if (id !== 'all' && Number.isSafeInteger(n) && n > 0) pending.push([n, `breakdownFilter.breakdown.${i}`]);
+    });
+  }
+  // HogQL names cohorts in its text (IN COHORT, inCohort, cohort_people): every live one is resolved.
+  if (isObject(query) && (query.kind === 'HogQLQuery' || query.kind === 'EventsQuery') && /cohort/i.test(JSON.stringify(query))) {
+    for (const c of projectCohorts(store, projectId)) if (!c.deleted) pending.push([c.id, 'query']);
+  }
   cohortFilters(testAccounts, 'test_account_filters', pending);
   for (const a of Object.values(actions ?? {})) cohortFilters(a.steps, `action ${a.id}`, pending);
   const out: Record<string, ResolvedCohort> = {};
@@ -103,7 +115,7 @@ export function cohortsOf(
     const cohort = cohortById(store, projectId, id);
     if (!cohort || cohort.deleted) throw new QueryError(`Cohort ${id} does not exist`, attr);
     const properties = cohort.is_static ? null : personTyped(cohort.filters.properties);
-    out[id] = { id, is_static: cohort.is_static, properties, distinctIds: cohort.is_static ? staticCohortMembers(store, projectId, id) : [] };
+    out[id] = { id, name: cohort.name, is_static: cohort.is_static, properties, distinctIds: cohort.is_static ? staticCohortMembers(store, projectId, id) : [] };
     if (properties) cohortFilters(properties, `cohort ${id}`, pending);
   }
   return Object.keys(out).length > 0 ? out : undefined;

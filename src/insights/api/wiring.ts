@@ -12,6 +12,9 @@ import type { FlagsTables } from '../../flags/index.js';
 import { INSIGHTS_CONSUMER } from '../protocol.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
+import { startCohortCalculation } from '../cohorts/calculate.js';
+import { memberRoutes } from '../cohorts/member-routes.js';
+import type { PersonsTables } from '../../persons/index.js';
 import { insightRoutes } from './insight-routes.js';
 import { createQueryService, type QueryService } from './query-service.js';
 import { queryRoutes } from './query-routes.js';
@@ -23,12 +26,15 @@ import type { RefreshMode } from './refresh.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
-  store: InsightsTables & LogTables & ActionsTables & FlagsTables;
+  store: InsightsTables & LogTables & ActionsTables & FlagsTables & PersonsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;
   logId: string;
   queryTimeoutMs: number;
+  /** How old a dynamic cohort's count may grow (../cohorts/calculate.ts); absent: no schedule. */
+  cohortIntervalMs?: number;
+  onCohortError?(err: Error): void;
   /** Where queries run; default: the embedded aggregation worker of this data dir. */
   engine?: InsightsEngine;
   /** Where background calculations' statuses live (./kv-statuses.ts; closed with the API). */
@@ -62,9 +68,14 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
     newId: () => randomUUID().replace(/-/g, ''),
   });
   const slot = linkSlot();
+  const cohorts = opts.cohortIntervalMs === undefined ? null : startCohortCalculation({
+    store: opts.store, writes: opts.writes, engine, now: Date.now, intervalMs: opts.cohortIntervalMs,
+    tickMs: Math.min(1_000, opts.cohortIntervalMs), onError: opts.onCohortError,
+  });
   return {
     routes: [
       ...queryRoutes({ auth: opts.auth, service }),
+      ...memberRoutes({ auth: opts.auth, store: opts.store, engine, now: Date.now }),
       ...insightRoutes({ auth: opts.auth, slot, store: opts.store, writes: opts.writes, tenancy: opts.tenancy, service, now: () => new Date() }),
     ],
     service,
@@ -85,7 +96,10 @@ export function createInsightsApi(opts: InsightsApiOptions): InsightsApi {
       return error ? { ...body, error } : body;
     },
     async close() {
+      // The engine's close ends a cohort calculation waiting on it.
+      const cohortsClosed = cohorts?.close();
       engine.close();
+      await cohortsClosed;
       // The interrupted calculations' outcomes are recorded in the turns after the engine's close.
       await new Promise((resolve) => setImmediate(resolve));
       await statuses.close();

@@ -2,11 +2,15 @@
 // "hogql", ./hogql-row.ts): one (`breakdown`) or several (`breakdowns`, whose values are
 // lists, one element per property). The top N values (or combinations) by event count over
 // the queried range are kept, every other one folded into PostHog's "other" value, and a
-// missing property shown as PostHog's "null" value.
+// missing property shown as PostHog's "null" value. A cohort breakdown (`breakdown_type:
+// "cohort"`, a list of cohort ids and "all") counts each event once for every listed cohort
+// its person belongs to ("all": everyone): the row is repeated per cohort (an unnest), and
+// the value is the cohort's id.
 import type { BreakdownFilter } from '../schemas.js';
+import { propertyContext, type PlanContext } from './context.js';
 import { QueryError } from './errors.js';
 import { hogqlBreakdown, type HogQLRowContext } from './hogql-row.js';
-import { groupPropertyText, propertyText, type PropertySource } from './properties.js';
+import { cohortCondition, groupPropertyText, propertyText, type PropertySource } from './properties.js';
 import { int, join, sql, text, type Sql } from './sql.js';
 
 export const BREAKDOWN_OTHER = '$$_posthog_breakdown_other_$$';
@@ -15,7 +19,7 @@ export const DEFAULT_BREAKDOWN_LIMIT = 25;
 
 export interface BreakdownPart {
   key: string;
-  source: PropertySource | 'hogql' | 'group';
+  source: PropertySource | 'hogql' | 'group' | 'cohort';
   /** The value's text over the planners' events row (NULL when absent). */
   text: Sql;
   /** Whether it reads the event's person. */
@@ -33,16 +37,19 @@ export interface Breakdown extends BreakdownPart {
   /** PostHog reports the value as a one-element list when the breakdown was given as one. */
   asList: boolean;
   hideOther: boolean;
+  /** Cohort breakdowns: each value's label (the cohort's name; "all users"). */
+  labels?: ReadonlyMap<string, string>;
 }
 
 function sourceOfType(type: string | null | undefined, attr: string): BreakdownPart['source'] {
   const t = type ?? 'event';
-  if (t !== 'event' && t !== 'person' && t !== 'hogql' && t !== 'group') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
+  if (t !== 'event' && t !== 'person' && t !== 'hogql' && t !== 'group' && t !== 'cohort') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
   return t;
 }
 
 // `groupIndex`: the group type a group breakdown reads (required for one, ignored otherwise).
 function part(ctx: HogQLRowContext, key: string, source: BreakdownPart['source'], normalizeUrl: boolean, attr: string, groupIndex?: number | null): BreakdownPart {
+  if (source === 'cohort') throw new QueryError('A cohort breakdown lists cohort ids in breakdown', attr);
   if (source === 'hogql') return { key, source, normalizeUrl, ...hogqlBreakdown(ctx, key, attr) };
   if (source === 'group') {
     if (groupIndex === null || groupIndex === undefined) throw new QueryError('A group breakdown needs its group type index', attr.replace(/(breakdown|property)$/, (m) => (m === 'property' ? 'group_type_index' : 'breakdown_group_type_index')));
@@ -51,17 +58,49 @@ function part(ctx: HogQLRowContext, key: string, source: BreakdownPart['source']
   return { key, source, normalizeUrl, text: propertyText(source, key), persons: source === 'person' };
 }
 
-export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: HogQLRowContext): Breakdown | null {
+// The cohorts of a cohort breakdown, each the id's text when the event's person is a member.
+function cohortBreakdown(ctx: PlanContext, given: unknown, common: { limit: number; hideOther: boolean }): Breakdown {
+  const attr = 'breakdownFilter.breakdown';
+  const ids = Array.isArray(given) ? given : [given];
+  if (ids.length === 0) throw new QueryError('A cohort breakdown lists cohort ids or "all"', attr);
+  const props = propertyContext(ctx);
+  const labels = new Map<string, string>();
+  const values = ids.map((id, i) => {
+    if (id === 'all' || id === 0 || id === '0') {
+      labels.set('all', 'all users');
+      return sql`${text('all')}`;
+    }
+    const n = Number(id);
+    const cohort = Number.isSafeInteger(n) ? ctx.cohorts.get(n) : undefined;
+    if (cohort === undefined) throw new QueryError(`Cohort ${String(id)} does not exist`, `${attr}.${i}`);
+    labels.set(String(n), cohort.name ?? `Cohort ${n}`);
+    return sql`CASE WHEN ${cohortCondition(n, props, `${attr}.${i}`)} THEN ${text(String(n))} END`;
+  });
+  const unnest = sql`unnest(list_filter(list_value(${join(values, ', ')}), x -> x IS NOT NULL))`;
+  const one: BreakdownPart = { key: 'cohort', source: 'cohort', normalizeUrl: false, text: unnest, persons: true };
+  return { ...one, parts: [one], multiple: false, asList: false, ...common, labels };
+}
+
+export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: PlanContext): Breakdown | null {
   const common = { limit: filter?.breakdown_limit ?? DEFAULT_BREAKDOWN_LIMIT, hideOther: filter?.breakdown_hide_other_aggregation === true };
   const many = filter?.breakdowns;
   // As PostHog: a `breakdowns` list, when given, is the breakdown.
   if (many !== null && many !== undefined && many.length > 0) {
-    const parts = many.map((b, i) => part(ctx, String(b.property), sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`), b.normalize_url === true, `breakdownFilter.breakdowns.${i}.property`, b.group_type_index));
+    const parts = many.map((b, i) => {
+      const source = sourceOfType(b.type, `breakdownFilter.breakdowns.${i}.type`);
+      if (source === 'cohort') throw new QueryError('Cohort breakdowns are given as breakdown_type "cohort" with a list of cohort ids in breakdown', `breakdownFilter.breakdowns.${i}.type`);
+      return part(ctx, String(b.property), source, b.normalize_url === true, `breakdownFilter.breakdowns.${i}.property`, b.group_type_index);
+    });
     return { ...parts[0], parts, multiple: true, asList: true, ...common };
   }
   const raw = filter?.breakdown;
   if (raw === null || raw === undefined) return null;
-  const one = part(ctx, Array.isArray(raw) ? raw[0] : raw, sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'), filter?.breakdown_normalize_url === true, 'breakdownFilter.breakdown', filter?.breakdown_group_type_index);
+  if (filter?.breakdown_type === 'cohort') return cohortBreakdown(ctx, raw, common);
+  // Lists of several values and numbers are cohort breakdowns' only.
+  if (typeof raw === 'number' || (Array.isArray(raw) && (raw.length !== 1 || typeof raw[0] !== 'string'))) {
+    throw new QueryError('A property breakdown names one property', 'breakdownFilter.breakdown');
+  }
+  const one = part(ctx, String(Array.isArray(raw) ? raw[0] : raw), sourceOfType(filter?.breakdown_type, 'breakdownFilter.breakdown_type'), filter?.breakdown_normalize_url === true, 'breakdownFilter.breakdown', filter?.breakdown_group_type_index);
   return { ...one, parts: [one], multiple: false, asList: Array.isArray(raw), ...common };
 }
 
@@ -71,6 +110,8 @@ export function breakdownUsesPersons(b: Breakdown | null): boolean {
 
 function partValueSql(p: BreakdownPart): Sql {
   const x = p.text;
+  // A cohort's value is never absent (a person in none of them has no row).
+  if (p.source === 'cohort') return x;
   const value = p.normalizeUrl ? sql`CASE WHEN rtrim(${x}, '/?#') = '' THEN '/' ELSE rtrim(${x}, '/?#') END` : x;
   return sql`coalesce(${value}, ${text(BREAKDOWN_NULL)})`;
 }
@@ -88,7 +129,9 @@ export function breakdownValueSql(b: Breakdown): Sql {
 }
 
 /** A value as the SQL side gives it → PostHog's breakdown_value. */
-export function breakdownValueOf(b: Breakdown, value: string): string | string[] {
+export function breakdownValueOf(b: Breakdown, value: string): string | number | string[] {
+  // PostHog's cohort values: the cohort's id as a number, or "all".
+  if (b.source === 'cohort') return value === 'all' || value === BREAKDOWN_OTHER ? value : Number(value);
   if (!b.multiple) return b.asList ? [value] : value;
   return value === BREAKDOWN_OTHER ? b.parts.map(() => BREAKDOWN_OTHER) : (JSON.parse(value) as unknown[]).map(String);
 }

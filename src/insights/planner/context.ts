@@ -28,7 +28,7 @@ export function hogqlFilters(ctx: HogQLRowContext): HogQLConditionOf {
 
 /** What property filters are planned with: the plan's value sets, cohorts and HogQL texts. */
 export function propertyContext(ctx: PlanContext): PropertyContext {
-  return { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts, hogql: hogqlFilters(ctx) };
+  return { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts, hogql: hogqlFilters(ctx), nowMs: ctx.nowMs };
 }
 
 /** A row as the runner hands it to a plan: column name → plain JS value. */

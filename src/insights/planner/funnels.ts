@@ -8,7 +8,7 @@
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
-import { breakdownOf, breakdownUsesPersons, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, breakdownValueOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
@@ -27,8 +27,8 @@ export interface FunnelStep {
   type: 'events' | 'actions';
   average_conversion_time: number | null;
   median_conversion_time: number | null;
-  breakdown?: string | string[];
-  breakdown_value?: string | string[];
+  breakdown?: string | number | string[];
+  breakdown_value?: string | number | string[];
 }
 
 export interface FunnelResult {
@@ -110,7 +110,8 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   const range = resolveRange(query.dateRange, 'day', ctx);
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
   refuseNormalizedUrl(breakdown);
-  const attribution = f.breakdownAttributionType ?? 'first_touch';
+  // A cohort breakdown: a person in several cohorts goes through the funnel once in each.
+  const attribution = breakdown?.source === 'cohort' ? 'all_events' : f.breakdownAttributionType ?? 'first_touch';
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
 
@@ -244,7 +245,7 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
             median_conversion_time: k === 0 || !row || row[`med${k}`] === null ? null : toNumber(row[`med${k}`]),
           };
           if (value !== undefined && breakdown) {
-            const v = breakdown.asList ? [value] : value;
+            const v = breakdown.source === 'cohort' ? breakdownValueOf(breakdown, value) : breakdown.asList ? [value] : value;
             step.breakdown = v;
             step.breakdown_value = v;
           }

@@ -2,7 +2,8 @@
 // columns by their HogQL names, types as [name, ClickHouse type] pairs, the query as `hogql`,
 // and hasMore/limit/offset when PostHog's paginator ran (the query had no LIMIT).
 import type { HogQLQuery } from '../schemas.js';
-import type { Plan, PlanContext } from './context.js';
+import { propertyContext, type Plan, type PlanContext } from './context.js';
+import { hogqlCohorts } from './cohort-people.js';
 import { compileHogQL, type CompiledColumn } from './hogql/compile.js';
 import type { CompileContext, HogNode } from './hogql/expr.js';
 import { parseInstant } from './dates.js';
@@ -84,6 +85,7 @@ export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode
   const compiled = compileHogQL(ast, query.query, {
     projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: query.values ?? {}, variables, filters,
     actions: ctx.actions, properties: { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts },
+    cohorts: hogqlCohorts(propertyContext(ctx)),
   });
   const compileSeconds = (performance.now() - started) / 1000;
   return {

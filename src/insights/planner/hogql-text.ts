@@ -119,7 +119,7 @@ export function propertiesText(properties: Properties, valueSets: ValueSets): st
 const hasFilters = (p: unknown) => p !== null && p !== undefined && leaves(p as Properties).length > 0;
 
 function partText(p: BreakdownPart): string {
-  if (p.source === 'group') throw new Unwritable();
+  if (p.source === 'group' || p.source === 'cohort') throw new Unwritable();
   const x = p.source === 'hogql' ? `toString(${p.key})` : propertyField(p.source, p.key);
   const value = p.normalizeUrl ? `if(replaceRegexpOne(${x}, '[/?#]+$', '') = '', '/', replaceRegexpOne(${x}, '[/?#]+$', ''))` : x;
   return `coalesce(${value}, ${literal(BREAKDOWN_NULL)})`;

@@ -8,6 +8,7 @@
 // JavaScript by the flag evaluator's own tests over the distinct values the data holds
 // (resolved by the runner before planning: see valueSetLookups).
 import { COHORT_FILTER_TYPES, compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from '../../matching/index.js';
+import { behaviouralPersons, type BehaviourContext } from './cohort-behaviour.js';
 import { QueryError } from './errors.js';
 import { and, bool, float, ident, or, raw, sql, text, texts, type Sql } from './sql.js';
 
@@ -99,6 +100,8 @@ export function usesPersons(properties: Properties): boolean {
 /** A cohort as a query reads it: resolved by the API (src/flags/ keeps cohorts). */
 export interface ResolvedCohort {
   id: number;
+  // What HogQL's `IN COHORT 'name'` finds it by.
+  name?: string | null;
   is_static: boolean;
   // A dynamic cohort's conditions: AND/OR groups of person filters and other cohorts.
   properties: unknown;
@@ -113,6 +116,8 @@ export interface PropertyContext {
   cohorts: ReadonlyMap<number, ResolvedCohort>;
   // How filters of type "hogql" become conditions (absent: they are refused).
   hogql?: HogQLConditionOf;
+  // What behavioural cohorts' time windows end at (absent: they are refused).
+  nowMs?: number;
 }
 
 const VALUE_SET_OPERATORS = new Set([
@@ -208,14 +213,15 @@ export function cohortIdOf(filter: PropertyFilter, attr: string): number {
   return id;
 }
 
-// A cohort's members as a condition on the scanned event's person (`e`, persons joined as `p`).
-function cohortSql(id: number, ctx: PropertyContext, attr: string, within: ReadonlySet<number>): Sql {
+// A cohort's members as a condition on a person id (`who`: the scanned event's person, `e`,
+// persons joined as `p`; or a person row `p` when listing members).
+function cohortSql(id: number, ctx: PropertyContext, attr: string, within: ReadonlySet<number>, who: Sql): Sql {
   const cohort = ctx.cohorts.get(id);
   if (cohort === undefined) throw new QueryError(`Cohort ${id} does not exist`, attr);
   if (within.has(id)) throw new QueryError(`Cohort ${id} names itself through its filters`, attr);
   if (cohort.is_static) {
     if (cohort.distinctIds.length === 0) return raw('FALSE');
-    return sql`(e.person_id IN (SELECT d.person_id FROM person_distinct_ids d WHERE d.project = ${ctx.projectId} AND list_contains(${texts(cohort.distinctIds)}, d.distinct_id)))`;
+    return sql`(${who} IN (SELECT d.person_id FROM person_distinct_ids d WHERE d.project = ${ctx.projectId} AND list_contains(${texts(cohort.distinctIds)}, d.distinct_id)))`;
   }
   const inner = new Set(within).add(id);
   const walk = (item: PropertyFilter | PropertyGroup, path: string): Sql => {
@@ -224,16 +230,24 @@ function cohortSql(id: number, ctx: PropertyContext, attr: string, within: Reado
       return item.type === 'OR' ? or(parts) : and(parts);
     }
     const type = item.type ?? 'person';
-    if (COHORT_FILTER_TYPES.has(type)) return polarCohort(item, cohortSql(cohortIdOf(item, path), ctx, path, inner));
+    if (COHORT_FILTER_TYPES.has(type)) return polarCohort(item, cohortSql(cohortIdOf(item, path), ctx, path, inner, who));
+    if (type === 'behavioral') return polarCohort(item, sql`(${who} IN (${behaviouralPersons(item, behaviourContext(ctx, path), path)}))`);
     if (type !== 'person') {
-      throw new QueryError(`Cohort ${id} has ${type} filters: hedgerow computes cohorts of person properties and static cohorts only`, attr);
+      throw new QueryError(`Cohort ${id} has ${type} filters: hedgerow computes cohorts of person properties, events and static cohorts`, attr);
     }
-    return filterSql({ ...item, type: 'person' }, ctx, path);
+    const negated = (item as { negation?: unknown }).negation === true;
+    const test = filterSql({ ...item, type: 'person' }, ctx, path);
+    return negated ? sql`(NOT coalesce(${test}, FALSE))` : test;
   };
   const group = cohort.properties as PropertyGroup | null | undefined;
   // A cohort without conditions has no members.
   if (!group || !isGroup(group) || group.values.length === 0) return raw('FALSE');
   return walk(group, `${attr}(cohort ${id})`);
+}
+
+function behaviourContext(ctx: PropertyContext, attr: string): BehaviourContext {
+  if (ctx.nowMs === undefined) throw new QueryError('Behavioral cohorts are not computed here', attr);
+  return { projectId: ctx.projectId, nowMs: ctx.nowMs, eventFilter: (f, at) => filterSql({ ...f, type: 'event' }, ctx, at) };
 }
 
 // A cohort condition, turned around by `operator: not_in` or `negation` (no member is a match).
@@ -242,10 +256,20 @@ function polarCohort(filter: PropertyFilter, members: Sql): Sql {
   return negated ? sql`(NOT coalesce(${members}, FALSE))` : sql`coalesce(${members}, FALSE)`;
 }
 
+/** Whether the scanned event's person (`e`, persons joined as `p`) is one of the cohort's members. */
+export function cohortCondition(id: number, ctx: PropertyContext, attr: string): Sql {
+  return sql`coalesce(${cohortSql(id, ctx, attr, new Set(), raw('e.person_id'))}, FALSE)`;
+}
+
+/** A cohort's members: one SELECT of `person_id` over the project's persons (PostHog's cohort_people rows). */
+export function cohortMembersSql(id: number, ctx: PropertyContext, attr: string): Sql {
+  return sql`SELECT p.id AS person_id FROM persons p WHERE p.project = ${ctx.projectId} AND coalesce(${cohortSql(id, ctx, attr, new Set(), raw('p.id'))}, FALSE)`;
+}
+
 /** One leaf filter as a boolean SQL expression. */
 export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: string): Sql {
   const { valueSets, hogql } = ctx;
-  if (COHORT_FILTER_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set()));
+  if (COHORT_FILTER_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set(), raw('e.person_id')));
   if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
   // PostHog's HogQL filter: the key is an expression, operator and value are not read.
   if (filter.type === 'hogql') {

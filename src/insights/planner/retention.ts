@@ -86,6 +86,7 @@ function retentionCore(query: RetentionQuery, ctx: PlanContext) {
   const target = entityNode(f.targetEntity, { event: '$pageview' }, 'retentionFilter.targetEntity');
   const returning = entityNode(f.returningEntity, target, 'retentionFilter.returningEntity');
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
+  if (breakdown?.source === 'cohort') throw new QueryError('Cohort breakdowns are supported by hedgerow in trends and funnels', 'breakdownFilter.breakdown_type');
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
   refuseNormalizedUrl(breakdown);
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(target, ctx) || nodeUsesPersons(returning, ctx) || breakdownUsesPersons(breakdown);

@@ -43,7 +43,7 @@ export interface TrendsItem {
   label: string;
   filter: Record<string, unknown>;
   action: TrendsAction | null;
-  breakdown_value?: string | string[];
+  breakdown_value?: string | number | string[];
   compare?: boolean;
   compare_label?: 'current' | 'previous';
 }
@@ -339,7 +339,7 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
           if (breakdown) {
             item.breakdown_value = breakdownValueOf(breakdown, value);
             // Several properties: their values joined with "::", as PostHog labels them.
-            const shown = Array.isArray(item.breakdown_value) ? item.breakdown_value.join('::') : item.breakdown_value;
+            const shown = breakdown.labels?.get(value) ?? (Array.isArray(item.breakdown_value) ? item.breakdown_value.join('::') : String(item.breakdown_value));
             item.label = query.series.length > 1 ? `${item.label} - ${shown}` : shown;
           }
           return item;
@@ -390,7 +390,7 @@ function smoothed(data: number[], n: number): number[] {
 /** An item's breakdown value as one string: several values as their JSON list, any "other" as other. */
 function valueOf(item: TrendsItem): string {
   const v = item.breakdown_value;
-  if (!Array.isArray(v)) return v ?? '';
+  if (!Array.isArray(v)) return v === undefined ? '' : String(v);
   if (v.length === 1) return v[0];
   return v.includes(BREAKDOWN_OTHER) ? BREAKDOWN_OTHER : JSON.stringify(v);
 }

@@ -33,13 +33,14 @@ export interface CompiledQuery {
   paginated: { limit: number; offset: number } | null;
 }
 
-type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions' | 'groups';
-const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions', 'groups']);
+type TableName = 'events' | 'persons' | 'person_distinct_ids' | 'sessions' | 'groups' | 'cohort_people';
+const TABLES: ReadonlySet<string> = new Set<TableName>(['events', 'persons', 'person_distinct_ids', 'sessions', 'groups', 'cohort_people']);
 const STAR: Record<TableName, string[]> = {
   events: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', '$session_id', '$group_0', '$group_1', '$group_2', '$group_3', '$group_4'],
   persons: ['id', 'created_at', 'properties', 'is_identified'],
   groups: ['index', 'key', 'created_at', 'properties'],
   person_distinct_ids: ['distinct_id', 'person_id'],
+  cohort_people: ['person_id', 'cohort_id'],
   sessions: ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$is_bounce'],
 };
 
@@ -301,6 +302,13 @@ function compiler(source: string, ctx: CompileContext) {
           case 'person': return personField(src, rest);
         }
         return null;
+      case 'cohort_people':
+        switch (head) {
+          case 'cohort_id': return column('cohort_id', 'Int');
+          case 'person_id': return column('person_id', 'UUID');
+          case 'person': return personField(src, rest);
+        }
+        return null;
     }
     return null;
   }
@@ -342,6 +350,13 @@ function compiler(source: string, ctx: CompileContext) {
         return src.persons
           ? sql`(SELECT d.*, pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified FROM person_distinct_ids d LEFT JOIN persons pe ON pe.project = d.project AND pe.id = d.person_id WHERE d.project = ${project})`
           : sql`(SELECT * FROM person_distinct_ids WHERE project = ${project})`;
+      case 'cohort_people': {
+        // The cohorts' members worked out now, from the project's persons and events only.
+        const people = sql`SELECT ${project} AS project, c.cohort_id, c.person_id FROM (${cohorts(null).people()}) c`;
+        return src.persons
+          ? sql`(SELECT cp.*, pe.properties AS person_properties, pe.created_at AS person_created_at, pe.is_identified AS person_is_identified FROM (${people}) cp LEFT JOIN persons pe ON pe.project = ${project} AND pe.id = cp.person_id)`
+          : sql`(${people})`;
+      }
     }
   }
 
@@ -444,7 +459,7 @@ function compiler(source: string, ctx: CompileContext) {
       const pairs = items.map((i) => coerced(l, i));
       return expr(sql`(${pairs[0][0]} ${word} (${join(pairs.map((p) => p[1]), ', ')}))`, 'Bool', [l, ...items]);
     }
-    if (op === 'in cohort' || op === 'not in cohort') fail('Cohorts are not available in HogQL here yet', node);
+    if (op === 'in cohort' || op === 'not in cohort') return inCohort(l, rightNode, op === 'not in cohort', node);
     const r = compile(rightNode, scope);
     if (op === '==' || op === '!=') {
       if (r.type === 'Null' || l.type === 'Null') {
@@ -466,6 +481,19 @@ function compiler(source: string, ctx: CompileContext) {
     if (cmp === undefined) return fail(`Unsupported comparison operator: ${op}`, node);
     const [a, b] = coerced(l, r);
     return expr(sql`(${a} ${raw(cmp)} ${b})`, 'Bool', [l, r]);
+  }
+
+  function cohorts(node: HogNode | null): NonNullable<CompileContext['cohorts']> {
+    return ctx.cohorts ?? fail('Cohorts are not available in HogQL here', node ?? undefined);
+  }
+
+  // `x IN COHORT c`: c a cohort's id or name (a constant), as PostHog resolves it.
+  function inCohort(l: Expr, ref: HogNode, negated: boolean, node: HogNode): Expr {
+    const value = ref.node === 'Constant' ? ref.value : undefined;
+    if (typeof value !== 'number' && typeof value !== 'string') return fail('IN COHORT takes a cohort id or name as a constant', ref);
+    const members = cohorts(node).members(value);
+    if (members === null) return fail(`Could not find a cohort with the ${typeof value === 'number' ? 'id' : 'name'} ${JSON.stringify(value)}`, ref);
+    return expr(sql`(${l.sql} ${raw(negated ? 'NOT IN' : 'IN')} (SELECT m.person_id FROM (${members}) m))`, 'Bool', [l]);
   }
 
   function arithmetic(node: HogNode, scope: Scope): Expr {
@@ -546,6 +574,11 @@ function compiler(source: string, ctx: CompileContext) {
     }
     if (!window && name === 'arrayJoin') return arrayJoin(node, argNodes, scope);
     if (!window && name === 'matchesAction') return matchesAction(node, argNodes, scope);
+    // inCohort(c) / notInCohort(c): the row's person_id IN COHORT c.
+    if (!window && (name === 'inCohort' || name === 'notInCohort')) {
+      if (argNodes.length !== 1) fail(`Function '${name}' expects 1 argument, found ${argNodes.length}`, node);
+      return inCohort(field(node, ['person_id'], scope), argNodes[0], name === 'notInCohort', node);
+    }
     const spec = lookupFunction(name);
     if (spec === undefined || (spec.group === 'window' && !window)) {
       const hint = closestFunction(name);

@@ -45,6 +45,15 @@ export interface CompileContext {
   actions?: ReadonlyMap<number, ResolvedAction>;
   /** What their steps' property filters are planned with (value sets, cohorts). */
   properties?: PropertyContext;
+  /** The project's cohorts (`IN COHORT`, inCohort, the cohort_people table); absent: refused. */
+  cohorts?: HogQLCohorts;
+}
+
+export interface HogQLCohorts {
+  /** A cohort's members, by id or name, as a SELECT of `person_id`; null when there is none. */
+  members(ref: number | string): Sql | null;
+  /** Every cohort's members as rows of (`cohort_id`, `person_id`). */
+  people(): Sql;
 }
 
 /** A query PostHog would refuse, worded as PostHog words it. */
