@@ -84,6 +84,13 @@ s('validation: template, hog, size, compile errors and type', async () => {
   assert.is(big.status, 400);
   assert.equal(big.body, invalid('HOG code exceeds maximum size of 100KB. Please simplify your code or contact support if you need this limit increased.', 'hog'));
   assert.equal((await post({ type: 'invalid_type', hog: 'return 1' })).body, invalid('"invalid_type" is not a valid choice.', 'type', 'invalid_choice'));
+  // PostHog's types that run what this server has not got: browser TypeScript, log records, a warehouse.
+  assert.equal((await post({ type: 'site_destination', hog: 'return 1' })).body,
+    invalid('Functions of type site_destination run TypeScript in the browser, which this server cannot compile.', 'type'));
+  assert.equal((await post({ type: 'transformation_log', hog: 'return 1' })).body,
+    invalid('Functions of type transformation_log run on log records, which this server does not ingest.', 'type'));
+  assert.equal((await post({ type: 'warehouse_source_webhook', hog: 'return 1' })).body,
+    invalid('Functions of type warehouse_source_webhook feed a data warehouse, which this server does not have.', 'type'));
   const created = await post({ type: 'destination', hog: 'return 1' });
   const patched = await api('PATCH', `${base()}${created.body.id}/`, t.personalKey, { type: 'transformation' });
   assert.is(patched.status, 400);

@@ -37,10 +37,16 @@ export const MAX_HOG_BYTES = 100 * 1024;
 // Functions whose code is TypeScript PostHog transpiles (posthog/cdp/site_functions.py):
 // hedgerow has no transpiler, so it refuses them rather than store code it cannot run.
 const TRANSPILED_TYPES = new Set(['site_destination', 'site_app']);
+// Functions over what hedgerow does not have: PostHog's logs product's records and its data
+// warehouse's sources. Refused, rather than stored and never run.
+const NO_SOURCE_TYPES: Record<string, string> = {
+  transformation_log: 'Functions of type transformation_log run on log records, which this server does not ingest.',
+  warehouse_source_webhook: 'Functions of type warehouse_source_webhook feed a data warehouse, which this server does not have.',
+};
 const MAPPING_TYPES = new Set(['destination', 'site_destination']);
 const EXECUTION_ORDER_TYPES = new Set(['transformation']);
 // PostHog's MAX_ENABLED_FUNCTIONS_PER_TEAM_BY_TYPE: types that run during ingestion.
-const ENABLED_CAPS: Record<string, number> = { transformation: 20, transformation_log: 5 };
+const ENABLED_CAPS: Record<string, number> = { transformation: 20 };
 
 type Body = Record<string, unknown>;
 
@@ -63,6 +69,7 @@ function functionType(body: Body, existing: StoredHogFunction | null): string {
     if (TRANSPILED_TYPES.has(given as string)) {
       throw errors.validation(`Functions of type ${String(given)} run TypeScript in the browser, which this server cannot compile.`, 'type');
     }
+    if (NO_SOURCE_TYPES[given as string] !== undefined) throw errors.validation(NO_SOURCE_TYPES[given as string], 'type');
     if (existing && existing.type !== given) throw errors.validation('Cannot modify the type of an existing function', 'type');
     return given as string;
   }
