@@ -9,7 +9,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { QueryError } from './planner/errors.js';
-import type { FunnelsQuery, LifecycleQuery, RetentionQuery, StickinessQuery, TrendsQuery } from './schemas.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Properties = Nullable(Type.Union([Type.Array(Type.Any()), Type.Object({}, { additionalProperties: true })]));
@@ -60,14 +59,16 @@ const REFUSED: Record<string, readonly string[]> = {
   FunnelsActorsQuery: ['funnelTrendsDropOff', 'funnelTrendsEntrancePeriodStart', 'funnelCustomSteps'],
 };
 
-type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery;
 const INSIGHT_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'LifecycleQuery', 'StickinessQuery']);
 
-export type InsightActorsSource =
-  | (Omit<Static<typeof InsightActorsSchema>, 'source'> & { source: InsightQuery })
-  | (Omit<Static<typeof FunnelsActorsSchema>, 'source'> & { source: FunnelsQuery });
+// Generic in the insight queries a source holds (Insight: any of INSIGHT_KINDS, Funnels: a
+// FunnelsQuery), which schemas.ts defines and instantiates these with: this file, which
+// schemas.ts reads, reads nothing of it.
+export type InsightActorsSourceOf<Insight, Funnels> =
+  | (Omit<Static<typeof InsightActorsSchema>, 'source'> & { source: Insight })
+  | (Omit<Static<typeof FunnelsActorsSchema>, 'source'> & { source: Funnels });
 
-export type ActorsQuery = Omit<Static<typeof ActorsQuerySchema>, 'source'> & { source?: InsightActorsSource | null };
+export type ActorsQueryOf<Insight, Funnels> = Omit<Static<typeof ActorsQuerySchema>, 'source'> & { source?: InsightActorsSourceOf<Insight, Funnels> | null };
 
 const CHECKS = new Map<string, { Check(v: unknown): boolean; Errors(v: unknown): { First(): { path: string; message: string } | undefined } }>([
   ['ActorsQuery', TypeCompiler.Compile(ActorsQuerySchema)],
@@ -103,7 +104,8 @@ function checked(node: Record<string, unknown>, kind: string, prefix: string): v
  * its insight parsed with `parseInsight` (schemas.ts parseQuery); a bad field is a QueryError
  * naming it from the ActorsQuery (e.g. source.source.series.0.math).
  */
-export function parseActorsQuery(node: Record<string, unknown>, parseInsight: (q: unknown) => unknown): ActorsQuery {
+export function parseActorsQuery<Insight, Funnels>(node: Record<string, unknown>, parseInsight: (q: unknown) => unknown): ActorsQueryOf<Insight, Funnels> {
+  type ActorsQuery = ActorsQueryOf<Insight, Funnels>;
   if (node.kind !== 'ActorsQuery') return parseActorsQuery({ kind: 'ActorsQuery', source: node }, parseInsight);
   checked(node, 'ActorsQuery', '');
   const source = node.source as Record<string, unknown> | null | undefined;
@@ -125,5 +127,5 @@ export function parseActorsQuery(node: Record<string, unknown>, parseInsight: (q
     if (err instanceof QueryError) throw new QueryError(err.message, `source.source${err.attr ? `.${err.attr}` : ''}`);
     throw err;
   }
-  return { ...(node as unknown as ActorsQuery), source: { ...source, source: parsed } as unknown as InsightActorsSource };
+  return { ...(node as unknown as ActorsQuery), source: { ...source, source: parsed } as unknown as InsightActorsSourceOf<Insight, Funnels> };
 }

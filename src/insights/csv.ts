@@ -2,8 +2,7 @@
 // lifecycle, stickiness) one row per series with a column per date label, funnels one row
 // per step, retention one row per cohort with a column per period, an events query its own
 // columns. The exports domain renders the same rows.
-import type { FunnelStep } from './planner/funnels.js';
-import type { TimeToConvertResult } from './planner/time-to-convert.js';
+import type { FunnelStep, TimeToConvertResult } from './planner/funnels.js';
 import type { RetentionRow } from './planner/retention.js';
 import type { QueryResponse } from './run.js';
 

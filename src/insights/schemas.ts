@@ -3,7 +3,7 @@
 // (honoured, presentation only, or refused) is fields.ts's list, checked first.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { isActorsKind, parseActorsQuery, type ActorsQuery } from './actors-query.js';
+import { isActorsKind, parseActorsQuery, type ActorsQueryOf, type InsightActorsSourceOf } from './actors-query.js';
 import { checkFields } from './fields.js';
 import { QueryError } from './planner/errors.js';
 
@@ -230,7 +230,10 @@ export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is
   !!e && (e.type === 'actions' || e.kind === 'ActionsNode') && e.id !== null && e.id !== undefined;
 
 export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery | ActorsQuery;
-export type { ActorsQuery } from './actors-query.js';
+// The insight queries an ActorsQuery may open the persons of.
+type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery;
+export type InsightActorsSource = InsightActorsSourceOf<InsightQuery, FunnelsQuery>;
+export type ActorsQuery = ActorsQueryOf<InsightQuery, FunnelsQuery>;
 export type QueryKind = AnalyticsQuery['kind'];
 
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
@@ -279,7 +282,7 @@ export function parseQuery(input: unknown): AnalyticsQuery {
     return parseQuery(node.source);
   }
   const kind = node.kind;
-  if (isActorsKind(kind)) return parseActorsQuery(node, parseQuery);
+  if (isActorsKind(kind)) return parseActorsQuery<InsightQuery, FunnelsQuery>(node, parseQuery);
   const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;
   if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');

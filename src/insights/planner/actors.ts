@@ -3,7 +3,7 @@
 // query's person properties and `search`, ordered, one row past `limit` read to tell
 // whether there is more. The selected columns are shaped from the row: `actor` (also
 // `person`, `group`) is PostHog's actor object.
-import type { ActorsQuery, InsightActorsSource } from '../actors-query.js';
+import type { ActorsQuery, InsightActorsSource } from '../schemas.js';
 import { COHORT_FILTER_TYPES } from '../../matching/index.js';
 import type { Cell, CellActors } from './cells.js';
 import { propertyContext, toNumber, type Plan, type PlanContext, type Row } from './context.js';

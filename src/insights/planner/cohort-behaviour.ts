@@ -5,7 +5,7 @@
 // window; each with event property filters. Anything else (actions, sequences, stopped or
 // restarted, regularly) is refused with an error naming the field.
 import { QueryError } from './errors.js';
-import type { PropertyFilter } from './properties.js';
+import type { PropertyFilter } from './property-filter.js';
 import { and, int, raw, sql, text, timestamp, type Sql } from './sql.js';
 
 const SUPPORTED = new Set(['performed_event', 'performed_event_multiple', 'performed_event_first_time']);

@@ -3,12 +3,11 @@
 // the range's end, over all their history: first_time_for_user when that very event is in
 // the range and meets the filters (the series' and the query's properties);
 // first_matching_event_for_user when their first event that meets the filters is in the range.
-import type { TrendsQuery } from '../schemas.js';
+import type { SeriesNode, TrendsQuery } from '../schemas.js';
 import { eventsFrom, needsPersons, nodeEventWhere, nodePropertiesWhere, nodeUsesPersons, queryPropertiesWhere, type PlanContext } from './context.js';
 import type { ResolvedRange } from './dates.js';
 import { QueryError } from './errors.js';
 import { and, raw, sql, timestamp, type Sql } from './sql.js';
-import type { SeriesRun } from './trends.js';
 
 export const FIRST_TIME_MATHS: ReadonlySet<string> = new Set(['first_time_for_user', 'first_matching_event_for_user']);
 
@@ -19,7 +18,14 @@ const startOf = (range: ResolvedRange) => Math.min(range.fromUs, range.buckets[0
  * CTE body: per counted person (pid) the instant of the event that counts them (t), for a
  * run of the series. Refuses what it would not answer as PostHog does.
  */
-export function firstTimeBase(query: TrendsQuery, run: SeriesRun, ctx: PlanContext): Sql {
+// What this reads of a trends series' run (./trends.ts SeriesRun).
+interface Run {
+  node: SeriesNode;
+  order: number;
+  range: ResolvedRange;
+}
+
+export function firstTimeBase(query: TrendsQuery, run: Run, ctx: PlanContext): Sql {
   const attr = `series.${run.order}`;
   if (query.breakdownFilter?.breakdown != null || (query.breakdownFilter?.breakdowns?.length ?? 0) > 0) {
     throw new QueryError(`math "${run.node.math}" is not supported by hedgerow with a breakdown`, 'breakdownFilter');

@@ -15,7 +15,6 @@ import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
 import { funnelSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
-import { planTimeToConvert, type TimeToConvertResult } from './time-to-convert.js';
 
 export interface FunnelStep {
   action_id: string | number | null;
@@ -29,6 +28,12 @@ export interface FunnelStep {
   median_conversion_time: number | null;
   breakdown?: string | number | string[];
   breakdown_value?: string | number | string[];
+}
+
+/** funnelVizType time_to_convert's answer (./time-to-convert.ts): a histogram of conversion times. */
+export interface TimeToConvertResult {
+  bins: [number, number][];
+  average_conversion_time: number | null;
 }
 
 export interface FunnelResult {
@@ -215,7 +220,6 @@ SELECT DISTINCT ${actor} AS actor FROM times x${breakdown ? raw(' JOIN unit_valu
 }
 
 export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
-  if (query.funnelsFilter?.funnelVizType === 'time_to_convert') return planTimeToConvert(query, ctx);
   const steps = query.series.length;
   const { ctes, breakdown, range, order, windowUs } = funnelCtes(query, ctx);
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);

@@ -10,14 +10,10 @@
 import { COHORT_FILTER_TYPES, compileOperator, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, PROPERTY_OPERATORS, stringRepresentation } from '../../matching/index.js';
 import { behaviouralPersons, type BehaviourContext } from './cohort-behaviour.js';
 import { QueryError } from './errors.js';
+import type { PropertyFilter } from './property-filter.js';
 import { and, bool, float, ident, or, raw, sql, text, texts, type Sql } from './sql.js';
 
-export interface PropertyFilter {
-  key: string;
-  value?: unknown;
-  operator?: string | null;
-  type?: string;
-}
+export type { PropertyFilter };
 
 export interface PropertyGroup {
   type: 'AND' | 'OR';

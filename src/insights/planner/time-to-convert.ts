@@ -9,14 +9,8 @@ import type { FunnelsQuery } from '../schemas.js';
 import { toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset } from './dates.js';
 import { QueryError } from './errors.js';
-import type { FunnelResult } from './funnels.js';
-import { funnelCtes } from './funnels.js';
+import { funnelCtes, type FunnelResult } from './funnels.js';
 import { int, join, raw, sql } from './sql.js';
-
-export interface TimeToConvertResult {
-  bins: [number, number][];
-  average_conversion_time: number | null;
-}
 
 /** Rounded to two decimals, ties to the even hundredth. */
 function roundHalfEven2(x: number): number {
