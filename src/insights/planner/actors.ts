@@ -15,17 +15,9 @@ import { retentionActors } from './retention.js';
 import { and, int, join, raw, sql, text, type Sql } from './sql.js';
 import { stickinessActors } from './stickiness.js';
 import { trendsActors } from './trends-actors.js';
+import { DEFAULT_PAGE_ROWS, type PagedRows } from './paged-rows.js';
 
-export interface ActorsResult {
-  results: unknown[][];
-  columns: string[];
-  types: string[];
-  hasMore: boolean;
-  limit: number;
-  offset: number;
-}
-
-const DEFAULT_LIMIT = 100;
+export type ActorsResult = PagedRows;
 
 function cellOf(source: InsightActorsSource): Cell {
   if (source.kind === 'FunnelsActorsQuery') {
@@ -159,7 +151,7 @@ export function planActors(query: ActorsQuery, ctx: PlanContext): Plan<ActorsRes
     else order.push(raw('a_created_at DESC NULLS LAST'));
   }
   order.push(raw('a_id'));
-  const limit = query.limit ?? DEFAULT_LIMIT;
+  const limit = query.limit ?? DEFAULT_PAGE_ROWS;
   const offset = query.offset ?? 0;
 
   // The actor's row: its person (persons joined as `p`, the cell row as `e` with its

@@ -10,17 +10,9 @@ import { translate } from './hogql-expr.js';
 import type { Decode, ParsedEventsQuery, Translated } from './hogql-types.js';
 import { QueryError } from './errors.js';
 import { and, int, join, raw, sql, text, timestamp, type Sql } from './sql.js';
+import { DEFAULT_PAGE_ROWS, type PagedRows } from './paged-rows.js';
 
-export interface EventsQueryResult {
-  results: unknown[][];
-  columns: string[];
-  types: string[];
-  hasMore: boolean;
-  limit: number;
-  offset: number;
-}
-
-const DEFAULT_LIMIT = 100;
+export type EventsQueryResult = PagedRows;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 // Whether two parsed expressions are the same, whatever their positions in their texts.
@@ -55,7 +47,7 @@ export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: Pa
   const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`, env));
   // Conditions on aggregates filter the groups (HAVING), as PostHog moves them.
   const having = conditions.filter((c) => c.aggregate).map((c) => c.sql);
-  const limit = query.limit ?? DEFAULT_LIMIT;
+  const limit = query.limit ?? DEFAULT_PAGE_ROWS;
   const offset = query.offset ?? 0;
   const where: Sql[] = [sql`e.project = ${ctx.projectId}`];
   const after = query.after ?? '-24h';
