@@ -19,4 +19,6 @@ export interface EventStoreSettings {
   // URLs their globals carry.
   dataDir: string;
   siteUrl: string;
+  // The GeoIP database transformations' geoipLookup reads (null: none).
+  geoipDb: string | null;
 }

@@ -82,7 +82,7 @@ export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreT
   open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons), openTransformer({
     // The thread's store holds every domain's tables.
     store: ctx.store as EventStoreTables & DestinationsTables & AccessTables,
-    dataDir: ctx.settings.dataDir, siteUrl: ctx.settings.siteUrl, now: ctx.now,
+    dataDir: ctx.settings.dataDir, siteUrl: ctx.settings.siteUrl, geoipDb: ctx.settings.geoipDb, now: ctx.now,
   })),
 });
 

@@ -7,7 +7,7 @@ import type { QuotaTables } from '../quota/index.js';
 import { quotaModule } from '../quota/module.js';
 import type { PersonsTables } from '../persons/index.js';
 import { personsModule } from '../persons/module.js';
-import { bundledDatabasePath, deferredGeoIp, loadGeoIp } from '../geoip/database.js';
+import { deferredGeoIp, geoIpPath, loadGeoIp } from '../geoip/database.js';
 import { createWorkerPool } from '../pools/index.js';
 import type { FlagsTables } from './tables.js';
 import type { FlagTasks, FlagWorkerData } from './tasks.js';
@@ -26,8 +26,9 @@ export function startFlags(ctx: NodeContext<FlagsTablesUsed>, use: Use): Started
   const { auth, tenancy, access } = use(accessModule);
   const { meter } = use(quotaModule);
   const { operations } = use(personsModule);
+  const geoipPath = geoIpPath(config.geoipDb);
   const geoip = deferredGeoIp(
-    config.geoipDb === 'none' ? null : loadGeoIp(config.geoipDb === 'bundled' ? bundledDatabasePath() : config.geoipDb),
+    geoipPath === null ? null : loadGeoIp(geoipPath),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
   );
   const pool = createWorkerPool<FlagTasks, FlagWorkerData>({

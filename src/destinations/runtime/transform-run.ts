@@ -4,6 +4,8 @@
 // event, whose `url` is its `$current_url`; no person, no groups) and the functions it may
 // call. What the program returned travels back as it is: the event store applies PostHog's
 // rules to it (./transform-result.ts).
+import type { CityResponse, Reader } from 'mmdb-lib';
+import { openCityDatabase } from '../../geoip/database.js';
 import { errorText, evaluateInputs, runSlice } from '../../hog/index.js';
 import { filterGlobals, type EventContext } from './globals.js';
 import { passes } from './prepare.js';
@@ -24,6 +26,8 @@ export interface TransformTask {
   fn: RunnableFunction;
   project: { id: number; name: string; url: string };
   events: TransformInput[];
+  // The GeoIP database geoipLookup reads (null: none; it then finds nothing).
+  geoipDb: string | null;
 }
 
 export type TransformOutcome =
@@ -52,7 +56,32 @@ function cleanNullValues(value: unknown, depth = 1): unknown {
   return value;
 }
 
-const FUNCTIONS = { cleanNullValues: (value: unknown) => cleanNullValues(value) };
+// The City database of this worker, opened by the first task whose program calls
+// geoipLookup (PostHog's GeoIP transformation), kept for the next.
+let cityDatabase: { path: string; reader: Promise<Reader<CityResponse>> } | null = null;
+
+async function cityReader(path: string | null, fn: RunnableFunction): Promise<Reader<CityResponse> | null> {
+  if (path === null || !fn.bytecode.includes('geoipLookup')) return null;
+  if (cityDatabase?.path !== path) cityDatabase = { path, reader: openCityDatabase(path) };
+  return cityDatabase.reader;
+}
+
+// PostHog's geoipLookup: the database's record for an address (city, country, continent,
+// location, postal, subdivisions, ... as MaxMind writes them), or null.
+function geoipLookup(reader: Reader<CityResponse> | null, ip: unknown): unknown {
+  if (reader === null || typeof ip !== 'string') return null;
+  try {
+    return reader.get(ip);
+  } catch {
+    // Not an address.
+    return null;
+  }
+}
+
+const functionsWith = (reader: Reader<CityResponse> | null) => ({
+  cleanNullValues: (value: unknown) => cleanNullValues(value),
+  geoipLookup: (ip: unknown) => geoipLookup(reader, ip),
+});
 
 export function transformationGlobals(project: TransformTask['project'], ev: TransformInput): Record<string, unknown> {
   const props = ev.properties;
@@ -71,7 +100,7 @@ function filterContext(project: TransformTask['project'], ev: TransformInput): E
   return { project, event: { ...ev, elements_chain: chain }, person: null, groups: {} };
 }
 
-async function transformOne(fn: RunnableFunction, project: TransformTask['project'], ev: TransformInput): Promise<TransformOutcome> {
+async function transformOne(fn: RunnableFunction, project: TransformTask['project'], ev: TransformInput, functions: ReturnType<typeof functionsWith>): Promise<TransformOutcome> {
   const logs: LogLine[] = [];
   try {
     if (!(await passes(fn.filters, ev.event, filterGlobals(filterContext(project, ev))))) return { kind: 'filtered' };
@@ -92,7 +121,7 @@ async function transformOne(fn: RunnableFunction, project: TransformTask['projec
         ? { level: 'WARN', message: `Function exceeded maximum log entries. No more logs will be collected. Event: ${ev.uuid}` }
         : { level: 'INFO', message: redact(line) });
     },
-    functions: FUNCTIONS, timeoutMs: HOG_TIMEOUT_MS, memoryLimit: HOG_MEMORY_LIMIT, maxAsyncSteps: 0,
+    functions, timeoutMs: HOG_TIMEOUT_MS, memoryLimit: HOG_MEMORY_LIMIT, maxAsyncSteps: 0,
   });
   if (slice.error) return { kind: 'failed', message: `Error executing function on event ${ev.uuid}: ${errorText(slice.error)}`, logs };
   if (slice.suspended !== null) {
@@ -103,6 +132,7 @@ async function transformOne(fn: RunnableFunction, project: TransformTask['projec
 
 export async function runTransformation(task: TransformTask): Promise<TransformOutcome[]> {
   const out: TransformOutcome[] = [];
-  for (const ev of task.events) out.push(await transformOne(task.fn, task.project, ev));
+  const functions = functionsWith(await cityReader(task.geoipDb, task.fn));
+  for (const ev of task.events) out.push(await transformOne(task.fn, task.project, ev, functions));
   return out;
 }

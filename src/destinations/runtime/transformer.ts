@@ -55,6 +55,8 @@ export interface TransformerOptions {
   store: DestinationsTables & AccessTables;
   dataDir: string;
   siteUrl: string;
+  // The GeoIP database geoipLookup reads (null: none, and geoipLookup finds nothing).
+  geoipDb?: string | null;
   now: () => number;
   // Hog workers to start (tests and benches give their own pool).
   pool?: Pick<HogPools, 'run' | 'close'>;
@@ -117,7 +119,7 @@ export function openTransformer(opts: TransformerOptions): Transformer {
       const going = items.filter((it) => !it.dropped);
       for (let start = 0; start < going.length; start += CHUNK) {
         const chunk = going.slice(start, start + CHUNK);
-        const outcomes = await run(fn, { project: info, events: chunk.map((it) => it.ev) });
+        const outcomes = await run(fn, { project: info, events: chunk.map((it) => it.ev), geoipDb: opts.geoipDb ?? null });
         for (const [i, outcome] of outcomes.entries()) {
           const it = chunk[i];
           const instance = instanceIdOf([id, it.ev.uuid, -1]);
