@@ -155,7 +155,12 @@ s('persons, insights and status open', async () => {
   // The chart the exports' builder made, drawn by ECharts (an SVG with the insight's title).
   await p.locator('.chart svg, [role="alert"]').first().waitFor();
   assert.is(await p.getByRole('alert').count(), 0, `the query failed: ${await p.getByRole('alert').allTextContents()}`);
-  await p.waitForFunction("document.querySelector('.chart').innerHTML.includes('checkout_done count')");
+  // A function, not a string: Playwright runs a string predicate through eval in the page,
+  // which the app's Content-Security-Policy refuses (an EvalError, whenever it polls again).
+  await p.waitForFunction(() => {
+    const page = globalThis as unknown as { document: { querySelector(selector: string): { innerHTML: string } | null } };
+    return page.document.querySelector('.chart')?.innerHTML.includes('checkout_done count') === true;
+  });
   await accessible(p, 'insights');
   await p.getByRole('button', { name: 'Save insight' }).click();
   await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();

@@ -34,15 +34,21 @@ export function assertNatsServerInstalled(): void {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0];
+}
+
+// `n` ports free now and distinct: each is held until all are chosen (a port closed and asked
+// for again can come back, and two members of a cluster then clash on it).
+export async function freePorts(n: number): Promise<number[]> {
+  const held = await Promise.all(Array.from({ length: n }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+    srv.listen(0, '127.0.0.1', () => resolve(srv));
+  })));
+  const ports = held.map((srv) => (srv.address() as { port: number }).port);
+  await Promise.all(held.map((srv) => new Promise((resolve) => srv.close(resolve))));
+  return ports;
 }
 
 // `extra`: more arguments (a cluster member's name and routes).
@@ -157,9 +163,10 @@ const CLUSTER_READY_MS = 60_000;
 // reaches only the addresses it was given (a test putting a proxy between it and them).
 export async function startNatsCluster(size: number, opts: { noAdvertise?: boolean } = {}): Promise<NatsCluster> {
   assertNatsServerInstalled();
-  const members = await Promise.all(Array.from({ length: size }, async (_, i) => ({
-    name: `hedgerow-n${i + 1}`, port: await freePort(), routePort: await freePort(), monitorPort: await freePort(), storeDir: tempDir('hedgerow-nats-'),
-  })));
+  const ports = await freePorts(3 * size);
+  const members = Array.from({ length: size }, (_, i) => ({
+    name: `hedgerow-n${i + 1}`, port: ports[3 * i], routePort: ports[3 * i + 1], monitorPort: ports[3 * i + 2], storeDir: tempDir('hedgerow-nats-'),
+  }));
   const route = (m: { routePort: number }) => `nats://127.0.0.1:${m.routePort}`;
   const servers: NatsCluster['servers'] = [];
   const close = async () => { await Promise.all(servers.map((s) => s.close())); };
