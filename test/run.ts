@@ -107,6 +107,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 interface Host {
   run(file: string): Promise<{ result: FileResult; reusable: boolean }>;
   end(): void;
+  // False once the process has exited (between files too: a leftover of a file that passed
+  // can still end it, and the next file must not be blamed for that).
+  alive(): boolean;
   files: number;
 }
 
@@ -132,6 +135,7 @@ function startHost(): Host {
 
   const host: Host = {
     files: 0,
+    alive: () => exited === null,
     run(file) {
       host.files++;
       const name = relative(here, file);
@@ -194,6 +198,7 @@ async function worker(): Promise<void> {
   let host: Host | null = null;
   while (next < files.length) {
     const file = files[next++];
+    if (host !== null && !host.alive()) host = null;
     host ??= startHost();
     const { result, reusable } = await host.run(file);
     results.push(result);
