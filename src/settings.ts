@@ -155,7 +155,7 @@ export const SETTINGS = {
     smtpUrl: optional({ env: 'HEDGEROW_SMTP_URL', secret: true, allowed: 'smtp://[user:password@]host[:port] or smtps://…', doc: 'the SMTP server email subscriptions are sent through (none: email subscriptions fail)' }),
     smtpStartTls: choice({
       env: 'HEDGEROW_SMTP_STARTTLS', values: ['auto', 'required'], default: 'auto',
-      doc: 'smtp:// servers: auto, upgrade to TLS with STARTTLS when the server offers it; required, send nothing (no password, no message) unless it does',
+      doc: 'smtp:// servers: auto, upgrade to TLS with STARTTLS when the server offers it (without it, mail is sent in the clear only when the URL has no login: a password never is); required, send nothing (no password, no message) unless it does',
     }),
     smtpCaFile: optional({ env: 'HEDGEROW_SMTP_CA_FILE', allowed: 'a PEM file', doc: 'certificates that may sign the SMTP server\'s, besides the system\'s (a private CA, or the server\'s own self-signed certificate)' }),
     smtpCertificates: choice({

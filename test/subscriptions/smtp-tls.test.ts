@@ -59,11 +59,14 @@ s('a self-signed certificate is refused by default, with what to set; taken with
   assert.equal(starttls.messages.map((m) => m.tls), [true]);
 });
 
-s('STARTTLS required: a server without it is sent nothing (no password); auto sends in the clear', async () => {
+s('STARTTLS required: a server without it is sent nothing (no password); auto sends in the clear only without a login', async () => {
   await refused(sendMail(server({ HEDGEROW_SMTP_URL: withLogin(plain), HEDGEROW_SMTP_STARTTLS: 'required' }), mail, 5000), /does not offer STARTTLS.*nothing was sent/);
   assert.equal([plain.messages.length, plain.logins.length], [0, 0]);
-  await sendMail(server({ HEDGEROW_SMTP_URL: withLogin(plain) }), mail, 5000);
-  assert.equal(plain.logins, [{ auth: '\0bot\0secret', tls: false }]);
+  await refused(sendMail(server({ HEDGEROW_SMTP_URL: withLogin(plain) }), mail, 5000), /does not offer STARTTLS, and the login .* is not sent in the clear: nothing was sent/);
+  assert.equal([plain.messages.length, plain.logins.length], [0, 0], 'auto: no password in the clear');
+  await sendMail(server({ HEDGEROW_SMTP_URL: plain.url }), mail, 5000);
+  assert.equal(plain.messages.map((m) => m.tls), [false]);
+  assert.equal(plain.logins, []);
   // Required and offered: upgraded as in auto.
   await sendMail(server({ HEDGEROW_SMTP_URL: starttls.url, HEDGEROW_SMTP_STARTTLS: 'required', HEDGEROW_SMTP_CA_FILE: caFile }), mail, 5000);
   assert.equal(starttls.messages.map((m) => m.tls), [true]);

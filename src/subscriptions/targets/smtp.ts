@@ -169,6 +169,11 @@ export async function sendMail(server: SmtpServer, mail: Mail, timeoutMs: number
       } else if (server.starttls === 'required') {
         socket.write('QUIT\r\n');
         throw new Error('SMTP: the server does not offer STARTTLS and HEDGEROW_SMTP_STARTTLS is required: nothing was sent');
+      } else if (server.user !== null) {
+        // A password is never sent in the clear: a relay without STARTTLS gets mail only
+        // without a login (a local relay), as auto's description says.
+        socket.write('QUIT\r\n');
+        throw new Error('SMTP: the server does not offer STARTTLS, and the login in HEDGEROW_SMTP_URL is not sent in the clear: nothing was sent (use smtps://, or a relay that offers STARTTLS)');
       }
     }
     if (server.user !== null) {
