@@ -59,7 +59,7 @@ function node(writes: ReturnType<typeof createLocalWrites>, clock: { now: number
       siteUrl: 'http://hedgerow.test', subscription: { id: sub.id, title: sub.title, summary: summary(sub) },
       resource: { type: 'dashboard', id: 3, name: 'Weekly review', shortId: null }, items, at,
     }),
-    send: createSender({ smtp: parseSmtpUrl(`smtp://bot:secret@127.0.0.1:${smtp.port}`), from: 'reports@hedgerow.test', timeoutMs: 5000, policy: LOCAL }),
+    send: createSender({ smtp: parseSmtpUrl(`smtp://127.0.0.1:${smtp.port}`), from: 'reports@hedgerow.test', timeoutMs: 5000, policy: LOCAL }),
   });
   return { scheduler, rendered, leases };
 }
