@@ -2,11 +2,13 @@
 // transformer sends it, ./transformer.ts): for each event its filters, its inputs, then its
 // program, with the globals PostHog's ingestion gives a transformation (the project and the
 // event, whose `url` is its `$current_url`; no person, no groups) and the functions it may
-// call. What the program returned travels back as it is: the event store applies PostHog's
-// rules to it (./transform-result.ts).
+// call (cleanNullValues, geoipLookup, isKnownBotUserAgent, isKnownBotIp). What the program
+// returned travels back as it is: the event store applies PostHog's rules to it
+// (./transform-result.ts).
 import type { CityResponse, Reader } from 'mmdb-lib';
 import { openCityDatabase } from '../../geoip/database.js';
 import { errorText, evaluateInputs, runSlice } from '../../hog/index.js';
+import { isKnownBotIp, isKnownBotUserAgent } from '../bots/known-bots.js';
 import { filterGlobals, type EventContext } from './globals.js';
 import { passes } from './prepare.js';
 import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, MAX_LOG_LINES, redactor, type LogLine } from './run-slice.js';
@@ -81,6 +83,8 @@ function geoipLookup(reader: Reader<CityResponse> | null, ip: unknown): unknown 
 const functionsWith = (reader: Reader<CityResponse> | null) => ({
   cleanNullValues: (value: unknown) => cleanNullValues(value),
   geoipLookup: (ip: unknown) => geoipLookup(reader, ip),
+  isKnownBotUserAgent,
+  isKnownBotIp,
 });
 
 export function transformationGlobals(project: TransformTask['project'], ev: TransformInput): Record<string, unknown> {
