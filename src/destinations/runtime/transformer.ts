@@ -1,5 +1,5 @@
-// Transformations in ingestion: the event store (src/events/store-consumer.ts) asks this,
-// before it stores a batch, what the enabled `transformation` functions of the batch's
+// Transformations in ingestion, the event store's step before storing (src/events/pre-store.ts,
+// wired in src/main.ts through ../ingestion.ts): the event store asks this, before it stores a batch, what the enabled `transformation` functions of the batch's
 // projects make of its events, in execution order (then oldest first), each on what the one
 // before it left (PostHog's hog transformer, before person processing). Every other consumer
 // reads the events as the event store keeps them (insights its rows; destinations each
@@ -14,8 +14,8 @@
 // stored; with NATS every node runs the same transformations on the same events and keeps
 // its own.
 import { PoolOverloadedError } from '../../pools/index.js';
-import type { EventGroup } from '../../log/consumers/index.js';
 import type { CapturedEvent } from '../../log/types.js';
+import type { OpenPreStoreStep, PreStoreStep, Replacement } from '../../events/index.js';
 import { createTenancyStore, type AccessTables } from '../../access/index.js';
 import type { DestinationsTables } from '../tables.js';
 import { openDestinationsStore, type DestinationsStore } from './env.js';
@@ -32,30 +32,17 @@ const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
 // Events per task: a program may take up to its 550 ms backstop on each, within the worker's deadline.
 const CHUNK = 64;
 
-// What the event store stores in place of an event of the batch: a new event, null (dropped)
-// or undefined (as it was).
-export type Replacement = CapturedEvent | null | undefined;
-
-export interface Transformed {
-  // Per group of the batch, in order: its events' replacements by their index among the
-  // events it reads, or null when none of them is transformed.
-  readonly groups: readonly (Replacement[] | null)[];
-  // Writes the functions' logs and metrics; once the batch is stored.
-  committed(): Promise<void>;
-}
-
-export interface Transformer {
-  // Null when no event of the batch belongs to a project with a transformation.
-  transform(groups: readonly EventGroup[]): Promise<Transformed | null>;
-  close(): Promise<void>;
-}
-
-export interface TransformerOptions {
-  // The main store as the consumer's thread opened it (every domain's tables).
-  store: DestinationsTables & AccessTables;
+// The step's settings, plain data from the node's (../ingestion.ts).
+export interface TransformerSettings {
   dataDir: string;
   siteUrl: string;
   // The GeoIP database geoipLookup reads (null: none, and geoipLookup finds nothing).
+  geoipDb: string | null;
+}
+
+export interface TransformerOptions extends Omit<TransformerSettings, 'geoipDb'> {
+  // The main store as the consumer's thread opened it (every domain's tables).
+  store: DestinationsTables & AccessTables;
   geoipDb?: string | null;
   now: () => number;
   // Hog workers to start (tests and benches give their own pool).
@@ -72,7 +59,12 @@ interface Item {
   dropped: boolean;
 }
 
-export function openTransformer(opts: TransformerOptions): Transformer {
+// The event store's thread opens the step through this (src/events/pre-store.ts).
+export const openPreStoreStep: OpenPreStoreStep = (store, settings, now) => openTransformer({
+  ...(settings as TransformerSettings), store: store as DestinationsTables & AccessTables, now,
+});
+
+export function openTransformer(opts: TransformerOptions): PreStoreStep {
   const functions = createFunctionCache(opts.store, 'transformation');
   let pool = opts.pool ?? null;
   let ds: DestinationsStore | null = null;
