@@ -8,7 +8,7 @@ import type { TransformerSettings } from './runtime/transformer.js';
 export const transformationsBeforeStore: PreStoreSource = async (config) => {
   const { geoIpPath } = await import('../geoip/database.js');
   const settings: TransformerSettings = {
-    dataDir: config.dataDir, siteUrl: config.siteUrl, geoipDb: geoIpPath(config.geoipDb),
+    dataDir: config.dataDir, siteUrl: config.siteUrl, geoipDb: geoIpPath(config.geoipDb), watcherLockMs: config.hog.watcherLockSeconds * 1000,
   };
   return { module: new URL('./runtime/transformer.js', import.meta.url).href, settings };
 };
