@@ -1,6 +1,6 @@
 // The watcher over transformations (./watcher.ts, PostHog's token bucket, as over
-// destinations): what each chunk of a batch cost a transformation (its Hog time, and
-// ERROR_COST per failed event) is charged once the chunk has run; one whose rating falls
+// destinations): what each chunk of a batch cost a transformation (its programs' Hog time,
+// and ERROR_COST per event it failed on) is charged once the chunk has run; one whose rating falls
 // below 0 is disabled: it runs on no further event, which passes it by (skipped, counted
 // `disabled_permanently`), until an update that leaves it enabled takes it back as degraded.
 // The records are the destinations store's (the API's `status` reads them); a disable is
@@ -21,9 +21,10 @@ export interface BatchWatcher {
   write(store: DestinationsStore): void;
 }
 
-/** What one outcome costs: its Hog time, and ERROR_COST when it failed. */
+/** What one outcome costs: its program's Hog time, and ERROR_COST when it failed. As for
+ * destinations, only a program's runs are charged, not filters or inputs that failed. */
 export function outcomeCost(outcome: TransformOutcome, failed: boolean): number {
-  return outcome.kind === 'filtered' ? 0 : invocationCost(outcome.timings ?? [], failed);
+  return outcome.kind === 'returned' || outcome.kind === 'failed' ? invocationCost(outcome.timings ?? [], failed) : 0;
 }
 
 // `store`: opened on the first function's first look.

@@ -1,7 +1,8 @@
 // Transformations in ingestion, the event store's step before storing (src/events/pre-store.ts,
 // wired in src/main.ts through ../ingestion.ts): the event store asks this, before it stores
-// a batch, what the enabled `transformation` functions of the batch's projects make of its events, in execution order (then oldest first), each on what the one
-// before it left (PostHog's hog transformer, before person processing). Every other consumer
+// a batch, what the enabled `transformation` functions of the batch's projects make of its
+// events, in execution order (then oldest first), each on what the one before it left
+// (PostHog's hog transformer, before person processing). Every other consumer
 // reads the events as the event store keeps them (insights its rows; destinations each
 // event's row when its project has transformations), so each sees the transformed event, or
 // none when one was dropped, and a transformation runs once per event and node.
@@ -141,7 +142,7 @@ export function openTransformer(opts: TransformerOptions): PreStoreStep {
             telemetry.count(id, 'filtered');
           }
           const applied = applyOutcome(it.ev, outcome);
-          cost += outcomeCost(outcome, outcome.kind !== 'returned' || applied.verdict === 'failed');
+          cost += outcomeCost(outcome, outcome.kind === 'failed' || applied.verdict === 'failed');
           if (applied.reason !== null) {
             telemetry.count(id, 'failed');
             telemetry.log(id, instance, 'ERROR', applied.reason);
