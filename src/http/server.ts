@@ -57,13 +57,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       openStream(res, state, response, cors);
       return;
     }
-    res.cork(() => {
-      res.writeStatus(statusLine(response.status));
-      if (cors) for (const k in cors) res.writeHeader(k, cors[k]);
-      const h = response.headers;
-      if (h) for (const k in h) res.writeHeader(k, h[k]);
-      res.end(response.body ?? undefined, close);
-    });
+    corked.res = res;
+    corked.response = response;
+    corked.cors = cors;
+    corked.close = close;
+    res.cork(writeCorked);
   }
 
   app.any('/*', (res, req) => {
@@ -186,6 +184,28 @@ interface RequestState {
   onAbort: (() => void) | null;
 }
 
+function writeHead(res: uWS.HttpResponse, response: HttpResponse, cors: Record<string, string> | null): void {
+  res.writeStatus(statusLine(response.status));
+  if (cors) for (const k in cors) res.writeHeader(k, cors[k]);
+  const h = response.headers;
+  if (h) for (const k in h) res.writeHeader(k, h[k]);
+}
+
+// The response being written inside res.cork: cork runs its callback at once, so one
+// module-level slot and one function serve every request without a closure each.
+const corked: { res: uWS.HttpResponse | null; response: HttpResponse | null; cors: Record<string, string> | null; close: boolean } = {
+  res: null, response: null, cors: null, close: false,
+};
+
+function writeCorked(): void {
+  const { res, response, cors, close } = corked;
+  corked.res = null;
+  corked.response = null;
+  corked.cors = null;
+  writeHead(res!, response!, cors);
+  res!.end(response!.body ?? undefined, close);
+}
+
 // The status and headers now, the body as the handler's stream writes it (uWS writes each
 // chunk with chunked transfer encoding), until it ends or the client leaves.
 function openStream(res: uWS.HttpResponse, state: RequestState, response: HttpResponse, cors: Record<string, string> | null): void {
@@ -198,10 +218,7 @@ function openStream(res: uWS.HttpResponse, state: RequestState, response: HttpRe
   };
   state.onAbort = finish;
   res.cork(() => {
-    res.writeStatus(statusLine(response.status));
-    if (cors) for (const k in cors) res.writeHeader(k, cors[k]);
-    const h = response.headers;
-    if (h) for (const k in h) res.writeHeader(k, h[k]);
+    writeHead(res, response, cors);
     // Sends the head at once: a client waits for it before it reads any event.
     res.write('');
   });

@@ -26,6 +26,7 @@ import type { StoredHogFunction } from '../../src/destinations/types.js';
 import type { FetchOutcome, FetchRequest } from '../../src/destinations/fetch/http-fetch.js';
 import { pack } from '../../src/destinations/runtime/bytes.js';
 import { PoolOverloadedError } from '../../src/pools/index.js';
+import { ConsumerStopped } from '../../src/log/consumers/index.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations hot path');
@@ -87,13 +88,16 @@ interface Harness {
   inMemoryMax: number;
   atPrepareMax: number;
   failPrepare: number | null;
+  // The consumer is told to stop while this start step runs.
+  stopAtPrepare: number | null;
+  stop: AbortController;
 }
 
 function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>): Harness {
   // Programs get 10 s rather than 100 ms: this is about chunks and memory, and a loaded
   // machine once paused one program past 100 ms (999 deliveries of 1,000).
   const steps = createSteps(0, 10_000);
-  const h = { prepares: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null } as unknown as Harness;
+  const h = { prepares: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null, stopAtPrepare: null, stop: new AbortController() } as unknown as Harness;
   const pool = {
     async run(kind: string, input: unknown) {
       // A worker answers in a later turn, as a pool does.
@@ -102,6 +106,7 @@ function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> =
         h.prepares++;
         // A full pool fails the batch (a worker's failure would only set its events apart).
         if (h.prepares === h.failPrepare) throw new PoolOverloadedError('worker pool queue is full');
+        if (h.prepares === h.stopAtPrepare) h.stop.abort();
         h.inMemoryMax = Math.max(h.inMemoryMax, deliveries.inMemory());
         h.atPrepareMax = Math.max(h.atPrepareMax, deliveries.inMemory());
         return steps.start(input as StartTask);
@@ -126,6 +131,7 @@ function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> =
     name: 'destinations', store, logId: 'lmdb', settings: undefined, now: Date.now,
     position: { key: 'destinations', read: () => position, write: (p: number) => { position = p; }, commit: async (p: number) => { position = p; } },
     rethrowUnlessWritable: async () => {},
+    get stopping() { return h.stop.signal; },
   } as unknown as PipelineDeps['ctx'];
   const tenancy = { project: () => ({ name: 'Default' }) } as unknown as TenancyStore;
   h.deliveries = deliveries;
@@ -209,6 +215,29 @@ s('a batch applied again after it failed half way skips what its committed chunk
     assert.is(new Set(h.requests.map((r) => r.n)).size, 60);
     const masked = [...ds.metrics.getRange()].filter(({ key }) => key[3] === 'masked').reduce((sum, { value }) => sum + value, 0);
     assert.is(masked, 540);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('a consumer told to stop leaves its batch after the chunk it is on: that chunk and those before stay recorded, and the batch applied again delivers the rest, each event once', async () => {
+  const h = harness([webhook('a')]);
+  h.stopAtPrepare = 2;
+  try {
+    await applyBatch(h.deps, records(events(0, 1000)), 20).then(() => assert.unreachable('the batch should stop'), (err: Error) => assert.instance(err, ConsumerStopped));
+    // Two chunks of 128 of the batch's eight were prepared and recorded, through the 256th event.
+    assert.is(h.prepares, 2);
+    assert.equal(readProgress(ds, 'lmdb'), { seq: 6, index: 5 });
+    assert.is(ds.meta.get(appliedKey('lmdb')), undefined, 'the batch is not recorded as applied');
+    // Started again, as the next start of the consumer does: the same batch from its position.
+    h.stop = new AbortController();
+    await applyBatch(h.deps, records(events(0, 1000)), 20);
+    await h.deliveries.idle();
+    assert.is(h.prepares, 2 + 6);
+    assert.is(h.requests.length, 1000);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 1000);
+    assert.is(ds.meta.get(appliedKey('lmdb')), 20);
     assert.is(readProgress(ds, 'lmdb'), null);
   } finally {
     await h.deliveries.close();

@@ -103,6 +103,7 @@ s('the stuck invocation fails alone, logged; the others are replayed, not fetche
     name: 'destinations', store, logId: 'lmdb', settings: undefined, now: Date.now,
     position: { key: 'destinations', read: () => position, write: (p: number) => { position = p; }, commit: async (p: number) => { position = p; } },
     rethrowUnlessWritable: async () => {},
+    stopping: new AbortController().signal,
   } as unknown as PipelineDeps['ctx'];
   const tenancy = { project: () => ({ name: 'Default' }) } as unknown as TenancyStore;
   const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false };

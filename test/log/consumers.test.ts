@@ -10,7 +10,7 @@ import { pruneAppliedRecords } from '../../src/log/retention.js';
 import { eventsAfter } from '../../src/log/lag.js';
 import { LMDB_LOG_ID, type CapturedEvent } from '../../src/log/types.js';
 import {
-  defineConsumer, listDeadLetters, LogGapError, registerConsumers, registered, runConsumer, type ConsumerHandler, type StartAt,
+  ConsumerStopped, defineConsumer, listDeadLetters, LogGapError, registerConsumers, registered, runConsumer, type ConsumerHandler, type StartAt,
 } from '../../src/log/consumers/index.js';
 import { storePerTest } from '../helpers/temp-store.js';
 import { eventually } from '../helpers/wait.js';
@@ -170,6 +170,47 @@ s('an event a consumer cannot apply, with no fallback of its own, is set aside u
     log: 'lmdb', seq: 1, consumer: 'picky', event: 1, error: 'cannot take this one', quarantined_at: '',
     bytes: Buffer.byteLength(JSON.stringify(bad)), record: Buffer.from(JSON.stringify(bad)).toString('base64'),
   });
+});
+
+s('a consumer told to stop part way through a batch ends the run as a stop: nothing split or set aside, its position where it was, the batch applied at the next start', async () => {
+  const events = await append(3);
+  const { definition, seen } = recorder('slow', 'beginning');
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => { entered = resolve; });
+  let applies = 0;
+  let first = true;
+  const slow = defineConsumer({
+    ...definition,
+    async open(ctx) {
+      const inner = await definition.open(ctx);
+      return {
+        async apply(groups, through) {
+          applies++;
+          if (ctx.stopping.aborted) throw new Error('a stopped consumer was given another batch');
+          if (first) {
+            first = false;
+            // A long batch (the destinations wait for room between chunks): it looks at the stop between its steps.
+            entered();
+            await new Promise<void>((resolve) => ctx.stopping.addEventListener('abort', () => resolve()));
+            throw new ConsumerStopped();
+          }
+          return inner.apply(groups, through);
+        },
+      };
+    },
+  });
+  const stop = new AbortController();
+  const reader = createLmdbLogReader(store, captureCodec);
+  const running = runConsumer(slow, { store, reader, signal: stop.signal, settings: undefined });
+  await inside;
+  stop.abort();
+  await running;
+  await reader.close();
+  assert.is(applies, 1, 'applied once: not split into entries');
+  assert.equal(listDeadLetters(store), []);
+  assert.is(store.positions.get('slow'), undefined);
+  await runUntil(slow, () => store.positions.get('slow') === 3);
+  assert.equal(seen, events.map((e) => e.uuid));
 });
 
 s('lag in events: the events of the records after a position, counted as they were appended', async () => {

@@ -21,6 +21,7 @@ import { parseSmtpUrl } from '../../src/subscriptions/targets/smtp.js';
 import { parseAddressPolicy, PUBLIC_ONLY } from '../../src/net/address-policy.js';
 import { COMMANDS } from '../helpers/commands.js';
 import { startSink, type Sink } from '../helpers/http-sink.js';
+import { TEST_TLS_CERT, TEST_TLS_KEY } from '../fixtures/test-tls.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { decodePng } from '../helpers/png.js';
 import { storePerTest } from '../helpers/temp-store.js';
@@ -31,7 +32,7 @@ let store: Store;
 storePerTest(s, 'hedgerow-subscriptions-', (opened) => { store = opened; });
 let sink: Sink;
 let smtp: SmtpSink;
-s.before(async () => { sink = await startSink(); smtp = await startSmtpSink(); });
+s.before(async () => { sink = await startSink(); smtp = await startSmtpSink({ tls: { cert: TEST_TLS_CERT, key: TEST_TLS_KEY } }); });
 s.after(async () => { await sink.close(); await smtp.close(); });
 s.before.each(() => { sink.reset(); smtp.messages = []; smtp.refuse.clear(); });
 
@@ -59,7 +60,7 @@ function node(writes: ReturnType<typeof createLocalWrites>, clock: { now: number
       siteUrl: 'http://hedgerow.test', subscription: { id: sub.id, title: sub.title, summary: summary(sub) },
       resource: { type: 'dashboard', id: 3, name: 'Weekly review', shortId: null }, items, at,
     }),
-    send: createSender({ smtp: parseSmtpUrl(`smtp://127.0.0.1:${smtp.port}`), from: 'reports@hedgerow.test', timeoutMs: 5000, policy: LOCAL }),
+    send: createSender({ smtp: parseSmtpUrl(`smtp://bot:secret@127.0.0.1:${smtp.port}`, 'auto', { ca: null, anyCertificate: true }), from: 'reports@hedgerow.test', timeoutMs: 5000, policy: LOCAL }),
   });
   return { scheduler, rendered, leases };
 }

@@ -10,7 +10,7 @@
 // what it applied, so a batch is applied once even if the mechanism's position, committed
 // after, lags); a batch applied again skips what its committed chunks covered.
 import { PoolOverloadedError } from '../../pools/index.js';
-import type { ConsumerContext, EventGroup } from '../../log/consumers/index.js';
+import { ConsumerStopped, type ConsumerContext, type EventGroup } from '../../log/consumers/index.js';
 import type { CapturedEvent, LogEntry } from '../../log/types.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
 import type { AccessTables, TenancyStore } from '../../access/index.js';
@@ -277,6 +277,9 @@ export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup
       if (chunk.length === CHUNK) {
         await applyChunk(deps, chunk, after, progress, null);
         chunk = [];
+        // A backlog's batch can take many chunks, each waiting for room: a stop ends it
+        // here, its committed chunks kept (a batch applied again skips them).
+        if (ctx.stopping.aborted) throw new ConsumerStopped();
       }
     }
   }

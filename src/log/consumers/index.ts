@@ -4,7 +4,7 @@
 // declaration (registered), and the service supervises a worker thread per consumer, which
 // alone loads the definition, and holds log retention for all of them.
 export {
-  declareConsumer, defineConsumer, LogGapError,
+  ConsumerStopped, declareConsumer, defineConsumer, LogGapError,
   type ConsumerContext, type ConsumerDeclaration, type ConsumerDefinition, type ConsumerHandler, type ConsumerPosition, type EventGroup, type LogGap, type StartAt,
 } from './types.js';
 export { consumerPosition, positionKey } from './positions.js';

@@ -8,7 +8,7 @@ import type { LogTables } from '../tables.js';
 import type { LogEntry, LogReader } from '../types.js';
 import { consumerPosition, rethrowUnlessWritable } from './positions.js';
 import { applyIsolating, SILENT, type ConsumerReports } from './ladder.js';
-import { LogGapError, type ConsumerContext, type ConsumerDefinition, type ConsumerHandler } from './types.js';
+import { ConsumerStopped, LogGapError, type ConsumerContext, type ConsumerDefinition, type ConsumerHandler } from './types.js';
 
 // How often a consumer waiting for the one it follows looks at that one's position.
 const FOLLOW_POLL_MS = 50;
@@ -34,9 +34,14 @@ export interface RunOptions<S, T> {
 
 export function consumerContext<S, T>(
   name: string, store: T & LogTables, logId: string, settings: S, now: () => number = Date.now, cluster?: Cluster,
+  stopping: AbortSignal = new AbortController().signal,
 ): ConsumerContext<S, T> {
   const position = consumerPosition(store, name, logId);
-  return { name, store, logId, settings, position, now, cluster, rethrowUnlessWritable: (err) => rethrowUnlessWritable(store, position.key, err) };
+  return {
+    name, store, logId, settings, position, now, cluster, stopping,
+    // A stop is rethrown at every rung of the ladder: the batch is not split or set aside.
+    rethrowUnlessWritable: (err) => (err instanceof ConsumerStopped ? Promise.reject(err) : rethrowUnlessWritable(store, position.key, err)),
+  };
 }
 
 // The position reading starts after. Records a consumer that starts at the end there on
@@ -71,7 +76,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, opts: RunOptions<S, T>): Promise<void> {
   const { store, reader, signal } = opts;
   const reports = opts.reports ?? SILENT;
-  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now, opts.cluster);
+  const ctx = consumerContext(definition.name, store, reader.id, opts.settings, opts.now, opts.cluster, signal);
   const handler = await definition.open(ctx);
   try {
     const start = await startingPosition(ctx, definition.startsAt, handler, reader);
@@ -95,6 +100,9 @@ export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, op
         rest = rest.slice(n);
       }
     }, signal);
+  } catch (err) {
+    // A batch left part way because the consumer is stopping: a stop, not a failure.
+    if (!(err instanceof ConsumerStopped && signal.aborted)) throw err;
   } finally {
     await handler.close?.();
   }

@@ -82,6 +82,10 @@ export interface ConsumerContext<S, T = unknown> {
   // is): tells a failure of the batch from a failure of the store. The mechanism calls
   // it between the rungs of its ladder; a handler's own fallbacks (giveUp) call it too.
   rethrowUnlessWritable(err: unknown): Promise<void>;
+  // Aborted once the consumer is told to stop. A handler whose batch can take long (the
+  // destinations wait for room between chunks) checks it between its own steps and throws
+  // ConsumerStopped: what it committed stays, the rest is applied again at the next start.
+  readonly stopping: AbortSignal;
 }
 
 // The consumer's stored position: the last log sequence it applied.
@@ -138,3 +142,12 @@ export function defineConsumer<S = undefined, T = unknown>(definition: ConsumerD
 // The log has lost records the consumer has not applied and it has no backfill, or its
 // backfill fell short.
 export class LogGapError extends Error {}
+
+// Thrown by a handler that stopped part way through a batch because the consumer is
+// stopping (ConsumerContext.stopping): not a failure of the batch, so it is not split or
+// set aside, and the run ends as a stop does.
+export class ConsumerStopped extends Error {
+  constructor() {
+    super('the consumer is stopping');
+  }
+}
