@@ -41,7 +41,7 @@ import { tables, type Store } from '../src/tables.js';
 import { eventStorePosition } from '../src/events/consumer.js';
 import type { EventPreparation } from '../src/persons/step.js';
 import { applyEntriesIsolating } from '../src/events/store-consumer.js';
-import { openTransformer } from '../src/destinations/ingestion.js';
+import { openTransformer } from '../src/destinations/runtime/transformer.js';
 import type { LogFrame } from '../src/log/types.js';
 import { encodeFrames } from '../src/log/record.js';
 import { captureFrame, decodeRecord, captureCodec } from '../src/capture/frames.js';

@@ -4,7 +4,8 @@
 // log consumers, and a start that answers its routes, readiness checks and close. The node
 // (src/node/) opens its core, then starts these in order and closes them in reverse; a
 // module may use what one listed before it provides. Adding a domain is one module file and
-// one line here.
+// one line here. The event store's step before storing is composed here too: the
+// destinations' transformations (src/events/pre-store.ts), so events imports no destinations.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NodeModule } from './modules/index.js';
@@ -12,7 +13,7 @@ import { runCli } from './cli/main.js';
 import { opsModule } from './ops/module.js';
 import { accessModule } from './access/module.js';
 import { quotaModule } from './quota/module.js';
-import { eventsModule } from './events/module.js';
+import { createEventsModule } from './events/module.js';
 import { personsModule } from './persons/module.js';
 import { ingestionWarningsModule } from './ingestion-warnings/module.js';
 import { captureModule } from './capture/module.js';
@@ -23,6 +24,7 @@ import { actionsModule } from './actions/module.js';
 import { exportsModule } from './exports/module.js';
 import { subscriptionsModule } from './subscriptions/module.js';
 import { destinationsModule } from './destinations/module.js';
+import { transformationsBeforeStore } from './destinations/ingestion.js';
 import { snapshotsModule } from './snapshots/module.js';
 import { hogModule } from './hog/module.js';
 import { appModule } from './app/module.js';
@@ -31,7 +33,7 @@ export const MODULES: readonly NodeModule[] = [
   opsModule,
   accessModule,
   quotaModule,
-  eventsModule,
+  createEventsModule(transformationsBeforeStore),
   personsModule,
   ingestionWarningsModule,
   captureModule,

@@ -41,7 +41,7 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
   };
   const internalError = (err: Error) => log.warn('internal destinations', { error: err.message });
   watchFlags(writes, () => store.flags.getRange().map(({ value }) => value as Record<string, unknown>), tenancy, internal, internalError);
-  const disabled = watchDisabled(ds, store, internal, internalError);
+  const disabled = watchDisabled(ds, store, internal, () => ctx.consumers.held().includes(DESTINATIONS_CONSUMER), internalError);
   // What destinations' programs captured (postHogCapture), into their projects.
   const captured = captureCaptured(ds, ctx.eventLog, Date.now, (err) => log.warn('postHogCapture', { error: err.message }));
   // Source webhooks: their requests run in the API's Hog pool; what they capture is appended here.

@@ -66,7 +66,7 @@ export interface CommitOptions {
   also?: () => void;
   // Stamps the warnings this pass records itself.
   now?: () => number;
-  // Per group, what transformations made of its events (src/destinations/ingestion.ts): by
+  // Per group, what the step before storing made of its events (./pre-store.ts): by
   // index among the events it reads, a new event, null (dropped: its uuid is recorded, so a
   // resend stays a duplicate) or undefined (as it was); null for a group left as it was.
   transformed?: readonly (readonly (CapturedEvent | null | undefined)[] | null)[];

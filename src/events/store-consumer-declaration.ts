@@ -2,6 +2,7 @@
 // loads only in its own thread.
 import { declareConsumer } from '../log/consumers/index.js';
 import { EVENT_STORE_CONSUMER } from './consumer.js';
+import type { PreStoreDeclaration } from './pre-store.js';
 
 export const eventStoreConsumerDeclaration = declareConsumer<EventStoreSettings>({
   module: new URL('./store-consumer.js', import.meta.url).href,
@@ -15,10 +16,6 @@ export const eventStoreConsumerDeclaration = declareConsumer<EventStoreSettings>
 export interface EventStoreSettings {
   // Persons the person step keeps in memory between transactions (src/persons/person-cache.ts).
   cachedPersons: number;
-  // Where transformations' logs and metrics go (the destinations store), and the project
-  // URLs their globals carry.
-  dataDir: string;
-  siteUrl: string;
-  // The GeoIP database transformations' geoipLookup reads (null: none).
-  geoipDb: string | null;
+  // The step run on each batch before it is stored (./pre-store.ts), or none.
+  preStore: PreStoreDeclaration | null;
 }

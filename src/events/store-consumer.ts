@@ -1,6 +1,6 @@
 // The event store as a consumer of the log (src/log/consumers/): it starts at the log's
-// beginning, runs the project's transformations on each batch (src/destinations/ingestion.ts),
-// then person processing on each event in the transaction that stores it and moves its
+// beginning, runs its step before storing on each batch when it has one (./pre-store.ts: the
+// projects' transformations, wired in src/main.ts), then person processing on each event in the transaction that stores it and moves its
 // position (src/events/consumer.ts), and when an event fails on its own it stores the event
 // without its person, and only if even that fails gives it up; each such event leaves an
 // ingestion warning.
@@ -9,16 +9,14 @@ import {
   applyIsolating, consumerContext, defineConsumer, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
 } from '../log/consumers/index.js';
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
-import { openTransformer, type Transformer } from '../destinations/ingestion.js';
-import type { DestinationsTables } from '../destinations/index.js';
-import type { AccessTables } from '../access/index.js';
+import { loadPreStoreStep, type PreStoreStep } from './pre-store.js';
 import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
 import { eventStoreConsumerDeclaration, type EventStoreSettings } from './store-consumer-declaration.js';
 
 
 export function eventStoreHandler<S>(
-  ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: Transformer,
+  ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: PreStoreStep,
 ): ConsumerHandler {
   const { store, now, position } = ctx;
   const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
@@ -32,7 +30,7 @@ export function eventStoreHandler<S>(
       const message = error instanceof Error ? error.message : String(error);
       try {
         const e = fresh();
-        // Transformed as apply would have (a failing program passes it through). The transformer
+        // Transformed as apply would have (a failing program passes it through). The step
         // itself failing (the thread closing) throws out of here: the event is tried again later.
         const transformed = transformer ? await transformer.transform([{ events: [e] }]).catch((err) => { throw new TransformerFailed(err); }) : null;
         const replaced = transformed?.groups[0] ?? null;
@@ -79,11 +77,11 @@ function attempt(write: () => void): void {
 
 export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreTables>({
   ...eventStoreConsumerDeclaration,
-  open: (ctx) => eventStoreHandler(ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons), openTransformer({
-    // The thread's store holds every domain's tables.
-    store: ctx.store as EventStoreTables & DestinationsTables & AccessTables,
-    dataDir: ctx.settings.dataDir, siteUrl: ctx.settings.siteUrl, geoipDb: ctx.settings.geoipDb, now: ctx.now,
-  })),
+  open: async (ctx) => eventStoreHandler(
+    ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons),
+    // The thread's store holds every domain's tables: the step reads its own.
+    ctx.settings.preStore === null ? undefined : await loadPreStoreStep(ctx.settings.preStore, ctx.store, ctx.now),
+  ),
 });
 
 export interface IsolatingOptions {
@@ -92,8 +90,8 @@ export interface IsolatingOptions {
   now?: () => number;
   // Told of each record set aside, for the operator's log.
   onQuarantined?: (record: QuarantinedRecord) => void;
-  // The transformations step (bench/persons --transformer).
-  transformer?: Transformer;
+  // The step before storing (bench/persons --transformer: the transformations').
+  transformer?: PreStoreStep;
 }
 
 // The event store's handler through the consumer ladder, in this thread: what the

@@ -327,7 +327,10 @@ s('templates: the webhook and five more destinations, one with mapping templates
   assert.is(one.body.mapping_templates.length, 3);
   assert.is(one.body.type, 'destination');
   assert.is((await api('GET', `/api/projects/${t.projectId}/hog_function_templates/nope/`, t.personalKey)).status, 404);
-  assert.equal((await api('GET', `/api/projects/${t.projectId}/hog_function_templates/?type=transformation`, t.personalKey)).body.results, []);
+  // The one transformation template is listed for its type only.
+  assert.not.ok(ids.includes('template-bot-detection'));
+  const transformations = (await api('GET', `/api/projects/${t.projectId}/hog_function_templates/?type=transformation`, t.personalKey)).body.results;
+  assert.equal(transformations.map((x: { id: string; type: string }) => [x.id, x.type]), [['template-bot-detection', 'transformation']]);
 });
 
 s('scopes: hog_function:read lists and reads, writing needs hog_function:write', async () => {

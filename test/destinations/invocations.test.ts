@@ -114,6 +114,24 @@ runs('a transformation returns the changed event', async () => {
   assert.equal(res.body.result.properties, { plan: 'pro', seen: true });
 });
 
+runs('a transformation test run is the event store\'s: its inputs, and the bot filter\'s functions; a failure is an error', async () => {
+  const bot = { ...EVENT, properties: { $raw_user_agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } };
+  const human = { ...EVENT, properties: { $raw_user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0', $ip: '81.2.69.142' } };
+  const dropped = await ctx.invoke({ configuration: { type: 'transformation', template_id: 'template-bot-detection' }, globals: { event: bot } });
+  assert.equal([dropped.body.status, dropped.body.result], ['success', null]);
+  const kept = await ctx.invoke({ configuration: { type: 'transformation', template_id: 'template-bot-detection' }, globals: { event: human } });
+  assert.is(kept.body.status, 'success');
+  assert.equal(kept.body.result.properties, human.properties);
+  const withInput = await ctx.invoke({
+    configuration: { type: 'transformation', hog: 'let e := event; e.properties.plan := inputs.plan; return e', inputs_schema: [{ key: 'plan', type: 'string' }], inputs: { plan: { value: 'p-{event.properties.plan}' } } },
+    globals: { event: EVENT },
+  });
+  assert.is(withInput.body.result.properties.plan, 'p-pro');
+  const failed = await ctx.invoke({ configuration: { type: 'transformation', hog: "throw Error('no')" }, globals: { event: EVENT } });
+  assert.equal([failed.body.status, failed.body.result], ['error', null]);
+  assert.match(failed.body.errors[0], /Error\('no'\)/);
+});
+
 runs('bad requests: no event, an invalid configuration, an invalid invocation id, an unknown function', async () => {
   assert.equal((await ctx.invoke({ configuration: { hog: 'return 1' } })).body, { status: 'error', errors: ['Missing event'] });
   const bad = await ctx.invoke({ configuration: { hog: 'let x :=' }, globals: { event: EVENT } });

@@ -324,4 +324,28 @@ return e`,
   }
 });
 
+s('PostHog\'s bot filter, made from its template id: a crawler\'s and a script\'s pageviews are never stored, a browser\'s are', async () => {
+  const filter = await create({ template_id: 'template-bot-detection', inputs: { customIpPrefixes: { value: '198.51.100.0/24' } } });
+  const made = (await api('GET', `${fns()}${filter.id}/`, t.personalKey)).body;
+  assert.is(made.type, 'transformation');
+  const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.86 Safari/537.36';
+  await capture([
+    { event: '$pageview', distinct_id: 'bot-google', properties: { $lib: 'web', $raw_user_agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } },
+    { event: '$pageview', distinct_id: 'bot-curl', properties: { $raw_user_agent: 'curl/8.5.0' } },
+    { event: '$pageview', distinct_id: 'bot-range', properties: { $lib: 'web', $raw_user_agent: chrome, $ip: '66.249.66.1' } },
+    { event: '$pageview', distinct_id: 'bot-own', properties: { $lib: 'posthog-node', $raw_user_agent: 'axios/1.7', $ip: '198.51.100.9' } },
+    { event: '$pageview', distinct_id: 'human', properties: { $lib: 'web', $raw_user_agent: chrome, $ip: '81.2.69.142' } },
+    { event: 'signed up', distinct_id: 'server', properties: { $lib: 'posthog-python', $raw_user_agent: 'python-httpx/0.27' } },
+  ]);
+  await t.applied();
+  const stored = async (distinctId: string) => (await api('GET', `/api/projects/${t.projectId}/events/?distinct_id=${distinctId}`, t.personalKey)).body.results;
+  for (const gone of ['bot-google', 'bot-curl', 'bot-range', 'bot-own']) assert.equal(await stored(gone), [], gone);
+  const [human] = await stored('human');
+  assert.equal(human.properties.$transformations_succeeded, [`Filter Bot Events (${filter.id})`]);
+  assert.is((await stored('server')).length, 1);
+  await eventually(async () => (await totals(filter.id)).dropped === 4);
+  assert.equal(await totals(filter.id), { succeeded: 6, dropped: 4 });
+  assert.is((await api('PATCH', `${fns()}${filter.id}/`, t.personalKey, { deleted: true })).status, 200);
+});
+
 s.run();

@@ -9,7 +9,8 @@ import { positionsOf, type RegisteredConsumer } from '../../src/log/consumers/in
 import { newestSeq } from '../../src/log/lmdb-log.js';
 import { LMDB_LOG_ID } from '../../src/log/types.js';
 import type { NodeModule } from '../../src/modules/index.js';
-import { eventsModule } from '../../src/events/module.js';
+import { createEventsModule } from '../../src/events/module.js';
+import { transformationsBeforeStore } from '../../src/destinations/ingestion.js';
 import { insightsModule } from '../../src/insights/module.js';
 import { destinationsModule } from '../../src/destinations/module.js';
 import type { Config } from '../../src/settings.js';
@@ -53,6 +54,9 @@ export interface TestServerOptions {
   // Log consumers run beside those.
   moreConsumers?: RegisteredConsumer[];
 }
+
+// The event store as src/main.ts wires it (with the transformations' step).
+const eventsModule = createEventsModule(transformationsBeforeStore);
 
 // A suite that never reads what the log's consumers apply (events, persons, insights,
 // hog function deliveries): no consumer threads.

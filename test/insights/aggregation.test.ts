@@ -88,7 +88,7 @@ s('a data dir whose log was pruned before insights existed is filled from the ev
   // A first run without the aggregation worker, pruning the log every 20 ms.
   const config = testConfig(dir, [], { HEDGEROW_LOG_PRUNE_INTERVAL_MS: '20' });
   const old = await startServer(config, MODULES, {
-    log: createLogger('silent'), out: discard(), consumers: [registered(eventStoreConsumer, { cachedPersons: 1000, dataDir: dir, siteUrl: 'http://localhost', geoipDb: null })],
+    log: createLogger('silent'), out: discard(), consumers: [registered(eventStoreConsumer, { cachedPersons: 1000, preStore: null })],
   });
   const boot = await bootstrap(old.tenancy);
   const first = { url: `http://127.0.0.1:${old.port}`, projectKey: boot.project.api_token };

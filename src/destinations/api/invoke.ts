@@ -18,6 +18,7 @@ import type { EventContext } from '../runtime/globals.js';
 import { redactor, type LogLine } from '../runtime/run-slice.js';
 import { completionLog } from '../runtime/completion-log.js';
 import { runnable } from '../runtime/runnable.js';
+import type { TransformOutcome } from '../runtime/transform-run.js';
 import type { HogExecTasks, ValidateResult, ValidateTask } from '../tasks.js';
 import type { StoredHogFunction } from '../types.js';
 import type { ValidationContext } from './validate.js';
@@ -136,30 +137,38 @@ export async function invokeConfiguration(task: InvokeTask, deps: InvokeDeps): P
     watcher_epoch: 0,
   };
   const ctx = eventContext(globals, task.project);
-  const logs: { level: string; timestamp: string; message: string }[] = [];
-  const errors: string[] = [];
-  const log = (line: LogLine) => logs.push({ level: line.level.toLowerCase(), timestamp: new Date().toISOString(), message: line.message });
+  const logs: RunOnceResult['logs'] = [];
   const endsAt = performance.now() + TEST_RUN_TIMEOUT_MS;
 
-  if (fn.type === 'transformation') {
-    const input = { project: task.project, event: ctx.event, inputs: {} };
-    let run;
-    try {
-      run = await step(deps.exec.run('run', {
-        bytecode: fn.bytecode ?? [], state: null, response: null, globals: input, secretKeys: [], logsSoFar: 0, transformation: true,
-      }));
-    } catch (err) {
-      if (!(err instanceof WorkerFailure)) throw err;
-      return { status: 200, body: { result: null, status: 'error', errors: [err.message], logs } };
-    }
-    run.logs.forEach(log);
-    if (run.errorMessage !== null) errors.push(run.errorMessage);
-    return { status: 200, body: { result: run.result, status: errors.length ? 'error' : 'success', errors, logs } };
-  }
+  if (fn.type === 'transformation') return { status: 200, body: await testTransformation(fn, ctx, task.project, deps.exec, logs) };
   if (fn.type !== 'destination' && fn.type !== 'internal_destination') {
     return { status: 400, body: { status: 'error', errors: ['Invalid function type'] } };
   }
   return { status: 200, body: await runDestination(fn, ctx, { exec: deps.exec, fetchAllow: mock ? null : task.fetchAllow, endsAt, logs }) };
+}
+
+// A transformation's test run: the event store's own task (filters, inputs, the program with
+// the transformations' functions: ../runtime/transform-run.ts) on the one event; the result
+// is what the program returned.
+async function testTransformation(
+  fn: StoredHogFunction, ctx: EventContext, project: InvokeTask['project'], exec: TaskRunner<HogExecTasks>, logs: RunOnceResult['logs'],
+): Promise<RunOnceResult> {
+  const log = (line: LogLine) => logs.push({ level: line.level.toLowerCase(), timestamp: new Date().toISOString(), message: line.message });
+  const { uuid, event, distinct_id, properties, timestamp } = ctx.event;
+  let outcome: TransformOutcome;
+  try {
+    [outcome] = await step(exec.run('transform', { fn: runnable(fn), project, events: [{ uuid, event, distinct_id, properties, timestamp }], geoipDb: null }));
+  } catch (err) {
+    if (!(err instanceof WorkerFailure)) throw err;
+    return { result: null, status: 'error', errors: [err.message], logs };
+  }
+  if (outcome.kind === 'filtered') return { result: null, status: 'skipped', errors: [], logs };
+  outcome.logs.forEach(log);
+  if (outcome.kind !== 'returned') {
+    log({ level: 'ERROR', message: outcome.message });
+    return { result: null, status: 'error', errors: [outcome.message], logs };
+  }
+  return { result: outcome.result, status: 'success', errors: [], logs };
 }
 
 export interface RunOnceOptions {

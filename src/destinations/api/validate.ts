@@ -62,7 +62,8 @@ function bounded<T>(attr: string, what: string, compile: () => T): T {
 
 const isDict = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function functionType(body: Body, existing: StoredHogFunction | null): string {
+// A create that names no type takes its template's (a transformation's template makes one).
+function functionType(body: Body, existing: StoredHogFunction | null, templateType: string | undefined): string {
   const given = body.type;
   if (given !== undefined && given !== null && given !== '') {
     if (!(HOG_FUNCTION_TYPES as readonly unknown[]).includes(given)) throw errors.invalidChoice(given, 'type');
@@ -73,7 +74,7 @@ function functionType(body: Body, existing: StoredHogFunction | null): string {
     if (existing && existing.type !== given) throw errors.validation('Cannot modify the type of an existing function', 'type');
     return given as string;
   }
-  return existing?.type ?? 'destination';
+  return existing?.type ?? templateType ?? 'destination';
 }
 
 /** Compiled inputs of `schema`; errors under `attr` (inputs, mappings__0__inputs). */
@@ -176,10 +177,10 @@ function compiledHog(hog: string, existing: StoredHogFunction | null): unknown[]
 export function validateHogFunction(
   body: Body, existing: StoredHogFunction | null, ctx: ValidationContext, maxExecutionOrder = 0, enabledOfType = 0,
 ): HogFunctionFields {
-  const type = functionType(body, existing);
   const templateId = existing ? existing.template_id : (charField(body, 'template_id', { allowBlank: true, allowNull: true }) || null);
   const template = templateId ? templateById(templateId) : null;
   if (templateId && !template) throw errors.validation(`No template found for id '${templateId}'`, 'template_id');
+  const type = functionType(body, existing, template?.type);
   const fromTemplate = template && !existing ? template : null;
 
   // A create from a template takes what the body leaves empty from the template.

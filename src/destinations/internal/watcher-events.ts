@@ -3,7 +3,9 @@
 // outbox with the outcome that caused it (../runtime/outcomes.ts); the main thread of the
 // node that delivers reads it every second and runs the project's internal destinations
 // on `$activity_log_entry_created` with scope HogFunction, activity `disabled_by_watcher`,
-// item_id the function's id, detail {name, type}.
+// item_id the function's id, detail {name, type}. Transformations, which every node runs
+// (../runtime/transform-watcher.ts), put theirs in each node's outbox: only the node that
+// delivers tells them, the others forget theirs, so a team is told once.
 import type { DestinationsStore } from '../runtime/env.js';
 import type { DestinationsTables } from '../tables.js';
 import { hogFunctionById } from '../store.js';
@@ -11,7 +13,9 @@ import { runInternalEvent, type InternalDeps } from './run-internal.js';
 
 const EVERY_MS = 1000;
 
-export function watchDisabled(ds: DestinationsStore, store: DestinationsTables, deps: InternalDeps, onError: (err: Error) => void): { stop(): void } {
+export function watchDisabled(
+  ds: DestinationsStore, store: DestinationsTables, deps: InternalDeps, delivering: () => boolean, onError: (err: Error) => void,
+): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -19,8 +23,10 @@ export function watchDisabled(ds: DestinationsStore, store: DestinationsTables, 
     if (due.length === 0) return;
     running = true;
     void (async () => {
+      const tell = delivering();
       for (const { key, value } of due) {
         await ds.outbox.remove(key);
+        if (!tell) continue;
         const fn = hogFunctionById(store, value.projectId, value.functionId);
         if (!fn) continue;
         await runInternalEvent(deps, {

@@ -16,8 +16,6 @@ export interface RunTask {
   logsSoFar: number;
   // How many events earlier slices of this invocation captured (postHogCapture: one at most).
   capturedSoFar?: number;
-  // A transformation's test run: fetch() is not available and print() is not capped.
-  transformation?: boolean;
 }
 
 export interface LogLine {
@@ -68,11 +66,10 @@ export function runInvocationSlice(task: RunTask, timeoutMs = HOG_TIMEOUT_MS): R
   const event = (task.globals.event ?? {}) as { uuid?: string; url?: unknown };
   const logs: LogLine[] = [];
   let kept = task.logsSoFar;
-  const maxLines = task.transformation ? Infinity : MAX_LOG_LINES;
   const print = (line: string) => {
-    if (kept > maxLines) return;
+    if (kept > MAX_LOG_LINES) return;
     kept++;
-    logs.push(kept > maxLines
+    logs.push(kept > MAX_LOG_LINES
       ? { level: 'WARN', message: `Function exceeded maximum log entries. No more logs will be collected. Event: ${event.uuid}` }
       : { level: 'INFO', message: redact(line) });
   };
@@ -82,8 +79,8 @@ export function runInvocationSlice(task: RunTask, timeoutMs = HOG_TIMEOUT_MS): R
   beginCapture(task.globals, task.capturedSoFar ?? 0);
   const slice = runSlice(input, task.globals, {
     // Declared so the VM suspends at fetch(); runSlice never calls it, the pipeline makes the request.
-    fetch: task.transformation ? undefined : declaredOnly,
-    postHogCapture: task.transformation ? undefined : postHogCapture,
+    fetch: declaredOnly,
+    postHogCapture,
     print, timeoutMs, maxAsyncSteps: MAX_ASYNC_STEPS, memoryLimit: HOG_MEMORY_LIMIT,
   });
   const { captured, warning } = endCapture();

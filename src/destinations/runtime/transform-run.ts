@@ -2,11 +2,13 @@
 // transformer sends it, ./transformer.ts): for each event its filters, its inputs, then its
 // program, with the globals PostHog's ingestion gives a transformation (the project and the
 // event, whose `url` is its `$current_url`; no person, no groups) and the functions it may
-// call. What the program returned travels back as it is: the event store applies PostHog's
-// rules to it (./transform-result.ts).
+// call (cleanNullValues, geoipLookup, isKnownBotUserAgent, isKnownBotIp). What the program
+// returned travels back as it is: the event store applies PostHog's rules to it
+// (./transform-result.ts).
 import type { CityResponse, Reader } from 'mmdb-lib';
 import { openCityDatabase } from '../../geoip/database.js';
-import { errorText, evaluateInputs, runSlice } from '../../hog/index.js';
+import { errorText, evaluateInputs, runSlice, type ExecutionTiming } from '../../hog/index.js';
+import { isKnownBotIp, isKnownBotUserAgent } from '../bots/known-bots.js';
 import { filterGlobals, type EventContext } from './globals.js';
 import { passes } from './prepare.js';
 import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, MAX_LOG_LINES, redactor, type LogLine } from './run-slice.js';
@@ -30,11 +32,12 @@ export interface TransformTask {
   geoipDb: string | null;
 }
 
+// `timings`: the program's Hog time (none when it did not run), which the watcher charges.
 export type TransformOutcome =
   | { kind: 'filtered' }
-  | { kind: 'filtering_failed' | 'inputs_failed' | 'failed'; message: string; logs: LogLine[] }
+  | { kind: 'filtering_failed' | 'inputs_failed' | 'failed'; message: string; logs: LogLine[]; timings?: ExecutionTiming[] }
   // The program ended: what it returned, as plain data.
-  | { kind: 'returned'; result: unknown; logs: LogLine[] };
+  | { kind: 'returned'; result: unknown; logs: LogLine[]; timings?: ExecutionTiming[] };
 
 // Filters and inputs get hogvm's default budget, as the destinations' (./prepare.ts).
 const INPUTS_TIMEOUT_MS = 5_000;
@@ -81,6 +84,8 @@ function geoipLookup(reader: Reader<CityResponse> | null, ip: unknown): unknown 
 const functionsWith = (reader: Reader<CityResponse> | null) => ({
   cleanNullValues: (value: unknown) => cleanNullValues(value),
   geoipLookup: (ip: unknown) => geoipLookup(reader, ip),
+  isKnownBotUserAgent,
+  isKnownBotIp,
 });
 
 export function transformationGlobals(project: TransformTask['project'], ev: TransformInput): Record<string, unknown> {
@@ -123,11 +128,12 @@ async function transformOne(fn: RunnableFunction, project: TransformTask['projec
     },
     functions, timeoutMs: HOG_TIMEOUT_MS, memoryLimit: HOG_MEMORY_LIMIT, maxAsyncSteps: 0,
   });
-  if (slice.error) return { kind: 'failed', message: `Error executing function on event ${ev.uuid}: ${errorText(slice.error)}`, logs };
+  const { timings } = slice;
+  if (slice.error) return { kind: 'failed', message: `Error executing function on event ${ev.uuid}: ${errorText(slice.error)}`, logs, timings };
   if (slice.suspended !== null) {
-    return { kind: 'failed', message: `Error executing function on event ${ev.uuid}: HogVMException: Unsupported async function call: ${slice.suspended.name}`, logs };
+    return { kind: 'failed', message: `Error executing function on event ${ev.uuid}: HogVMException: Unsupported async function call: ${slice.suspended.name}`, logs, timings };
   }
-  return { kind: 'returned', result: slice.result, logs };
+  return { kind: 'returned', result: slice.result, logs, timings };
 }
 
 export async function runTransformation(task: TransformTask): Promise<TransformOutcome[]> {

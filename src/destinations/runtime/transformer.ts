@@ -1,7 +1,8 @@
-// Transformations in ingestion: the event store (src/events/store-consumer.ts) asks this,
-// before it stores a batch, what the enabled `transformation` functions of the batch's
-// projects make of its events, in execution order (then oldest first), each on what the one
-// before it left (PostHog's hog transformer, before person processing). Every other consumer
+// Transformations in ingestion, the event store's step before storing (src/events/pre-store.ts,
+// wired in src/main.ts through ../ingestion.ts): the event store asks this, before it stores
+// a batch, what the enabled `transformation` functions of the batch's projects make of its
+// events, in execution order (then oldest first), each on what the one before it left
+// (PostHog's hog transformer, before person processing). Every other consumer
 // reads the events as the event store keeps them (insights its rows; destinations each
 // event's row when its project has transformations), so each sees the transformed event, or
 // none when one was dropped, and a transformation runs once per event and node.
@@ -9,13 +10,14 @@
 // a project without transformations costs a map lookup per batch. Programs run in a Hog
 // worker of this thread's own (started on the first transformation), one task per function
 // and chunk of events; a worker that fails under a task (out of memory, past its deadline)
-// fails that function on those events alone, which pass through it unchanged. The
-// functions' logs and metrics are written to the destinations store once the batch is
+// fails that function on those events alone, which pass through it unchanged. The watcher
+// disables one that keeps failing or running long (./transform-watcher.ts). The functions'
+// logs, metrics and watcher records are written to the destinations store once the batch is
 // stored; with NATS every node runs the same transformations on the same events and keeps
 // its own.
 import { PoolOverloadedError } from '../../pools/index.js';
-import type { EventGroup } from '../../log/consumers/index.js';
 import type { CapturedEvent } from '../../log/types.js';
+import type { OpenPreStoreStep, PreStoreStep, Replacement } from '../../events/index.js';
 import { createTenancyStore, type AccessTables } from '../../access/index.js';
 import type { DestinationsTables } from '../tables.js';
 import { openDestinationsStore, type DestinationsStore } from './env.js';
@@ -26,37 +28,31 @@ import { projectUrl } from './globals.js';
 import { instanceIdOf } from './queue.js';
 import { createTelemetry, type Telemetry } from './telemetry.js';
 import { applyOutcome, recordVerdicts, startVerdicts, type Verdicts } from './transform-result.js';
+import { outcomeCost, watchBatch, type BatchWatcher } from './transform-watcher.js';
+import { WATCHER_DEFAULTS, type WatcherSettings } from './watcher.js';
 import type { TransformInput, TransformOutcome, TransformTask } from './transform-run.js';
 
 const HOG_WORKER = new URL('../../../workers/hog-exec.js', import.meta.url);
 // Events per task: a program may take up to its 550 ms backstop on each, within the worker's deadline.
 const CHUNK = 64;
+const DISABLED_MESSAGE = 'Function disabled by the watcher: it kept failing or running too long (its rating fell below 0). ' +
+  'Events pass it by until it is updated with enabled: true.';
 
-// What the event store stores in place of an event of the batch: a new event, null (dropped)
-// or undefined (as it was).
-export type Replacement = CapturedEvent | null | undefined;
-
-export interface Transformed {
-  // Per group of the batch, in order: its events' replacements by their index among the
-  // events it reads, or null when none of them is transformed.
-  readonly groups: readonly (Replacement[] | null)[];
-  // Writes the functions' logs and metrics; once the batch is stored.
-  committed(): Promise<void>;
-}
-
-export interface Transformer {
-  // Null when no event of the batch belongs to a project with a transformation.
-  transform(groups: readonly EventGroup[]): Promise<Transformed | null>;
-  close(): Promise<void>;
-}
-
-export interface TransformerOptions {
-  // The main store as the consumer's thread opened it (every domain's tables).
-  store: DestinationsTables & AccessTables;
+// The step's settings, plain data from the node's (../ingestion.ts).
+export interface TransformerSettings {
   dataDir: string;
   siteUrl: string;
   // The GeoIP database geoipLookup reads (null: none, and geoipLookup finds nothing).
+  geoipDb: string | null;
+  // How long a watcher state holds before it changes on its own (HEDGEROW_HOG_WATCHER_LOCK_SECONDS).
+  watcherLockMs: number;
+}
+
+export interface TransformerOptions extends Omit<TransformerSettings, 'geoipDb' | 'watcherLockMs'> {
+  // The main store as the consumer's thread opened it (every domain's tables).
+  store: DestinationsTables & AccessTables;
   geoipDb?: string | null;
+  watcherLockMs?: number;
   now: () => number;
   // Hog workers to start (tests and benches give their own pool).
   pool?: Pick<HogPools, 'run' | 'close'>;
@@ -72,13 +68,20 @@ interface Item {
   dropped: boolean;
 }
 
-export function openTransformer(opts: TransformerOptions): Transformer {
+// The event store's thread opens the step through this (src/events/pre-store.ts).
+export const openPreStoreStep: OpenPreStoreStep = (store, settings, now) => openTransformer({
+  ...(settings as TransformerSettings), store: store as DestinationsTables & AccessTables, now,
+});
+
+export function openTransformer(opts: TransformerOptions): PreStoreStep {
   const functions = createFunctionCache(opts.store, 'transformation');
   let pool = opts.pool ?? null;
   let ds: DestinationsStore | null = null;
   let tenancy: ReturnType<typeof createTenancyStore> | null = null;
   let closing = false;
   const hasAny = (project: number) => functions.active(project).length > 0;
+  const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: opts.watcherLockMs ?? WATCHER_DEFAULTS.stateLockMs };
+  const destinationsStore = () => (ds ??= openDestinationsStore(opts.dataDir));
 
   function hogPool(): Pick<HogPools, 'run' | 'close'> {
     pool ??= createHogPools({ worker: HOG_WORKER, threads: 1, heapMb: HOG_WORKER_HEAP_MB, deadlines: { transform: HOG_PREPARE_DEADLINE_MS } });
@@ -111,7 +114,7 @@ export function openTransformer(opts: TransformerOptions): Transformer {
     }
   }
 
-  async function transformProject(projectId: number, items: Item[], telemetry: Telemetry): Promise<void> {
+  async function transformProject(projectId: number, items: Item[], telemetry: Telemetry, watched: BatchWatcher): Promise<void> {
     const info = project(projectId);
     for (const fn of functions.active(projectId)) {
       const id = fn.stored.id;
@@ -119,7 +122,13 @@ export function openTransformer(opts: TransformerOptions): Transformer {
       const going = items.filter((it) => !it.dropped);
       for (let start = 0; start < going.length; start += CHUNK) {
         const chunk = going.slice(start, start + CHUNK);
+        if (watched.disabled(fn)) {
+          telemetry.count(id, 'disabled_permanently', chunk.length);
+          for (const it of chunk) it.verdicts.skipped.push(label);
+          continue;
+        }
         const outcomes = await run(fn, { project: info, events: chunk.map((it) => it.ev), geoipDb: opts.geoipDb ?? null });
+        let cost = 0;
         for (const [i, outcome] of outcomes.entries()) {
           const it = chunk[i];
           const instance = instanceIdOf([id, it.ev.uuid, -1]);
@@ -133,6 +142,7 @@ export function openTransformer(opts: TransformerOptions): Transformer {
             telemetry.count(id, 'filtered');
           }
           const applied = applyOutcome(it.ev, outcome);
+          cost += outcomeCost(outcome, outcome.kind === 'failed' || applied.verdict === 'failed');
           if (applied.reason !== null) {
             telemetry.count(id, 'failed');
             telemetry.log(id, instance, 'ERROR', applied.reason);
@@ -145,6 +155,9 @@ export function openTransformer(opts: TransformerOptions): Transformer {
           } else {
             it.verdicts[applied.verdict].push(label);
           }
+        }
+        if (watched.charge(fn, cost)) {
+          telemetry.log(id, instanceIdOf([id, chunk[chunk.length - 1].ev.uuid, -1]), 'ERROR', DISABLED_MESSAGE);
         }
       }
     }
@@ -171,7 +184,8 @@ export function openTransformer(opts: TransformerOptions): Transformer {
       }
       if (byProject === null) return null;
       const telemetry = createTelemetry(opts.now);
-      for (const [projectId, items] of byProject) await transformProject(projectId, items, telemetry);
+      const watched = watchBatch(destinationsStore, watcher, opts.now);
+      for (const [projectId, items] of byProject) await transformProject(projectId, items, telemetry, watched);
       const out: (Replacement[] | null)[] = groups.map(() => null);
       for (const items of byProject.values()) {
         for (const it of items) {
@@ -187,10 +201,12 @@ export function openTransformer(opts: TransformerOptions): Transformer {
       return {
         groups: out,
         async committed() {
-          if (telemetry.empty()) return;
-          ds ??= openDestinationsStore(opts.dataDir);
-          const store = ds;
-          await store.root.transaction(() => { telemetry.write(store); });
+          if (telemetry.empty() && watched.empty()) return;
+          const store = destinationsStore();
+          await store.root.transaction(() => {
+            telemetry.write(store);
+            watched.write(store);
+          });
         },
       };
     },

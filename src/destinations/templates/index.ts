@@ -22,6 +22,7 @@ import { googleAdsTemplate, linkedinAdsTemplate, metaAdsTemplate, redditTemplate
 import { kinesisTemplate, pubsubTemplate } from './cloud.js';
 import { amplitudeTemplate, juneTemplate, mixpanelTemplate, rudderstackTemplate } from './analytics.js';
 import { githubTemplate, linearTemplate } from './issues.js';
+import { botDetectionTemplate } from './bot-detection.js';
 
 export type { HogFunctionTemplate, MappingTemplate } from './types.js';
 
@@ -34,6 +35,7 @@ export const TEMPLATES: readonly HogFunctionTemplate[] = [
   pubsubTemplate, kinesisTemplate,
   amplitudeTemplate, mixpanelTemplate, segmentApiTemplate, rudderstackTemplate, juneTemplate,
   linearTemplate, githubTemplate, jsonPostTemplate,
+  botDetectionTemplate,
 ];
 
 const byId = new Map(TEMPLATES.map((t) => [t.id, t]));

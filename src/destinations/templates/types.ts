@@ -15,7 +15,7 @@ export interface HogFunctionTemplate {
   id: string;
   name: string;
   description: string;
-  type: 'destination';
+  type: 'destination' | 'transformation';
   status: 'alpha' | 'beta' | 'stable' | 'deprecated' | 'hidden';
   free: boolean;
   category: string[];
