@@ -598,6 +598,65 @@ h('cohorts in HogQL: IN COHORT by id or name, inCohort/notInCohort, the cohort_p
   await refused("select count() from events where inCohort('nobody')", /Could not find a cohort with the name "nobody"/);
 });
 
+h('cohorts in EventsQuery and insight expressions: inCohort, notInCohort, IN COHORT on behavioural and static cohorts', async () => {
+  const cohort = async (projectId: number, body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${projectId}/cohorts/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const query = (q: Record<string, unknown>) => api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: q, refresh: 'force_blocking' });
+  const ok = async (q: Record<string, unknown>) => {
+    const r = await query(q);
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  // Behavioural: a purchase over 10 since June 1st (user-2's, 30). Static: anon-1, so user-1's person.
+  const buyers = await cohort(t.projectId, { name: 'Buyers over 10', filters: { properties: { type: 'AND', values: [{
+    type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events', explicit_datetime: '2024-06-01',
+    event_filters: [{ key: 'price', operator: 'gt', value: 10, type: 'event' }],
+  }] } } });
+  const one = await cohort(t.projectId, { name: 'Static anon one', is_static: true, distinct_ids: ['anon-1'] });
+  const events = (extra: Record<string, unknown>) => ok({ kind: 'EventsQuery', after: 'all', ...extra });
+  // user-2's events: a pageview and a purchase.
+  assert.equal((await events({ select: ['event', 'count()'], where: [`inCohort(${buyers})`], orderBy: ['event'] })).results, [['$pageview', 1], ['purchase', 1]]);
+  assert.equal((await events({ select: ['distinct_id', `notInCohort(${one})`, `person_id in cohort ${buyers}`, "person_id not in cohort 'Static anon one'"], where: ["event = 'purchase'"], orderBy: ['timestamp ASC'] })).results,
+    [['user-2', true, true, true], ['user-1', false, false, false]]);
+  // user-1's four events (anon-1's pageview, the identify, a pageview, a purchase), through a hogql property filter.
+  assert.equal((await events({ select: ['count()'], properties: [{ type: 'hogql', key: `inCohort(${one})` }] })).results, [[4]]);
+  // Ordered by membership first: user-2's pageview before user-1's earlier ones.
+  assert.equal((await events({ select: ['distinct_id'], where: ["event = '$pageview'"], orderBy: [`notInCohort(${one}) desc`, 'timestamp asc'] })).results, [['user-2'], ['anon-1'], ['user-1']]);
+
+  const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
+  // user-1's pageviews: June 1st (as anon-1) and 2nd; its hogql run as a HogQLQuery gives the same.
+  const filtered = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `inCohort(${one})` }] }] });
+  assert.equal(filtered.results[0].data, [1, 1, 0]);
+  const text = await hogql(filtered.hogql);
+  assert.is(text.status, 200, `${filtered.hogql}: ${JSON.stringify(text.body)}`);
+  assert.equal((text.body.results as unknown[][]).map((r) => [String(r[1]).slice(0, 10), r[0]]), [['2024-06-01', 1], ['2024-06-02', 1]], filtered.hogql);
+  const behavioural = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: `not inCohort(${buyers})` }] }] });
+  assert.equal(behavioural.results[0].data, [2, 1, 1]);
+  // Math: user-2's events per day; a breakdown by membership.
+  const math = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(inCohort(${buyers}))` }] });
+  assert.equal(math.results[0].data, [0, 1, 1]);
+  const split = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(person_id in cohort ${one}, 'static', 'other')` } });
+  assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['other', 1], ['static', 2]]);
+
+  // Another project's cohort is not this project's: a 400 naming the field.
+  const admin = t.server.tenancy.users()[0];
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Cohorts elsewhere') as { id: number };
+  const foreign = await cohort(other.id, { name: 'Elsewhere', is_static: true, distinct_ids: ['user-1'] });
+  const wrongEvents = await query({ kind: 'EventsQuery', after: 'all', select: ['count()'], where: [`inCohort(${foreign})`] });
+  assert.is(wrongEvents.status, 400, JSON.stringify(wrongEvents.body));
+  assert.is(wrongEvents.body.attr, 'where.0');
+  assert.match(wrongEvents.body.detail, new RegExp(`Could not find a cohort with the id ${foreign}`));
+  const wrongTrend = await query({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: `inCohort(${foreign})` }] }] });
+  assert.is(wrongTrend.status, 400, JSON.stringify(wrongTrend.body));
+  assert.match(wrongTrend.body.detail, new RegExp(`Could not find a cohort with the id ${foreign}`));
+  const wrongName = await query({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(person_id in cohort 'Elsewhere')" }] });
+  assert.is(wrongName.status, 400, JSON.stringify(wrongName.body));
+  assert.is(wrongName.body.attr, 'series.0.math_hogql');
+});
+
 h('cohorts calculated (count, last_calculation, errors) and their members listed, paged and exported as CSV', async () => {
   const create = async (body: Record<string, unknown>) => {
     const r = await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, body);

@@ -13,7 +13,7 @@ import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } 
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
@@ -489,11 +489,7 @@ function compiler(source: string, ctx: CompileContext) {
 
   // `x IN COHORT c`: c a cohort's id or name (a constant), as PostHog resolves it.
   function inCohort(l: Expr, ref: HogNode, negated: boolean, node: HogNode): Expr {
-    const value = ref.node === 'Constant' ? ref.value : undefined;
-    if (typeof value !== 'number' && typeof value !== 'string') return fail('IN COHORT takes a cohort id or name as a constant', ref);
-    const members = cohorts(node).members(value);
-    if (members === null) return fail(`Could not find a cohort with the ${typeof value === 'number' ? 'id' : 'name'} ${JSON.stringify(value)}`, ref);
-    return expr(sql`(${l.sql} ${raw(negated ? 'NOT IN' : 'IN')} (SELECT m.person_id FROM (${members}) m))`, 'Bool', [l]);
+    return expr(cohortMembership(ctx.cohorts, l.sql, ref, negated, node), 'Bool', [l]);
   }
 
   function arithmetic(node: HogNode, scope: Scope): Expr {
