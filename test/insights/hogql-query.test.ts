@@ -538,6 +538,20 @@ h('matchesAction(id or name): the project’s actions’ steps, in HogQLQuery, E
   assert.equal(filtered.results[0].data, [1, 0, 1]);
   const math = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(matchesAction('Chrome views'))" }] });
   assert.equal(math.results[0].data, [1, 1, 0]);
+  // Actions whose steps read person properties, in math_hogql: the person as the query finds it
+  // (user-1, plan pro: anon-1's pageview and the identify on June 1st, a pageview, a purchase).
+  const proPeople = await action(t.projectId, { name: 'Pro people', steps: [{ properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }] }] });
+  const personMath = await insight({ kind: 'TrendsQuery', ...days, series: [
+    { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction(${mixed}))` },
+    { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction('Pro people')) * 10 + countIf(not matchesAction(${proPeople}))` },
+  ] });
+  assert.equal(personMath.results[0].data, [1, 0, 1]);
+  assert.equal(personMath.results[1].data, [20, 11, 11]);
+  const personText = await hogql(personMath.hogql);
+  assert.is(personText.status, 200, `${personMath.hogql}: ${JSON.stringify(personText.body)}`);
+  assert.equal((personText.body.results as unknown[][]).map((r) => r[0]), [1, 0, 1, 20, 11, 11], personMath.hogql);
+  const personSplit = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: `countIf(matchesAction(${proPeople}))` }], breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(personSplit.results.map((i: { breakdown_value: string; data: number[] }) => [i.breakdown_value, i.data]), [['Chrome', [1, 1, 0]], ['Safari', [0, 0, 0]]]);
   const split = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(matchesAction(${mixed}), 'yes', 'no')` } });
   assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['no', 4], ['yes', 2]]);
   const funnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `matchesAction(${chrome})` }] }, { kind: 'EventsNode', event: 'purchase' }] });

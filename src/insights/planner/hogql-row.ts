@@ -34,11 +34,8 @@ export interface HogQLSource {
   attr: string;
 }
 
-/**
- * `source` compiled over the events row `alias`, its person `personAlias` (default `p`;
- * null: the row's own person_properties / person_created_at columns).
- */
-export function rowExpression(ctx: HogQLRowContext, source: string, attr: string, alias = 'e', personAlias: string | null = 'p'): RowExpression {
+/** `source` compiled over the planners' events row `e`, its person joined as `p`. */
+export function rowExpression(ctx: HogQLRowContext, source: string, attr: string): RowExpression {
   const node = ctx.hogql?.get(source);
   if (node === undefined) throw new Error(`HogQL not parsed before planning: ${attr}`);
   const properties = { projectId: ctx.projectId, valueSets: ctx.valueSets ?? new Map(), cohorts: ctx.cohorts ?? new Map(), nowMs: ctx.nowMs };
@@ -46,7 +43,7 @@ export function rowExpression(ctx: HogQLRowContext, source: string, attr: string
     return compileRowExpression(node, source, {
       projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: {}, variables: {}, filters: null,
       actions: ctx.actions, properties, cohorts: hogqlCohorts(properties),
-    }, alias, personAlias ?? undefined);
+    });
   } catch (err) {
     if (err instanceof HogQLError) throw new QueryError(`${err.message} (in ${attr}: ${source})`, attr);
     throw err;

@@ -151,12 +151,12 @@ export interface RowExpression {
 
 /**
  * One HogQL expression (a trends math, a breakdown, a property filter) over the planners'
- * events row: the events table as `alias` (its columns by their own names), its person as
- * `personAlias` when given (the planners' `LEFT JOIN persons p`), else as the row's own
- * person_properties and person_created_at columns. Subqueries in it are scoped as any.
+ * events row: the events table as `e` (its columns by their own names), its person as the
+ * planners' `LEFT JOIN persons p` (the aliases an action's steps and cohorts are written
+ * over). Subqueries in it are scoped as any.
  */
-export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext, alias: string, personAlias?: string): RowExpression {
-  return compiler(source, ctx).row(node, alias, personAlias);
+export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext): RowExpression {
+  return compiler(source, ctx).row(node);
 }
 
 function compiler(source: string, ctx: CompileContext) {
@@ -632,7 +632,6 @@ function compiler(source: string, ctx: CompileContext) {
     if (src === undefined) return fail('matchesAction reads an event: use it in a query over the events table', node);
     const persons = actionUsesPersons(action);
     if (src.row) {
-      if (persons && src.personAlias !== 'p') fail(`matchesAction(${String(ref)}): the action's steps read person properties, which this expression cannot read yet`, node);
       if (persons) src.persons = true;
       return expr(actionCondition(action), 'Bool', [], { nullable: false });
     }
@@ -1015,9 +1014,9 @@ function compiler(source: string, ctx: CompileContext) {
     };
   }
 
-  function row(node: HogNode, alias: string, personAlias?: string): RowExpression {
+  function row(node: HogNode): RowExpression {
     const scope = scopeOf(null);
-    const src: Source = { name: 'events', sqlAlias: alias, table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias, row: true };
+    const src: Source = { name: 'events', sqlAlias: 'e', table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias: 'p', row: true };
     scope.sources.push(src);
     if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
     const e = compile(node, scope);
