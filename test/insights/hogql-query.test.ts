@@ -416,13 +416,62 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   const threeSteps = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: null }, { kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] });
   assert.equal(threeSteps.results.map((s: { count: number }) => s.count), [2, 1, 1]);
   await funnelAgrees(threeSteps);
-  // Strict and unordered funnels and breakdowns write none yet.
-  assert.is((await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, funnelsFilter: { funnelOrderType: 'strict' }, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] })).hogql, null);
+  // Strict and unordered funnels write theirs too. Strict: user-1's first pageview is followed
+  // by the identify, its second by the purchase; user-2's by its purchase.
+  const funnelOf = (series: string[], extra: Record<string, unknown> = {}) =>
+    insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: series.map((event) => ({ kind: 'EventsNode', event })), ...extra });
+  for (const [order, series, counts, window] of [
+    ['strict', ['$pageview', 'purchase'], [2, 2], {}],
+    ['strict', ['$identify', 'purchase'], [1, 0], {}],
+    ['strict', ['$pageview', '$identify', '$pageview'], [2, 1, 1], {}],
+    ['strict', ['$identify', '$pageview', 'purchase'], [1, 1, 1], {}],
+    ['unordered', ['purchase', '$identify'], [2, 1], {}],
+    ['unordered', ['purchase', '$identify', '$pageview'], [2, 2, 1], {}],
+    // Within an hour user-1's identify has no purchase near it, and user-2's purchase no identify.
+    ['unordered', ['purchase', '$identify'], [2, 0], { funnelWindowInterval: 1, funnelWindowIntervalUnit: 'hour' }],
+  ] as const) {
+    const body = await funnelOf([...series], { funnelsFilter: { funnelOrderType: order, ...window } });
+    assert.equal(body.results.map((s: { count: number }) => s.count), counts, `${order} ${series.join(' → ')}`);
+    await funnelAgrees(body);
+  }
+  // With a breakdown: a row per value, the value first, each step's persons as the funnel's.
+  type Step = { count: number; breakdown_value: unknown };
+  const breakdownAgrees = async (body: { hogql: string; results: Step[][] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.columns, ['breakdown_value', ...body.results[0].map((_, k) => `step_${k + 1}`)]);
+    const fromText = Object.fromEntries((r.body.results as [string, ...number[]][]).map(([value, ...counts]) => [value, counts]));
+    const fromFunnel = Object.fromEntries(body.results.map((steps) => [String(steps[0].breakdown_value), steps.map((s) => s.count)]));
+    assert.equal(fromText, fromFunnel, body.hogql);
+    assert.ok(Object.keys(fromFunnel).length >= 2);
+  };
   const funnelByBrowser = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
     breakdownFilter: { breakdown_type: 'hogql', breakdown: 'upper(properties.$browser)' },
   });
   assert.equal(funnelByBrowser.results.map((steps: { breakdown_value: string; count: number }[]) => [steps[0].breakdown_value, steps.map((s) => s.count)]).sort(), [['CHROME', [1, 1]], ['SAFARI', [1, 1]]]);
+  await breakdownAgrees(funnelByBrowser);
+  const values = (body: { results: Step[][] }) => body.results.map((steps) => [steps[0].breakdown_value, steps.map((x) => x.count)]).sort();
+  // Last touch, strict: user-1's last browser is Chrome (its purchase has none).
+  const lastTouch = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { funnelOrderType: 'strict', breakdownAttributionType: 'last_touch' }, breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(values(lastTouch), [['Chrome', [1, 1]], ['Safari', [1, 1]]]);
+  await breakdownAgrees(lastTouch);
+  // A person property, unordered: user-2 has no plan.
+  const funnelByPlan = await funnelOf(['purchase', '$identify'], { funnelsFilter: { funnelOrderType: 'unordered' }, breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } });
+  assert.equal(values(funnelByPlan), [['$$_posthog_breakdown_null_$$', [1, 0]], ['pro', [1, 1]]]);
+  await breakdownAgrees(funnelByPlan);
+  // The value of one step's events: user-1's purchase has no browser, so its value is the null one.
+  const byStep = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { breakdownAttributionType: 'step', breakdownAttributionValue: 1 }, breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(values(byStep), [['$$_posthog_breakdown_null_$$', [1, 1]], ['Safari', [1, 1]]]);
+  await breakdownAgrees(byStep);
+  // All events: each (person, value) its own funnel; user-1's Chrome pageviews have no Chrome purchase.
+  const allEvents = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { breakdownAttributionType: 'all_events' }, breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(values(allEvents), [['Chrome', [1, 0]], ['Safari', [1, 1]]]);
+  await breakdownAgrees(allEvents);
+  // What this text cannot say yet is absent, not wrong: a cohort breakdown.
+  const everyone = await funnelOf(['$pageview', 'purchase'], { breakdownFilter: { breakdown_type: 'cohort', breakdown: ['all'] } });
+  assert.equal(values(everyone), [['all', [2, 2]]]);
+  assert.is(everyone.hogql, null);
   const retention = await insight({
     kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' },
     retentionFilter: { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: null, type: 'events' } },
