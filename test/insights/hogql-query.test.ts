@@ -704,6 +704,17 @@ h('cohorts in EventsQuery and insight expressions: inCohort, notInCohort, IN COH
   const split = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(person_id in cohort ${one}, 'static', 'other')` } });
   assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['other', 1], ['static', 2]]);
 
+  // Cohort property filters are written into the insights' hogql as IN COHORT, and agree.
+  const byCohort = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview' }], properties: [{ type: 'cohort', key: 'id', value: one }] });
+  assert.equal(byCohort.results[0].data, [1, 1, 0]);
+  assert.match(byCohort.hogql, new RegExp(`person_id IN COHORT ${one}`));
+  const cohortText = await hogql(byCohort.hogql);
+  assert.equal((cohortText.body.results as unknown[][]).map((r) => [String(r[1]).slice(0, 10), r[0]]), [['2024-06-01', 1], ['2024-06-02', 1]], byCohort.hogql);
+  const notBuyers = await ok({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }], properties: [{ type: 'cohort', key: 'id', value: buyers, operator: 'not_in' }] });
+  assert.equal(notBuyers.results.map((s: { count: number }) => s.count), [1, 1]);
+  const funnelText = await hogql(notBuyers.hogql);
+  assert.equal(funnelText.body.results, [[1, 1]], notBuyers.hogql);
+
   // Another project's cohort is not this project's: a 400 naming the field.
   const admin = t.server.tenancy.users()[0];
   const other = await t.server.tenancy.createProject(admin.organization_id, 'Cohorts elsewhere') as { id: number };

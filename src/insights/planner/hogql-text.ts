@@ -9,10 +9,10 @@ import { COHORT_FILTER_TYPES, compileSafeRegex, isBooleanish, isTruthy, numberRe
 import type { SeriesNode } from '../schemas.js';
 import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.js';
 import type { Interval } from './dates.js';
-import { leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
+import { cohortIdOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What this text does not say yet: a cohort filter (IN COHORT) and a group property filter.
-// An insight that has either answers no hogql text rather than a wrong one.
+// What this text does not say yet: a group property filter, a group or cohort breakdown.
+// An insight that has one answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
 /** The text `write` makes, or undefined when the insight has something HogQL cannot say here. */
@@ -56,7 +56,12 @@ const contains = (x: string, v: unknown) => `positionCaseInsensitive(${x}, ${lit
 /** One filter as HogQL (filters the planner refuses are refused before this runs). */
 function filterText(f: PropertyFilter, valueSets: ValueSets): string {
   if (f.type === 'hogql') return `(${f.key})`;
-  if (COHORT_FILTER_TYPES.has(f.type ?? '') || f.type === 'group') throw new Unwritable();
+  if (COHORT_FILTER_TYPES.has(f.type ?? '')) {
+    // The event's person among the cohort's members, turned around as the planner turns it.
+    const member = `coalesce(person_id IN COHORT ${cohortIdOf(f, 'properties')}, false)`;
+    return f.operator === 'not_in' || (f as { negation?: unknown }).negation === true ? `(NOT ${member})` : member;
+  }
+  if (f.type === 'group') throw new Unwritable();
   const x = propertyField(f.type === 'person' ? 'person' : 'event', f.key);
   const operator = f.operator ?? 'exact';
   if (operator === 'is_set') return `${x} IS NOT NULL`;
