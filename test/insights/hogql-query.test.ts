@@ -416,13 +416,62 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   const threeSteps = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: null }, { kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] });
   assert.equal(threeSteps.results.map((s: { count: number }) => s.count), [2, 1, 1]);
   await funnelAgrees(threeSteps);
-  // Strict and unordered funnels and breakdowns write none yet.
-  assert.is((await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, funnelsFilter: { funnelOrderType: 'strict' }, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }] })).hogql, null);
+  // Strict and unordered funnels write theirs too. Strict: user-1's first pageview is followed
+  // by the identify, its second by the purchase; user-2's by its purchase.
+  const funnelOf = (series: string[], extra: Record<string, unknown> = {}) =>
+    insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: series.map((event) => ({ kind: 'EventsNode', event })), ...extra });
+  for (const [order, series, counts, window] of [
+    ['strict', ['$pageview', 'purchase'], [2, 2], {}],
+    ['strict', ['$identify', 'purchase'], [1, 0], {}],
+    ['strict', ['$pageview', '$identify', '$pageview'], [2, 1, 1], {}],
+    ['strict', ['$identify', '$pageview', 'purchase'], [1, 1, 1], {}],
+    ['unordered', ['purchase', '$identify'], [2, 1], {}],
+    ['unordered', ['purchase', '$identify', '$pageview'], [2, 2, 1], {}],
+    // Within an hour user-1's identify has no purchase near it, and user-2's purchase no identify.
+    ['unordered', ['purchase', '$identify'], [2, 0], { funnelWindowInterval: 1, funnelWindowIntervalUnit: 'hour' }],
+  ] as const) {
+    const body = await funnelOf([...series], { funnelsFilter: { funnelOrderType: order, ...window } });
+    assert.equal(body.results.map((s: { count: number }) => s.count), counts, `${order} ${series.join(' → ')}`);
+    await funnelAgrees(body);
+  }
+  // With a breakdown: a row per value, the value first, each step's persons as the funnel's.
+  type Step = { count: number; breakdown_value: unknown };
+  const breakdownAgrees = async (body: { hogql: string; results: Step[][] }) => {
+    const r = await hogql(body.hogql);
+    assert.is(r.status, 200, `${body.hogql}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.columns, ['breakdown_value', ...body.results[0].map((_, k) => `step_${k + 1}`)]);
+    const fromText = Object.fromEntries((r.body.results as [string, ...number[]][]).map(([value, ...counts]) => [value, counts]));
+    const fromFunnel = Object.fromEntries(body.results.map((steps) => [String(steps[0].breakdown_value), steps.map((s) => s.count)]));
+    assert.equal(fromText, fromFunnel, body.hogql);
+    assert.ok(Object.keys(fromFunnel).length >= 2);
+  };
   const funnelByBrowser = await insight({
     kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
     breakdownFilter: { breakdown_type: 'hogql', breakdown: 'upper(properties.$browser)' },
   });
   assert.equal(funnelByBrowser.results.map((steps: { breakdown_value: string; count: number }[]) => [steps[0].breakdown_value, steps.map((s) => s.count)]).sort(), [['CHROME', [1, 1]], ['SAFARI', [1, 1]]]);
+  await breakdownAgrees(funnelByBrowser);
+  const values = (body: { results: Step[][] }) => body.results.map((steps) => [steps[0].breakdown_value, steps.map((x) => x.count)]).sort();
+  // Last touch, strict: user-1's last browser is Chrome (its purchase has none).
+  const lastTouch = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { funnelOrderType: 'strict', breakdownAttributionType: 'last_touch' }, breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(values(lastTouch), [['Chrome', [1, 1]], ['Safari', [1, 1]]]);
+  await breakdownAgrees(lastTouch);
+  // A person property, unordered: user-2 has no plan.
+  const funnelByPlan = await funnelOf(['purchase', '$identify'], { funnelsFilter: { funnelOrderType: 'unordered' }, breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } });
+  assert.equal(values(funnelByPlan), [['$$_posthog_breakdown_null_$$', [1, 0]], ['pro', [1, 1]]]);
+  await breakdownAgrees(funnelByPlan);
+  // The value of one step's events: user-1's purchase has no browser, so its value is the null one.
+  const byStep = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { breakdownAttributionType: 'step', breakdownAttributionValue: 1 }, breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(values(byStep), [['$$_posthog_breakdown_null_$$', [1, 1]], ['Safari', [1, 1]]]);
+  await breakdownAgrees(byStep);
+  // All events: each (person, value) its own funnel; user-1's Chrome pageviews have no Chrome purchase.
+  const allEvents = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { breakdownAttributionType: 'all_events' }, breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(values(allEvents), [['Chrome', [1, 0]], ['Safari', [1, 1]]]);
+  await breakdownAgrees(allEvents);
+  // What this text cannot say yet is absent, not wrong: a cohort breakdown.
+  const everyone = await funnelOf(['$pageview', 'purchase'], { breakdownFilter: { breakdown_type: 'cohort', breakdown: ['all'] } });
+  assert.equal(values(everyone), [['all', [2, 2]]]);
+  assert.is(everyone.hogql, null);
   const retention = await insight({
     kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' },
     retentionFilter: { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: null, type: 'events' } },
@@ -538,6 +587,20 @@ h('matchesAction(id or name): the project’s actions’ steps, in HogQLQuery, E
   assert.equal(filtered.results[0].data, [1, 0, 1]);
   const math = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(matchesAction('Chrome views'))" }] });
   assert.equal(math.results[0].data, [1, 1, 0]);
+  // Actions whose steps read person properties, in math_hogql: the person as the query finds it
+  // (user-1, plan pro: anon-1's pageview and the identify on June 1st, a pageview, a purchase).
+  const proPeople = await action(t.projectId, { name: 'Pro people', steps: [{ properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }] }] });
+  const personMath = await insight({ kind: 'TrendsQuery', ...days, series: [
+    { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction(${mixed}))` },
+    { kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(matchesAction('Pro people')) * 10 + countIf(not matchesAction(${proPeople}))` },
+  ] });
+  assert.equal(personMath.results[0].data, [1, 0, 1]);
+  assert.equal(personMath.results[1].data, [20, 11, 11]);
+  const personText = await hogql(personMath.hogql);
+  assert.is(personText.status, 200, `${personMath.hogql}: ${JSON.stringify(personText.body)}`);
+  assert.equal((personText.body.results as unknown[][]).map((r) => r[0]), [1, 0, 1, 20, 11, 11], personMath.hogql);
+  const personSplit = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview', math: 'hogql', math_hogql: `countIf(matchesAction(${proPeople}))` }], breakdownFilter: { breakdown: '$browser' } });
+  assert.equal(personSplit.results.map((i: { breakdown_value: string; data: number[] }) => [i.breakdown_value, i.data]), [['Chrome', [1, 1, 0]], ['Safari', [0, 0, 0]]]);
   const split = await insight({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(matchesAction(${mixed}), 'yes', 'no')` } });
   assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['no', 4], ['yes', 2]]);
   const funnel = await insight({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `matchesAction(${chrome})` }] }, { kind: 'EventsNode', event: 'purchase' }] });
@@ -596,6 +659,76 @@ h('cohorts in HogQL: IN COHORT by id or name, inCohort/notInCohort, the cohort_p
   assert.equal(await rows(`select count() from cohort_people c join persons p on p.id = c.person_id where c.cohort_id = ${two}`), [[1]]);
   await refused('select count() from persons where id in cohort 999999', /Could not find a cohort with the id 999999/);
   await refused("select count() from events where inCohort('nobody')", /Could not find a cohort with the name "nobody"/);
+});
+
+h('cohorts in EventsQuery and insight expressions: inCohort, notInCohort, IN COHORT on behavioural and static cohorts', async () => {
+  const cohort = async (projectId: number, body: Record<string, unknown>) => {
+    const r = await api('POST', `/api/projects/${projectId}/cohorts/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const query = (q: Record<string, unknown>) => api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: q, refresh: 'force_blocking' });
+  const ok = async (q: Record<string, unknown>) => {
+    const r = await query(q);
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  // Behavioural: a purchase over 10 since June 1st (user-2's, 30). Static: anon-1, so user-1's person.
+  const buyers = await cohort(t.projectId, { name: 'Buyers over 10', filters: { properties: { type: 'AND', values: [{
+    type: 'behavioral', key: 'purchase', value: 'performed_event', event_type: 'events', explicit_datetime: '2024-06-01',
+    event_filters: [{ key: 'price', operator: 'gt', value: 10, type: 'event' }],
+  }] } } });
+  const one = await cohort(t.projectId, { name: 'Static anon one', is_static: true, distinct_ids: ['anon-1'] });
+  const events = (extra: Record<string, unknown>) => ok({ kind: 'EventsQuery', after: 'all', ...extra });
+  // user-2's events: a pageview and a purchase.
+  assert.equal((await events({ select: ['event', 'count()'], where: [`inCohort(${buyers})`], orderBy: ['event'] })).results, [['$pageview', 1], ['purchase', 1]]);
+  assert.equal((await events({ select: ['distinct_id', `notInCohort(${one})`, `person_id in cohort ${buyers}`, "person_id not in cohort 'Static anon one'"], where: ["event = 'purchase'"], orderBy: ['timestamp ASC'] })).results,
+    [['user-2', true, true, true], ['user-1', false, false, false]]);
+  // user-1's four events (anon-1's pageview, the identify, a pageview, a purchase), through a hogql property filter.
+  assert.equal((await events({ select: ['count()'], properties: [{ type: 'hogql', key: `inCohort(${one})` }] })).results, [[4]]);
+  // Ordered by membership first: user-2's pageview before user-1's earlier ones.
+  assert.equal((await events({ select: ['distinct_id'], where: ["event = '$pageview'"], orderBy: [`notInCohort(${one}) desc`, 'timestamp asc'] })).results, [['user-2'], ['anon-1'], ['user-1']]);
+
+  const days = { dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' }, interval: 'day' };
+  // user-1's pageviews: June 1st (as anon-1) and 2nd; its hogql run as a HogQLQuery gives the same.
+  const filtered = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview', properties: [{ type: 'hogql', key: `inCohort(${one})` }] }] });
+  assert.equal(filtered.results[0].data, [1, 1, 0]);
+  const text = await hogql(filtered.hogql);
+  assert.is(text.status, 200, `${filtered.hogql}: ${JSON.stringify(text.body)}`);
+  assert.equal((text.body.results as unknown[][]).map((r) => [String(r[1]).slice(0, 10), r[0]]), [['2024-06-01', 1], ['2024-06-02', 1]], filtered.hogql);
+  const behavioural = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: `not inCohort(${buyers})` }] }] });
+  assert.equal(behavioural.results[0].data, [2, 1, 1]);
+  // Math: user-2's events per day; a breakdown by membership.
+  const math = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: `countIf(inCohort(${buyers}))` }] });
+  assert.equal(math.results[0].data, [0, 1, 1]);
+  const split = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: `if(person_id in cohort ${one}, 'static', 'other')` } });
+  assert.equal(split.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]).sort(), [['other', 1], ['static', 2]]);
+
+  // Cohort property filters are written into the insights' hogql as IN COHORT, and agree.
+  const byCohort = await ok({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: '$pageview' }], properties: [{ type: 'cohort', key: 'id', value: one }] });
+  assert.equal(byCohort.results[0].data, [1, 1, 0]);
+  assert.match(byCohort.hogql, new RegExp(`person_id IN COHORT ${one}`));
+  const cohortText = await hogql(byCohort.hogql);
+  assert.equal((cohortText.body.results as unknown[][]).map((r) => [String(r[1]).slice(0, 10), r[0]]), [['2024-06-01', 1], ['2024-06-02', 1]], byCohort.hogql);
+  const notBuyers = await ok({ kind: 'FunnelsQuery', dateRange: days.dateRange, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }], properties: [{ type: 'cohort', key: 'id', value: buyers, operator: 'not_in' }] });
+  assert.equal(notBuyers.results.map((s: { count: number }) => s.count), [1, 1]);
+  const funnelText = await hogql(notBuyers.hogql);
+  assert.equal(funnelText.body.results, [[1, 1]], notBuyers.hogql);
+
+  // Another project's cohort is not this project's: a 400 naming the field.
+  const admin = t.server.tenancy.users()[0];
+  const other = await t.server.tenancy.createProject(admin.organization_id, 'Cohorts elsewhere') as { id: number };
+  const foreign = await cohort(other.id, { name: 'Elsewhere', is_static: true, distinct_ids: ['user-1'] });
+  const wrongEvents = await query({ kind: 'EventsQuery', after: 'all', select: ['count()'], where: [`inCohort(${foreign})`] });
+  assert.is(wrongEvents.status, 400, JSON.stringify(wrongEvents.body));
+  assert.is(wrongEvents.body.attr, 'where.0');
+  assert.match(wrongEvents.body.detail, new RegExp(`Could not find a cohort with the id ${foreign}`));
+  const wrongTrend = await query({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, properties: [{ type: 'hogql', key: `inCohort(${foreign})` }] }] });
+  assert.is(wrongTrend.status, 400, JSON.stringify(wrongTrend.body));
+  assert.match(wrongTrend.body.detail, new RegExp(`Could not find a cohort with the id ${foreign}`));
+  const wrongName = await query({ kind: 'TrendsQuery', ...days, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(person_id in cohort 'Elsewhere')" }] });
+  assert.is(wrongName.status, 400, JSON.stringify(wrongName.body));
+  assert.is(wrongName.body.attr, 'series.0.math_hogql');
 });
 
 h('cohorts calculated (count, last_calculation, errors) and their members listed, paged and exported as CSV', async () => {

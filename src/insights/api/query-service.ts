@@ -102,8 +102,9 @@ export function cohortsOf(
       if (id !== 'all' && Number.isSafeInteger(n) && n > 0) pending.push([n, `breakdownFilter.breakdown.${i}`]);
     });
   }
-  // HogQL names cohorts in its text (IN COHORT, inCohort, cohort_people): every live one is resolved.
-  if (isObject(query) && (query.kind === 'HogQLQuery' || query.kind === 'EventsQuery') && /cohort/i.test(JSON.stringify(query))) {
+  // HogQL names cohorts in its text (IN COHORT, inCohort, cohort_people; a HogQLQuery's, EventsQuery's
+  // expressions, an insight's math, breakdown and filters): every live one is resolved.
+  if (isObject(query) && hogqlTexts(query).some((text) => /cohort/i.test(text))) {
     for (const c of projectCohorts(store, projectId)) if (!c.deleted) pending.push([c.id, 'query']);
   }
   cohortFilters(testAccounts, 'test_account_filters', pending);

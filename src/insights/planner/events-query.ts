@@ -7,6 +7,7 @@ import { eventsFrom, propertyContext, queryAction, queryPropertiesWhere, needsPe
 import { actionPropertyLists, actionSql } from './actions.js';
 import { parseInstant } from './dates.js';
 import { translate } from './hogql-expr.js';
+import { hogqlCohorts } from './cohort-people.js';
 import type { Decode, ParsedEventsQuery, Translated } from './hogql-types.js';
 import { QueryError } from './errors.js';
 import { and, int, join, raw, sql, text, timestamp, type Sql } from './sql.js';
@@ -42,7 +43,8 @@ function decode(v: unknown, how: Decode): unknown {
 }
 
 export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: ParsedEventsQuery): Plan<EventsQueryResult> {
-  const env = { zone: ctx.zone, actions: ctx.actions, properties: propertyContext(ctx) };
+  const properties = propertyContext(ctx);
+  const env = { zone: ctx.zone, actions: ctx.actions, properties, cohorts: hogqlCohorts(properties) };
   const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`, env));
   const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`, env));
   // Conditions on aggregates filter the groups (HAVING), as PostHog moves them.

@@ -12,7 +12,7 @@ import { breakdownOf, breakdownUsesPersons, breakdownValueOf, BREAKDOWN_NULL, BR
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
-import { funnelSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
+import { funnelSelect, seriesEvent, writtenOrNone, type FunnelBreakdownText } from './hogql-text.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 
@@ -103,6 +103,9 @@ export interface FunnelCtes {
   range: ResolvedRange;
   order: 'ordered' | 'strict' | 'unordered';
   windowUs: number;
+  /** How a breakdown value is attributed to a person (with all_events: none, each value its own unit). */
+  attribution: FunnelBreakdownText['attribution'];
+  attributionStep: number;
 }
 
 export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
@@ -193,7 +196,8 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
   ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
   if (breakdown) ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
-  return { ctes, breakdown, allEvents: breakdown !== null && attribution === 'all_events', range, order, windowUs };
+  const attributed = attribution === 'last_touch' || attribution === 'step' || attribution === 'all_events' ? attribution : 'first_touch';
+  return { ctes, breakdown, allEvents: breakdown !== null && attribution === 'all_events', range, order, windowUs, attribution: attributed, attributionStep };
 }
 
 /**
@@ -221,7 +225,7 @@ SELECT DISTINCT ${actor} AS actor FROM times x${breakdown ? raw(' JOIN unit_valu
 
 export function planFunnel(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
   const steps = query.series.length;
-  const { ctes, breakdown, range, order, windowUs } = funnelCtes(query, ctx);
+  const { ctes, breakdown, range, order, windowUs, attribution, attributionStep } = funnelCtes(query, ctx);
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
   const finalCols: Sql[] = [];
   for (let k = 0; k < steps; k++) finalCols.push(sql`count(*) FILTER (WHERE x.steps >= ${int(k + 1)}) AS c${raw(String(k))}`);
@@ -233,10 +237,11 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
 
   return {
     statements: [statement],
-    // Ordered funnels of persons without a breakdown are written out (step counts).
-    hogql: order !== 'ordered' || breakdown || query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => funnelSelect({
+    // Funnels of persons are written out (step counts, per breakdown value); of groups, not yet.
+    hogql: query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => funnelSelect({
       steps: query.series.map((node) => ({ event: seriesEvent(node), properties: [node.properties, node.fixedProperties] })),
       properties: query.properties, fromUs: range.fromUs, toUs: range.toUs, windowSeconds: windowUs / 1_000_000, valueSets: ctx.valueSets,
+      order, breakdown: breakdown ? { breakdown, attribution, step: attributionStep } : null,
     })),
     shape([rows]) {
       const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>

@@ -8,6 +8,7 @@ import { QueryError } from './errors.js';
 import { HOT_COLUMNS, pointer, type PropertyContext } from './properties.js';
 import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
 import { catalogueCall } from './hogql/events-bridge.js';
+import { cohortMembership, HogQLError, type HogNode, type HogQLCohorts } from './hogql/expr.js';
 import type { HogExpr, Translated } from './hogql-types.js';
 
 
@@ -79,11 +80,22 @@ function any(...xs: Translated[]): Pick<Translated, 'aggregate' | 'persons'> {
   return { aggregate: xs.some((x) => x.aggregate), persons: xs.some((x) => x.persons) };
 }
 
-/** What an expression is translated in: the project's zone, and the actions matchesAction may name. */
+/** What an expression is translated in: the project's zone, the actions matchesAction may name, its cohorts. */
 export interface TranslateEnv {
   zone: string;
   actions: ReadonlyMap<number, ResolvedAction>;
   properties: PropertyContext;
+  cohorts: HogQLCohorts;
+}
+
+// `who IN COHORT ref` as the HogQL compiler writes it (hogql/expr.ts); its errors name the field.
+function inCohort(who: Sql, ref: HogExpr, negated: boolean, attr: string, env: TranslateEnv): Translated {
+  try {
+    return value(cohortMembership(env.cohorts, who, ref as HogNode, negated, ref as HogNode), 'Bool');
+  } catch (err) {
+    if (err instanceof HogQLError) throw new QueryError(err.message, attr);
+    throw err;
+  }
 }
 
 // matchesAction(id or name): the action's steps as the event's condition (planner/actions.ts).
@@ -135,6 +147,7 @@ function compare(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
   const op = expr.op as string;
   const left = translate(expr.left as HogExpr, attr, env);
   const right = expr.right as HogExpr;
+  if (op === 'in cohort' || op === 'not in cohort') return { ...inCohort(sql`TRY_CAST(${left.asText} AS UUID)`, right, op === 'not in cohort', attr, env), ...any(left) };
   if (op === 'in' || op === 'not in') {
     const items = right.node === 'Tuple' || right.node === 'Array' ? (right.exprs as HogExpr[]) : [right];
     const values = items.map((i) => translate(i, attr, env));
@@ -169,6 +182,12 @@ function compare(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
 function call(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
   const name = String(expr.name);
   if (name === 'matchesAction') return matchesAction(expr, attr, env);
+  // inCohort(c) / notInCohort(c): the event's person_id IN COHORT c.
+  if (name === 'inCohort' || name === 'notInCohort') {
+    const args = expr.args as HogExpr[];
+    if (args.length !== 1) throw new QueryError(`Function '${name}' expects 1 argument, found ${args.length}`, attr);
+    return inCohort(raw('e.person_id'), args[0], name === 'notInCohort', attr, env);
+  }
   const args = (expr.args as HogExpr[]).map((a) => translate(a, attr, env));
   const distinct = expr.distinct === true;
   if (name === 'not' && args.length === 1) return value(sql`(NOT ${args[0].sql})`, 'Bool', any(...args));

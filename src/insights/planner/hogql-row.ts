@@ -8,6 +8,7 @@ import { QueryError } from './errors.js';
 import { compileRowExpression, type RowExpression } from './hogql/compile.js';
 import { HogQLError, str, type HogNode } from './hogql/expr.js';
 import type { ResolvedAction } from './actions.js';
+import { hogqlCohorts } from './cohort-people.js';
 import { leaves, type Properties, type ResolvedCohort, type ValueSets } from './properties.js';
 import { sql, type Sql } from './sql.js';
 
@@ -23,6 +24,8 @@ export interface HogQLRowContext {
   actions?: ReadonlyMap<number, ResolvedAction>;
   valueSets?: ValueSets;
   cohorts?: ReadonlyMap<number, ResolvedCohort>;
+  /** What behavioural cohorts' windows end at (inCohort of one). */
+  nowMs?: number;
 }
 
 /** A HogQL text of the query and the field it came from (for errors). */
@@ -31,18 +34,16 @@ export interface HogQLSource {
   attr: string;
 }
 
-/**
- * `source` compiled over the events row `alias`, its person `personAlias` (default `p`;
- * null: the row's own person_properties / person_created_at columns).
- */
-export function rowExpression(ctx: HogQLRowContext, source: string, attr: string, alias = 'e', personAlias: string | null = 'p'): RowExpression {
+/** `source` compiled over the planners' events row `e`, its person joined as `p`. */
+export function rowExpression(ctx: HogQLRowContext, source: string, attr: string): RowExpression {
   const node = ctx.hogql?.get(source);
   if (node === undefined) throw new Error(`HogQL not parsed before planning: ${attr}`);
+  const properties = { projectId: ctx.projectId, valueSets: ctx.valueSets ?? new Map(), cohorts: ctx.cohorts ?? new Map(), nowMs: ctx.nowMs };
   try {
     return compileRowExpression(node, source, {
       projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: {}, variables: {}, filters: null,
-      actions: ctx.actions, properties: { projectId: ctx.projectId, valueSets: ctx.valueSets ?? new Map(), cohorts: ctx.cohorts ?? new Map() },
-    }, alias, personAlias ?? undefined);
+      actions: ctx.actions, properties, cohorts: hogqlCohorts(properties),
+    });
   } catch (err) {
     if (err instanceof HogQLError) throw new QueryError(`${err.message} (in ${attr}: ${source})`, attr);
     throw err;

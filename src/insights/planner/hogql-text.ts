@@ -1,6 +1,6 @@
 // What an insight computed, written as HogQL: PostHog answers each insight query with the
 // HogQL of the query that produced it (its `hogql` field; the series' SELECTs joined by
-// UNION ALL). Here the trends, stickiness, lifecycle and retention planners' statements as HogQL text, with hedgerow's semantics
+// UNION ALL). Here the trends, stickiness, lifecycle, retention and funnel planners' statements as HogQL text, with hedgerow's semantics
 // (property filters match as the flag evaluator matches, case-insensitively; value-set
 // operators as the values they resolved to), so the text run as a HogQLQuery gives the
 // series' numbers per interval and breakdown value. Folding values past the breakdown limit
@@ -9,10 +9,10 @@ import { COHORT_FILTER_TYPES, compileSafeRegex, isBooleanish, isTruthy, numberRe
 import type { SeriesNode } from '../schemas.js';
 import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.js';
 import type { Interval } from './dates.js';
-import { leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
+import { cohortIdOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What this text does not say yet: a cohort filter (IN COHORT) and a group property filter.
-// An insight that has either answers no hogql text rather than a wrong one.
+// What this text does not say yet: a group property filter, a group or cohort breakdown.
+// An insight that has one answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
 /** The text `write` makes, or undefined when the insight has something HogQL cannot say here. */
@@ -56,7 +56,12 @@ const contains = (x: string, v: unknown) => `positionCaseInsensitive(${x}, ${lit
 /** One filter as HogQL (filters the planner refuses are refused before this runs). */
 function filterText(f: PropertyFilter, valueSets: ValueSets): string {
   if (f.type === 'hogql') return `(${f.key})`;
-  if (COHORT_FILTER_TYPES.has(f.type ?? '') || f.type === 'group') throw new Unwritable();
+  if (COHORT_FILTER_TYPES.has(f.type ?? '')) {
+    // The event's person among the cohort's members, turned around as the planner turns it.
+    const member = `coalesce(person_id IN COHORT ${cohortIdOf(f, 'properties')}, false)`;
+    return f.operator === 'not_in' || (f as { negation?: unknown }).negation === true ? `(NOT ${member})` : member;
+  }
+  if (f.type === 'group') throw new Unwritable();
   const x = propertyField(f.type === 'person' ? 'person' : 'event', f.key);
   const operator = f.operator ?? 'exact';
   if (operator === 'is_set') return `${x} IS NOT NULL`;
@@ -118,9 +123,14 @@ export function propertiesText(properties: Properties, valueSets: ValueSets): st
 
 const hasFilters = (p: unknown) => p !== null && p !== undefined && leaves(p as Properties).length > 0;
 
-function partText(p: BreakdownPart): string {
+// A part's value as it is (NULL when absent).
+function partValue(p: BreakdownPart): string {
   if (p.source === 'group' || p.source === 'cohort') throw new Unwritable();
-  const x = p.source === 'hogql' ? `toString(${p.key})` : propertyField(p.source, p.key);
+  return p.source === 'hogql' ? `toString(${p.key})` : propertyField(p.source, p.key);
+}
+
+function partText(p: BreakdownPart): string {
+  const x = partValue(p);
   const value = p.normalizeUrl ? `if(replaceRegexpOne(${x}, '[/?#]+$', '') = '', '/', replaceRegexpOne(${x}, '[/?#]+$', ''))` : x;
   return `coalesce(${value}, ${literal(BREAKDOWN_NULL)})`;
 }
@@ -251,33 +261,92 @@ export function stickinessSelect(s: EventsText & { interval: Interval; weekStart
   return `SELECT count() AS total, num_intervals FROM (SELECT person_id, count() AS num_intervals FROM (${active}) GROUP BY person_id) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
 }
 
+/** How a funnel's breakdown value is attributed to a person (PostHog's breakdownAttributionType). */
+export interface FunnelBreakdownText {
+  breakdown: Breakdown;
+  attribution: 'first_touch' | 'last_touch' | 'step' | 'all_events';
+  /** The step whose events give the value, for `step`. */
+  step: number;
+}
+
+const ATTRIBUTED: Record<Exclude<FunnelBreakdownText['attribution'], 'all_events'>, (step: number) => string> = {
+  first_touch: () => 'argMinIf(value, ts, value IS NOT NULL)',
+  last_touch: () => 'argMaxIf(value, ts, value IS NOT NULL)',
+  step: (k) => `argMinIf(value, ts, value IS NOT NULL AND s${k})`,
+};
+
 /**
- * An ordered funnel as HogQL: each person's step events in the range; from each step-1
- * event, every next step the earliest matching event after the previous one within the
- * conversion window (`windowSeconds` from the step-1 event); a person counts at the
- * furthest step any start reached. One row: the persons at each step (`step_1`, …).
+ * A funnel as HogQL: each person's events in the range (the step events; for a strict
+ * funnel every event, numbered in time order, earlier steps first at one instant), each
+ * step a flag `s0`, `s1`, …; then per try the steps it reaches within the conversion window
+ * (`windowSeconds` from its first event):
+ *   ordered    from each step-1 event, every next step the earliest matching event after the previous one;
+ *   strict     from each step-1 event, every next step the person's very next event, when it matches;
+ *   unordered  from each step event, the steps with an event at or after it.
+ * A person counts at the furthest step any try reached. One row, the persons at each step
+ * (`step_1`, …); with a breakdown a row per value (`breakdown_value` first): the person's
+ * value by attribution (first_touch, last_touch, step: from the funnel's events that have
+ * one), or with all_events each (person, value) its own funnel over that value's events.
+ * Group and cohort breakdowns are not written (the field is absent).
  */
 export function funnelSelect(s: {
   steps: { event: SeriesEvent; properties: unknown[] }[]; properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
+  order: 'ordered' | 'strict' | 'unordered'; breakdown: FunnelBreakdownText | null;
 }): string {
+  const n = s.steps.length;
   const conditions = s.steps.map((step) => {
     const parts = seriesCondition(step.event, step.properties, s.valueSets);
     return parts.length === 0 ? 'true' : parts.join(' AND ');
   });
   const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
   if (hasFilters(s.properties)) where.push(propertiesText(s.properties as Properties, s.valueSets));
-  where.push(`(${conditions.map((c) => `(${c})`).join(' OR ')})`);
-  const ctes = [
-    `step_events AS (SELECT person_id AS pid, timestamp AS ts, ${conditions.map((c, k) => `coalesce(${c}, false) AS s${k}`).join(', ')} FROM events WHERE ${where.join(' AND ')})`,
-    'c0 AS (SELECT pid, ts AS t0 FROM step_events WHERE s0)',
-  ];
-  for (let k = 1; k < s.steps.length; k++) {
-    const carried = Array.from({ length: k }, (_, i) => `c.t${i} AS t${i}`).join(', ');
-    const keys = Array.from({ length: k }, (_, i) => `c.t${i}`).join(', ');
-    ctes.push(`c${k} AS (SELECT c.pid AS pid, ${carried}, min(e.ts) AS t${k} FROM c${k - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND e.s${k} AND e.ts > c.t${k - 1} AND e.ts <= c.t0 + toIntervalSecond(${s.windowSeconds}) GROUP BY c.pid, ${keys})`);
+  if (s.order !== 'strict') where.push(`(${conditions.map((c) => `(${c})`).join(' OR ')})`);
+  const flags = conditions.map((c, k) => `coalesce(${c}, false) AS s${k}`).join(', ');
+  const flagNames = conditions.map((_, k) => `s${k}`);
+  const window = `toIntervalSecond(${s.windowSeconds})`;
+  const ctes: string[] = [];
+  const b = s.breakdown;
+  if (b === null) {
+    ctes.push(`step_events AS (SELECT person_id AS pid, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
+  } else {
+    const value = partValue(b.breakdown);
+    const orNull = (x: string) => `coalesce(${x}, ${literal(BREAKDOWN_NULL)})`;
+    if (b.attribution === 'all_events') {
+      ctes.push(`step_events AS (SELECT concat(toString(person_id), '|', ${orNull(value)}) AS pid, ${orNull(value)} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
+    } else {
+      ctes.push(
+        `funnel_events AS (SELECT person_id AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
+        `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events GROUP BY pid)`,
+        `step_events AS (SELECT e.pid AS pid, ${orNull('v.value')} AS bv, e.ts AS ts, ${flagNames.map((f) => `e.${f} AS ${f}`).join(', ')} FROM funnel_events e JOIN person_value v ON v.pid = e.pid)`,
+      );
+    }
   }
-  const reached = Array.from({ length: s.steps.length - 1 }, (_, i) => `if(t${i + 1} IS NULL, 0, 1)`).join(' + ');
+  // The unit a try belongs to: the person, with its breakdown value.
+  const unit = (alias: string) => (b === null ? `${alias}pid AS pid` : `${alias}pid AS pid, ${alias}bv AS bv`);
+  const unitKeys = (alias: string) => (b === null ? `${alias}pid` : `${alias}pid, ${alias}bv`);
+  const times = (k: number) => Array.from({ length: k }, (_, i) => `c.t${i} AS t${i}`).join(', ');
+  let furthest: string;
+  if (s.order === 'unordered') {
+    const reached = flagNames.map((f) => `if(countIf(e.${f}) > 0, 1, 0)`).join(' + ');
+    ctes.push(`tries AS (SELECT ${unit('a.')}, a.ts AS t, ${reached} AS steps FROM step_events a JOIN step_events e ON e.pid = a.pid AND e.ts >= a.ts AND e.ts <= a.ts + ${window} GROUP BY ${unitKeys('a.')}, a.ts)`);
+    furthest = `SELECT ${unitKeys('')}, max(steps) AS steps FROM tries GROUP BY ${unitKeys('')}`;
+  } else {
+    const strict = s.order === 'strict';
+    const from = strict ? 'numbered' : 'step_events';
+    if (strict) ctes.push(`numbered AS (SELECT ${unitKeys('')}, ts, ${flagNames.join(', ')}, row_number() OVER (PARTITION BY pid ORDER BY ts, ${flagNames.map((f) => `${f} DESC`).join(', ')}) AS n FROM step_events)`);
+    ctes.push(`c0 AS (SELECT ${unitKeys('')}, ts AS t0${strict ? ', n AS n0' : ''} FROM ${from} WHERE s0)`);
+    for (let k = 1; k < n; k++) {
+      ctes.push(strict
+        ? `c${k} AS (SELECT ${unit('c.')}, ${times(k)}, e.ts AS t${k}, e.n AS n${k} FROM c${k - 1} c LEFT JOIN numbered e ON e.pid = c.pid AND e.n = c.n${k - 1} + 1 AND e.s${k} AND e.ts <= c.t0 + ${window})`
+        : `c${k} AS (SELECT ${unit('c.')}, ${times(k)}, min(e.ts) AS t${k} FROM c${k - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND e.s${k} AND e.ts > c.t${k - 1} AND e.ts <= c.t0 + ${window} GROUP BY ${unitKeys('c.')}, ${Array.from({ length: k }, (_, i) => `c.t${i}`).join(', ')})`);
+    }
+    const reached = Array.from({ length: n - 1 }, (_, i) => `if(t${i + 1} IS NULL, 0, 1)`).join(' + ');
+    furthest = `SELECT ${unitKeys('')}, max(1 + ${reached}) AS steps FROM c${n - 1} GROUP BY ${unitKeys('')}`;
+  }
   const counts = s.steps.map((_, k) => `countIf(steps >= ${k + 1}) AS step_${k + 1}`).join(', ');
-  return `WITH ${ctes.join(',\n')}
-SELECT ${counts} FROM (SELECT pid, max(1 + ${reached}) AS steps FROM c${s.steps.length - 1} GROUP BY pid)`;
+  return b === null
+    ? `WITH ${ctes.join(',\n')}
+SELECT ${counts} FROM (${furthest})`
+    : `WITH ${ctes.join(',\n')}
+SELECT bv AS breakdown_value, ${counts} FROM (${furthest}) GROUP BY bv ORDER BY bv LIMIT 50000`;
 }

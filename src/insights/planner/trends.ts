@@ -181,26 +181,26 @@ SELECT d${part}, sum(v) OVER (${breakdown ? raw('PARTITION BY bv ') : raw('')}OR
 
 /**
  * math "hogql": the series' own aggregate over each bucket's (and breakdown value's) events.
- * The scan keeps every column of the event as `e` (its person's as person_properties,
- * person_created_at and person_is_identified), so the expression reads the row as the
- * compiler's events table.
+ * The scan keeps every column of the event as `e`, so the expression reads the row as the
+ * compiler's events table; the person it reads (its properties, an action's person-property
+ * steps, a cohort) is the person as the query finds it, joined as `p` over the scan.
  */
 function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean, joinPersons: boolean, local: Sql): Sql {
   const attr = `series.${run.order}.math_hogql`;
   const source = run.node.math_hogql ?? '';
-  const { expr, persons } = rowExpression(ctx, source, attr, 'e', null);
+  const { expr, persons } = rowExpression(ctx, source, attr);
   if (expr.aggregate === null) throw new QueryError(`math_hogql must aggregate the events, e.g. avg(properties.$screen_width): ${source}`, attr);
   const cols: Sql[] = [raw('e.*')];
-  if (persons || joinPersons) cols.push(raw('p.properties AS person_properties, p.created_at AS person_created_at, p.is_identified AS person_is_identified'));
   if (!totalValue) cols.push(sql`${bucketSql(local, run.range.interval, ctx.weekStart)} AS b`);
   if (breakdown) cols.push(sql`${breakdownValueSql(breakdown)} AS bv`);
-  const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons || joinPersons)} WHERE ${seriesWhere(query, run, ctx, run.range.fromUs)}`;
+  const base = sql`SELECT ${join(cols, ', ')} FROM ${eventsFrom(joinPersons)} WHERE ${seriesWhere(query, run, ctx, run.range.fromUs)}`;
   const select: Sql[] = [];
   if (!totalValue) select.push(raw('e.b'));
   if (breakdown) select.push(sql`${foldedValueSql(breakdown)} AS bv`);
   // The expression's value as a number (PostHog's series values are numbers; NULL: no value, 0).
   select.push(sql`coalesce(TRY_CAST(${expr.sql} AS DOUBLE), 0) AS v`);
-  return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM base e GROUP BY ALL`;
+  const from = persons ? raw('base e LEFT JOIN persons p ON p.project = e.project AND p.id = e.person_id') : raw('base e');
+  return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM ${from} GROUP BY ALL`;
 }
 
 /** A series' aggregate as HogQL; null for the active-user maths, which no one aggregate writes. */

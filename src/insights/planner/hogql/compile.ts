@@ -13,7 +13,7 @@ import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } 
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
@@ -151,12 +151,12 @@ export interface RowExpression {
 
 /**
  * One HogQL expression (a trends math, a breakdown, a property filter) over the planners'
- * events row: the events table as `alias` (its columns by their own names), its person as
- * `personAlias` when given (the planners' `LEFT JOIN persons p`), else as the row's own
- * person_properties and person_created_at columns. Subqueries in it are scoped as any.
+ * events row: the events table as `e` (its columns by their own names), its person as the
+ * planners' `LEFT JOIN persons p` (the aliases an action's steps and cohorts are written
+ * over). Subqueries in it are scoped as any.
  */
-export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext, alias: string, personAlias?: string): RowExpression {
-  return compiler(source, ctx).row(node, alias, personAlias);
+export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext): RowExpression {
+  return compiler(source, ctx).row(node);
 }
 
 function compiler(source: string, ctx: CompileContext) {
@@ -489,11 +489,7 @@ function compiler(source: string, ctx: CompileContext) {
 
   // `x IN COHORT c`: c a cohort's id or name (a constant), as PostHog resolves it.
   function inCohort(l: Expr, ref: HogNode, negated: boolean, node: HogNode): Expr {
-    const value = ref.node === 'Constant' ? ref.value : undefined;
-    if (typeof value !== 'number' && typeof value !== 'string') return fail('IN COHORT takes a cohort id or name as a constant', ref);
-    const members = cohorts(node).members(value);
-    if (members === null) return fail(`Could not find a cohort with the ${typeof value === 'number' ? 'id' : 'name'} ${JSON.stringify(value)}`, ref);
-    return expr(sql`(${l.sql} ${raw(negated ? 'NOT IN' : 'IN')} (SELECT m.person_id FROM (${members}) m))`, 'Bool', [l]);
+    return expr(cohortMembership(ctx.cohorts, l.sql, ref, negated, node), 'Bool', [l]);
   }
 
   function arithmetic(node: HogNode, scope: Scope): Expr {
@@ -636,7 +632,6 @@ function compiler(source: string, ctx: CompileContext) {
     if (src === undefined) return fail('matchesAction reads an event: use it in a query over the events table', node);
     const persons = actionUsesPersons(action);
     if (src.row) {
-      if (persons && src.personAlias !== 'p') fail(`matchesAction(${String(ref)}): the action's steps read person properties, which this expression cannot read yet`, node);
       if (persons) src.persons = true;
       return expr(actionCondition(action), 'Bool', [], { nullable: false });
     }
@@ -1019,9 +1014,9 @@ function compiler(source: string, ctx: CompileContext) {
     };
   }
 
-  function row(node: HogNode, alias: string, personAlias?: string): RowExpression {
+  function row(node: HogNode): RowExpression {
     const scope = scopeOf(null);
-    const src: Source = { name: 'events', sqlAlias: alias, table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias, row: true };
+    const src: Source = { name: 'events', sqlAlias: 'e', table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias: 'p', row: true };
     scope.sources.push(src);
     if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
     const e = compile(node, scope);

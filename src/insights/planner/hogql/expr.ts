@@ -56,6 +56,19 @@ export interface HogQLCohorts {
   people(): Sql;
 }
 
+/**
+ * `who IN COHORT ref` (negated: NOT IN): ref a constant cohort id or name, resolved among the
+ * query's project's cohorts only, as PostHog resolves it; anything else is refused.
+ */
+export function cohortMembership(cohorts: HogQLCohorts | undefined, who: Sql, ref: HogNode, negated: boolean, node: HogNode): Sql {
+  if (cohorts === undefined) return fail('Cohorts are not available in HogQL here', node);
+  const value = ref.node === 'Constant' ? ref.value : undefined;
+  if (typeof value !== 'number' && typeof value !== 'string') return fail('IN COHORT takes a cohort id or name as a constant', ref);
+  const members = cohorts.members(value);
+  if (members === null) return fail(`Could not find a cohort with the ${typeof value === 'number' ? 'id' : 'name'} ${JSON.stringify(value)}`, ref);
+  return sql`(${who} ${raw(negated ? 'NOT IN' : 'IN')} (SELECT m.person_id FROM (${members}) m))`;
+}
+
 /** A query PostHog would refuse, worded as PostHog words it. */
 export class HogQLError extends QueryError {
   constructor(message: string, readonly start: number | null = null, readonly end: number | null = null) {
