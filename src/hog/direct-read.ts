@@ -12,7 +12,7 @@ import { Op } from './opcodes.js';
 export const NOT_DIRECT = Symbol('not a direct read');
 
 // The value at `chain` as the VM's getNestedValue reads it with nullish access.
-function nested(globals: Record<string, unknown>, chain: string[]): unknown {
+export function nested(globals: Record<string, unknown>, chain: string[]): unknown {
   let obj: unknown = globals;
   for (const key of chain) {
     if (obj === null) return null;

@@ -42,6 +42,18 @@ async function render(bytecode: unknown, globals: Record<string, unknown>, optio
   return bytecode;
 }
 
+// A function's inputs in evaluation order, sorted once per inputs object (a pipeline step
+// evaluates the same function's inputs for every event of its chunk).
+const orders = new WeakMap<object, [string, CompiledInput][]>();
+function inOrder(inputs: Record<string, CompiledInput>): [string, CompiledInput][] {
+  let ordered = orders.get(inputs);
+  if (ordered === undefined) {
+    ordered = Object.entries(inputs).sort(([, a], [, b]) => (a.order ?? -1) - (b.order ?? -1));
+    orders.set(inputs, ordered);
+  }
+  return ordered;
+}
+
 /**
  * Renders `inputs` (compiled by compileTemplateInputs) for one invocation. Templates run
  * synchronously with the given bounds; they have no async host functions.
@@ -52,11 +64,12 @@ export async function evaluateInputs(
   options: Pick<ExecuteOptions, 'timeoutMs' | 'memoryLimit'> = {},
 ): Promise<InputsEvaluation> {
   const done: Record<string, unknown> = {};
-  const ordered = Object.entries(inputs).sort(([, a], [, b]) => (a.order ?? -1) - (b.order ?? -1));
-  for (const [key, input] of ordered) {
+  // One scope for all inputs: `inputs` in it is `done`, which holds each input as it is evaluated.
+  const scope = { ...globals, inputs: done };
+  for (const [key, input] of inOrder(inputs)) {
     if (input.templating === 'liquid') {
       try {
-        done[key] = await renderLiquid(input.value ?? null, { ...globals, inputs: done });
+        done[key] = await renderLiquid(input.value ?? null, scope);
       } catch (err) {
         // LiquidJS's errors are the template's (syntax, an unknown filter, a bound passed).
         return { ok: false, key, message: `Could not render liquid template for input field: ${key}: ${(err as Error).message}` };
@@ -64,7 +77,7 @@ export async function evaluateInputs(
       continue;
     }
     try {
-      done[key] = input.bytecode !== undefined ? await render(input.bytecode, { ...globals, inputs: done }, options) : input.value ?? null;
+      done[key] = input.bytecode !== undefined ? await render(input.bytecode, scope, options) : input.value ?? null;
     } catch (err) {
       if (!(err instanceof InputFailed)) throw err;
       return { ok: false, key, message: `Could not execute bytecode for input field: ${key}` };

@@ -10,6 +10,7 @@ import { convertHogToJS, exec, HogVMException, printHogStringOutput, STL, Uncaug
 import { regexExtract, regexMatch } from './regex.js';
 import { copyHeap, printCost, vmCost } from './allocation.js';
 import { ensureRoom, installCheckedLibrary, limitTime, memoryLimitOf } from './checked-stl.js';
+import { straightSlice } from './straight-slice.js';
 
 export interface FetchOptions {
   method?: string;
@@ -167,6 +168,11 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
     ops: state?.ops ?? 0,
     maxMemoryBytes: state?.maxMemUsed ?? 0,
   });
+  // Straight code up to an async call (a webhook's fetch) is answered without the VM's conversions.
+  if (Array.isArray(input)) {
+    const straight = straightSlice(input, vm, (cost) => fits(cost, vm));
+    if (straight !== null) return report(null, null, straight.state, { name: straight.name, args: straight.args, state: straight.state });
+  }
   let step: ExecResult;
   printSink = (line: string) => {
     logs.push(line);
@@ -198,6 +204,15 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
   const leaving = leavingError([state.stack, state.upvalues, step.asyncFunctionArgs ?? []], vm);
   if (leaving !== null) return report(null, leaving, state, null);
   return report(null, null, state, { name: step.asyncFunctionName ?? '', args: step.asyncFunctionArgs ?? [], state });
+}
+
+function fits(cost: { vm: number; heap: number }, vm: ExecOptions): boolean {
+  try {
+    ensureRoom(cost, vm);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Whether a value leaving the VM fits its memory limit, counted as a copy fills it.

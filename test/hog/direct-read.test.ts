@@ -3,7 +3,11 @@
 // left to the VM.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileTemplateInputs, evaluateInputs, execute, initHog, NOT_DIRECT, readDirect } from '../../src/hog/index.js';
+import { compileProgram, compileTemplateInputs, evaluateInputs, execute, initHog, NOT_DIRECT, readDirect, runSlice } from '../../src/hog/index.js';
+import { exec, type ExecOptions } from '../../src/hog/vm.js';
+import { straightSlice } from '../../src/hog/straight-slice.js';
+import { copyHeap, vmCost } from '../../src/hog/allocation.js';
+import { TEMPLATES } from '../../src/destinations/templates/index.js';
 
 const s = suite('hog direct reads');
 s.before(() => initHog());
@@ -76,6 +80,96 @@ s('a function\'s inputs evaluate the same with reads answered directly and witho
       debug: false,
     },
   });
+});
+
+// The first slice of straight code up to an async call (src/hog/straight-slice.ts) against
+// the VM's own run of it: the call, its arguments, the state to resume (stack, frame, ops,
+// memory), and what leaves priced as the host prices it; then both states resumed alike.
+const webhook = TEMPLATES.find((t) => t.id === 'template-webhook')!;
+const programOf = async (code: string): Promise<unknown[] | null> => {
+  const compiled = await compileProgram(code);
+  return compiled.ok ? compiled.bytecode as unknown[] : null;
+};
+const straightGlobals = (inputs: Record<string, unknown>) => ({ ...globals, inputs });
+const vmOptions = (g: Record<string, unknown>, extra: Partial<ExecOptions> = {}): ExecOptions => ({
+  globals: g, functions: {}, asyncFunctions: { fetch: () => Promise.resolve(null) }, timeout: 5000, memoryLimit: 64 * 1024 * 1024, maxAsyncSteps: 5, ...extra,
+});
+const bodies: unknown[] = [
+  { event: globals.event, person: globals.person },
+  { a: [1, [2, [3, { b: 'é ✓ 𝄞' }]], null, true, 1.5], '': 'empty key', 10: 'integer key', z: undefined },
+  'a plain string body', 42, null, [],
+];
+
+s('straight code up to fetch gives the VM\'s call, state and costs', async () => {
+  const bytecode = (await programOf(webhook.code))!;
+  for (const body of bodies) {
+    for (const debug of [false, true]) {
+      const g = straightGlobals({ url: 'https://hook.example.com/x', method: 'POST', headers: { 'Content-Type': 'application/json' }, body, debug });
+      let priced: { vm: number; heap: number } | null = null;
+      const got = straightSlice(bytecode, vmOptions(g), (cost) => { priced = cost; return true; });
+      if (debug) {
+        // print() is not straight: left to the VM.
+        assert.is(got, null);
+        continue;
+      }
+      const vm = exec(bytecode, vmOptions(g));
+      assert.ok(got !== null, JSON.stringify(body));
+      assert.is(vm.finished, false);
+      assert.is(got.name, vm.asyncFunctionName);
+      assert.equal(got.args, vm.asyncFunctionArgs);
+      const { syncDuration: _a, ...ours } = got.state;
+      const { syncDuration: _b, ...theirs } = vm.state!;
+      assert.equal(ours, theirs);
+      const leaving = [vm.state!.stack, vm.state!.upvalues, vm.asyncFunctionArgs];
+      assert.equal(priced, { vm: vmCost(leaving, Infinity), heap: copyHeap(leaving, Infinity) });
+      for (const status of [200, 500]) {
+        const resumedOurs = runSlice({ ...got.state, stack: [...got.state.stack, { status, body: 'ok' }] }, g, { fetch: () => Promise.resolve({ status: 0, body: null }) });
+        const resumedVm = runSlice({ ...vm.state!, stack: [...vm.state!.stack, { status, body: 'ok' }] }, g, { fetch: () => Promise.resolve({ status: 0, body: null }) });
+        assert.equal({ ...resumedOurs, timings: [] }, { ...resumedVm, timings: [] });
+      }
+    }
+  }
+});
+
+s('anything the VM would answer otherwise is left to it', async () => {
+  const bytecode = (await programOf(webhook.code))!;
+  const inputs = { url: 'u', method: 'POST', headers: {}, debug: false };
+  const left = (g: Record<string, unknown>, extra: Partial<ExecOptions> = {}) => straightSlice(bytecode, vmOptions(g, extra), () => true);
+  assert.ok(left(straightGlobals({ ...inputs, body: { ok: 1 } })) !== null);
+  // Values converted otherwise: a Map, a class instance, a date marker, a hole, a cycle.
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const holes = [1, , 3]; // eslint-disable-line no-sparse-arrays
+  for (const body of [new Map([['a', 1]]), new Date(0), { __hogDateTime__: true, dt: 0, zone: 'UTC' }, holes, cyclic]) {
+    assert.is(left(straightGlobals({ ...inputs, body })), null);
+  }
+  // Past the memory limit (the VM's error), no async steps left, fetch not declared, inputs not a global.
+  assert.is(left(straightGlobals({ ...inputs, body: 'x'.repeat(2000) }), { memoryLimit: 1000 }), null);
+  assert.is(left(straightGlobals({ ...inputs, body: 1 }), { maxAsyncSteps: 0 }), null);
+  assert.is(left(straightGlobals({ ...inputs, body: 1 }), { asyncFunctions: {} }), null);
+  assert.is(left({ event: globals.event }), null);
+  // What may not leave the VM: the VM's path reports it.
+  assert.is(straightSlice(bytecode, vmOptions(straightGlobals({ ...inputs, body: 1 })), () => false), null);
+  const report = runSlice(bytecode, straightGlobals({ ...inputs, body: 'x'.repeat(2000) }), { fetch: () => Promise.resolve({ status: 200, body: null }), memoryLimit: 1000 });
+  assert.match(report.error?.message ?? '', /Memory limit of 1000 bytes exceeded/);
+});
+
+s('templates whose first slice is straight are answered as the VM answers them', async () => {
+  let straight = 0;
+  for (const template of TEMPLATES) {
+    if (template.type !== 'destination') continue;
+    const bytecode = await programOf(template.code);
+    if (!bytecode) continue;
+    const g = straightGlobals(Object.fromEntries((template.inputs_schema ?? []).map((i) => [i.key, i.default ?? `${i.key}-value`])));
+    const got = straightSlice(bytecode, vmOptions(g), () => true);
+    if (got === null) continue;
+    straight++;
+    const vm = exec(bytecode, vmOptions(g));
+    assert.is(got.name, vm.asyncFunctionName, template.id);
+    assert.equal(got.args, vm.asyncFunctionArgs, template.id);
+    assert.equal({ ...got.state, syncDuration: 0 }, { ...vm.state!, syncDuration: 0 }, template.id);
+  }
+  assert.ok(straight >= 2, `${straight} templates answered straight`);
 });
 
 s.run();

@@ -148,7 +148,9 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let flushing: Promise<void> | null = null;
   let flushScheduled = false;
 
-  const keyText = (key: InvocationKey) => JSON.stringify(key);
+  // The key as text for the sets of keys held: the index is a number and comes last, so the
+  // text names one key even when an event uuid holds the separator.
+  const keyText = (key: InvocationKey) => `${key[0]}\u0000${key[1]}\u0000${key[2]}`;
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
     if (!keys) memory.set(id, (keys = new Set()));

@@ -1,0 +1,218 @@
+// A program's first slice without the VM, when it is straight-line code that reads globals,
+// builds dicts and ends at a call of an async host function: the HTTP webhook's and most
+// destination templates' `fetch(inputs.url, {'method': …, 'body': inputs.body})`.
+// @posthog/hogvm answers such a slice by converting every global it reads (with the default
+// webhook body, the whole event and person) into its own Maps, pricing each pushed value by
+// walking it (the dict around the body walks the body again), converting the call's
+// arguments and the stack back to plain values, after which the bound on what leaves the VM
+// (./host.ts) walked them twice more: most of a delivery's program time and much of its
+// garbage (bench/RESULTS.md, issue 26). Here the globals are read in place and each read
+// value is walked once, for both the VM's price and the heap a copy of it takes.
+// The answer is the VM's: the same ops count, the same memory figures (its cost model:
+// 8 bytes a value plus the characters of strings and keys), the same state to resume (the
+// stack and arguments as plain values, which the VM converts again when it resumes; they
+// are the globals' own objects rather than copies, and nothing writes to them). Anything
+// else — another op, a global that is not there, a value the VM would convert differently
+// (a Map, a class instance, a date marker, a hole, nesting past MAX_DEPTH), a limit passed,
+// a duplicate dict key — returns null before any effect, and the caller runs the VM from
+// the start.
+import type { ExecOptions, VMState } from './vm.js';
+import { nested } from './direct-read.js';
+import { Op } from './opcodes.js';
+import { UNIT } from './allocation.js';
+
+// The VM's defaults (@posthog/hogvm: DEFAULT_MAX_ASYNC_STEPS, MAX_FUNCTION_ARGS_LENGTH, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT_MS).
+const DEFAULT_MAX_ASYNC_STEPS = 100;
+const MAX_FUNCTION_ARGS = 300;
+const DEFAULT_MEMORY_LIMIT = 64 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 5000;
+const MAX_OPS = 10_000;
+// Deeper values go to the VM (and a cycle is one).
+const MAX_DEPTH = 64;
+// copyHeap's sizes (./allocation.ts).
+const ARRAY_BYTES = 32;
+const OBJECT_BYTES = 64;
+
+export interface StraightSlice {
+  name: string;
+  args: unknown[];
+  state: VMState;
+}
+
+// What a value costs: the VM's price (calculateCost of its conversion) and the heap of a copy.
+interface Costs {
+  vm: number;
+  heap: number;
+}
+
+// Both costs of a plain value in one walk, or null when the VM would read it otherwise.
+function costsOf(value: unknown, out: Costs, depth: number): boolean {
+  if (typeof value === 'string') {
+    out.vm += UNIT + value.length;
+    out.heap += value.length * 2;
+    return true;
+  }
+  if (typeof value !== 'object' || value === null) {
+    out.vm += UNIT;
+    out.heap += UNIT;
+    return true;
+  }
+  if (depth >= MAX_DEPTH) return false;
+  out.vm += UNIT;
+  if (Array.isArray(value)) {
+    out.heap += ARRAY_BYTES + value.length * UNIT;
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value) || !costsOf(value[i], out, depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const v = value as Record<string, unknown>;
+  if (v.__hogDateTime__ || v.__hogDate__ || v.__hogClosure__ || v.__hogCallable__) return false;
+  out.heap += OBJECT_BYTES;
+  for (const key in v) {
+    out.vm += UNIT + key.length;
+    out.heap += 3 * UNIT + key.length * 2;
+    if (!costsOf(v[key], out, depth + 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * The first slice of `bytecode` on `vm.globals` as the VM would run it, when it is straight
+ * code up to an async call (see above); null to run the VM. `leavingRoom` is asked whether
+ * the stack and arguments may leave the VM (their VM and heap costs, as ./host.ts measures them).
+ */
+export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightSlice | null {
+  const started = Date.now();
+  if (bytecode[0] !== '_H' || typeof bytecode[1] !== 'number' || bytecode[1] < 1) return null;
+  const globals = vm.globals ?? {};
+  const memLimit = vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  const stack: unknown[] = [];
+  // Per stack slot: its VM price and its copy's heap.
+  const prices: number[] = [];
+  const heaps: number[] = [];
+  let memUsed = 0;
+  let maxMemUsed = 0;
+  let ops = 0;
+  const push = (value: unknown, price: number, heap: number): boolean => {
+    stack.push(value);
+    prices.push(price);
+    heaps.push(heap);
+    memUsed += price;
+    if (memUsed > maxMemUsed) maxMemUsed = memUsed;
+    return !(memUsed > memLimit && memLimit > 0);
+  };
+  const pop = (): unknown => {
+    memUsed -= prices.pop()!;
+    heaps.pop();
+    return stack.pop();
+  };
+  const end = bytecode.length;
+  let ip = 2;
+  for (;;) {
+    if (ip >= end) return null;
+    // Past this the VM runs it (and keeps its time bound).
+    if (++ops > MAX_OPS) return null;
+    const op = bytecode[ip];
+    // Every op here reads an operand.
+    if (ip + 1 >= end) return null;
+    switch (op) {
+      case Op.STRING: {
+        const s = bytecode[++ip];
+        if (typeof s !== 'string' || !push(s, UNIT + s.length, s.length * 2)) return null;
+        break;
+      }
+      case Op.GET_GLOBAL: {
+        const count = bytecode[++ip];
+        if (typeof count !== 'number' || count < 1 || count > stack.length) return null;
+        const chain: string[] = [];
+        for (let i = 0; i < count; i++) {
+          const key = pop();
+          if (typeof key !== 'string') return null;
+          chain.push(key);
+        }
+        if (!Object.hasOwn(globals, chain[0])) return null;
+        const value = nested(globals, chain);
+        const costs = { vm: 0, heap: 0 };
+        if (!costsOf(value, costs, 0) || !push(value, costs.vm, costs.heap)) return null;
+        break;
+      }
+      case Op.DICT: {
+        const pairs = bytecode[++ip];
+        if (typeof pairs !== 'number' || pairs < 0 || pairs * 2 > stack.length) return null;
+        const from = stack.length - pairs * 2;
+        const dict: Record<string, unknown> = {};
+        let price = UNIT;
+        let heap = OBJECT_BYTES;
+        for (let i = from; i < stack.length; i += 2) {
+          const key = stack[i];
+          if (typeof key !== 'string' || Object.hasOwn(dict, key) || key === '__proto__') return null;
+          if (key === '__hogDateTime__' || key === '__hogDate__' || key === '__hogClosure__' || key === '__hogCallable__') return null;
+          dict[key] = stack[i + 1];
+          price += prices[i] + prices[i + 1];
+          heap += 3 * UNIT + key.length * 2 + heaps[i + 1];
+        }
+        while (stack.length > from) pop();
+        if (!push(dict, price, heap)) return null;
+        break;
+      }
+      case Op.JUMP_IF_FALSE: {
+        const offset = bytecode[++ip];
+        // Forward only: straight code.
+        if (typeof offset !== 'number' || offset < 0 || stack.length === 0) return null;
+        if (!pop()) ip += offset;
+        break;
+      }
+      case Op.CALL_GLOBAL: {
+        if (ip + 2 >= end) return null;
+        const name = bytecode[++ip];
+        const argCount = bytecode[++ip];
+        if (typeof name !== 'string' || typeof argCount !== 'number' || argCount < 0 || argCount > stack.length || argCount > MAX_FUNCTION_ARGS) return null;
+        if (name === 'import' || name === 'toString' || (vm.functions && Object.hasOwn(vm.functions, name))) return null;
+        if (!vm.asyncFunctions || !Object.hasOwn(vm.asyncFunctions, name) || !vm.asyncFunctions[name]) return null;
+        if ((vm.maxAsyncSteps ?? DEFAULT_MAX_ASYNC_STEPS) <= 0) return null;
+        if (Date.now() - started > (vm.timeout ?? DEFAULT_TIMEOUT_MS)) return null;
+        const from = stack.length - argCount;
+        let argsHeap = 0;
+        let stackHeap = 0;
+        for (let i = 0; i < stack.length; i++) {
+          if (i < from) stackHeap += heaps[i];
+          else argsHeap += heaps[i];
+        }
+        const args = stack.slice(from);
+        let argsPrice = 0;
+        for (let i = from; i < prices.length; i++) argsPrice += prices[i];
+        while (stack.length > from) pop();
+        // What leaves: [stack, upvalues, args], priced as ./host.ts prices it.
+        const leaving: Costs = {
+          vm: 4 * UNIT + memUsed + argsPrice,
+          heap: ARRAY_BYTES + 3 * UNIT + ARRAY_BYTES + stack.length * UNIT + stackHeap + ARRAY_BYTES + ARRAY_BYTES + args.length * UNIT + argsHeap,
+        };
+        if (!leavingRoom(leaving)) return null;
+        const state: VMState = {
+          bytecodes: { root: { bytecode: bytecode as unknown[] } },
+          stack,
+          upvalues: [],
+          callStack: [{
+            // The next op after the call, where the VM resumes.
+            ip: ip + 1, chunk: 'root', stackStart: 0, argCount: 0,
+            closure: { __hogClosure__: true, callable: { __hogCallable__: 'local', name: '', chunk: 'root', argCount: 0, upvalueCount: 0, ip: 1 }, upvalues: [] },
+          }],
+          throwStack: [],
+          declaredFunctions: {},
+          ops,
+          asyncSteps: 1,
+          syncDuration: Date.now() - started,
+          maxMemUsed,
+          telemetry: undefined,
+        } as VMState;
+        return { name, args, state };
+      }
+      default:
+        return null;
+    }
+    ip++;
+  }
+}
