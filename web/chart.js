@@ -2,7 +2,9 @@
 // (src/exports/chart/build.ts, compiled, imported as is), given the browser's text widths
 // and the world map hedgerow serves, drawn by ECharts.
 import * as echarts from 'echarts';
-import { buildChartOption, WORLD_MAP } from 'hedgerow/chart';
+import { useEffect, useRef } from 'preact/hooks';
+import { html } from './ui.js';
+import { buildChartOption, HEIGHT, WIDTH, WORLD_MAP } from 'hedgerow/chart';
 
 const context = document.createElement('canvas').getContext('2d');
 const FONT = 'DejaVu Sans, Verdana, sans-serif';
@@ -36,4 +38,29 @@ export function drawChart(element, insight) {
   const chart = echarts.getInstanceByDom(element) ?? echarts.init(element, null, { renderer: 'svg' });
   chart.setOption({ animation: false, backgroundColor: '#ffffff', textStyle: { fontFamily: FONT }, ...insightOption(insight) }, true);
   return chart;
+}
+
+// Draws at the exports' size and scales the picture to `element`'s box (a dashboard tile),
+// as the dashboard PNG fits each chart into its tile.
+export function drawScaled(element, insight) {
+  const chart = echarts.getInstanceByDom(element) ?? echarts.init(element, null, { renderer: 'svg', width: WIDTH, height: HEIGHT });
+  chart.setOption({ animation: false, backgroundColor: '#ffffff', textStyle: { fontFamily: FONT }, ...insightOption(insight) }, true);
+  const svg = element.querySelector('svg');
+  if (svg) {
+    svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+    svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  }
+  return chart;
+}
+
+// An insight's chart as a component: drawn once per insight, disposed when it goes.
+// `scaled`: fitted to its box (dashboard tiles) rather than drawn at the exports' size.
+export function Chart({ insight, scaled = false }) {
+  const box = useRef(null);
+  useEffect(() => {
+    if (!box.current) return undefined;
+    const chart = (scaled ? drawScaled : drawChart)(box.current, insight);
+    return () => chart.dispose();
+  }, [insight]);
+  return html`<div class=${scaled ? 'chart scaled' : 'chart'} ref=${box} role="img" aria-label=${`Chart of ${insight.name}`}></div>`;
 }

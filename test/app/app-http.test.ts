@@ -86,6 +86,10 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   assert.match(await chart.text(), /export function buildChartOption/);
   const trends = await fetch(`${t.url}/app/dist/src/exports/chart/trends.js`);
   assert.is(trends.status, 200);
+  // The dashboard grid the PNG/PDF exports lay tiles out on, which the dashboards page uses.
+  const layout = await fetch(`${t.url}${map.imports['hedgerow/layout']}`);
+  assert.is(layout.status, 200);
+  assert.match(await layout.text(), /export function gridBoxes/);
 });
 
 s('no path reaches a file outside the table', async () => {
