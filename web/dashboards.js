@@ -96,12 +96,12 @@ function AddToDashboard({ dashboard, onAdded }) {
   const choices = insights.filter((i) => !onBoard.has(i.id));
   return html`
     <div class="add-tiles">
-      <form class="filters" onSubmit=${addInsight} aria-label="Add a saved insight">
+      <form class="filters" onSubmit=${addInsight} aria-label="Add an insight tile">
         <${Field} id="d-insight" label="Saved insight">
           <select id="d-insight" name="insight">${choices.map((i) => html`<option key=${i.id} value=${i.id}>${insightName(i)}</option>`)}</select><//>
         <button type="submit" disabled=${choices.length === 0}>Add insight</button>
       </form>
-      <form class="filters" onSubmit=${addText} aria-label="Add a text card">
+      <form class="filters" onSubmit=${addText} aria-label="Add a text tile">
         <${Field} id="d-text" label="Text card"><textarea id="d-text" name="text" rows="2" cols="40"></textarea><//>
         <button type="submit">Add text</button>
       </form>

@@ -86,20 +86,21 @@ function NewFunction({ onCreated }) {
   const [templates, setTemplates] = useState(null);
   const [template, setTemplate] = useState(null);
   const [values, setValues] = useState({});
+  const [name, setName] = useState('');
   const [error, setError] = useState(null);
   useEffect(() => { api(`${project('hog_function_templates')}?type=destination&limit=200`).then((r) => setTemplates(r.results), setError); }, []);
   const pick = (e) => {
     const t = templates.find((x) => x.id === e.currentTarget.value) ?? null;
     setTemplate(t);
+    setName(t?.name ?? '');
     setValues(Object.fromEntries((t?.inputs_schema ?? []).filter((i) => i.default !== undefined).map((i) => [i.key, i.default])));
   };
   const submit = async (e) => {
     e.preventDefault();
     setError(null);
     try {
-      const name = String(new FormData(e.currentTarget).get('name') ?? '').trim() || template.name;
       const made = await api(project('hog_functions'), {
-        method: 'POST', body: { type: template.type, template_id: template.id, name, enabled: true, inputs: inputsBody(template.inputs_schema ?? [], values) },
+        method: 'POST', body: { type: template.type, template_id: template.id, name: name.trim() || template.name, enabled: true, inputs: inputsBody(template.inputs_schema ?? [], values) },
       });
       onCreated(made);
     } catch (err) {
@@ -116,7 +117,7 @@ function NewFunction({ onCreated }) {
         </select><//>
       ${template && html`
         <p class="empty">${template.description}</p>
-        <${Field} id="fn-name" label="Name"><input id="fn-name" name="name" value=${template.name} /><//>
+        <${Field} id="fn-name" label="Name"><input id="fn-name" value=${name} onInput=${(e) => setName(e.currentTarget.value)} /><//>
         ${(template.inputs_schema ?? []).map((input) => html`
           <${SchemaInput} key=${`${template.id}-${input.key}`} input=${input} value=${values[input.key]} onChange=${(v) => setValues((old) => ({ ...old, [input.key]: v }))} />`)}
         <${ErrorNote} error=${error} />

@@ -67,24 +67,28 @@ function defaultName(kind, f) {
   }
 }
 
-function PeriodField({ id, value }) {
+// A field's props bound to the form's state: Preact writes `value` into the element on
+// every render, so a value not kept in state would be put back as the user types.
+const bound = (form, setField, name) => ({ name, value: form[name], onInput: (e) => setField(name, e.currentTarget.value) });
+
+function PeriodField({ id, form, setField }) {
   return html`<${Field} id=${id} label="Period">
-    <select id=${id} name="from" value=${value}>${PERIODS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>`;
+    <select id=${id} ...${bound(form, setField, 'from')}>${PERIODS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>`;
 }
 
-function TrendFields({ form }) {
+function TrendFields({ form, setField }) {
   return html`
-    <${Field} id="i-event" label="Event"><input id="i-event" name="event" value=${form.event} /><//>
+    <${Field} id="i-event" label="Event"><input id="i-event" ...${bound(form, setField, 'event')} /><//>
     <${Field} id="i-math" label="Count">
-      <select id="i-math" name="math" value=${form.math}><option value="total">Total events</option><option value="dau">Unique users</option></select><//>
+      <select id="i-math" ...${bound(form, setField, 'math')}><option value="total">Total events</option><option value="dau">Unique users</option></select><//>
     <${Field} id="i-interval" label="Interval">
-      <select id="i-interval" name="interval" value=${form.interval}>${['hour', 'day', 'week', 'month'].map((v) => html`<option value=${v}>${v}</option>`)}</select><//>
-    <${PeriodField} id="i-from" value=${form.from} />`;
+      <select id="i-interval" ...${bound(form, setField, 'interval')}>${['hour', 'day', 'week', 'month'].map((v) => html`<option value=${v}>${v}</option>`)}</select><//>
+    <${PeriodField} id="i-from" form=${form} setField=${setField} />`;
 }
 
-function FunnelFields({ form, setForm }) {
+function FunnelFields({ form, setField }) {
   const steps = form.steps;
-  const setSteps = (next) => setForm({ ...form, steps: next });
+  const setSteps = (next) => setField('steps', next);
   return html`
     <fieldset class="steps">
       <legend>Steps, in order</legend>
@@ -96,22 +100,24 @@ function FunnelFields({ form, setForm }) {
         </div>`)}
       <button type="button" onClick=${() => setSteps([...steps, ''])}>Add step</button>
     </fieldset>
-    <${Field} id="f-window" label="Conversion window"><input id="f-window" name="window" type="number" min="1" required value=${form.window} /><//>
+    <${Field} id="f-window" label="Conversion window"><input id="f-window" type="number" min="1" required ...${bound(form, setField, 'window')} /><//>
     <${Field} id="f-unit" label="Window unit">
-      <select id="f-unit" name="unit" value=${form.unit}>${['minute', 'hour', 'day', 'week', 'month'].map((u) => html`<option value=${u}>${u}s</option>`)}</select><//>
-    <${PeriodField} id="f-from" value=${form.from} />`;
+      <select id="f-unit" ...${bound(form, setField, 'unit')}>${['minute', 'hour', 'day', 'week', 'month'].map((u) => html`<option value=${u}>${u}s</option>`)}</select><//>
+    <${PeriodField} id="f-from" form=${form} setField=${setField} />`;
 }
 
-function RetentionFields({ form }) {
+function RetentionFields({ form, setField }) {
   return html`
-    <${Field} id="r-target" label="Cohort event (first time)"><input id="r-target" name="target" required value=${form.target} /><//>
-    <${Field} id="r-returning" label="Returning event"><input id="r-returning" name="returning" required value=${form.returning} /><//>
+    <${Field} id="r-target" label="Cohort event (first time)"><input id="r-target" required ...${bound(form, setField, 'target')} /><//>
+    <${Field} id="r-returning" label="Returning event"><input id="r-returning" required ...${bound(form, setField, 'returning')} /><//>
     <${Field} id="r-period" label="Period">
-      <select id="r-period" name="period" value=${form.period}>${['Hour', 'Day', 'Week', 'Month'].map((p) => html`<option value=${p}>${p}</option>`)}</select><//>
-    <${Field} id="r-intervals" label="Periods shown"><input id="r-intervals" name="intervals" type="number" min="1" max="60" required value=${form.intervals} /><//>`;
+      <select id="r-period" ...${bound(form, setField, 'period')}>${['Hour', 'Day', 'Week', 'Month'].map((p) => html`<option value=${p}>${p}</option>`)}</select><//>
+    <${Field} id="r-intervals" label="Periods shown"><input id="r-intervals" type="number" min="1" max="60" required ...${bound(form, setField, 'intervals')} /><//>
+    <${PeriodField} id="r-from" form=${form} setField=${setField} />`;
 }
 
-// "Syntax error at line 2, column 7: …": where the query went wrong, as a line and a caret.
+// "Syntax error at line 2, column 7: …" (column: characters before it on its line): where
+// the query went wrong, as a line and a caret.
 function errorPosition(text, error) {
   const m = /line (\d+), column (\d+)/.exec(error?.message ?? '');
   if (!m) return null;
@@ -121,13 +127,16 @@ function errorPosition(text, error) {
   return { line, column, source, offset: text.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column };
 }
 
-function HogQLFields({ form, error, area }) {
+// The line under a caret at the column (htm would fold a newline written in the template).
+const caretText = (at) => `line ${at.line}: ${at.source}\n${' '.repeat(`line ${at.line}: `.length + at.column)}^`;
+
+function HogQLFields({ form, setField, error, area }) {
   const at = errorPosition(form.text, error);
   return html`
     <div class="field wide">
       <label for="q-text">HogQL query</label>
-      <textarea id="q-text" name="text" ref=${area} rows="8" cols="80" class="code" spellcheck="false" aria-describedby=${at ? 'q-error-at' : undefined} value=${form.text}></textarea>
-      ${at && html`<pre id="q-error-at" class="error-at">line ${at.line}: ${at.source}\n${' '.repeat(String(at.line).length + 7 + at.column)}^</pre>`}
+      <textarea id="q-text" ref=${area} rows="8" cols="80" class="code" spellcheck="false" aria-describedby=${at ? 'q-error-at' : undefined} ...${bound(form, setField, 'text')}></textarea>
+      ${at && html`<pre id="q-error-at" class="error-at">${caretText(at)}</pre>`}
     </div>`;
 }
 
@@ -226,7 +235,7 @@ export function InsightsPage({ user, args }) {
   const area = useRef(null);
   const timezone = user.team?.timezone ?? 'UTC';
   const form = forms[kind];
-  const setForm = (next) => setForms((old) => ({ ...old, [kind]: next }));
+  const setField = (field, value) => setForms((old) => ({ ...old, [kind]: { ...old[kind], [field]: value } }));
   const loadSaved = () => api(`${project('insights')}?limit=50`).then((r) => setSaved(r.results), setError);
   useEffect(() => { loadSaved(); }, []);
 
@@ -246,17 +255,14 @@ export function InsightsPage({ user, args }) {
 
   const run = async (e) => {
     e.preventDefault();
-    const data = Object.fromEntries(new FormData(e.currentTarget));
-    const next = kind === 'funnel' ? { ...form, ...data, steps: form.steps.map((_, i) => String(data[`step-${i}`] ?? '').trim()) } : { ...form, ...data };
-    setForm(next);
-    setName(String(data.name ?? ''));
+    const next = kind === 'funnel' ? { ...form, steps: form.steps.map((step) => step.trim()) } : form;
     setError(null);
     setNote('');
     try {
       const source = QUERIES[kind](next);
       const answer = await api(project('query'), { method: 'POST', body: { query: source } });
       const query = kind === 'hogql' ? { kind: 'DataTableNode', source } : { kind: 'InsightVizNode', source };
-      setInsight({ kind, name: String(data.name ?? '') || defaultName(kind, next), query, result: answer.results, columns: answer.columns, types: answer.types, timezone });
+      setInsight({ kind, name: name.trim() || defaultName(kind, next), query, result: answer.results, columns: answer.columns, types: answer.types, timezone });
     } catch (err) {
       setInsight(null);
       setError(err);
@@ -288,11 +294,11 @@ export function InsightsPage({ user, args }) {
         <label class="kind"><input type="radio" name="kind" value=${k} checked=${kind === k} onChange=${() => pick(k)} /> ${label}</label>`)}
     </fieldset>
     <form class="filters" onSubmit=${run} aria-label=${KINDS.find(([k]) => k === kind)[1]} key=${`${kind}-${args[0] ?? ''}`}>
-      ${kind === 'trend' && html`<${TrendFields} form=${form} />`}
-      ${kind === 'funnel' && html`<${FunnelFields} form=${form} setForm=${setForm} />`}
-      ${kind === 'retention' && html`<${RetentionFields} form=${form} />`}
-      ${kind === 'hogql' && html`<${HogQLFields} form=${form} error=${error} area=${area} />`}
-      <${Field} id="i-name" label="Name"><input id="i-name" name="name" value=${name} placeholder="optional" /><//>
+      ${kind === 'trend' && html`<${TrendFields} form=${form} setField=${setField} />`}
+      ${kind === 'funnel' && html`<${FunnelFields} form=${form} setField=${setField} />`}
+      ${kind === 'retention' && html`<${RetentionFields} form=${form} setField=${setField} />`}
+      ${kind === 'hogql' && html`<${HogQLFields} form=${form} setField=${setField} error=${error} area=${area} />`}
+      <${Field} id="i-name" label="Name"><input id="i-name" value=${name} onInput=${(e) => setName(e.currentTarget.value)} placeholder="optional" /><//>
       <button type="submit">${button}</button>
     </form>
     <${ErrorNote} error=${error} />
