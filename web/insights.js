@@ -180,7 +180,13 @@ function luminance(hex) {
 
 // PostHog's cohort table: a row per cohort with its size, a cell per period with the share
 // of the cohort that came back, shaded as the exported chart shades it.
-function RetentionTable({ result }) {
+// A cohort by the day it starts, in the project's time zone (PostHog's own labels are "Day 0", …).
+function cohortName(cohort, timeZone) {
+  if (typeof cohort.date !== 'string') return cohort.label;
+  return new Date(cohort.date).toLocaleDateString(undefined, { timeZone, day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+function RetentionTable({ result, timezone }) {
   if (!Array.isArray(result) || result.length === 0) return null;
   const periods = result.reduce((n, c) => Math.max(n, c.values?.length ?? 0), 0);
   const titles = Array.from({ length: periods }, (_, p) => result.find((c) => c.values?.[p]?.label)?.values[p].label ?? `Period ${p}`);
@@ -191,7 +197,7 @@ function RetentionTable({ result }) {
       <tbody>${result.map((c, i) => {
         const size = c.values?.[0]?.count ?? 0;
         return html`<tr key=${i}>
-          <th scope="row">${c.label ?? c.date}</th><td>${size}</td>
+          <th scope="row">${cohortName(c, timezone)}</th><td>${size}</td>
           ${Array.from({ length: periods }, (_, p) => {
             // Periods a cohort has not reached yet are blank, as PostHog draws them.
             if (p >= result.length - i || size === 0) return html`<td></td>`;
@@ -221,7 +227,7 @@ function Shown({ kind, insight }) {
     <div class="chart-wrap"><${Chart} insight=${insight} /></div>
     ${kind === 'trend' && html`<${TrendTable} result=${insight.result} />`}
     ${kind === 'funnel' && html`<${FunnelTable} result=${insight.result} />`}
-    ${kind === 'retention' && html`<${RetentionTable} result=${insight.result} />`}`;
+    ${kind === 'retention' && html`<${RetentionTable} result=${insight.result} timezone=${insight.timezone} />`}`;
 }
 
 export function InsightsPage({ user, args }) {

@@ -85,7 +85,13 @@ export interface AppFiles {
   files: Map<string, StaticFile>;
   // Bare names the app imports → their URLs (the page's import map).
   imports: Record<string, string>;
+  // The modules every load needs, named up front so the browser fetches them at once rather
+  // than import by import: all but ECharts and the chart drawing, imported when a chart is
+  // first drawn (web/chart.js).
+  preload: string[];
 }
+
+const LAZY = new Set(['/app/web/draw.js']);
 
 export function appFiles(): AppFiles {
   const files = new Map<string, StaticFile>();
@@ -100,5 +106,6 @@ export function appFiles(): AppFiles {
   };
   const web = join(ROOT, 'web');
   for (const name of readdirSync(web)) files.set(`/app/web/${name}`, fileAt(join(web, name), REVALIDATE));
-  return { files, imports };
+  const preload = [...files.keys()].filter((url) => /\.m?js$/.test(url) && url !== imports.echarts && !LAZY.has(url));
+  return { files, imports, preload };
 }
