@@ -6,6 +6,11 @@ import { html } from './ui.js';
 let drawing = null;
 const loadDrawing = () => (drawing ??= import('./draw.js'));
 
+// For a page that will draw a chart once its data comes: the drawing loads meanwhile.
+export function prefetchDrawing() {
+  loadDrawing();
+}
+
 // Drawn once per insight, disposed when it goes. `scaled`: fitted to its box (dashboard
 // tiles) rather than drawn at the exports' size.
 export function Chart({ insight, scaled = false }) {

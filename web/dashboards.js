@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gridBox, gridBoxes } from 'hedgerow/layout';
 import { api, project } from './api.js';
-import { Chart } from './chart.js';
+import { Chart, prefetchDrawing } from './chart.js';
 import { ErrorNote, Field, html, when } from './ui.js';
 
 const insightName = (i) => i.name || i.derived_name || 'Untitled insight';
@@ -124,7 +124,7 @@ function Dashboard({ id }) {
     }
     setLoading(false);
   };
-  useEffect(() => { load(); }, [id]);
+  useEffect(() => { prefetchDrawing(); load(); }, [id]);
   if (!dashboard) return html`<p><a href="#/dashboards">← All dashboards</a></p>${error ? html`<${ErrorNote} error=${error} />` : html`<p>Loading…</p>`}`;
   const boxes = gridBoxes(dashboard.tiles.map((t) => ({ layout: gridBox(t.layouts ?? {}) })));
   const computed = dashboard.tiles.map((t) => t.last_refresh).filter(Boolean).sort().pop();

@@ -3,7 +3,7 @@
 // its evaluations per day.
 import { useEffect, useState } from 'preact/hooks';
 import { api, project } from './api.js';
-import { Chart } from './chart.js';
+import { Chart, prefetchDrawing } from './chart.js';
 import { ErrorNote, Field, html } from './ui.js';
 
 const group = (flag) => flag?.filters?.groups?.[0] ?? {};
@@ -85,7 +85,7 @@ function FlagPage({ id, timezone }) {
   const [flag, setFlag] = useState(null);
   const [error, setError] = useState(null);
   const load = () => api(project(`feature_flags/${encodeURIComponent(id)}`)).then(setFlag, setError);
-  useEffect(() => { load(); }, [id]);
+  useEffect(() => { prefetchDrawing(); load(); }, [id]);
   if (!flag) return html`<p><a href="#/flags">← All feature flags</a></p>${error ? html`<${ErrorNote} error=${error} />` : html`<p>Loading…</p>`}`;
   return html`
     <p><a href="#/flags">← All feature flags</a></p>

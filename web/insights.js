@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatPercent, retentionFill } from 'hedgerow/chart';
 import { api, project } from './api.js';
-import { Chart } from './chart.js';
+import { Chart, prefetchDrawing } from './chart.js';
 import { ErrorNote, Field, html } from './ui.js';
 
 const KINDS = [['trend', 'Trend'], ['funnel', 'Funnel'], ['retention', 'Retention'], ['hogql', 'HogQL']];
@@ -248,6 +248,7 @@ export function InsightsPage({ user, args }) {
   // A saved insight: its form, its name and its result (calculated when stale).
   useEffect(() => {
     if (!args[0]) return;
+    prefetchDrawing();
     setError(null);
     api(`${project(`insights/${encodeURIComponent(args[0])}`)}?refresh=blocking`).then((i) => {
       const filled = formOf(i.query);
