@@ -247,7 +247,11 @@ export function InsightsPage({ user, args }) {
 
   // A saved insight: its form, its name and its result (calculated when stale).
   useEffect(() => {
-    if (!args[0]) return;
+    // Back to a new insight: the saved one's name does not carry over.
+    if (!args[0]) {
+      setName('');
+      return;
+    }
     prefetchDrawing();
     setError(null);
     api(`${project(`insights/${encodeURIComponent(args[0])}`)}?refresh=blocking`).then((i) => {
