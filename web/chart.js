@@ -11,6 +11,8 @@ export function prefetchDrawing() {
   loadDrawing();
 }
 
+const shownOnMap = (insight) => (insight.query?.source ?? insight.query)?.trendsFilter?.display === 'WorldMap';
+
 // Drawn once per insight, disposed when it goes. `scaled`: fitted to its box (dashboard
 // tiles) rather than drawn at the exports' size.
 export function Chart({ insight, scaled = false }) {
@@ -18,7 +20,9 @@ export function Chart({ insight, scaled = false }) {
   useEffect(() => {
     let chart = null;
     let gone = false;
-    loadDrawing().then((d) => {
+    loadDrawing().then(async (d) => {
+      // A world map is drawn over the atlas, fetched and registered first.
+      if (shownOnMap(insight)) await d.loadWorld();
       if (gone || !box.current) return;
       chart = (scaled ? d.drawScaled : d.drawChart)(box.current, insight);
     });
