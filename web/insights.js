@@ -294,7 +294,8 @@ export function InsightsPage({ user, args }) {
       setError(err);
     }
   };
-  const pick = (k) => { setKind(k); setInsight(null); setError(null); setNote(''); };
+  // Another kind is another insight: the name typed or opened for this one does not carry over.
+  const pick = (k) => { setKind(k); setName(''); setInsight(null); setError(null); setNote(''); };
   const button = { trend: 'Show trend', funnel: 'Show funnel', retention: 'Show retention', hogql: 'Run query' }[kind];
   return html`
     <h1>Insights</h1>

@@ -202,7 +202,7 @@ s('persons, insights and status open', async () => {
   assert.equal(saved.body.results.map((i: { name: string }) => i.name), ['checkout_done count']);
 });
 
-s('a funnel built, saved and opened again; a HogQL table and where a query went wrong', async () => {
+s('a funnel built, saved and opened again; a retention table saved; a HogQL table and where a query went wrong', async () => {
   const p = await opened();
   const ev = (event: string, who: string, minutesAgo: number) => ({ event, distinct_id: who, timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(), properties: {} });
   await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [ev('cart_opened', 'f1', 30), ev('cart_paid', 'f1', 20), ev('cart_opened', 'f2', 25)] });
@@ -237,6 +237,22 @@ s('a funnel built, saved and opened again; a HogQL table and where a query went 
   assert.ok(await p.getByRole('radio', { name: 'Funnel' }).isChecked());
   assert.is(await p.getByLabel('Step 2 event').inputValue(), 'cart_paid');
   assert.is(await p.getByLabel('Conversion window').inputValue(), '1');
+
+  // Retention: the cohort table beside the exports' grid, saved as a RetentionQuery.
+  await p.getByRole('radio', { name: 'Retention' }).check();
+  await p.getByLabel('Cohort event (first time)').fill('cart_opened');
+  await p.getByLabel('Returning event').fill('cart_paid');
+  await p.getByRole('button', { name: 'Show retention' }).click();
+  const cohorts = p.getByRole('table', { name: 'Cohorts' });
+  await cohorts.waitFor();
+  assert.match((await cohorts.getByRole('row').first().innerText()).replace(/\s+/g, ' '), /^Cohort Persons Day 0 Day 1 /);
+  await p.locator('.chart svg').waitFor();
+  await accessible(p, 'retention');
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const kinds = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const retention = kinds.body.results.find((i: { name: string }) => i.name === 'Retention: cart_opened then cart_paid');
+  assert.is(retention?.query.source.retentionFilter.returningEntity.id, 'cart_paid');
 
   await p.getByRole('radio', { name: 'HogQL' }).check();
   await p.getByLabel('HogQL query').fill("select event, count() as n from events where event like 'cart_%' group by event order by event");
