@@ -1,42 +1,20 @@
-// Screenshots of the web app's pages for the README (docs/app/*.png): a server on a
-// temporary data dir with a little made-up data (events, persons, flags, a saved trend),
-// a signed-in Chromium (Debian's, through playwright-core), one picture per page.
+// Screenshots of the web app's pages for the README (docs/app/*.png): a server with a
+// little made-up data (./app-data.ts), a signed-in Chromium (Debian's, through
+// playwright-core), one picture per page.
 // Not a test: run it after changing a page, and commit the pictures.
 //   npm run build && node dist/bench/app-screenshots.js
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startTestServer, postJson, bearer, NO_DESTINATIONS } from '../test/helpers/server.js';
-import { addUser } from '../test/helpers/users.js';
-import { OrgLevel } from '../src/access/index.js';
-import { setPassword } from '../src/access/sessions/commands.js';
-import { hashPassword } from '../src/access/sessions/password.js';
+import { postJson } from '../test/helpers/server.js';
+import { EMAIL, PASSWORD, startShop } from './app-data.js';
 
 const OUT = fileURLToPath(new URL('../../docs/app/', import.meta.url));
-const EMAIL = 'ada@example.com';
-const PASSWORD = 'screenshots only';
 
-const t = await startTestServer({ consumers: NO_DESTINATIONS });
+const shop = await startShop();
+const { t } = shop;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 try {
-  const { user } = await addUser(t, { level: OrgLevel.admin, email: EMAIL });
-  await t.server.writes.submit(setPassword, { user_id: user.id, hash: await hashPassword(PASSWORD) });
-
-  // A week of a small shop: pageviews and sign-ups by a dozen people.
-  const now = Date.now();
-  const batch: object[] = [];
-  for (let i = 0; i < 240; i++) {
-    const who = `user-${i % 12}`;
-    const ts = new Date(now - ((i * 2_520_000) % (7 * 86_400_000))).toISOString();
-    batch.push({ event: '$pageview', distinct_id: who, timestamp: ts, properties: { $current_url: `https://shop.example/${['', 'pricing', 'docs', 'blog'][i % 4]}`, $browser: ['Chrome', 'Firefox', 'Safari'][i % 3] } });
-    if (i % 9 === 0) batch.push({ event: 'signed_up', distinct_id: who, timestamp: ts, properties: { plan: i % 2 ? 'pro' : 'free', $set: { email: `${who}@example.com`, plan: i % 2 ? 'pro' : 'free' } } });
-  }
-  await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch });
-  for (const [key, rollout, name] of [['new-checkout', 50, 'The one-page checkout'], ['dark-mode', 100, 'Dark theme for everyone'], ['beta-reports', 10, 'Reports beta']] as const) {
-    await postJson(`${t.url}/api/projects/${t.projectId}/feature_flags/`, { key, name, active: key !== 'beta-reports', filters: { groups: [{ properties: [], rollout_percentage: rollout }] } }, bearer(t.personalKey));
-  }
-  await t.applied();
-
   mkdirSync(OUT, { recursive: true });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const shot = (name: string) => page.screenshot({ path: `${OUT}${name}.png`, fullPage: false });
@@ -54,6 +32,10 @@ try {
   await page.getByRole('cell', { name: 'new-checkout', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Edit new-checkout' }).click();
   await shot('feature-flags');
+  await page.getByRole('link', { name: 'new-checkout' }).click();
+  await page.locator('.chart svg').waitFor();
+  await page.getByRole('heading', { name: 'Evaluations over time' }).scrollIntoViewIfNeeded();
+  await shot('flag-evaluations');
   await page.getByRole('link', { name: 'Persons' }).click();
   await page.getByRole('link', { name: 'user-3@example.com' }).click();
   await page.getByRole('heading', { name: 'Properties' }).waitFor();
@@ -62,11 +44,35 @@ try {
   await page.getByRole('button', { name: 'Show trend' }).click();
   await page.locator('.chart svg').waitFor();
   await shot('insights');
+  await page.getByRole('link', { name: 'Visit to sign-up' }).click();
+  await page.getByRole('table', { name: 'Steps' }).waitFor();
+  await shot('insights-funnel');
+  await page.getByRole('link', { name: 'Returning visitors' }).click();
+  await page.getByRole('table', { name: 'Cohorts' }).waitFor();
+  await page.getByRole('table', { name: 'Cohorts' }).scrollIntoViewIfNeeded();
+  await shot('insights-retention');
+  await page.getByRole('link', { name: '← New insight' }).click();
+  await page.getByRole('radio', { name: 'HogQL' }).check();
+  await page.getByRole('button', { name: 'Run query' }).click();
+  await page.getByRole('table').first().waitFor();
+  await shot('insights-hogql');
+  await page.getByRole('link', { name: 'Dashboards' }).click();
+  await page.getByRole('link', { name: 'Shop overview' }).click();
+  await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }).document.querySelectorAll('.tile .chart svg').length === 3);
+  await shot('dashboard');
+  await page.getByRole('link', { name: 'Hog functions' }).click();
+  await page.getByRole('link', { name: 'Orders to the warehouse' }).waitFor();
+  await page.getByRole('button', { name: 'New from template' }).click();
+  await page.getByLabel('Template').selectOption({ label: 'HTTP Webhook' });
+  await shot('hog-functions');
+  await page.getByRole('link', { name: 'Orders to the warehouse' }).click();
+  await page.getByRole('table', { name: 'Logs' }).waitFor();
+  await shot('hog-function');
   await page.getByRole('link', { name: 'Status' }).click();
   await page.getByText('This node is ready.').waitFor();
   await shot('status');
   process.stdout.write(`screenshots written to ${OUT}\n`);
 } finally {
   await browser.close();
-  await t.close();
+  await shop.close();
 }

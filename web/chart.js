@@ -1,39 +1,35 @@
-// Insight charts in the browser: the option builder the PNG exports run
-// (src/exports/chart/build.ts, compiled, imported as is), given the browser's text widths
-// and the world map hedgerow serves, drawn by ECharts.
-import * as echarts from 'echarts';
-import { buildChartOption, WORLD_MAP } from 'hedgerow/chart';
+// An insight's chart as a component. The drawing (ECharts and the exports' option builder,
+// ./draw.js) is imported the first time a chart is shown, not with the app.
+import { useEffect, useRef } from 'preact/hooks';
+import { html } from './ui.js';
 
-const context = document.createElement('canvas').getContext('2d');
-const FONT = 'DejaVu Sans, Verdana, sans-serif';
-const metrics = (weight) => ({
-  width(text, size) {
-    context.font = `${weight} ${size}px ${FONT}`;
-    return context.measureText(text).width;
-  },
-});
+let drawing = null;
+const loadDrawing = () => (drawing ??= import('./draw.js'));
 
-let countries = new Set();
-let world = null;
-
-// The map, fetched and registered the first time an insight shows countries.
-export function loadWorld() {
-  world ??= fetch('/app/world.json').then((r) => r.json()).then((geo) => {
-    echarts.registerMap(WORLD_MAP, geo);
-    countries = new Set(geo.features.map((f) => f.properties.name));
-  });
-  return world;
+// For a page that will draw a chart once its data comes: the drawing loads meanwhile.
+export function prefetchDrawing() {
+  loadDrawing();
 }
 
-const platform = { fonts: { regular: metrics('normal'), bold: metrics('bold') }, onTheMap: (code) => countries.has(code) };
+const shownOnMap = (insight) => (insight.query?.source ?? insight.query)?.trendsFilter?.display === 'WorldMap';
 
-export function insightOption(insight) {
-  return buildChartOption(insight, platform);
-}
-
-// Draws into `element` (sized as the exports' canvas), replacing what it held.
-export function drawChart(element, insight) {
-  const chart = echarts.getInstanceByDom(element) ?? echarts.init(element, null, { renderer: 'svg' });
-  chart.setOption({ animation: false, backgroundColor: '#ffffff', textStyle: { fontFamily: FONT }, ...insightOption(insight) }, true);
-  return chart;
+// Drawn once per insight, disposed when it goes. `scaled`: fitted to its box (dashboard
+// tiles) rather than drawn at the exports' size.
+export function Chart({ insight, scaled = false }) {
+  const box = useRef(null);
+  useEffect(() => {
+    let chart = null;
+    let gone = false;
+    loadDrawing().then(async (d) => {
+      // A world map is drawn over the atlas, fetched and registered first.
+      if (shownOnMap(insight)) await d.loadWorld();
+      if (gone || !box.current) return;
+      chart = (scaled ? d.drawScaled : d.drawChart)(box.current, insight);
+    });
+    return () => {
+      gone = true;
+      chart?.dispose();
+    };
+  }, [insight]);
+  return html`<div class=${scaled ? 'chart scaled' : 'chart'} ref=${box} role="img" aria-label=${`Chart of ${insight.name}`}></div>`;
 }

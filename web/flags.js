@@ -1,7 +1,9 @@
 // Feature flags: the list with each flag's rollout and an active switch; a form to create
-// one or change its rollout and its one property condition.
+// one or change its rollout and its one property condition; a flag's page (#/flags/ID) with
+// its evaluations per day.
 import { useEffect, useState } from 'preact/hooks';
 import { api, project } from './api.js';
+import { Chart, prefetchDrawing } from './chart.js';
 import { ErrorNote, Field, html } from './ui.js';
 
 const group = (flag) => flag?.filters?.groups?.[0] ?? {};
@@ -48,7 +50,59 @@ function FlagForm({ flag, onSaved }) {
     </form>`;
 }
 
-export function FlagsPage() {
+// Evaluations per day: the `$feature_flag_called` events the SDKs send for this flag,
+// a trend broken down by the answer they got (PostHog's "usage" of a flag).
+const evaluationsQuery = (key) => ({
+  kind: 'TrendsQuery', interval: 'day', dateRange: { date_from: '-30d' },
+  series: [{ kind: 'EventsNode', event: '$feature_flag_called', name: '$feature_flag_called', math: 'total' }],
+  properties: [{ key: '$feature_flag', value: key, operator: 'exact', type: 'event' }],
+  breakdownFilter: { breakdown: '$feature_flag_response', breakdown_type: 'event' },
+});
+
+function Evaluations({ flag, timezone }) {
+  const [insight, setInsight] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    const source = evaluationsQuery(flag.key);
+    api(project('query'), { method: 'POST', body: { query: source } })
+      .then((r) => setInsight({ name: `Evaluations of ${flag.key}`, query: { kind: 'InsightVizNode', source }, result: r.results, timezone }), setError);
+  }, [flag.key]);
+  if (error) return html`<${ErrorNote} error=${error} />`;
+  if (!insight) return html`<p>Loading…</p>`;
+  const total = insight.result.reduce((n, s) => n + (s.count ?? 0), 0);
+  return html`
+    <p>${total} evaluation${total === 1 ? '' : 's'} in the last 30 days${insight.result.length > 0 ? ', by answer:' : '.'}</p>
+    ${insight.result.length > 0 && html`
+      <div class="chart-wrap"><${Chart} insight=${insight} /></div>
+      <table class="result">
+        <caption>Evaluations by answer</caption>
+        <thead><tr><th scope="col">Answer</th><th scope="col">Evaluations</th></tr></thead>
+        <tbody>${insight.result.map((s) => html`<tr key=${s.label}><th scope="row">${String(s.breakdown_value ?? s.label)}</th><td>${s.count}</td></tr>`)}</tbody>
+      </table>`}`;
+}
+
+function FlagPage({ id, timezone }) {
+  const [flag, setFlag] = useState(null);
+  const [error, setError] = useState(null);
+  const load = () => api(project(`feature_flags/${encodeURIComponent(id)}`)).then(setFlag, setError);
+  useEffect(() => { prefetchDrawing(); load(); }, [id]);
+  if (!flag) return html`<p><a href="#/flags">← All feature flags</a></p>${error ? html`<${ErrorNote} error=${error} />` : html`<p>Loading…</p>`}`;
+  return html`
+    <p><a href="#/flags">← All feature flags</a></p>
+    <h1><code>${flag.key}</code></h1>
+    <p>${flag.name} · ${flag.active ? 'active' : 'inactive'} · ${rollout(flag)}% of ${conditionText(flag) || 'everyone'}</p>
+    <h2>Evaluations over time</h2>
+    <${Evaluations} flag=${flag} timezone=${timezone} />
+    <h2>Edit</h2>
+    <${FlagForm} flag=${flag} onSaved=${load} />`;
+}
+
+export function FlagsPage({ args, user }) {
+  if (args[0]) return html`<${FlagPage} id=${args[0]} timezone=${user.team?.timezone ?? 'UTC'} />`;
+  return html`<${FlagList} />`;
+}
+
+function FlagList() {
   const [flags, setFlags] = useState(null);
   const [error, setError] = useState(null);
   const [editing, setEditing] = useState(null);
@@ -74,7 +128,7 @@ export function FlagsPage() {
         <thead><tr><th scope="col">Key</th><th scope="col">Description</th><th scope="col">Rollout</th><th scope="col">Conditions</th><th scope="col">Active</th><th scope="col"><span class="sr-only">Edit</span></th></tr></thead>
         <tbody>${flags.map((f) => html`
           <tr key=${f.id}>
-            <td><code>${f.key}</code></td>
+            <td><a href=${`#/flags/${f.id}`}><code>${f.key}</code></a></td>
             <td>${f.name}</td>
             <td>${rollout(f)}%</td>
             <td>${conditionText(f) || 'everyone'}</td>

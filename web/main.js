@@ -10,12 +10,16 @@ import { FlagsPage } from './flags.js';
 import { PersonsPage } from './persons.js';
 import { StatusPage } from './status.js';
 import { InsightsPage } from './insights.js';
+import { DashboardsPage } from './dashboards.js';
+import { FunctionsPage } from './functions.js';
 
 const PAGES = [
   { path: 'events', title: 'Live events', page: EventsPage },
   { path: 'flags', title: 'Feature flags', page: FlagsPage },
   { path: 'persons', title: 'Persons', page: PersonsPage },
   { path: 'insights', title: 'Insights', page: InsightsPage },
+  { path: 'dashboards', title: 'Dashboards', page: DashboardsPage },
+  { path: 'functions', title: 'Hog functions', page: FunctionsPage },
   { path: 'status', title: 'Status', page: StatusPage },
 ];
 

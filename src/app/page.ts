@@ -1,10 +1,11 @@
 // The one HTML page: the import map (bare names → the URLs ./static.ts serves), the style
-// sheet and the app's entry module. Its Content-Security-Policy allows scripts from this
-// origin and the import map alone (by its hash): no inline script, nothing from elsewhere.
+// sheet, the modules every load needs (preloaded together) and the app's entry module. Its
+// Content-Security-Policy allows scripts from this origin and the import map alone (by its
+// hash): no inline script, nothing from elsewhere.
 import { createHash } from 'node:crypto';
 import { REVALIDATE, staticFile, type StaticFile } from './static.js';
 
-export function indexPage(imports: Record<string, string>): { file: StaticFile; csp: string } {
+export function indexPage(imports: Record<string, string>, preload: readonly string[]): { file: StaticFile; csp: string } {
   const map = JSON.stringify({ imports });
   const hash = createHash('sha256').update(map).digest('base64');
   const html = `<!doctype html>
@@ -15,6 +16,7 @@ export function indexPage(imports: Record<string, string>): { file: StaticFile; 
 <title>hedgerow</title>
 <link rel="stylesheet" href="/app/web/app.css">
 <script type="importmap">${map}</script>
+${preload.map((url) => `<link rel="modulepreload" href="${url}">`).join('\n')}
 <script type="module" src="/app/web/main.js"></script>
 </head>
 <body>

@@ -36,8 +36,8 @@ function serveFile(file: StaticFile, extra: Record<string, string> = {}) {
 const page = (pattern: string, handler: Route['handler']): Route => ({ methods: ['GET'], pattern, bodyLimit: 0, handler });
 
 function pages(): Route[] {
-  const { files, imports } = appFiles();
-  const index = indexPage(imports);
+  const { files, imports, preload } = appFiles();
+  const index = indexPage(imports, preload);
   const routes = [page('/', serveFile(index.file, { 'Content-Security-Policy': index.csp, 'X-Frame-Options': 'DENY' }))];
   for (const [url, file] of files) routes.push(page(url, serveFile(file)));
   // Made on the first map drawn (reading the atlas takes a while), then kept.

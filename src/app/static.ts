@@ -1,9 +1,9 @@
 // The web app's files, as a fixed table built at start: each URL names one file, so no
 // path a client sends can reach another (no traversal: there is nothing to resolve).
 // Libraries come from node_modules under URLs with their version (cached for a year);
-// the app's own code (web/) and the chart option builder compiled from src/exports/chart
-// (its closure of relative imports, the very modules the PNG exports run) are revalidated
-// by ETag on every load.
+// the app's own code (web/), the chart option builder compiled from src/exports/chart and
+// the dashboard grid from src/exports/dashboard/layout (each with its closure of relative
+// imports: the very modules the PNG exports run) are revalidated by ETag on every load.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -85,7 +85,13 @@ export interface AppFiles {
   files: Map<string, StaticFile>;
   // Bare names the app imports → their URLs (the page's import map).
   imports: Record<string, string>;
+  // The modules every load needs, named up front so the browser fetches them at once rather
+  // than import by import: all but ECharts and the chart drawing, imported when a chart is
+  // first drawn (web/chart.js).
+  preload: string[];
 }
+
+const LAZY = new Set(['/app/web/draw.js']);
 
 export function appFiles(): AppFiles {
   const files = new Map<string, StaticFile>();
@@ -95,8 +101,11 @@ export function appFiles(): AppFiles {
     htm: vendor(files, 'htm', 'dist/htm.mjs'),
     echarts: vendor(files, 'echarts', 'dist/echarts.esm.min.mjs'),
     'hedgerow/chart': moduleClosure(files, 'src/exports/chart/build.js'),
+    // Where a dashboard's tiles go: the grid the PNG/PDF exports lay them out on.
+    'hedgerow/layout': moduleClosure(files, 'src/exports/dashboard/layout.js'),
   };
   const web = join(ROOT, 'web');
   for (const name of readdirSync(web)) files.set(`/app/web/${name}`, fileAt(join(web, name), REVALIDATE));
-  return { files, imports };
+  const preload = [...files.keys()].filter((url) => /\.m?js$/.test(url) && url !== imports.echarts && !LAZY.has(url));
+  return { files, imports, preload };
 }

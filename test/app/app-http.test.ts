@@ -63,6 +63,12 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   const html = await page.text();
   const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/s.exec(html)![1]) as { imports: Record<string, string> };
   assert.match(map.imports.preact, /^\/app\/vendor\/preact@\d+\.\d+\.\d+\/preact\.mjs$/);
+  // The modules every load needs are named up front; ECharts and the drawing wait for a chart.
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  for (const url of ['/app/web/main.js', '/app/web/chart.js', map.imports.preact, map.imports['hedgerow/chart']]) assert.ok(preloaded.includes(url), url);
+  assert.not.ok(preloaded.includes(map.imports.echarts));
+  assert.not.ok(preloaded.includes('/app/web/draw.js'));
+  for (const url of preloaded) assert.is((await fetch(`${t.url}${url}`)).status, 200, url);
 
   const preact = await fetch(`${t.url}${map.imports.preact}`);
   assert.is(preact.status, 200);
@@ -86,6 +92,10 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   assert.match(await chart.text(), /export function buildChartOption/);
   const trends = await fetch(`${t.url}/app/dist/src/exports/chart/trends.js`);
   assert.is(trends.status, 200);
+  // The dashboard grid the PNG/PDF exports lay tiles out on, which the dashboards page uses.
+  const layout = await fetch(`${t.url}${map.imports['hedgerow/layout']}`);
+  assert.is(layout.status, 200);
+  assert.match(await layout.text(), /export function gridBoxes/);
 });
 
 s('no path reaches a file outside the table', async () => {

@@ -1,15 +1,20 @@
 // The web app end to end in Debian's Chromium (playwright-core, no browser download): one
 // browser and one server for the file. Signs in, watches an event captured over HTTP
 // appear live and opens its properties, creates a flag and reads it from /flags?v=2,
-// switches it off, visits persons and status, draws and saves a trend, and signs out. Every page is
+// switches it off and charts its evaluations, visits persons and status, draws and saves a
+// trend, builds and saves a funnel and opens it again, runs HogQL (its table, its error's
+// place), lays out a dashboard of two charts and exports it, makes a webhook from its
+// template and reads its logs before switching it off, and signs out. Every page is
 // worked by labels and roles and passes axe-core's WCAG 2 A/AA rules, and no request
 // fails, no console error (a CSP refusal would be one) is printed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestServer, postJson, request, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
+import { eventually, startTestServer, postJson, request, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/users.js';
 import { OrgLevel } from '../../src/access/index.js';
 import { setPassword } from '../../src/access/sessions/commands.js';
@@ -28,6 +33,9 @@ let t: TestServer;
 let browser: Browser | null = null;
 let page: Page;
 const problems: string[] = [];
+// Where the webhook made in the app delivers (allowed by HEDGEROW_HOG_FETCH_ALLOW).
+let sink: Server;
+const delivered: string[] = [];
 
 async function accessible(p: Page, name: string): Promise<void> {
   if (!(await p.evaluate(() => 'axe' in globalThis))) await p.evaluate(AXE);
@@ -62,8 +70,15 @@ async function opened(): Promise<Page> {
 }
 
 s.before(async () => {
-  // The event store and the insights replica (the trend); no hog functions.
-  t = await startTestServer({ consumers: NO_DESTINATIONS });
+  // Every consumer: the event store, the insights replica (trends, funnels, dashboards) and
+  // the hog functions (the webhook's deliveries and logs).
+  sink = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => { delivered.push(body); res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'); });
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  t = await startTestServer({ env: { HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1' } });
   const { user } = await addUser(t, { level: OrgLevel.admin, email: EMAIL });
   await t.server.writes.submit(setPassword, { user_id: user.id, hash: await hashPassword(PASSWORD, 1 << 10) });
 });
@@ -71,6 +86,7 @@ s.before(async () => {
 s.after(async () => {
   await browser?.close();
   await t?.close();
+  await new Promise((resolve) => sink?.close(resolve));
 });
 
 s('sign in with email and password', async () => {
@@ -139,6 +155,23 @@ s('a flag created in the app is answered by /flags?v=2, and switched off there',
   assert.is((await flagsFor('anyone'))['made-in-app'], undefined);
 });
 
+s("a flag's page charts its evaluations per day, by answer", async () => {
+  const p = await opened();
+  // What posthog-js sends when the app reads a flag.
+  const called = (who: string, response: boolean) =>
+    ({ event: '$feature_flag_called', distinct_id: who, properties: { $feature_flag: 'made-in-app', $feature_flag_response: response } });
+  const r = await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [called('a', true), called('b', true), called('c', false)] });
+  assert.is(r.status, 200);
+  await t.applied();
+  await p.getByRole('link', { name: 'made-in-app' }).click();
+  await p.getByRole('heading', { name: 'Evaluations over time' }).waitFor();
+  await p.getByText('3 evaluations in the last 30 days, by answer:').waitFor();
+  await p.locator('.chart svg').waitFor();
+  const table = p.getByRole('table', { name: 'Evaluations by answer' });
+  assert.equal(await table.getByRole('row').allInnerTexts(), ['Answer\tEvaluations', 'true\t2', 'false\t1']);
+  await accessible(p, 'a flag with its evaluations');
+});
+
 s('persons, insights and status open', async () => {
   const p = await opened();
   await p.getByRole('link', { name: 'Persons' }).click();
@@ -167,6 +200,157 @@ s('persons, insights and status open', async () => {
   await p.getByRole('listitem').filter({ hasText: 'checkout_done count' }).waitFor();
   const saved = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
   assert.equal(saved.body.results.map((i: { name: string }) => i.name), ['checkout_done count']);
+});
+
+s('a funnel built, saved and opened again; a retention table saved; a HogQL table and where a query went wrong', async () => {
+  const p = await opened();
+  const ev = (event: string, who: string, minutesAgo: number) => ({ event, distinct_id: who, timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(), properties: {} });
+  await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [ev('cart_opened', 'f1', 30), ev('cart_paid', 'f1', 20), ev('cart_opened', 'f2', 25)] });
+  await t.applied();
+  await p.getByRole('link', { name: 'Insights' }).click();
+  await p.getByRole('radio', { name: 'Funnel' }).check();
+  await p.getByLabel('Step 1 event').fill('cart_opened');
+  await p.getByLabel('Step 2 event').fill('cart_paid');
+  await p.getByLabel('Conversion window').fill('1');
+  await p.getByLabel('Window unit').selectOption('day');
+  await p.getByRole('button', { name: 'Show funnel' }).click();
+  const steps = p.getByRole('table', { name: 'Steps' });
+  await steps.waitFor();
+  assert.equal(await steps.getByRole('row').allInnerTexts(), [
+    'Step\tEvent\tPersons\tFrom previous step\tFrom first step\tDropped off', '1\tcart_opened\t2\t\t100%\t', '2\tcart_paid\t1\t50.0%\t50.0%\t1',
+  ]);
+  await p.locator('.chart svg').waitFor();
+  await accessible(p, 'funnel');
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const saved = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const funnel = saved.body.results.find((i: { name: string }) => i.name === 'Funnel: cart_opened → cart_paid');
+  assert.ok(funnel, JSON.stringify(saved.body.results.map((i: { name: string }) => i.name)));
+  assert.is(funnel.query.source.kind, 'FunnelsQuery');
+  assert.equal(funnel.query.source.funnelsFilter.funnelWindowInterval, 1);
+
+  // Opened from the list: the form filled from its query, and its steps again.
+  await p.getByRole('radio', { name: 'Trend' }).check();
+  await p.getByRole('link', { name: 'Funnel: cart_opened → cart_paid' }).click();
+  await p.getByRole('link', { name: '← New insight' }).waitFor();
+  await p.getByRole('table', { name: 'Steps' }).getByRole('cell', { name: '50.0%' }).first().waitFor();
+  assert.ok(await p.getByRole('radio', { name: 'Funnel' }).isChecked());
+  assert.is(await p.getByLabel('Step 2 event').inputValue(), 'cart_paid');
+  assert.is(await p.getByLabel('Conversion window').inputValue(), '1');
+
+  // Retention: the cohort table beside the exports' grid, saved as a RetentionQuery.
+  await p.getByRole('radio', { name: 'Retention' }).check();
+  await p.getByLabel('Cohort event (first time)').fill('cart_opened');
+  await p.getByLabel('Returning event').fill('cart_paid');
+  await p.getByRole('button', { name: 'Show retention' }).click();
+  const cohorts = p.getByRole('table', { name: 'Cohorts' });
+  await cohorts.waitFor();
+  assert.match((await cohorts.getByRole('row').first().innerText()).replace(/\s+/g, ' '), /^Cohort Persons Day 0 Day 1 /);
+  await p.locator('.chart svg').waitFor();
+  await accessible(p, 'retention');
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const kinds = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const retention = kinds.body.results.find((i: { name: string }) => i.name === 'Retention: cart_opened then cart_paid');
+  assert.is(retention?.query.source.retentionFilter.returningEntity.id, 'cart_paid');
+
+  await p.getByRole('radio', { name: 'HogQL' }).check();
+  await p.getByLabel('HogQL query').fill("select event, count() as n from events where event like 'cart_%' group by event order by event");
+  await p.getByRole('button', { name: 'Run query' }).click();
+  const rows = p.getByRole('table', { name: '2 rows' });
+  await rows.waitFor();
+  assert.equal(await rows.getByRole('row').allInnerTexts(), ['event\tn', 'cart_opened\t2', 'cart_paid\t1']);
+  await accessible(p, 'HogQL results');
+  await p.getByLabel('HogQL query').fill('select event\nfrom events where');
+  await p.getByRole('button', { name: 'Run query' }).click();
+  await p.getByRole('alert').filter({ hasText: 'Syntax error at line 2' }).waitFor();
+  // That 400 was the point.
+  problems.splice(0, problems.length, ...problems.filter((x) => !x.startsWith('400 ') && !x.includes('status of 400')));
+  // The line it stopped on, a caret under the place, and the cursor put there.
+  const at = await p.locator('#q-error-at').innerText();
+  assert.match(at, /^line 2: from events where\n\s+\^$/, JSON.stringify(at));
+  const cursor = await p.getByLabel('HogQL query').evaluate((el) => (el as unknown as { selectionStart: number }).selectionStart);
+  assert.ok(cursor > 'select event\n'.length, `cursor at ${cursor}`);
+  await accessible(p, 'HogQL error');
+});
+
+s('a dashboard of two saved insights draws both charts, refreshes and exports a PNG', async () => {
+  const p = await opened();
+  await p.getByRole('link', { name: 'Dashboards' }).click();
+  await p.getByRole('heading', { name: 'Dashboards', exact: true }).waitFor();
+  await p.getByLabel('Name').fill('Shop');
+  await p.getByRole('button', { name: 'Create dashboard' }).click();
+  await p.getByRole('heading', { name: 'Shop' }).waitFor();
+  await p.getByText('No tiles yet').waitFor();
+  for (const name of ['checkout_done count', 'Funnel: cart_opened → cart_paid']) {
+    await p.getByLabel('Saved insight').selectOption({ label: name });
+    await p.getByRole('button', { name: 'Add insight' }).click();
+    await p.getByRole('heading', { name }).waitFor();
+  }
+  await p.getByLabel('Text card').fill('Numbers of the shop');
+  await p.getByRole('button', { name: 'Add text' }).click();
+  await p.getByText('Numbers of the shop').waitFor();
+  // Both tiles drawn by the exports' builder: each SVG carries its insight's title.
+  await p.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ innerHTML: string }> } }).document;
+    const charts = Array.from(doc.querySelectorAll('.tile .chart svg'));
+    return charts.length === 2 && charts[0].innerHTML.includes('checkout_done count') && charts[1].innerHTML.includes('cart_paid');
+  });
+  await accessible(p, 'dashboard');
+  await p.getByRole('button', { name: 'Refresh' }).click();
+  await p.getByRole('status').filter({ hasText: 'Computed' }).waitFor();
+  await p.getByRole('button', { name: 'Export PNG' }).click();
+  const link = p.getByRole('link', { name: 'Download PNG' });
+  await link.waitFor();
+  const png = await p.context().request.get(new URL(String(await link.getAttribute('href')), t.url).toString());
+  assert.is(png.status(), 200);
+  assert.is(png.headers()['content-type'], 'image/png');
+  assert.equal([...(await png.body()).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  const listed = await request(`${t.url}/api/projects/${t.projectId}/dashboards`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.equal(listed.body.results.map((d: { name: string }) => d.name), ['Shop']);
+});
+
+s('a webhook made from its template delivers, shows its logs, and is switched off', async () => {
+  const p = await opened();
+  await p.getByRole('link', { name: 'Hog functions' }).click();
+  await p.getByRole('heading', { name: 'Hog functions', exact: true }).waitFor();
+  await p.getByRole('button', { name: 'New from template' }).click();
+  await p.getByLabel('Template').selectOption({ label: 'HTTP Webhook' });
+  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hook`;
+  await p.getByLabel('Webhook URL (required)').fill(sinkUrl);
+  await p.getByLabel('Method').selectOption('PUT');
+  await p.getByLabel('Headers key 1').waitFor();
+  await p.getByRole('button', { name: 'Add headers entry' }).click();
+  await p.getByLabel('Headers key 3').fill('X-From');
+  await p.getByLabel('Headers value 3').fill('hedgerow-app');
+  await p.getByLabel('Log responses').check();
+  await accessible(p, 'new hog function');
+  await p.getByRole('button', { name: 'Create function' }).click();
+  await p.getByRole('heading', { name: 'Metrics' }).waitFor();
+  const made = await request(`${t.url}/api/projects/${t.projectId}/hog_functions`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(made.body.results.length, 1);
+  const id = made.body.results[0].id as string;
+  const full = await request(`${t.url}/api/projects/${t.projectId}/hog_functions/${id}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(full.body.inputs.url.value, sinkUrl);
+  assert.is(full.body.inputs.method.value, 'PUT');
+  assert.is(full.body.inputs.headers.value['X-From'], 'hedgerow-app');
+  assert.is(full.body.enabled, true);
+
+  await postJson(`${t.url}/i/v0/e/`, { api_key: t.projectKey, event: 'webhook_me', distinct_id: 'hooked', properties: {} });
+  // Delivered (a delivery runs after the consumer has taken the event), then its log lines.
+  await eventually(async () => delivered.some((b) => b.includes('webhook_me')));
+  const logs = p.getByRole('table', { name: 'Logs' });
+  await eventually(async () => {
+    await p.getByRole('button', { name: 'Reload logs' }).click();
+    return (await logs.getByText('Response', { exact: false }).count()) > 0;
+  });
+  await accessible(p, 'hog function');
+  await p.getByRole('checkbox', { name: 'HTTP Webhook enabled' }).uncheck();
+  await p.getByText('off', { exact: true }).waitFor();
+  const after = await request(`${t.url}/api/projects/${t.projectId}/hog_functions/${id}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(after.body.enabled, false);
+  await p.getByRole('link', { name: '← All hog functions' }).click();
+  await p.getByRole('row', { name: /HTTP Webhook/ }).getByText('off').waitFor();
 });
 
 s('sign out ends the session', async () => {

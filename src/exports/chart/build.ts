@@ -14,6 +14,8 @@ import type { ChartPlatform } from './platform.js';
 
 // The browser imports these from this module alone (src/app/static.ts serves its closure).
 export { WORLD_MAP, type ChartPlatform } from './platform.js';
+export { WIDTH, HEIGHT, formatPercent } from './theme.js';
+export { retentionFill } from './retention.js';
 
 function isEmpty(result: unknown): boolean {
   if (Array.isArray(result)) return result.length === 0;

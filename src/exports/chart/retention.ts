@@ -25,6 +25,9 @@ const FULL = '#2f5ee0';
 const CURVE_MIN_HEIGHT = 170;
 const MAX_ROW = 32;
 
+// A cell's shade for the share of its cohort that came back (the browser's cohort table too).
+export const retentionFill = (share: number): string => mix(EMPTY, FULL, Math.sqrt(share));
+
 function entityName(entity: unknown): string {
   if (!isRecord(entity)) return '';
   return text(entity.custom_name) || text(entity.name) || text(entity.id) || 'any event';
@@ -93,7 +96,7 @@ export function retentionChart(insight: InsightData, p: ChartPlatform, source: J
         cells.push({ text: '' });
         return;
       }
-      const fill = mix(EMPTY, FULL, Math.sqrt(count / size));
+      const fill = retentionFill(count / size);
       cells.push({ text: formatPercent(count / size), fill, color: textOn(fill) });
     });
     return cells;
