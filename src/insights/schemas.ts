@@ -81,8 +81,8 @@ export const BreakdownFilterSchema = Type.Object({
   }, Loose), { maxItems: 3 })),
 }, Loose);
 
-/** A funnel's: one property (fields.ts refuses `breakdowns`); hiding "other" is trends' only. */
-const FunnelsBreakdownFilterSchema = Type.Omit(BreakdownFilterSchema, ['breakdowns', 'breakdown_hide_other_aggregation'], Loose);
+/** A funnel's: hiding "other" is trends' only. */
+const FunnelsBreakdownFilterSchema = Type.Omit(BreakdownFilterSchema, ['breakdown_hide_other_aggregation'], Loose);
 
 const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()), compare_to: Nullable(Type.String()) }, Loose);
 

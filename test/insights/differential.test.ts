@@ -271,6 +271,11 @@ s('funnels: ordered, strict and unordered; windows; actions, filters, groups and
     { breakdowns: [{ property: 'plan', type: 'person' }, { property: 'country', type: 'person' }] },
   ];
   for (const breakdownFilter of breakdowns) await checkFunnel({ series: three, dateRange: RANGE, breakdownFilter }, `funnel breakdown ${JSON.stringify(breakdownFilter)}`);
+  for (const funnelOrderType of ['strict', 'unordered'] as const) {
+    for (const breakdownFilter of breakdowns.slice(0, 3)) {
+      await checkFunnel({ series: three, dateRange: RANGE, breakdownFilter, funnelsFilter: { funnelOrderType, funnelWindowInterval: 2, funnelWindowIntervalUnit: 'day' } }, `${funnelOrderType} funnel breakdown ${JSON.stringify(breakdownFilter)}`, funnelOrderType === 'strict');
+    }
+  }
 });
 
 interface Row { date: string; values: Array<{ count: number }>; breakdown_value?: unknown }
@@ -315,6 +320,7 @@ s('stickiness and lifecycle: events, actions, filters and test accounts', async 
     { series: [{ ...purchase, properties: [{ key: 'amount', value: 50, operator: 'gt', type: 'event' }] }], dateRange: { date_from: day(0), date_to: day(27) }, filterTestAccounts: true },
     { series: [pv], interval: 'week', dateRange: { date_from: day(0), date_to: day(27) }, properties: resolved([{ key: 'id', value: 0, operator: 'in', type: 'cohort' }]) },
   ];
+  for (const [, filters] of FILTERS) sticky.push({ series: [pv, purchase], dateRange: RANGE, properties: resolved(filters) }, { series: [{ ...signup, properties: resolved(filters) }], interval: 'week', dateRange: { date_from: day(0), date_to: day(27) } });
   for (const q of sticky) {
     const items = await query<StickyItem[]>({ kind: 'StickinessQuery', ...q });
     stickiness(q, c).forEach((bars, order) => {
@@ -363,6 +369,13 @@ s('actors: who is behind a trends point, a funnel step, a retention cell, a stic
   for (let k = 1; k <= 3; k++) {
     assert.equal(await actorsOf({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', ...f }, funnelStep: k }), sorted(steps[k - 1].reached), `funnel reached ${k}`);
     if (k > 1) assert.equal(await actorsOf({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', ...f }, funnelStep: -k }), sorted(steps[k - 1].dropped), `funnel dropped at ${k}`);
+  }
+  const broken: FunnelsQuery = { ...f, breakdownFilter: { breakdowns: [{ property: 'plan', type: 'person' }, { property: 'country', type: 'person' }] } };
+  for (const [key, list] of [...funnels(broken, c)].slice(0, 4)) {
+    for (const k of [2, -3]) {
+      const want = k > 0 ? list[k - 1].reached : list[-k - 1].dropped;
+      assert.equal(await actorsOf({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', ...broken }, funnelStep: k, funnelStepBreakdown: JSON.parse(key) }), sorted(want), `funnel ${key} step ${k}`);
+    }
   }
   const r: RetentionQuery = { dateRange: { date_from: day(5), date_to: day(15) }, retentionFilter: { period: 'Day', retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: 'signup', type: 'events' } } };
   const rows = retention(r, c);

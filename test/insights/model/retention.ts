@@ -1,9 +1,10 @@
 // Retention as PostHog states it: one cohort per interval of the range; first-time: the
 // actors whose first target event ever falls in it, recurring: those with a target event in
 // it; value 0 is the cohort, value k those of it with a returning event k intervals later,
-// within the range (posthog/hogql_queries/insights/retention_query_runner.py).
+// within the range up to date_to's end (posthog/hogql_queries/insights/retention_query_runner.py).
 import { breakdownKeys, breakdownsOf, type TrendsQuery } from './trends.js';
 import { seriesEvents, type Context, type Filter } from './match.js';
+import type { ModelEvent } from './world.js';
 import { addDays, intervals, intervalStart, localDate, midnight, nextInterval, type Interval } from './time.js';
 
 export interface Entity { id: string | number; type: 'events' | 'actions' }
@@ -27,19 +28,26 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
   const end = midnight(addDays(q.dateRange.date_to, 1), c.tz);
   const bucket = (ms: number) => intervalStart(localDate(ms, c.tz), interval);
   const breakdowns = breakdownsOf(q);
+  // With a breakdown each (person, value) is followed on its own over the events carrying the
+  // value: its first target event, its cohorts and its returns (PostHog groups by both).
+  const keysOf = (e: ModelEvent) => breakdownKeys(e, breakdowns, false, c).map((key) => ({ key, id: JSON.stringify(key ?? null) }));
   const targets = seriesEvents(node(f.targetEntity), q, c);
   const returns = seriesEvents(node(f.returningEntity), q, c);
-  const first = new Map<number, number>();
-  for (const e of targets) if (!first.has(e.person) || e.ts < first.get(e.person)!) first.set(e.person, e.ts);
+  const first = new Map<string, number>();
+  for (const e of targets) {
+    for (const { id } of keysOf(e)) {
+      const unit = `${e.person}|${id}`;
+      if (!first.has(unit) || e.ts < first.get(unit)!) first.set(unit, e.ts);
+    }
+  }
 
-  // (breakdown, cohort interval) → members; a person's returning intervals.
+  // breakdown → (cohort interval → members); (breakdown, interval) → who returned in it.
   const cohorts = new Map<string, { key: RetentionRowModel['breakdown']; members: Map<string, Set<string>> }>();
   for (const e of targets) {
-    if (e.ts >= end || (f.retentionType !== 'retention_recurring' && first.get(e.person) !== e.ts)) continue;
     const row = bucket(e.ts);
-    if (!rows.includes(row)) continue;
-    for (const key of breakdownKeys(e, breakdowns, false, c)) {
-      const id = JSON.stringify(key ?? null);
+    if (e.ts >= end || !rows.includes(row)) continue;
+    for (const { key, id } of keysOf(e)) {
+      if (f.retentionType !== 'retention_recurring' && first.get(`${e.person}|${id}`) !== e.ts) continue;
       if (!cohorts.has(id)) cohorts.set(id, { key, members: new Map(rows.map((r) => [r, new Set()])) });
       cohorts.get(id)!.members.get(row)!.add(String(e.person));
     }
@@ -47,12 +55,14 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
   const returned = new Map<string, Set<string>>();
   for (const e of returns) {
     if (e.ts >= end) continue;
-    const b = bucket(e.ts);
-    if (!returned.has(b)) returned.set(b, new Set());
-    returned.get(b)!.add(String(e.person));
+    for (const { id } of keysOf(e)) {
+      const at = `${id}|${bucket(e.ts)}`;
+      if (!returned.has(at)) returned.set(at, new Set());
+      returned.get(at)!.add(String(e.person));
+    }
   }
   const out: RetentionRowModel[] = [];
-  for (const { key, members } of cohorts.values()) {
+  for (const [id, { key, members }] of cohorts) {
     rows.forEach((row, i) => {
       const cohort = members.get(row)!;
       // totalIntervals values a row (11 unless given); returns count only within the range.
@@ -60,7 +70,7 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
       let at = row;
       for (let k = 1; k < (f.totalIntervals ?? 11); k++) {
         at = nextInterval(at, interval);
-        values.push(i + k < rows.length ? new Set([...cohort].filter((p) => returned.get(at)?.has(p))) : new Set());
+        values.push(i + k < rows.length ? new Set([...cohort].filter((p) => returned.get(`${id}|${at}`)?.has(p))) : new Set());
       }
       out.push({ date: row, breakdown: key, values });
     });
