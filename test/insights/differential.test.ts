@@ -11,7 +11,7 @@ import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../
 import { generateWorld, type ModelEvent, type World } from './model/world.js';
 import type { ActionStep, Context, Filter, SeriesNode } from './model/match.js';
 import { formula, trends, type TrendsLine, type TrendsQuery } from './model/trends.js';
-import { funnels, type FunnelsQuery } from './model/funnels.js';
+import { funnels, timeToConvert, type FunnelsQuery } from './model/funnels.js';
 import { retention, type RetentionQuery } from './model/retention.js';
 import { stickiness, type StickinessQuery } from './model/stickiness.js';
 import { lifecycle, type LifecycleQuery, type Status } from './model/lifecycle.js';
@@ -173,6 +173,7 @@ s('trends: breakdowns by event, person, group, cohort and HogQL values, one or s
     await checkTrends({ series: [{ ...pv, math: 'dau' }, { ...purchase, math: 'sum', math_property: 'amount' }, action('signupChrome')], dateRange: RANGE, breakdownFilter }, `breakdown ${JSON.stringify(breakdownFilter)}`);
   }
   await checkTrends({ series: [{ ...pv, math: 'weekly_active' }], dateRange: RANGE, breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } }, 'weekly active by plan');
+  await checkTrends({ series: [{ ...purchase, math: 'dau' }, signup], dateRange: { date_from: day(10), date_to: day(13) }, breakdownFilter: { breakdown: '$session_duration', breakdown_type: 'session' as never } }, 'by session duration');
   await checkTrends({ series: [{ ...pv, math: 'dau' }], trendsFilter: { display: 'ActionsTable' }, dateRange: RANGE, breakdownFilter: { breakdown: '$browser' } }, 'table by browser');
 });
 
@@ -271,6 +272,15 @@ s('funnels: ordered, strict and unordered; windows; actions, filters, groups and
     { breakdowns: [{ property: 'plan', type: 'person' }, { property: 'country', type: 'person' }] },
   ];
   for (const breakdownFilter of breakdowns) await checkFunnel({ series: three, dateRange: RANGE, breakdownFilter }, `funnel breakdown ${JSON.stringify(breakdownFilter)}`);
+  for (const [from, to, binCount] of [[0, 2, undefined], [0, 1, undefined], [1, 2, 5], [0, 2, 12]] as const) {
+    for (const funnelOrderType of ['ordered', 'strict'] as const) {
+      const q: FunnelsQuery = { series: three, dateRange: RANGE, funnelsFilter: { funnelOrderType, funnelWindowInterval: 3, funnelWindowIntervalUnit: 'day' } };
+      const got = await query<{ bins: Array<[number, number]>; average_conversion_time: number | null }>({ kind: 'FunnelsQuery', ...q, funnelsFilter: { ...q.funnelsFilter, funnelVizType: 'time_to_convert', funnelFromStep: from, funnelToStep: to, ...(binCount ? { binCount } : {}) } });
+      const want = timeToConvert(q, c, from, to, binCount);
+      assert.equal(got.bins, want.bins, `time_to_convert ${funnelOrderType} ${from}→${to} bins`);
+      assert.ok(Math.abs(got.average_conversion_time! - want.average!) <= 0.005, `time_to_convert ${funnelOrderType} ${from}→${to} average ${got.average_conversion_time} ≠ ${want.average}`);
+    }
+  }
   for (const funnelOrderType of ['strict', 'unordered'] as const) {
     for (const breakdownFilter of breakdowns.slice(0, 3)) {
       await checkFunnel({ series: three, dateRange: RANGE, breakdownFilter, funnelsFilter: { funnelOrderType, funnelWindowInterval: 2, funnelWindowIntervalUnit: 'day' } }, `${funnelOrderType} funnel breakdown ${JSON.stringify(breakdownFilter)}`, funnelOrderType === 'strict');
@@ -305,7 +315,8 @@ s('retention: first-time and recurring, days and weeks, the range\'s rows, entit
     await checkRetention({ dateRange: { date_from: day(6), date_to: day(20) }, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: 'signup', type: 'events' }, returningEntity: { id: ids.pricing, type: 'actions' } } }, `${retentionType} signup → pricing action`);
     await checkRetention({ dateRange: { date_from: day(0), date_to: day(27) }, retentionFilter: { period: 'Week', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: 'purchase', type: 'events' } } }, `${retentionType} weeks`);
     await checkRetention({ dateRange: { date_from: day(5), date_to: day(15) }, filterTestAccounts: true, properties: resolved([{ key: 'id', value: 1, operator: 'in', type: 'cohort' }]), retentionFilter: { period: 'Day', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} filtered`);
-    for (const breakdownFilter of [{ breakdown: 'plan', breakdown_type: 'person' as const }, { breakdown: '$browser', breakdown_type: 'event' as const }]) {
+    await checkRetention({ dateRange: { date_from: day(4), date_to: day(17) }, aggregation_group_type_index: 0, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: 'signup', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} of groups`);
+    for (const breakdownFilter of [{ breakdown: 'plan', breakdown_type: 'person' as const }, { breakdown: '$browser', breakdown_type: 'event' as const }, { breakdown: 'industry', breakdown_type: 'group' as const, breakdown_group_type_index: 0 }]) {
       await checkRetention({ dateRange: { date_from: day(8), date_to: day(18) }, breakdownFilter, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} by ${breakdownFilter.breakdown}`);
     }
   }
@@ -313,6 +324,12 @@ s('retention: first-time and recurring, days and weeks, the range\'s rows, entit
 
 interface StickyItem { data: number[]; action: { order: number } }
 interface LifecycleItem { data: number[]; days: string[]; status: Status }
+
+s('retention: known difference, cohort breakdowns are refused where PostHog answers (a row set per cohort)', async () => {
+  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'RetentionQuery', dateRange: RANGE, breakdownFilter: { breakdown: [ids.pro], breakdown_type: 'cohort' }, retentionFilter: { period: 'Day' } } });
+  assert.is(r.status, 400);
+  assert.is(r.body.attr, 'breakdownFilter.breakdown_type');
+});
 
 s('stickiness and lifecycle: events, actions, filters and test accounts', async () => {
   const sticky: StickinessQuery[] = [
@@ -332,6 +349,7 @@ s('stickiness and lifecycle: events, actions, filters and test accounts', async 
     { series: [pv], dateRange: RANGE },
     { series: [signup], dateRange: { date_from: day(1), date_to: day(26) }, filterTestAccounts: true },
     { series: [action('pricing')], dateRange: RANGE, properties: [{ key: 'plan', value: 'free', operator: 'is_not', type: 'person' }] },
+    ...FILTERS.filter(([n]) => /group|cohort|hogql|event i/.test(n)).map(([, filters]): LifecycleQuery => ({ series: [pv], dateRange: RANGE, properties: resolved(filters) })),
   ];
   for (const q of cycles) {
     const items = await query<LifecycleItem[]>({ kind: 'LifecycleQuery', ...q });

@@ -33,8 +33,8 @@ const UNIT_S = { minute: 60, hour: 3600, day: 86_400, week: 604_800 };
 
 interface Path { start: number; times: number[] }
 
-/** Breakdown key (JSON) → steps; a funnel without a breakdown has the key "null". Person and cohort breakdowns only. */
-export function funnels(q: FunnelsQuery, c: Context): Map<string, FunnelStepModel[]> {
+/** Breakdown key (JSON) → each actor's furthest step (0-based) and the path that reached it. */
+function funnelActors(q: FunnelsQuery, c: Context): Map<string, Map<string, { max: number; path: Path | null }>> {
   const f = q.funnelsFilter ?? {};
   const order = f.funnelOrderType ?? 'ordered';
   const windowS = (f.funnelWindowInterval ?? 14) * UNIT_S[f.funnelWindowIntervalUnit ?? 'day'];
@@ -60,7 +60,7 @@ export function funnels(q: FunnelsQuery, c: Context): Map<string, FunnelStepMode
     }
   }
 
-  const out = new Map<string, FunnelStepModel[]>();
+  const out = new Map<string, Map<string, { max: number; path: Path | null }>>();
   for (const [key, actors] of byKey) {
     const results = new Map<string, { max: number; path: Path | null }>();
     for (const [actor, events] of actors) {
@@ -68,6 +68,16 @@ export function funnels(q: FunnelsQuery, c: Context): Map<string, FunnelStepMode
       const r = order === 'unordered' ? { max: unordered(events, q.series.length, windowS), path: null } : ordered(events, q.series.length, windowS, order === 'strict');
       if (r.max >= 0) results.set(actor, r);
     }
+    out.set(key, results);
+  }
+  return out;
+}
+
+/** Breakdown key (JSON) → steps; a funnel without a breakdown has the key "null". */
+export function funnels(q: FunnelsQuery, c: Context): Map<string, FunnelStepModel[]> {
+  const order = q.funnelsFilter?.funnelOrderType ?? 'ordered';
+  const out = new Map<string, FunnelStepModel[]>();
+  for (const [key, results] of funnelActors(q, c)) {
     const steps: FunnelStepModel[] = q.series.map((_, k) => {
       const reached = new Set([...results].filter(([, r]) => r.max >= k).map(([a]) => a));
       const dropped = k === 0 ? new Set<string>() : new Set([...results].filter(([, r]) => r.max === k - 1).map(([a]) => a));
@@ -119,4 +129,19 @@ function unordered(events: Array<{ ts: number; steps: number[] }>, n: number, wi
     best = Math.max(best, Math.min(done.size, n) - 1);
   }
   return best;
+}
+
+/**
+ * time_to_convert: each actor's seconds from step `from` to step `to` on its path, as PostHog's
+ * histogram: from the floor of the least to the ceiling of the most, `bins` bins (default the
+ * cube root of the actors, 1…60) ceil(span / bins) wide (60 when 0), and one bin more.
+ */
+export function timeToConvert(q: FunnelsQuery, c: Context, from: number, to: number, binCount?: number): { bins: Array<[number, number]>; average: number | null } {
+  const seconds = [...funnelActors(q, c).get('null')!.values()].filter((r) => r.max >= to).map((r) => (r.path!.times[to] - r.path!.times[from]) / 1000);
+  const bins = binCount ?? Math.min(60, Math.max(1, Math.ceil(Math.cbrt(seconds.length))));
+  const lo = seconds.length ? Math.floor(Math.min(...seconds)) : 0;
+  const hi = seconds.length ? Math.ceil(Math.max(...seconds)) : 1;
+  const width = Math.ceil((hi - lo) / bins) || 60;
+  const out = Array.from({ length: bins + 1 }, (_, i): [number, number] => [lo + i * width, seconds.filter((v) => Math.floor((v - lo) / width) === i).length]);
+  return { bins: out, average: seconds.length ? avg(seconds) : null };
 }

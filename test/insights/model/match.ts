@@ -113,7 +113,7 @@ export const NULL_VALUE = '$$_posthog_breakdown_null_$$';
 
 export interface Breakdown {
   property: string;
-  type: 'event' | 'person' | 'group' | 'cohort' | 'hogql';
+  type: 'event' | 'person' | 'group' | 'cohort' | 'hogql' | 'session';
   group_type_index?: number;
   /** A cohort breakdown's cohorts. */
   ids?: number[];
@@ -128,5 +128,29 @@ export function breakdownValues(e: ModelEvent, b: Breakdown, c: Context): Array<
     case 'group': return [text(groupProps(e, c, b.group_type_index ?? 0)?.[b.property])];
     case 'hogql': return [text(c.hogql[b.property](e, c.world))];
     case 'cohort': return b.ids!.filter((id) => c.cohorts.get(id)!.has(e.person));
+    case 'session': {
+      if (b.property !== '$session_duration') throw new Error(`the model reads $session_duration, not ${b.property}`);
+      const id = e.props.$session_id;
+      return [typeof id === 'string' ? String(sessionDurations(c.world).get(id)) : NULL_VALUE];
+    }
   }
+}
+
+const durations = new WeakMap<World, Map<string, number>>();
+
+/** Each session's duration: whole seconds from its first event to its last, all of its events. */
+function sessionDurations(w: World): Map<string, number> {
+  let found = durations.get(w);
+  if (!found) {
+    const span = new Map<string, [number, number]>();
+    for (const e of w.events) {
+      const id = e.props.$session_id;
+      if (typeof id !== 'string') continue;
+      const [lo, hi] = span.get(id) ?? [e.ts, e.ts];
+      span.set(id, [Math.min(lo, e.ts), Math.max(hi, e.ts)]);
+    }
+    found = new Map([...span].map(([id, [lo, hi]]) => [id, Math.round((hi - lo) / 1000)]));
+    durations.set(w, found);
+  }
+  return found;
 }

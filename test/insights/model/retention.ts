@@ -3,7 +3,7 @@
 // it; value 0 is the cohort, value k those of it with a returning event k intervals later,
 // within the range up to date_to's end (posthog/hogql_queries/insights/retention_query_runner.py).
 import { breakdownKeys, breakdownsOf, type TrendsQuery } from './trends.js';
-import { seriesEvents, type Context, type Filter } from './match.js';
+import { NULL_VALUE, seriesEvents, type Context, type Filter } from './match.js';
 import type { ModelEvent } from './world.js';
 import { addDays, intervals, intervalStart, localDate, midnight, nextInterval, type Interval } from './time.js';
 
@@ -13,6 +13,7 @@ export interface RetentionQuery {
   dateRange: { date_from: string; date_to: string };
   properties?: Filter[];
   filterTestAccounts?: boolean;
+  aggregation_group_type_index?: number;
   breakdownFilter?: TrendsQuery['breakdownFilter'];
   retentionFilter: { period?: 'Day' | 'Week'; totalIntervals?: number; retentionType?: 'retention_first_time' | 'retention_recurring'; targetEntity?: Entity; returningEntity?: Entity };
 }
@@ -30,13 +31,16 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
   const breakdowns = breakdownsOf(q);
   // With a breakdown each (person, value) is followed on its own over the events carrying the
   // value: its first target event, its cohorts and its returns (PostHog groups by both).
-  const keysOf = (e: ModelEvent) => breakdownKeys(e, breakdowns, false, c).map((key) => ({ key, id: JSON.stringify(key ?? null) }));
-  const targets = seriesEvents(node(f.targetEntity), q, c);
-  const returns = seriesEvents(node(f.returningEntity), q, c);
+  // A missing value is "" in retention (not the null label trends and funnels use).
+  const keysOf = (e: ModelEvent) => breakdownKeys(e, breakdowns, false, c).map((k) => (k === NULL_VALUE ? '' : k)).map((key) => ({ key, id: JSON.stringify(key ?? null) }));
+  // The actor: the person, or the event's group of aggregation_group_type_index (events without one left out).
+  const actorOf = (e: ModelEvent) => (q.aggregation_group_type_index === undefined ? String(e.person) : e.props[`$group_${q.aggregation_group_type_index}`] as string | undefined);
+  const targets = seriesEvents(node(f.targetEntity), q, c).filter(actorOf);
+  const returns = seriesEvents(node(f.returningEntity), q, c).filter(actorOf);
   const first = new Map<string, number>();
   for (const e of targets) {
     for (const { id } of keysOf(e)) {
-      const unit = `${e.person}|${id}`;
+      const unit = `${actorOf(e)}|${id}`;
       if (!first.has(unit) || e.ts < first.get(unit)!) first.set(unit, e.ts);
     }
   }
@@ -47,9 +51,9 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
     const row = bucket(e.ts);
     if (e.ts >= end || !rows.includes(row)) continue;
     for (const { key, id } of keysOf(e)) {
-      if (f.retentionType !== 'retention_recurring' && first.get(`${e.person}|${id}`) !== e.ts) continue;
+      if (f.retentionType !== 'retention_recurring' && first.get(`${actorOf(e)}|${id}`) !== e.ts) continue;
       if (!cohorts.has(id)) cohorts.set(id, { key, members: new Map(rows.map((r) => [r, new Set()])) });
-      cohorts.get(id)!.members.get(row)!.add(String(e.person));
+      cohorts.get(id)!.members.get(row)!.add(actorOf(e)!);
     }
   }
   const returned = new Map<string, Set<string>>();
@@ -58,7 +62,7 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
     for (const { id } of keysOf(e)) {
       const at = `${id}|${bucket(e.ts)}`;
       if (!returned.has(at)) returned.set(at, new Set());
-      returned.get(at)!.add(String(e.person));
+      returned.get(at)!.add(actorOf(e)!);
     }
   }
   const out: RetentionRowModel[] = [];
