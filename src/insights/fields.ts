@@ -127,13 +127,13 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     breakdown_histogram_bin_count: refused(),
     breakdown_hide_other_aggregation: H,
   },
-  // Funnels break down by one property only, so far.
+  // Funnels: one property or several (each value a list, as in trends).
   FunnelsBreakdownFilter: {
     breakdown_type: H,
     breakdown_limit: H,
     breakdown: H,
     breakdown_normalize_url: refused(false),
-    breakdowns: refused([]),
+    breakdowns: listOf('Breakdown'),
     breakdown_group_type_index: H,
     breakdown_histogram_bin_count: refused(),
     // PostHog reads it for trends only; a funnel's folded values stay.

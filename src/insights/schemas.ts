@@ -67,7 +67,7 @@ const BreakdownValue = Type.Union([Type.String(), Type.Integer(), Type.Array(Typ
 
 export const BreakdownFilterSchema = Type.Object({
   breakdown: Nullable(BreakdownValue),
-  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group'), Type.Literal('cohort')])),
+  breakdown_type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group'), Type.Literal('cohort'), Type.Literal('session')])),
   // breakdown_type group: the group type whose property the breakdown reads.
   breakdown_group_type_index: Nullable(Type.Integer({ minimum: 0, maximum: 4 })),
   breakdown_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
@@ -75,14 +75,14 @@ export const BreakdownFilterSchema = Type.Object({
   breakdown_normalize_url: Nullable(Type.Boolean()),
   breakdowns: Nullable(Type.Array(Type.Object({
     property: Type.Union([Type.String(), Type.Number()]),
-    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group')])),
+    type: Nullable(Type.Union([Type.Literal('event'), Type.Literal('person'), Type.Literal('hogql'), Type.Literal('group'), Type.Literal('session')])),
     group_type_index: Nullable(Type.Integer({ minimum: 0, maximum: 4 })),
     normalize_url: Nullable(Type.Boolean()),
   }, Loose), { maxItems: 3 })),
 }, Loose);
 
-/** A funnel's: one property (fields.ts refuses `breakdowns`); hiding "other" is trends' only. */
-const FunnelsBreakdownFilterSchema = Type.Omit(BreakdownFilterSchema, ['breakdowns', 'breakdown_hide_other_aggregation'], Loose);
+/** A funnel's: hiding "other" is trends' only. */
+const FunnelsBreakdownFilterSchema = Type.Omit(BreakdownFilterSchema, ['breakdown_hide_other_aggregation'], Loose);
 
 const CompareFilter = Type.Object({ compare: Nullable(Type.Boolean()), compare_to: Nullable(Type.String()) }, Loose);
 

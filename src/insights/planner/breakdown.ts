@@ -41,16 +41,18 @@ export interface Breakdown extends BreakdownPart {
   labels?: ReadonlyMap<string, string>;
 }
 
-function sourceOfType(type: string | null | undefined, attr: string): BreakdownPart['source'] {
+function sourceOfType(type: string | null | undefined, attr: string): BreakdownPart['source'] | 'session' {
   const t = type ?? 'event';
-  if (t !== 'event' && t !== 'person' && t !== 'hogql' && t !== 'group' && t !== 'cohort') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
+  if (t !== 'event' && t !== 'person' && t !== 'hogql' && t !== 'group' && t !== 'cohort' && t !== 'session') throw new QueryError(`Breakdowns of type "${t}" are not supported`, attr);
   return t;
 }
 
 // `groupIndex`: the group type a group breakdown reads (required for one, ignored otherwise).
-function part(ctx: HogQLRowContext, key: string, source: BreakdownPart['source'], normalizeUrl: boolean, attr: string, groupIndex?: number | null): BreakdownPart {
+function part(ctx: HogQLRowContext, key: string, source: BreakdownPart['source'] | 'session', normalizeUrl: boolean, attr: string, groupIndex?: number | null): BreakdownPart {
   if (source === 'cohort') throw new QueryError('A cohort breakdown lists cohort ids in breakdown', attr);
   if (source === 'hogql') return { key, source, normalizeUrl, ...hogqlBreakdown(ctx, key, attr) };
+  // A session property (e.g. $session_duration): the event's session read as HogQL's session.<key>.
+  if (source === 'session') return { key, source: 'hogql', normalizeUrl, ...hogqlBreakdown(ctx, `session.${key}`, attr) };
   if (source === 'group') {
     if (groupIndex === null || groupIndex === undefined) throw new QueryError('A group breakdown needs its group type index', attr.replace(/(breakdown|property)$/, (m) => (m === 'property' ? 'group_type_index' : 'breakdown_group_type_index')));
     return { key, source, normalizeUrl, text: groupPropertyText(groupIndex, key), persons: false };

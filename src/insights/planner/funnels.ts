@@ -8,7 +8,7 @@
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
-import { breakdownOf, breakdownUsesPersons, breakdownValueOf, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
@@ -128,7 +128,8 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   const actor = actorOf(query);
   const cols: Sql[] = [sql`${actor.id} AS pid`, raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
-  if (breakdown) cols.push(sql`${breakdown.text} AS bvr`);
+  // Several properties: their JSON list (each absent one as the null label), never null itself.
+  if (breakdown) cols.push(sql`${breakdown.multiple ? breakdownValueSql(breakdown) : breakdown.text} AS bvr`);
   const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx), ...actor.where];
   // Strict funnels number every event of the person; the others only the step events.
   if (order !== 'strict') where.push(or(conditions));
@@ -254,7 +255,7 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
             median_conversion_time: k === 0 || !row || row[`med${k}`] === null ? null : toNumber(row[`med${k}`]),
           };
           if (value !== undefined && breakdown) {
-            const v = breakdown.source === 'cohort' ? breakdownValueOf(breakdown, value) : breakdown.asList ? [value] : value;
+            const v = breakdownValueOf(breakdown, value);
             step.breakdown = v;
             step.breakdown_value = v;
           }

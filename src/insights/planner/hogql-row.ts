@@ -103,9 +103,12 @@ export function hogqlSources(query: QueryShape): HogQLSource[] {
   if (b?.breakdowns && b.breakdowns.length > 0) {
     b.breakdowns.forEach((x, i) => {
       if (x.type === 'hogql') out.push({ source: String(x.property), attr: `breakdownFilter.breakdowns.${i}.property` });
+      // A session breakdown reads HogQL's session.<property> (planner/breakdown.ts).
+      if (x.type === 'session') out.push({ source: `session.${String(x.property)}`, attr: `breakdownFilter.breakdowns.${i}.property` });
     });
-  } else if (b?.breakdown_type === 'hogql' && b.breakdown !== null && b.breakdown !== undefined) {
-    out.push({ source: String(Array.isArray(b.breakdown) ? b.breakdown[0] : b.breakdown), attr: 'breakdownFilter.breakdown' });
+  } else if ((b?.breakdown_type === 'hogql' || b?.breakdown_type === 'session') && b.breakdown !== null && b.breakdown !== undefined) {
+    const source = String(Array.isArray(b.breakdown) ? b.breakdown[0] : b.breakdown);
+    out.push({ source: b.breakdown_type === 'session' ? `session.${source}` : source, attr: 'breakdownFilter.breakdown' });
   }
   filters(query.retentionFilter?.targetEntity?.properties, 'retentionFilter.targetEntity.properties');
   filters(query.retentionFilter?.returningEntity?.properties, 'retentionFilter.returningEntity.properties');

@@ -60,6 +60,9 @@ function retentionCore(query: RetentionQuery, ctx: PlanContext) {
   let firstStart: number;
   let lastStart: number;
   let total: number;
+  // Events count up to date_to's end (PostHog's timestamp < date_to), not to the end of the
+  // week or month holding it.
+  let rangeEnd = Infinity;
   // Values per cohort: the periods looked ahead (totalIntervals), whatever the range's length.
   const lookahead = f.totalIntervals ?? 11;
   if (query.dateRange?.date_from) {
@@ -68,13 +71,14 @@ function retentionCore(query: RetentionQuery, ctx: PlanContext) {
     firstStart = range.buckets[0].localMs;
     lastStart = range.buckets[range.buckets.length - 1].localMs;
     total = range.buckets.length;
+    rangeEnd = range.toLocal + 1;
   } else {
     const anchor = resolveRange({ date_to: query.dateRange?.date_to, explicitDate: query.dateRange?.explicitDate }, interval, ctx);
     lastStart = truncateLocal(anchor.toLocal, interval, ctx.weekStart);
     total = lookahead;
     firstStart = addIntervals(lastStart, interval, -(total - 1));
   }
-  const endLocal = addIntervals(lastStart, interval, 1);
+  const endLocal = Math.min(addIntervals(lastStart, interval, 1), rangeEnd);
   const earliest = firstTime ? Math.min(ctx.firstEventMs ?? firstStart, firstStart) : firstStart;
   const segments = zoneSegments(ctx, earliest - 86_400_000, endLocal + 86_400_000);
   const startUs = localToUs(segments, firstStart);

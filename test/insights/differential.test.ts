@@ -1,0 +1,434 @@
+// A differential corpus: a generated event set (persons merged by $identify, groups, days
+// around midnight) is captured over HTTP, and each query's answer from the query API is
+// compared with a reference model of PostHog's rules (./model/: plain loops over the same
+// events, written from PostHog's documented behaviour, never from hedgerow's output). Trends
+// maths and breakdowns, compare, formulas, filters of each type, funnels, retention,
+// stickiness, lifecycle and the actors behind their numbers, with actions, cohorts and groups.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { apiClient, type ApiCall } from '../helpers/api.js';
+import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
+import { generateWorld, type ModelEvent, type World } from './model/world.js';
+import type { ActionStep, Context, Filter, SeriesNode } from './model/match.js';
+import { formula, trends, type TrendsLine, type TrendsQuery } from './model/trends.js';
+import { funnels, timeToConvert, type FunnelsQuery } from './model/funnels.js';
+import { retention, type RetentionQuery } from './model/retention.js';
+import { stickiness, type StickinessQuery } from './model/stickiness.js';
+import { lifecycle, type LifecycleQuery, type Status } from './model/lifecycle.js';
+import { addDays } from './model/time.js';
+import { sum } from './model/stats.js';
+
+const s = suite('insights: differential corpus against a model of PostHog\'s rules');
+let t: TestServer;
+let api: ApiCall;
+let world: World;
+let c: Context;
+
+// The world spans the 28 days before today (UTC), so relative cohort windows hold all of it.
+const DAYS = 28;
+const FIRST = addDays(new Date().toISOString().slice(0, 10), -DAYS);
+const day = (k: number) => addDays(FIRST, k);
+const RANGE = { date_from: day(7), date_to: day(20) };
+const ids = { pricing: 0, signupChrome: 0, pro: 0, buyers: 0, germans: 0 };
+
+const HOGQL_FILTER = "properties.$browser = 'Chrome' and person.properties.plan != 'free'";
+const HOGQL_BREAKDOWN = "concat(properties.$browser, '/', person.properties.plan)";
+const HOGQL_SESSIONS = 'count(distinct properties.$session_id)';
+const HOGQL_AMOUNT = 'sum(toFloat(properties.amount))';
+
+s.before(async () => {
+  t = await startTestServer({ consumers: NO_DESTINATIONS });
+  api = apiClient(t);
+  world = generateWorld(29, 36, FIRST, DAYS);
+  for (let i = 0; i < world.batch.length; i += 250) {
+    const r = await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: world.batch.slice(i, i + 250) });
+    assert.is(r.status, 200);
+  }
+  await t.applied();
+
+  const project = `/api/projects/${t.projectId}`;
+  const made = async (path: string, body: unknown) => {
+    const r = await api('POST', `${project}/${path}/`, t.personalKey, body);
+    assert.is(r.status, 201, JSON.stringify(r.body));
+    return r.body.id as number;
+  };
+  const actions: Record<string, ActionStep[]> = {
+    pricing: [{ event: '$pageview', url: '/pricing', url_matching: 'contains' }],
+    signupChrome: [{ event: 'signup', properties: [{ key: '$browser', value: 'Chrome', operator: 'exact', type: 'event' }] }, { event: 'purchase', properties: [{ key: 'coupon', value: 'SPRING', operator: 'exact', type: 'event' }] }],
+  };
+  c = { world, tz: 'UTC', cohorts: new Map(), actions: new Map(), testFilters: [], hogql: {}, hogqlMath: {} };
+  for (const [name, steps] of Object.entries(actions)) {
+    const id = await made('actions', { name, steps });
+    ids[name as 'pricing' | 'signupChrome'] = id;
+    c.actions.set(id, steps);
+  }
+  const cohort = async (name: 'pro' | 'buyers' | 'germans', values: unknown[], members: (n: number) => boolean) => {
+    ids[name] = await made('cohorts', { name, filters: { properties: { type: 'AND', values: [{ type: 'AND', values }] } } });
+    c.cohorts.set(ids[name], new Set([...world.persons.keys()].filter(members)));
+  };
+  const personProps = (n: number) => world.persons.get(n)!.props;
+  await cohort('pro', [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }], (n) => personProps(n).plan === 'pro');
+  await cohort('buyers', [{ key: 'purchase', type: 'behavioral', value: 'performed_event', event_type: 'events', time_value: 60, time_interval: 'day' }],
+    (n) => world.events.some((e) => e.person === n && e.event === 'purchase'));
+  await cohort('germans', [{ key: 'country', value: 'DE', operator: 'exact', type: 'person' }], (n) => personProps(n).country === 'DE');
+
+  c.testFilters = [{ key: 'email', value: '@test.example', operator: 'not_icontains', type: 'person' }];
+  assert.is((await api('PATCH', project + '/', t.personalKey, { test_account_filters: c.testFilters })).status, 200);
+
+  const browser = (e: ModelEvent) => e.props.$browser;
+  const plan = (e: ModelEvent, w: World) => w.persons.get(e.person)!.props.plan;
+  c.hogql[HOGQL_FILTER] = (e, w) => browser(e) === 'Chrome' && plan(e, w) !== 'free';
+  c.hogql[HOGQL_BREAKDOWN] = (e, w) => `${String(browser(e))}/${String(plan(e, w))}`;
+  c.hogqlMath[HOGQL_SESSIONS] = (es) => new Set(es.map((e) => e.props.$session_id)).size;
+  c.hogqlMath[HOGQL_AMOUNT] = (es) => sum(es.map((e) => e.props.amount).filter((v): v is number => typeof v === 'number'));
+});
+s.after(async () => { await t?.close(); });
+
+let queries = 0;
+async function query<T = any>(q: unknown): Promise<T> {
+  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: q, refresh: 'force_blocking' });
+  assert.is(r.status, 200, `${JSON.stringify(q)} → ${JSON.stringify(r.body)}`);
+  queries++;
+  return r.body.results as T;
+}
+
+const close = (a: number | null | undefined, b: number | null, what: string) => {
+  if (a === null || a === undefined || b === null) assert.is(a ?? null, b, what);
+  else assert.ok(Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)), `${what}: ${a} ≠ model ${b}`);
+};
+
+interface Item { data: number[]; days: string[]; count: number; aggregated_value?: number; action: { order: number } | null; breakdown_value?: unknown; compare_label?: string; label: string }
+const keyOf = (order: number, compare: string | undefined, breakdown: unknown) => `${order}|${compare ?? ''}|${JSON.stringify(breakdown ?? null)}`;
+// Breakdown lines with nothing in them: PostHog lists only values seen in the range.
+const empty = (data: number[]) => data.every((v) => v === 0);
+
+async function checkTrends(q: TrendsQuery, what: string): Promise<{ items: Item[]; model: TrendsLine[] }> {
+  const items = await query<Item[]>({ kind: 'TrendsQuery', ...q });
+  const model = trends(q, c);
+  const total = ['BoldNumber', 'ActionsTable', 'ActionsPie'].includes(q.trendsFilter?.display ?? '');
+  const broken = !!q.breakdownFilter;
+  const got = new Map(items.filter((i) => !broken || !empty(total ? [i.aggregated_value!] : i.data)).map((i) => [keyOf(i.action?.order ?? 0, i.compare_label, i.breakdown_value), i]));
+  const want = new Map(model.filter((l) => !broken || !empty(l.data)).map((l) => [keyOf(l.order, l.compare, l.breakdown), l]));
+  assert.equal([...got.keys()].sort(), [...want.keys()].sort(), `${what}: the lines`);
+  for (const [key, line] of want) {
+    const item = got.get(key)!;
+    if (total) close(item.aggregated_value, line.data[0], `${what} ${key} aggregated_value`);
+    else {
+      assert.equal(item.days.map((d) => d.slice(0, 10)), line.days, `${what} ${key} days`);
+      line.data.forEach((v, i) => close(item.data[i], v, `${what} ${key} ${line.days[i]}`));
+    }
+  }
+  return { items, model };
+}
+
+const pv: SeriesNode = { kind: 'EventsNode', event: '$pageview' };
+const purchase: SeriesNode = { kind: 'EventsNode', event: 'purchase' };
+const signup: SeriesNode = { kind: 'EventsNode', event: 'signup' };
+const action = (name: 'pricing' | 'signupChrome'): SeriesNode => ({ kind: 'ActionsNode', id: ids[name] });
+
+s('the corpus has what the queries need: merged ids, groups, several days and persons', () => {
+  assert.ok(world.events.length > 500, `${world.events.length} events`);
+  assert.ok(world.events.some((e) => e.distinctId.startsWith('anon-')));
+  assert.ok(world.events.some((e) => e.props.$group_0 === undefined) && world.events.some((e) => e.props.$group_0 !== undefined));
+  for (const [, members] of c.cohorts) assert.ok(members.size > 2 && members.size < world.persons.size);
+});
+
+s('trends: every math over events and actions, by day and week', async () => {
+  const maths: SeriesNode[] = [
+    { math: 'total' }, { math: 'dau' }, { math: 'weekly_active' }, { math: 'monthly_active' },
+    { math: 'unique_group', math_group_type_index: 0 },
+    { math: 'avg_count_per_actor' }, { math: 'max_count_per_actor' }, { math: 'median_count_per_actor' }, { math: 'p90_count_per_actor' },
+    { math: 'first_time_for_user' },
+    { math: 'hogql', math_hogql: HOGQL_SESSIONS },
+  ];
+  for (const interval of ['day', 'week'] as const) {
+    for (const math of maths) {
+      if (interval === 'week' && (math.math === 'weekly_active' || math.math === 'monthly_active')) continue;
+      await checkTrends({ series: [{ ...pv, ...math }, { ...action('pricing'), ...math }], interval, dateRange: RANGE }, `${interval} ${math.math}`);
+    }
+  }
+  const amounts = ['sum', 'avg', 'min', 'max', 'median', 'p75', 'p90', 'p99'].map((math) => ({ ...purchase, math, math_property: 'amount' }));
+  await checkTrends({ series: [...amounts, { ...purchase, math: 'hogql', math_hogql: HOGQL_AMOUNT }], dateRange: RANGE }, 'property maths');
+  await checkTrends({ series: [{ ...action('signupChrome'), math: 'sum', math_property: 'amount' }, { ...signup, math: 'first_time_for_user' }], interval: 'week', dateRange: { date_from: day(0), date_to: day(27) } }, 'weekly over the world');
+  await checkTrends({ series: [{ ...pv, math: 'dau' }], aggregation_group_type_index: 0, dateRange: RANGE }, 'dau of groups');
+  for (const display of ['BoldNumber', 'ActionsTable']) {
+    await checkTrends({ series: [{ ...pv, math: 'dau' }, { ...purchase, math: 'avg', math_property: 'amount' }, { ...signup }], trendsFilter: { display }, dateRange: RANGE }, display);
+  }
+});
+
+s('trends: breakdowns by event, person, group, cohort and HogQL values, one or several', async () => {
+  const breakdowns: Array<TrendsQuery['breakdownFilter']> = [
+    { breakdown: '$browser', breakdown_type: 'event' },
+    { breakdown: 'coupon', breakdown_type: 'event' },
+    { breakdown: 'plan', breakdown_type: 'person' },
+    { breakdown: 'country', breakdown_type: 'person' },
+    { breakdown: 'industry', breakdown_type: 'group', breakdown_group_type_index: 0 },
+    { breakdown: [ids.pro, ids.buyers, ids.germans], breakdown_type: 'cohort' },
+    { breakdown: HOGQL_BREAKDOWN, breakdown_type: 'hogql' },
+    { breakdowns: [{ property: '$browser', type: 'event' }] },
+    { breakdowns: [{ property: '$browser', type: 'event' }, { property: 'plan', type: 'person' }] },
+    { breakdowns: [{ property: 'industry', type: 'group', group_type_index: 0 }, { property: 'country', type: 'person' }] },
+  ];
+  for (const breakdownFilter of breakdowns) {
+    await checkTrends({ series: [{ ...pv, math: 'dau' }, { ...purchase, math: 'sum', math_property: 'amount' }, action('signupChrome')], dateRange: RANGE, breakdownFilter }, `breakdown ${JSON.stringify(breakdownFilter)}`);
+  }
+  await checkTrends({ series: [{ ...pv, math: 'weekly_active' }], dateRange: RANGE, breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } }, 'weekly active by plan');
+  await checkTrends({ series: [{ ...purchase, math: 'dau' }, signup], dateRange: { date_from: day(10), date_to: day(13) }, breakdownFilter: { breakdown: '$session_duration', breakdown_type: 'session' as never } }, 'by session duration');
+  await checkTrends({ series: [{ ...pv, math: 'dau' }], trendsFilter: { display: 'ActionsTable' }, dateRange: RANGE, breakdownFilter: { breakdown: '$browser' } }, 'table by browser');
+});
+
+s('trends: compare with the previous period and compare_to, formulas, test accounts', async () => {
+  await checkTrends({ series: [{ ...pv, math: 'dau' }, purchase], dateRange: { date_from: day(14), date_to: day(20) }, compareFilter: { compare: true } }, 'compare');
+  await checkTrends({ series: [{ ...pv, math: 'dau' }, action('pricing')], dateRange: { date_from: day(14), date_to: day(24) }, compareFilter: { compare: true, compare_to: '-1w' } }, 'compare_to -1w');
+  await checkTrends({ series: [{ ...signup, math: 'dau' }], interval: 'week', dateRange: { date_from: day(14), date_to: day(27) }, compareFilter: { compare: true, compare_to: '-14d' } }, 'compare_to -14d weekly');
+  for (const expression of ['A + B * 2', 'A - B', '(A + B) / 2']) {
+    const q: TrendsQuery = { series: [{ ...pv, math: 'dau' }, signup], dateRange: RANGE, trendsFilter: { formula: expression } };
+    const items = await query<Item[]>({ kind: 'TrendsQuery', ...q });
+    assert.is(items.length, 1, expression);
+    formula(expression, trends({ ...q, trendsFilter: {} }, c)).forEach((v, i) => close(items[0].data[i], v, `${expression} ${i}`));
+  }
+  for (const filterTestAccounts of [false, true]) {
+    await checkTrends({ series: [{ ...pv, math: 'dau' }, purchase], dateRange: RANGE, filterTestAccounts }, `filterTestAccounts ${filterTestAccounts}`);
+  }
+  const unfiltered = trends({ series: [{ ...pv, math: 'dau' }], dateRange: RANGE }, c)[0].data;
+  const filtered = trends({ series: [{ ...pv, math: 'dau' }], dateRange: RANGE, filterTestAccounts: true }, c)[0].data;
+  assert.ok(sum(filtered) < sum(unfiltered), 'the corpus has test accounts to leave out');
+});
+
+const FILTERS: Array<[string, Filter[]]> = [
+  ['event exact of several', [{ key: '$browser', value: ['Chrome', 'Edge'], operator: 'exact', type: 'event' }]],
+  ['event is_not', [{ key: '$browser', value: 'Safari', operator: 'is_not', type: 'event' }]],
+  ['event icontains', [{ key: '$current_url', value: 'PRICING', operator: 'icontains', type: 'event' }]],
+  ['event not_icontains', [{ key: '$current_url', value: 'docs', operator: 'not_icontains', type: 'event' }]],
+  ['event regex', [{ key: '$current_url', value: 'pricing\\?plan=', operator: 'regex', type: 'event' }]],
+  ['event not_regex', [{ key: '$current_url', value: '/$', operator: 'not_regex', type: 'event' }]],
+  ['event gt', [{ key: 'amount', value: 100, operator: 'gt', type: 'event' }]],
+  ['event lt', [{ key: 'amount', value: 50, operator: 'lt', type: 'event' }]],
+  ['event is_set', [{ key: 'amount', operator: 'is_set', type: 'event' }]],
+  ['event is_not_set', [{ key: 'amount', operator: 'is_not_set', type: 'event' }]],
+  ['person exact', [{ key: 'plan', value: 'team', operator: 'exact', type: 'person' }]],
+  ['person gte', [{ key: 'age', value: 40, operator: 'gte', type: 'person' }]],
+  ['person is_not_set', [{ key: 'country', operator: 'is_not_set', type: 'person' }]],
+  ['person is_not', [{ key: 'country', value: 'US', operator: 'is_not', type: 'person' }]],
+  ['group exact', [{ key: 'industry', value: 'saas', operator: 'exact', type: 'group', group_type_index: 0 }]],
+  ['group lt', [{ key: 'size', value: 35, operator: 'lt', type: 'group', group_type_index: 0 }]],
+  ['cohort (property)', [{ key: 'id', value: 0, operator: 'in', type: 'cohort' }]],
+  ['cohort (behavioural)', [{ key: 'id', value: 1, operator: 'in', type: 'cohort' }]],
+  ['cohort not_in', [{ key: 'id', value: 0, operator: 'not_in', type: 'cohort' }]],
+  ['hogql', [{ key: HOGQL_FILTER, type: 'hogql' }]],
+  ['several at once', [{ key: '$browser', value: 'Firefox', operator: 'is_not', type: 'event' }, { key: 'plan', value: 'free', operator: 'is_not', type: 'person' }]],
+];
+// Cohort filters name the cohort by the index of its id here (ids are known once created).
+const resolved = (filters: Filter[]) => filters.map((f) => (f.type === 'cohort' ? { ...f, value: [ids.pro, ids.buyers][Number(f.value)] } : f));
+
+s('trends: property filters of every type, on the query and on a series', async () => {
+  for (const [name, filters] of FILTERS) {
+    const properties = resolved(filters);
+    await checkTrends({ series: [pv, { ...purchase, math: 'dau' }], dateRange: RANGE, properties }, `query filter ${name}`);
+    await checkTrends({ series: [{ ...pv, math: 'dau', properties }, purchase], dateRange: RANGE }, `series filter ${name}`);
+  }
+});
+
+interface Step { count: number; average_conversion_time: number | null; median_conversion_time: number | null; breakdown_value?: unknown; order: number }
+const funnelKey = (v: unknown) => JSON.stringify(Array.isArray(v) && v.length === 1 && typeof v[0] !== 'object' ? v[0] : v ?? null);
+
+async function checkFunnel(q: FunnelsQuery, what: string, times = true) {
+  const results = await query<Step[] | Step[][]>({ kind: 'FunnelsQuery', ...q });
+  const model = funnels(q, c);
+  const lists = (q.breakdownFilter ? results : [results]) as Step[][];
+  const got = new Map(lists.map((l) => [q.breakdownFilter ? funnelKey(l[0].breakdown_value) : 'null', l]));
+  assert.equal([...got.keys()].sort(), [...model.keys()].sort(), `${what}: breakdown values`);
+  for (const [key, steps] of model) {
+    const list = got.get(key)!;
+    assert.equal(list.map((st) => st.count), steps.map((st) => st.count), `${what} ${key} counts`);
+    if (!times) continue;
+    steps.forEach((st, k) => {
+      close(list[k].average_conversion_time, st.average, `${what} ${key} step ${k} average`);
+      close(list[k].median_conversion_time, st.median, `${what} ${key} step ${k} median`);
+    });
+  }
+  return model;
+}
+
+s('funnels: ordered, strict and unordered; windows; actions, filters, groups and breakdowns; conversion times from each person\'s first path', async () => {
+  const three = [pv, signup, purchase];
+  const windows: Array<FunnelsQuery['funnelsFilter']> = [{ funnelWindowInterval: 14, funnelWindowIntervalUnit: 'day' }, { funnelWindowInterval: 1, funnelWindowIntervalUnit: 'hour' }, { funnelWindowInterval: 30, funnelWindowIntervalUnit: 'minute' }, { funnelWindowInterval: 1, funnelWindowIntervalUnit: 'week' }];
+  for (const w of windows) {
+    for (const funnelOrderType of ['ordered', 'strict', 'unordered'] as const) {
+      const model = await checkFunnel({ series: three, dateRange: RANGE, funnelsFilter: { ...w, funnelOrderType } }, `${funnelOrderType} ${w!.funnelWindowInterval} ${w!.funnelWindowIntervalUnit}`, funnelOrderType !== 'unordered');
+      if (funnelOrderType === 'ordered' && w!.funnelWindowIntervalUnit === 'day') assert.ok(model.get('null')![2].count > 3, 'some persons convert');
+    }
+  }
+  await checkFunnel({ series: [action('pricing'), signup, action('signupChrome')], dateRange: RANGE }, 'actions as steps');
+  await checkFunnel({ series: [{ ...pv, properties: [{ key: '$current_url', value: 'pricing', operator: 'icontains', type: 'event' }] }, purchase], dateRange: RANGE, filterTestAccounts: true }, 'step filter and test accounts');
+  for (const [name, filters] of FILTERS.filter(([n]) => /person|group|cohort|hogql/.test(n))) {
+    await checkFunnel({ series: three, dateRange: RANGE, properties: resolved(filters) }, `funnel filter ${name}`);
+  }
+  await checkFunnel({ series: [pv, purchase], dateRange: RANGE, aggregation_group_type_index: 0 }, 'funnel of groups');
+  const breakdowns: Array<FunnelsQuery['breakdownFilter']> = [
+    { breakdown: 'plan', breakdown_type: 'person' },
+    { breakdown: 'industry', breakdown_type: 'group', breakdown_group_type_index: 0 },
+    { breakdown: [ids.pro, ids.germans], breakdown_type: 'cohort' },
+    { breakdowns: [{ property: 'plan', type: 'person' }, { property: 'country', type: 'person' }] },
+  ];
+  for (const breakdownFilter of breakdowns) await checkFunnel({ series: three, dateRange: RANGE, breakdownFilter }, `funnel breakdown ${JSON.stringify(breakdownFilter)}`);
+  for (const [from, to, binCount] of [[0, 2, undefined], [0, 1, undefined], [1, 2, 5], [0, 2, 12]] as const) {
+    for (const funnelOrderType of ['ordered', 'strict'] as const) {
+      const q: FunnelsQuery = { series: three, dateRange: RANGE, funnelsFilter: { funnelOrderType, funnelWindowInterval: 3, funnelWindowIntervalUnit: 'day' } };
+      const got = await query<{ bins: Array<[number, number]>; average_conversion_time: number | null }>({ kind: 'FunnelsQuery', ...q, funnelsFilter: { ...q.funnelsFilter, funnelVizType: 'time_to_convert', funnelFromStep: from, funnelToStep: to, ...(binCount ? { binCount } : {}) } });
+      const want = timeToConvert(q, c, from, to, binCount);
+      assert.equal(got.bins, want.bins, `time_to_convert ${funnelOrderType} ${from}→${to} bins`);
+      assert.ok(Math.abs(got.average_conversion_time! - want.average!) <= 0.005, `time_to_convert ${funnelOrderType} ${from}→${to} average ${got.average_conversion_time} ≠ ${want.average}`);
+    }
+  }
+  for (const funnelOrderType of ['strict', 'unordered'] as const) {
+    for (const breakdownFilter of breakdowns.slice(0, 3)) {
+      await checkFunnel({ series: three, dateRange: RANGE, breakdownFilter, funnelsFilter: { funnelOrderType, funnelWindowInterval: 2, funnelWindowIntervalUnit: 'day' } }, `${funnelOrderType} funnel breakdown ${JSON.stringify(breakdownFilter)}`, funnelOrderType === 'strict');
+    }
+  }
+});
+
+interface Row { date: string; values: Array<{ count: number }>; breakdown_value?: unknown }
+
+async function checkRetention(q: RetentionQuery, what: string) {
+  const rows = await query<Row[]>({ kind: 'RetentionQuery', ...q });
+  const model = retention(q, c);
+  const broken = !!q.breakdownFilter;
+  const keyed = (date: string, b: unknown) => `${date.slice(0, 10)}|${broken ? funnelKey(b) : ''}`;
+  const want = new Map(model.map((r) => [keyed(r.date, r.breakdown), r]));
+  const got = new Map(rows.map((r) => [keyed(r.date, r.breakdown_value), r]));
+  if (!broken) assert.is(rows.length, model.length, `${what}: one row per interval of the range`);
+  for (const [key, row] of want) {
+    const r = got.get(key);
+    if (!r) {
+      assert.ok(broken && row.values[0].size === 0, `${what}: row ${key}`);
+      continue;
+    }
+    assert.equal(r.values.map((v) => v.count), row.values.map((v) => v.size), `${what} ${key}`);
+  }
+  return model;
+}
+
+s('retention: first-time and recurring, days and weeks, the range\'s rows, entities, filters and breakdowns', async () => {
+  for (const retentionType of ['retention_first_time', 'retention_recurring'] as const) {
+    await checkRetention({ dateRange: { date_from: day(3), date_to: day(16) }, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} 14 days`);
+    await checkRetention({ dateRange: { date_from: day(6), date_to: day(20) }, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: 'signup', type: 'events' }, returningEntity: { id: ids.pricing, type: 'actions' } } }, `${retentionType} signup → pricing action`);
+    await checkRetention({ dateRange: { date_from: day(0), date_to: day(27) }, retentionFilter: { period: 'Week', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: 'purchase', type: 'events' } } }, `${retentionType} weeks`);
+    await checkRetention({ dateRange: { date_from: day(5), date_to: day(15) }, filterTestAccounts: true, properties: resolved([{ key: 'id', value: 1, operator: 'in', type: 'cohort' }]), retentionFilter: { period: 'Day', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} filtered`);
+    await checkRetention({ dateRange: { date_from: day(4), date_to: day(17) }, aggregation_group_type_index: 0, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: 'signup', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} of groups`);
+    for (const breakdownFilter of [{ breakdown: 'plan', breakdown_type: 'person' as const }, { breakdown: '$browser', breakdown_type: 'event' as const }, { breakdown: 'industry', breakdown_type: 'group' as const, breakdown_group_type_index: 0 }]) {
+      await checkRetention({ dateRange: { date_from: day(8), date_to: day(18) }, breakdownFilter, retentionFilter: { period: 'Day', retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, `${retentionType} by ${breakdownFilter.breakdown}`);
+    }
+  }
+});
+
+interface StickyItem { data: number[]; action: { order: number } }
+interface LifecycleItem { data: number[]; days: string[]; status: Status }
+
+s('retention: known difference, cohort breakdowns are refused where PostHog answers (a row set per cohort)', async () => {
+  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'RetentionQuery', dateRange: RANGE, breakdownFilter: { breakdown: [ids.pro], breakdown_type: 'cohort' }, retentionFilter: { period: 'Day' } } });
+  assert.is(r.status, 400);
+  assert.is(r.body.attr, 'breakdownFilter.breakdown_type');
+});
+
+s('stickiness and lifecycle: events, actions, filters and test accounts', async () => {
+  const sticky: StickinessQuery[] = [
+    { series: [pv, signup, action('pricing')], dateRange: RANGE },
+    { series: [{ ...purchase, properties: [{ key: 'amount', value: 50, operator: 'gt', type: 'event' }] }], dateRange: { date_from: day(0), date_to: day(27) }, filterTestAccounts: true },
+    { series: [pv], interval: 'week', dateRange: { date_from: day(0), date_to: day(27) }, properties: resolved([{ key: 'id', value: 0, operator: 'in', type: 'cohort' }]) },
+  ];
+  for (const [, filters] of FILTERS) sticky.push({ series: [pv, purchase], dateRange: RANGE, properties: resolved(filters) }, { series: [{ ...signup, properties: resolved(filters) }], interval: 'week', dateRange: { date_from: day(0), date_to: day(27) } });
+  for (const q of sticky) {
+    const items = await query<StickyItem[]>({ kind: 'StickinessQuery', ...q });
+    stickiness(q, c).forEach((bars, order) => {
+      const item = items.find((i) => i.action.order === order)!;
+      assert.equal(item.data, bars.map((b) => b.size), `stickiness ${JSON.stringify(q.series[order])}`);
+    });
+  }
+  const cycles: LifecycleQuery[] = [
+    { series: [pv], dateRange: RANGE },
+    { series: [signup], dateRange: { date_from: day(1), date_to: day(26) }, filterTestAccounts: true },
+    { series: [action('pricing')], dateRange: RANGE, properties: [{ key: 'plan', value: 'free', operator: 'is_not', type: 'person' }] },
+    ...FILTERS.filter(([n]) => /group|cohort|hogql|event i/.test(n)).map(([, filters]): LifecycleQuery => ({ series: [pv], dateRange: RANGE, properties: resolved(filters) })),
+  ];
+  for (const q of cycles) {
+    const items = await query<LifecycleItem[]>({ kind: 'LifecycleQuery', ...q });
+    const model = lifecycle(q, c);
+    for (const status of ['new', 'returning', 'resurrecting', 'dormant'] as const) {
+      const item = items.find((i) => i.status === status)!;
+      assert.equal(item.days.map((d) => d.slice(0, 10)), model.days);
+      assert.equal(item.data, model.statuses[status].map((p) => (status === 'dormant' ? -p.size : p.size)), `lifecycle ${status} ${JSON.stringify(q.series[0])}`);
+    }
+  }
+});
+
+// The person (its number in the world) an actor row stands for.
+function personOf(actor: { distinct_ids: string[] }): string {
+  const id = actor.distinct_ids.find((d) => d.startsWith('user-'))!;
+  return id.slice('user-'.length);
+}
+
+async function actorsOf(source: Record<string, unknown>): Promise<string[]> {
+  const rows = await query<Array<[{ distinct_ids: string[] }]>>({ kind: 'ActorsQuery', source, select: ['actor'], limit: 500 });
+  return rows.map((r) => personOf(r[0])).sort();
+}
+const sorted = (xs: Set<string>) => [...xs].sort();
+
+s('actors: who is behind a trends point, a funnel step, a retention cell, a stickiness bar and a lifecycle status', async () => {
+  const q: TrendsQuery = { series: [{ ...pv, math: 'dau' }, { ...action('signupChrome'), math: 'weekly_active' }], dateRange: RANGE, breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } };
+  const trendsQuery = { kind: 'TrendsQuery', ...q };
+  for (const line of trends(q, c)) {
+    for (const i of [1, 6, 11]) {
+      assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source: trendsQuery, series: line.order, day: line.days[i], breakdown: line.breakdown }), sorted(line.actors[i]), `trends ${line.order} ${String(line.breakdown)} ${line.days[i]}`);
+    }
+  }
+  const f: FunnelsQuery = { series: [pv, signup, purchase], dateRange: RANGE, funnelsFilter: { funnelWindowInterval: 1, funnelWindowIntervalUnit: 'day' } };
+  const steps = funnels(f, c).get('null')!;
+  for (let k = 1; k <= 3; k++) {
+    assert.equal(await actorsOf({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', ...f }, funnelStep: k }), sorted(steps[k - 1].reached), `funnel reached ${k}`);
+    if (k > 1) assert.equal(await actorsOf({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', ...f }, funnelStep: -k }), sorted(steps[k - 1].dropped), `funnel dropped at ${k}`);
+  }
+  const broken: FunnelsQuery = { ...f, breakdownFilter: { breakdowns: [{ property: 'plan', type: 'person' }, { property: 'country', type: 'person' }] } };
+  for (const [key, list] of [...funnels(broken, c)].slice(0, 4)) {
+    for (const k of [2, -3]) {
+      const want = k > 0 ? list[k - 1].reached : list[-k - 1].dropped;
+      assert.equal(await actorsOf({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', ...broken }, funnelStep: k, funnelStepBreakdown: JSON.parse(key) }), sorted(want), `funnel ${key} step ${k}`);
+    }
+  }
+  const r: RetentionQuery = { dateRange: { date_from: day(5), date_to: day(15) }, retentionFilter: { period: 'Day', retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: 'signup', type: 'events' } } };
+  const rows = retention(r, c);
+  for (const i of [0, 4, 8]) {
+    const got = await query<Array<[{ distinct_ids: string[] }, number[]]>>({ kind: 'ActorsQuery', source: { kind: 'InsightActorsQuery', source: { kind: 'RetentionQuery', ...r }, interval: i }, select: ['actor', 'appearances'], limit: 500 });
+    rows[i].values.forEach((members, k) => {
+      if (k === 0) assert.equal(got.map((g) => personOf(g[0])).sort(), sorted(members), `retention row ${i}`);
+      else assert.equal(got.filter((g) => g[1].includes(k)).map((g) => personOf(g[0])).sort(), sorted(members), `retention row ${i} value ${k}`);
+    });
+  }
+  const st: StickinessQuery = { series: [pv], dateRange: RANGE };
+  const bars = stickiness(st, c)[0];
+  for (const n of [1, 2, 4]) assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source: { kind: 'StickinessQuery', ...st }, series: 0, day: n }), sorted(bars[n - 1]), `stickiness ${n}`);
+  const lc: LifecycleQuery = { series: [pv], dateRange: RANGE };
+  const cycle = lifecycle(lc, c);
+  for (const status of ['new', 'returning', 'resurrecting', 'dormant'] as const) {
+    for (const i of [2, 9]) assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source: { kind: 'LifecycleQuery', ...lc }, day: cycle.days[i], status }), sorted(cycle.statuses[status][i]), `lifecycle ${status} ${cycle.days[i]}`);
+  }
+});
+
+s('the project\'s time zone: days, weeks, retention and lifecycle bucketed in America/New_York', async () => {
+  const project = `/api/projects/${t.projectId}/`;
+  assert.is((await api('PATCH', project, t.personalKey, { timezone: 'America/New_York' })).status, 200);
+  c.tz = 'America/New_York';
+  try {
+    await checkTrends({ series: [{ ...pv, math: 'dau' }, purchase, { ...signup, math: 'weekly_active' }], dateRange: { date_from: day(1), date_to: day(26) } }, 'New York days');
+    await checkTrends({ series: [pv, { ...pv, math: 'dau' }], interval: 'week', dateRange: { date_from: day(1), date_to: day(26) } }, 'New York weeks');
+    await checkRetention({ dateRange: { date_from: day(4), date_to: day(14) }, retentionFilter: { period: 'Day', retentionType: 'retention_first_time', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } }, 'New York retention');
+    const q: StickinessQuery = { series: [pv], dateRange: RANGE };
+    assert.equal(((await query<StickyItem[]>({ kind: 'StickinessQuery', ...q }))[0]).data, stickiness(q, c)[0].map((b) => b.size), 'New York stickiness');
+  } finally {
+    c.tz = 'UTC';
+    await api('PATCH', project, t.personalKey, { timezone: 'UTC' });
+  }
+  assert.ok(queries > 200, `${queries} queries compared`);
+});
+
+s.run();
