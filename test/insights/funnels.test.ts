@@ -79,6 +79,23 @@ f('funnel trends: per entrance day, who reached the last step of those who enter
   // By browser (the person's first): Chrome 1 and 3 always convert, Firefox 2 and 4 never; values in order.
   const broken = await trend({ breakdownFilter: { breakdown: '$browser' } }) as { data: number[]; breakdown_value: unknown }[];
   assert.equal(broken.map((b) => [b.breakdown_value, b.data]), [['Chrome', [100, 100, 0]], ['Firefox', [0, 0, 0]]]);
+  // The persons behind a point: who entered that day and converted, or dropped off.
+  const who = async (point: Record<string, unknown>, extra: Record<string, unknown> = {}) => ((await run(store, {
+    kind: 'ActorsQuery', select: ['id'], orderBy: ['id'],
+    source: { kind: 'FunnelsActorsQuery', source: funnel(steps('signup', 'purchase'), { dateRange: { date_from: '2024-06-10', date_to: '2024-06-12' }, funnelsFilter: { funnelVizType: 'trends' }, ...extra }), ...point },
+  }, { now: NOW })).results as unknown[][]).map((row) => row[0]);
+  assert.equal(await who({ funnelTrendsEntrancePeriodStart: '2024-06-10 00:00:00', funnelTrendsDropOff: false }), [person(1), person(3)]);
+  assert.equal(await who({ funnelTrendsEntrancePeriodStart: '2024-06-10 00:00:00', funnelTrendsDropOff: true }), [person(2)]);
+  assert.equal(await who({ funnelTrendsEntrancePeriodStart: '2024-06-11', funnelTrendsDropOff: true, funnelStepBreakdown: 'Firefox' }, { breakdownFilter: { breakdown: '$browser' } }), [person(4)]);
+  assert.equal(await who({ funnelTrendsEntrancePeriodStart: '2024-06-12', funnelTrendsDropOff: false }), []);
+  for (const [point, attr] of [[{ funnelTrendsDropOff: false }, 'source.funnelTrendsEntrancePeriodStart'], [{ funnelTrendsEntrancePeriodStart: '2024-06-10' }, 'source.funnelTrendsDropOff'], [{ funnelTrendsEntrancePeriodStart: '2024-07-01', funnelTrendsDropOff: false }, 'source.funnelTrendsEntrancePeriodStart']] as const) {
+    try {
+      await who(point);
+      assert.unreachable(JSON.stringify(point));
+    } catch (err) {
+      assert.is((err as { attr?: string }).attr, attr, (err as Error).message);
+    }
+  }
   // The entrance period is the interval: in the one month, 1 and 3 of the four who entered bought.
   assert.equal(await trend({ interval: 'month' }), [{ count: 1, data: [50], days: ['2024-06-01'], labels: ['1-Jun-2024'] }]);
 });

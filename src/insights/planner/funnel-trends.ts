@@ -5,14 +5,16 @@
 // funnelToStep (default the last), and PostHog's conversion rate: to / from × 100 rounded to
 // two places (0 when none reached the from step). Every period of the range gets a point;
 // with a breakdown, one series per value (a person's value by the funnel's attribution),
-// ordered by value as PostHog sorts them.
+// ordered by value as PostHog sorts them. The actors of a point (FunnelsActorsQuery with
+// funnelTrendsEntrancePeriodStart and funnelTrendsDropOff): the persons counted in it.
 import type { FunnelsQuery } from '../schemas.js';
 import { breakdownValueOf } from './breakdown.js';
 import { toNumber, type Plan, type PlanContext } from './context.js';
+import { bucketOfDay, cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { bucketsBetween, dayLabel, dayString, isoWithOffset } from './dates.js';
 import { QueryError } from './errors.js';
 import { funnelCtes, type FunnelResult, type FunnelTrendsItem } from './funnels.js';
-import { int, join, raw, sql } from './sql.js';
+import { and, int, join, raw, sql, text, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 import { roundHalfEven2 } from './time-to-convert.js';
 
@@ -31,15 +33,47 @@ export function trendsSteps(query: FunnelsQuery): { from: number; to: number } {
   return { from, to };
 }
 
-export function planFunnelTrends(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
+/** The funnel's CTEs and `entered` (pid, b: the entrance period's bucket id, steps: the furthest reached from it). */
+function enteredCtes(query: FunnelsQuery, ctx: PlanContext) {
   const interval = query.interval ?? 'day';
-  const { from, to } = trendsSteps(query);
-  const { ctes, breakdown, range } = funnelCtes(query, ctx, { interval, perEntry: true });
+  const funnel = funnelCtes(query, ctx, { interval, perEntry: true });
+  const { range } = funnel;
   const buckets = bucketsBetween(range.fromLocal, range.toLocal, interval, ctx.weekStart, range.segments);
   const period = bucketSql(localUs(raw('make_timestamp(t.t0)'), range.segments, range.fromUs, range.toUs), interval, ctx.weekStart);
+  const ctes = [...funnel.ctes, sql`entered AS (SELECT t.pid, ${period} AS b, max(t.steps) AS steps FROM tries t GROUP BY ALL)`];
+  return { ...funnel, ctes, buckets, interval };
+}
+
+/**
+ * The actors behind a trends point (funnelTrendsEntrancePeriodStart, of one breakdown value
+ * when given): who entered then and converted, or with funnelTrendsDropOff who entered,
+ * reached funnelFromStep and not funnelToStep.
+ */
+export function funnelTrendsActors(query: FunnelsQuery, ctx: PlanContext, cell: Cell): CellActors {
+  const trends = cell.funnelTrends;
+  if (cell.funnelStep !== null) throw new QueryError('funnelStep names a step of the steps view; the trends view\'s points are named by funnelTrendsEntrancePeriodStart', 'source.funnelStep');
+  if (trends?.entrance === null || trends?.entrance === undefined) throw new QueryError('funnelTrendsEntrancePeriodStart is required: the entrance period whose actors to list', 'source.funnelTrendsEntrancePeriodStart');
+  if (trends.dropOff === null) throw new QueryError('funnelTrendsDropOff is required: true for who dropped off, false for who converted', 'source.funnelTrendsDropOff');
+  const { from, to } = trendsSteps(query);
+  const { ctes, breakdown, allEvents, buckets, interval } = enteredCtes(query, ctx);
+  const bucket = bucketOfDay(buckets, trends.entrance, interval, ctx.weekStart, 'source.funnelTrendsEntrancePeriodStart');
+  const where: Sql[] = [sql`x.b = ${int(bucket.id)}`, trends.dropOff ? sql`x.steps >= ${int(from + 1)} AND x.steps < ${int(to + 1)}` : sql`x.steps >= ${int(to + 1)}`];
+  const value = cellBreakdownValue(breakdown, cell.breakdown, 'source.funnelStepBreakdown');
+  if (value !== null) where.push(sql`u.bv = ${text(value)}`);
+  // With all_events attribution a person is followed per value: the unit is "person|value".
+  const actor = allEvents ? raw('left(x.pid, length(x.pid) - length(u.bv) - 1)') : raw('x.pid::VARCHAR');
+  return {
+    sql: sql`WITH ${join(ctes, ',\n')}
+SELECT DISTINCT ${actor} AS actor FROM entered x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')} WHERE ${and(where)}`,
+    groupType: query.aggregation_group_type_index ?? null, eventCount: false, appearances: false,
+  };
+}
+
+export function planFunnelTrends(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
+  const { from, to } = trendsSteps(query);
+  const { ctes, breakdown, range, buckets, interval } = enteredCtes(query, ctx);
   const value = breakdown ? raw('u.bv, ') : raw('');
-  const statement = sql`WITH ${join(ctes, ',\n')},
-entered AS (SELECT t.pid, ${period} AS b, max(t.steps) AS steps FROM tries t GROUP BY ALL)
+  const statement = sql`WITH ${join(ctes, ',\n')}
 SELECT ${value}x.b, count(*) FILTER (WHERE x.steps >= ${int(from + 1)}) AS reached_from, count(*) FILTER (WHERE x.steps >= ${int(to + 1)}) AS reached_to
 FROM entered x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')} GROUP BY ALL`;
 

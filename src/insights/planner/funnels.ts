@@ -262,6 +262,10 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
 export function funnelActors(query: FunnelsQuery, ctx: PlanContext, cell: Cell): CellActors {
   const steps = query.series.length;
   const k = cell.funnelStep;
+  const trends = cell.funnelTrends;
+  if (trends && (trends.entrance !== null || trends.dropOff !== null)) {
+    throw new QueryError('funnelTrendsEntrancePeriodStart and funnelTrendsDropOff name a point of the trends view (funnelVizType trends)', trends.entrance !== null ? 'source.funnelTrendsEntrancePeriodStart' : 'source.funnelTrendsDropOff');
+  }
   if (k === null) throw new QueryError('funnelStep is required: the step whose actors to list (negative: who dropped off there)', 'source.funnelStep');
   if (k === 0 || Math.abs(k) > steps || k === -1) throw new QueryError(`funnelStep must be 1 to ${steps}, or -2 to -${steps} for who dropped off there`, 'source.funnelStep');
   const { ctes, breakdown, allEvents } = funnelCtes(query, ctx);
