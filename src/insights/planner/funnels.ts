@@ -211,15 +211,16 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
     }
     // Exclusions span the whole funnel here: from the try's start to its last step (every
     // step found, in or out of the window) or, missing one, to the end of the window.
-    let excluded = raw('FALSE');
+    let excluded = raw('');
     if (exclusions.length > 0) {
       const found = join(Array.from({ length: steps }, (_, k) => raw(`j${k}.ts`)), ', ');
       const end = sql`CASE WHEN ${and(Array.from({ length: steps }, (_, k) => sql`j${raw(String(k))}.ts IS NOT NULL`))} THEN greatest(${found}) ELSE a.t + ${int(windowUs)} END`;
       exclusions.forEach((_, i) => { from = sql`${from} ASOF LEFT JOIN sx${raw(String(i))} x${raw(String(i))} ON a.pid = x${raw(String(i))}.pid AND x${raw(String(i))}.ts > a.t`; });
-      excluded = or(exclusions.map((_, i) => sql`coalesce(x${raw(String(i))}.ts < ${end}, FALSE)`));
+      excluded = sql`, ${or(exclusions.map((_, i) => sql`coalesce(x${raw(String(i))}.ts < ${end}, FALSE)`))} AS excluded`;
     }
-    ctes.push(sql`hit AS (SELECT a.pid, list_sort(list_filter([${join(hits, ', ')}], x -> x IS NOT NULL)) AS times, ${excluded} AS excluded FROM ${from})`);
-    ctes.push(sql`tries AS (SELECT pid, len(times) AS steps, ${join(Array.from({ length: steps }, (_, k) => sql`times[${raw(String(k + 1))}] AS ${timeCol(k)}`), ', ')} FROM hit WHERE NOT excluded)`);
+    ctes.push(sql`hit AS (SELECT a.pid, list_sort(list_filter([${join(hits, ', ')}], x -> x IS NOT NULL)) AS times${excluded} FROM ${from})`);
+    const kept = exclusions.length > 0 ? raw(' WHERE NOT excluded') : raw('');
+    ctes.push(sql`tries AS (SELECT pid, len(times) AS steps, ${join(Array.from({ length: steps }, (_, k) => sql`times[${raw(String(k + 1))}] AS ${timeCol(k)}`), ', ')} FROM hit${kept})`);
   } else {
     const fromEntries = order === 'ordered' && (options.perEntry === true || exclusions.length > 0);
     ctes.push(order === 'strict' ? strictChain(steps) : orderedChain(steps, fromEntries));
