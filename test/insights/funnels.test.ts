@@ -96,6 +96,12 @@ f('funnel trends: per entrance day, who reached the last step of those who enter
       assert.is((err as { attr?: string }).attr, attr, (err as Error).message);
     }
   }
+  // Hours of the 10th (an hourly range ends at date_to's time): 1 entered at 9 and bought at 10;
+  // 2 (11h) never bought; 3 (12h) bought after the range.
+  const hours = ((await trend({ interval: 'hour', dateRange: { date_from: '2024-06-10', date_to: '2024-06-10 23:59:59' } })) as unknown[])[0] as { count: number; data: number[]; days: string[]; labels: string[] };
+  assert.is(hours.count, 24);
+  assert.equal(hours.data, Array.from({ length: 24 }, (_, h) => (h === 9 ? 100 : 0)));
+  assert.equal([hours.days[9], hours.labels[9]], ['2024-06-10 09:00:00', '10-Jun-2024']);
   // The entrance period is the interval: in the one month, 1 and 3 of the four who entered bought.
   assert.equal(await trend({ interval: 'month' }), [{ count: 1, data: [50], days: ['2024-06-01'], labels: ['1-Jun-2024'] }]);
 });
