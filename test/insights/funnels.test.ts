@@ -170,6 +170,16 @@ f('exclusions: a try with the excluded event between its steps counts nowhere; o
   assert.is((dropped.results as unknown[]).length, 1);
 });
 
+f('exclusions with a breakdown: a person\'s value comes from their step events, not from an excluded one', async () => {
+  await store.loader.load({ events: [
+    ev(1, 'cancel', '2024-06-10T08:00:00Z', { $browser: 'Opera' }), ev(1, 'signup', '2024-06-10T09:00:00Z', { $browser: 'Chrome' }), ev(1, 'purchase', '2024-06-10T10:00:00Z'),
+    ev(2, 'signup', '2024-06-10T09:00:00Z', { $browser: 'Chrome' }), ev(2, 'cancel', '2024-06-10T09:30:00Z', { $browser: 'Opera' }),
+  ] });
+  const r = await run(store, funnel(steps('signup', 'purchase'), { breakdownFilter: { breakdown: '$browser' }, funnelsFilter: { exclusions: [cancel] } }), { now: NOW });
+  // 1's cancel comes before their signup: it neither disqualifies them nor names their browser; 2 is disqualified.
+  assert.equal((r.results as FunnelStep[][]).map((list) => [list[0].breakdown_value, list.map((x) => x.count)]), [['Chrome', [1, 1]]]);
+});
+
 f('exclusions in the time_to_convert and trends views; ranges checked as PostHog checks them', async () => {
   await cancellations();
   const q = (filter: Record<string, unknown>, series = steps('signup', 'purchase')) => funnel(series, { funnelsFilter: filter });

@@ -176,7 +176,9 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
       ctes.push(sql`ev1 AS (SELECT * EXCLUDE (bvr), coalesce(bvr, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0)`);
       ctes.push(sql`top AS (SELECT bv FROM ev1 WHERE s0 GROUP BY bv ORDER BY count(DISTINCT pid) DESC, bv LIMIT ${int(breakdown.limit)})`);
     } else {
-      ctes.push(sql`pbv AS (SELECT pid, ${personValueSql(attribution, attributionStep)} AS bv FROM ev0 GROUP BY pid)`);
+      // A person's value comes from step events, never from an exclusion's.
+      const stepsOnly = exclusions.length > 0 ? sql` WHERE ${or(conditions.map((_, k) => stepCol(k)))}` : raw('');
+      ctes.push(sql`pbv AS (SELECT pid, ${personValueSql(attribution, attributionStep)} AS bv FROM ev0${stepsOnly} GROUP BY pid)`);
       ctes.push(sql`ev1 AS (SELECT ev0.* EXCLUDE (bvr), coalesce(pbv.bv, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0 JOIN pbv USING (pid))`);
       ctes.push(sql`top AS (SELECT coalesce(bv, ${text(BREAKDOWN_NULL)}) AS bv FROM pbv GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${int(breakdown.limit)})`);
     }
