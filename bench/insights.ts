@@ -183,6 +183,10 @@ const QUERIES: Record<string, object> = {
   'breakdown by $browser (daily, 90 days)': { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '-90d' }, breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' } },
   'breakdown by plan (JSON property)': { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '-90d' }, breakdownFilter: { breakdown: 'plan', breakdown_type: 'event' } },
   '3-step funnel (30 days, 14-day window)': { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' } },
+  // The same funnel's trends view and with an exclusion: a try per $pageview (the steps view
+  // starts one per added_to_cart), so these measure that cost against the line above.
+  '3-step funnel trends (daily, 30 days)': { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' }, funnelsFilter: { funnelVizType: 'trends' } },
+  '3-step funnel excluding $identify (30 days)': { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' }, funnelsFilter: { exclusions: [{ kind: 'EventsNode', event: '$identify', funnelFromStep: 0, funnelToStep: 2 }] } },
   'weekly retention (11 weeks)': { kind: 'RetentionQuery', retentionFilter: { period: 'Week', totalIntervals: 11, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } },
   'lifecycle (daily, 30 days)': { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '-30d' } },
   // The persons behind one number of the insights above (first page of 100, most events first where counted).

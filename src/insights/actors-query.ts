@@ -47,6 +47,10 @@ const FunnelsActorsSchema = Type.Object({
   source: Type.Object({ kind: Type.String() }, { additionalProperties: true }),
   funnelStep: Nullable(Type.Integer()),
   funnelStepBreakdown: BreakdownCell,
+  // The trends view's point: the entrance period (its start, local time) and whether its
+  // converted persons (false) or those who dropped off (true) are listed.
+  funnelTrendsDropOff: Nullable(Type.Boolean()),
+  funnelTrendsEntrancePeriodStart: Nullable(Type.String({ minLength: 1 })),
 });
 
 // Accepted and without effect on the rows: how PostHog's client tags or draws a query.
@@ -56,7 +60,7 @@ const PRESENTATION = new Set(['version', 'tags', 'response', 'modifiers', 'inclu
 const REFUSED: Record<string, readonly string[]> = {
   ActorsQuery: [],
   InsightActorsQuery: ['breakdowns'],
-  FunnelsActorsQuery: ['funnelTrendsDropOff', 'funnelTrendsEntrancePeriodStart', 'funnelCustomSteps'],
+  FunnelsActorsQuery: ['funnelCustomSteps'],
 };
 
 const INSIGHT_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'LifecycleQuery', 'StickinessQuery']);

@@ -22,7 +22,7 @@ const refused = (...neutral: unknown[]): FieldRule => ({ use: 'refused', neutral
 
 export type ObjectName =
   | 'TrendsQuery' | 'FunnelsQuery' | 'RetentionQuery' | 'StickinessQuery' | 'LifecycleQuery'
-  | 'EventsNode' | 'ActionsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
+  | 'EventsNode' | 'ActionsNode' | 'FunnelExclusionEventsNode' | 'FunnelExclusionActionsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
   | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter';
 
 /** InsightsQueryBase and Node: what every insight query has. */
@@ -62,6 +62,16 @@ const ENTITY_NODE: Record<string, FieldRule> = {
   optionalInFunnel: refused(false),
 };
 
+/** A funnel exclusion: which events it matches and between which steps; PostHog reads no maths or names from it. */
+const EXCLUSION_NODE: Record<string, FieldRule> = {
+  ...Object.fromEntries(Object.keys(ENTITY_NODE).map((k) => [k, P])),
+  kind: H,
+  properties: H,
+  fixedProperties: H,
+  funnelFromStep: H,
+  funnelToStep: H,
+};
+
 export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   TrendsQuery: {
     ...INSIGHT_BASE,
@@ -76,8 +86,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   },
   FunnelsQuery: {
     ...INSIGHT_BASE,
-    // Only the trends view buckets by interval; the steps view (the one accepted) has none.
-    interval: P,
+    // The trends view's entrance periods (planner/funnel-trends.ts); the other views have none.
+    interval: H,
     series: listOf('EventsNode'),
     funnelsFilter: object('FunnelsFilter'),
     breakdownFilter: object('FunnelsBreakdownFilter'),
@@ -114,6 +124,10 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   },
   // The action's id (src/actions/): the series is the events that match it.
   ActionsNode: { ...ENTITY_NODE, id: H },
+  // A funnel's exclusion (planner/funnel-exclusions.ts): the events, or an action's, that
+  // disqualify a try when they come between its steps funnelFromStep and funnelToStep.
+  FunnelExclusionEventsNode: { ...EXCLUSION_NODE, event: H, limit: P, orderBy: P },
+  FunnelExclusionActionsNode: { ...EXCLUSION_NODE, id: H },
   DateRange: { date_from: H, date_to: H, explicitDate: H },
   BreakdownFilter: {
     breakdown_type: H,
@@ -178,7 +192,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     ),
   },
   FunnelsFilter: {
-    exclusions: refused([]),
+    exclusions: listOf('FunnelExclusionEventsNode'),
     breakdownAttributionType: H,
     breakdownAttributionValue: H,
     funnelAggregateByHogQL: refused(),
@@ -187,11 +201,12 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     funnelVizType: H,
     funnelWindowInterval: H,
     funnelWindowIntervalUnit: H,
-    // Read only by the time_to_convert view (planner/time-to-convert.ts): the steps view's
-    // answer is the same with or without them.
-    binCount: P,
-    funnelFromStep: P,
-    funnelToStep: P,
+    // Read by the time_to_convert view (planner/time-to-convert.ts: the histogram's bins and
+    // the steps timed) and the trends view (planner/funnel-trends.ts: the steps whose
+    // conversion rate is drawn); the steps view's answer is the same with or without them.
+    binCount: H,
+    funnelFromStep: H,
+    funnelToStep: H,
     hideIncompleteConversionWindowPeriods: P,
     // Engine choice in PostHog (its UDF or SQL), the same answer.
     useUdf: P,
@@ -244,9 +259,13 @@ function isNeutral(value: unknown, neutral: readonly unknown[]): boolean {
   return neutral.some((n) => JSON.stringify(n) === text);
 }
 
-// A series item is an events node or an actions node, told apart by its kind.
+// A series (or exclusion) item is of events or of an action, told apart by its kind.
 function itemRules(item: unknown, name: ObjectName): ObjectName {
-  return name === 'EventsNode' && typeof item === 'object' && item !== null && (item as { kind?: unknown }).kind === 'ActionsNode' ? 'ActionsNode' : name;
+  const actions = typeof item === 'object' && item !== null && (item as { kind?: unknown }).kind === 'ActionsNode';
+  if (!actions) return name;
+  if (name === 'EventsNode') return 'ActionsNode';
+  if (name === 'FunnelExclusionEventsNode') return 'FunnelExclusionActionsNode';
+  return name;
 }
 
 function walk(value: unknown, name: ObjectName, path: string): void {

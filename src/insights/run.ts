@@ -9,6 +9,7 @@ import { actionPropertyLists, type ResolvedAction } from './planner/actions.js';
 import { planActors, type ActorsResult } from './planner/actors.js';
 import { planEventsQuery, type EventsQueryResult } from './planner/events-query.js';
 import { planHogQLQuery, type HogQLQueryResult } from './planner/hogql-query.js';
+import { planFunnelTrends } from './planner/funnel-trends.js';
 import { planFunnel, type FunnelResult } from './planner/funnels.js';
 import { planTimeToConvert } from './planner/time-to-convert.js';
 import { planLifecycle, type LifecycleResult } from './planner/lifecycle.js';
@@ -112,7 +113,11 @@ export async function firstEventMs(db: Columnar, projectId: number): Promise<num
 async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLParsePool): Promise<Plan<QueryResult>> {
   switch (query.kind) {
     case 'TrendsQuery': return planTrends(query, ctx);
-    case 'FunnelsQuery': return query.funnelsFilter?.funnelVizType === 'time_to_convert' ? planTimeToConvert(query, ctx) : planFunnel(query, ctx);
+    case 'FunnelsQuery': {
+      const view = query.funnelsFilter?.funnelVizType;
+      if (view === 'time_to_convert') return planTimeToConvert(query, ctx);
+      return view === 'trends' ? planFunnelTrends(query, ctx) : planFunnel(query, ctx);
+    }
     case 'RetentionQuery': return planRetention(query, ctx);
     case 'LifecycleQuery': return planLifecycle(query, ctx);
     case 'StickinessQuery': return planStickiness(query, ctx);

@@ -125,6 +125,19 @@ export const TrendsQuerySchema = Type.Object({
   }, Loose)),
 }, Loose);
 
+// A funnel's exclusion: an EventsNode or ActionsNode (what it matches; its maths and names
+// mean nothing here) and the steps between which its events disqualify a try.
+const FunnelExclusionSchema = Type.Object({
+  kind: Nullable(Type.Union([Type.Literal('EventsNode'), Type.Literal('ActionsNode')])),
+  event: Nullable(Type.String()),
+  id: Nullable(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,15}$' })])),
+  properties: Properties,
+  fixedProperties: Properties,
+  funnelFromStep: Type.Integer({ minimum: 0 }),
+  funnelToStep: Type.Integer({ minimum: 1 }),
+}, Loose);
+export type FunnelExclusion = Static<typeof FunnelExclusionSchema>;
+
 export const FunnelsQuerySchema = Type.Object({
   kind: Type.Literal('FunnelsQuery'),
   series: Type.Array(SeriesNodeSchema, { minItems: 1, maxItems: 30 }),
@@ -133,13 +146,17 @@ export const FunnelsQuerySchema = Type.Object({
   filterTestAccounts: Nullable(Type.Boolean()),
   aggregation_group_type_index: Nullable(GroupTypeIndex),
   breakdownFilter: Nullable(FunnelsBreakdownFilterSchema),
+  // Read by the trends view only (planner/funnel-trends.ts): its entrance periods.
+  interval: Nullable(Interval),
   funnelsFilter: Nullable(Type.Object({
     funnelWindowInterval: Nullable(Type.Integer({ minimum: 1 })),
     funnelWindowIntervalUnit: Nullable(Type.Union(['second', 'minute', 'hour', 'day', 'week', 'month'].map((u) => Type.Literal(u)))),
     funnelOrderType: Nullable(Type.Union([Type.Literal('ordered'), Type.Literal('strict'), Type.Literal('unordered')])),
-    funnelVizType: Nullable(Type.Union([Type.Literal('steps'), Type.Literal('time_to_convert')])),
-    // time_to_convert's funnelFromStep, funnelToStep and binCount are checked where they are read
-    // (planner/time-to-convert.ts): the steps view takes any value of theirs.
+    funnelVizType: Nullable(Type.Union([Type.Literal('steps'), Type.Literal('time_to_convert'), Type.Literal('trends')])),
+    // funnelFromStep, funnelToStep and binCount are checked where they are read (planner/
+    // time-to-convert.ts, funnel-trends.ts): the steps view takes any value of theirs.
+    // Events (or an action) that disqualify a try when they come between two of its steps.
+    exclusions: Nullable(Type.Array(FunnelExclusionSchema, { maxItems: 10 })),
     breakdownAttributionType: Nullable(Type.Union(['first_touch', 'last_touch', 'all_events', 'step'].map((u) => Type.Literal(u)))),
     breakdownAttributionValue: Nullable(Type.Integer({ minimum: 0 })),
   }, Loose)),

@@ -27,6 +27,14 @@ const POSTHOG_FIELDS: Record<ObjectName, string[]> = {
     'kind', 'version', 'id', 'name', 'custom_name', 'math', 'math_multiplier', 'math_property', 'math_property_type', 'math_property_revenue_currency',
     'math_hogql', 'math_group_type_index', 'properties', 'fixedProperties', 'optionalInFunnel',
   ],
+  FunnelExclusionEventsNode: [
+    'kind', 'version', 'event', 'name', 'custom_name', 'math', 'math_multiplier', 'math_property', 'math_property_type', 'math_property_revenue_currency',
+    'math_hogql', 'math_group_type_index', 'properties', 'fixedProperties', 'optionalInFunnel', 'limit', 'orderBy', 'funnelFromStep', 'funnelToStep',
+  ],
+  FunnelExclusionActionsNode: [
+    'kind', 'version', 'id', 'name', 'custom_name', 'math', 'math_multiplier', 'math_property', 'math_property_type', 'math_property_revenue_currency',
+    'math_hogql', 'math_group_type_index', 'properties', 'fixedProperties', 'optionalInFunnel', 'funnelFromStep', 'funnelToStep',
+  ],
   DateRange: ['date_from', 'date_to', 'explicitDate'],
   BreakdownFilter: ['breakdown_type', 'breakdown_limit', 'breakdown', 'breakdown_normalize_url', 'breakdowns', 'breakdown_group_type_index', 'breakdown_histogram_bin_count', 'breakdown_hide_other_aggregation'],
   // The same BreakdownFilter, as a funnel carries it.
@@ -77,6 +85,11 @@ const BASES: Record<string, Query> = {
 
 /** Where each object is walked: the kind it is tried in, its path there, what it needs to be whole. */
 const oneBreakdown = (q: Query) => { q.breakdownFilter = { breakdowns: [{ property: '$browser' }] }; };
+// A page view, a signup and a page view again, no "other" event from the first to the last.
+const withExclusion = (q: Query) => {
+  q.series = [pageview, signup, pageview];
+  q.funnelsFilter = { exclusions: [{ kind: 'EventsNode', event: 'other', funnelFromStep: 0, funnelToStep: 2 }] };
+};
 const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['TrendsQuery', 'TrendsQuery', ''], ['FunnelsQuery', 'FunnelsQuery', ''], ['RetentionQuery', 'RetentionQuery', ''],
   ['StickinessQuery', 'StickinessQuery', ''], ['LifecycleQuery', 'LifecycleQuery', ''],
@@ -84,6 +97,7 @@ const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['FunnelsBreakdownFilter', 'FunnelsQuery', 'breakdownFilter'], ['RetentionBreakdownFilter', 'RetentionQuery', 'breakdownFilter'], ['Breakdown', 'TrendsQuery', 'breakdownFilter.breakdowns.0', oneBreakdown],
   ['CompareFilter', 'TrendsQuery', 'compareFilter'], ['TrendsFilter', 'TrendsQuery', 'trendsFilter'], ['FunnelsFilter', 'FunnelsQuery', 'funnelsFilter'],
   ['RetentionFilter', 'RetentionQuery', 'retentionFilter'], ['RetentionEntity', 'RetentionQuery', 'retentionFilter.targetEntity'],
+  ['FunnelExclusionEventsNode', 'FunnelsQuery', 'funnelsFilter.exclusions.0', withExclusion],
   ['StickinessFilter', 'StickinessQuery', 'stickinessFilter'], ['LifecycleFilter', 'LifecycleQuery', 'lifecycleFilter'],
 ];
 
@@ -95,6 +109,8 @@ const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
 interface Sample { value?: unknown; base?: (q: Query) => void; only?: unknown }
 const withBreakdown = (q: Query) => { q.breakdownFilter = { breakdown: '$browser' }; };
 const byGroup = (q: Query) => { q.breakdownFilter = { breakdown_type: 'group', breakdown_group_type_index: 0, breakdown: 'industry' }; };
+// Time to convert over a page view, an "other" event and a signup (only person 2 does all three).
+const viewOtherSignup = (q: Query) => { q.series = [pageview, { kind: 'EventsNode', event: 'other' }, signup]; q.funnelsFilter = { funnelVizType: 'time_to_convert' }; };
 const sumOfAmount = (q: Query) => { (q.series as Query[])[0] = { ...pageview, math: 'sum', math_property: 'amount' }; };
 const SAMPLES: Record<string, Sample> = {
   'TrendsQuery kind': { only: 'TrendsQuery' },
@@ -115,6 +131,7 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery series': { value: [pageview, { kind: 'EventsNode', event: 'other' }] },
   'FunnelsQuery funnelsFilter': { value: { funnelWindowInterval: 1 } },
   'FunnelsQuery breakdownFilter': { value: { breakdown: '$browser' } },
+  'FunnelsQuery interval': { base: (q) => { q.funnelsFilter = { funnelVizType: 'trends' }; }, value: 'week' },
   'RetentionQuery kind': { only: 'RetentionQuery' },
   'RetentionQuery dateRange': { value: { date_from: '-3d' } },
   'RetentionQuery properties': { value: chrome },
@@ -176,6 +193,16 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery funnelsFilter.funnelVizType': { value: 'time_to_convert' },
   'FunnelsQuery funnelsFilter.funnelWindowInterval': { value: 1 },
   'FunnelsQuery funnelsFilter.funnelWindowIntervalUnit': { value: 'hour' },
+  'FunnelsQuery funnelsFilter.exclusions': { value: [{ kind: 'EventsNode', event: 'other', funnelFromStep: 0, funnelToStep: 1 }] },
+  'FunnelsQuery funnelsFilter.binCount': { base: (q) => { q.funnelsFilter = { funnelVizType: 'time_to_convert' }; }, value: 1 },
+  'FunnelsQuery funnelsFilter.funnelFromStep': { base: viewOtherSignup, value: 1 },
+  'FunnelsQuery funnelsFilter.funnelToStep': { base: viewOtherSignup, value: 1 },
+  'FunnelsQuery funnelsFilter.exclusions.0.kind': { only: 'EventsNode' },
+  'FunnelsQuery funnelsFilter.exclusions.0.event': { value: 'nothing' },
+  'FunnelsQuery funnelsFilter.exclusions.0.properties': { value: chrome },
+  'FunnelsQuery funnelsFilter.exclusions.0.fixedProperties': { value: chrome },
+  'FunnelsQuery funnelsFilter.exclusions.0.funnelFromStep': { value: 1 },
+  'FunnelsQuery funnelsFilter.exclusions.0.funnelToStep': { value: 1 },
   'StickinessQuery stickinessFilter.stickinessCriteria': { value: { operator: 'gte', value: 2 } },
   'RetentionQuery breakdownFilter.breakdown': { value: '$browser' },
   'RetentionQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
@@ -234,6 +261,7 @@ storePerSuite(s, async (opened) => {
     ev(1, '$pageview', '2024-06-15T09:00:00Z', { $browser: 'Chrome', amount: 2, other_amount: 20 }),
     ev(2, '$pageview', '2024-06-14T10:00:00Z', { $browser: 'Safari', amount: 3, $group_1: 'y' }),
     ev(2, 'other', '2024-06-14T10:30:00Z', { $browser: 'Safari' }),
+    ev(1, 'other', '2024-06-13T10:00:00Z', { $browser: 'Firefox' }),
     ev(2, 'signup', '2024-06-14T11:00:00Z', { $browser: 'Edge' }),
     ev(3, 'signup', '2024-06-13T10:00:00Z', { $browser: 'Chrome' }),
     ev(3, '$pageview', '2024-06-13T11:00:00Z', { $browser: 'Chrome', amount: 4 }),

@@ -8,6 +8,7 @@ import { COHORT_FILTER_TYPES } from '../../matching/index.js';
 import type { Cell, CellActors } from './cells.js';
 import { propertyContext, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { QueryError } from './errors.js';
+import { funnelTrendsActors } from './funnel-trends.js';
 import { funnelActors } from './funnels.js';
 import { lifecycleActors } from './lifecycle.js';
 import { leaves, pointer, propertiesSql, type Properties } from './properties.js';
@@ -21,11 +22,14 @@ export type ActorsResult = PagedRows;
 
 function cellOf(source: InsightActorsSource): Cell {
   if (source.kind === 'FunnelsActorsQuery') {
-    return { series: 0, day: null, breakdown: source.funnelStepBreakdown ?? null, previous: false, interval: null, status: null, funnelStep: source.funnelStep ?? null };
+    return {
+      series: 0, day: null, breakdown: source.funnelStepBreakdown ?? null, previous: false, interval: null, status: null, funnelStep: source.funnelStep ?? null,
+      funnelTrends: { entrance: source.funnelTrendsEntrancePeriodStart ?? null, dropOff: source.funnelTrendsDropOff ?? null },
+    };
   }
   return {
     series: source.series ?? 0, day: source.day ?? null, breakdown: source.breakdown ?? null, previous: source.compare === 'previous',
-    interval: source.interval ?? null, status: source.status ?? null, funnelStep: null,
+    interval: source.interval ?? null, status: source.status ?? null, funnelStep: null, funnelTrends: null,
   };
 }
 
@@ -51,6 +55,7 @@ function cellActors(source: InsightActorsSource, ctx: PlanContext): CellActors {
   switch (insight.kind) {
     case 'TrendsQuery': return trendsActors(insight, ctx, cell);
     case 'FunnelsQuery': {
+      if (insight.funnelsFilter?.funnelVizType === 'trends') return funnelTrendsActors(insight, ctx, cell);
       // An InsightActorsQuery names a funnel's step as a FunnelsActorsQuery does.
       return funnelActors(insight, ctx, { ...cell, funnelStep: source.funnelStep ?? null, breakdown: source.funnelStepBreakdown ?? cell.breakdown });
     }

@@ -16,6 +16,8 @@ export interface Cell {
   interval: number | null;
   status: string | null;
   funnelStep: number | null;
+  /** A funnel trends point: its entrance period's start and whether who dropped off (else who converted). */
+  funnelTrends: { entrance: string | null; dropOff: boolean | null } | null;
 }
 
 /**

@@ -7,11 +7,16 @@
 //   strict     next step: the person's very next event, which must match
 //   unordered  a try starts at any step event; it reaches as many distinct steps as have an
 //              event at or after it within the window
+// Exclusions (./funnel-exclusions.ts) disqualify tries as PostHog's funnels do: a try is
+// dropped when the first exclusion event after its step `from` comes before its step `to`
+// (or, without an event for that step, before step `from` plus the window; unordered:
+// after the try's start and before its last step). The person's other tries still count.
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
 import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
-import { isoWithOffset, resolveRange, type ResolvedRange } from './dates.js';
+import { isoWithOffset, resolveRange, type Interval, type ResolvedRange } from './dates.js';
+import { funnelExclusions, type Exclusion } from './funnel-exclusions.js';
 import { funnelSelect, seriesEvent, writtenOrNone, type FunnelBreakdownText } from './hogql-text.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
@@ -36,8 +41,17 @@ export interface TimeToConvertResult {
   average_conversion_time: number | null;
 }
 
+/** funnelVizType trends' answer (./funnel-trends.ts): a conversion rate per entrance period. */
+export interface FunnelTrendsItem {
+  count: number;
+  data: number[];
+  days: string[];
+  labels: string[];
+  breakdown_value?: string | number | string[];
+}
+
 export interface FunnelResult {
-  results: FunnelStep[] | FunnelStep[][] | TimeToConvertResult;
+  results: FunnelStep[] | FunnelStep[][] | TimeToConvertResult | FunnelTrendsItem[];
   dateFrom: string;
   dateTo: string;
 }
@@ -47,6 +61,7 @@ const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600
 const stepCol = (k: number) => raw(`s${k}`);
 const timeCol = (k: number) => raw(`t${k}`);
 const ordCol = (k: number) => raw(`n${k}`);
+const exclusionCol = (i: number) => raw(`x${i}`);
 
 function stepCondition(node: SeriesNode, ctx: PlanContext, index: number): Sql {
   return and(nodeWhere(node, ctx, `series.${index}`));
@@ -84,10 +99,14 @@ function strictChain(steps: number): Sql {
  * Ordered: a try per step-2 event, started at the latest step-1 event before it (the start
  * that leaves the most of the window), each later step the earliest matching event after
  * the previous one. Every chain of steps within the window is found this way, and there are
- * far fewer step-2 events than step-1 ones to start from (page views, say).
+ * far fewer step-2 events than step-1 ones to start from (page views, say). With
+ * `fromEntries`, a try per step-1 event instead: exclusions and the trends view's entrance
+ * periods judge each try by its own start.
  */
-function orderedChain(steps: number): Sql {
-  const ctes: Sql[] = [raw('c1 AS (SELECT a.pid, b.ts AS t0, a.ts AS t1 FROM st1 a ASOF JOIN st0 b ON a.pid = b.pid AND a.ts > b.ts)')];
+function orderedChain(steps: number, fromEntries: boolean): Sql {
+  const ctes: Sql[] = fromEntries
+    ? [raw('c0 AS (SELECT pid, ts AS t0 FROM st0)'), raw('c1 AS (SELECT a.pid, a.t0, b.ts AS t1 FROM c0 a ASOF LEFT JOIN st1 b ON a.pid = b.pid AND b.ts > a.t0)')]
+    : [raw('c1 AS (SELECT a.pid, b.ts AS t0, a.ts AS t1 FROM st1 a ASOF JOIN st0 b ON a.pid = b.pid AND a.ts > b.ts)')];
   for (let k = 2; k < steps; k++) {
     const carried = join(Array.from({ length: k }, (_, i) => sql`a.${timeCol(i)}`), ', ');
     ctes.push(sql`c${raw(String(k))} AS (SELECT a.pid, ${carried}, b.ts AS ${timeCol(k)} FROM c${raw(String(k - 1))} a ASOF LEFT JOIN st${raw(String(k))} b ON a.pid = b.pid AND b.ts > a.${timeCol(k - 1)})`);
@@ -108,14 +127,33 @@ export interface FunnelCtes {
   attributionStep: number;
 }
 
-export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
+export interface FunnelOptions {
+  /** The trends view's interval: an hourly view's range starts at the hour, others at the day. */
+  interval?: Interval;
+  /** Every try keeps its start (t0), each step-1 event starting one (the trends view). */
+  perEntry?: boolean;
+}
+
+/**
+ * Ordered and strict: whether the try (columns of `a`) is disqualified, from the first
+ * event of each exclusion after its step `from` (joined as x0, x1, …).
+ */
+function excludedSql(exclusions: Exclusion[], windowUs: number): Sql {
+  return or(exclusions.map((x, i) => {
+    const at = raw(`x${i}.ts`);
+    return sql`coalesce(${at} < coalesce(a.${timeCol(x.to)}, a.${timeCol(x.from)} + ${int(windowUs)}), FALSE)`;
+  }));
+}
+
+export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: FunnelOptions = {}): FunnelCtes {
   const f = query.funnelsFilter ?? {};
   const steps = query.series.length;
   if (steps < 2) throw new QueryError('A funnel needs at least two steps', 'series');
   refuseSeriesMath(query.series, 'funnels');
   const order = f.funnelOrderType ?? 'ordered';
   const windowUs = (f.funnelWindowInterval ?? 14) * UNIT_SECONDS[f.funnelWindowIntervalUnit ?? 'day'] * 1_000_000;
-  const range = resolveRange(query.dateRange, 'day', ctx);
+  const range = resolveRange(query.dateRange, options.interval === 'hour' ? 'hour' : 'day', ctx);
+  const exclusions = funnelExclusions(query, order);
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
   refuseNormalizedUrl(breakdown);
   // A cohort breakdown: a person in several cohorts goes through the funnel once in each.
@@ -123,16 +161,18 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   const attributionStep = f.breakdownAttributionValue ?? 0;
   if (attribution === 'step' && attributionStep >= steps) throw new QueryError('breakdownAttributionValue names no step', 'funnelsFilter.breakdownAttributionValue');
 
-  const persons = needsPersons(ctx, query.properties) || query.series.some((s) => nodeUsesPersons(s, ctx)) || breakdownUsesPersons(breakdown);
+  const persons = needsPersons(ctx, query.properties) || [...query.series, ...exclusions.map((x) => x.node)].some((s) => nodeUsesPersons(s, ctx)) || breakdownUsesPersons(breakdown);
   const conditions = query.series.map((node, k) => stepCondition(node, ctx, k));
+  const excluding = exclusions.map((x) => and(nodeWhere(x.node, ctx, x.attr)));
   const actor = actorOf(query);
   const cols: Sql[] = [sql`${actor.id} AS pid`, raw('epoch_us(e.timestamp) AS ts')];
   conditions.forEach((c, k) => cols.push(sql`coalesce(${c}, FALSE) AS ${stepCol(k)}`));
+  excluding.forEach((c, i) => cols.push(sql`coalesce(${c}, FALSE) AS ${exclusionCol(i)}`));
   // Several properties: their JSON list (each absent one as the null label), never null itself.
   if (breakdown) cols.push(sql`${breakdown.multiple ? breakdownValueSql(breakdown) : breakdown.text} AS bvr`);
   const where = [...scopeWhere(ctx, range.fromUs, range.toUs), ...queryPropertiesWhere(query.properties, ctx), ...actor.where];
   // Strict funnels number every event of the person; the others only the step events.
-  if (order !== 'strict') where.push(or(conditions));
+  if (order !== 'strict') where.push(or([...conditions, ...excluding]));
   const ctes: Sql[] = [sql`ev0 AS (SELECT ${join(cols, ', ')} FROM ${eventsFrom(persons)} WHERE ${and(where)})`];
 
   if (breakdown) {
@@ -140,7 +180,9 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
       ctes.push(sql`ev1 AS (SELECT * EXCLUDE (bvr), coalesce(bvr, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0)`);
       ctes.push(sql`top AS (SELECT bv FROM ev1 WHERE s0 GROUP BY bv ORDER BY count(DISTINCT pid) DESC, bv LIMIT ${int(breakdown.limit)})`);
     } else {
-      ctes.push(sql`pbv AS (SELECT pid, ${personValueSql(attribution, attributionStep)} AS bv FROM ev0 GROUP BY pid)`);
+      // A person's value comes from step events, never from an exclusion's.
+      const stepsOnly = exclusions.length > 0 ? sql` WHERE ${or(conditions.map((_, k) => stepCol(k)))}` : raw('');
+      ctes.push(sql`pbv AS (SELECT pid, ${personValueSql(attribution, attributionStep)} AS bv FROM ev0${stepsOnly} GROUP BY pid)`);
       ctes.push(sql`ev1 AS (SELECT ev0.* EXCLUDE (bvr), coalesce(pbv.bv, ${text(BREAKDOWN_NULL)}) AS bv FROM ev0 JOIN pbv USING (pid))`);
       ctes.push(sql`top AS (SELECT coalesce(bv, ${text(BREAKDOWN_NULL)}) AS bv FROM pbv GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${int(breakdown.limit)})`);
     }
@@ -151,7 +193,7 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   // A funnel is computed per person, or with all_events attribution per (person, value):
   // that pair then gets one key so every join below stays on one column.
   const key = breakdown && attribution === 'all_events' ? raw("e0.pid::VARCHAR || '|' || e0.bv") : raw('e0.pid');
-  const stepList = join(conditions.map((_, k) => stepCol(k)), ', ');
+  const stepList = join([...conditions.map((_, k) => stepCol(k)), ...excluding.map((_, i) => exclusionCol(i))], ', ');
   const value = breakdown ? raw(', bv') : raw('');
   if (order === 'strict') {
     // Strict funnels number the person's events; at one instant, earlier steps first.
@@ -162,6 +204,7 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
   }
   const numbered = order === 'strict' ? raw(', n') : raw('');
   for (let k = 0; k < steps; k++) ctes.push(sql`st${raw(String(k))} AS (SELECT pid, ts${numbered} FROM ord WHERE ${stepCol(k)})`);
+  excluding.forEach((_, i) => ctes.push(sql`sx${raw(String(i))} AS (SELECT pid, ts FROM ord WHERE ${exclusionCol(i)})`));
 
   if (order === 'unordered') {
     ctes.push(sql`anchors AS (SELECT pid, ts AS t FROM ord WHERE ${or(conditions.map((_, k) => stepCol(k)))})`);
@@ -172,15 +215,33 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
       from = sql`${from} ASOF LEFT JOIN st${raw(String(k))} ${j} ON a.pid = ${j}.pid AND ${j}.ts >= a.t`;
       hits.push(sql`CASE WHEN ${j}.ts - a.t <= ${int(windowUs)} THEN ${j}.ts END`);
     }
-    ctes.push(sql`hit AS (SELECT a.pid, list_sort(list_filter([${join(hits, ', ')}], x -> x IS NOT NULL)) AS times FROM ${from})`);
-    ctes.push(sql`tries AS (SELECT pid, len(times) AS steps, ${join(Array.from({ length: steps }, (_, k) => sql`times[${raw(String(k + 1))}] AS ${timeCol(k)}`), ', ')} FROM hit)`);
+    // Exclusions span the whole funnel here: from the try's start to its last step (every
+    // step found, in or out of the window) or, missing one, to the end of the window.
+    let excluded = raw('');
+    if (exclusions.length > 0) {
+      const found = join(Array.from({ length: steps }, (_, k) => raw(`j${k}.ts`)), ', ');
+      const end = sql`CASE WHEN ${and(Array.from({ length: steps }, (_, k) => sql`j${raw(String(k))}.ts IS NOT NULL`))} THEN greatest(${found}) ELSE a.t + ${int(windowUs)} END`;
+      exclusions.forEach((_, i) => { from = sql`${from} ASOF LEFT JOIN sx${raw(String(i))} x${raw(String(i))} ON a.pid = x${raw(String(i))}.pid AND x${raw(String(i))}.ts > a.t`; });
+      excluded = sql`, ${or(exclusions.map((_, i) => sql`coalesce(x${raw(String(i))}.ts < ${end}, FALSE)`))} AS excluded`;
+    }
+    ctes.push(sql`hit AS (SELECT a.pid, list_sort(list_filter([${join(hits, ', ')}], x -> x IS NOT NULL)) AS times${excluded} FROM ${from})`);
+    const kept = exclusions.length > 0 ? raw(' WHERE NOT excluded') : raw('');
+    ctes.push(sql`tries AS (SELECT pid, len(times) AS steps, ${join(Array.from({ length: steps }, (_, k) => sql`times[${raw(String(k + 1))}] AS ${timeCol(k)}`), ', ')} FROM hit${kept})`);
   } else {
-    ctes.push(order === 'strict' ? strictChain(steps) : orderedChain(steps));
+    const fromEntries = order === 'ordered' && (options.perEntry === true || exclusions.length > 0);
+    ctes.push(order === 'strict' ? strictChain(steps) : orderedChain(steps, fromEntries));
+    let last = raw(`c${steps - 1}`);
+    if (exclusions.length > 0) {
+      let from = sql`${last} a`;
+      exclusions.forEach((x, i) => { from = sql`${from} ASOF LEFT JOIN sx${raw(String(i))} x${raw(String(i))} ON a.pid = x${raw(String(i))}.pid AND x${raw(String(i))}.ts > a.${timeCol(x.from)}`; });
+      ctes.push(sql`kept AS (SELECT a.* FROM ${from} WHERE NOT (${excludedSql(exclusions, windowUs)}))`);
+      last = raw('kept');
+    }
     const reached = Array.from({ length: steps - 1 }, (_, i) => sql`coalesce(${timeCol(i + 1)} - t0 <= ${int(windowUs)}, FALSE)::INTEGER`);
     const times = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
-    const chained = sql`SELECT pid, 1 + ${join(reached, ' + ')} AS steps, ${times} FROM c${raw(String(steps - 1))}`;
-    // Ordered tries start at step 2; a person with a step-1 event has at least that.
-    const entered = order === 'strict' ? raw('') : sql` UNION ALL SELECT DISTINCT pid, 1 AS steps, ${join(Array.from({ length: steps }, () => raw('NULL')), ', ')} FROM st0`;
+    const chained = sql`SELECT pid, 1 + ${join(reached, ' + ')} AS steps, ${times} FROM ${last}`;
+    // Ordered tries from step 2 on: a person with a step-1 event has at least that.
+    const entered = order === 'strict' || fromEntries ? raw('') : sql` UNION ALL SELECT DISTINCT pid, 1 AS steps, ${join(Array.from({ length: steps }, () => raw('NULL')), ', ')} FROM st0`;
     ctes.push(sql`tries AS (${chained}${entered})`);
   }
 
@@ -209,6 +270,10 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext): FunnelCtes {
 export function funnelActors(query: FunnelsQuery, ctx: PlanContext, cell: Cell): CellActors {
   const steps = query.series.length;
   const k = cell.funnelStep;
+  const trends = cell.funnelTrends;
+  if (trends && (trends.entrance !== null || trends.dropOff !== null)) {
+    throw new QueryError('funnelTrendsEntrancePeriodStart and funnelTrendsDropOff name a point of the trends view (funnelVizType trends)', trends.entrance !== null ? 'source.funnelTrendsEntrancePeriodStart' : 'source.funnelTrendsDropOff');
+  }
   if (k === null) throw new QueryError('funnelStep is required: the step whose actors to list (negative: who dropped off there)', 'source.funnelStep');
   if (k === 0 || Math.abs(k) > steps || k === -1) throw new QueryError(`funnelStep must be 1 to ${steps}, or -2 to -${steps} for who dropped off there`, 'source.funnelStep');
   const { ctes, breakdown, allEvents } = funnelCtes(query, ctx);
@@ -238,8 +303,9 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
 
   return {
     statements: [statement],
-    // Funnels of persons are written out (step counts, per breakdown value); of groups, not yet.
-    hogql: query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => funnelSelect({
+    // Funnels of persons are written out (step counts, per breakdown value); of groups, and
+    // with exclusions, not yet.
+    hogql: query.aggregation_group_type_index != null || (query.funnelsFilter?.exclusions?.length ?? 0) > 0 ? undefined : writtenOrNone(() => funnelSelect({
       steps: query.series.map((node) => ({ event: seriesEvent(node), properties: [node.properties, node.fixedProperties] })),
       properties: query.properties, fromUs: range.fromUs, toUs: range.toUs, windowSeconds: windowUs / 1_000_000, valueSets: ctx.valueSets,
       order, breakdown: breakdown ? { breakdown, attribution, step: attributionStep } : null,

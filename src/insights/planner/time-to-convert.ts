@@ -13,7 +13,7 @@ import { funnelCtes, type FunnelResult } from './funnels.js';
 import { int, join, raw, sql } from './sql.js';
 
 /** Rounded to two decimals, ties to the even hundredth. */
-function roundHalfEven2(x: number): number {
+export function roundHalfEven2(x: number): number {
   const scaled = x * 100;
   const floor = Math.floor(scaled);
   const diff = scaled - floor;
