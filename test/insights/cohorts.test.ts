@@ -7,6 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResolvedCohort } from '../../src/insights/planner/properties.js';
+import type { ResolvedAction } from '../../src/insights/planner/actions.js';
 import { ev, person, PROJECT, run, storePerSuite, type TestStore } from './helpers.js';
 
 const s = suite('insights: cohort filters');
@@ -46,6 +47,10 @@ const COHORTS: Record<string, ResolvedCohort> = Object.fromEntries([
   dynamic(34, group('AND', behavioural('performed_event_sequence', 'login', { time_value: 30, time_interval: 'day', seq_event: 'pay', seq_event_type: 'events', seq_time_value: 1, seq_time_interval: 'hour' }))),
   dynamic(35, group('AND', behavioural('performed_event_sequence', 'login', { time_value: 30, time_interval: 'day', seq_event: 'pay', seq_event_type: 'events', seq_time_value: 3, seq_time_interval: 'hour' }))),
   dynamic(36, group('AND', behavioural('stopped_performing_event', 'login', { time_value: 7, time_interval: 'day', seq_time_value: 7, seq_time_interval: 'day' }))),
+  // The same on action 7 (its one step: the login event); a sequence from the action to payments.
+  dynamic(37, group('AND', behavioural('performed_event', '7', { event_type: 'actions', time_value: 7, time_interval: 'day' }))),
+  dynamic(38, group('AND', behavioural('stopped_performing_event', '7', { event_type: 'actions', time_value: 30, time_interval: 'day', seq_time_value: 7, seq_time_interval: 'day' }))),
+  dynamic(39, group('AND', behavioural('performed_event_sequence', '7', { event_type: 'actions', time_value: 30, time_interval: 'day', seq_event: 'pay', seq_event_type: 'events', seq_time_value: 1, seq_time_interval: 'hour' }))),
 ].map((c) => [String(c.id), c]));
 
 storePerSuite(s, async (opened) => {
@@ -68,11 +73,14 @@ storePerSuite(s, async (opened) => {
   });
 });
 
+const step = { event: null, properties: null, selector: null, tag_name: null, text: null, text_matching: null, href: null, href_matching: null, url: null, url_matching: null };
+const ACTIONS: Record<string, ResolvedAction> = { 7: { id: 7, name: 'Logged in', steps: [{ ...step, event: 'login' }] } };
+
 async function users(properties: unknown): Promise<number> {
   const r = await run(store, {
     kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], trendsFilter: { display: 'BoldNumber' },
     dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, properties,
-  }, { now: NOW, cohorts: COHORTS });
+  }, { now: NOW, cohorts: COHORTS, actions: ACTIONS });
   return (r.results as { aggregated_value: number }[])[0].aggregated_value;
 }
 
@@ -124,10 +132,17 @@ s('behavioural cohorts: stopped, restarted, regularly and in sequence, as PostHo
   assert.is(await users([cohortFilter(35)]), 2);
 });
 
+s('behavioural cohorts on an action: its steps match the events (performed, stopped, in sequence)', async () => {
+  // Logins in the last 7 days: users 1 and 3.
+  assert.is(await users([cohortFilter(37)]), 2);
+  assert.is(await users([cohortFilter(38)]), 1);
+  assert.is(await users([cohortFilter(39)]), 1);
+});
+
 s('behavioural kinds hedgerow does not compute, cohorts naming themselves and unknown cohorts are refused naming the field', async () => {
   const refusals = [
     // A regularly filter without its operator, periods and counts cannot be computed.
-    [23, /operator must be one of/, /values\.0\.operator$/], [24, /on actions/, /event_type$/],
+    [23, /operator must be one of/, /values\.0\.operator$/], [24, /Action 1 does not exist/, /values\.0\.key$/],
     [36, /must be shorter than time_value/, /values\.0\.seq_time_value$/],
     [14, /names itself/, null], [99, /Cohort 99 does not exist/, null],
   ] as const;

@@ -3,8 +3,8 @@
 // query runs. As PostHog's cohort query defines them: performed an event (at all, or in a
 // window), a number of times (gte, gt, lte, lt, exact), for the first time in the window,
 // stopped doing it, restarted doing it, did it regularly, did one event and then another
-// within a time; each with event property filters (sequences: none). Events only: a filter
-// on actions is refused naming its event_type.
+// within a time; each with event property filters (sequences: none). Each names an event, or
+// an action (event_type "actions", key its id) whose steps the events match.
 import { QueryError } from './errors.js';
 import type { PropertyFilter } from './property-filter.js';
 import { and, int, raw, sql, text, timestamp, type Sql } from './sql.js';
@@ -81,6 +81,8 @@ export interface BehaviourContext {
   nowMs: number;
   /** An event property filter over the events row `e` (planner/properties.ts filterSql). */
   eventFilter(filter: PropertyFilter, attr: string): Sql;
+  /** An action's condition over the events row `e`, by its id (an error naming attr when unknown). */
+  action(id: number, attr: string): Sql;
 }
 
 /** n units of time before nowMs, n and unit read from the filter's fields (both required). */
@@ -110,14 +112,20 @@ function countOperator(f: BehaviouralFilter, kind: string, attr: string): string
   return op;
 }
 
-/** An event name field (key or seq_event) naming events, not an action. */
-function eventOf(f: BehaviouralFilter, field: 'key' | 'seq_event', typeField: 'event_type' | 'seq_event_type', attr: string): string {
-  if ((f[typeField] ?? 'events') !== 'events') {
-    throw new QueryError(`Cohort behavioral filters on ${String(f[typeField])} are not computed by hedgerow: name an event`, `${attr}.${typeField}`);
-  }
+/** What key (or seq_event) names as a condition on the events row `e`: an event, or an action's steps by id. */
+function entityOf(f: BehaviouralFilter, field: 'key' | 'seq_event', typeField: 'event_type' | 'seq_event_type', ctx: BehaviourContext, attr: string): Sql {
+  const type = f[typeField] ?? 'events';
   const name = f[field];
+  if (type === 'actions') {
+    const id = Number(name);
+    if ((typeof name !== 'string' && typeof name !== 'number') || !Number.isSafeInteger(id) || id <= 0) {
+      throw new QueryError(`A behavioral cohort filter on actions names the action's id in ${field}`, `${attr}.${field}`);
+    }
+    return ctx.action(id, `${attr}.${field}`);
+  }
+  if (type !== 'events') throw new QueryError(`${typeField} must be events or actions`, `${attr}.${typeField}`);
   if (typeof name !== 'string') throw new QueryError(`A behavioral cohort filter names its event in ${field}`, `${attr}.${field}`);
-  return name;
+  return sql`e.event = ${text(name)}`;
 }
 
 const at = (ms: number): Sql => sql`${timestamp(ms * 1000)}`;
@@ -129,14 +137,14 @@ export function behaviouralPersons(f: BehaviouralFilter, ctx: BehaviourContext, 
   if (reads === undefined) {
     throw new QueryError(`Cohort behavioral filters "${kind}" are not computed by hedgerow (it computes ${Object.keys(KINDS).join(', ')})`, `${attr}.value`);
   }
-  const event = eventOf(f, 'key', 'event_type', attr);
+  const entity = entityOf(f, 'key', 'event_type', ctx, attr);
   for (const field of KIND_FIELDS) {
     if (!reads.includes(field) && f[field] !== undefined && f[field] !== null) {
       throw new QueryError(`${field} is not read by "${kind}" cohort filters`, `${attr}.${field}`);
     }
   }
   const now = ctx.nowMs;
-  const where: Sql[] = [sql`e.project = ${int(ctx.projectId)}`, sql`e.event = ${text(event)}`, sql`e.timestamp <= ${at(now)}`];
+  const where: Sql[] = [sql`e.project = ${int(ctx.projectId)}`, entity, sql`e.timestamp <= ${at(now)}`];
   const filters = f.event_filters ?? [];
   if (!Array.isArray(filters)) throw new QueryError('event_filters must be a list of event property filters', `${attr}.event_filters`);
   if (kind === 'performed_event_sequence' && filters.length > 0) {
@@ -150,7 +158,7 @@ export function behaviouralPersons(f: BehaviouralFilter, ctx: BehaviourContext, 
     case 'stopped_performing_event':
     case 'restarted_performing_event': return stoppedOrRestarted(f, kind, where, now, attr);
     case 'performed_event_regularly': return regularly(f, where, now, attr);
-    case 'performed_event_sequence': return sequence(f, event, ctx, now, attr);
+    case 'performed_event_sequence': return sequence(f, entity, ctx, now, attr);
     default: return performed(f, kind, where, ctx, attr);
   }
 }
@@ -215,15 +223,15 @@ function regularly(f: BehaviouralFilter, where: Sql[], now: number, attr: string
  * Sequence: in the last time_value time_interval the person did the event and then, later
  * but within seq_time_value seq_time_interval of it, seq_event.
  */
-function sequence(f: BehaviouralFilter, event: string, ctx: BehaviourContext, now: number, attr: string): Sql {
-  const then = eventOf(f, 'seq_event', 'seq_event_type', attr);
+function sequence(f: BehaviouralFilter, first: Sql, ctx: BehaviourContext, now: number, attr: string): Sql {
+  const then = entityOf(f, 'seq_event', 'seq_event_type', ctx, attr);
   const from = ago(f, 'time_value', now, attr);
   // The follow-up window as an interval DuckDB adds to the first event's time (months on the calendar).
   const n = wholeField(f, 'seq_time_value', 1, attr);
   const unit = String(f.seq_time_interval ?? 'day');
   if (!INTERVAL_UNITS.has(unit)) throw new QueryError(`seq_time_interval "${unit}" is not one of ${[...INTERVAL_UNITS].join(', ')}`, `${attr}.seq_time_interval`);
   const within = sql`${raw(`to_${unit}s`)}(${int(n)})`;
-  const of = (name: string) => sql`SELECT e.person_id, e.timestamp FROM events e WHERE e.project = ${int(ctx.projectId)} AND e.event = ${text(name)} AND e.timestamp > ${at(from)} AND e.timestamp <= ${at(now)}`;
-  return sql`SELECT DISTINCT a.person_id FROM (${of(event)}) a JOIN (${of(then)}) b
+  const of = (entity: Sql) => sql`SELECT e.person_id, e.timestamp FROM events e WHERE e.project = ${int(ctx.projectId)} AND ${entity} AND e.timestamp > ${at(from)} AND e.timestamp <= ${at(now)}`;
+  return sql`SELECT DISTINCT a.person_id FROM (${of(first)}) a JOIN (${of(then)}) b
 ON b.person_id = a.person_id AND b.timestamp > a.timestamp AND b.timestamp <= a.timestamp + ${within}`;
 }
