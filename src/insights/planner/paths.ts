@@ -109,7 +109,7 @@ function pointOf(point: string | null | undefined, both: boolean): string | null
 }
 
 /** The statement's CTEs up to `steps` (person, session, position, item, previous item, gap in µs). */
-export function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
+function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const filter: Filter = query.pathsFilter ?? {};
   const limit = filter.stepLimit || STEP_LIMIT_DEFAULT;
   const r = resolveRange(query.dateRange, 'day', ctx);
