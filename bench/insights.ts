@@ -189,6 +189,9 @@ const QUERIES: Record<string, object> = {
   '3-step funnel excluding $identify (30 days)': { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' }, funnelsFilter: { exclusions: [{ kind: 'EventsNode', event: '$identify', funnelFromStep: 0, funnelToStep: 2 }] } },
   'weekly retention (11 weeks)': { kind: 'RetentionQuery', retentionFilter: { period: 'Week', totalIntervals: 11, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } },
   'lifecycle (daily, 30 days)': { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], interval: 'day', dateRange: { date_from: '-30d' } },
+  // Paths: every person's events sorted and split into sessions (planner/paths.ts).
+  'paths ($pageview URLs, 7 days)': { kind: 'PathsQuery', dateRange: { date_from: '-7d' }, pathsFilter: { includeEventTypes: ['$pageview'] } },
+  'paths (all events, 30 days)': { kind: 'PathsQuery', dateRange: { date_from: '-30d' }, pathsFilter: {} },
   // The persons behind one number of the insights above (first page of 100, most events first where counted).
   'actors: DAU of one day': actors({ kind: 'InsightActorsQuery', source: { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], interval: 'day', dateRange: { date_from: '-90d' } }, day: daysAgo(5) }),
   'actors: funnel dropped at step 2': actors({ kind: 'FunnelsActorsQuery', source: { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'added_to_cart' }, { kind: 'EventsNode', event: 'purchase' }], dateRange: { date_from: '-30d' } }, funnelStep: -2 }),

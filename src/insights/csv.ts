@@ -60,6 +60,11 @@ export function resultTable(response: QueryResponse): Table {
       return funnelTable(response.results as FunnelStep[] | FunnelStep[][] | TimeToConvertResult);
     case 'RetentionQuery':
       return retentionTable(response.results as RetentionRow[]);
+    case 'PathsQuery': {
+      // One row per edge, its fields as columns (PostHog's exporter writes a list of objects so).
+      const columns = ['source', 'target', 'value', 'average_conversion_time'];
+      return { columns, rows: (response.results as Record<string, unknown>[]).map((link) => columns.map((c) => link[c])) };
+    }
     case 'EventsQuery':
     case 'ActorsQuery':
       return { columns: response.columns ?? [], rows: response.results as unknown[][] };

@@ -23,7 +23,8 @@ const refused = (...neutral: unknown[]): FieldRule => ({ use: 'refused', neutral
 export type ObjectName =
   | 'TrendsQuery' | 'FunnelsQuery' | 'RetentionQuery' | 'StickinessQuery' | 'LifecycleQuery'
   | 'EventsNode' | 'ActionsNode' | 'FunnelExclusionEventsNode' | 'FunnelExclusionActionsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
-  | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter';
+  | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter'
+  | 'PathsQuery' | 'PathsFilter' | 'PathCleaningFilter';
 
 /** InsightsQueryBase and Node: what every insight query has. */
 const INSIGHT_BASE: Record<string, FieldRule> = {
@@ -115,6 +116,36 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     lifecycleFilter: object('LifecycleFilter'),
     customAggregationTarget: refused(false),
   },
+  PathsQuery: {
+    ...INSIGHT_BASE,
+    // PostHog follows persons' paths whatever the group type; the actors of a group type are not listed yet.
+    aggregation_group_type_index: refused(),
+    pathsFilter: object('PathsFilter'),
+    // Paths before, after or between a funnel's steps: not done yet.
+    funnelPathsFilter: refused(),
+  },
+  PathsFilter: {
+    includeEventTypes: H,
+    startPoint: H,
+    endPoint: H,
+    stepLimit: H,
+    edgeLimit: H,
+    minEdgeWeight: H,
+    maxEdgeWeight: H,
+    excludeEvents: H,
+    pathGroupings: H,
+    localPathCleaningFilters: listOf('PathCleaningFilter'),
+    // The project's path cleaning rules: hedgerow's projects have none yet.
+    pathReplacements: refused(false),
+    pathsHogQLExpression: refused(''),
+    // Which path's persons to list (PathsActorsQuery): not done yet.
+    pathStartKey: refused(),
+    pathEndKey: refused(),
+    pathDropoffKey: refused(),
+    showFullUrls: P,
+  },
+  // Applied in list order; `order` is the editor's.
+  PathCleaningFilter: { regex: H, alias: H, order: P },
   EventsNode: {
     ...ENTITY_NODE,
     event: H,

@@ -17,6 +17,7 @@ import { matchingValues, valueSetKey, valueSetLookups, valueSetQuery, type Prope
 import { planRetention, type RetentionResult } from './planner/retention.js';
 import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
+import { planPaths, type PathsResult } from './planner/paths.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
 import { parseQuery, type AnalyticsQuery } from './schemas.js';
 import { parseHogQLExpressions, parseHogQLSelect, parseHogQLSources } from './hogql.js';
@@ -37,7 +38,7 @@ export interface RunContext {
   cohorts?: Record<string, ResolvedCohort>;
 }
 
-export type QueryResult = ActorsResult | TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | EventsQueryResult | HogQLQueryResult;
+export type QueryResult = ActorsResult | TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | PathsResult | EventsQueryResult | HogQLQueryResult;
 
 /** What a query's answer carries besides PostHog's own fields (api layer adds the cache ones). */
 export interface QueryResponse {
@@ -121,6 +122,7 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
     case 'RetentionQuery': return planRetention(query, ctx);
     case 'LifecycleQuery': return planLifecycle(query, ctx);
     case 'StickinessQuery': return planStickiness(query, ctx);
+    case 'PathsQuery': return planPaths(query, ctx);
     case 'EventsQuery': return planEventsQuery(query, ctx, await parseHogQLExpressions(query, hogql));
     case 'ActorsQuery': return planActors(query, ctx);
     case 'HogQLQuery': {

@@ -203,6 +203,29 @@ export const StickinessQuerySchema = Type.Object({
   }, Loose)),
 }, Loose);
 
+// Paths: which events are steps, where paths start or end, how items are cleaned and grouped,
+// and which edges are answered (planner/paths.ts).
+export const PATH_EVENT_TYPES = ['$pageview', '$screen', 'custom_event', 'hogql'] as const;
+
+export const PathsQuerySchema = Type.Object({
+  kind: Type.Literal('PathsQuery'),
+  dateRange: Nullable(DateRangeSchema),
+  properties: Properties,
+  filterTestAccounts: Nullable(Type.Boolean()),
+  pathsFilter: Nullable(Type.Object({
+    includeEventTypes: Nullable(Type.Array(Type.Union(PATH_EVENT_TYPES.map((t) => Type.Literal(t))))),
+    startPoint: Nullable(Type.String()),
+    endPoint: Nullable(Type.String()),
+    stepLimit: Nullable(Type.Integer({ minimum: 0, maximum: 1000 })),
+    edgeLimit: Nullable(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    minEdgeWeight: Nullable(Type.Integer({ minimum: 0 })),
+    maxEdgeWeight: Nullable(Type.Integer({ minimum: 0 })),
+    excludeEvents: Nullable(Type.Array(Type.String())),
+    pathGroupings: Nullable(Type.Array(Type.String())),
+    localPathCleaningFilters: Nullable(Type.Array(Type.Object({ regex: Type.String(), alias: Type.String() }, Loose))),
+  }, Loose)),
+}, Loose);
+
 export const EventsQuerySchema = Type.Object({
   kind: Type.Literal('EventsQuery'),
   select: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 100 }),
@@ -239,6 +262,7 @@ export type LifecycleQuery = Static<typeof LifecycleQuerySchema>;
 export type StickinessQuery = Static<typeof StickinessQuerySchema>;
 export type EventsQuery = Static<typeof EventsQuerySchema>;
 export type HogQLQuery = Static<typeof HogQLQuerySchema>;
+export type PathsQuery = Static<typeof PathsQuerySchema>;
 export type DateRange = Static<typeof DateRangeSchema>;
 export type RetentionEntityValue = Static<typeof RetentionEntity>;
 
@@ -246,7 +270,7 @@ export type RetentionEntityValue = Static<typeof RetentionEntity>;
 export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is RetentionEntityValue & { id: string | number } =>
   !!e && (e.type === 'actions' || e.kind === 'ActionsNode') && e.id !== null && e.id !== undefined;
 
-export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | EventsQuery | HogQLQuery | ActorsQuery;
+export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | PathsQuery | EventsQuery | HogQLQuery | ActorsQuery;
 // The insight queries an ActorsQuery may open the persons of.
 type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery;
 export type InsightActorsSource = InsightActorsSourceOf<InsightQuery, FunnelsQuery>;
@@ -262,6 +286,7 @@ const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: u
   ['RetentionQuery', TypeCompiler.Compile(RetentionQuerySchema)],
   ['LifecycleQuery', TypeCompiler.Compile(LifecycleQuerySchema)],
   ['StickinessQuery', TypeCompiler.Compile(StickinessQuerySchema)],
+  ['PathsQuery', TypeCompiler.Compile(PathsQuerySchema)],
   ['EventsQuery', TypeCompiler.Compile(EventsQuerySchema)],
   ['HogQLQuery', TypeCompiler.Compile(HogQLQuerySchema)],
 ]);

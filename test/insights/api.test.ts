@@ -297,4 +297,23 @@ a('a cohort filter counts the events of the cohort\'s persons, as the cohort is 
   assert.equal([gone.status, gone.body.detail, gone.body.attr], [400, `Cohort ${made.body.id} does not exist`, 'properties.0']);
 });
 
+a('a behavioural cohort on an action: the API resolves the action the cohort names; its steps decide the members', async () => {
+  const action = async (event: string) => (await api('POST', `/api/projects/${t.projectId}/actions/`, t.personalKey, { name: `Did ${event}`, steps: [{ event }] })).body.id as number;
+  const cohortOn = async (id: number) => (await api('POST', `/api/projects/${t.projectId}/cohorts/`, t.personalKey, {
+    name: `On action ${id}`, filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: id, type: 'behavioral', value: 'performed_event', event_type: 'actions', time_value: 30, time_interval: 'day' }] }] } },
+  })).body.id as number;
+  const viewers = await cohortOn(await action('$pageview'));
+  const nobody = await cohortOn(await action('never-sent'));
+  const count = async (properties: unknown[]) => {
+    const r = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...pageviews, properties, trendsFilter: { display: 'BoldNumber' } } });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results[0].aggregated_value as number;
+  };
+  const all = await count([]);
+  assert.ok(all > 0);
+  // Everyone who viewed a page is in the first cohort; nobody did the second's event.
+  assert.is(await count([{ key: 'id', type: 'cohort', value: viewers }]), all);
+  assert.is(await count([{ key: 'id', type: 'cohort', value: nobody }]), 0);
+});
+
 a.run();

@@ -2,11 +2,12 @@
 // properties meet its conditions now (nested cohorts too), a static cohort's are the persons
 // behind its distinct ids; `not_in` keeps everyone else. Behavioural cohorts are the persons
 // whose events meet them (performed, a number of times, for the first time, in a window, with
-// event filters); the kinds hedgerow does not compute and cohorts that name themselves are
-// refused naming the field.
+// event filters; stopped, restarted, regularly, in sequence); filters on actions, incomplete
+// filters and cohorts that name themselves are refused naming the field.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResolvedCohort } from '../../src/insights/planner/properties.js';
+import type { ResolvedAction } from '../../src/insights/planner/actions.js';
 import { ev, person, PROJECT, run, storePerSuite, type TestStore } from './helpers.js';
 
 const s = suite('insights: cohort filters');
@@ -36,6 +37,20 @@ const COHORTS: Record<string, ResolvedCohort> = Object.fromEntries([
   dynamic(22, group('AND', personFilter('plan', 'exact', 'pro'), behavioural('performed_event', 'purchase', { negation: true }))),
   dynamic(23, group('AND', behavioural('performed_event_regularly', '$pageview', { time_value: 3, time_interval: 'day' }))),
   dynamic(24, group('AND', behavioural('performed_event', '1', { event_type: 'actions' }))),
+  // Logins in the last 30 days but none in the last 7; before 14 days ago, none then until 3 days ago, and again since.
+  dynamic(30, group('AND', behavioural('stopped_performing_event', 'login', { time_value: 30, time_interval: 'day', seq_time_value: 7, seq_time_interval: 'day' }))),
+  dynamic(31, group('AND', behavioural('restarted_performing_event', 'login', { time_value: 14, time_interval: 'day', seq_time_value: 3, seq_time_interval: 'day' }))),
+  // Of the last three weeks, logged in in at least two; at least twice in at least one.
+  dynamic(32, group('AND', behavioural('performed_event_regularly', 'login', { operator: 'gte', operator_value: 1, time_value: 7, time_interval: 'day', total_periods: 3, min_periods: 2 }))),
+  dynamic(33, group('AND', behavioural('performed_event_regularly', 'login', { operator: 'gte', operator_value: 2, time_value: 7, time_interval: 'day', total_periods: 3, min_periods: 1 }))),
+  // In the last 30 days, a login then a payment within an hour; within three hours.
+  dynamic(34, group('AND', behavioural('performed_event_sequence', 'login', { time_value: 30, time_interval: 'day', seq_event: 'pay', seq_event_type: 'events', seq_time_value: 1, seq_time_interval: 'hour' }))),
+  dynamic(35, group('AND', behavioural('performed_event_sequence', 'login', { time_value: 30, time_interval: 'day', seq_event: 'pay', seq_event_type: 'events', seq_time_value: 3, seq_time_interval: 'hour' }))),
+  dynamic(36, group('AND', behavioural('stopped_performing_event', 'login', { time_value: 7, time_interval: 'day', seq_time_value: 7, seq_time_interval: 'day' }))),
+  // The same on action 7 (its one step: the login event); a sequence from the action to payments.
+  dynamic(37, group('AND', behavioural('performed_event', '7', { event_type: 'actions', time_value: 7, time_interval: 'day' }))),
+  dynamic(38, group('AND', behavioural('stopped_performing_event', '7', { event_type: 'actions', time_value: 30, time_interval: 'day', seq_time_value: 7, seq_time_interval: 'day' }))),
+  dynamic(39, group('AND', behavioural('performed_event_sequence', '7', { event_type: 'actions', time_value: 30, time_interval: 'day', seq_event: 'pay', seq_event_type: 'events', seq_time_value: 1, seq_time_interval: 'hour' }))),
 ].map((c) => [String(c.id), c]));
 
 storePerSuite(s, async (opened) => {
@@ -45,6 +60,9 @@ storePerSuite(s, async (opened) => {
       ...[1, 2, 3].map((n) => ev(n, '$pageview', '2024-06-03T10:00:00Z')),
       ev(1, '$pageview', '2024-06-08T10:00:00Z'), ev(1, '$pageview', '2024-05-01T10:00:00Z'),
       ev(3, 'purchase', '2024-06-09T10:00:00Z', { amount: 50 }),
+      ev(1, 'login', '2024-05-20T10:00:00Z'), ev(1, 'login', '2024-06-09T10:00:00Z'), ev(1, 'pay', '2024-06-09T10:30:00Z'),
+      ev(2, 'login', '2024-05-21T10:00:00Z'), ev(2, 'pay', '2024-05-30T09:00:00Z'), ev(2, 'login', '2024-05-30T10:00:00Z'),
+      ev(3, 'login', '2024-06-05T10:00:00Z'), ev(3, 'pay', '2024-06-05T12:00:00Z'), ev(3, 'login', '2024-06-09T10:00:00Z'),
     ],
     persons: [
       { project_id: PROJECT, id: person(1), created_at: '2024-01-01T00:00:00Z', properties: { plan: 'pro', email: 'a@corp.com', signed_up: '2024-01-15' } },
@@ -55,11 +73,14 @@ storePerSuite(s, async (opened) => {
   });
 });
 
+const step = { event: null, properties: null, selector: null, tag_name: null, text: null, text_matching: null, href: null, href_matching: null, url: null, url_matching: null };
+const ACTIONS: Record<string, ResolvedAction> = { 7: { id: 7, name: 'Logged in', steps: [{ ...step, event: 'login' }] } };
+
 async function users(properties: unknown): Promise<number> {
   const r = await run(store, {
     kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], trendsFilter: { display: 'BoldNumber' },
     dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, properties,
-  }, { now: NOW, cohorts: COHORTS });
+  }, { now: NOW, cohorts: COHORTS, actions: ACTIONS });
   return (r.results as { aggregated_value: number }[])[0].aggregated_value;
 }
 
@@ -94,9 +115,35 @@ s('behavioural cohorts: performed an event, in a window, a number of times, for 
   assert.is(await users([cohortFilter(22)]), 1);
 });
 
+s('behavioural cohorts: stopped, restarted, regularly and in sequence, as PostHog defines them', async () => {
+  // Every person viewed on June 3rd, so users() is the cohort's size. Now is June 10th 12:00.
+  // Stopped: logins in (May 11th, June 3rd 12:00] and none since: user-2 (user-1 logged in on June 9th; user-3 only since).
+  assert.is(await users([cohortFilter(30)]), 1);
+  assert.is(await users([cohortFilter(30, 'not_in')]), 2);
+  // Restarted: a login up to May 27th 12:00 (users 1 and 2), none then to June 7th 12:00 (user-2 on May 30th), one since: user-1.
+  assert.is(await users([cohortFilter(31)]), 1);
+  // Weeks ending June 10th, 3rd, May 27th (12:00): user-1 logs in the first (May 20th 10:00 is before the third's start),
+  // user-2 in the third and second, user-3 twice in the first.
+  assert.is(await users([cohortFilter(32)]), 1);
+  assert.is(await users([cohortFilter(33)]), 1);
+  assert.is(await users([cohortFilter(32), cohortFilter(33)]), 0);
+  // user-1 pays 30 minutes after a login; user-3 two hours after; user-2 pays before logging in.
+  assert.is(await users([cohortFilter(34)]), 1);
+  assert.is(await users([cohortFilter(35)]), 2);
+});
+
+s('behavioural cohorts on an action: its steps match the events (performed, stopped, in sequence)', async () => {
+  // Logins in the last 7 days: users 1 and 3.
+  assert.is(await users([cohortFilter(37)]), 2);
+  assert.is(await users([cohortFilter(38)]), 1);
+  assert.is(await users([cohortFilter(39)]), 1);
+});
+
 s('behavioural kinds hedgerow does not compute, cohorts naming themselves and unknown cohorts are refused naming the field', async () => {
   const refusals = [
-    [23, /behavioral filters "performed_event_regularly"/, /values\.0\.value$/], [24, /on actions/, /event_type$/],
+    // A regularly filter without its operator, periods and counts cannot be computed.
+    [23, /operator must be one of/, /values\.0\.operator$/], [24, /Action 1 does not exist/, /values\.0\.key$/],
+    [36, /must be shorter than time_value/, /values\.0\.seq_time_value$/],
     [14, /names itself/, null], [99, /Cohort 99 does not exist/, null],
   ] as const;
   for (const [id, message, attr] of refusals) {

@@ -64,6 +64,12 @@ const POSTHOG_FIELDS: Record<ObjectName, string[]> = {
   RetentionEntity: ['id', 'kind', 'name', 'type', 'order', 'uuid', 'custom_name', 'properties'],
   StickinessFilter: ['display', 'showLegend', 'legendPosition', 'showValuesOnSeries', 'showMultipleYAxes', 'hiddenLegendIndexes', 'stickinessCriteria', 'computedAs', 'resultCustomizationBy', 'resultCustomizations'],
   LifecycleFilter: ['showValuesOnSeries', 'showPercentagesOnSeries', 'toggledLifecycles', 'showLegend', 'legendPosition', 'stacked'],
+  PathsQuery: [...BASE, 'pathsFilter', 'funnelPathsFilter'],
+  PathsFilter: [
+    'edgeLimit', 'pathsHogQLExpression', 'includeEventTypes', 'startPoint', 'endPoint', 'pathGroupings', 'excludeEvents', 'stepLimit', 'pathReplacements',
+    'localPathCleaningFilters', 'minEdgeWeight', 'maxEdgeWeight', 'pathStartKey', 'pathEndKey', 'pathDropoffKey', 'showFullUrls',
+  ],
+  PathCleaningFilter: ['regex', 'alias', 'order'],
 };
 
 type Query = Record<string, unknown>;
@@ -81,6 +87,7 @@ const BASES: Record<string, Query> = {
   },
   StickinessQuery: { kind: 'StickinessQuery', series: [pageview], dateRange: range, interval: 'day' },
   LifecycleQuery: { kind: 'LifecycleQuery', series: [pageview], dateRange: range, interval: 'day' },
+  PathsQuery: { kind: 'PathsQuery', dateRange: { date_from: '-14d' }, pathsFilter: {} },
 };
 
 /** Where each object is walked: the kind it is tried in, its path there, what it needs to be whole. */
@@ -99,6 +106,8 @@ const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['RetentionFilter', 'RetentionQuery', 'retentionFilter'], ['RetentionEntity', 'RetentionQuery', 'retentionFilter.targetEntity'],
   ['FunnelExclusionEventsNode', 'FunnelsQuery', 'funnelsFilter.exclusions.0', withExclusion],
   ['StickinessFilter', 'StickinessQuery', 'stickinessFilter'], ['LifecycleFilter', 'LifecycleQuery', 'lifecycleFilter'],
+  ['PathsQuery', 'PathsQuery', ''], ['PathsFilter', 'PathsQuery', 'pathsFilter'],
+  ['PathCleaningFilter', 'PathsQuery', 'pathsFilter.localPathCleaningFilters.0', (q) => { q.pathsFilter = { localPathCleaningFilters: [{ regex: '/b', alias: '/x' }] }; }],
 ];
 
 /**
@@ -219,6 +228,22 @@ const SAMPLES: Record<string, Sample> = {
   'RetentionQuery retentionFilter.targetEntity.kind': { only: 'EventsNode' },
   'RetentionQuery retentionFilter.targetEntity.type': { only: 'events' },
   'RetentionQuery retentionFilter.targetEntity.properties': { value: chrome },
+  'PathsQuery kind': { only: 'PathsQuery' },
+  'PathsQuery dateRange': { value: { date_from: '-2d' } },
+  'PathsQuery properties': { value: chrome },
+  'PathsQuery filterTestAccounts': { value: true },
+  'PathsQuery pathsFilter.includeEventTypes': { value: ['$pageview'] },
+  'PathsQuery pathsFilter.startPoint': { value: '/b' },
+  'PathsQuery pathsFilter.endPoint': { value: '/b' },
+  'PathsQuery pathsFilter.stepLimit': { value: 2 },
+  'PathsQuery pathsFilter.edgeLimit': { value: 1 },
+  'PathsQuery pathsFilter.minEdgeWeight': { value: 2 },
+  'PathsQuery pathsFilter.maxEdgeWeight': { value: 1 },
+  'PathsQuery pathsFilter.excludeEvents': { base: (q) => { q.pathsFilter = { includeEventTypes: ['$pageview', 'custom_event'] }; }, value: ['click'] },
+  'PathsQuery pathsFilter.pathGroupings': { value: ['/b*'] },
+  'PathsQuery pathsFilter.localPathCleaningFilters': { value: [{ regex: '/b', alias: '/x' }] },
+  'PathsQuery pathsFilter.localPathCleaningFilters.0.regex': { value: '/c' },
+  'PathsQuery pathsFilter.localPathCleaningFilters.0.alias': { value: '/y' },
 };
 
 const NOW = '2024-06-15T12:00:00Z';
@@ -267,6 +292,11 @@ storePerSuite(s, async (opened) => {
     ev(3, '$pageview', '2024-06-13T11:00:00Z', { $browser: 'Chrome', amount: 4 }),
     ev(4, '$pageview', '2024-06-01T10:00:00Z', { $browser: 'Firefox', amount: 5 }),
     ev(4, '$pageview', '2024-06-15T08:00:00Z', { $browser: 'Firefox', amount: 6 }),
+    // Paths: persons 5 and 6 take /a → /b within minutes (5 on the 12th, then a click, a screen and /c).
+    ev(5, '$pageview', '2024-06-12T12:00:00Z', { $current_url: '/a' }), ev(5, '$pageview', '2024-06-12T12:01:00Z', { $current_url: '/b/' }),
+    ev(5, 'click', '2024-06-12T12:02:00Z'), ev(5, '$screen', '2024-06-12T12:03:00Z', { $screen_name: 'Home' }),
+    ev(5, '$pageview', '2024-06-12T12:04:00Z', { $current_url: '/c' }),
+    ev(6, '$pageview', '2024-06-14T13:00:00Z', { $browser: 'Chrome', $current_url: '/a' }), ev(6, '$pageview', '2024-06-14T13:05:00Z', { $browser: 'Chrome', $current_url: '/b' }),
   ], groups: [
     { project_id: PROJECT, type_index: 0, key: 'acme', created_at: '2024-01-01T00:00:00Z', properties: { industry: 'tech' } },
     { project_id: PROJECT, type_index: 1, key: 'x', created_at: '2024-01-01T00:00:00Z', properties: { industry: 'retail' } },

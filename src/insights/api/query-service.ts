@@ -123,6 +123,35 @@ export function cohortsOf(
 }
 
 /**
+ * The actions the cohorts' behavioural conditions name (event_type or seq_event_type
+ * "actions", by id), added to those the query names; one not found is left for the planner
+ * to refuse, naming the condition.
+ */
+export function withCohortActions(
+  store: ActionsTables, projectId: number, cohorts: Record<string, ResolvedCohort> | undefined, actions?: Record<string, ResolvedAction>,
+): Record<string, ResolvedAction> | undefined {
+  const ids: number[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) {
+      if (value.type === 'behavioral') {
+        if (value.event_type === 'actions') ids.push(Number(value.key));
+        if (value.seq_event_type === 'actions') ids.push(Number(value.seq_event));
+      }
+      if (Array.isArray(value.values)) walk(value.values);
+    }
+  };
+  for (const cohort of Object.values(cohorts ?? {})) walk(cohort.properties);
+  const out = { ...actions };
+  for (const id of ids) {
+    if (!Number.isSafeInteger(id) || id <= 0 || Object.hasOwn(out, id)) continue;
+    const action = actionById(store, projectId, id);
+    if (action && !action.deleted) out[id] = { id: action.id, name: action.name, steps: action.steps };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
  * The live actions the query names (its series, actionId, HogQL's matchesAction), as they are now; undefined when it names none.
  * They go with the query to where it runs, and into its cache key: an action whose steps
  * changed asks another question.
@@ -193,7 +222,8 @@ export function createQueryService(deps: QueryServiceDeps) {
       const actions = actionsOf(deps.store, project.id, query);
       const insight = query.kind === 'ActorsQuery' && query.source ? query.source.source : query;
       const testAccounts = 'filterTestAccounts' in insight && insight.filterTestAccounts ? project.test_account_filters ?? [] : [];
-      const context = runContext(project, now, actions, cohortsOf(deps.store, project.id, query, actions, testAccounts));
+      const cohorts = cohortsOf(deps.store, project.id, query, actions, testAccounts);
+      const context = runContext(project, now, withCohortActions(deps.store, project.id, cohorts, actions), cohorts);
       const key = cacheKey(query, project.id, context.timezone, context.weekStart, testAccounts.length ? testAccounts : undefined,
         context.actions || context.cohorts ? { actions: context.actions, cohorts: context.cohorts } : undefined);
       const entry = readCached(deps.store, key);

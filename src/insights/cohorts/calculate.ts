@@ -6,15 +6,16 @@
 // is_calculating: picked up at the next tick) and again once its last calculation is
 // `intervalMs` old. One at a time, as a HogQL count through the engine (embedded worker or
 // NATS replicas), reflecting every event logged when it started.
+import type { ActionsTables } from '../../actions/index.js';
 import type { FlagsTables, StoredCohort } from '../../flags/index.js';
 import { recordCohortCalculation } from '../../flags/index.js';
 import type { StateWrites } from '../../state/index.js';
 import type { InsightsEngine } from '../engine.js';
-import { cohortsOf } from '../api/query-service.js';
+import { cohortsOf, withCohortActions } from '../api/query-service.js';
 import { QueryError } from '../planner/errors.js';
 
 export interface CohortCalculationOptions {
-  store: FlagsTables;
+  store: FlagsTables & ActionsTables;
   writes: StateWrites;
   engine: InsightsEngine;
   now(): number;
@@ -41,7 +42,8 @@ export async function calculateCohort(opts: Pick<CohortCalculationOptions, 'stor
   const query = countQuery(cohort.id);
   let count: number | null = null;
   try {
-    const context = { projectId: cohort.project_id, timezone: 'UTC', weekStart: 0 as const, nowMs: startedAt, cohorts: cohortsOf(opts.store, cohort.project_id, query) };
+    const cohorts = cohortsOf(opts.store, cohort.project_id, query);
+    const context = { projectId: cohort.project_id, timezone: 'UTC', weekStart: 0 as const, nowMs: startedAt, cohorts, actions: withCohortActions(opts.store, cohort.project_id, cohorts) };
     const { response } = await opts.engine.run(query, context, signal, await opts.engine.position());
     count = Number((response.results as unknown[][])[0][0]);
   } catch (err) {

@@ -7,12 +7,13 @@
 // oldest person first; each is shown from the persons' own records.
 import type { ManagementAuth } from '../../access/index.js';
 import { errors } from '../../errors.js';
+import type { ActionsTables } from '../../actions/index.js';
 import { cohortById, type FlagsTables } from '../../flags/index.js';
 import { pageOf, pageWindow } from '../../http/paginate.js';
 import { json } from '../../http/reply.js';
 import type { Route } from '../../http/types.js';
 import { personByUuid, presentPerson, type PersonsTables } from '../../persons/index.js';
-import { cohortsOf } from '../api/query-service.js';
+import { cohortsOf, withCohortActions } from '../api/query-service.js';
 import { asApiErrors } from '../api/errors.js';
 import type { InsightsEngine } from '../engine.js';
 import { MAX_ROWS } from '../planner/hogql/compile.js';
@@ -20,7 +21,7 @@ import { toCsv } from '../csv.js';
 
 export interface MemberRoutesDeps {
   auth: ManagementAuth;
-  store: FlagsTables & PersonsTables;
+  store: FlagsTables & PersonsTables & ActionsTables;
   engine: InsightsEngine;
   now(): number;
 }
@@ -35,7 +36,8 @@ export function flatten(value: unknown, prefix: string, out: Map<string, unknown
 export function memberRoutes({ auth, store, engine, now }: MemberRoutesDeps): Route[] {
   async function memberIds(projectId: number, cohortId: number, limit: number, offset: number): Promise<string[]> {
     const query = { kind: 'HogQLQuery', query: `select id from persons where id in cohort ${cohortId} order by created_at, id limit ${limit} offset ${offset}` };
-    const context = { projectId, timezone: 'UTC', weekStart: 0 as const, nowMs: now(), cohorts: cohortsOf(store, projectId, query) };
+    const cohorts = cohortsOf(store, projectId, query);
+    const context = { projectId, timezone: 'UTC', weekStart: 0 as const, nowMs: now(), cohorts, actions: withCohortActions(store, projectId, cohorts) };
     const { response } = await asApiErrors(async () => engine.run(query, context, undefined, await engine.position()));
     return (response.results as [string][]).map(([id]) => id);
   }

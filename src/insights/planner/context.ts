@@ -2,7 +2,7 @@
 // the events scan (project, time range, event name, property filters) each query kind
 // starts from.
 import type { ActionsNode, SeriesNode } from '../schemas.js';
-import { actionPropertyLists, actionSql, type ResolvedAction } from './actions.js';
+import { actionPropertyLists, actionSql, actionUsesPersons, type ResolvedAction } from './actions.js';
 import type { TimeContext } from './dates.js';
 import { QueryError } from './errors.js';
 import { hogqlCondition, hogqlFiltersUsePersons, type HogQLExpressions, type HogQLRowContext } from './hogql-row.js';
@@ -28,7 +28,14 @@ export function hogqlFilters(ctx: HogQLRowContext): HogQLConditionOf {
 
 /** What property filters are planned with: the plan's value sets, cohorts and HogQL texts. */
 export function propertyContext(ctx: PlanContext): PropertyContext {
-  return { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts, hogql: hogqlFilters(ctx), nowMs: ctx.nowMs };
+  const props: PropertyContext = { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts, hogql: hogqlFilters(ctx), nowMs: ctx.nowMs };
+  props.action = (id, attr) => {
+    const action = queryAction(id, ctx, attr);
+    // Behavioural conditions scan events alone: steps reading the person are not computed there.
+    if (actionUsesPersons(action)) throw new QueryError(`Action ${id} reads person properties or cohorts: not computed in a behavioral cohort`, attr);
+    return actionSql(action, props, attr);
+  };
+  return props;
 }
 
 /** A row as the runner hands it to a plan: column name → plain JS value. */

@@ -114,6 +114,8 @@ export interface PropertyContext {
   hogql?: HogQLConditionOf;
   // What behavioural cohorts' time windows end at (absent: they are refused).
   nowMs?: number;
+  // An action's condition on the events row, by id, for behavioural cohorts (absent: refused).
+  action?: (id: number, attr: string) => Sql;
 }
 
 const VALUE_SET_OPERATORS = new Set([
@@ -243,7 +245,13 @@ function cohortSql(id: number, ctx: PropertyContext, attr: string, within: Reado
 
 function behaviourContext(ctx: PropertyContext, attr: string): BehaviourContext {
   if (ctx.nowMs === undefined) throw new QueryError('Behavioral cohorts are not computed here', attr);
-  return { projectId: ctx.projectId, nowMs: ctx.nowMs, eventFilter: (f, at) => filterSql({ ...f, type: 'event' }, ctx, at) };
+  return {
+    projectId: ctx.projectId, nowMs: ctx.nowMs, eventFilter: (f, at) => filterSql({ ...f, type: 'event' }, ctx, at),
+    action: (id, at) => {
+      if (ctx.action === undefined) throw new QueryError(`Action ${id} does not exist`, at);
+      return ctx.action(id, at);
+    },
+  };
 }
 
 // A cohort condition, turned around by `operator: not_in` or `negation` (no member is a match).

@@ -8,7 +8,7 @@ import { TOTAL_VALUE_DISPLAYS } from './trends.js';
 export function resolvedRangeAt(query: AnalyticsQuery, ctx: TimeContext): { date_from: string; date_to: string } | null {
   if (query.kind === 'EventsQuery' || query.kind === 'RetentionQuery' || query.kind === 'HogQLQuery' || query.kind === 'ActorsQuery') return null;
   if (query.dateRange?.date_from === 'all') return null;
-  let interval = query.kind === 'FunnelsQuery' ? 'day' : (query.interval ?? 'day');
+  let interval = query.kind === 'FunnelsQuery' || query.kind === 'PathsQuery' ? 'day' : (query.interval ?? 'day');
   if (query.kind === 'TrendsQuery' && TOTAL_VALUE_DISPLAYS.has(query.trendsFilter?.display ?? '')) interval = 'day';
   const range = resolveRange(query.dateRange, interval as 'day', ctx);
   return { date_from: isoWithOffset(range.fromLocal, range.segments), date_to: isoWithOffset(range.toLocal, range.segments) };
@@ -20,7 +20,7 @@ export function stalenessInterval(query: AnalyticsQuery): string | null {
   if (query.kind === 'FunnelsQuery' || query.kind === 'EventsQuery') return null;
   // Actors age as their insight.
   if (query.kind === 'ActorsQuery') return query.source ? stalenessInterval(query.source.source) : null;
-  // HogQL results age like a day-interval insight (PostHog's).
-  if (query.kind === 'HogQLQuery') return 'day';
+  // HogQL results and paths (no interval of their own) age like a day-interval insight (PostHog's).
+  if (query.kind === 'HogQLQuery' || query.kind === 'PathsQuery') return 'day';
   return query.interval ?? 'day';
 }

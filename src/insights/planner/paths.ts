@@ -1,0 +1,188 @@
+// PathsQuery → one statement: each person's events in the range become path items (a
+// pageview's URL, a screen's name, otherwise the event's name; cleaned and grouped), split
+// into sessions at a gap of 30 minutes or more, consecutive repeats folded into one, cut to
+// the start/end point and the step limit; every consecutive pair of a session's path is an
+// edge "i_source" → "i+1_target". PostHog's rules (posthog/hogql_queries/insights/paths/):
+// edges weigh the session paths that take them, ordered by weight, source, target, limited,
+// and only those reachable from a first step are answered.
+import { compileSafeRegex } from '../../matching/regex.js';
+import type { PathsQuery } from '../schemas.js';
+import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { isoWithOffset, resolveRange } from './dates.js';
+import { QueryError } from './errors.js';
+import { propertyText } from './properties.js';
+import { and, int, join, or, raw, sql, texts, type Sql } from './sql.js';
+
+export interface PathsLink {
+  source: string;
+  target: string;
+  value: number;
+  /** Mean time from the source step to the target step, in milliseconds. */
+  average_conversion_time: number;
+}
+
+export interface PathsResult {
+  results: PathsLink[];
+  dateFrom: string;
+  dateTo: string;
+}
+
+const STEP_LIMIT_DEFAULT = 5;
+const EDGE_LIMIT_DEFAULT = 50;
+/** A gap this long (µs) or longer between a person's events starts a new session path. */
+const SESSION_GAP_US = 30 * 60 * 1_000_000;
+
+type Filter = NonNullable<PathsQuery['pathsFilter']>;
+
+/** Whether an event type's path item is its own (PostHog's _should_query_event). */
+function itemOf(filter: Filter, type: string): boolean {
+  const include = filter.includeEventTypes ?? [];
+  if (include.length === 0) return !(filter.excludeEvents ?? []).includes(type);
+  return (include as string[]).includes(type);
+}
+
+// The event's path item before cleaning: URL (one trailing slash dropped) for pageviews,
+// screen name for screens, else the event's name; '' when absent.
+function rawItem(filter: Filter): Sql {
+  let item: Sql = raw('e.event');
+  if (itemOf(filter, '$pageview')) {
+    item = sql`CASE WHEN e.event = ${'$pageview'} THEN regexp_replace(coalesce(${propertyText('event', '$current_url')}, ''), '(.)/$', '\\1') ELSE ${item} END`;
+  }
+  if (itemOf(filter, '$screen')) item = sql`CASE WHEN e.event = ${'$screen'} THEN ${propertyText('event', '$screen_name')} ELSE ${item} END`;
+  return sql`coalesce(${item}, '')`;
+}
+
+/** Cleaning rules in order (regex → alias, every match), then the first grouping that matches. */
+function cleanedItem(filter: Filter, item: Sql): Sql {
+  (filter.localPathCleaningFilters ?? []).forEach((rule, i) => {
+    if (compileSafeRegex(rule.regex) === undefined) {
+      throw new QueryError(`Invalid path cleaning regex ${JSON.stringify(rule.regex)}`, `pathsFilter.localPathCleaningFilters.${i}.regex`);
+    }
+    item = sql`regexp_replace(${item}, ${rule.regex}, ${rule.alias}, 'g')`;
+  });
+  const groupings = filter.pathGroupings ?? [];
+  if (groupings.length === 0) return item;
+  // A grouping is literal text but for "*", which stands for anything; matched anywhere in the item.
+  const whens = groupings.map((g) => sql`WHEN regexp_matches(${item}, ${g.split('*').map(escapeRegex).join('.*')}) THEN ${g}`);
+  return sql`CASE ${join(whens, ' ')} ELSE ${item} END`;
+}
+
+const escapeRegex = (s: string): string => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+
+/** Which events are path steps: the event types asked for (all when none). */
+function eventTypeWhere(filter: Filter): Sql[] {
+  const include = filter.includeEventTypes ?? [];
+  const types: Sql[] = [];
+  if (include.includes('$pageview')) types.push(sql`e.event = ${'$pageview'}`);
+  if (include.includes('$screen')) types.push(sql`e.event = ${'$screen'}`);
+  if (include.includes('custom_event')) types.push(sql`NOT starts_with(e.event, ${'$'})`);
+  return types.length > 0 ? [or(types)] : [];
+}
+
+/**
+ * Which of a session's compacted steps (idx 1..n) are kept and at what position: from the
+ * start point on, up to the end point (its first occurrence after the start), the first
+ * stepLimit of them (with an end point only: the last ones). With both points a path longer
+ * than the limit keeps its first and last limit/2 steps around one "..." step.
+ */
+function cut(filter: Filter, limit: number): { keep: Sql; pos: Sql; item: Sql } {
+  const { startPoint, endPoint } = filter;
+  if (startPoint && endPoint) {
+    const h = Math.floor(limit / 2);
+    const f = raw('(idx - s + 1)');
+    const len = raw('(t - s + 1)');
+    return {
+      keep: sql`s IS NOT NULL AND t IS NOT NULL AND idx BETWEEN s AND t AND (${len} <= ${int(limit)} OR ${f} <= ${int(h + 1)} OR ${f} > ${len} - ${int(h)})`,
+      pos: sql`CASE WHEN ${len} <= ${int(limit)} OR ${f} <= ${int(h + 1)} THEN ${f} ELSE ${f} - ${len} + ${int(2 * h + 1)} END`,
+      item: sql`CASE WHEN ${len} > ${int(limit)} AND ${f} = ${int(h + 1)} THEN '...' ELSE item END`,
+    };
+  }
+  if (startPoint) return { keep: sql`s IS NOT NULL AND idx >= s AND idx < s + ${int(limit)}`, pos: raw('idx - s + 1'), item: raw('item') };
+  if (endPoint) return { keep: sql`t IS NOT NULL AND idx <= t AND idx > t - ${int(limit)}`, pos: sql`idx - greatest(t - ${int(limit)}, 0)`, item: raw('item') };
+  return { keep: sql`idx <= ${int(limit)}`, pos: raw('idx'), item: raw('item') };
+}
+
+/** A single point loses one trailing slash, as URLs do; with both points each is taken as given. */
+function pointOf(point: string | null | undefined, both: boolean): string | null {
+  if (!point) return null;
+  return !both && point.length > 1 && point.endsWith('/') ? point.slice(0, -1) : point;
+}
+
+/** The statement's CTEs up to `steps` (person, session, position, item, previous item, gap in µs). */
+function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
+  const filter: Filter = query.pathsFilter ?? {};
+  const limit = filter.stepLimit || STEP_LIMIT_DEFAULT;
+  const r = resolveRange(query.dateRange, 'day', ctx);
+  const persons = needsPersons(ctx, query.properties);
+  const both = !!filter.startPoint && !!filter.endPoint;
+  const start = pointOf(filter.startPoint, both);
+  const end = pointOf(filter.endPoint, both);
+  const excluded = (filter.includeEventTypes ?? []).length > 0 ? filter.excludeEvents ?? [] : [];
+  const { keep, pos, item } = cut(filter, limit);
+  const startIdx = start === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${start}) OVER session`;
+  const endIdx = end === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${end} AND idx >= coalesce(s, 1)) OVER session`;
+  return sql`raw_items AS (
+  SELECT e.person_id AS pid, e.timestamp AS ts, e.uuid AS id, ${rawItem(filter)} AS item0
+  FROM ${eventsFrom(persons)}
+  WHERE ${and([...scopeWhere(ctx, r.fromUs, r.toUs), ...queryPropertiesWhere(query.properties, ctx), ...eventTypeWhere(filter)])}
+), items AS (
+  SELECT pid, ts, id, ${cleanedItem(filter, raw('item0'))} AS item FROM raw_items
+), gaps AS (
+  SELECT pid, ts, id, item,
+    CASE WHEN epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY pid ORDER BY ts, id) >= ${int(SESSION_GAP_US)} THEN 1 ELSE 0 END AS new_session
+  FROM items ${excluded.length > 0 ? sql`WHERE NOT list_contains(${texts(excluded)}, item)` : raw('')}
+), sessions AS (
+  SELECT *, sum(new_session) OVER (PARTITION BY pid ORDER BY ts, id ROWS UNBOUNDED PRECEDING) AS sid FROM gaps
+), compact AS (
+  SELECT pid, sid, ts, id, item FROM (
+    SELECT *, lead(item) OVER (PARTITION BY pid, sid ORDER BY ts, id) AS next_item FROM sessions
+  ) WHERE item <> coalesce(next_item, '')
+), numbered AS (
+  SELECT *, row_number() OVER (PARTITION BY pid, sid ORDER BY ts, id) AS idx FROM compact
+), started AS (
+  SELECT *, ${startIdx} AS s FROM numbered WINDOW session AS (PARTITION BY pid, sid)
+), pointed AS (
+  SELECT *, ${endIdx} AS t FROM started WINDOW session AS (PARTITION BY pid, sid)
+), limited AS (
+  SELECT pid, sid, ts, ${pos} AS pos, ${item} AS item FROM pointed WHERE ${keep}
+), steps AS (
+  SELECT pid, sid, pos, item, lag(item) OVER w AS prev, epoch_us(ts) - lag(epoch_us(ts)) OVER w AS gap_us
+  FROM limited WINDOW w AS (PARTITION BY pid, sid ORDER BY pos)
+)`;
+}
+
+/** Only edges reachable from a first step (1_…) through the answered edges, as PostHog keeps. */
+function reachable(links: PathsLink[]): PathsLink[] {
+  const next = new Map<string, string[]>();
+  const stack: string[] = [];
+  for (const l of links) {
+    next.set(l.source, [...(next.get(l.source) ?? []), l.target]);
+    if (l.source.startsWith('1_')) stack.push(l.source);
+  }
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    seen.add(node);
+    for (const target of next.get(node) ?? []) if (!seen.has(target)) stack.push(target);
+  }
+  return links.filter((l) => seen.has(l.source));
+}
+
+export function planPaths(query: PathsQuery, ctx: PlanContext): Plan<PathsResult> {
+  const filter: Filter = query.pathsFilter ?? {};
+  const weights: Sql[] = [];
+  if (filter.minEdgeWeight) weights.push(sql`count(*) >= ${int(filter.minEdgeWeight)}`);
+  if (filter.maxEdgeWeight) weights.push(sql`count(*) <= ${int(filter.maxEdgeWeight)}`);
+  const r = resolveRange(query.dateRange, 'day', ctx);
+  const statement = sql`WITH ${pathStepsSql(query, ctx)}
+SELECT (pos - 1)::VARCHAR || '_' || prev AS source, pos::VARCHAR || '_' || item AS target, count(*) AS value, avg(gap_us) / 1000.0 AS ms
+FROM steps WHERE pos > 1 GROUP BY source, target ${weights.length > 0 ? sql`HAVING ${and(weights)}` : raw('')}
+ORDER BY value DESC, source, target LIMIT ${int(filter.edgeLimit || EDGE_LIMIT_DEFAULT)}`;
+  return {
+    statements: [statement],
+    shape([rows]) {
+      const links = rows.map((row) => ({ source: String(row.source), target: String(row.target), value: toNumber(row.value), average_conversion_time: toNumber(row.ms) }));
+      return { results: reachable(links), dateFrom: isoWithOffset(r.fromLocal, r.segments), dateTo: isoWithOffset(r.toLocal, r.segments) };
+    },
+  };
+}
