@@ -239,7 +239,8 @@ export function fastParse(kind: FastParseKind, source: string): string | null {
     if (p.peek().kind !== 'eof') return null;
     return JSON.stringify(read.node);
   } catch (err) {
-    if (err === BAIL) return null;
+    // A text nested past the stack (`not not not …` without parentheses, which the nesting bound does not count) goes to the WASM parser too.
+    if (err === BAIL || err instanceof RangeError) return null;
     throw err;
   }
 }
