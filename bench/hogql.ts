@@ -8,6 +8,8 @@
 // Also parse + compile of a typical query alone, many times (the parser warm).
 // And where a new text's parse time goes: the parser's start in a thread of its own (the
 // parse pool, lazy against warmed), and per call in a warm parser by the text's size.
+// And a new text's parse + compile by the fast parser (src/hogql/parser/) against the WASM
+// parser (warm, in this thread), alternating, in the same run.
 //   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--parse-only] [--record]
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,7 +76,7 @@ const TYPICAL = "select event, properties.$browser as browser, count() as c, uni
 async function parserCosts(): Promise<void> {
   const { createHogQLParsePool } = await import('../src/hogql/index.js');
   const fresh = (i: number) => TYPICAL.replace('c > 10', `c > ${500 + i}`);
-  say('Where a new text\'s parse goes (ms):');
+  say('Where a new text\'s parse goes (ms), through the pool\'s parse (the fast parser first: a text it reads never reaches the pool\'s thread, so the lazy pool starts no thread here):');
   say('');
   say('| step | ms |');
   say('|---|---:|');
@@ -124,6 +126,7 @@ async function main(): Promise<void> {
     say(`Node ${process.version}; load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     await parserCosts();
     await parseAndCompile();
+    await fastAgainstWasm();
     say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     record('HogQL parse costs');
     return;
@@ -206,6 +209,7 @@ async function main(): Promise<void> {
     say(`| ${pair.name} | ${fmt(hp50)} | ${fmt(hp95)} | ${fmt(op50)} | ${fmt(op95)} | ${(hp50 / op50).toFixed(2)} |`);
   }
   await parseAndCompile();
+  await fastAgainstWasm();
   say(`Load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   await db.close();
   if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
@@ -246,6 +250,56 @@ async function parseAndCompile(): Promise<void> {
   }
   say('');
   say(`Parse + compile of a typical query (${typical.length} characters), mean of ${n}: parse of a text of a new shape ${(renamed / n).toFixed(2)} ms, of a new text of a known shape (another constant) ${(cold / n).toFixed(2)} ms, of a text parsed before ${(parse / n).toFixed(3)} ms (cached), compile ${(compile / n).toFixed(3)} ms`);
+}
+
+// A new text's parse + compile: the fast parser against the WASM parser, each text made new by
+// renaming an alias (no cache in either), alternating, mean per text.
+async function fastAgainstWasm(): Promise<void> {
+  const { fastParse } = await import('../src/hogql/index.js');
+  const wasm = await (await import('@posthog/hogql-parser')).default();
+  const texts: [string, string][] = [
+    ['select 1 as x', 'select 1 as x'],
+    ['count by event', 'select event as x, count() from events group by event'],
+    [`the typical query (${TYPICAL.length} characters)`, TYPICAL.replace(' as c,', ' as x, count() as c,')],
+    ['a join with a subquery', "select e.event as x, p.email from events e left join (select id, properties.email as email from persons) p on p.id = e.person_id where e.event in ('a', 'b') and e.timestamp > now() - interval 30 day limit 10"],
+    ['a CTE, CASE and a union', "with recent as (select distinct_id, event from events where timestamp > now() - interval 7 day) select case when event = '$pageview' then 'view' else 'other' end as x, count() from recent group by 1 union all select 'total', count() from events"],
+  ];
+  const n = 100;
+  const compile = (ast: unknown, text: string) => compileHogQL(ast as Parameters<typeof compileHogQL>[0], text, { projectId: 1, timezone: 'UTC', weekStart: 0, values: {}, variables: {}, filters: null });
+  // Warm both (the engine's compilation of each parser's code, ANTLR's prediction tables).
+  for (let i = 0; i < 20; i++) {
+    for (const [, text] of texts) {
+      compile(JSON.parse(wasm.parseSelect(text.replace(' as x', ` as w${i}`), false)), text);
+      compile(JSON.parse(fastParse('select', text.replace(' as x', ` as w${i}`))!), text);
+    }
+  }
+  say('');
+  say(`A new text's parse + compile, fast parser against the WASM parser (warm, this thread), alternating, mean of ${n} texts each (ms)`);
+  say('');
+  say('| text | fast parse | fast parse + compile | WASM parse | WASM parse + compile | WASM ÷ fast (parse + compile) |');
+  say('|---|---:|---:|---:|---:|---:|');
+  for (const [name, text] of texts) {
+    let fastParseMs = 0;
+    let fastTotal = 0;
+    let wasmParseMs = 0;
+    let wasmTotal = 0;
+    for (let i = 0; i < n; i++) {
+      const fresh = text.replace(' as x', ` as x${i}`);
+      let t0 = performance.now();
+      const json = fastParse('select', fresh);
+      if (json === null) throw new Error(`the fast parser left ${name} to the WASM parser`);
+      const fastAst = JSON.parse(json);
+      fastParseMs += ms(t0);
+      compile(fastAst, fresh);
+      fastTotal += ms(t0);
+      t0 = performance.now();
+      const wasmAst = JSON.parse(wasm.parseSelect(fresh, false));
+      wasmParseMs += ms(t0);
+      compile(wasmAst, fresh);
+      wasmTotal += ms(t0);
+    }
+    say(`| ${name} | ${(fastParseMs / n).toFixed(3)} | ${(fastTotal / n).toFixed(3)} | ${(wasmParseMs / n).toFixed(2)} | ${(wasmTotal / n).toFixed(2)} | ${(wasmTotal / fastTotal).toFixed(1)} |`);
+  }
 }
 
 await main();

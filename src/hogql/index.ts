@@ -4,3 +4,4 @@
 export { checkSource, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH, nestingDepth, SourceLimitError } from './source-bounds.js';
 export { createHogQLParsePool, PARSE_DEADLINE_MS, type HogQLParseKind, type HogQLParsePool, type HogQLParseTasks } from './parse-pool.js';
 export { literalShape, treeWithLiterals, type Literal, type Shape } from './literals.js';
+export { fastParse, type FastParseKind } from './parser/index.js';

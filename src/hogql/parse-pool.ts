@@ -4,6 +4,7 @@
 // answering other queries meanwhile. Sources are bounded before (./source-bounds.ts): the
 // deadline is for slow paths the bounds do not foresee.
 import type { Task, WorkerPool } from '../pools/index.js';
+import { fastParse } from './parser/index.js';
 
 export type HogQLParseTasks = {
   // The parser's JSON: an expression's AST, or {error, message}.
@@ -20,6 +21,7 @@ export const PARSE_DEADLINE_MS = 10_000;
 const WORKER = new URL('../../workers/hogql-parse.js', import.meta.url);
 
 export interface HogQLParsePool {
+  /** The fast parser's JSON (./parser/, in the caller's thread) where it reads the text, else the WASM parser's, in the pool's thread. */
   parse(kind: HogQLParseKind, source: string): Promise<string>;
   /**
    * Starts the parser's thread now and parses typical texts there, in the background: the
@@ -47,7 +49,7 @@ export function createHogQLParsePool(): HogQLParsePool {
     deadlines: { expr: PARSE_DEADLINE_MS, orderExpr: PARSE_DEADLINE_MS, select: PARSE_DEADLINE_MS }, resourceLimits: { maxOldGenerationSizeMb: 256 },
   })));
   return {
-    parse: async (kind, source) => (await started()).run(kind, source),
+    parse: async (kind, source) => fastParse(kind, source) ?? (await started()).run(kind, source),
     warm() {
       void (async () => {
         for (const [kind, source] of WARM_UP) await (await started()).run(kind, source);

@@ -5,7 +5,7 @@
 // stuck parse is stopped at a deadline (docs/decisions/0039); without one (tests, tools) in
 // this thread. Every expression must reach the end of its text: trailing text is refused in
 // orderBy as the parser refuses it in select and where.
-import { checkSource, literalShape, PARSE_DEADLINE_MS, SourceLimitError, treeWithLiterals, type HogQLParseKind, type HogQLParsePool, type Literal } from '../hogql/index.js';
+import { checkSource, fastParse, literalShape, PARSE_DEADLINE_MS, SourceLimitError, treeWithLiterals, type HogQLParseKind, type HogQLParsePool, type Literal } from '../hogql/index.js';
 import { TaskDeadlineError } from '../pools/index.js';
 import type { HogExpr, ParsedEventsQuery } from './planner/hogql-types.js';
 import type { HogNode } from './planner/hogql/expr.js';
@@ -14,14 +14,17 @@ import type { EventsQuery } from './schemas.js';
 
 type Parse = (kind: HogQLParseKind, source: string) => Promise<string>;
 
-let local: Promise<Parse> | null = null;
+let wasm: Promise<Parse> | null = null;
 
-// The parser in this thread, for callers without a pool; its 1.2 MB module is loaded then,
-// not by every thread that can run a query.
-function localParse(): Promise<Parse> {
-  local ??= import('@posthog/hogql-parser').then((m) => m.default()).then((p) => async (kind: HogQLParseKind, source: string) =>
-    kind === 'expr' ? p.parseExpr(source, true) : kind === 'select' ? p.parseSelect(source, false) : p.parseOrderExpr(source, false));
-  return local;
+// The parser in this thread, for callers without a pool: the fast parser (src/hogql/parser/),
+// else the WASM parser, whose 1.2 MB module is loaded at the first text the fast one leaves
+// to it, not by every thread that can run a query.
+async function localParse(kind: HogQLParseKind, source: string): Promise<string> {
+  const json = fastParse(kind, source);
+  if (json !== null) return json;
+  wasm ??= import('@posthog/hogql-parser').then((m) => m.default()).then((p) => async (k: HogQLParseKind, text: string) =>
+    k === 'expr' ? p.parseExpr(text, true) : k === 'select' ? p.parseSelect(text, false) : p.parseOrderExpr(text, false));
+  return (await wasm)(kind, source);
 }
 
 interface ParseFailure {
@@ -59,16 +62,20 @@ async function cachedParse(parse: Parse, kind: HogQLParseKind, source: string): 
   let json = PARSED.get(key);
   if (json === undefined) {
     json = await parse(kind, source);
-    if (source.length <= PARSED_MAX_TEXT) {
-      PARSED.set(key, json);
-      if (PARSED.size > PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
-    }
+    remember(key, source, json);
   } else {
     // Most recently used last: the oldest entry is the first to go.
     PARSED.delete(key);
     PARSED.set(key, json);
   }
   return json;
+}
+
+function remember(key: string, source: string, json: string): void {
+  if (source.length <= PARSED_MAX_TEXT) {
+    PARSED.set(key, json);
+    if (PARSED.size > PARSED_MAX) PARSED.delete(PARSED.keys().next().value as string);
+  }
 }
 
 // Shapes (../hogql/literals.ts) whose tree cannot serve their texts, and literals' constants.
@@ -89,12 +96,20 @@ async function literalConstants(parse: Parse, literals: readonly Literal[]): Pro
 }
 
 /**
- * A HogQLQuery's parse: from the cache by its text; else from the cache by its shape (the
- * text with its literals replaced: queries that differ only in constants share one WASM
- * parse), the literals' constants put back; else parsed as it is.
+ * A HogQLQuery's parse: from the cache by its text; else by the fast parser; else from the
+ * cache by its shape (the text with its literals replaced: queries that differ only in
+ * constants share one WASM parse), the literals' constants put back; else parsed as it is.
  */
 async function selectParse(parse: Parse, source: string): Promise<string> {
-  const shape = source.length <= PARSED_MAX_TEXT && !PARSED.has(`select\u0000${source}`) ? literalShape(source) : null;
+  const key = `select\u0000${source}`;
+  if (source.length > PARSED_MAX_TEXT || PARSED.has(key)) return cachedParse(parse, 'select', source);
+  // The fast parser reads most texts in well under a millisecond: the shape is for those it leaves to the WASM parser.
+  const fast = fastParse('select', source);
+  if (fast !== null) {
+    remember(key, source, fast);
+    return fast;
+  }
+  const shape = literalShape(source);
   if (shape === null || UNSHAPED.has(shape.key)) return cachedParse(parse, 'select', source);
   const shaped = JSON.parse(await cachedParse(parse, 'select', shape.key)) as Record<string, unknown>;
   const constants = shaped.error === true ? null : await literalConstants(parse, shape.literals);
@@ -134,7 +149,7 @@ async function parsed(parse: Parse, kind: HogQLParseKind, source: string, attr: 
 }
 
 export async function parseHogQLExpressions(query: EventsQuery, pool?: HogQLParsePool): Promise<ParsedEventsQuery> {
-  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : await localParse();
+  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : localParse;
   const all = (sources: readonly string[], kind: HogQLParseKind, name: string) =>
     Promise.all(sources.map((s, i) => (kind === 'expr' && s.trim() === '*' ? { node: 'Field', chain: ['*'] } : parsed(parse, kind, s, `${name}.${i}`))));
   return {
@@ -148,7 +163,7 @@ export async function parseHogQLExpressions(query: EventsQuery, pool?: HogQLPars
 export async function parseHogQLSources(sources: readonly { source: string; attr: string }[], pool?: HogQLParsePool): Promise<Map<string, HogNode>> {
   const out = new Map<string, HogNode>();
   if (sources.length === 0) return out;
-  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : await localParse();
+  const parse: Parse = pool ? (kind, source) => pool.parse(kind, source) : localParse;
   for (const { source, attr } of sources) {
     if (!out.has(source)) out.set(source, (await parsed(parse, 'expr', source, attr)) as HogNode);
   }
@@ -173,7 +188,7 @@ export function lineAndColumn(source: string, offset: number): { line: number; c
  * names use them). A syntax error is a 400 with PostHog's message and where the parser found it.
  */
 export async function parseHogQLSelect(source: string, pool?: HogQLParsePool): Promise<HogNode> {
-  const parse: Parse = pool ? (kind, text) => pool.parse(kind, text) : await localParse();
+  const parse: Parse = pool ? (kind, text) => pool.parse(kind, text) : localParse;
   try {
     checkSource(source);
   } catch (err) {
