@@ -58,7 +58,7 @@ s('the catalogue: every template PostHog users reach for, by id, each listed onc
   assert.is(new Set(ids).size, ids.length);
   for (const id of [
     'template-webhook', 'template-slack', 'template-slack-webhook', 'template-discord', 'template-microsoft-teams', 'template-zapier', 'template-make',
-    'template-hubspot-company', 'template-customerio', 'template-braze', 'template-intercom', 'template-mailchimp', 'template-sendgrid',
+    'template-hubspot', 'template-hubspot-company', 'template-customerio', 'template-braze', 'template-intercom', 'template-mailchimp', 'template-sendgrid',
     'template-mailjet-create-contact', 'template-mailjet-update-contact-list', 'template-google-ads', 'template-meta-ads', 'template-linkedin-ads',
     'template-reddit-conversions-api', 'template-tiktok-ads', 'template-google-pubsub', 'template-aws-kinesis', 'template-attio', 'template-loops',
     'template-loops-event', 'template-klaviyo-user', 'template-klaviyo-event', 'template-amplitude', 'template-mixpanel', 'template-segment-api',
@@ -142,6 +142,19 @@ s('hubspot: PATCH by posthog_group_id; on 404 the property is made and the compa
   assert.equal(requests[1].json.name, 'posthog_group_id');
   assert.is(requests[1].json.hasUniqueValue, true);
   assert.equal(requests[2].json, requests[0].json);
+});
+
+s('hubspot contacts: one batch upsert by email with the mapped properties; an empty email sends nothing; a refusal fails', async () => {
+  const { requests } = await one('template-hubspot', {
+    oauth: 3, access_token: 'pat-2', email: '{person.properties.email}', properties: { firstname: '{person.properties.firstname}', plan: '{person.properties.plan}', tags: ['a'] },
+  }, identify);
+  assert.equal(requests.map((r) => `${r.method} ${r.url}`), ['POST https://api.hubapi.com/crm/v3/objects/contacts/batch/upsert']);
+  assert.is(requests[0].headers.Authorization, 'Bearer pat-2');
+  assert.equal(requests[0].json, { inputs: [{ id: 'Ada@Example.com', idProperty: 'email', properties: { email: 'Ada@Example.com', firstname: 'Ada', plan: 'pro', tags: '["a"]' } }] });
+  const noEmail = await one('template-hubspot', { access_token: 'pat-2', email: '{person.properties.work_email}', properties: { firstname: 'x' } }, identify);
+  assert.is(noEmail.requests.length, 0);
+  const refused = await runTemplate({ template_id: 'template-hubspot', inputs: inputsOf({ access_token: 'pat-2', email: 'a@b.c', properties: {} }) }, identify, fake(() => ({ status: 401, body: { message: 'expired' } })).respond);
+  assert.match(refused.invocations[0].error!, /HubSpot did not take contact a@b.c: 401/);
 });
 
 s('attio, intercom and zendesk: their contact upserts', async () => {

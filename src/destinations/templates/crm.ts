@@ -1,4 +1,4 @@
-// CRMs and support desks: HubSpot companies, Attio people, Intercom contacts, Zendesk
+// CRMs and support desks: HubSpot contacts and companies, Attio people, Intercom contacts, Zendesk
 // users. PostHog's ids and input names; the request formats are each API's own
 // (developers.hubspot.com CRM v3 objects, Attio's v2 records assert, Intercom's v2.11
 // contacts, Zendesk's users/create_or_update).
@@ -6,6 +6,58 @@ import type { HogFunctionTemplate } from './types.js';
 import { INTEGRATION_NOTE } from './integration.js';
 
 const tokenInput = (label: string, description: string) => ({ key: 'access_token', type: 'string', label, description, secret: true, required: false });
+
+// A contact upserted by its email (HubSpot's batch upsert with idProperty email, one input):
+// objects and lists go as JSON text, as HubSpot properties hold strings.
+const hubspotContactCode = `let token := inputs.access_token
+if (empty(token)) {
+  throw Error('No HubSpot token: set the access_token input to a private app token (HubSpot connections are not available here)')
+}
+let properties := {'email': inputs.email}
+for (let key, value in inputs.properties) {
+  properties[key] := typeof(value) in ('object', 'array', 'tuple') ? jsonStringify(value) : value
+}
+if (empty(properties.email)) {
+  print('The email input is empty: no contact to create or update')
+  return
+}
+let res := fetch('https://api.hubapi.com/crm/v3/objects/contacts/batch/upsert', {
+  'method': 'POST',
+  'headers': {'Authorization': f'Bearer {token}', 'Content-Type': 'application/json'},
+  'body': {'inputs': [{'id': properties.email, 'idProperty': 'email', 'properties': properties}]}
+})
+if (res.status != 200) {
+  throw Error(f'HubSpot did not take contact {properties.email}: {res.status}: {res.body}')
+}
+print(f'Contact {properties.email} created or updated')
+`;
+
+export const hubspotContactTemplate: HogFunctionTemplate = {
+  id: 'template-hubspot',
+  name: 'HubSpot',
+  description: 'Creates or updates a contact in HubSpot, by email, when a person is identified',
+  type: 'destination',
+  status: 'stable',
+  free: false,
+  category: ['CRM', 'Customer Success'],
+  icon_url: '/static/services/hubspot.png',
+  code: hubspotContactCode,
+  inputs_schema: [
+    { key: 'oauth', type: 'integration', integration: 'hubspot', label: 'Hubspot connection', secret: false, required: false, description: INTEGRATION_NOTE },
+    tokenInput('HubSpot access token', 'A private app\'s token with crm.objects.contacts.read and .write.'),
+    { key: 'email', type: 'string', label: 'Email of the user', secret: false, required: true, default: '{person.properties.email}' },
+    {
+      key: 'properties', type: 'dictionary', label: 'Property mapping', secret: false, required: true,
+      default: {
+        firstname: '{person.properties.firstname}', lastname: '{person.properties.lastname}', company: '{person.properties.company}',
+        phone: '{person.properties.phone}', website: '{person.properties.website}',
+      },
+    },
+  ],
+  filters: { events: [{ id: '$identify', name: '$identify', type: 'events', order: 0 }] },
+  masking: null,
+  mapping_templates: null,
+};
 
 // Companies are upserted by a unique property hedgerow's events know them by,
 // posthog_group_id: PATCH by that id property, and on 404 the property is made (409 when

@@ -13,7 +13,7 @@ import { teamsTemplate } from './microsoft-teams.js';
 import { jsonPostTemplate } from './json-post.js';
 import { segmentApiTemplate } from './segment-api.js';
 import { makeTemplate, zapierTemplate } from './automation.js';
-import { attioTemplate, hubspotTemplate, intercomTemplate, zendeskTemplate } from './crm.js';
+import { attioTemplate, hubspotContactTemplate, hubspotTemplate, intercomTemplate, zendeskTemplate } from './crm.js';
 import {
   brazeTemplate, customerioTemplate, klaviyoEventTemplate, klaviyoUserTemplate, loopsEventTemplate, loopsTemplate, mailchimpTemplate,
   mailjetContactTemplate, mailjetListTemplate, sendgridTemplate,
@@ -28,7 +28,7 @@ export type { HogFunctionTemplate, MappingTemplate } from './types.js';
 
 export const TEMPLATES: readonly HogFunctionTemplate[] = [
   webhookTemplate, slackTemplate, slackWebhookTemplate, discordTemplate, teamsTemplate, zapierTemplate, makeTemplate,
-  hubspotTemplate, attioTemplate, intercomTemplate, zendeskTemplate,
+  hubspotContactTemplate, hubspotTemplate, attioTemplate, intercomTemplate, zendeskTemplate,
   customerioTemplate, brazeTemplate, mailchimpTemplate, sendgridTemplate, mailjetContactTemplate, mailjetListTemplate,
   loopsTemplate, loopsEventTemplate, klaviyoUserTemplate, klaviyoEventTemplate,
   googleAdsTemplate, metaAdsTemplate, linkedinAdsTemplate, redditTemplate, tiktokTemplate,
