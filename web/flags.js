@@ -14,6 +14,7 @@ function conditionText(flag) {
   return props.map((p) => `${p.key} ${p.operator ?? 'exact'} ${Array.isArray(p.value) ? p.value.join(', ') : p.value}`).join('; ');
 }
 
+// Uncontrolled fields (defaultValue): a re-render (an error shown) keeps what was typed.
 function FlagForm({ flag, onSaved }) {
   const [error, setError] = useState(null);
   const condition = (group(flag).properties ?? [])[0] ?? {};
@@ -37,13 +38,13 @@ function FlagForm({ flag, onSaved }) {
   return html`
     <form class="flag-form" onSubmit=${submit} aria-label=${flag ? `Edit ${flag.key}` : 'New feature flag'}>
       ${!flag && html`<${Field} id="flag-key" label="Key"><input id="flag-key" name="key" required pattern="[A-Za-z0-9_\\-]+" /><//>`}
-      <${Field} id="flag-name" label="Description"><input id="flag-name" name="name" value=${flag?.name ?? ''} /><//>
+      <${Field} id="flag-name" label="Description"><input id="flag-name" name="name" defaultValue=${flag?.name ?? ''} /><//>
       <${Field} id="flag-rollout" label="Rollout (% of users)">
-        <input id="flag-rollout" name="rollout" type="number" min="0" max="100" required value=${rollout(flag)} /><//>
+        <input id="flag-rollout" name="rollout" type="number" min="0" max="100" required defaultValue=${rollout(flag)} /><//>
       <fieldset>
         <legend>Only persons whose property matches (optional)</legend>
-        <${Field} id="flag-prop" label="Property"><input id="flag-prop" name="prop_key" value=${condition.key ?? ''} /><//>
-        <${Field} id="flag-value" label="equals"><input id="flag-value" name="prop_value" value=${condition.value ?? ''} /><//>
+        <${Field} id="flag-prop" label="Property"><input id="flag-prop" name="prop_key" defaultValue=${condition.key ?? ''} /><//>
+        <${Field} id="flag-value" label="equals"><input id="flag-value" name="prop_value" defaultValue=${condition.value ?? ''} /><//>
       </fieldset>
       <${ErrorNote} error=${error} />
       <button type="submit">${flag ? 'Save' : 'Create flag'}</button>

@@ -148,6 +148,13 @@ s('a flag created in the app is answered by /flags?v=2, and switched off there',
   await p.getByRole('button', { name: 'Create flag' }).click();
   await p.getByRole('cell', { name: 'made-in-app', exact: true }).waitFor();
   assert.is((await flagsFor('anyone'))['made-in-app']?.enabled, true);
+  // A refused form keeps what was typed beside the error.
+  await p.getByRole('button', { name: 'New flag' }).click();
+  await p.getByLabel('Key').fill('made-in-app');
+  await p.getByLabel('Description').fill('A second one');
+  await p.getByRole('button', { name: 'Create flag' }).click();
+  await p.getByRole('alert').waitFor();
+  assert.equal([await p.getByLabel('Key').inputValue(), await p.getByLabel('Description').inputValue()], ['made-in-app', 'A second one']);
 
   await p.getByRole('checkbox', { name: 'made-in-app active' }).uncheck();
   await p.getByRole('row', { name: /made-in-app/ }).getByText('off').waitFor();
