@@ -10,11 +10,11 @@
 import type { FunnelsQuery } from '../schemas.js';
 import { breakdownValueOf } from './breakdown.js';
 import { toNumber, type Plan, type PlanContext } from './context.js';
-import { bucketOfDay, cellBreakdownValue, type Cell, type CellActors } from './cells.js';
+import { bucketOfDay, type Cell, type CellActors } from './cells.js';
 import { bucketsBetween, dayLabel, dayString, isoWithOffset } from './dates.js';
 import { QueryError } from './errors.js';
-import { funnelCtes, type FunnelResult, type FunnelTrendsItem } from './funnels.js';
-import { and, int, join, raw, sql, text, type Sql } from './sql.js';
+import { funnelCtes, unitsAsActors, type FunnelResult, type FunnelTrendsItem } from './funnels.js';
+import { int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 import { roundHalfEven2 } from './time-to-convert.js';
 
@@ -58,15 +58,7 @@ export function funnelTrendsActors(query: FunnelsQuery, ctx: PlanContext, cell: 
   const { ctes, breakdown, allEvents, buckets, interval } = enteredCtes(query, ctx);
   const bucket = bucketOfDay(buckets, trends.entrance, interval, ctx.weekStart, 'source.funnelTrendsEntrancePeriodStart');
   const where: Sql[] = [sql`x.b = ${int(bucket.id)}`, trends.dropOff ? sql`x.steps >= ${int(from + 1)} AND x.steps < ${int(to + 1)}` : sql`x.steps >= ${int(to + 1)}`];
-  const value = cellBreakdownValue(breakdown, cell.breakdown, 'source.funnelStepBreakdown');
-  if (value !== null) where.push(sql`u.bv = ${text(value)}`);
-  // With all_events attribution a person is followed per value: the unit is "person|value".
-  const actor = allEvents ? raw('left(x.pid, length(x.pid) - length(u.bv) - 1)') : raw('x.pid::VARCHAR');
-  return {
-    sql: sql`WITH ${join(ctes, ',\n')}
-SELECT DISTINCT ${actor} AS actor FROM entered x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')} WHERE ${and(where)}`,
-    groupType: query.aggregation_group_type_index ?? null, eventCount: false, appearances: false,
-  };
+  return unitsAsActors(query, cell, { ctes, breakdown, allEvents }, 'entered', where);
 }
 
 export function planFunnelTrends(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {

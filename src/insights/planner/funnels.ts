@@ -277,14 +277,26 @@ export function funnelActors(query: FunnelsQuery, ctx: PlanContext, cell: Cell):
   if (k === null) throw new QueryError('funnelStep is required: the step whose actors to list (negative: who dropped off there)', 'source.funnelStep');
   if (k === 0 || Math.abs(k) > steps || k === -1) throw new QueryError(`funnelStep must be 1 to ${steps}, or -2 to -${steps} for who dropped off there`, 'source.funnelStep');
   const { ctes, breakdown, allEvents } = funnelCtes(query, ctx);
-  const value = cellBreakdownValue(breakdown, cell.breakdown, 'source.funnelStepBreakdown');
   const where: Sql[] = [k > 0 ? sql`x.steps >= ${int(k)}` : sql`x.steps = ${int(-k - 1)}`];
+  return unitsAsActors(query, cell, { ctes, breakdown, allEvents }, 'times', where);
+}
+
+/**
+ * The actors among a funnel's units (rows of `table`, one per person, or per person and
+ * value with all_events attribution) that meet `where` and the cell's breakdown value:
+ * the steps view's and the trends view's actors alike.
+ */
+export function unitsAsActors(
+  query: FunnelsQuery, cell: Cell, units: { ctes: Sql[]; breakdown: Breakdown | null; allEvents: boolean }, table: 'times' | 'entered', where: Sql[],
+): CellActors {
+  const { ctes, breakdown, allEvents } = units;
+  const value = cellBreakdownValue(breakdown, cell.breakdown, 'source.funnelStepBreakdown');
   if (value !== null) where.push(sql`u.bv = ${text(value)}`);
   // With all_events attribution a person is followed per value: the unit is "person|value".
   const actor = allEvents ? raw('left(x.pid, length(x.pid) - length(u.bv) - 1)') : raw('x.pid::VARCHAR');
   return {
     sql: sql`WITH ${join(ctes, ',\n')}
-SELECT DISTINCT ${actor} AS actor FROM times x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')} WHERE ${and(where)}`,
+SELECT DISTINCT ${actor} AS actor FROM ${raw(table)} x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')} WHERE ${and(where)}`,
     groupType: query.aggregation_group_type_index ?? null, eventCount: false, appearances: false,
   };
 }
