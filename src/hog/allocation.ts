@@ -12,8 +12,8 @@ export const UNIT = 8;
 // V8's heap for one empty Map (JSON objects become Maps), one JSON array, one plain object
 // made from a Map by jsonStringify: measured on Node 20, rounded up.
 const MAP_BYTES = 192;
-const ARRAY_BYTES = 32;
-const OBJECT_BYTES = 64;
+export const ARRAY_BYTES = 32;
+export const OBJECT_BYTES = 64;
 // What printing spends per value beside the text: the piece's own string and its slot in
 // the arrays map() and join() go through.
 const PRINT_PIECE_BYTES = 48;

@@ -19,7 +19,7 @@
 import type { ExecOptions, VMState } from './vm.js';
 import { nested } from './direct-read.js';
 import { Op } from './opcodes.js';
-import { UNIT } from './allocation.js';
+import { ARRAY_BYTES, OBJECT_BYTES, UNIT } from './allocation.js';
 
 // The VM's defaults (@posthog/hogvm: DEFAULT_MAX_ASYNC_STEPS, MAX_FUNCTION_ARGS_LENGTH, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT_MS).
 const DEFAULT_MAX_ASYNC_STEPS = 100;
@@ -29,9 +29,6 @@ const DEFAULT_TIMEOUT_MS = 5000;
 const MAX_OPS = 10_000;
 // Deeper values go to the VM (and a cycle is one).
 const MAX_DEPTH = 64;
-// copyHeap's sizes (./allocation.ts).
-const ARRAY_BYTES = 32;
-const OBJECT_BYTES = 64;
 
 export interface StraightSlice {
   name: string;
