@@ -32,7 +32,9 @@ export function retention(q: RetentionQuery, c: Context): RetentionRowModel[] {
   // With a breakdown each (person, value) is followed on its own over the events carrying the
   // value: its first target event, its cohorts and its returns (PostHog groups by both).
   // A missing value is "" in retention (not the null label trends and funnels use).
-  const keysOf = (e: ModelEvent) => breakdownKeys(e, breakdowns, false, c).map((k) => (k === NULL_VALUE ? '' : k)).map((key) => ({ key, id: JSON.stringify(key ?? null) }));
+  // A cohort breakdown is one retention per cohort over its persons' events, the value the
+  // cohort's id as text (PostHog's retention runner, a query per cohort breakdown).
+  const keysOf = (e: ModelEvent) => breakdownKeys(e, breakdowns, false, c).map((k) => (k === NULL_VALUE ? '' : typeof k === 'number' ? String(k) : k)).map((key) => ({ key, id: JSON.stringify(key ?? null) }));
   // The actor: the person, or the event's group of aggregation_group_type_index (events without one left out).
   const actorOf = (e: ModelEvent) => (q.aggregation_group_type_index === undefined ? String(e.person) : e.props[`$group_${q.aggregation_group_type_index}`] as string | undefined);
   const targets = seriesEvents(node(f.targetEntity), q, c).filter(actorOf);

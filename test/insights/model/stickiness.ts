@@ -1,4 +1,7 @@
-// Stickiness as PostHog states it: per series, the actors active in exactly n intervals of the range.
+// Stickiness as PostHog states it: per series, the actors active in exactly n intervals of the
+// range. The actor is the person, or with the series' math unique_group its group of
+// math_group_type_index (events without one left out); PostHog's stickiness runner reads no
+// aggregation_group_type_index (posthog/hogql_queries/insights/stickiness/stickiness_query_runner.py).
 import { seriesEvents, type Context, type Filter, type SeriesNode } from './match.js';
 import { addDays, intervals, intervalStart, localDate, midnight, type Interval } from './time.js';
 
@@ -14,8 +17,7 @@ export function stickiness(q: StickinessQuery, c: Context): Array<Array<Set<stri
     const active = new Map<string, Set<string>>();
     for (const e of seriesEvents(node, q, c)) {
       if (e.ts < start || e.ts >= end) continue;
-      // The person, or the event's group of aggregation_group_type_index (events without one left out).
-      const p = q.aggregation_group_type_index === undefined ? String(e.person) : e.props[`$group_${q.aggregation_group_type_index}`] as string | undefined;
+      const p = node.math === 'unique_group' ? e.props[`$group_${node.math_group_type_index}`] as string | undefined : String(e.person);
       if (p === undefined) continue;
       if (!active.has(p)) active.set(p, new Set());
       active.get(p)!.add(intervalStart(localDate(e.ts, c.tz), interval));

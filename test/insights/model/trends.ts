@@ -1,8 +1,11 @@
 // Trends as PostHog states them: per series, per interval of the range (in the project's
 // time zone), per breakdown value and per compared period, the series' math over the events
 // in that interval; weekly and monthly active users look back 7 and 30 days from each day;
-// first_time_for_user counts a person at their first event of the series ever.
-import { aggregateOf } from './stats.js';
+// first_time_for_user counts a person at their first event of the series ever. The cumulative
+// display sums each line's values up to each point; smoothingIntervals n makes each point the
+// floor of the mean of itself and up to n-1 points before it, line by line (each breakdown
+// value's own), after cumulating (trends_query_builder.py's rolling average over total_array).
+import { aggregateOf, sum } from './stats.js';
 import { breakdownValues, seriesEvents, type Breakdown, type Context, type Filter, type SeriesNode } from './match.js';
 import { addDays, daysBetween, intervals, intervalStart, localDate, midnight, type Interval } from './time.js';
 import type { ModelEvent } from './world.js';
@@ -16,7 +19,7 @@ export interface TrendsQuery {
   aggregation_group_type_index?: number;
   breakdownFilter?: { breakdown?: string | number[]; breakdown_type?: Breakdown['type']; breakdown_group_type_index?: number; breakdowns?: Breakdown[] };
   compareFilter?: { compare?: boolean; compare_to?: string };
-  trendsFilter?: { formula?: string; display?: string };
+  trendsFilter?: { formula?: string; display?: string; smoothingIntervals?: number };
 }
 
 export interface TrendsLine {
@@ -102,7 +105,10 @@ export function trends(q: TrendsQuery, c: Context): TrendsLine[] {
       }
       for (const { key, events } of cells.values()) {
         const actors = events.map((es) => new Set(es.map(actorOf).filter((a): a is string => a !== null)));
-        const data = events.map((es, i) => value(math, node, es, actors[i], actorOf, c));
+        let data = events.map((es, i) => value(math, node, es, actors[i], actorOf, c));
+        if (q.trendsFilter?.display === 'ActionsLineGraphCumulative') data = data.map((_, i) => sum(data.slice(0, i + 1)));
+        const n = q.trendsFilter?.smoothingIntervals ?? 1;
+        if (n > 1 && !total) data = data.map((_, i) => Math.floor(sum(data.slice(Math.max(0, i - n + 1), i + 1)) / Math.min(n, i + 1)));
         lines.push({ order, compare: period.label, breakdown: key, days, data, actors });
       }
     }

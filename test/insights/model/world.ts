@@ -3,6 +3,7 @@
 // Every person starts with an $identify (merging an anonymous id for some) that sets all its
 // properties, so person properties read the same at any event; timestamps are whole seconds,
 // never two alike for one person, and some fall within the hour either side of midnight.
+// Each group is identified a second before the first event that carries it (its creation).
 import { randomUUID } from 'node:crypto';
 import { xorshift } from '../../helpers/xorshift.js';
 
@@ -28,6 +29,8 @@ export interface World {
   persons: Map<number, ModelPerson>;
   /** Group type 0 (company): key → properties. */
   groups: Map<string, Record<string, unknown>>;
+  /** Group type 0: key → when it was created (its $groupidentify). */
+  groupCreatedAt: Map<string, number>;
   /** What capture receives, in time order. */
   batch: Array<{ uuid: string; event: string; distinct_id: string; timestamp: string; properties: Record<string, unknown> }>;
   /** The first day (UTC) of the generated range, and how many days it spans. */
@@ -44,14 +47,10 @@ export function generateWorld(seed: number, persons: number, firstDay: string, d
   const next = xorshift(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
   const start = Date.parse(`${firstDay}T00:00:00Z`);
-  const world: World = { events: [], persons: new Map(), groups: new Map(), batch: [], firstDay, days };
+  const world: World = { events: [], persons: new Map(), groups: new Map(), groupCreatedAt: new Map(), batch: [], firstDay, days };
   const raw: Array<{ event: string; distinctId: string; ts: number; props: Record<string, unknown>; person: number | null }> = [];
 
-  COMPANIES.forEach((key, k) => {
-    const props = { industry: k % 2 ? 'retail' : 'saas', size: 10 * (k + 1) };
-    world.groups.set(key, props);
-    raw.push({ event: '$groupidentify', distinctId: 'group-admin', ts: start - 86_400_000 + k * 1000, props: { $group_type: 'company', $group_key: key, $group_set: props }, person: null });
-  });
+  COMPANIES.forEach((key, k) => world.groups.set(key, { industry: k % 2 ? 'retail' : 'saas', size: 10 * (k + 1) }));
 
   for (let n = 1; n <= persons; n++) {
     const anonymous = n % 3 === 0;
@@ -90,6 +89,13 @@ export function generateWorld(seed: number, persons: number, firstDay: string, d
         raw.push({ event: 'purchase', distinctId: id(), ts: step(), props: { ...base(), ...(amount === undefined ? {} : { amount }), coupon: next() < 0.3 ? 'SPRING' : 'none' }, person: n });
       }
     }
+  }
+
+  for (const [key, props] of world.groups) {
+    const first = Math.min(...raw.filter((r) => (r.props.$groups as Record<string, string> | undefined)?.company === key).map((r) => r.ts));
+    const ts = Number.isFinite(first) ? first - 1000 : start - 86_400_000;
+    world.groupCreatedAt.set(key, ts);
+    raw.push({ event: '$groupidentify', distinctId: 'group-admin', ts, props: { $group_type: 'company', $group_key: key, $group_set: props }, person: null });
   }
 
   raw.sort((a, b) => a.ts - b.ts);
