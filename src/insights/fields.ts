@@ -34,7 +34,7 @@ const INSIGHT_BASE: Record<string, FieldRule> = {
   // The project's test_account_filters (project API), ANDed with the query's properties.
   filterTestAccounts: H,
   properties: H,
-  // Groups of that type counted where persons are (trends' persons maths, funnels, retention).
+  // Groups of that type counted where persons are (trends' persons maths, funnels, retention, lifecycle).
   aggregation_group_type_index: H,
   samplingFactor: refused(1),
   dataColorTheme: P,
@@ -99,6 +99,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     retentionFilter: object('RetentionFilter'),
     breakdownFilter: object('RetentionBreakdownFilter'),
   },
+  // PostHog's StickinessQuery omits aggregation_group_type_index (so refuses it): a series
+  // counts groups by its math unique_group.
   StickinessQuery: {
     ...Object.fromEntries(Object.entries(INSIGHT_BASE).filter(([k]) => k !== 'aggregation_group_type_index')),
     interval: H,
@@ -109,8 +111,6 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   },
   LifecycleQuery: {
     ...INSIGHT_BASE,
-    // A group's lifecycle needs its creation the way a person's does: not done yet.
-    aggregation_group_type_index: refused(),
     interval: H,
     series: listOf('EventsNode'),
     lifecycleFilter: object('LifecycleFilter'),

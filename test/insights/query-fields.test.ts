@@ -159,6 +159,7 @@ const SAMPLES: Record<string, Sample> = {
   'LifecycleQuery properties': { value: chrome },
   'LifecycleQuery filterTestAccounts': { value: true },
   'LifecycleQuery interval': { value: 'week' },
+  'LifecycleQuery aggregation_group_type_index': { value: 1 },
   'LifecycleQuery series': { value: [signup] },
   'TrendsQuery series.0.kind': { only: 'EventsNode' },
   'TrendsQuery series.0.event': { value: 'signup' },

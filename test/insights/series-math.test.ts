@@ -1,6 +1,7 @@
-// A series' math where the kind honours it, refused where it would be ignored: trends count
-// unique groups of a type (events without one do not count); funnels, stickiness and
-// lifecycle count persons, so a math other than total or dau is a 400 naming the series.
+// A series' math where the kind honours it, refused where it would be ignored: trends and
+// stickiness count unique groups of a type (events without one do not count); funnels,
+// stickiness and lifecycle otherwise count persons (or lifecycle the groups of
+// aggregation_group_type_index), so another math is a 400 naming the series.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ev, run, storePerSuite, type TestStore } from './helpers.js';
@@ -57,13 +58,24 @@ s('aggregation_group_type_index counts groups where persons are counted: trends\
   // The person who signed up never paid; their organisation did.
   assert.equal((byPerson.results as { count: number }[]).map((x) => x.count), [1, 0]);
   assert.equal((byGroup.results as { count: number }[]).map((x) => x.count), [1, 1]);
-  await refused({ kind: 'LifecycleQuery', dateRange: RANGE, series: [{ event: 'paid' }], aggregation_group_type_index: 0 }, 'aggregation_group_type_index', /not supported/);
+});
+
+s('groups in stickiness (a series\' math unique_group) and lifecycle (aggregation_group_type_index)', async () => {
+  const sticky = await run(store, { kind: 'StickinessQuery', dateRange: RANGE, series: [{ event: 'paid', math: 'unique_group', math_group_type_index: 0 }, { event: 'paid' }] }, { now: NOW });
+  // acme and globex each pay on one day (the event without a group left out); five persons do.
+  assert.equal((sticky.results as { data: number[] }[]).map((r) => r.data.slice(0, 2)), [[2, 0], [5, 0]]);
+  // PostHog's StickinessQuery has no aggregation_group_type_index.
+  await refused({ kind: 'StickinessQuery', dateRange: RANGE, series: [{ event: 'paid' }], aggregation_group_type_index: 0 }, 'aggregation_group_type_index', /Unknown field/);
+  const cycle = await run(store, { kind: 'LifecycleQuery', dateRange: RANGE, series: [{ event: 'paid' }], aggregation_group_type_index: 0 }, { now: NOW });
+  const status = (name: string) => (cycle.results as { status: string; data: number[] }[]).find((r) => r.status === name)!.data.slice(0, 6);
+  // Never identified, neither group is ever new: acme comes on the 3rd, globex on the 4th, each for a day.
+  assert.equal([status('new'), status('resurrecting'), status('dormant')], [[0, 0, 0, 0, 0, 0], [0, 0, 1, 1, 0, 0], [0, 0, 0, -1, -1, 0]]);
 });
 
 s('funnels, stickiness and lifecycle refuse a math they would ignore', async () => {
   const series = [{ event: 'paid', math: 'sum', math_property: 'n' }, { event: 'paid' }];
   await refused({ kind: 'FunnelsQuery', dateRange: RANGE, series }, 'series.0.math', /not supported by hedgerow in funnels/);
-  await refused({ kind: 'StickinessQuery', dateRange: RANGE, series: [{ event: 'paid', math: 'unique_group', math_group_type_index: 0 }] }, 'series.0.math', /in stickiness/);
+  await refused({ kind: 'StickinessQuery', dateRange: RANGE, series: [{ event: 'paid', math: 'weekly_active' }] }, 'series.0.math', /in stickiness/);
   await refused({ kind: 'LifecycleQuery', dateRange: RANGE, series: [{ event: 'paid', math: 'weekly_active' }] }, 'series.0.math', /in lifecycle/);
   // total and dau are what these kinds count anyway.
   const funnel = await run(store, { kind: 'FunnelsQuery', dateRange: RANGE, series: [{ event: 'paid', math: 'dau' }, { event: 'paid', math: 'total' }] }, { now: NOW });

@@ -113,12 +113,12 @@ export function nodeUsesPersons(node: SeriesNode, ctx: PlanContext): boolean {
 
 /**
  * Funnels, stickiness and lifecycle count persons: a series' math other than total or dau
- * would be ignored there, so it is refused naming the series.
+ * (or one the kind lists in `also`) would be ignored there, so it is refused naming the series.
  */
-export function refuseSeriesMath(series: readonly SeriesNode[], kind: string): void {
+export function refuseSeriesMath(series: readonly SeriesNode[], kind: string, also: readonly string[] = []): void {
   series.forEach((node, i) => {
     const math = node.math;
-    if (math !== null && math !== undefined && math !== 'total' && math !== 'dau') {
+    if (math !== null && math !== undefined && math !== 'total' && math !== 'dau' && !also.includes(math)) {
       throw new QueryError(`math "${math}" is not supported by hedgerow in ${kind}: its series count persons`, `series.${i}.math`);
     }
   });

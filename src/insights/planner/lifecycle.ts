@@ -2,9 +2,12 @@
 // look-back before the range, so activity just before it counts): an active interval is
 // "new" when it is the person's first one here and the person was created in it,
 // "returning" when the person was active in the interval before, "resurrecting" otherwise;
-// the interval after an active one without activity is "dormant" (reported negative).
+// the interval after an active one without activity is "dormant" (reported negative). With
+// aggregation_group_type_index the actors are the events' groups of that type (events without
+// one left out), created when their first $groupidentify was (the groups table's created_at,
+// as PostHog's lifecycle runner reads group_N.created_at; a group never identified is never new).
 import type { LifecycleQuery } from '../schemas.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, dayLabel, dayString, isoWithOffset, localToUs, resolveRange } from './dates.js';
 import { lifecycleSelect, literal, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql, text } from './sql.js';
@@ -44,30 +47,35 @@ function lifecycleCore(query: LifecycleQuery, ctx: PlanContext) {
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
   const bucketOf = (column: string) => bucketSql(localUs(raw(column), range.segments, fromUs, toUs), interval, ctx.weekStart);
 
-  const ctes = sql`act AS (SELECT DISTINCT e.person_id AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
-    ...scopeWhere(ctx, fromUs, toUs), ...nodeWhere(node, ctx, 'series.0'), ...queryPropertiesWhere(query.properties, ctx),
+  const groupType = query.aggregation_group_type_index ?? null;
+  const actor = actorOf(query);
+  const creations = groupType === null
+    ? sql`persons p ON p.project = ${ctx.projectId} AND p.id = a.pid`
+    : sql`groups p ON p.project = ${ctx.projectId} AND p.type_index = ${int(groupType)} AND p.key = a.pid`;
+  const ctes = sql`act AS (SELECT DISTINCT ${actor.id} AS pid, ${bucketOf('e.timestamp')} AS b FROM ${eventsFrom(persons)} WHERE ${and([
+    ...scopeWhere(ctx, fromUs, toUs), ...actor.where, ...nodeWhere(node, ctx, 'series.0'), ...queryPropertiesWhere(query.properties, ctx),
   ])}),
 l AS (SELECT a.pid, a.b, lag(a.b) OVER w AS prev, lead(a.b) OVER w AS nxt, ${bucketOf('p.created_at')} AS cb
-  FROM act a LEFT JOIN persons p ON p.project = ${ctx.projectId} AND p.id = a.pid WINDOW w AS (PARTITION BY a.pid ORDER BY a.b)),
+  FROM act a LEFT JOIN ${creations} WINDOW w AS (PARTITION BY a.pid ORDER BY a.b)),
 s AS (SELECT b, CASE WHEN prev IS NULL AND cb = b THEN 'new' WHEN prev = b - 1 THEN 'returning' ELSE 'resurrecting' END AS status, pid FROM l
   UNION ALL SELECT b + 1 AS b, 'dormant' AS status, pid FROM l WHERE nxt IS NULL OR nxt > b + 1)`;
-  return { interval, range, node, first, last, fromUs, toUs, ctes };
+  return { interval, range, node, first, last, fromUs, toUs, ctes, groupType };
 }
 
 /** The persons behind a lifecycle bar: those of `status` at interval `day`. */
 export function lifecycleActors(query: LifecycleQuery, ctx: PlanContext, cell: Cell): CellActors {
-  const { interval, range, ctes } = lifecycleCore(query, ctx);
+  const { interval, range, ctes, groupType } = lifecycleCore(query, ctx);
   if (cell.status === null) throw new QueryError('status is required: new, returning, resurrecting or dormant', 'source.status');
   if (cell.day === null) throw new QueryError('day is required: the interval whose actors to list', 'source.day');
   const bucket = bucketOfDay(range.buckets, cell.day, interval, ctx.weekStart, 'source.day');
   return {
     sql: sql`WITH ${ctes} SELECT DISTINCT pid::VARCHAR AS actor FROM s WHERE b = ${int(bucket.id)} AND status = ${text(cell.status)}`,
-    groupType: null, eventCount: false, appearances: false,
+    groupType, eventCount: false, appearances: false,
   };
 }
 
 export function planLifecycle(query: LifecycleQuery, ctx: PlanContext): Plan<LifecycleResult> {
-  const { interval, range, node, first, last, fromUs, toUs, ctes } = lifecycleCore(query, ctx);
+  const { interval, range, node, first, last, fromUs, toUs, ctes, groupType } = lifecycleCore(query, ctx);
   const statement = sql`WITH ${ctes}
 SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id)} AND ${int(last.id)} GROUP BY ALL`;
 
@@ -77,7 +85,8 @@ SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id
     : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
   return {
     statements: [statement],
-    hogql: writtenOrNone(() => lifecycleSelect({
+    // The HogQL text follows persons: none is written for groups.
+    hogql: groupType !== null ? undefined : writtenOrNone(() => lifecycleSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs, toUs, valueSets: ctx.valueSets,
       interval, weekStart: ctx.weekStart, first: periodValue(first.localMs), last: periodValue(last.localMs),
     })),

@@ -1,14 +1,18 @@
 // StickinessQuery → per series (and period when comparing) one statement: how many persons
 // did the event in exactly 1, 2, … n of the range's n intervals (with stickinessCriteria:
-// in intervals where they did it at least, at most or exactly that many times).
+// in intervals where they did it at least, at most or exactly that many times). A series with
+// math unique_group counts its groups of math_group_type_index instead (events without one
+// left out), as PostHog's stickiness runner does; its StickinessQuery has no
+// aggregation_group_type_index.
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
-import { eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
 import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql, type Sql } from './sql.js';
 import type { Cell, CellActors } from './cells.js';
 import { QueryError } from './errors.js';
 import { bucketSql, localUs } from './time-sql.js';
+import { groupTypeIndex } from './trends.js';
 
 export interface StickinessItem {
   count: number;
@@ -42,7 +46,12 @@ function runsOf(query: StickinessQuery, ctx: PlanContext): Run[] {
   return runs;
 }
 
-// `active` (person, interval) and `act` (person, n: intervals they were active in) of a run.
+/** The group type a series counts (math unique_group), or null for persons. */
+function seriesGroupType(node: SeriesNode, order: number): number | null {
+  return node.math === 'unique_group' ? groupTypeIndex(node, order) : null;
+}
+
+// `active` (actor, interval) and `act` (actor, n: intervals they were active in) of a run.
 function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx: PlanContext): Sql {
   // An interval counts for a person when they did the event in it (PostHog's count() > 0),
   // or with stickinessCriteria a number of times that meets it.
@@ -50,8 +59,9 @@ function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx:
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
   const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), query.interval ?? 'day', ctx.weekStart);
-  return sql`active AS (SELECT e.person_id AS pid, ${bucket} AS b, count(*) AS events FROM ${eventsFrom(persons)} WHERE ${and([
-    ...scopeWhere(ctx, r.fromUs, r.toUs), ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
+  const actor = actorOf({ aggregation_group_type_index: seriesGroupType(node, order) });
+  return sql`active AS (SELECT ${actor.id} AS pid, ${bucket} AS b, count(*) AS events FROM ${eventsFrom(persons)} WHERE ${and([
+    ...scopeWhere(ctx, r.fromUs, r.toUs), ...actor.where, ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
   ])} GROUP BY pid, b HAVING ${having}),
 act AS (SELECT pid, count(*) AS n, sum(events) AS events FROM active GROUP BY pid)`;
 }
@@ -61,7 +71,7 @@ act AS (SELECT pid, count(*) AS n, sum(events) AS events FROM active GROUP BY pi
  * intervals, for one series and period; each with the events of theirs it counted.
  */
 export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell: Cell): CellActors {
-  refuseSeriesMath(query.series, 'stickiness');
+  refuseSeriesMath(query.series, 'stickiness', ['unique_group']);
   if (cell.series >= query.series.length) throw new QueryError(`series ${cell.series} is not one of the insight's ${query.series.length}`, 'source.series');
   if (cell.previous && query.compareFilter?.compare !== true) throw new QueryError('The insight does not compare periods', 'source.compare');
   const run = runsOf(query, ctx).find((r) => r.order === cell.series && r.previous === cell.previous)!;
@@ -71,12 +81,12 @@ export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell:
   }
   return {
     sql: sql`WITH ${activeCtes(query, run, ctx)} SELECT pid::VARCHAR AS actor, events AS event_count FROM act WHERE n = ${int(day)}`,
-    groupType: null, eventCount: true, appearances: false,
+    groupType: seriesGroupType(run.node, run.order), eventCount: true, appearances: false,
   };
 }
 
 export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
-  refuseSeriesMath(query.series, 'stickiness');
+  refuseSeriesMath(query.series, 'stickiness', ['unique_group']);
   const interval = query.interval ?? 'day';
   const runs = runsOf(query, ctx);
   const range = runs[0].range;
@@ -87,7 +97,8 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
   const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,
-    hogql: writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
+    // The HogQL text counts persons: none is written for a series of groups.
+    hogql: query.series.some((node) => node.math === 'unique_group') ? undefined : writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
       valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted,
     })).join(' UNION ALL ')),

@@ -1,11 +1,12 @@
 // Stickiness as PostHog states it: per series, the actors active in exactly n intervals of the
 // range. The actor is the person, or with the series' math unique_group its group of
-// math_group_type_index (events without one left out); PostHog's stickiness runner reads no
-// aggregation_group_type_index (posthog/hogql_queries/insights/stickiness/stickiness_query_runner.py).
+// math_group_type_index (events without one left out), as PostHog's stickiness runner
+// (posthog/hogql_queries/insights/stickiness/stickiness_query_runner.py); its StickinessQuery
+// has no aggregation_group_type_index.
 import { seriesEvents, type Context, type Filter, type SeriesNode } from './match.js';
 import { addDays, intervals, intervalStart, localDate, midnight, type Interval } from './time.js';
 
-export interface StickinessQuery { series: SeriesNode[]; interval?: Interval; dateRange: { date_from: string; date_to: string }; properties?: Filter[]; filterTestAccounts?: boolean; aggregation_group_type_index?: number }
+export interface StickinessQuery { series: SeriesNode[]; interval?: Interval; dateRange: { date_from: string; date_to: string }; properties?: Filter[]; filterTestAccounts?: boolean }
 
 /** Per series, per n = 1 … intervals: the actors active in exactly n intervals. */
 export function stickiness(q: StickinessQuery, c: Context): Array<Array<Set<string>>> {
