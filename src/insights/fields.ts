@@ -184,7 +184,7 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     // PostHog reads it for trends only; a funnel's folded values stay.
     breakdown_hide_other_aggregation: P,
   },
-  // Retention: one property, given either way (planner/retention.ts refuses a second).
+  // Retention: one property, given either way (planner/retention.ts refuses a second), or cohorts.
   RetentionBreakdownFilter: {
     breakdown_type: H,
     breakdown_limit: H,

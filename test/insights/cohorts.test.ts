@@ -174,7 +174,7 @@ s('cohort breakdowns in trends: an event counts once for each listed cohort its 
   assert.equal(pro.data, [0, 0, 2, 0, 0, 0, 0, 1, 0, 0]);
 });
 
-s('cohort breakdowns in funnels: each cohort its own funnel; retention and unknown cohorts refused naming the field', async () => {
+s('cohort breakdowns in funnels and retention: each cohort its own funnel or row set; unknown cohorts refused naming the field', async () => {
   const r = await run(store, {
     kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'purchase' }],
     dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 'all'] },
@@ -189,10 +189,11 @@ s('cohort breakdowns in funnels: each cohort its own funnel; retention and unkno
       assert.is((err as { attr?: unknown }).attr, attr);
     }
   };
-  await refusal({
-    kind: 'RetentionQuery', retentionFilter: { targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } },
-    breakdownFilter: { breakdown_type: 'cohort', breakdown: [10] },
-  }, 'breakdownFilter.breakdown_type');
+  // Retention: a row set per cohort, its value the cohort's id as text (PostHog's).
+  const retention = { kind: 'RetentionQuery', retentionFilter: { targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } };
+  const rows = (await run(store, { ...retention, breakdownFilter: { breakdown_type: 'cohort', breakdown: [10] } }, { now: NOW, cohorts: COHORTS })).results as { breakdown_value: unknown }[];
+  assert.ok(rows.length > 0 && rows.every((row) => row.breakdown_value === '10'));
+  await refusal({ ...retention, breakdownFilter: { breakdown_type: 'cohort', breakdown: [98] } }, 'breakdownFilter.breakdown.0');
   await refusal({
     kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], breakdownFilter: { breakdown_type: 'cohort', breakdown: [10, 98] },
   }, 'breakdownFilter.breakdown.1');

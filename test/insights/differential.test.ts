@@ -325,10 +325,14 @@ s('retention: first-time and recurring, days and weeks, the range\'s rows, entit
 interface StickyItem { data: number[]; action: { order: number } }
 interface LifecycleItem { data: number[]; days: string[]; status: Status }
 
-s('retention: known difference, cohort breakdowns are refused where PostHog answers (a row set per cohort)', async () => {
-  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'RetentionQuery', dateRange: RANGE, breakdownFilter: { breakdown: [ids.pro], breakdown_type: 'cohort' }, retentionFilter: { period: 'Day' } } });
-  assert.is(r.status, 400);
-  assert.is(r.body.attr, 'breakdownFilter.breakdown_type');
+s('retention: a cohort breakdown is a row set per cohort, valued by the cohort\'s id as text (all users: "0")', async () => {
+  const q: RetentionQuery = { dateRange: RANGE, retentionFilter: { period: 'Day', retentionType: 'retention_recurring' } };
+  const rows = await query<Row[]>({ kind: 'RetentionQuery', ...q, breakdownFilter: { breakdown: [ids.pro, 'all'], breakdown_type: 'cohort' } });
+  assert.equal([...new Set(rows.map((r) => r.breakdown_value))].sort(), ['0', String(ids.pro)].sort());
+  const everyone = rows.filter((r) => r.breakdown_value === '0').map((r) => r.values.map((v) => v.count));
+  assert.equal(everyone, retention(q, c).map((r) => r.values.map((v) => v.size)), 'all users: the retention without a breakdown');
+  const pro = rows.filter((r) => r.breakdown_value === String(ids.pro)).map((r) => r.values.map((v) => v.count));
+  assert.equal(pro, retention({ ...q, properties: [{ key: 'id', value: ids.pro, operator: 'in', type: 'cohort' }] }, c).map((r) => r.values.map((v) => v.size)), 'a cohort: the retention of its persons');
 });
 
 s('stickiness and lifecycle: events, actions, filters and test accounts', async () => {
@@ -396,11 +400,9 @@ async function refusedWith(q: Record<string, unknown>, attr: string, what: strin
 // PostHog reads nothing of the option. Paths' cells are paths29b's (test/insights/paths.test.ts).
 // PostHog has no action property filter (its AnyPropertyFilter has no "action" type): actions
 // enter queries as series, steps, entities and behavioural cohorts.
-// The cells that failed when the matrix was first run (each fixed since: see git log).
-const MATRIX_KNOWN_FAILURES: string[] = [
-  'retention × cohort breakdown',
-  'retention × cohort breakdown (recurring)',
-];
+// The cells that fail (when the matrix was first written: retention's cohort breakdowns,
+// stickiness' unique_group and group filter, lifecycle's aggregation_group_type_index).
+const MATRIX_KNOWN_FAILURES: string[] = [];
 
 s('matrix: every query kind × actions, cohorts and groups', async () => {
   const long = { date_from: day(1), date_to: day(26) };

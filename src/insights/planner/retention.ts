@@ -28,6 +28,7 @@ export interface RetentionResult {
 }
 
 const PERIODS: Record<string, Interval> = { Hour: 'hour', Day: 'day', Week: 'week', Month: 'month' };
+const ALL_USERS = '0';
 
 // An entity as a series node: an action's (type or kind says so), or events of one name (its
 // id; null: every event); without an id, the fallback's events (the target's default,
@@ -90,27 +91,35 @@ function retentionCore(query: RetentionQuery, ctx: PlanContext) {
   const target = entityNode(f.targetEntity, { event: '$pageview' }, 'retentionFilter.targetEntity');
   const returning = entityNode(f.returningEntity, target, 'retentionFilter.returningEntity');
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
-  if (breakdown?.source === 'cohort') throw new QueryError('Cohort breakdowns are supported by hedgerow in trends and funnels', 'breakdownFilter.breakdown_type');
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
   refuseNormalizedUrl(breakdown);
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(target, ctx) || nodeUsesPersons(returning, ctx) || breakdownUsesPersons(breakdown);
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
-  const value = breakdown ? sql`coalesce(${breakdown.text}, '')` : null;
+  // A cohort breakdown is PostHog's retention run once per cohort over its persons' events,
+  // the value the cohort's id: an event is followed once for each listed cohort its person
+  // is in (the breakdown's list unnested, in an inner select).
+  const byCohort = breakdown?.source === 'cohort';
+  const value = !breakdown ? null : byCohort ? raw('bv') : sql`coalesce(${breakdown.text}, '')`;
   const actor = actorOf(query);
-  const unit = value ? sql`${actor.id}::VARCHAR || chr(31) || ${value}` : actor.id;
+  const unit = value ? sql`${byCohort ? raw('a') : actor.id}::VARCHAR || chr(31) || ${value}` : actor.id;
   const bv = value ? raw(', bv') : raw('');
   const local = localUs(raw('e.timestamp'), segments, firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, endUs);
   const bucket = bucketSql(local, interval, ctx.weekStart);
   // `every`: one row per event (to count them), not per person and period.
-  const scan = (node: SeriesNode, attr: string, fromUs: number | null, every = false): Sql => sql`SELECT ${every ? raw('') : raw('DISTINCT ')}${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${and([
-    sql`e.project = ${ctx.projectId}`,
-    ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
-    sql`e.timestamp < ${timestamp(endUs)}`,
-    ...actor.where,
-    ...nodeWhere(node, ctx, attr),
-    ...queryPropertiesWhere(query.properties, ctx),
-  ])}`;
+  const scan = (node: SeriesNode, attr: string, fromUs: number | null, every = false): Sql => {
+    const where = and([
+      sql`e.project = ${ctx.projectId}`,
+      ...(fromUs === null ? [] : [sql`e.timestamp >= ${timestamp(fromUs)}`]),
+      sql`e.timestamp < ${timestamp(endUs)}`,
+      ...actor.where,
+      ...nodeWhere(node, ctx, attr),
+      ...queryPropertiesWhere(query.properties, ctx),
+    ]);
+    const distinct = every ? raw('') : raw('DISTINCT ');
+    if (byCohort) return sql`SELECT ${distinct}${unit} AS pid, b, bv FROM (SELECT ${actor.id} AS a, ${bucket} AS b, ${breakdown!.text} AS bv FROM ${eventsFrom(persons)} WHERE ${where})`;
+    return sql`SELECT ${distinct}${unit} AS pid, ${bucket} AS b${value ? sql`, ${value} AS bv` : raw('')} FROM ${eventsFrom(persons)} WHERE ${where}`;
+  };
 
   const cohort = firstTime
     ? sql`SELECT pid, min(b) AS c${value ? raw(', any_value(bv) AS bv') : raw('')} FROM target GROUP BY pid HAVING min(b) BETWEEN ${int(firstId)} AND ${int(lastId)}`
@@ -146,7 +155,8 @@ export function retentionActors(query: RetentionQuery, ctx: PlanContext, cell: C
   const start = starts[cell.interval];
   if (start === undefined) throw new QueryError(`interval must be 0 to ${starts.length - 1}: the insight's cohorts`, 'source.interval');
   const where: Sql[] = [sql`co.c = ${int(bucketId(start, interval, ctx.weekStart))}`];
-  const asked = cellBreakdownValue(breakdown, cell.breakdown, 'source.breakdown');
+  const given = cellBreakdownValue(breakdown, cell.breakdown, 'source.breakdown');
+  const asked = breakdown?.source === 'cohort' && given === ALL_USERS ? 'all' : given;
   if (asked === BREAKDOWN_OTHER) {
     // The values past breakdown_limit by cohort sizes summed, as the result folds them.
     where.push(sql`co.bv NOT IN (SELECT bv FROM cohort GROUP BY bv ORDER BY count(*) DESC, bv LIMIT ${int(breakdown!.limit)})`);
@@ -214,7 +224,9 @@ ${f.cumulative ? cumulativeReturns : returns}`;
         totals.sort((a, b) => b.total - a.total || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0));
         const kept = totals.slice(0, breakdown.limit);
         const others = totals.slice(breakdown.limit);
-        results = kept.flatMap(({ v }) => rowsOf(counts.get(v), v));
+        // A cohort's value is its id as text; all users' is PostHog's ALL_USERS_COHORT_ID, 0.
+        const shown = (v: string) => (breakdown.source === 'cohort' && v === 'all' ? ALL_USERS : v);
+        results = kept.flatMap(({ v }) => rowsOf(counts.get(v), shown(v)));
         if (others.length > 0) {
           const merged = new Map<string, number>();
           for (const { v } of others) for (const [key, n] of counts.get(v)!) merged.set(key, (merged.get(key) ?? 0) + n);
