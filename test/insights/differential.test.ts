@@ -195,6 +195,16 @@ s('trends: compare with the previous period and compare_to, formulas, test accou
   assert.ok(sum(filtered) < sum(unfiltered), 'the corpus has test accounts to leave out');
 });
 
+s('trends: smoothing each breakdown value\'s line, and the cumulative display\'s running totals', async () => {
+  for (const smoothingIntervals of [3, 7]) {
+    const trendsFilter = { smoothingIntervals };
+    await checkTrends({ series: [{ ...pv, math: 'dau' }, purchase], dateRange: RANGE, trendsFilter, breakdownFilter: { breakdown: 'plan', breakdown_type: 'person' } }, `smoothing ${smoothingIntervals} by plan`);
+    await checkTrends({ series: [{ ...pv, math: 'dau' }], dateRange: RANGE, trendsFilter, breakdownFilter: { breakdown: 'industry', breakdown_type: 'group', breakdown_group_type_index: 0 } }, `smoothing ${smoothingIntervals} by industry`);
+    await checkTrends({ series: [signup, { ...action('pricing'), math: 'dau' }], dateRange: RANGE, trendsFilter: { ...trendsFilter, display: 'ActionsLineGraphCumulative' } }, `smoothing ${smoothingIntervals} cumulative`);
+    await checkTrends({ series: [pv], dateRange: RANGE, trendsFilter: { ...trendsFilter, display: 'ActionsLineGraphCumulative' }, breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' } }, `smoothing ${smoothingIntervals} cumulative by browser`);
+  }
+});
+
 const FILTERS: Array<[string, Filter[]]> = [
   ['event exact of several', [{ key: '$browser', value: ['Chrome', 'Edge'], operator: 'exact', type: 'event' }]],
   ['event is_not', [{ key: '$browser', value: 'Safari', operator: 'is_not', type: 'event' }]],

@@ -304,12 +304,11 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
   const compare = query.compareFilter?.compare === true && query.dateRange?.date_from !== 'all';
   const formulas = formulaList(query);
+  // PostHog's moving average runs over each line's values: every breakdown value's own, and
+  // the cumulative display's running totals (trends_query_builder.py smooths total_array).
+  // Known difference: the "other" line (values past breakdown_limit) is smoothed as one,
+  // where PostHog sums its values' smoothed lines (floors taken before the sum).
   const smoothing = query.trendsFilter?.smoothingIntervals ?? 1;
-  // PostHog's moving average runs over one series' days; with breakdowns or cumulated values
-  // its window would mix what it should not, so those combinations are refused.
-  if (smoothing > 1 && (breakdown !== null || display === 'ActionsLineGraphCumulative')) {
-    throw new QueryError('smoothingIntervals is not supported with a breakdown or a cumulative display', 'trendsFilter.smoothingIntervals');
-  }
   const parsedFormulas = formulas.map((f) => ({ node: parseFormula(f.formula, query.series.length), ...f }));
 
   const runs: SeriesRun[] = query.series.map((node, order) => ({ node, order, range, previous: false }));
@@ -359,7 +358,8 @@ export function planTrends(query: TrendsQuery, ctx: PlanContext): Plan<TrendsRes
           const item = base(value);
           if (display === 'ActionsLineGraphCumulative') {
             let sum = 0;
-            item.data = data.map((v) => (sum += v));
+            const cumulated = data.map((v) => (sum += v));
+            item.data = smoothing > 1 ? smoothed(cumulated, smoothing) : cumulated;
             item.count = item.data.length ? item.data[item.data.length - 1] : 0;
           } else {
             item.data = smoothing > 1 ? smoothed(data, smoothing) : data;
