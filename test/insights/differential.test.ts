@@ -547,6 +547,51 @@ s('actors: who is behind a trends point, a funnel step, a retention cell, a stic
   }
 });
 
+interface GroupActor { type: string; id: string; group_key: string; group_type_index: number; created_at: string; properties: Record<string, unknown>; group_properties: Record<string, unknown> }
+
+/** The groups behind a cell, each checked against the world: PostHog's group actor columns. */
+async function groupActorsOf(source: Record<string, unknown>, what: string): Promise<string[]> {
+  const rows = await query<Array<[GroupActor, string]>>({ kind: 'ActorsQuery', source, select: ['actor', 'group_key'], limit: 500 });
+  for (const [actor, key] of rows) {
+    assert.equal(actor, { type: 'group', id: key, group_key: key, group_type_index: 0, created_at: new Date(world.groupCreatedAt.get(key)!).toISOString(), properties: world.groups.get(key), group_properties: world.groups.get(key) }, `${what}: group ${key}`);
+  }
+  return rows.map((r) => r[1]).sort();
+}
+
+s('actors of the matrix\'s new cells: a stickiness bar of groups, a lifecycle status of groups, a trends point and a retention row of a cohort breakdown', async () => {
+  const st: StickinessQuery = { series: [signup, { ...pv, math: 'unique_group', math_group_type_index: 0 }], dateRange: RANGE };
+  const bars = stickiness(st, c)[1];
+  let listed = 0;
+  for (let n = 1; n <= bars.length; n++) {
+    if (bars[n - 1].size === 0 && n > 3) continue;
+    assert.equal(await groupActorsOf({ kind: 'InsightActorsQuery', source: { kind: 'StickinessQuery', ...st }, series: 1, day: n }, `stickiness ${n}`), sorted(bars[n - 1]), `stickiness of groups, ${n} days`);
+    listed += bars[n - 1].size;
+  }
+  assert.ok(listed > 0, 'some groups are listed');
+  const lc: LifecycleQuery = { series: [pv], dateRange: { date_from: day(1), date_to: day(26) }, aggregation_group_type_index: 0 };
+  const cycle = lifecycle(lc, c);
+  for (const status of ['new', 'returning', 'resurrecting', 'dormant'] as const) {
+    const i = cycle.statuses[status].findIndex((members) => members.size > 0);
+    assert.ok(i >= 0, `some group is ${status}`);
+    assert.equal(await groupActorsOf({ kind: 'InsightActorsQuery', source: { kind: 'LifecycleQuery', ...lc }, day: cycle.days[i], status }, `lifecycle ${status}`), sorted(cycle.statuses[status][i]), `lifecycle of groups ${status} ${cycle.days[i]}`);
+  }
+  const tq: TrendsQuery = { series: [{ ...pv, math: 'dau' }], dateRange: RANGE, breakdownFilter: { breakdown: [ids.pro, ids.germans], breakdown_type: 'cohort' } };
+  for (const line of trends(tq, c)) {
+    for (const i of [2, 9]) assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source: { kind: 'TrendsQuery', ...tq }, series: 0, day: line.days[i], breakdown: line.breakdown }), sorted(line.actors[i]), `trends cohort ${String(line.breakdown)} ${line.days[i]}`);
+  }
+  const r: RetentionQuery = { dateRange: { date_from: day(6), date_to: day(16) }, breakdownFilter: { breakdown: [ids.pro, ids.germans], breakdown_type: 'cohort' }, retentionFilter: { period: 'Day', retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: '$pageview', type: 'events' } } };
+  const rows = retention(r, c);
+  for (const cohort of [ids.pro, ids.germans]) {
+    for (const i of [1, 5]) {
+      const row = rows.filter((x) => x.breakdown === String(cohort))[i];
+      const got = await query<Array<[{ distinct_ids: string[] }, number[]]>>({ kind: 'ActorsQuery', source: { kind: 'InsightActorsQuery', source: { kind: 'RetentionQuery', ...r }, interval: i, breakdown: [String(cohort)] }, select: ['actor', 'appearances'], limit: 500 });
+      row.values.forEach((members, k) => {
+        assert.equal(got.filter((g) => g[1].includes(k)).map((g) => personOf(g[0])).sort(), sorted(members), `retention cohort ${cohort} row ${i} value ${k}`);
+      });
+    }
+  }
+});
+
 s('the project\'s time zone: days, weeks, retention and lifecycle bucketed in America/New_York', async () => {
   const project = `/api/projects/${t.projectId}/`;
   assert.is((await api('PATCH', project, t.personalKey, { timezone: 'America/New_York' })).status, 200);

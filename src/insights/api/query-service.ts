@@ -94,12 +94,14 @@ export function cohortsOf(
 ): Record<string, ResolvedCohort> | undefined {
   const pending: [number, string][] = [];
   cohortFilters(query, '', pending);
-  const breakdown = isObject(query) && isObject(query.breakdownFilter) ? query.breakdownFilter : null;
-  if (breakdown?.breakdown_type === 'cohort') {
+  // A cohort breakdown: the query's, or its source's (an actors query names the insight whose cell it lists).
+  for (let node = query, path = ''; isObject(node); node = node.source, path += 'source.') {
+    const breakdown = isObject(node.breakdownFilter) ? node.breakdownFilter : null;
+    if (breakdown?.breakdown_type !== 'cohort') continue;
     const ids = Array.isArray(breakdown.breakdown) ? breakdown.breakdown : [breakdown.breakdown];
     ids.forEach((id, i) => {
       const n = Number(id);
-      if (id !== 'all' && Number.isSafeInteger(n) && n > 0) pending.push([n, `breakdownFilter.breakdown.${i}`]);
+      if (id !== 'all' && Number.isSafeInteger(n) && n > 0) pending.push([n, `${path}breakdownFilter.breakdown.${i}`]);
     });
   }
   // HogQL names cohorts in its text (IN COHORT, inCohort, cohort_people; a HogQLQuery's, EventsQuery's

@@ -110,7 +110,8 @@ function column(name: string, actors: CellActors, attr: string): Column {
 
 function actorObject(r: Row, groups: boolean, groupType: number | null): Record<string, unknown> {
   const properties = json(r.a_properties) ?? {};
-  if (groups) return { type: 'group', id: r.a_id, group_key: r.a_id, group_type_index: groupType, created_at: iso(r.a_created_at), properties };
+  // PostHog's group actor carries its properties twice: `group_properties`, and `properties` for its frontend.
+  if (groups) return { type: 'group', id: r.a_id, group_key: r.a_id, group_type_index: groupType, created_at: iso(r.a_created_at), properties, group_properties: properties };
   return {
     type: 'person', id: r.a_id, distinct_ids: ((r.a_distinct_ids as unknown[] | null) ?? []).map(String), properties,
     created_at: iso(r.a_created_at), is_identified: r.a_is_identified === true,
