@@ -269,7 +269,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   RetentionEntity: { id: H, kind: H, type: H, properties: H, ...presentation('name', 'order', 'uuid', 'custom_name') },
   StickinessFilter: {
     stickinessCriteria: H,
-    computedAs: refused('non_cumulative'),
+    // cumulative: each bar the actors active in n intervals or more (planner/stickiness.ts).
+    computedAs: H,
     ...presentation('display', 'showLegend', 'legendPosition', 'showValuesOnSeries', 'showMultipleYAxes', 'hiddenLegendIndexes', 'resultCustomizationBy', 'resultCustomizations'),
   },
   LifecycleFilter: {

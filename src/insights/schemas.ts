@@ -196,6 +196,7 @@ export const StickinessQuerySchema = Type.Object({
   ...seriesFields(26),
   compareFilter: Nullable(CompareFilter),
   stickinessFilter: Nullable(Type.Object({
+    computedAs: Nullable(Type.Union([Type.Literal('non_cumulative'), Type.Literal('cumulative')])),
     stickinessCriteria: Nullable(Type.Object({
       operator: Type.Union([Type.Literal('gte'), Type.Literal('lte'), Type.Literal('exact')]),
       value: Type.Integer({ minimum: 1 }),

@@ -547,6 +547,24 @@ s('actors: who is behind a trends point, a funnel step, a retention cell, a stic
   }
 });
 
+s('stickiness computed as cumulative: bar n counts the actors active in n intervals or more, and lists them', async () => {
+  const q: StickinessQuery = { series: [pv, { ...signup, math: 'unique_group', math_group_type_index: 0 }], dateRange: RANGE };
+  const source = { kind: 'StickinessQuery', ...q, stickinessFilter: { computedAs: 'cumulative' } };
+  const items = await query<Array<StickyItem & { labels: string[]; count: number }>>(source);
+  const model = stickiness(q, c);
+  model.forEach((bars, order) => {
+    const item = items.find((i) => i.action.order === order)!;
+    const orMore = bars.map((_, n) => sum(bars.slice(n).map((b) => b.size)));
+    assert.equal(item.data, orMore, `cumulative stickiness, series ${order}`);
+    assert.is(item.count, orMore[0]);
+    assert.is(item.labels[1], '2 days or more');
+  });
+  for (const n of [1, 2, 3]) {
+    const want = new Set(model[0].slice(n - 1).flatMap((b) => [...b]));
+    assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source, series: 0, day: n }), sorted(want), `cumulative stickiness actors, ${n} days or more`);
+  }
+});
+
 interface GroupActor { type: string; id: string; group_key: string; group_type_index: number; created_at: string; properties: Record<string, unknown>; group_properties: Record<string, unknown> }
 
 /** The groups behind a cell, each checked against the world: PostHog's group actor columns. */

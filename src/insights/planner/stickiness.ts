@@ -3,7 +3,8 @@
 // in intervals where they did it at least, at most or exactly that many times). A series with
 // math unique_group counts its groups of math_group_type_index instead (events without one
 // left out), as PostHog's stickiness runner does; its StickinessQuery has no
-// aggregation_group_type_index.
+// aggregation_group_type_index. computedAs "cumulative" makes bar n those active in n
+// intervals or more (its count still the actors counted once).
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
@@ -66,9 +67,12 @@ function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx:
 act AS (SELECT pid, count(*) AS n, sum(events) AS events FROM active GROUP BY pid)`;
 }
 
+const isCumulative = (query: StickinessQuery) => query.stickinessFilter?.computedAs === 'cumulative';
+
 /**
  * The persons behind a stickiness bar: those active in exactly `day` of the range's
- * intervals, for one series and period; each with the events of theirs it counted.
+ * intervals (cumulative: `day` or more), for one series and period; each with the events
+ * of theirs it counted.
  */
 export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell: Cell): CellActors {
   refuseSeriesMath(query.series, 'stickiness', ['unique_group']);
@@ -80,7 +84,7 @@ export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell:
     throw new QueryError(`day must be the number of intervals, 1 to ${run.range.buckets.length}`, 'source.day');
   }
   return {
-    sql: sql`WITH ${activeCtes(query, run, ctx)} SELECT pid::VARCHAR AS actor, events AS event_count FROM act WHERE n = ${int(day)}`,
+    sql: sql`WITH ${activeCtes(query, run, ctx)} SELECT pid::VARCHAR AS actor, events AS event_count FROM act WHERE n ${raw(isCumulative(query) ? '>=' : '=')} ${int(day)}`,
     groupType: seriesGroupType(run.node, run.order), eventCount: true, appearances: false,
   };
 }
@@ -112,9 +116,12 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
         }
         const days = Array.from({ length: size }, (_, i) => i + 1);
         const name = nodeName(run.node, ctx);
+        const cumulative = isCumulative(query);
+        let more = 0;
+        const shown = cumulative ? data.map((_, i) => data[size - 1 - i]).map((v) => (more += v)).reverse() : data;
         const item: StickinessItem = {
-          count: data.reduce((a, b) => a + b, 0), data, days, label: name,
-          labels: days.map((d) => `${d} ${interval}${d === 1 ? '' : 's'}`),
+          count: data.reduce((a, b) => a + b, 0), data: shown, days, label: name,
+          labels: days.map((d) => `${d} ${interval}${d === 1 ? '' : 's'}${cumulative ? ' or more' : ''}`),
           action: { order: run.order, ...nodeEntity(run.node), name },
         };
         if (compare) {
