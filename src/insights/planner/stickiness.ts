@@ -117,8 +117,7 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
         const days = Array.from({ length: size }, (_, i) => i + 1);
         const name = nodeName(run.node, ctx);
         const cumulative = isCumulative(query);
-        let more = 0;
-        const shown = cumulative ? data.map((_, i) => data[size - 1 - i]).map((v) => (more += v)).reverse() : data;
+        const shown = cumulative ? data.map((_, i) => data.slice(i).reduce((a, b) => a + b, 0)) : data;
         const item: StickinessItem = {
           count: data.reduce((a, b) => a + b, 0), data: shown, days, label: name,
           labels: days.map((d) => `${d} ${interval}${d === 1 ? '' : 's'}${cumulative ? ' or more' : ''}`),
