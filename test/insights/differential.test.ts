@@ -35,6 +35,8 @@ const HOGQL_FILTER = "properties.$browser = 'Chrome' and person.properties.plan 
 const HOGQL_BREAKDOWN = "concat(properties.$browser, '/', person.properties.plan)";
 const HOGQL_SESSIONS = 'count(distinct properties.$session_id)';
 const HOGQL_AMOUNT = 'sum(toFloat(properties.amount))';
+const HOGQL_COUPON = 'properties.coupon';
+const HOGQL_PLAN = 'person.properties.plan';
 
 s.before(async () => {
   t = await startTestServer({ consumers: NO_DESTINATIONS });
@@ -79,6 +81,8 @@ s.before(async () => {
   const plan = (e: ModelEvent, w: World) => w.persons.get(e.person)!.props.plan;
   c.hogql[HOGQL_FILTER] = (e, w) => browser(e) === 'Chrome' && plan(e, w) !== 'free';
   c.hogql[HOGQL_BREAKDOWN] = (e, w) => `${String(browser(e))}/${String(plan(e, w))}`;
+  c.hogql[HOGQL_COUPON] = (e) => e.props.coupon;
+  c.hogql[HOGQL_PLAN] = (e, w) => plan(e, w);
   c.hogqlMath[HOGQL_SESSIONS] = (es) => new Set(es.map((e) => e.props.$session_id)).size;
   c.hogqlMath[HOGQL_AMOUNT] = (es) => sum(es.map((e) => e.props.amount).filter((v): v is number => typeof v === 'number'));
 });
@@ -545,6 +549,14 @@ s('actors: who is behind a trends point, a funnel step, a retention cell, a stic
   for (const status of ['new', 'returning', 'resurrecting', 'dormant'] as const) {
     for (const i of [2, 9]) assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source: { kind: 'LifecycleQuery', ...lc }, day: cycle.days[i], status }), sorted(cycle.statuses[status][i]), `lifecycle ${status} ${cycle.days[i]}`);
   }
+});
+
+s('stickiness of a series with math hogql: the values of its expression are the actors', async () => {
+  const q: StickinessQuery = { series: [{ ...purchase, math: 'hogql', math_hogql: HOGQL_COUPON }, { ...pv, math: 'hogql', math_hogql: HOGQL_PLAN }, signup], dateRange: RANGE };
+  const model = await checkStickiness(q, 'stickiness of HogQL values');
+  assert.ok(model[1].some((bar, n) => n > 0 && bar.size > 0), 'a plan is active on several days');
+  await refusedWith({ kind: 'ActorsQuery', source: { kind: 'InsightActorsQuery', source: { kind: 'StickinessQuery', ...q }, series: 0, day: 1 }, select: ['actor'] }, 'source.series', 'the actors of HogQL values');
+  await refusedWith({ kind: 'StickinessQuery', series: [{ ...pv, math: 'hogql', math_hogql: 'count()' }], dateRange: RANGE }, 'series.0.math_hogql', 'an aggregate as the actor');
 });
 
 s('stickiness computed as cumulative: bar n counts the actors active in n intervals or more, and lists them', async () => {

@@ -3,10 +3,10 @@
 // in intervals where they did it at least, at most or exactly that many times). A series with
 // math unique_group counts its groups of math_group_type_index instead (events without one
 // left out), as PostHog's stickiness runner does; its StickinessQuery has no
-// aggregation_group_type_index. computedAs "cumulative" makes bar n those active in n
+// aggregation_group_type_index; with math hogql the values of its math_hogql. computedAs "cumulative" makes bar n those active in n
 // intervals or more (its count still the actors counted once).
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
-import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
+import { actorOf, eventsFrom, type Actor, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
 import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql, type Sql } from './sql.js';
@@ -14,6 +14,7 @@ import type { Cell, CellActors } from './cells.js';
 import { QueryError } from './errors.js';
 import { bucketSql, localUs } from './time-sql.js';
 import { groupTypeIndex } from './trends.js';
+import { rowExpression } from './hogql-row.js';
 
 export interface StickinessItem {
   count: number;
@@ -52,15 +53,28 @@ function seriesGroupType(node: SeriesNode, order: number): number | null {
   return node.math === 'unique_group' ? groupTypeIndex(node, order) : null;
 }
 
+// What a series counts: persons, its groups (math unique_group), or with math hogql the
+// values of its math_hogql over the events (PostHog aggregates by that expression; events
+// without a value are not counted, as its count(DISTINCT) leaves NULL out).
+function seriesActor(node: SeriesNode, order: number, ctx: PlanContext): { actor: Actor; persons: boolean } {
+  if (node.math !== 'hogql') return { actor: actorOf({ aggregation_group_type_index: seriesGroupType(node, order) }), persons: false };
+  const attr = `series.${order}.math_hogql`;
+  const { expr, persons } = rowExpression(ctx, node.math_hogql ?? '', attr);
+  if (expr.aggregate !== null) throw new QueryError(`math_hogql in stickiness is the value actors are told apart by, not an aggregate: ${node.math_hogql ?? ''}`, attr);
+  return { actor: { id: sql`(${expr.sql})::VARCHAR`, where: [sql`(${expr.sql}) IS NOT NULL`] }, persons };
+}
+
+const SERIES_MATHS = ['unique_group', 'hogql'];
+
 // `active` (actor, interval) and `act` (actor, n: intervals they were active in) of a run.
 function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx: PlanContext): Sql {
   // An interval counts for a person when they did the event in it (PostHog's count() > 0),
   // or with stickinessCriteria a number of times that meets it.
   const criteria = query.stickinessFilter?.stickinessCriteria;
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
-  const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
+  const { actor, persons: actorPersons } = seriesActor(node, order, ctx);
+  const persons = actorPersons || needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
   const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), query.interval ?? 'day', ctx.weekStart);
-  const actor = actorOf({ aggregation_group_type_index: seriesGroupType(node, order) });
   return sql`active AS (SELECT ${actor.id} AS pid, ${bucket} AS b, count(*) AS events FROM ${eventsFrom(persons)} WHERE ${and([
     ...scopeWhere(ctx, r.fromUs, r.toUs), ...actor.where, ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
   ])} GROUP BY pid, b HAVING ${having}),
@@ -75,10 +89,12 @@ const isCumulative = (query: StickinessQuery) => query.stickinessFilter?.compute
  * of theirs it counted.
  */
 export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell: Cell): CellActors {
-  refuseSeriesMath(query.series, 'stickiness', ['unique_group']);
+  refuseSeriesMath(query.series, 'stickiness', SERIES_MATHS);
   if (cell.series >= query.series.length) throw new QueryError(`series ${cell.series} is not one of the insight's ${query.series.length}`, 'source.series');
   if (cell.previous && query.compareFilter?.compare !== true) throw new QueryError('The insight does not compare periods', 'source.compare');
   const run = runsOf(query, ctx).find((r) => r.order === cell.series && r.previous === cell.previous)!;
+  // Its values are neither persons nor groups: nothing to list them as.
+  if (run.node.math === 'hogql') throw new QueryError('The actors of a series with math "hogql" are its expression\'s values, not persons or groups', 'source.series');
   const day = typeof cell.day === 'string' && /^[0-9]+$/.test(cell.day) ? Number(cell.day) : cell.day;
   if (typeof day !== 'number' || day < 1 || day > run.range.buckets.length) {
     throw new QueryError(`day must be the number of intervals, 1 to ${run.range.buckets.length}`, 'source.day');
@@ -90,7 +106,7 @@ export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell:
 }
 
 export function planStickiness(query: StickinessQuery, ctx: PlanContext): Plan<StickinessResult> {
-  refuseSeriesMath(query.series, 'stickiness', ['unique_group']);
+  refuseSeriesMath(query.series, 'stickiness', SERIES_MATHS);
   const interval = query.interval ?? 'day';
   const runs = runsOf(query, ctx);
   const range = runs[0].range;
@@ -101,8 +117,8 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
   const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,
-    // The HogQL text counts persons: none is written for a series of groups.
-    hogql: query.series.some((node) => node.math === 'unique_group') ? undefined : writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
+    // The HogQL text counts persons: none is written for a series of groups or HogQL values.
+    hogql: query.series.some((node) => node.math === 'unique_group' || node.math === 'hogql') ? undefined : writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
       valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted,
     })).join(' UNION ALL ')),

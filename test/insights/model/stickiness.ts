@@ -2,7 +2,8 @@
 // range. The actor is the person, or with the series' math unique_group its group of
 // math_group_type_index (events without one left out), as PostHog's stickiness runner
 // (posthog/hogql_queries/insights/stickiness/stickiness_query_runner.py); its StickinessQuery
-// has no aggregation_group_type_index.
+// has no aggregation_group_type_index. With math hogql the actor is the value of math_hogql
+// (events without one left out: its count(DISTINCT) leaves NULL out).
 import { seriesEvents, type Context, type Filter, type SeriesNode } from './match.js';
 import { addDays, intervals, intervalStart, localDate, midnight, type Interval } from './time.js';
 
@@ -18,7 +19,8 @@ export function stickiness(q: StickinessQuery, c: Context): Array<Array<Set<stri
     const active = new Map<string, Set<string>>();
     for (const e of seriesEvents(node, q, c)) {
       if (e.ts < start || e.ts >= end) continue;
-      const p = node.math === 'unique_group' ? e.props[`$group_${node.math_group_type_index}`] as string | undefined : String(e.person);
+      const p = node.math === 'unique_group' ? e.props[`$group_${node.math_group_type_index}`] as string | undefined
+        : node.math === 'hogql' ? actorValue(c.hogql[node.math_hogql!](e, c.world)) : String(e.person);
       if (p === undefined) continue;
       if (!active.has(p)) active.set(p, new Set());
       active.get(p)!.add(intervalStart(localDate(e.ts, c.tz), interval));
@@ -26,3 +28,5 @@ export function stickiness(q: StickinessQuery, c: Context): Array<Array<Set<stri
     return Array.from({ length: total }, (_, i) => new Set([...active].filter(([, days]) => days.size === i + 1).map(([p]) => p)));
   });
 }
+
+const actorValue = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
