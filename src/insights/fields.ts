@@ -104,7 +104,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
   StickinessQuery: {
     ...Object.fromEntries(Object.entries(INSIGHT_BASE).filter(([k]) => k !== 'aggregation_group_type_index')),
     interval: H,
-    intervalCount: refused(1),
+    // Spans of that many days counted back from date_to (planner/stickiness.ts; other intervals: 1 only).
+    intervalCount: H,
     series: listOf('EventsNode'),
     stickinessFilter: object('StickinessFilter'),
     compareFilter: object('CompareFilter'),

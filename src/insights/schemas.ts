@@ -194,6 +194,7 @@ export const LifecycleQuerySchema = Type.Object({ kind: Type.Literal('LifecycleQ
 export const StickinessQuerySchema = Type.Object({
   kind: Type.Literal('StickinessQuery'),
   ...seriesFields(26),
+  intervalCount: Nullable(Type.Integer({ minimum: 1, maximum: 400 })),
   compareFilter: Nullable(CompareFilter),
   stickinessFilter: Nullable(Type.Object({
     computedAs: Nullable(Type.Union([Type.Literal('non_cumulative'), Type.Literal('cumulative')])),

@@ -559,6 +559,18 @@ s('stickiness of a series with math hogql: the values of its expression are the 
   await refusedWith({ kind: 'StickinessQuery', series: [{ ...pv, math: 'hogql', math_hogql: 'count()' }], dateRange: RANGE }, 'series.0.math_hogql', 'an aggregate as the actor');
 });
 
+s('stickiness with intervalCount: spans of that many days counted back from date_to', async () => {
+  for (const intervalCount of [1, 2, 3, 5]) {
+    const q: StickinessQuery = { series: [pv, { ...signup, math: 'unique_group', math_group_type_index: 0 }], intervalCount, dateRange: RANGE };
+    const items = await query<StickyItem[]>({ kind: 'StickinessQuery', ...q });
+    const model = stickiness(q, c);
+    model.forEach((bars, order) => assert.equal(items.find((i) => i.action.order === order)!.data, bars.map((b) => b.size), `intervalCount ${intervalCount}, series ${order}`));
+    assert.is(model[0].length, Math.ceil(14 / intervalCount));
+    assert.equal(await actorsOf({ kind: 'InsightActorsQuery', source: { kind: 'StickinessQuery', ...q }, series: 0, day: 2 }), sorted(model[0][1]), `intervalCount ${intervalCount}: actors of 2 spans`);
+  }
+  await refusedWith({ kind: 'StickinessQuery', series: [pv], interval: 'week', intervalCount: 2, dateRange: RANGE }, 'intervalCount', 'intervalCount with weeks');
+});
+
 s('stickiness computed as cumulative: bar n counts the actors active in n intervals or more, and lists them', async () => {
   const q: StickinessQuery = { series: [pv, { ...signup, math: 'unique_group', math_group_type_index: 0 }], dateRange: RANGE };
   const source = { kind: 'StickinessQuery', ...q, stickinessFilter: { computedAs: 'cumulative' } };

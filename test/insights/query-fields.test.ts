@@ -215,6 +215,7 @@ const SAMPLES: Record<string, Sample> = {
   'FunnelsQuery funnelsFilter.exclusions.0.funnelToStep': { value: 1 },
   'StickinessQuery stickinessFilter.stickinessCriteria': { value: { operator: 'gte', value: 2 } },
   'StickinessQuery stickinessFilter.computedAs': { value: 'cumulative' },
+  'StickinessQuery intervalCount': { value: 2 },
   'RetentionQuery breakdownFilter.breakdown': { value: '$browser' },
   'RetentionQuery breakdownFilter.breakdown_type': { base: withBreakdown, value: 'person' },
   'RetentionQuery breakdownFilter.breakdown_limit': { base: withBreakdown, value: 1 },

@@ -3,7 +3,8 @@
 // in intervals where they did it at least, at most or exactly that many times). A series with
 // math unique_group counts its groups of math_group_type_index instead (events without one
 // left out), as PostHog's stickiness runner does; its StickinessQuery has no
-// aggregation_group_type_index; with math hogql the values of its math_hogql. computedAs "cumulative" makes bar n those active in n
+// aggregation_group_type_index; with math hogql the values of its math_hogql. With
+// intervalCount, spans of that many days counted back from date_to. computedAs "cumulative" makes bar n those active in n
 // intervals or more (its count still the actors counted once).
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
 import { actorOf, eventsFrom, type Actor, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
@@ -12,7 +13,7 @@ import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql, type Sql } from './sql.js';
 import type { Cell, CellActors } from './cells.js';
 import { QueryError } from './errors.js';
-import { bucketSql, localUs } from './time-sql.js';
+import { bucketSql, localUs, US_PER_DAY } from './time-sql.js';
 import { groupTypeIndex } from './trends.js';
 import { rowExpression } from './hogql-row.js';
 
@@ -48,6 +49,25 @@ function runsOf(query: StickinessQuery, ctx: PlanContext): Run[] {
   return runs;
 }
 
+// intervalCount k (days only): PostHog counts whole days back from date_to (ClickHouse's
+// age) and groups them k at a time, so bar n is n such k-day spans, ceil(days / k) of them.
+// Other intervals keep the calendar's (their age differs from it): refused unless 1.
+function intervalCountOf(query: StickinessQuery): number | null {
+  const k = query.intervalCount;
+  if (k === null || k === undefined) return null;
+  if ((query.interval ?? 'day') !== 'day') {
+    if (k === 1) return null;
+    throw new QueryError('intervalCount is supported by hedgerow with the day interval', 'intervalCount');
+  }
+  return k;
+}
+
+/** How many bars a run has: its intervals, or its spans of intervalCount days. */
+function barsOf(query: StickinessQuery, range: ResolvedRange): number {
+  const k = intervalCountOf(query);
+  return k === null ? range.buckets.length : Math.ceil(range.buckets.length / k);
+}
+
 /** The group type a series counts (math unique_group), or null for persons. */
 function seriesGroupType(node: SeriesNode, order: number): number | null {
   return node.math === 'unique_group' ? groupTypeIndex(node, order) : null;
@@ -74,7 +94,9 @@ function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx:
   const having = criteria ? sql`count(*) ${raw(CRITERIA_OPERATORS[criteria.operator])} ${int(criteria.value)}` : raw('count(*) > 0');
   const { actor, persons: actorPersons } = seriesActor(node, order, ctx);
   const persons = actorPersons || needsPersons(ctx, query.properties) || nodeUsesPersons(node, ctx);
-  const bucket = bucketSql(localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs), query.interval ?? 'day', ctx.weekStart);
+  const local = localUs(raw('e.timestamp'), r.segments, r.fromUs, r.toUs);
+  const k = intervalCountOf(query);
+  const bucket = k === null ? bucketSql(local, query.interval ?? 'day', ctx.weekStart) : sql`(${int(Math.round(r.toLocal * 1000))} - ${local}) // ${int(US_PER_DAY)} // ${int(k)}`;
   return sql`active AS (SELECT ${actor.id} AS pid, ${bucket} AS b, count(*) AS events FROM ${eventsFrom(persons)} WHERE ${and([
     ...scopeWhere(ctx, r.fromUs, r.toUs), ...actor.where, ...nodeWhere(node, ctx, `series.${order}`), ...queryPropertiesWhere(query.properties, ctx),
   ])} GROUP BY pid, b HAVING ${having}),
@@ -96,8 +118,9 @@ export function stickinessActors(query: StickinessQuery, ctx: PlanContext, cell:
   // Its values are neither persons nor groups: nothing to list them as.
   if (run.node.math === 'hogql') throw new QueryError('The actors of a series with math "hogql" are its expression\'s values, not persons or groups', 'source.series');
   const day = typeof cell.day === 'string' && /^[0-9]+$/.test(cell.day) ? Number(cell.day) : cell.day;
-  if (typeof day !== 'number' || day < 1 || day > run.range.buckets.length) {
-    throw new QueryError(`day must be the number of intervals, 1 to ${run.range.buckets.length}`, 'source.day');
+  const bars = barsOf(query, run.range);
+  if (typeof day !== 'number' || day < 1 || day > bars) {
+    throw new QueryError(`day must be the number of intervals, 1 to ${bars}`, 'source.day');
   }
   return {
     sql: sql`WITH ${activeCtes(query, run, ctx)} SELECT pid::VARCHAR AS actor, events AS event_count FROM act WHERE n ${raw(isCumulative(query) ? '>=' : '=')} ${int(day)}`,
@@ -118,13 +141,13 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
   return {
     statements,
     // The HogQL text counts persons: none is written for a series of groups or HogQL values.
-    hogql: query.series.some((node) => node.math === 'unique_group' || node.math === 'hogql') ? undefined : writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
+    hogql: intervalCountOf(query) !== null || query.series.some((node) => node.math === 'unique_group' || node.math === 'hogql') ? undefined : writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
       valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted,
     })).join(' UNION ALL ')),
     shape(results) {
       const items = runs.map((run, k) => {
-        const size = run.range.buckets.length;
+        const size = barsOf(query, run.range);
         const data = new Array<number>(size).fill(0);
         for (const r of results[k]) {
           const n = toNumber(r.n);

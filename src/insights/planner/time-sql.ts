@@ -8,7 +8,7 @@ import { weekOffset, type Interval } from './dates.js';
 import { int, raw, sql, type Sql } from './sql.js';
 
 const US_PER_HOUR = 3_600_000_000;
-const US_PER_DAY = 86_400_000_000;
+export const US_PER_DAY = 86_400_000_000;
 // DuckDB's // truncates toward zero; shifting by a whole number of weeks (about 1,900
 // years) keeps every plausible instant positive, so the division floors.
 const BIAS_DAYS = 700_000;

@@ -5,14 +5,19 @@
 // has no aggregation_group_type_index. With math hogql the actor is the value of math_hogql
 // (events without one left out: its count(DISTINCT) leaves NULL out).
 import { seriesEvents, type Context, type Filter, type SeriesNode } from './match.js';
-import { addDays, intervals, intervalStart, localDate, midnight, type Interval } from './time.js';
+import { addDays, daysBetween, intervals, intervalStart, localDate, midnight, type Interval } from './time.js';
 
-export interface StickinessQuery { series: SeriesNode[]; interval?: Interval; dateRange: { date_from: string; date_to: string }; properties?: Filter[]; filterTestAccounts?: boolean }
+export interface StickinessQuery { series: SeriesNode[]; interval?: Interval; intervalCount?: number; dateRange: { date_from: string; date_to: string }; properties?: Filter[]; filterTestAccounts?: boolean }
 
 /** Per series, per n = 1 … intervals: the actors active in exactly n intervals. */
 export function stickiness(q: StickinessQuery, c: Context): Array<Array<Set<string>>> {
   const interval = q.interval ?? 'day';
-  const total = intervals(q.dateRange.date_from, q.dateRange.date_to, interval).length;
+  // intervalCount k (days): whole days back from date_to's end, k at a time (PostHog's age()).
+  const k = q.intervalCount;
+  if (k !== undefined && interval !== 'day') throw new Error('the model reads intervalCount with days');
+  const days = intervals(q.dateRange.date_from, q.dateRange.date_to, interval).length;
+  const total = k === undefined ? days : Math.ceil(days / k);
+  const bucketOf = (ts: number) => (k === undefined ? intervalStart(localDate(ts, c.tz), interval) : String(Math.floor(daysBetween(localDate(ts, c.tz), q.dateRange.date_to) / k)));
   const start = midnight(q.dateRange.date_from, c.tz);
   const end = midnight(addDays(q.dateRange.date_to, 1), c.tz);
   return q.series.map((node) => {
@@ -23,7 +28,7 @@ export function stickiness(q: StickinessQuery, c: Context): Array<Array<Set<stri
         : node.math === 'hogql' ? actorValue(c.hogql[node.math_hogql!](e, c.world)) : String(e.person);
       if (p === undefined) continue;
       if (!active.has(p)) active.set(p, new Set());
-      active.get(p)!.add(intervalStart(localDate(e.ts, c.tz), interval));
+      active.get(p)!.add(bucketOf(e.ts));
     }
     return Array.from({ length: total }, (_, i) => new Set([...active].filter(([, days]) => days.size === i + 1).map(([p]) => p)));
   });
