@@ -481,6 +481,8 @@ s('matrix: every query kind × actions, cohorts and groups', async () => {
       const model = await checkLifecycle({ series: [pv], dateRange: long, aggregation_group_type_index: 0 }, 'lifecycle of groups');
       assert.ok(model.statuses.new.some((s) => s.size > 0) && model.statuses.dormant.some((s) => s.size > 0), 'groups are new and go dormant in the range');
       await checkLifecycle({ series: [signup], dateRange: RANGE, aggregation_group_type_index: 0, properties: groupLt }, 'lifecycle of groups, filtered');
+      await checkLifecycle({ series: [pv], interval: 'week', dateRange: long, aggregation_group_type_index: 0 }, 'weekly lifecycle of groups');
+      await checkLifecycle({ series: [signup], interval: 'week', dateRange: long }, 'weekly lifecycle of persons');
     }],
     // PostHog's lifecycle reads no series math (persons, or groups by aggregation_group_type_index).
     ['lifecycle', 'unique_group', () => refusedWith({ kind: 'LifecycleQuery', series: [{ ...pv, ...uniqueGroups }], dateRange: RANGE }, 'series.0.math', 'lifecycle unique_group')],

@@ -11,8 +11,8 @@ export interface LifecycleQuery { series: SeriesNode[]; interval?: Interval; dat
 export type Status = 'new' | 'returning' | 'resurrecting' | 'dormant';
 
 export function lifecycle(q: LifecycleQuery, c: Context): { days: string[]; statuses: Record<Status, Array<Set<string>>> } {
-  if ((q.interval ?? 'day') !== 'day') throw new Error('the model reads daily lifecycles');
-  const interval: Interval = 'day';
+  const interval = q.interval ?? 'day';
+  if (interval !== 'day' && interval !== 'week') throw new Error('the model reads daily and weekly lifecycles');
   const days = intervals(q.dateRange.date_from, q.dateRange.date_to, interval);
   const groups = q.aggregation_group_type_index;
   const activeOn = new Map<string, Set<string>>();
@@ -26,9 +26,9 @@ export function lifecycle(q: LifecycleQuery, c: Context): { days: string[]; stat
   const statuses: Record<Status, Array<Set<string>>> = { new: [], returning: [], resurrecting: [], dormant: [] };
   for (const d of days) {
     const now = activeOn.get(d) ?? new Set<string>();
-    const before = activeOn.get(addDays(d, -1)) ?? new Set<string>();
+    const before = activeOn.get(addDays(d, interval === 'week' ? -7 : -1)) ?? new Set<string>();
     const createdAt = (p: string) => (groups === undefined ? c.world.persons.get(Number(p))!.createdAt : c.world.groupCreatedAt.get(p)!);
-    const created = (p: string) => localDate(createdAt(p), c.tz) === d;
+    const created = (p: string) => intervalStart(localDate(createdAt(p), c.tz), interval) === d;
     statuses.new.push(new Set([...now].filter(created)));
     statuses.returning.push(new Set([...now].filter((p) => !created(p) && before.has(p))));
     statuses.resurrecting.push(new Set([...now].filter((p) => !created(p) && !before.has(p))));
