@@ -281,6 +281,70 @@ s('a funnel built, saved and opened again; a retention table saved; a HogQL tabl
   await accessible(p, 'HogQL error');
 });
 
+s('a trend of a property sum, filtered, broken down, over custom dates: saved and reopened as built; a funnel broken down', async () => {
+  const p = await opened();
+  const paid = (who: string, plan: string, amount: number) => ({ event: 'order_paid', distinct_id: who, properties: { plan, amount } });
+  await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [paid('o1', 'pro', 10), paid('o2', 'pro', 20), paid('o3', 'free', 5), paid('o4', 'trial', 100)] });
+  await t.applied();
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  await p.getByRole('link', { name: 'Insights' }).click();
+  await p.getByRole('radio', { name: 'Trend' }).check();
+  await p.getByLabel('Event', { exact: true }).fill('order_paid');
+  await p.getByLabel('Measure').selectOption('sum');
+  await p.getByLabel('Of property').fill('amount');
+  await p.getByLabel('Date range').selectOption('custom');
+  await p.getByLabel('From', { exact: true }).fill(day(-2));
+  await p.getByLabel('To', { exact: true }).fill(day(1));
+  await p.getByRole('button', { name: 'Add filter' }).click();
+  await p.getByLabel('Filter 1 property').fill('plan');
+  await p.getByLabel('Filter 1 operator').selectOption('is_not');
+  await p.getByLabel('Filter 1 value').fill('trial');
+  await p.getByLabel('Breakdown by').selectOption('event');
+  await p.getByLabel('Breakdown property').fill('plan');
+  assert.is(await p.getByLabel('Breakdown limit').inputValue(), '25');
+  await accessible(p, 'trend with filters and a breakdown');
+  await p.getByRole('button', { name: 'Show trend' }).click();
+  const results = p.getByRole('table', { name: 'Results' });
+  await results.waitFor();
+  // A row per plan left by the filter, each the sum of its amounts (the trial's 100 filtered out).
+  const totals = Object.fromEntries((await results.locator('tbody tr').allInnerTexts()).map((r) => { const c = r.split('\t'); return [c[0], c.at(-1)]; }));
+  assert.equal(Object.keys(totals).length, 2, JSON.stringify(totals));
+  assert.is(Object.entries(totals).find(([k]) => k.includes('pro'))?.[1], '30', JSON.stringify(totals));
+  assert.is(Object.entries(totals).find(([k]) => k.includes('free'))?.[1], '5', JSON.stringify(totals));
+  await p.locator('.chart svg').waitFor();
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const saved = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const trend = saved.body.results.find((i: { name: string }) => i.name === 'order_paid sum of amount by plan');
+  assert.ok(trend, JSON.stringify(saved.body.results.map((i: { name: string }) => i.name)));
+  const source = trend.query.source;
+  assert.equal(source.series[0].math_property, 'amount');
+  assert.equal(source.properties, [{ key: 'plan', type: 'event', operator: 'is_not', value: ['trial'] }]);
+  assert.equal(source.breakdownFilter, { breakdown: 'plan', breakdown_type: 'event', breakdown_limit: 25 });
+  assert.equal(source.dateRange, { date_from: day(-2), date_to: day(1) });
+
+  // Reopened: every field as it was saved.
+  await p.getByRole('link', { name: 'order_paid sum of amount by plan' }).click();
+  await p.getByRole('table', { name: 'Results' }).waitFor();
+  assert.equal([
+    await p.getByLabel('Measure').inputValue(), await p.getByLabel('Of property').inputValue(), await p.getByLabel('Date range').inputValue(),
+    await p.getByLabel('From', { exact: true }).inputValue(), await p.getByLabel('Filter 1 operator').inputValue(), await p.getByLabel('Filter 1 value').inputValue(),
+    await p.getByLabel('Breakdown by').inputValue(), await p.getByLabel('Breakdown property').inputValue(),
+  ], ['sum', 'amount', 'custom', day(-2), 'is_not', 'trial', 'event', 'plan']);
+
+  // A funnel broken down by plan: a table of steps per value.
+  await p.getByRole('link', { name: '← New insight' }).click();
+  await p.getByRole('radio', { name: 'Funnel' }).check();
+  await p.getByLabel('Step 1 event').fill('order_paid');
+  await p.getByLabel('Step 2 event').fill('order_paid');
+  await p.getByLabel('Breakdown by').selectOption('event');
+  await p.getByLabel('Breakdown property').fill('plan');
+  await p.getByRole('button', { name: 'Show funnel' }).click();
+  await p.getByRole('table', { name: 'Steps: pro' }).waitFor();
+  assert.is(await p.getByRole('table', { name: 'Steps: pro' }).getByRole('row').nth(1).locator('td').nth(1).innerText(), '2');
+  await accessible(p, 'funnel with a breakdown');
+});
+
 s('a dashboard of two saved insights draws both charts, refreshes and exports a PNG', async () => {
   const p = await opened();
   await p.getByRole('link', { name: 'Dashboards' }).click();
