@@ -379,6 +379,38 @@ s('a dashboard of two saved insights draws both charts, refreshes and exports a 
   assert.equal([...(await png.body()).subarray(1, 4)], [0x50, 0x4e, 0x47]);
   const listed = await request(`${t.url}/api/projects/${t.projectId}/dashboards`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
   assert.equal(listed.body.results.map((d: { name: string }) => d.name), ['Shop']);
+  // Laid out by a button and by the keyboard, saved to the tiles' `layouts` (PostHog's `sm`).
+  const dashboardId = listed.body.results[0].id as number;
+  await p.getByRole('button', { name: 'Edit layout' }).click();
+  await p.getByRole('button', { name: 'Wider checkout_done count' }).click();
+  const tile = p.getByRole('region', { name: 'checkout_done count' });
+  await tile.focus();
+  await p.keyboard.press('ArrowDown');
+  await tile.getByText('Column 1, row 2, 7 wide, 5 tall').waitFor();
+  await accessible(p, 'dashboard layout mode');
+  await p.getByRole('button', { name: 'Save layout' }).click();
+  await p.getByRole('button', { name: 'Edit layout' }).waitFor();
+  const laid = await request(`${t.url}/api/projects/${t.projectId}/dashboards/${dashboardId}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const tiles = laid.body.tiles as { insight: { name: string } | null; text: { body: string } | null; layouts: { sm: { x: number; y: number; w: number; h: number } } }[];
+  assert.equal(tiles.find((x) => x.insight?.name === 'checkout_done count')?.layouts.sm, { x: 0, y: 1, w: 7, h: 5 });
+  // Whatever the wider, lower tile now covers went below it.
+  const text = tiles.find((x) => x.text)!.layouts.sm;
+  assert.ok(text.y >= 6, JSON.stringify(text));
+  // Reopened as saved; the text tile removed; the dashboard renamed.
+  await p.reload();
+  await p.getByRole('button', { name: 'Edit layout' }).click();
+  await p.getByRole('region', { name: 'checkout_done count' }).getByText('Column 1, row 2, 7 wide, 5 tall').waitFor();
+  await p.getByRole('button', { name: 'Remove Text: Numbers of the shop' }).click();
+  await p.getByText('Numbers of the shop', { exact: true }).waitFor({ state: 'detached' });
+  await p.getByRole('button', { name: 'Cancel layout' }).click();
+  await p.getByRole('button', { name: 'Rename' }).click();
+  await p.getByLabel('Dashboard name').fill('Shop floor');
+  await accessible(p, 'dashboard rename');
+  await p.getByRole('button', { name: 'Save name' }).click();
+  await p.getByRole('heading', { name: 'Shop floor' }).waitFor();
+  const after = await request(`${t.url}/api/projects/${t.projectId}/dashboards/${dashboardId}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(after.body.name, 'Shop floor');
+  assert.equal(after.body.tiles.map((x: { insight: { name: string } | null }) => x.insight?.name).sort(), ['Funnel: cart_opened → cart_paid', 'checkout_done count']);
 });
 
 s('a webhook made from its template delivers, shows its logs, and is switched off', async () => {
