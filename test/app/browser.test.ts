@@ -454,6 +454,38 @@ s('a webhook made from its template delivers, shows its logs, and is switched of
   assert.is(after.body.enabled, false);
   await p.getByRole('link', { name: '← All hog functions' }).click();
   await p.getByRole('row', { name: /HTTP Webhook/ }).getByText('off').waitFor();
+  // Edited after creation: the creation form filled with what is stored, filters added, switched on again.
+  await p.getByRole('link', { name: 'HTTP Webhook' }).click();
+  await p.getByRole('button', { name: 'Edit function' }).click();
+  assert.equal([await p.getByLabel('Webhook URL (required)').inputValue(), await p.getByLabel('Method').inputValue(), await p.getByLabel('Headers value 3').inputValue()],
+    [sinkUrl, 'PUT', 'hedgerow-app']);
+  await p.getByLabel('Name', { exact: true }).fill('Order hook');
+  await p.getByLabel('Enabled', { exact: true }).check();
+  await p.getByRole('button', { name: 'Add event' }).click();
+  await p.getByLabel('Event 1').fill('order_placed');
+  await p.getByRole('button', { name: 'Add filter' }).click();
+  await p.getByLabel('Filter 1 property').fill('tier');
+  await p.getByLabel('Filter 1 value').fill('gold');
+  await accessible(p, 'hog function edit form');
+  await p.getByRole('button', { name: 'Save function' }).click();
+  await p.getByRole('heading', { name: 'Order hook' }).waitFor();
+  const edited = await request(`${t.url}/api/projects/${t.projectId}/hog_functions/${id}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(edited.body.enabled, true);
+  assert.is(edited.body.inputs.url.value, sinkUrl);
+  assert.equal(edited.body.filters.events.map((e: { id: string }) => e.id), ['order_placed']);
+  assert.equal(edited.body.filters.properties, [{ key: 'tier', type: 'event', operator: 'exact', value: ['gold'] }]);
+  // A test invocation through the API's …/invocations, its fetch mocked: an event the filters
+  // pass, then one they leave out.
+  const before = delivered.length;
+  await p.getByLabel('Test event (JSON)').fill(JSON.stringify({ event: 'order_placed', distinct_id: 'tester', properties: { tier: 'gold' } }));
+  await p.getByRole('button', { name: 'Test function' }).click();
+  await p.getByRole('status').filter({ hasText: 'Test success' }).waitFor();
+  await p.getByRole('table', { name: 'Test logs' }).getByText("Async function 'fetch' was mocked", { exact: false }).waitFor();
+  await p.getByLabel('Test event (JSON)').fill(JSON.stringify({ event: 'order_placed', distinct_id: 'tester', properties: { tier: 'silver' } }));
+  await p.getByRole('button', { name: 'Test function' }).click();
+  await p.getByRole('status').filter({ hasText: 'Test skipped' }).waitFor();
+  assert.is(delivered.length, before);
+  await accessible(p, 'hog function test invocation');
 });
 
 s('sign out ends the session', async () => {
