@@ -106,8 +106,7 @@ function HogFunction({ id }) {
   return html`
     <p><a href="#/functions">← All hog functions</a></p>
     <h1>${fn.name}</h1>
-    <p>${fn.type}${fn.template ? ` · from ${fn.template.name}` : ''} · <${EnabledSwitch} fn=${fn} onChanged=${load} onError=${setError} />
-      · ${events.length ? `on ${events.join(', ')}` : 'on every event'}${fn.filters?.properties?.length ? `, ${fn.filters.properties.length} property filter${fn.filters.properties.length === 1 ? '' : 's'}` : ''}</p>
+    <p>${fn.type}${fn.template ? ` · from ${fn.template.name}` : ''} · <${EnabledSwitch} fn=${fn} onChanged=${load} onError=${setError} />${' · '}${events.length ? `on ${events.join(', ')}` : 'on every event'}${fn.filters?.properties?.length ? `, ${fn.filters.properties.length} property filter${fn.filters.properties.length === 1 ? '' : 's'}` : ''}</p>
     <${ErrorNote} error=${error} />
     ${editing ? html`<${EditFunction} fn=${fn} onSaved=${() => { setEditing(false); load(); }} onCancel=${() => setEditing(false)} />` : html`
       <p><button type="button" onClick=${() => setEditing(true)}>Edit function</button></p>`}
