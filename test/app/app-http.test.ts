@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, request, postJson, bearer, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/users.js';
-import { setPassword } from '../../src/access/sessions/commands.js';
+import { clearSignInFailures, failureOf, recordSignInFailures, setPassword } from '../../src/access/sessions/commands.js';
 import { hashPassword, verifyPassword } from '../../src/access/sessions/password.js';
 import { OrgLevel } from '../../src/access/index.js';
 
@@ -223,6 +223,22 @@ s('failed sign-ins are limited per email and per address (429 with Retry-After)'
   assert.is((await signIn(email, PASSWORD, one)).status, 429);
   // Elsewhere the first user still signs in.
   assert.is((await signIn()).status, 200);
+});
+
+s('failed sign-ins are shared records: a window ends, and the next failure drops the windows that ended', async () => {
+  const at = Date.now();
+  const window_ms = 60_000;
+  await t.server.writes.submit(recordSignInFailures, { keys: ['email:old@example.com', 'ip:192.0.2.1'], at, window_ms });
+  await t.server.writes.submit(recordSignInFailures, { keys: ['email:old@example.com'], at: at + 1000, window_ms });
+  assert.equal(failureOf(t.server.store, 'email:old@example.com'), { since: at, count: 2 });
+  // Past the window: the key counts from one again, and the address's ended window is gone.
+  await t.server.writes.submit(recordSignInFailures, { keys: ['email:old@example.com'], at: at + window_ms, window_ms });
+  assert.equal(failureOf(t.server.store, 'email:old@example.com'), { since: at + window_ms, count: 1 });
+  assert.is(failureOf(t.server.store, 'ip:192.0.2.1'), undefined);
+  const indexed = [...t.server.store.tenancy.getRange({ start: ['signin_since', at], end: ['signin_since', at + window_ms - 1, '\uffff'] })];
+  assert.equal(indexed, []);
+  await t.server.writes.submit(clearSignInFailures, { key: 'email:old@example.com' });
+  assert.is(failureOf(t.server.store, 'email:old@example.com'), undefined);
 });
 
 s('sign-out ends the session on the server, not only in the browser', async () => {
