@@ -14,7 +14,7 @@ import {
 const KINDS = [['trend', 'Trend'], ['funnel', 'Funnel'], ['retention', 'Retention'], ['hogql', 'HogQL']];
 // PostHog's math for a series: counts of events or of users, or a property's aggregate.
 const MATHS = [
-  ['total', 'Total count'], ['dau', 'Unique users'], ['weekly_active', 'Weekly active users'], ['monthly_active', 'Monthly active users'],
+  ['total', 'Total count'], ['dau', 'Unique users'], ['weekly_active', 'Weekly active users'], ['monthly_active', 'Monthly active users'], ['unique_session', 'Unique sessions'],
   ['sum', 'Property sum'], ['avg', 'Property average'], ['min', 'Property minimum'], ['max', 'Property maximum'], ['median', 'Property median'],
 ];
 const PROPERTY_MATHS = new Set(['sum', 'avg', 'min', 'max', 'median']);
