@@ -3,8 +3,12 @@
 // appear live and opens its properties, creates a flag and reads it from /flags?v=2,
 // switches it off and charts its evaluations, visits persons and status, draws and saves a
 // trend, builds and saves a funnel and opens it again, runs HogQL (its table, its error's
-// place), lays out a dashboard of two charts and exports it, makes a webhook from its
-// template and reads its logs before switching it off, and signs out. Every page is
+// place), builds a filtered, broken-down property-sum trend over custom dates and reopens
+// it as built (and a funnel broken down), lays out a dashboard of two charts and exports
+// it, moves and resizes a tile by button and keyboard and reopens the saved layout, removes
+// a tile and renames the dashboard, makes a webhook from its template and reads its logs
+// before switching it off, edits it (inputs filled in, filters, enabled) and test-invokes
+// it, and signs out. Every page is
 // worked by labels and roles and passes axe-core's WCAG 2 A/AA rules, and no request
 // fails, no console error (a CSP refusal would be one) is printed.
 import { suite } from 'uvu';
