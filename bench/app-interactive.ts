@@ -6,13 +6,15 @@
 // three charts drawn, …), read as the page's own performance.now() (ms since its navigation
 // began). Several runs per page; min / median / max. The same-run reference is the floor of
 // any page: the sign-in form of a signed-out load, which loads the same modules and asks
-// the API one question.
-//   npx tsc -p tsconfig.json && node dist/bench/app-interactive.js [--runs 7]
-import { chromium, type Page } from 'playwright-core';
+// the API one question. With --cold, each load is a first visit: a new browser context (an
+// empty cache) holding only the session cookie.
+//   npx tsc -p tsconfig.json && node dist/bench/app-interactive.js [--runs 7] [--cold]
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { EMAIL, PASSWORD, startShop } from './app-data.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
+const COLD = process.argv.includes('--cold');
 
 const shop = await startShop();
 const { t } = shop;
@@ -41,12 +43,24 @@ const TARGETS: Target[] = [
   { name: 'status', hash: '#/status', ready: (p) => p.getByText('This node is ready.').waitFor() },
 ];
 
-// One fresh load: ms from the navigation's start to the control being there.
+// One fresh load: ms from the navigation's start to the control being there. Cold: in a
+// context of its own with the cookies of `p`'s (none when signed out).
 async function load(p: Page, hash: string, ready: (p: Page) => Promise<unknown>): Promise<number> {
-  await p.goto('about:blank');
-  await p.goto(`${t.url}/${hash}`);
-  await ready(p);
-  return p.evaluate(() => performance.now());
+  let context: BrowserContext | null = null;
+  if (COLD) {
+    const cookies = await p.context().cookies();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies(cookies);
+    p = await context.newPage();
+  }
+  try {
+    await p.goto('about:blank');
+    await p.goto(`${t.url}/${hash}`);
+    await ready(p);
+    return await p.evaluate(() => performance.now());
+  } finally {
+    await context?.close();
+  }
 }
 
 const stats = (xs: number[]) => {
@@ -80,7 +94,7 @@ try {
     for (let i = 0; i < RUNS; i++) times.push(await load(page, target.hash, target.ready));
     report(target.name, times);
   }
-  process.stdout.write(`\n${RUNS} loads each, ms from navigation start to the page's main control\n| page | min | median | max | ≤ 1 s |\n|---|---|---|---|---|\n${rows.join('\n')}\n`);
+  process.stdout.write(`\n${RUNS} ${COLD ? 'first visits (empty cache)' : 'loads'} each, ms from navigation start to the page's main control\n| page | min | median | max | ≤ 1 s |\n|---|---|---|---|---|\n${rows.join('\n')}\n`);
 } finally {
   await browser.close();
   await shop.close();

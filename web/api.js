@@ -21,3 +21,6 @@ export async function api(path, { method = 'GET', body } = {}) {
 
 // The signed-in user's current project.
 export const project = (path) => `/api/projects/@current/${path}`;
+
+// A hog function's path, and what hangs under it (`/logs`, `/metrics`, `/invocations`).
+export const fnPath = (id, rest = '') => project(`hog_functions/${encodeURIComponent(id)}${rest}`);

@@ -1,28 +1,79 @@
 // Dashboards: the project's list and a form to make one; one dashboard with its tiles on
 // the grid the PNG/PDF exports use (src/exports/dashboard/layout), each insight drawn by the
 // exports' chart builder, text cards as text; refresh (recalculated whatever the cache
-// holds), PNG and PDF exports through the exports API, and adding a saved insight or a text.
+// holds), PNG and PDF exports through the exports API, adding a saved insight or a text,
+// removing a tile, renaming, and a layout mode where tiles move and resize by buttons or by
+// arrow keys on a focused tile (./tile-layout.js), saved to the tiles' `layouts`.
 import { useEffect, useState } from 'preact/hooks';
 import { gridBox, gridBoxes } from 'hedgerow/layout';
+import { keyStep, layoutsOf, stepped } from './tile-layout.js';
 import { api, project } from './api.js';
 import { Chart, prefetchDrawing } from './chart.js';
 import { ErrorNote, Field, html, when } from './ui.js';
 
 const insightName = (i) => i.name || i.derived_name || 'Untitled insight';
 
-function Tile({ tile, box }) {
+const tileName = (tile) => (tile.text ? `Text: ${(tile.text.body ?? '').slice(0, 40)}` : tile.insight ? insightName(tile.insight) : 'Missing insight');
+
+const TOOLS = [['left', 'Move left'], ['right', 'Move right'], ['up', 'Move up'], ['down', 'Move down'], ['narrower', 'Narrower'], ['wider', 'Wider'], ['shorter', 'Shorter'], ['taller', 'Taller']];
+
+// In layout mode: the tile's buttons, its place in words, and its arrow keys.
+function TileTools({ tile, box, onStep, onRemove }) {
+  const name = tileName(tile);
+  return html`
+    <div class="tile-tools" role="group" aria-label=${`Layout of ${name}`}>
+      ${TOOLS.map(([step, label]) => html`<button type="button" onClick=${() => onStep(step)}>${label}<span class="sr-only"> ${name}</span></button>`)}
+      <button type="button" class="bad" onClick=${onRemove}>Remove<span class="sr-only"> ${name}</span></button>
+      <span class="place">Column ${box.x + 1}, row ${box.y + 1}, ${box.w} wide, ${box.h} tall</span>
+    </div>`;
+}
+
+function Tile({ tile, box, editing, onStep, onRemove }) {
   const style = `grid-column: ${box.x + 1} / span ${box.w}; grid-row: ${box.y + 1} / span ${box.h}`;
+  // A focused tile moves with the arrow keys and resizes with Shift and the arrows.
+  const keys = editing ? {
+    tabIndex: 0, 'aria-describedby': 'layout-help',
+    onKeyDown: (e) => {
+      if (e.target !== e.currentTarget) return;
+      const step = keyStep(e.key, e.shiftKey);
+      if (step) { e.preventDefault(); onStep(step); }
+    },
+  } : {};
+  const tools = editing && html`<${TileTools} tile=${tile} box=${box} onStep=${onStep} onRemove=${onRemove} />`;
+  const cls = editing ? 'tile editing' : 'tile';
   if (tile.text) {
-    return html`<section class="tile text-tile" style=${style} aria-label="Text"><p>${tile.text.body ?? ''}</p></section>`;
+    return html`<section class=${`${cls} text-tile`} style=${style} aria-label=${tileName(tile)} ...${keys}>${tools}<p>${tile.text.body ?? ''}</p></section>`;
   }
   const insight = tile.insight;
-  if (!insight) return html`<section class="tile" style=${style} aria-label="Missing insight"><p class="empty">This insight is gone.</p></section>`;
+  if (!insight) return html`<section class=${cls} style=${style} aria-label="Missing insight" ...${keys}>${tools}<p class="empty">This insight is gone.</p></section>`;
   const shown = { ...insight, name: insightName(insight) };
   return html`
-    <section class="tile" style=${style} aria-labelledby=${`tile-${tile.id}`}>
+    <section class=${cls} style=${style} aria-labelledby=${`tile-${tile.id}`} ...${keys}>
       <h2 id=${`tile-${tile.id}`}><a href=${`#/insights/${insight.id}`}>${shown.name}</a></h2>
+      ${tools}
       ${insight.result == null ? html`<p class="empty">Not calculated yet: refresh.</p>` : html`<${Chart} insight=${shown} scaled=${true} />`}
     </section>`;
+}
+
+function Rename({ dashboard, onDone }) {
+  const [name, setName] = useState(dashboard.name ?? '');
+  const [error, setError] = useState(null);
+  const submit = async (e) => {
+    e.preventDefault();
+    try {
+      await api(project(`dashboards/${dashboard.id}`), { method: 'PATCH', body: { name: name.trim() } });
+      onDone(true);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return html`
+    <form class="filters" onSubmit=${submit} aria-label="Rename dashboard">
+      <${Field} id="d-rename" label="Dashboard name"><input id="d-rename" required value=${name} onInput=${(e) => setName(e.currentTarget.value)} /><//>
+      <button type="submit">Save name</button>
+      <button type="button" onClick=${() => onDone(false)}>Cancel</button>
+      <${ErrorNote} error=${error} />
+    </form>`;
 }
 
 // An export of the dashboard: created, then asked after until its file exists.
@@ -124,22 +175,53 @@ function Dashboard({ id }) {
     }
     setLoading(false);
   };
+  // Layout mode: the boxes as moved so far, saved or dropped together.
+  const [moved, setMoved] = useState(null);
+  const [renaming, setRenaming] = useState(false);
   useEffect(() => { prefetchDrawing(); load(); }, [id]);
   if (!dashboard) return html`<p><a href="#/dashboards">← All dashboards</a></p>${error ? html`<${ErrorNote} error=${error} />` : html`<p>Loading…</p>`}`;
-  const boxes = gridBoxes(dashboard.tiles.map((t) => ({ layout: gridBox(t.layouts ?? {}) })));
+  const saved = gridBoxes(dashboard.tiles.map((t) => ({ layout: gridBox(t.layouts ?? {}) })));
+  const boxes = moved ?? saved;
+  const editing = moved !== null;
   const computed = dashboard.tiles.map((t) => t.last_refresh).filter(Boolean).sort().pop();
+  const write = async (tiles) => {
+    try {
+      await api(project(`dashboards/${dashboard.id}`), { method: 'PATCH', body: { tiles } });
+      await load();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    }
+  };
+  const saveLayout = async () => {
+    if (await write(dashboard.tiles.map((t, i) => ({ id: t.id, layouts: layoutsOf(t, boxes[i]) })))) setMoved(null);
+  };
+  // A removed tile leaves the layout being edited too.
+  const remove = async (i) => {
+    const tile = dashboard.tiles[i];
+    if (await write([{ id: tile.id, deleted: true }]) && moved) setMoved(moved.filter((_, j) => j !== i));
+  };
   return html`
     <p><a href="#/dashboards">← All dashboards</a></p>
-    <h1>${dashboard.name || 'Untitled dashboard'}</h1>
+    ${renaming ? html`<${Rename} dashboard=${dashboard} onDone=${(changed) => { setRenaming(false); if (changed) load(); }} />` : html`
+      <div class="title-row"><h1>${dashboard.name || 'Untitled dashboard'}</h1><button type="button" onClick=${() => setRenaming(true)}>Rename</button></div>`}
     ${dashboard.description && html`<p>${dashboard.description}</p>`}
     <div class="toolbar">
       <button type="button" onClick=${() => load('force_blocking')} disabled=${loading}>Refresh</button>
       <span role="status">${loading ? 'Calculating…' : computed ? `Computed ${when(computed)}` : ''}</span>
       <${ExportButtons} dashboard=${dashboard} />
+      ${editing ? html`
+        <button type="button" onClick=${saveLayout}>Save layout</button>
+        <button type="button" onClick=${() => setMoved(null)}>Cancel layout</button>` : html`
+        <button type="button" disabled=${dashboard.tiles.length === 0} onClick=${() => setMoved(saved)}>Edit layout</button>`}
     </div>
+    ${editing && html`<p id="layout-help" class="empty">Move a tile with its buttons, or focus it and use the arrow keys; Shift with the arrows resizes it.</p>`}
     <${ErrorNote} error=${error} />
     ${dashboard.tiles.length === 0 ? html`<p class="empty">No tiles yet: add a saved insight or a text below.</p>` : html`
-      <div class="dashboard-grid">${dashboard.tiles.map((t, i) => html`<${Tile} key=${t.id} tile=${t} box=${boxes[i]} />`)}</div>`}
+      <div class="dashboard-grid">${dashboard.tiles.map((t, i) => html`
+        <${Tile} key=${t.id} tile=${t} box=${boxes[i]} editing=${editing}
+          onStep=${(step) => setMoved(stepped(boxes, i, step))} onRemove=${() => remove(i)} />`)}</div>`}
     <h2>Add to this dashboard</h2>
     <${AddToDashboard} dashboard=${dashboard} onAdded=${() => load()} />`;
 }

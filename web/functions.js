@@ -1,11 +1,12 @@
 // Hog functions: the list (name, type, template, an enabled switch), a new function made
 // from a template of the catalogue with a form drawn from the template's inputs_schema, and
-// one function's logs and delivery metrics.
+// one function's settings (edited: ./function-edit.js), a test invocation, its logs and
+// delivery metrics.
 import { useEffect, useState } from 'preact/hooks';
-import { api, project } from './api.js';
+import { api, fnPath, project } from './api.js';
 import { ErrorNote, Field, html, when } from './ui.js';
-
-const fnPath = (id, rest = '') => project(`hog_functions/${encodeURIComponent(id)}${rest}`);
+import { inputsBody, SchemaInput } from './function-inputs.js';
+import { EditFunction, TestInvocation } from './function-edit.js';
 
 function EnabledSwitch({ fn, onChanged, onError }) {
   const toggle = async () => {
@@ -17,69 +18,6 @@ function EnabledSwitch({ fn, onChanged, onError }) {
     }
   };
   return html`<label class="switch"><input type="checkbox" checked=${fn.enabled} onChange=${toggle} /> <span>${fn.enabled ? 'on' : 'off'}</span><span class="sr-only"> ${fn.name} enabled</span></label>`;
-}
-
-// A dictionary input: rows of key and value, a row added or removed at a time.
-function Dictionary({ id, label, value, onChange }) {
-  const rows = Object.entries(value ?? {});
-  const set = (next) => onChange(Object.fromEntries(next));
-  const edit = (i, pos, text) => set(rows.map((r, j) => (j === i ? (pos === 0 ? [text, r[1]] : [r[0], text]) : r)));
-  return html`
-    <fieldset id=${id}>
-      <legend>${label}</legend>
-      ${rows.map(([k, v], i) => html`
-        <div class="kv" key=${i}>
-          <input aria-label=${`${label} key ${i + 1}`} value=${k} onInput=${(e) => edit(i, 0, e.currentTarget.value)} />
-          <input aria-label=${`${label} value ${i + 1}`} value=${typeof v === 'string' ? v : JSON.stringify(v)} onInput=${(e) => edit(i, 1, e.currentTarget.value)} />
-          <button type="button" onClick=${() => set(rows.filter((_, j) => j !== i))}>Remove<span class="sr-only"> ${label} ${k}</span></button>
-        </div>`)}
-      <button type="button" onClick=${() => onChange({ ...(value ?? {}), [`key${rows.length + 1}`]: '' })}>Add ${label.toLowerCase()} entry</button>
-    </fieldset>`;
-}
-
-// One input of a template's inputs_schema, drawn by its type; json inputs are edited as text
-// (checked when the form is sent), types without an editor of their own as JSON too.
-function SchemaInput({ input, value, onChange }) {
-  const id = `in-${input.key}`;
-  const label = `${input.label || input.key}${input.required ? ' (required)' : ''}`;
-  const hint = input.description ? html`<small>${input.description}</small>` : null;
-  switch (input.type) {
-    case 'string':
-    case 'email':
-      return html`<${Field} id=${id} label=${label}><input id=${id} type=${input.type === 'email' ? 'email' : input.secret ? 'password' : 'text'} required=${input.required} value=${value ?? ''} onInput=${(e) => onChange(e.currentTarget.value)} />${hint}<//>`;
-    case 'choice':
-      return html`<${Field} id=${id} label=${label}>
-        <select id=${id} value=${value ?? ''} onChange=${(e) => onChange(e.currentTarget.value)}>
-          ${!input.required && html`<option value="">—</option>`}
-          ${(input.choices ?? []).map((c) => html`<option value=${c.value}>${c.label}</option>`)}
-        </select>${hint}<//>`;
-    case 'boolean':
-      return html`<div class="field check"><input id=${id} type="checkbox" checked=${Boolean(value)} onChange=${(e) => onChange(e.currentTarget.checked)} /><label for=${id}>${label}</label>${hint}</div>`;
-    case 'dictionary':
-      return html`<${Dictionary} id=${id} label=${input.label || input.key} value=${value} onChange=${onChange} />`;
-    default:
-      return html`<${Field} id=${id} label=${`${label} (JSON)`}>
-        <textarea id=${id} rows="5" cols="60" class="code" onInput=${(e) => onChange({ json: e.currentTarget.value })}
-          value=${typeof value === 'object' && value && 'json' in value ? value.json : JSON.stringify(value ?? null, null, 2)}></textarea>${hint}<//>`;
-  }
-}
-
-// The form's values as the API's `inputs`: {key: {value}}, json text parsed (an error names the input).
-function inputsBody(schema, values) {
-  const inputs = {};
-  for (const input of schema) {
-    let value = values[input.key];
-    if (value && typeof value === 'object' && 'json' in value) {
-      try {
-        value = JSON.parse(value.json);
-      } catch {
-        throw new Error(`${input.label || input.key}: not valid JSON.`);
-      }
-    }
-    if (value === undefined || value === '') continue;
-    inputs[input.key] = { value };
-  }
-  return inputs;
 }
 
 function NewFunction({ onCreated }) {
@@ -160,14 +98,20 @@ function Logs({ id }) {
 function HogFunction({ id }) {
   const [fn, setFn] = useState(null);
   const [error, setError] = useState(null);
+  const [editing, setEditing] = useState(false);
   const load = () => api(fnPath(id)).then(setFn, setError);
   useEffect(() => { load(); }, [id]);
   if (!fn) return html`<p><a href="#/functions">← All hog functions</a></p>${error ? html`<${ErrorNote} error=${error} />` : html`<p>Loading…</p>`}`;
+  const events = (fn.filters?.events ?? []).map((e) => e.id ?? e.name);
   return html`
     <p><a href="#/functions">← All hog functions</a></p>
     <h1>${fn.name}</h1>
-    <p>${fn.type}${fn.template ? ` · from ${fn.template.name}` : ''} · <${EnabledSwitch} fn=${fn} onChanged=${load} onError=${setError} /></p>
+    <p>${fn.type}${fn.template ? ` · from ${fn.template.name}` : ''} · <${EnabledSwitch} fn=${fn} onChanged=${load} onError=${setError} />${' · '}${events.length ? `on ${events.join(', ')}` : 'on every event'}${fn.filters?.properties?.length ? `, ${fn.filters.properties.length} property filter${fn.filters.properties.length === 1 ? '' : 's'}` : ''}</p>
     <${ErrorNote} error=${error} />
+    ${editing ? html`<${EditFunction} fn=${fn} onSaved=${() => { setEditing(false); load(); }} onCancel=${() => setEditing(false)} />` : html`
+      <p><button type="button" onClick=${() => setEditing(true)}>Edit function</button></p>`}
+    <h2>Test</h2>
+    <${TestInvocation} fn=${fn} />
     <h2>Metrics</h2>
     <${Metrics} id=${fn.id} />
     <h2>Logs</h2>

@@ -1,37 +1,59 @@
 // Insights: build a trend, a funnel, a retention or a HogQL query, see its chart (the
 // exports' own options) and its table, and save it; the saved insights are listed, and one
-// opened (#/insights/ID) is shown with its form filled from its query.
+// opened (#/insights/ID) is shown with its form filled from its query. Trends and funnels
+// take property filters, a breakdown and a date range (./insight-filters.js); trends a math.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatPercent, retentionFill } from 'hedgerow/chart';
 import { api, project } from './api.js';
 import { Chart, prefetchDrawing } from './chart.js';
 import { ErrorNote, Field, html } from './ui.js';
+import {
+  bound, BreakdownFields, breakdownFilterOf, breakdownOf, DateRangeFields, dateRangeOf, filtersOf, noBreakdown, PropertyFilters, propertiesOf, rangeFields,
+} from './insight-filters.js';
 
 const KINDS = [['trend', 'Trend'], ['funnel', 'Funnel'], ['retention', 'Retention'], ['hogql', 'HogQL']];
-const PERIODS = [['-24h', 'Last 24 hours'], ['-7d', 'Last 7 days'], ['-30d', 'Last 30 days'], ['-90d', 'Last 90 days']];
+// PostHog's math for a series: counts of events or of users, or a property's aggregate.
+const MATHS = [
+  ['total', 'Total count'], ['dau', 'Unique users'], ['weekly_active', 'Weekly active users'], ['monthly_active', 'Monthly active users'], ['unique_session', 'Unique sessions'],
+  ['sum', 'Property sum'], ['avg', 'Property average'], ['min', 'Property minimum'], ['max', 'Property maximum'], ['median', 'Property median'],
+];
+const PROPERTY_MATHS = new Set(['sum', 'avg', 'min', 'max', 'median']);
+const NO_DATES = { fromDate: '', toDate: '' };
+const FILTERED = { filters: [], breakdown: noBreakdown };
 
 const DEFAULTS = {
-  trend: { event: '$pageview', math: 'total', interval: 'day', from: '-7d' },
-  funnel: { steps: ['$pageview', 'signed_up'], window: '14', unit: 'day', from: '-30d' },
-  retention: { target: '$pageview', returning: '$pageview', period: 'Day', intervals: '7', from: '-7d' },
+  trend: { event: '$pageview', math: 'total', mathProperty: '', interval: 'day', from: '-7d', ...NO_DATES, ...FILTERED },
+  funnel: { steps: ['$pageview', 'signed_up'], window: '14', unit: 'day', from: '-30d', ...NO_DATES, ...FILTERED },
+  retention: { target: '$pageview', returning: '$pageview', period: 'Day', intervals: '7', from: '-7d', ...NO_DATES },
   hogql: { text: 'select event, count() as total\nfrom events\ngroup by event\norder by total desc\nlimit 20' },
 };
 
 const entity = (event) => ({ id: event, name: event, type: 'events' });
 
 // The query each form asks for, and the form a saved query fills in (the way back).
+// Filters and a breakdown only where the form has them (a saved query stays as PostHog writes it).
+const filtered = (f) => ({
+  ...(f.filters.some((x) => x.key.trim()) ? { properties: propertiesOf(f.filters) } : {}),
+  ...(breakdownFilterOf(f.breakdown) ? { breakdownFilter: breakdownFilterOf(f.breakdown) } : {}),
+});
+
 const QUERIES = {
   trend: (f) => ({
-    kind: 'TrendsQuery', interval: f.interval, dateRange: { date_from: f.from },
-    series: [{ kind: 'EventsNode', event: f.event || null, name: f.event || 'All events', math: f.math }],
+    kind: 'TrendsQuery', interval: f.interval, dateRange: dateRangeOf(f),
+    series: [{
+      kind: 'EventsNode', event: f.event || null, name: f.event || 'All events', math: f.math,
+      ...(PROPERTY_MATHS.has(f.math) ? { math_property: f.mathProperty.trim() } : {}),
+    }],
+    ...filtered(f),
   }),
   funnel: (f) => ({
-    kind: 'FunnelsQuery', dateRange: { date_from: f.from },
+    kind: 'FunnelsQuery', dateRange: dateRangeOf(f),
     series: f.steps.map((event) => ({ kind: 'EventsNode', event, name: event })),
     funnelsFilter: { funnelWindowInterval: Number(f.window), funnelWindowIntervalUnit: f.unit, funnelVizType: 'steps', funnelOrderType: 'ordered' },
+    ...filtered(f),
   }),
   retention: (f) => ({
-    kind: 'RetentionQuery', dateRange: { date_from: f.from },
+    kind: 'RetentionQuery', dateRange: dateRangeOf(f),
     retentionFilter: { period: f.period, totalIntervals: Number(f.intervals), retentionType: 'retention_first_time', targetEntity: entity(f.target), returningEntity: entity(f.returning) },
   }),
   hogql: (f) => ({ kind: 'HogQLQuery', query: f.text }),
@@ -39,19 +61,24 @@ const QUERIES = {
 
 function formOf(query) {
   const source = query?.source ?? query ?? {};
-  const from = source.dateRange?.date_from;
+  const range = (fallback) => rangeFields(source.dateRange, fallback);
+  const filters = () => ({ filters: filtersOf(source.properties), breakdown: breakdownOf(source.breakdownFilter) });
   switch (source.kind) {
     case 'TrendsQuery': {
       const s = source.series?.[0] ?? {};
-      return ['trend', { ...DEFAULTS.trend, event: s.event ?? '', math: s.math ?? 'total', interval: source.interval ?? 'day', from: from ?? '-7d' }];
+      return ['trend', {
+        ...DEFAULTS.trend, event: s.event ?? '', math: s.math ?? 'total', mathProperty: s.math_property ?? '', interval: source.interval ?? 'day', ...range('-7d'), ...filters(),
+      }];
     }
     case 'FunnelsQuery': {
       const f = source.funnelsFilter ?? {};
-      return ['funnel', { steps: (source.series ?? []).map((s) => s.event ?? ''), window: String(f.funnelWindowInterval ?? 14), unit: f.funnelWindowIntervalUnit ?? 'day', from: from ?? '-30d' }];
+      return ['funnel', {
+        steps: (source.series ?? []).map((s) => s.event ?? ''), window: String(f.funnelWindowInterval ?? 14), unit: f.funnelWindowIntervalUnit ?? 'day', ...range('-30d'), ...filters(),
+      }];
     }
     case 'RetentionQuery': {
       const f = source.retentionFilter ?? {};
-      return ['retention', { target: f.targetEntity?.id ?? '', returning: f.returningEntity?.id ?? '', period: f.period ?? 'Day', intervals: String(f.totalIntervals ?? 7), from: from ?? '-7d' }];
+      return ['retention', { target: f.targetEntity?.id ?? '', returning: f.returningEntity?.id ?? '', period: f.period ?? 'Day', intervals: String(f.totalIntervals ?? 7), ...range('-7d') }];
     }
     case 'HogQLQuery': return ['hogql', { text: source.query ?? '' }];
     default: return null;
@@ -60,30 +87,33 @@ function formOf(query) {
 
 function defaultName(kind, f) {
   switch (kind) {
-    case 'trend': return `${f.event || 'All events'} ${f.math === 'dau' ? 'unique users' : 'count'}`;
+    case 'trend': {
+      const what = PROPERTY_MATHS.has(f.math) ? `${f.math} of ${f.mathProperty}` : f.math === 'total' ? 'count' : MATHS.find(([m]) => m === f.math)?.[1].toLowerCase() ?? f.math;
+      return `${f.event || 'All events'} ${what}${breakdownFilterOf(f.breakdown) ? ` by ${f.breakdown.property}` : ''}`;
+    }
     case 'funnel': return `Funnel: ${f.steps.join(' → ')}`;
     case 'retention': return `Retention: ${f.target} then ${f.returning}`;
     default: return 'HogQL query';
   }
 }
 
-// A field's props bound to the form's state: Preact writes `value` into the element on
-// every render, so a value not kept in state would be put back as the user types.
-const bound = (form, setField, name) => ({ name, value: form[name], onInput: (e) => setField(name, e.currentTarget.value) });
-
-function PeriodField({ id, form, setField }) {
-  return html`<${Field} id=${id} label="Period">
-    <select id=${id} ...${bound(form, setField, 'from')}>${PERIODS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>`;
+function FilterAndBreakdown({ prefix, form, setField }) {
+  return html`
+    <${PropertyFilters} prefix=${prefix} filters=${form.filters} onChange=${(v) => setField('filters', v)} />
+    <${BreakdownFields} prefix=${prefix} breakdown=${form.breakdown} onChange=${(v) => setField('breakdown', v)} />`;
 }
 
 function TrendFields({ form, setField }) {
   return html`
     <${Field} id="i-event" label="Event"><input id="i-event" ...${bound(form, setField, 'event')} /><//>
-    <${Field} id="i-math" label="Count">
-      <select id="i-math" ...${bound(form, setField, 'math')}><option value="total">Total events</option><option value="dau">Unique users</option></select><//>
+    <${Field} id="i-math" label="Measure">
+      <select id="i-math" ...${bound(form, setField, 'math')}>${MATHS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>
+    ${PROPERTY_MATHS.has(form.math) && html`
+      <${Field} id="i-math-property" label="Of property"><input id="i-math-property" required ...${bound(form, setField, 'mathProperty')} /><//>`}
     <${Field} id="i-interval" label="Interval">
       <select id="i-interval" ...${bound(form, setField, 'interval')}>${['hour', 'day', 'week', 'month'].map((v) => html`<option value=${v}>${v}</option>`)}</select><//>
-    <${PeriodField} id="i-from" form=${form} setField=${setField} />`;
+    <${DateRangeFields} prefix="i" form=${form} setField=${setField} />
+    <${FilterAndBreakdown} prefix="i" form=${form} setField=${setField} />`;
 }
 
 function FunnelFields({ form, setField }) {
@@ -103,7 +133,8 @@ function FunnelFields({ form, setField }) {
     <${Field} id="f-window" label="Conversion window"><input id="f-window" type="number" min="1" required ...${bound(form, setField, 'window')} /><//>
     <${Field} id="f-unit" label="Window unit">
       <select id="f-unit" ...${bound(form, setField, 'unit')}>${['minute', 'hour', 'day', 'week', 'month'].map((u) => html`<option value=${u}>${u}s</option>`)}</select><//>
-    <${PeriodField} id="f-from" form=${form} setField=${setField} />`;
+    <${DateRangeFields} prefix="f" form=${form} setField=${setField} />
+    <${FilterAndBreakdown} prefix="f" form=${form} setField=${setField} />`;
 }
 
 function RetentionFields({ form, setField }) {
@@ -113,7 +144,7 @@ function RetentionFields({ form, setField }) {
     <${Field} id="r-period" label="Period">
       <select id="r-period" ...${bound(form, setField, 'period')}>${['Hour', 'Day', 'Week', 'Month'].map((p) => html`<option value=${p}>${p}</option>`)}</select><//>
     <${Field} id="r-intervals" label="Periods shown"><input id="r-intervals" type="number" min="1" max="60" required ...${bound(form, setField, 'intervals')} /><//>
-    <${PeriodField} id="r-from" form=${form} setField=${setField} />`;
+    <${DateRangeFields} prefix="r" form=${form} setField=${setField} />`;
 }
 
 // "Syntax error at line 2, column 7: …" (column: characters before it on its line): where
@@ -151,14 +182,23 @@ function TrendTable({ result }) {
     </table>`;
 }
 
+const breakdownLabel = (v) => (Array.isArray(v) ? v.join(', ') : v === null || v === undefined || v === '' ? '(none)' : String(v));
+
+// One table of steps; with a breakdown, one per value (PostHog's result is then a list of funnels).
 function FunnelTable({ result }) {
-  const steps = Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result;
+  if (!Array.isArray(result) || result.length === 0) return null;
+  const funnels = Array.isArray(result[0]) ? result : [result];
+  const broken = Array.isArray(result[0]) && funnels.some((f) => f[0]?.breakdown_value !== undefined);
+  return funnels.map((steps, n) => html`<${FunnelSteps} key=${n} steps=${steps} caption=${broken ? `Steps: ${breakdownLabel(steps[0]?.breakdown_value)}` : 'Steps'} />`);
+}
+
+function FunnelSteps({ steps, caption }) {
   if (!Array.isArray(steps) || steps.length === 0) return null;
   const first = steps[0].count || 0;
   const rate = (n, of) => (of > 0 ? formatPercent(n / of) : '—');
   return html`
     <table class="result">
-      <caption>Steps</caption>
+      <caption>${caption}</caption>
       <thead><tr><th scope="col">Step</th><th scope="col">Event</th><th scope="col">Persons</th><th scope="col">From previous step</th><th scope="col">From first step</th><th scope="col">Dropped off</th></tr></thead>
       <tbody>${steps.map((s, i) => html`
         <tr key=${i}>

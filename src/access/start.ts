@@ -47,7 +47,7 @@ export async function startAccess(ctx: NodeContext<AccessTablesUsed>): Promise<S
   const access = createProjectAccess(members);
   const ttlMs = ctx.config.app.sessionSeconds * 1000;
   const sessions = createSessionStore({ store: ctx.store, writes: ctx.writes, ttlMs });
-  const attempts = createAttemptLimiter({ limit: ctx.config.app.signInAttempts, windowMs: SIGN_IN_WINDOW_MS });
+  const attempts = createAttemptLimiter({ store: ctx.store, writes: ctx.writes, limit: ctx.config.app.signInAttempts, windowMs: SIGN_IN_WINDOW_MS });
   const auth = createManagementAuth({
     tenancy, sessions, onAuthFailure: (reason) => ctx.metrics.authFailures.inc({ reason }), projectAccess: access.check,
     rateLimit: createRateLimiter({ limit: ctx.config.managementRateLimitPerMinute, windowMs: 60_000 }),

@@ -36,10 +36,10 @@ function serveFile(file: StaticFile, extra: Record<string, string> = {}) {
 const page = (pattern: string, handler: Route['handler']): Route => ({ methods: ['GET'], pattern, bodyLimit: 0, handler });
 
 function pages(): Route[] {
-  const { files, imports, preload } = appFiles();
-  const index = indexPage(imports, preload);
+  const app = appFiles();
+  const index = indexPage(app);
   const routes = [page('/', serveFile(index.file, { 'Content-Security-Policy': index.csp, 'X-Frame-Options': 'DENY' }))];
-  for (const [url, file] of files) routes.push(page(url, serveFile(file)));
+  for (const [url, file] of app.files) routes.push(page(url, serveFile(file)));
   // Made on the first map drawn (reading the atlas takes a while), then kept.
   let world: ((req: HttpRequest) => HttpResponse) | null = null;
   routes.push(page('/app/world.json', async (req) => {

@@ -1,9 +1,12 @@
 // The web app's files, as a fixed table built at start: each URL names one file, so no
 // path a client sends can reach another (no traversal: there is nothing to resolve).
-// Libraries come from node_modules under URLs with their version (cached for a year);
-// the app's own code (web/), the chart option builder compiled from src/exports/chart and
-// the dashboard grid from src/exports/dashboard/layout (each with its closure of relative
-// imports: the very modules the PNG exports run) are revalidated by ETag on every load.
+// Libraries come from node_modules under URLs with their version; the app's own code (web/),
+// the chart option builder compiled from src/exports/chart and the dashboard grid from
+// src/exports/dashboard/layout (each with its closure of relative imports: the very modules
+// the PNG exports run) under /app/v/<hash of them all>/, so that every file is cached for a
+// year and a load asks for none of them again: only the page (revalidated by ETag) names the
+// version, and a new version is new URLs. Relative imports between the app's own files keep
+// working, as they all move together.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,22 +66,22 @@ function packageDir(name: string): { dir: string; version: string } {
   }
 }
 
-// A compiled module and every module it imports relatively, under /app/dist/. A bare
-// import (a package, node:…) would not load in a browser: refused here, at start.
-function moduleClosure(files: Map<string, StaticFile>, entry: string): string {
+// A compiled module and every module it imports relatively, as dist/… of the app's own files.
+// A bare import (a package, node:…) would not load in a browser: refused here, at start.
+function moduleClosure(own: Map<string, StaticFile>, entry: string): string {
   const pending = [resolve(DIST, entry)];
   while (pending.length > 0) {
     const path = pending.pop()!;
-    const url = `/app/dist/${relative(DIST, path).split('\\').join('/')}`;
-    if (files.has(url)) continue;
-    const file = fileAt(path, REVALIDATE);
-    files.set(url, file);
+    const name = `dist/${relative(DIST, path).split('\\').join('/')}`;
+    if (own.has(name)) continue;
+    const file = fileAt(path, IMMUTABLE);
+    own.set(name, file);
     for (const m of file.body.toString('utf8').matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)) {
-      if (!m[1].startsWith('.')) throw new Error(`${url} imports ${m[1]}: the browser cannot load it`);
+      if (!m[1].startsWith('.')) throw new Error(`${name} imports ${m[1]}: the browser cannot load it`);
       pending.push(resolve(dirname(path), m[1]));
     }
   }
-  return `/app/dist/${entry}`;
+  return `dist/${entry}`;
 }
 
 export interface AppFiles {
@@ -89,23 +92,34 @@ export interface AppFiles {
   // than import by import: all but ECharts and the chart drawing, imported when a chart is
   // first drawn (web/chart.js).
   preload: string[];
+  // The app's entry module and style sheet.
+  entry: string;
+  style: string;
 }
 
-const LAZY = new Set(['/app/web/draw.js']);
+const LAZY = new Set(['web/draw.js']);
 
 export function appFiles(): AppFiles {
   const files = new Map<string, StaticFile>();
+  // The app's own files by their name under the version (web/…, dist/…).
+  const own = new Map<string, StaticFile>();
+  const chart = moduleClosure(own, 'src/exports/chart/build.js');
+  // Where a dashboard's tiles go: the grid the PNG/PDF exports lay them out on.
+  const layout = moduleClosure(own, 'src/exports/dashboard/layout.js');
+  const web = join(ROOT, 'web');
+  for (const name of readdirSync(web)) own.set(`web/${name}`, fileAt(join(web, name), IMMUTABLE));
+  const version = createHash('sha256').update([...own].map(([name, f]) => `${name} ${f.etag}`).sort().join('\n')).digest('base64url').slice(0, 16);
+  const at = (name: string) => `/app/v/${version}/${name}`;
+  for (const [name, file] of own) files.set(at(name), file);
   const imports: Record<string, string> = {
     preact: vendor(files, 'preact', 'dist/preact.mjs'),
     'preact/hooks': vendor(files, 'preact', 'hooks/dist/hooks.mjs'),
     htm: vendor(files, 'htm', 'dist/htm.mjs'),
     echarts: vendor(files, 'echarts', 'dist/echarts.esm.min.mjs'),
-    'hedgerow/chart': moduleClosure(files, 'src/exports/chart/build.js'),
-    // Where a dashboard's tiles go: the grid the PNG/PDF exports lay them out on.
-    'hedgerow/layout': moduleClosure(files, 'src/exports/dashboard/layout.js'),
+    'hedgerow/chart': at(chart),
+    'hedgerow/layout': at(layout),
   };
-  const web = join(ROOT, 'web');
-  for (const name of readdirSync(web)) files.set(`/app/web/${name}`, fileAt(join(web, name), REVALIDATE));
-  const preload = [...files.keys()].filter((url) => /\.m?js$/.test(url) && url !== imports.echarts && !LAZY.has(url));
-  return { files, imports, preload };
+  const lazy = new Set([imports.echarts, ...[...LAZY].map(at)]);
+  const preload = [...files.keys()].filter((url) => /\.m?js$/.test(url) && !lazy.has(url));
+  return { files, imports, preload, entry: at('web/main.js'), style: at('web/app.css') };
 }

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, request, postJson, bearer, type TestServer } from '../helpers/server.js';
 import { addUser } from '../helpers/users.js';
-import { setPassword } from '../../src/access/sessions/commands.js';
+import { clearSignInFailures, failureOf, recordSignInFailures, setPassword } from '../../src/access/sessions/commands.js';
 import { hashPassword, verifyPassword } from '../../src/access/sessions/password.js';
 import { OrgLevel } from '../../src/access/index.js';
 
@@ -53,6 +53,16 @@ s('passwords: scrypt at N=2^15, r=8, salted, verified only by the same password'
   assert.not.ok(await verifyPassword(PASSWORD, 'sha256$whatever'));
 });
 
+// The page's entry module, style sheet and import map: where the app's own files are.
+function pageParts(html: string) {
+  const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/s.exec(html)![1]) as { imports: Record<string, string> };
+  const entry = /<script type="module" src="([^"]+)">/.exec(html)![1];
+  const style = /<link rel="stylesheet" href="([^"]+)">/.exec(html)![1];
+  // /app/v/<version>/: every file of the app's own, cached for good (a new version is new URLs).
+  const base = /^(\/app\/v\/[\w-]+\/)web\/main\.js$/.exec(entry)![1];
+  return { map, entry, style, base };
+}
+
 s('the page and its files: content types, caching, 304 on a matching ETag', async () => {
   const page = await fetch(`${t.url}/`);
   assert.is(page.status, 200);
@@ -61,13 +71,16 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   assert.is(page.headers.get('x-content-type-options'), 'nosniff');
   assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self' 'sha256-/);
   const html = await page.text();
-  const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/s.exec(html)![1]) as { imports: Record<string, string> };
+  const { map, entry, style, base } = pageParts(html);
   assert.match(map.imports.preact, /^\/app\/vendor\/preact@\d+\.\d+\.\d+\/preact\.mjs$/);
+  assert.is(style, `${base}web/app.css`);
+  for (const name of ['hedgerow/chart', 'hedgerow/layout']) assert.ok(map.imports[name].startsWith(`${base}dist/`), name);
   // The modules every load needs are named up front; ECharts and the drawing wait for a chart.
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-  for (const url of ['/app/web/main.js', '/app/web/chart.js', map.imports.preact, map.imports['hedgerow/chart']]) assert.ok(preloaded.includes(url), url);
+  for (const url of [entry, `${base}web/chart.js`, map.imports.preact, map.imports['hedgerow/chart']]) assert.ok(preloaded.includes(url), url);
   assert.not.ok(preloaded.includes(map.imports.echarts));
-  assert.not.ok(preloaded.includes('/app/web/draw.js'));
+  assert.not.ok(preloaded.includes(`${base}web/draw.js`));
+  assert.is((await fetch(`${t.url}${base}web/draw.js`)).status, 200);
   for (const url of preloaded) assert.is((await fetch(`${t.url}${url}`)).status, 200, url);
 
   const preact = await fetch(`${t.url}${map.imports.preact}`);
@@ -75,22 +88,28 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   assert.is(preact.headers.get('content-type'), 'text/javascript; charset=utf-8');
   assert.is(preact.headers.get('cache-control'), 'public, max-age=31536000, immutable');
 
-  const main = await fetch(`${t.url}/app/web/main.js`);
+  const main = await fetch(`${t.url}${entry}`);
   assert.is(main.status, 200);
   assert.is(main.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  // The app's own files are cached for good too: the page names their version.
+  assert.is(main.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   const etag = main.headers.get('etag')!;
   assert.ok(etag);
-  const again = await fetch(`${t.url}/app/web/main.js`, { headers: { 'If-None-Match': etag } });
+  const again = await fetch(`${t.url}${entry}`, { headers: { 'If-None-Match': etag } });
   assert.is(again.status, 304);
   assert.is(await again.text(), '');
-  const css = await fetch(`${t.url}/app/web/app.css`);
+  const css = await fetch(`${t.url}${style}`);
   assert.is(css.headers.get('content-type'), 'text/css; charset=utf-8');
+  assert.is(css.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  // Only the version the page names: the unversioned address and another version are 404s.
+  assert.is((await fetch(`${t.url}/app/web/main.js`)).status, 404);
+  assert.is((await fetch(`${t.url}/app/v/AAAAAAAAAAAAAAAA/web/main.js`)).status, 404);
 
   // The chart builder the exports run, compiled, with every module it imports.
   const chart = await fetch(`${t.url}${map.imports['hedgerow/chart']}`);
   assert.is(chart.status, 200);
   assert.match(await chart.text(), /export function buildChartOption/);
-  const trends = await fetch(`${t.url}/app/dist/src/exports/chart/trends.js`);
+  const trends = await fetch(`${t.url}${base}dist/src/exports/chart/trends.js`);
   assert.is(trends.status, 200);
   // The dashboard grid the PNG/PDF exports lay tiles out on, which the dashboards page uses.
   const layout = await fetch(`${t.url}${map.imports['hedgerow/layout']}`);
@@ -99,9 +118,11 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
 });
 
 s('no path reaches a file outside the table', async () => {
+  const { base } = pageParts(await (await fetch(`${t.url}/`)).text());
   for (const path of [
     '/app/web/../../package.json', '/app/web/..%2F..%2Fpackage.json', '/app/web/%2e%2e/%2e%2e/package.json', '/app/vendor/../../../etc/passwd',
     '/app/dist/src/settings.js', '/app/web/', '/app/web/nope.js', '/app/dist/src/exports/chart/draw.js',
+    `${base}web/../../../../package.json`, `${base}web/..%2F..%2F..%2F..%2Fpackage.json`, `${base}dist/src/settings.js`, `${base}web/`, `${base}web/nope.js`,
   ]) {
     const res = await fetch(`${t.url}${path}`);
     assert.is(res.status, 404, path);
@@ -202,6 +223,22 @@ s('failed sign-ins are limited per email and per address (429 with Retry-After)'
   assert.is((await signIn(email, PASSWORD, one)).status, 429);
   // Elsewhere the first user still signs in.
   assert.is((await signIn()).status, 200);
+});
+
+s('failed sign-ins are shared records: a window ends, and the next failure drops the windows that ended', async () => {
+  const at = Date.now();
+  const window_ms = 60_000;
+  await t.server.writes.submit(recordSignInFailures, { keys: ['email:old@example.com', 'ip:192.0.2.1'], at, window_ms });
+  await t.server.writes.submit(recordSignInFailures, { keys: ['email:old@example.com'], at: at + 1000, window_ms });
+  assert.equal(failureOf(t.server.store, 'email:old@example.com'), { since: at, count: 2 });
+  // Past the window: the key counts from one again, and the address's ended window is gone.
+  await t.server.writes.submit(recordSignInFailures, { keys: ['email:old@example.com'], at: at + window_ms, window_ms });
+  assert.equal(failureOf(t.server.store, 'email:old@example.com'), { since: at + window_ms, count: 1 });
+  assert.is(failureOf(t.server.store, 'ip:192.0.2.1'), undefined);
+  const indexed = [...t.server.store.tenancy.getRange({ start: ['signin_since', at], end: ['signin_since', at + window_ms - 1, '\uffff'] })];
+  assert.equal(indexed, []);
+  await t.server.writes.submit(clearSignInFailures, { key: 'email:old@example.com' });
+  assert.is(failureOf(t.server.store, 'email:old@example.com'), undefined);
 });
 
 s('sign-out ends the session on the server, not only in the browser', async () => {

@@ -17,11 +17,13 @@ s('the page on its own port, the API on both, no page on PORT', async () => {
   const app = `http://127.0.0.1:${appPort}`;
   const page = await fetch(`${app}/`);
   assert.is(page.status, 200);
-  assert.match(await page.text(), /<script type="module" src="\/app\/web\/main.js">/);
-  assert.is((await fetch(`${app}/app/web/main.js`)).status, 200);
+  // The entry module, under the version of the app's files.
+  const main = /<script type="module" src="(\/app\/v\/[\w-]+\/web\/main.js)">/.exec(await page.text())?.[1];
+  assert.ok(main);
+  assert.is((await fetch(`${app}${main}`)).status, 200);
   assert.is((await request(`${app}/api/users/@me`, { headers: bearer(t.personalKey) })).status, 200);
   assert.is((await fetch(`${t.url}/`)).status, 404);
-  assert.is((await fetch(`${t.url}/app/web/main.js`)).status, 404);
+  assert.is((await fetch(`${t.url}${main}`)).status, 404);
   assert.is((await request(`${t.url}/api/users/@me`, { headers: bearer(t.personalKey) })).status, 200);
 });
 

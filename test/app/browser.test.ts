@@ -3,8 +3,12 @@
 // appear live and opens its properties, creates a flag and reads it from /flags?v=2,
 // switches it off and charts its evaluations, visits persons and status, draws and saves a
 // trend, builds and saves a funnel and opens it again, runs HogQL (its table, its error's
-// place), lays out a dashboard of two charts and exports it, makes a webhook from its
-// template and reads its logs before switching it off, and signs out. Every page is
+// place), builds a filtered, broken-down property-sum trend over custom dates and reopens
+// it as built (and a funnel broken down), lays out a dashboard of two charts and exports
+// it, moves and resizes a tile by button and keyboard and reopens the saved layout, removes
+// a tile and renames the dashboard, makes a webhook from its template and reads its logs
+// before switching it off, edits it (inputs filled in, filters, enabled) and test-invokes
+// it, and signs out. Every page is
 // worked by labels and roles and passes axe-core's WCAG 2 A/AA rules, and no request
 // fails, no console error (a CSP refusal would be one) is printed.
 import { suite } from 'uvu';
@@ -281,6 +285,70 @@ s('a funnel built, saved and opened again; a retention table saved; a HogQL tabl
   await accessible(p, 'HogQL error');
 });
 
+s('a trend of a property sum, filtered, broken down, over custom dates: saved and reopened as built; a funnel broken down', async () => {
+  const p = await opened();
+  const paid = (who: string, plan: string, amount: number) => ({ event: 'order_paid', distinct_id: who, properties: { plan, amount } });
+  await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [paid('o1', 'pro', 10), paid('o2', 'pro', 20), paid('o3', 'free', 5), paid('o4', 'trial', 100)] });
+  await t.applied();
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  await p.getByRole('link', { name: 'Insights' }).click();
+  await p.getByRole('radio', { name: 'Trend' }).check();
+  await p.getByLabel('Event', { exact: true }).fill('order_paid');
+  await p.getByLabel('Measure').selectOption('sum');
+  await p.getByLabel('Of property').fill('amount');
+  await p.getByLabel('Date range').selectOption('custom');
+  await p.getByLabel('From', { exact: true }).fill(day(-2));
+  await p.getByLabel('To', { exact: true }).fill(day(1));
+  await p.getByRole('button', { name: 'Add filter' }).click();
+  await p.getByLabel('Filter 1 property').fill('plan');
+  await p.getByLabel('Filter 1 operator').selectOption('is_not');
+  await p.getByLabel('Filter 1 value').fill('trial');
+  await p.getByLabel('Breakdown by').selectOption('event');
+  await p.getByLabel('Breakdown property').fill('plan');
+  assert.is(await p.getByLabel('Breakdown limit').inputValue(), '25');
+  await accessible(p, 'trend with filters and a breakdown');
+  await p.getByRole('button', { name: 'Show trend' }).click();
+  const results = p.getByRole('table', { name: 'Results' });
+  await results.waitFor();
+  // A row per plan left by the filter, each the sum of its amounts (the trial's 100 filtered out).
+  const totals = Object.fromEntries((await results.locator('tbody tr').allInnerTexts()).map((r) => { const c = r.split('\t'); return [c[0], c.at(-1)]; }));
+  assert.equal(Object.keys(totals).length, 2, JSON.stringify(totals));
+  assert.is(Object.entries(totals).find(([k]) => k.includes('pro'))?.[1], '30', JSON.stringify(totals));
+  assert.is(Object.entries(totals).find(([k]) => k.includes('free'))?.[1], '5', JSON.stringify(totals));
+  await p.locator('.chart svg').waitFor();
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const saved = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const trend = saved.body.results.find((i: { name: string }) => i.name === 'order_paid sum of amount by plan');
+  assert.ok(trend, JSON.stringify(saved.body.results.map((i: { name: string }) => i.name)));
+  const source = trend.query.source;
+  assert.equal(source.series[0].math_property, 'amount');
+  assert.equal(source.properties, [{ key: 'plan', type: 'event', operator: 'is_not', value: ['trial'] }]);
+  assert.equal(source.breakdownFilter, { breakdown: 'plan', breakdown_type: 'event', breakdown_limit: 25 });
+  assert.equal(source.dateRange, { date_from: day(-2), date_to: day(1) });
+
+  // Reopened: every field as it was saved.
+  await p.getByRole('link', { name: 'order_paid sum of amount by plan' }).click();
+  await p.getByRole('table', { name: 'Results' }).waitFor();
+  assert.equal([
+    await p.getByLabel('Measure').inputValue(), await p.getByLabel('Of property').inputValue(), await p.getByLabel('Date range').inputValue(),
+    await p.getByLabel('From', { exact: true }).inputValue(), await p.getByLabel('Filter 1 operator').inputValue(), await p.getByLabel('Filter 1 value').inputValue(),
+    await p.getByLabel('Breakdown by').inputValue(), await p.getByLabel('Breakdown property').inputValue(),
+  ], ['sum', 'amount', 'custom', day(-2), 'is_not', 'trial', 'event', 'plan']);
+
+  // A funnel broken down by plan: a table of steps per value.
+  await p.getByRole('link', { name: '← New insight' }).click();
+  await p.getByRole('radio', { name: 'Funnel' }).check();
+  await p.getByLabel('Step 1 event').fill('order_paid');
+  await p.getByLabel('Step 2 event').fill('order_paid');
+  await p.getByLabel('Breakdown by').selectOption('event');
+  await p.getByLabel('Breakdown property').fill('plan');
+  await p.getByRole('button', { name: 'Show funnel' }).click();
+  await p.getByRole('table', { name: 'Steps: pro' }).waitFor();
+  assert.is(await p.getByRole('table', { name: 'Steps: pro' }).getByRole('row').nth(1).locator('td').nth(1).innerText(), '2');
+  await accessible(p, 'funnel with a breakdown');
+});
+
 s('a dashboard of two saved insights draws both charts, refreshes and exports a PNG', async () => {
   const p = await opened();
   await p.getByRole('link', { name: 'Dashboards' }).click();
@@ -315,6 +383,38 @@ s('a dashboard of two saved insights draws both charts, refreshes and exports a 
   assert.equal([...(await png.body()).subarray(1, 4)], [0x50, 0x4e, 0x47]);
   const listed = await request(`${t.url}/api/projects/${t.projectId}/dashboards`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
   assert.equal(listed.body.results.map((d: { name: string }) => d.name), ['Shop']);
+  // Laid out by a button and by the keyboard, saved to the tiles' `layouts` (PostHog's `sm`).
+  const dashboardId = listed.body.results[0].id as number;
+  await p.getByRole('button', { name: 'Edit layout' }).click();
+  await p.getByRole('button', { name: 'Wider checkout_done count' }).click();
+  const tile = p.getByRole('region', { name: 'checkout_done count' });
+  await tile.focus();
+  await p.keyboard.press('ArrowDown');
+  await tile.getByText('Column 1, row 2, 7 wide, 5 tall').waitFor();
+  await accessible(p, 'dashboard layout mode');
+  await p.getByRole('button', { name: 'Save layout' }).click();
+  await p.getByRole('button', { name: 'Edit layout' }).waitFor();
+  const laid = await request(`${t.url}/api/projects/${t.projectId}/dashboards/${dashboardId}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  const tiles = laid.body.tiles as { insight: { name: string } | null; text: { body: string } | null; layouts: { sm: { x: number; y: number; w: number; h: number } } }[];
+  assert.equal(tiles.find((x) => x.insight?.name === 'checkout_done count')?.layouts.sm, { x: 0, y: 1, w: 7, h: 5 });
+  // Whatever the wider, lower tile now covers went below it.
+  const text = tiles.find((x) => x.text)!.layouts.sm;
+  assert.ok(text.y >= 6, JSON.stringify(text));
+  // Reopened as saved; the text tile removed; the dashboard renamed.
+  await p.reload();
+  await p.getByRole('button', { name: 'Edit layout' }).click();
+  await p.getByRole('region', { name: 'checkout_done count' }).getByText('Column 1, row 2, 7 wide, 5 tall').waitFor();
+  await p.getByRole('button', { name: 'Remove Text: Numbers of the shop' }).click();
+  await p.getByText('Numbers of the shop', { exact: true }).waitFor({ state: 'detached' });
+  await p.getByRole('button', { name: 'Cancel layout' }).click();
+  await p.getByRole('button', { name: 'Rename' }).click();
+  await p.getByLabel('Dashboard name').fill('Shop floor');
+  await accessible(p, 'dashboard rename');
+  await p.getByRole('button', { name: 'Save name' }).click();
+  await p.getByRole('heading', { name: 'Shop floor' }).waitFor();
+  const after = await request(`${t.url}/api/projects/${t.projectId}/dashboards/${dashboardId}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(after.body.name, 'Shop floor');
+  assert.equal(after.body.tiles.map((x: { insight: { name: string } | null }) => x.insight?.name).sort(), ['Funnel: cart_opened → cart_paid', 'checkout_done count']);
 });
 
 s('a webhook made from its template delivers, shows its logs, and is switched off', async () => {
@@ -358,6 +458,38 @@ s('a webhook made from its template delivers, shows its logs, and is switched of
   assert.is(after.body.enabled, false);
   await p.getByRole('link', { name: '← All hog functions' }).click();
   await p.getByRole('row', { name: /HTTP Webhook/ }).getByText('off').waitFor();
+  // Edited after creation: the creation form filled with what is stored, filters added, switched on again.
+  await p.getByRole('link', { name: 'HTTP Webhook' }).click();
+  await p.getByRole('button', { name: 'Edit function' }).click();
+  assert.equal([await p.getByLabel('Webhook URL (required)').inputValue(), await p.getByLabel('Method').inputValue(), await p.getByLabel('Headers value 3').inputValue()],
+    [sinkUrl, 'PUT', 'hedgerow-app']);
+  await p.getByLabel('Name', { exact: true }).fill('Order hook');
+  await p.getByLabel('Enabled', { exact: true }).check();
+  await p.getByRole('button', { name: 'Add event' }).click();
+  await p.getByLabel('Event 1').fill('order_placed');
+  await p.getByRole('button', { name: 'Add filter' }).click();
+  await p.getByLabel('Filter 1 property').fill('tier');
+  await p.getByLabel('Filter 1 value').fill('gold');
+  await accessible(p, 'hog function edit form');
+  await p.getByRole('button', { name: 'Save function' }).click();
+  await p.getByRole('heading', { name: 'Order hook' }).waitFor();
+  const edited = await request(`${t.url}/api/projects/${t.projectId}/hog_functions/${id}`, { headers: { Authorization: `Bearer ${t.personalKey}` } });
+  assert.is(edited.body.enabled, true);
+  assert.is(edited.body.inputs.url.value, sinkUrl);
+  assert.equal(edited.body.filters.events.map((e: { id: string }) => e.id), ['order_placed']);
+  assert.equal(edited.body.filters.properties, [{ key: 'tier', type: 'event', operator: 'exact', value: ['gold'] }]);
+  // A test invocation through the API's …/invocations, its fetch mocked: an event the filters
+  // pass, then one they leave out.
+  const before = delivered.length;
+  await p.getByLabel('Test event (JSON)').fill(JSON.stringify({ event: 'order_placed', distinct_id: 'tester', properties: { tier: 'gold' } }));
+  await p.getByRole('button', { name: 'Test function' }).click();
+  await p.getByRole('status').filter({ hasText: 'Test success' }).waitFor();
+  await p.getByRole('table', { name: 'Test logs' }).getByText("Async function 'fetch' was mocked", { exact: false }).waitFor();
+  await p.getByLabel('Test event (JSON)').fill(JSON.stringify({ event: 'order_placed', distinct_id: 'tester', properties: { tier: 'silver' } }));
+  await p.getByRole('button', { name: 'Test function' }).click();
+  await p.getByRole('status').filter({ hasText: 'Test skipped' }).waitFor();
+  assert.is(delivered.length, before);
+  await accessible(p, 'hog function test invocation');
 });
 
 s('sign out ends the session', async () => {

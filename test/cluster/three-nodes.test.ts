@@ -25,7 +25,8 @@ const s = suite('three nodes, one NATS');
 // The tests poll the management API of each node: no per-key rate limit in the way.
 const cluster = clusterForSuite({
   nodes: 3, prefix: 'hedgerow-node',
-  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', ...QUERY_STATUS_ENV }),
+  // Three failed sign-ins per email before the web app refuses more (the cluster-wide count's test).
+  env: (url) => ({ NATS_URL: url, HEDGEROW_HOG_FETCH_ALLOW: '127.0.0.1', HEDGEROW_SIGNIN_ATTEMPTS: '3', ...QUERY_STATUS_ENV }),
 });
 const { env, serve, node, nodes } = cluster;
 let keys: CliKeys;
@@ -101,6 +102,24 @@ s('a project created on node A exists on node B, with its token accepted by capt
   assert.is(onB.body.api_token, created.body.api_token);
   const capture = await postJson(`${node(B).url}/i/v0/e/`, { api_key: created.body.api_token, event: 'hi', distinct_id: 'x' });
   assert.is(capture.status, 200);
+});
+
+s('failed sign-ins are counted for the cluster: three on node A, and node C refuses the fourth', async () => {
+  // Each from an address of its own: the email's count is the one shared.
+  const signIn = (n: Node, i: number) => postJson(`${n.url}/api/login`, { email: 'guessed@example.com', password: 'a wrong guess' },
+    { 'X-Hedgerow-App': '1', 'X-Forwarded-For': `198.51.100.${i}` });
+  for (const i of [1, 2, 3]) assert.is((await signIn(node(A), i)).status, 400);
+  assert.is((await signIn(node(A), 4)).status, 429);
+  // The barrier: a later write of A's (management writes are one ordered stream) seen on C.
+  // Not C's own sign-ins, which would count there and reach the limit whatever A counted.
+  const made = (await api(node(A), 'GET', '/api/projects/')).body.results.find((p: { name: string }) => p.name === 'Made on A');
+  assert.is((await api(node(A), 'PATCH', `/api/projects/${made.id}/`, { name: 'Made on A, renamed' })).status, 200);
+  await eventually(async () => (await api(node(C), 'GET', `/api/projects/${made.id}/`)).body.name === 'Made on A, renamed');
+  // Counted per node, C would answer 400 (a wrong password) here.
+  const refused = await signIn(node(C), 5);
+  assert.is(refused.status, 429);
+  assert.is(refused.body.type, 'throttled_error');
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
 });
 
 const personsOf = (n: Node) => clusterPersons(n, keys);

@@ -1,48 +1,39 @@
 // Failed sign-ins, counted per email and per address: past `limit` failures within
 // `windowMs` the key is refused (429, with Retry-After) until its window ends, whatever
 // the password, so guessing costs a window per `limit` tries. A success clears its email.
+// The counts are access's records, written through the management write path
+// (./commands.ts), so on a cluster every node counts the same failures: a guesser spread
+// over the nodes gets `limit` tries in all, not `limit` per node.
 import { errors } from '../../errors.js';
+import type { AccessTables } from '../tables.js';
+import type { StateWrites } from '../../state/index.js';
+import { clearSignInFailures, failureOf, recordSignInFailures } from './commands.js';
 
 export interface AttemptLimiterOptions {
+  store: AccessTables;
+  writes: StateWrites;
   limit: number;
   windowMs: number;
   now?: () => number;
 }
 
-export function createAttemptLimiter({ limit, windowMs, now = Date.now }: AttemptLimiterOptions) {
-  // Key → the start of its window and the failures in it.
-  const failures = new Map<string, { since: number; count: number }>();
-
-  function live(key: string, t: number) {
-    const entry = failures.get(key);
-    if (entry && t - entry.since >= windowMs) {
-      failures.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
+export function createAttemptLimiter({ store, writes, limit, windowMs, now = Date.now }: AttemptLimiterOptions) {
   return {
     // Throws the 429 when any of the keys has used its failures.
     admit(keys: readonly string[]): void {
       const t = now();
       for (const key of keys) {
-        const entry = live(key, t);
-        if (entry && entry.count >= limit) throw errors.throttled(Math.max(1, Math.ceil((entry.since + windowMs - t) / 1000)));
+        const entry = failureOf(store, key);
+        if (entry && t - entry.since < windowMs && entry.count >= limit) {
+          throw errors.throttled(Math.max(1, Math.ceil((entry.since + windowMs - t) / 1000)));
+        }
       }
     },
-    fail(keys: readonly string[]): void {
-      const t = now();
-      // A crowd of addresses must not grow the map without end: the oldest go first.
-      if (failures.size > 100_000) for (const k of failures.keys()) { failures.delete(k); if (failures.size < 50_000) break; }
-      for (const key of keys) {
-        const entry = live(key, t);
-        if (entry) entry.count++;
-        else failures.set(key, { since: t, count: 1 });
-      }
-    },
-    clear(key: string): void {
-      failures.delete(key);
+    // Counted once the write has landed on this node (the others follow it).
+    fail: (keys: readonly string[]): Promise<void> => writes.submit(recordSignInFailures, { keys: [...keys], at: now(), window_ms: windowMs }),
+    // Only a key with failures costs a write.
+    async clear(key: string): Promise<void> {
+      if (failureOf(store, key)) await writes.submit(clearSignInFailures, { key });
     },
   };
 }

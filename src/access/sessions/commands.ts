@@ -1,7 +1,9 @@
 // Passwords and sessions as management commands (src/state/), in access's tenancy table:
 // ['password', user id] → the scrypt string; ['session', SHA-256 of the token] → the
 // session; ['session_of', user id, token hash] → its expiry, so that a user's expired
-// sessions are dropped when they sign in again. Times come in the payload.
+// sessions are dropped when they sign in again; ['signin_failure', key] → the failures of a
+// sign-in key (an email or an address) in its window, with ['signin_since', start, key] so
+// that windows past their end are dropped by the next failure. Times come in the payload.
 import type { AccessTables } from '../tables.js';
 import { commandsOn } from '../../state/index.js';
 
@@ -44,4 +46,37 @@ export const closeSession = defineCommand('access.close_session', (store, { toke
   store.tenancy.remove(['session_of', session.user_id, token_hash]);
 });
 
-export const sessionCommands = [setPassword, openSession, closeSession];
+export interface SignInFailures {
+  since: number;
+  count: number;
+}
+
+export const failureOf = (store: AccessTables, key: string) => store.tenancy.get(['signin_failure', key]) as SignInFailures | undefined;
+
+function dropFailures(store: AccessTables, key: string): void {
+  const entry = failureOf(store, key);
+  if (!entry) return;
+  store.tenancy.remove(['signin_failure', key]);
+  store.tenancy.remove(['signin_since', entry.since, key]);
+}
+
+// One failed sign-in of each key: counted in the key's window, or a new window from `at`.
+// Windows that ended before `at` go first, so the records of a crowd of addresses do not grow.
+export const recordSignInFailures = defineCommand('access.sign_in_failed', (store, { keys, at, window_ms }: { keys: string[]; at: number; window_ms: number }): void => {
+  const ended = [...store.tenancy.getRange({ start: ['signin_since', 0], end: ['signin_since', at - window_ms, '\uffff'] })];
+  for (const { key } of ended) dropFailures(store, (key as (string | number)[])[2] as string);
+  for (const key of keys) {
+    const entry = failureOf(store, key);
+    if (entry && at - entry.since < window_ms) {
+      store.tenancy.put(['signin_failure', key], { since: entry.since, count: entry.count + 1 });
+      continue;
+    }
+    dropFailures(store, key);
+    store.tenancy.put(['signin_failure', key], { since: at, count: 1 });
+    store.tenancy.put(['signin_since', at, key], true);
+  }
+});
+
+export const clearSignInFailures = defineCommand('access.sign_in_cleared', (store, { key }: { key: string }): void => dropFailures(store, key));
+
+export const sessionCommands = [setPassword, openSession, closeSession, recordSignInFailures, clearSignInFailures];

@@ -1,5 +1,5 @@
 // Sign-in and sign-out of the web app (PostHog's paths: POST /api/login, /api/logout).
-// Failed sign-ins are counted per email and per address (./attempts.ts).
+// Failed sign-ins are counted per email and per address, cluster-wide (./attempts.ts).
 import { errors } from '../../errors.js';
 import { jsonObject } from '../../http/body.js';
 import { charField } from '../../http/fields.js';
@@ -32,10 +32,10 @@ export function sessionRoutes({ tenancy, sessions, attempts, ttlMs }: SessionRou
     attempts.admit(keys);
     const user = await sessions.check(email, password);
     if (!user) {
-      attempts.fail(keys);
+      await attempts.fail(keys);
       throw errors.invalidCredentials();
     }
-    attempts.clear(keys[0]);
+    await attempts.clear(keys[0]);
     const { token } = await sessions.open(user);
     const body200 = me(user, tenancy.organization(user.organization_id), tenancy.project(user.current_project_id));
     return json(200, body200, { 'Set-Cookie': sessionCookie(req, token, Math.floor(ttlMs / 1000)), 'Cache-Control': 'no-store' });
