@@ -69,7 +69,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const path = req.getUrl();
     const rawQuery = req.getQuery() ?? '';
     const headers: Record<string, string> = {};
-    req.forEach((k, v) => { headers[k] = v; });
+    collecting = headers;
+    req.forEach(collectHeader);
     const state: RequestState = { aborted: false, done: false, onAbort: null };
     res.onAborted(() => { state.aborted = true; state.onAbort?.(); });
     const cors = headers.origin !== undefined ? corsHeaders(headers) : null;
@@ -112,10 +113,9 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       method, path, rawQuery, query: rawQuery ? new URLSearchParams(rawQuery) : EMPTY_QUERY, headers, ip, body: EMPTY_BODY, params,
     };
 
-    const dispatch = () => run(route, request, res, state, cors);
     const bodyless = contentLength === 0 && headers['transfer-encoding'] === undefined;
     if (bodyless || (contentLength <= route.bodyLimit && (method === 'GET' || method === 'HEAD'))) {
-      dispatch();
+      run(route, request, res, state, cors);
       return;
     }
     readBody(res, route.bodyLimit, contentLength, (body, discardedTooMuch) => {
@@ -125,7 +125,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         return;
       }
       request.body = body;
-      dispatch();
+      run(route, request, res, state, cors);
     });
   });
 
@@ -239,6 +239,13 @@ function openStream(res: uWS.HttpResponse, state: RequestState, response: HttpRe
     },
   };
   response.stream!(out);
+}
+
+// req.forEach's callback: uWS calls it at once, for each header, so one module-level
+// function filling the request's object serves every request without a closure each.
+let collecting: Record<string, string> = {};
+function collectHeader(k: string, v: string): void {
+  collecting[k] = v;
 }
 
 const EMPTY_BODY = Buffer.alloc(0);

@@ -1,12 +1,9 @@
 // Group commit: every append in the same event-loop turn, and every append that
 // arrives while a commit is in flight, rides on the next single commit. Callers
 // get their promise resolved only when the commit carrying their frames is durable.
+// The appends of one commit share one promise: a request costs no promise, executor
+// closure or waiter of its own, and a commit settles one promise, not one per request.
 import type { LogFrame } from './types.js';
-
-interface Waiter {
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
 
 export interface GroupCommitOptions {
   commit: (frames: LogFrame[]) => Promise<void>;
@@ -14,31 +11,42 @@ export interface GroupCommitOptions {
   maxInFlight: number;
 }
 
+// The promise the appends of the next commit wait on, and how to settle it.
+interface Outcome {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+function outcome(): Outcome {
+  const o = { resolve: null, reject: null } as unknown as Outcome;
+  o.promise = new Promise<void>((resolve, reject) => { o.resolve = resolve; o.reject = reject; });
+  return o;
+}
+
 export function createGroupCommitter(opts: GroupCommitOptions) {
   let frames: LogFrame[] = [];
-  let waiters: Waiter[] = [];
+  // Null until an append since the last commit started.
+  let next: Outcome | null = null;
   let inFlight = 0;
   let scheduled = false;
   let pendingEvents = 0;
 
   function flush() {
     scheduled = false;
-    if (frames.length === 0 && waiters.length === 0) return;
+    if (next === null) return;
     if (inFlight >= opts.maxInFlight) return;
     const batch = frames;
-    const batchWaiters = waiters;
+    const settle = next;
     frames = [];
-    waiters = [];
+    next = null;
     inFlight++;
     let events = 0;
     for (const f of batch) events += f.events;
-    opts.commit(batch).then(
-      () => { for (const w of batchWaiters) w.resolve(); },
-      (err) => { for (const w of batchWaiters) w.reject(err); },
-    ).finally(() => {
+    opts.commit(batch).then(settle.resolve, settle.reject).finally(() => {
       inFlight--;
       pendingEvents -= events;
-      if (waiters.length > 0) schedule();
+      if (next !== null) schedule();
     });
   }
 
@@ -49,7 +57,8 @@ export function createGroupCommitter(opts: GroupCommitOptions) {
   }
 
   return {
-    // One promise for all of `batch`: resolved when the commit carrying them is durable.
+    // One promise for all of `batch` (and for whatever else rides on the same commit):
+    // resolved when the commit carrying them is durable.
     append(batch: LogFrame | readonly LogFrame[]): Promise<void> {
       if (Array.isArray(batch)) {
         for (let i = 0; i < batch.length; i++) { frames.push(batch[i]); pendingEvents += batch[i].events; }
@@ -58,13 +67,13 @@ export function createGroupCommitter(opts: GroupCommitOptions) {
         frames.push(f);
         pendingEvents += f.events;
       }
-      const p = new Promise<void>((resolve, reject) => { waiters.push({ resolve, reject }); });
+      if (next === null) next = outcome();
       schedule();
-      return p;
+      return next.promise;
     },
     pending: () => pendingEvents,
     async drain(): Promise<void> {
-      while (inFlight > 0 || waiters.length > 0) await new Promise((r) => setTimeout(r, 5));
+      while (inFlight > 0 || next !== null) await new Promise((r) => setTimeout(r, 5));
     },
   };
 }
