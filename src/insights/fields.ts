@@ -139,7 +139,9 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     // The project's path cleaning rules: hedgerow's projects have none yet.
     pathReplacements: refused(false),
     pathsHogQLExpression: refused(''),
-    // Which path's persons to list (PathsActorsQuery): not done yet.
+    // Which persons an InsightActorsQuery over the paths lists (actors-query.ts takes them out
+    // of its source; planner/paths.ts pathsActors): a PathsQuery of its own refuses them, as
+    // its edges never depend on them.
     pathStartKey: refused(),
     pathEndKey: refused(),
     pathDropoffKey: refused(),

@@ -225,6 +225,10 @@ export const PathsQuerySchema = Type.Object({
     excludeEvents: Nullable(Type.Array(Type.String())),
     pathGroupings: Nullable(Type.Array(Type.String())),
     localPathCleaningFilters: Nullable(Type.Array(Type.Object({ regex: Type.String(), alias: Type.String() }, Loose))),
+    // An InsightActorsQuery's: the step an edge leaves, the step it reaches, the step a path ends at ("n_item").
+    pathStartKey: Nullable(Type.String()),
+    pathEndKey: Nullable(Type.String()),
+    pathDropoffKey: Nullable(Type.String()),
   }, Loose)),
 }, Loose);
 
@@ -274,7 +278,7 @@ export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is
 
 export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | PathsQuery | EventsQuery | HogQLQuery | ActorsQuery;
 // The insight queries an ActorsQuery may open the persons of.
-type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery;
+type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | PathsQuery;
 export type InsightActorsSource = InsightActorsSourceOf<InsightQuery, FunnelsQuery>;
 export type ActorsQuery = ActorsQueryOf<InsightQuery, FunnelsQuery>;
 export type QueryKind = AnalyticsQuery['kind'];

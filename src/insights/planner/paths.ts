@@ -7,6 +7,7 @@
 // and only those reachable from a first step are answered.
 import { compileSafeRegex } from '../../matching/regex.js';
 import type { PathsQuery } from '../schemas.js';
+import type { CellActors } from './cells.js';
 import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
@@ -185,4 +186,27 @@ ORDER BY value DESC, source, target LIMIT ${int(filter.edgeLimit || EDGE_LIMIT_D
       return { results: reachable(links), dateFrom: isoWithOffset(r.fromLocal, r.segments), dateTo: isoWithOffset(r.toLocal, r.segments) };
     },
   };
+}
+
+/**
+ * The persons behind a paths chart (PostHog's paths actors): each person with a session path
+ * step matching the keys, and how many such steps. pathDropoffKey: the step ("n_item") a
+ * session path ends at (the other keys are then not read); else pathStartKey: the step an edge
+ * leaves, pathEndKey: the step it (or a path) reaches; none: every step.
+ */
+export function pathsActors(query: PathsQuery, ctx: PlanContext): CellActors {
+  const filter: Filter = query.pathsFilter ?? {};
+  const key = (pos: string, item: string) => sql`${raw(pos)}::VARCHAR || '_' || ${raw(item)}`;
+  const where: Sql[] = [];
+  if (filter.pathDropoffKey) {
+    where.push(sql`pos = last_pos AND ${key('pos', 'item')} = ${filter.pathDropoffKey}`);
+  } else {
+    if (filter.pathStartKey) where.push(sql`pos > 1 AND ${key('(pos - 1)', 'prev')} = ${filter.pathStartKey}`);
+    if (filter.pathEndKey) where.push(sql`${key('pos', 'item')} = ${filter.pathEndKey}`);
+  }
+  const statement = sql`WITH ${pathStepsSql(query, ctx)}
+SELECT pid::VARCHAR AS actor, count(*) AS event_count
+FROM (SELECT *, max(pos) OVER (PARTITION BY pid, sid) AS last_pos FROM steps)
+WHERE ${and(where.length > 0 ? where : [raw('TRUE')])} GROUP BY pid`;
+  return { sql: statement, groupType: null, eventCount: true, appearances: false };
 }
