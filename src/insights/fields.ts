@@ -138,7 +138,8 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     localPathCleaningFilters: listOf('PathCleaningFilter'),
     // The project's path cleaning rules: hedgerow's projects have none yet.
     pathReplacements: refused(false),
-    pathsHogQLExpression: refused(''),
+    // With includeEventTypes "hogql": the event's path item (planner/paths.ts, HogQL compiler).
+    pathsHogQLExpression: H,
     // Which persons an InsightActorsQuery over the paths lists (actors-query.ts takes them out
     // of its source; planner/paths.ts pathsActors): a PathsQuery of its own refuses them, as
     // its edges never depend on them.

@@ -134,6 +134,26 @@ s('CSV export: one row per edge', async () => {
   assert.is(toCsv(resultTable(r)), 'source,target,value,average_conversion_time\r\n1_/home,2_/pricing,4,165000\r\n1_/docs/c,2_/about,1,60000\r\n');
 });
 
+s('includeEventTypes "hogql": each event\'s path item is pathsHogQLExpression\'s value', async () => {
+  const hogql = { includeEventTypes: ['hogql'], pathsHogQLExpression: "concat(event, '@', toString(toHour(timestamp)))" };
+  // No event type condition: every event, its item the expression (pageviews' too). Person 1 A:
+  // $pageview@10 (×3, the last at 10:05), signup@10, $pageview@10 (×3, the last at 10:12); B:
+  // one step. Person 2: $pageview@9, $screen@9, $pageview@9 | one step. Person 3: the same at 12.
+  assert.equal(await paths(hogql), [
+    ['1_$pageview@10', '2_signup@10', 1, MIN],
+    ['1_$pageview@12', '2_$autocapture@12', 1, 30_000],
+    ['1_$pageview@9', '2_$screen@9', 1, 3 * MIN],
+    ['2_$autocapture@12', '3_$pageview@12', 1, 30_000],
+    ['2_$screen@9', '3_$pageview@9', 1, MIN],
+    ['2_signup@10', '3_$pageview@10', 1, 6 * MIN],
+  ]);
+  // With $pageview asked for too, only pageviews are steps, each its URL (PostHog's event type conditions).
+  assert.equal(await paths({ ...hogql, includeEventTypes: ['hogql', '$pageview'] }), await paths({ includeEventTypes: ['$pageview'] }));
+  // Without the "hogql" type the expression is not read; an aggregate is no path item.
+  assert.equal(await paths({ ...hogql, includeEventTypes: ['$pageview'] }), await paths({ includeEventTypes: ['$pageview'] }));
+  assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { ...hogql, pathsHogQLExpression: 'count()' } }), 'pathsFilter.pathsHogQLExpression');
+});
+
 s('the persons behind an edge or a drop-off (InsightActorsQuery over a PathsQuery): PostHog\'s path keys', async () => {
   const pageviews = { includeEventTypes: ['$pageview'] };
   // Pageviews' session paths: person 1 A /home /pricing /docs/a /docs/b /about, B /home /pricing;

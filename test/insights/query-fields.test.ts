@@ -244,6 +244,7 @@ const SAMPLES: Record<string, Sample> = {
   'PathsQuery pathsFilter.maxEdgeWeight': { value: 1 },
   'PathsQuery pathsFilter.excludeEvents': { base: (q) => { q.pathsFilter = { includeEventTypes: ['$pageview', 'custom_event'] }; }, value: ['click'] },
   'PathsQuery pathsFilter.pathGroupings': { value: ['/b*'] },
+  'PathsQuery pathsFilter.pathsHogQLExpression': { base: (q) => { q.pathsFilter = { includeEventTypes: ['hogql'] }; }, value: "concat(event, '!')" },
   'PathsQuery pathsFilter.localPathCleaningFilters': { value: [{ regex: '/b', alias: '/x' }] },
   'PathsQuery pathsFilter.localPathCleaningFilters.0.regex': { value: '/c' },
   'PathsQuery pathsFilter.localPathCleaningFilters.0.alias': { value: '/y' },

@@ -11,6 +11,8 @@ import type { CellActors } from './cells.js';
 import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
+import { pathsHogQLItem, rowExpression } from './hogql-row.js';
+import { str } from './hogql/expr.js';
 import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, texts, type Sql } from './sql.js';
 
@@ -42,10 +44,20 @@ function itemOf(filter: Filter, type: string): boolean {
   return (include as string[]).includes(type);
 }
 
+/** The "hogql" event type's path item (its expression's value as text) and whether it reads the person; null: the event's name. */
+function hogqlItem(filter: Filter, ctx: PlanContext): { text: Sql; persons: boolean } | null {
+  const source = pathsHogQLItem(filter);
+  if (source === null) return null;
+  const attr = 'pathsFilter.pathsHogQLExpression';
+  const { expr, persons } = rowExpression(ctx, source, attr);
+  if (expr.aggregate !== null) throw new QueryError(`Aggregation '${expr.aggregate}' is not allowed in a path item: ${source}`, attr);
+  return { text: str(expr), persons };
+}
+
 // The event's path item before cleaning: URL (one trailing slash dropped) for pageviews,
-// screen name for screens, else the event's name; '' when absent.
-function rawItem(filter: Filter): Sql {
-  let item: Sql = raw('e.event');
+// screen name for screens, else the "hogql" type's expression or the event's name; '' when absent.
+function rawItem(filter: Filter, hogql: Sql | null): Sql {
+  let item: Sql = hogql ?? raw('e.event');
   if (itemOf(filter, '$pageview')) {
     item = sql`CASE WHEN e.event = ${'$pageview'} THEN regexp_replace(coalesce(${propertyText('event', '$current_url')}, ''), '(.)/$', '\\1') ELSE ${item} END`;
   }
@@ -114,7 +126,8 @@ function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const filter: Filter = query.pathsFilter ?? {};
   const limit = filter.stepLimit || STEP_LIMIT_DEFAULT;
   const r = resolveRange(query.dateRange, 'day', ctx);
-  const persons = needsPersons(ctx, query.properties);
+  const hogql = hogqlItem(filter, ctx);
+  const persons = needsPersons(ctx, query.properties) || hogql?.persons === true;
   const both = !!filter.startPoint && !!filter.endPoint;
   const start = pointOf(filter.startPoint, both);
   const end = pointOf(filter.endPoint, both);
@@ -123,7 +136,7 @@ function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const startIdx = start === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${start}) OVER session`;
   const endIdx = end === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${end} AND idx >= coalesce(s, 1)) OVER session`;
   return sql`raw_items AS (
-  SELECT e.person_id AS pid, e.timestamp AS ts, e.uuid AS id, ${rawItem(filter)} AS item0
+  SELECT e.person_id AS pid, e.timestamp AS ts, e.uuid AS id, ${rawItem(filter, hogql?.text ?? null)} AS item0
   FROM ${eventsFrom(persons)}
   WHERE ${and([...scopeWhere(ctx, r.fromUs, r.toUs), ...queryPropertiesWhere(query.properties, ctx), ...eventTypeWhere(filter)])}
 ), items AS (
