@@ -225,6 +225,8 @@ export const PathsQuerySchema = Type.Object({
     excludeEvents: Nullable(Type.Array(Type.String())),
     pathGroupings: Nullable(Type.Array(Type.String())),
     localPathCleaningFilters: Nullable(Type.Array(Type.Object({ regex: Type.String(), alias: Type.String() }, Loose))),
+    // The project's path cleaning rules first (run.ts).
+    pathReplacements: Nullable(Type.Boolean()),
     // With includeEventTypes "hogql": each event's path item (pageviews' and screens' too unless their types are included).
     pathsHogQLExpression: Nullable(Type.String()),
     // An InsightActorsQuery's: the step an edge leaves, the step it reaches, the step a path ends at ("n_item").

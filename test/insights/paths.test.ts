@@ -134,6 +134,32 @@ s('CSV export: one row per edge', async () => {
   assert.is(toCsv(resultTable(r)), 'source,target,value,average_conversion_time\r\n1_/home,2_/pricing,4,165000\r\n1_/docs/c,2_/about,1,60000\r\n');
 });
 
+s('pathReplacements: the project\'s path cleaning rules, then the query\'s own', async () => {
+  const pageviews = { includeEventTypes: ['$pageview'] };
+  const project = [{ regex: '^/docs/.*', alias: '/docs/<page>' }];
+  const withProject = async (filter: Record<string, unknown>) => {
+    const r = await run(store, { kind: 'PathsQuery', pathsFilter: { ...pageviews, ...filter } }, { now: NOW, pathCleaningFilters: project });
+    return (r.results as PathsLink[]).map((l) => [l.source, l.target, l.value, l.average_conversion_time]);
+  };
+  // /docs/a and /docs/b clean to one item, folded into the later (10:11).
+  const folded = (item: string) => [
+    ['1_/home', '2_/pricing', 4, (4 * MIN + 2 * MIN + 4 * MIN + MIN) / 4],
+    [`1_${item}`, '2_/about', 1, MIN],
+    ['2_/pricing', `3_${item}`, 1, 6 * MIN],
+    [`3_${item}`, '4_/about', 1, MIN],
+  ];
+  assert.equal(await withProject({ pathReplacements: true }), folded('/docs/<page>'));
+  // Off (or absent): the project's rules are not applied.
+  assert.equal(await withProject({ pathReplacements: false }), await paths(pageviews));
+  assert.equal(await withProject({}), await paths(pageviews));
+  // The project's first: its alias is what the local rule then sees.
+  assert.equal(await withProject({ pathReplacements: true, localPathCleaningFilters: [{ regex: '<page>', alias: '*' }] }), folded('/docs/*'));
+  // Through the persons behind an edge too.
+  const source = { kind: 'InsightActorsQuery', source: { kind: 'PathsQuery', pathsFilter: { ...pageviews, pathReplacements: true, pathStartKey: '3_/docs/<page>' } } };
+  const r = await run(store, { kind: 'ActorsQuery', select: ['id', 'event_count'], source }, { now: NOW, pathCleaningFilters: project });
+  assert.equal(r.results, [[person(1), 1]]);
+});
+
 s('includeEventTypes "hogql": each event\'s path item is pathsHogQLExpression\'s value', async () => {
   const hogql = { includeEventTypes: ['hogql'], pathsHogQLExpression: "concat(event, '@', toString(toHour(timestamp)))" };
   // No event type condition: every event, its item the expression (pageviews' too). Person 1 A:
