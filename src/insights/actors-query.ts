@@ -63,7 +63,7 @@ const REFUSED: Record<string, readonly string[]> = {
   FunnelsActorsQuery: ['funnelCustomSteps'],
 };
 
-const INSIGHT_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'LifecycleQuery', 'StickinessQuery']);
+const INSIGHT_KINDS = new Set(['TrendsQuery', 'FunnelsQuery', 'RetentionQuery', 'LifecycleQuery', 'StickinessQuery', 'PathsQuery']);
 
 // Generic in the insight queries a source holds (Insight: any of INSIGHT_KINDS, Funnels: a
 // FunnelsQuery), which schemas.ts defines and instantiates these with: this file, which
@@ -103,6 +103,24 @@ function checked(node: Record<string, unknown>, kind: string, prefix: string): v
   }
 }
 
+// A paths chart's persons are named by its pathsFilter's keys (the step an edge leaves, the
+// step it reaches, the step a path ends at), which a PathsQuery of its own refuses as they
+// change none of its edges: taken out before the PathsQuery is parsed, put back after.
+const PATH_KEYS = ['pathStartKey', 'pathEndKey', 'pathDropoffKey'];
+
+function pathKeys(inner: Record<string, unknown>): { keys: Record<string, string>; rest: Record<string, unknown> } | null {
+  const filter = inner.pathsFilter;
+  if (inner.kind !== 'PathsQuery' || typeof filter !== 'object' || filter === null || Array.isArray(filter)) return null;
+  const keys: Record<string, string> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (!PATH_KEYS.includes(key)) rest[key] = value;
+    else if (typeof value === 'string') keys[key] = value;
+    else if (value !== null && value !== undefined) throw new QueryError(`${key} must be a path step's key ("n_item")`, `source.source.pathsFilter.${key}`);
+  }
+  return { keys, rest };
+}
+
 /**
  * An ActorsQuery (or an insight actors query on its own, read as the ActorsQuery around it),
  * its insight parsed with `parseInsight` (schemas.ts parseQuery); a bad field is a QueryError
@@ -124,12 +142,14 @@ export function parseActorsQuery<Insight, Funnels>(node: Record<string, unknown>
     throw new QueryError(`An insight actors query's source must be one of ${[...INSIGHT_KINDS].join(', ')}`, 'source.source.kind');
   }
   if (source.kind === 'FunnelsActorsQuery' && inner.kind !== 'FunnelsQuery') throw new QueryError('A FunnelsActorsQuery\'s source must be a FunnelsQuery', 'source.source.kind');
+  const keys = pathKeys(inner);
   let parsed: unknown;
   try {
-    parsed = parseInsight(inner);
+    parsed = parseInsight(keys === null ? inner : { ...inner, pathsFilter: keys.rest });
   } catch (err) {
     if (err instanceof QueryError) throw new QueryError(err.message, `source.source${err.attr ? `.${err.attr}` : ''}`);
     throw err;
   }
+  if (keys !== null) parsed = { ...(parsed as Record<string, unknown>), pathsFilter: { ...(parsed as { pathsFilter?: object | null }).pathsFilter, ...keys.keys } };
   return { ...(node as unknown as ActorsQuery), source: { ...source, source: parsed } as unknown as InsightActorsSourceOf<Insight, Funnels> };
 }

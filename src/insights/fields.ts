@@ -136,10 +136,13 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     excludeEvents: H,
     pathGroupings: H,
     localPathCleaningFilters: listOf('PathCleaningFilter'),
-    // The project's path cleaning rules: hedgerow's projects have none yet.
-    pathReplacements: refused(false),
-    pathsHogQLExpression: refused(''),
-    // Which path's persons to list (PathsActorsQuery): not done yet.
+    // The project's path_cleaning_filters (project API), applied before the local ones (run.ts).
+    pathReplacements: H,
+    // With includeEventTypes "hogql": the event's path item (planner/paths.ts, HogQL compiler).
+    pathsHogQLExpression: H,
+    // Which persons an InsightActorsQuery over the paths lists (actors-query.ts takes them out
+    // of its source; planner/paths.ts pathsActors): a PathsQuery of its own refuses them, as
+    // its edges never depend on them.
     pathStartKey: refused(),
     pathEndKey: refused(),
     pathDropoffKey: refused(),

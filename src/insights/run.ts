@@ -32,6 +32,8 @@ export interface RunContext {
   nowMs: number;
   /** The project's test_account_filters, applied to queries with filterTestAccounts. */
   testAccountFilters?: unknown[];
+  /** The project's path_cleaning_filters, applied before a paths query's own with pathReplacements. */
+  pathCleaningFilters?: readonly { regex: string; alias: string }[];
   /** The actions the query's series name (ActionsNode), by id, as the API read them. */
   actions?: Record<string, ResolvedAction>;
   /** The cohorts its property filters name (nested ones too), by id, as the API read them. */
@@ -105,6 +107,17 @@ function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): Anal
   return { ...query, properties: { type: 'AND', values } } as AnalyticsQuery;
 }
 
+// PostHog's pathReplacements: the project's cleaning rules, then the query's own.
+function withPathCleaning(query: AnalyticsQuery, rules: readonly { regex: string; alias: string }[]): AnalyticsQuery {
+  if (query.kind === 'ActorsQuery') {
+    if (!query.source) return query;
+    return { ...query, source: { ...query.source, source: withPathCleaning(query.source.source, rules) } } as AnalyticsQuery;
+  }
+  if (query.kind !== 'PathsQuery' || query.pathsFilter?.pathReplacements !== true || rules.length === 0) return query;
+  const own = query.pathsFilter.localPathCleaningFilters ?? [];
+  return { ...query, pathsFilter: { ...query.pathsFilter, localPathCleaningFilters: [...rules.map((r) => ({ regex: r.regex, alias: r.alias })), ...own] } };
+}
+
 export async function firstEventMs(db: Columnar, projectId: number): Promise<number | null> {
   const rows = await db.query(sql`SELECT epoch_ms(min(timestamp)) AS t FROM events WHERE project = ${projectId}`);
   const t = rows[0]?.t;
@@ -138,7 +151,7 @@ async function planFor(query: AnalyticsQuery, ctx: PlanContext, hogql?: HogQLPar
  * `hogql`: where EventsQuery expressions are parsed (without it, in this thread).
  */
 export async function runQuery(db: Columnar, input: unknown, run: RunContext, signal?: AbortSignal, hogql?: HogQLParsePool): Promise<QueryResponse> {
-  const query = withTestAccountFilters(parseQuery(input), run.testAccountFilters ?? []);
+  const query = withPathCleaning(withTestAccountFilters(parseQuery(input), run.testAccountFilters ?? []), run.pathCleaningFilters ?? []);
   const ask = (statement: Parameters<Columnar['query']>[0]) => db.query(statement, signal).catch((err: unknown) => {
     throw (signal?.aborted ? null : queryErrorOf(err)) ?? err;
   });

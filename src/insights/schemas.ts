@@ -225,6 +225,14 @@ export const PathsQuerySchema = Type.Object({
     excludeEvents: Nullable(Type.Array(Type.String())),
     pathGroupings: Nullable(Type.Array(Type.String())),
     localPathCleaningFilters: Nullable(Type.Array(Type.Object({ regex: Type.String(), alias: Type.String() }, Loose))),
+    // The project's path cleaning rules first (run.ts).
+    pathReplacements: Nullable(Type.Boolean()),
+    // With includeEventTypes "hogql": each event's path item (pageviews' and screens' too unless their types are included).
+    pathsHogQLExpression: Nullable(Type.String()),
+    // An InsightActorsQuery's: the step an edge leaves, the step it reaches, the step a path ends at ("n_item").
+    pathStartKey: Nullable(Type.String()),
+    pathEndKey: Nullable(Type.String()),
+    pathDropoffKey: Nullable(Type.String()),
   }, Loose)),
 }, Loose);
 
@@ -274,7 +282,7 @@ export const isActionEntity = (e: RetentionEntityValue | null | undefined): e is
 
 export type AnalyticsQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | PathsQuery | EventsQuery | HogQLQuery | ActorsQuery;
 // The insight queries an ActorsQuery may open the persons of.
-type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery;
+type InsightQuery = TrendsQuery | FunnelsQuery | RetentionQuery | LifecycleQuery | StickinessQuery | PathsQuery;
 export type InsightActorsSource = InsightActorsSourceOf<InsightQuery, FunnelsQuery>;
 export type ActorsQuery = ActorsQueryOf<InsightQuery, FunnelsQuery>;
 export type QueryKind = AnalyticsQuery['kind'];

@@ -95,6 +95,30 @@ a('filterTestAccounts applies the project’s test_account_filters, edited on th
   }
 });
 
+a('path_cleaning_filters: edited on the project API (regexes checked), read by paths queries with pathReplacements', async () => {
+  assert.equal((await api('GET', `/api/projects/${t.projectId}/`, t.personalKey)).body.path_cleaning_filters, []);
+  const bad = await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { path_cleaning_filters: [{ regex: '(', alias: 'x' }] });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.attr, 'path_cleaning_filters');
+  assert.is((await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { path_cleaning_filters: [{ regex: 'x' }] })).status, 400);
+  const paths = { kind: 'PathsQuery', pathsFilter: { pathReplacements: true }, dateRange: { date_from: '-3d' } };
+  const before = await api('POST', `${env()}/query/`, t.personalKey, { query: paths, refresh: 'force_blocking' });
+  assert.is(before.status, 200, JSON.stringify(before.body));
+  const rules = [{ alias: 'page', regex: '^\\$pageview$', order: 0 }];
+  const patched = await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { path_cleaning_filters: rules });
+  assert.equal(patched.body.path_cleaning_filters, rules);
+  try {
+    assert.equal((await api('GET', `/api/projects/${t.projectId}/`, t.personalKey)).body.path_cleaning_filters, rules);
+    // The answer depends on the rules now: not the cached one from before them.
+    const after = await api('POST', `${env()}/query/`, t.personalKey, { query: paths, refresh: 'blocking' });
+    assert.is(after.status, 200);
+    assert.is.not(after.body.cache_key, before.body.cache_key);
+  } finally {
+    await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { path_cleaning_filters: null });
+  }
+  assert.equal((await api('GET', `/api/projects/${t.projectId}/`, t.personalKey)).body.path_cleaning_filters, []);
+});
+
 a('refresh modes: blocking and force_cache reuse a fresh result, force_blocking recalculates, force_cache misses', async () => {
   const first = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'force_blocking' });
   const cached = await api('POST', `${env()}/query/`, t.personalKey, { query: pageviews, refresh: 'blocking' });

@@ -67,10 +67,11 @@ export interface At {
   timezone?: string;
   weekStart?: 0 | 1;
   testAccountFilters?: unknown[];
+  pathCleaningFilters?: { regex: string; alias: string }[];
   actions?: Record<string, ResolvedAction>;
   cohorts?: Record<string, ResolvedCohort>;
 }
 
 export function run(store: TestStore, query: unknown, at: At): Promise<QueryResponse> {
-  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters, actions: at.actions, cohorts: at.cohorts });
+  return runQuery(store.db, query, { projectId: PROJECT, timezone: at.timezone ?? 'UTC', weekStart: at.weekStart ?? 0, nowMs: Date.parse(at.now), testAccountFilters: at.testAccountFilters, pathCleaningFilters: at.pathCleaningFilters, actions: at.actions, cohorts: at.cohorts });
 }

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { PathsLink } from '../../src/insights/planner/paths.js';
 import { QueryError } from '../../src/insights/planner/errors.js';
 import { resultTable, toCsv } from '../../src/insights/csv.js';
-import { ev, run, storePerSuite, type TestStore } from './helpers.js';
+import { ev, person, run, storePerSuite, type TestStore } from './helpers.js';
 
 const NOW = '2024-06-15T12:00:00Z';
 const MIN = 60_000;
@@ -134,8 +134,84 @@ s('CSV export: one row per edge', async () => {
   assert.is(toCsv(resultTable(r)), 'source,target,value,average_conversion_time\r\n1_/home,2_/pricing,4,165000\r\n1_/docs/c,2_/about,1,60000\r\n');
 });
 
+s('pathReplacements: the project\'s path cleaning rules, then the query\'s own', async () => {
+  const pageviews = { includeEventTypes: ['$pageview'] };
+  const project = [{ regex: '^/docs/.*', alias: '/docs/<page>' }];
+  const withProject = async (filter: Record<string, unknown>) => {
+    const r = await run(store, { kind: 'PathsQuery', pathsFilter: { ...pageviews, ...filter } }, { now: NOW, pathCleaningFilters: project });
+    return (r.results as PathsLink[]).map((l) => [l.source, l.target, l.value, l.average_conversion_time]);
+  };
+  // /docs/a and /docs/b clean to one item, folded into the later (10:11).
+  const folded = (item: string) => [
+    ['1_/home', '2_/pricing', 4, (4 * MIN + 2 * MIN + 4 * MIN + MIN) / 4],
+    [`1_${item}`, '2_/about', 1, MIN],
+    ['2_/pricing', `3_${item}`, 1, 6 * MIN],
+    [`3_${item}`, '4_/about', 1, MIN],
+  ];
+  assert.equal(await withProject({ pathReplacements: true }), folded('/docs/<page>'));
+  // Off (or absent): the project's rules are not applied.
+  assert.equal(await withProject({ pathReplacements: false }), await paths(pageviews));
+  assert.equal(await withProject({}), await paths(pageviews));
+  // The project's first: its alias is what the local rule then sees.
+  assert.equal(await withProject({ pathReplacements: true, localPathCleaningFilters: [{ regex: '<page>', alias: '*' }] }), folded('/docs/*'));
+  // Through the persons behind an edge too.
+  const source = { kind: 'InsightActorsQuery', source: { kind: 'PathsQuery', pathsFilter: { ...pageviews, pathReplacements: true, pathStartKey: '3_/docs/<page>' } } };
+  const r = await run(store, { kind: 'ActorsQuery', select: ['id', 'event_count'], source }, { now: NOW, pathCleaningFilters: project });
+  assert.equal(r.results, [[person(1), 1]]);
+});
+
+s('includeEventTypes "hogql": each event\'s path item is pathsHogQLExpression\'s value', async () => {
+  const hogql = { includeEventTypes: ['hogql'], pathsHogQLExpression: "concat(event, '@', toString(toHour(timestamp)))" };
+  // No event type condition: every event, its item the expression (pageviews' too). Person 1 A:
+  // $pageview@10 (×3, the last at 10:05), signup@10, $pageview@10 (×3, the last at 10:12); B:
+  // one step. Person 2: $pageview@9, $screen@9, $pageview@9 | one step. Person 3: the same at 12.
+  assert.equal(await paths(hogql), [
+    ['1_$pageview@10', '2_signup@10', 1, MIN],
+    ['1_$pageview@12', '2_$autocapture@12', 1, 30_000],
+    ['1_$pageview@9', '2_$screen@9', 1, 3 * MIN],
+    ['2_$autocapture@12', '3_$pageview@12', 1, 30_000],
+    ['2_$screen@9', '3_$pageview@9', 1, MIN],
+    ['2_signup@10', '3_$pageview@10', 1, 6 * MIN],
+  ]);
+  // With $pageview asked for too, only pageviews are steps, each its URL (PostHog's event type conditions).
+  assert.equal(await paths({ ...hogql, includeEventTypes: ['hogql', '$pageview'] }), await paths({ includeEventTypes: ['$pageview'] }));
+  // Without the "hogql" type the expression is not read; an aggregate is no path item.
+  assert.equal(await paths({ ...hogql, includeEventTypes: ['$pageview'] }), await paths({ includeEventTypes: ['$pageview'] }));
+  assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { ...hogql, pathsHogQLExpression: 'count()' } }), 'pathsFilter.pathsHogQLExpression');
+});
+
+s('the persons behind an edge or a drop-off (InsightActorsQuery over a PathsQuery): PostHog\'s path keys', async () => {
+  const pageviews = { includeEventTypes: ['$pageview'] };
+  // Pageviews' session paths: person 1 A /home /pricing /docs/a /docs/b /about, B /home /pricing;
+  // person 2 /home /pricing | /docs/c /about; person 3 /home /pricing.
+  const actors = async (keys: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const r = await run(store, { kind: 'ActorsQuery', select: ['id', 'event_count'], source: { kind: 'InsightActorsQuery', source: { kind: 'PathsQuery', pathsFilter: { ...pageviews, ...keys } } }, ...extra }, { now: NOW });
+    return r.results;
+  };
+  // The edge 1_/home → 2_/pricing: its session paths, per person (most first).
+  assert.equal(await actors({ pathStartKey: '1_/home', pathEndKey: '2_/pricing' }), [[person(1), 2], [person(2), 1], [person(3), 1]]);
+  // A path reaching a step; an edge leaving one.
+  assert.equal(await actors({ pathEndKey: '2_/about' }), [[person(2), 1]]);
+  assert.equal(await actors({ pathStartKey: '2_/pricing' }), [[person(1), 1]]);
+  // Who dropped off at a step: session paths ending there (the other keys are then not read).
+  assert.equal(await actors({ pathDropoffKey: '2_/pricing', pathEndKey: '3_/docs/a' }), [[person(1), 1], [person(2), 1], [person(3), 1]]);
+  assert.equal(await actors({ pathDropoffKey: '5_/about' }), [[person(1), 1]]);
+  assert.equal(await actors({ pathDropoffKey: '1_/home' }), []);
+  // No key: everyone on the chart, with their steps.
+  assert.equal(await actors({}), [[person(1), 7], [person(2), 4], [person(3), 2]]);
+  // Paging, as the other actors queries.
+  const page = await run(store, { kind: 'ActorsQuery', select: ['id'], limit: 1, offset: 1, source: { kind: 'InsightActorsQuery', source: { kind: 'PathsQuery', pathsFilter: pageviews } } }, { now: NOW });
+  assert.equal([page.results, page.hasMore], [[[person(2)]], true]);
+  // The start and end points cut the paths first: from /docs/a on, /about is step 3.
+  assert.equal(await actors({ startPoint: '/docs/a', pathEndKey: '3_/about' }), [[person(1), 1]]);
+  // A cell field of another kind names nothing on a paths chart.
+  assert.is(await refused({ kind: 'InsightActorsQuery', source: { kind: 'PathsQuery', pathsFilter: pageviews }, day: '2024-06-14' }), 'source.day');
+});
+
 s('what is not done yet is a 400 naming it; a bad cleaning regex too', async () => {
+  // The keys name persons to list: in a PathsQuery of its own they would change nothing.
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { pathStartKey: '1_/home' } }), 'pathsFilter.pathStartKey');
+  assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { pathDropoffKey: '2_/pricing' } }), 'pathsFilter.pathDropoffKey');
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: {}, funnelPathsFilter: { funnelStep: 1 } }), 'funnelPathsFilter');
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { localPathCleaningFilters: [{ regex: '(', alias: 'x' }] } }), 'pathsFilter.localPathCleaningFilters.0.regex');
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { includeEventTypes: ['$pageleave'] } }), 'pathsFilter.includeEventTypes.0');

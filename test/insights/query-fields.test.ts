@@ -244,6 +244,8 @@ const SAMPLES: Record<string, Sample> = {
   'PathsQuery pathsFilter.maxEdgeWeight': { value: 1 },
   'PathsQuery pathsFilter.excludeEvents': { base: (q) => { q.pathsFilter = { includeEventTypes: ['$pageview', 'custom_event'] }; }, value: ['click'] },
   'PathsQuery pathsFilter.pathGroupings': { value: ['/b*'] },
+  'PathsQuery pathsFilter.pathReplacements': { value: true },
+  'PathsQuery pathsFilter.pathsHogQLExpression': { base: (q) => { q.pathsFilter = { includeEventTypes: ['hogql'] }; }, value: "concat(event, '!')" },
   'PathsQuery pathsFilter.localPathCleaningFilters': { value: [{ regex: '/b', alias: '/x' }] },
   'PathsQuery pathsFilter.localPathCleaningFilters.0.regex': { value: '/c' },
   'PathsQuery pathsFilter.localPathCleaningFilters.0.alias': { value: '/y' },
@@ -309,7 +311,7 @@ storePerSuite(s, async (opened) => {
 
 const answer = async (q: Query) => {
   // The project's test account filters (what filterTestAccounts applies): not Chrome.
-  const r = await run(store, q, { now: NOW, testAccountFilters: [{ key: '$browser', value: 'Chrome', operator: 'is_not', type: 'event' }] });
+  const r = await run(store, q, { now: NOW, testAccountFilters: [{ key: '$browser', value: 'Chrome', operator: 'is_not', type: 'event' }], pathCleaningFilters: [{ regex: '^/[ab]$', alias: '/ab' }] });
   // Trends items echo the query's settings in `filter`: an echo, not an answer.
   return JSON.stringify([r.results, r.resolved_date_range], (k, v: unknown) => (k === 'filter' ? undefined : v));
 };

@@ -1,5 +1,7 @@
 // The writable project fields and their validation, as PostHog's serializer checks them.
 import { errors } from '../../errors.js';
+import { compileSafeRegex } from '../../matching/regex.js';
+import type { PathCleaningRule } from '../tenancy/types.js';
 
 export interface ProjectFields {
   name?: string;
@@ -7,6 +9,7 @@ export interface ProjectFields {
   access_control?: boolean;
   week_start_day?: 0 | 1 | null;
   test_account_filters?: unknown[];
+  path_cleaning_filters?: PathCleaningRule[];
 }
 
 const NAME_MAX = 200;
@@ -18,6 +21,19 @@ function validTimezone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+// Each rule a regex (RE2's syntax, as paths apply it) and the alias its matches become; null is none.
+function pathCleaningRules(value: unknown): PathCleaningRule[] {
+  if (value === null) return [];
+  const attr = 'path_cleaning_filters';
+  if (!Array.isArray(value)) throw errors.validation('Must be a list of path cleaning rules, each with a regex and an alias.', attr);
+  return value.map((rule: unknown) => {
+    const r = (typeof rule === 'object' && rule !== null && !Array.isArray(rule) ? rule : {}) as Record<string, unknown>;
+    if (typeof r.regex !== 'string' || typeof r.alias !== 'string') throw errors.validation('Must be a list of path cleaning rules, each with a regex and an alias.', attr);
+    if (compileSafeRegex(r.regex) === undefined) throw errors.validation(`Invalid regex ${JSON.stringify(r.regex)}.`, attr);
+    return { alias: r.alias, regex: r.regex, ...(typeof r.order === 'number' ? { order: r.order } : {}) };
+  });
 }
 
 export function parseProjectFields(body: Record<string, unknown>): ProjectFields {
@@ -53,5 +69,6 @@ export function parseProjectFields(body: Record<string, unknown>): ProjectFields
     if (!Array.isArray(filters) || !filters.every(filter)) throw errors.validation('Must be a list of property filters, each with a key.', 'test_account_filters');
     out.test_account_filters = filters;
   }
+  if (body.path_cleaning_filters !== undefined) out.path_cleaning_filters = pathCleaningRules(body.path_cleaning_filters);
   return out;
 }

@@ -10,6 +10,7 @@ export function projectBasic(p: Project) {
 
 export function projectDetail(p: Project, effectiveMembershipLevel: number | null) {
   return {
-    ...projectBasic(p), week_start_day: p.week_start_day ?? null, test_account_filters: p.test_account_filters ?? [], created_at: p.created_at, effective_membership_level: effectiveMembershipLevel,
+    ...projectBasic(p), week_start_day: p.week_start_day ?? null, test_account_filters: p.test_account_filters ?? [],
+    path_cleaning_filters: p.path_cleaning_filters ?? [], created_at: p.created_at, effective_membership_level: effectiveMembershipLevel,
   };
 }

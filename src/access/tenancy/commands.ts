@@ -32,7 +32,7 @@ export const createProject = defineCommand('tenancy.create_project', (store, { t
   return project;
 });
 
-export type ProjectPatch = Partial<Pick<Project, 'name' | 'timezone' | 'access_control' | 'week_start_day' | 'test_account_filters'>>;
+export type ProjectPatch = Partial<Pick<Project, 'name' | 'timezone' | 'access_control' | 'week_start_day' | 'test_account_filters' | 'path_cleaning_filters'>>;
 
 export const updateProject = defineCommand('tenancy.update_project', (store, { id, patch }: { id: number; patch: ProjectPatch }): Project | undefined => {
   const current = store.tenancy.get(['project', id]) as Project | undefined;

@@ -51,12 +51,12 @@ export function createTenancyStore(store: AccessTables, writes: StateWrites, clo
     createOrganization: (name: string): Promise<Organization> =>
       writes.submit(commands.createOrganization, { id: randomUUID(), name, created_at: clock().toISOString() }),
 
-    createProject(organizationId: string, name: string, fields: Partial<Pick<Project, 'timezone' | 'access_control' | 'week_start_day' | 'test_account_filters'>> = {}): Promise<Project> {
+    createProject(organizationId: string, name: string, fields: Partial<Pick<Project, 'timezone' | 'access_control' | 'week_start_day' | 'test_account_filters' | 'path_cleaning_filters'>> = {}): Promise<Project> {
       const apiToken = newProjectApiKey();
       return writes.submit(commands.createProject, {
         uuid: randomUUID(), organization_id: organizationId, name, api_token: apiToken, token_hash: hashKey(apiToken),
         access_control: fields.access_control ?? false, timezone: fields.timezone ?? 'UTC', week_start_day: fields.week_start_day ?? null,
-        test_account_filters: fields.test_account_filters ?? [], created_at: clock().toISOString(),
+        test_account_filters: fields.test_account_filters ?? [], path_cleaning_filters: fields.path_cleaning_filters ?? [], created_at: clock().toISOString(),
       });
     },
 

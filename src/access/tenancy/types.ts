@@ -20,7 +20,16 @@ export interface Project {
   // PostHog's test_account_filters: the property filters an insight with filterTestAccounts
   // applies (absent in projects stored before them: none).
   test_account_filters?: unknown[];
+  // PostHog's path_cleaning_filters: the rules (regex → alias, in order) a paths insight with
+  // pathReplacements applies before its own (absent in projects stored before them: none).
+  path_cleaning_filters?: PathCleaningRule[];
   created_at: string;
+}
+
+export interface PathCleaningRule {
+  alias: string;
+  regex: string;
+  order?: number;
 }
 
 // PostHog's organization membership levels.

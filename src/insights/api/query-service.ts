@@ -58,6 +58,7 @@ export function runContext(
 ): RunContext {
   return {
     projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [],
+    pathCleaningFilters: project.path_cleaning_filters ?? [],
     ...(actions ? { actions } : {}), ...(cohorts ? { cohorts } : {}),
   };
 }
@@ -226,8 +227,10 @@ export function createQueryService(deps: QueryServiceDeps) {
       const testAccounts = 'filterTestAccounts' in insight && insight.filterTestAccounts ? project.test_account_filters ?? [] : [];
       const cohorts = cohortsOf(deps.store, project.id, query, actions, testAccounts);
       const context = runContext(project, now, withCohortActions(deps.store, project.id, cohorts, actions), cohorts);
+      // A paths query with pathReplacements answers by the project's cleaning rules as they are now.
+      const cleaning = insight.kind === 'PathsQuery' && insight.pathsFilter?.pathReplacements === true && context.pathCleaningFilters?.length ? context.pathCleaningFilters : undefined;
       const key = cacheKey(query, project.id, context.timezone, context.weekStart, testAccounts.length ? testAccounts : undefined,
-        context.actions || context.cohorts ? { actions: context.actions, cohorts: context.cohorts } : undefined);
+        context.actions || context.cohorts || cleaning ? { actions: context.actions, cohorts: context.cohorts, pathCleaning: cleaning } : undefined);
       const entry = readCached(deps.store, key);
       // What a result must reflect now; a cached one that does is current (unchanged data).
       const position = await deps.engine.position();

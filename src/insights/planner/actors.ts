@@ -11,6 +11,7 @@ import { QueryError } from './errors.js';
 import { funnelTrendsActors } from './funnel-trends.js';
 import { funnelActors } from './funnels.js';
 import { lifecycleActors } from './lifecycle.js';
+import { pathsActors } from './paths.js';
 import { leaves, pointer, propertiesSql, type Properties } from './properties.js';
 import { retentionActors } from './retention.js';
 import { and, int, join, raw, sql, text, type Sql } from './sql.js';
@@ -40,6 +41,8 @@ const CELL_FIELDS: Record<string, ReadonlySet<string>> = {
   RetentionQuery: new Set(['interval', 'breakdown']),
   StickinessQuery: new Set(['series', 'day', 'compare']),
   LifecycleQuery: new Set(['day', 'status']),
+  // A paths chart names its edge or node by its source's pathStartKey, pathEndKey, pathDropoffKey.
+  PathsQuery: new Set(),
 };
 const ALL_CELL_FIELDS = ['series', 'day', 'breakdown', 'compare', 'interval', 'status', 'funnelStep', 'funnelStepBreakdown'];
 
@@ -62,6 +65,7 @@ function cellActors(source: InsightActorsSource, ctx: PlanContext): CellActors {
     case 'RetentionQuery': return retentionActors(insight, ctx, cell);
     case 'StickinessQuery': return stickinessActors(insight, ctx, cell);
     case 'LifecycleQuery': return lifecycleActors(insight, ctx, cell);
+    case 'PathsQuery': return pathsActors(insight, ctx);
   }
 }
 

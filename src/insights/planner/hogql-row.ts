@@ -80,6 +80,14 @@ interface QueryShape {
   series?: { math?: unknown; math_hogql?: unknown; properties?: unknown; fixedProperties?: unknown }[];
   breakdownFilter?: { breakdown_type?: unknown; breakdown?: unknown; breakdowns?: { type?: unknown; property?: unknown }[] | null } | null;
   retentionFilter?: { targetEntity?: { properties?: unknown } | null; returningEntity?: { properties?: unknown } | null } | null;
+  pathsFilter?: { includeEventTypes?: unknown; pathsHogQLExpression?: unknown } | null;
+}
+
+/** A paths chart's HogQL path item: its expression when the "hogql" event type is asked for (PostHog's rule), else null. */
+export function pathsHogQLItem(filter: QueryShape['pathsFilter']): string | null {
+  const include = filter?.includeEventTypes;
+  const source = filter?.pathsHogQLExpression;
+  return Array.isArray(include) && include.includes('hogql') && typeof source === 'string' && source.trim() !== '' ? source : null;
 }
 
 /** Every HogQL text a query carries outside a HogQLQuery, to parse before planning. */
@@ -112,6 +120,8 @@ export function hogqlSources(query: QueryShape): HogQLSource[] {
   }
   filters(query.retentionFilter?.targetEntity?.properties, 'retentionFilter.targetEntity.properties');
   filters(query.retentionFilter?.returningEntity?.properties, 'retentionFilter.returningEntity.properties');
+  const pathItem = pathsHogQLItem(query.pathsFilter);
+  if (pathItem !== null) out.push({ source: pathItem, attr: 'pathsFilter.pathsHogQLExpression' });
   return out;
 }
 

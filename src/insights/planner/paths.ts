@@ -7,9 +7,12 @@
 // and only those reachable from a first step are answered.
 import { compileSafeRegex } from '../../matching/regex.js';
 import type { PathsQuery } from '../schemas.js';
+import type { CellActors } from './cells.js';
 import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError } from './errors.js';
+import { pathsHogQLItem, rowExpression } from './hogql-row.js';
+import { str } from './hogql/expr.js';
 import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, texts, type Sql } from './sql.js';
 
@@ -41,10 +44,20 @@ function itemOf(filter: Filter, type: string): boolean {
   return (include as string[]).includes(type);
 }
 
+/** The "hogql" event type's path item (its expression's value as text) and whether it reads the person; null: the event's name. */
+function hogqlItem(filter: Filter, ctx: PlanContext): { text: Sql; persons: boolean } | null {
+  const source = pathsHogQLItem(filter);
+  if (source === null) return null;
+  const attr = 'pathsFilter.pathsHogQLExpression';
+  const { expr, persons } = rowExpression(ctx, source, attr);
+  if (expr.aggregate !== null) throw new QueryError(`Aggregation '${expr.aggregate}' is not allowed in a path item: ${source}`, attr);
+  return { text: str(expr), persons };
+}
+
 // The event's path item before cleaning: URL (one trailing slash dropped) for pageviews,
-// screen name for screens, else the event's name; '' when absent.
-function rawItem(filter: Filter): Sql {
-  let item: Sql = raw('e.event');
+// screen name for screens, else the "hogql" type's expression or the event's name; '' when absent.
+function rawItem(filter: Filter, hogql: Sql | null): Sql {
+  let item: Sql = hogql ?? raw('e.event');
   if (itemOf(filter, '$pageview')) {
     item = sql`CASE WHEN e.event = ${'$pageview'} THEN regexp_replace(coalesce(${propertyText('event', '$current_url')}, ''), '(.)/$', '\\1') ELSE ${item} END`;
   }
@@ -113,7 +126,8 @@ function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const filter: Filter = query.pathsFilter ?? {};
   const limit = filter.stepLimit || STEP_LIMIT_DEFAULT;
   const r = resolveRange(query.dateRange, 'day', ctx);
-  const persons = needsPersons(ctx, query.properties);
+  const hogql = hogqlItem(filter, ctx);
+  const persons = needsPersons(ctx, query.properties) || hogql?.persons === true;
   const both = !!filter.startPoint && !!filter.endPoint;
   const start = pointOf(filter.startPoint, both);
   const end = pointOf(filter.endPoint, both);
@@ -122,7 +136,7 @@ function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const startIdx = start === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${start}) OVER session`;
   const endIdx = end === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${end} AND idx >= coalesce(s, 1)) OVER session`;
   return sql`raw_items AS (
-  SELECT e.person_id AS pid, e.timestamp AS ts, e.uuid AS id, ${rawItem(filter)} AS item0
+  SELECT e.person_id AS pid, e.timestamp AS ts, e.uuid AS id, ${rawItem(filter, hogql?.text ?? null)} AS item0
   FROM ${eventsFrom(persons)}
   WHERE ${and([...scopeWhere(ctx, r.fromUs, r.toUs), ...queryPropertiesWhere(query.properties, ctx), ...eventTypeWhere(filter)])}
 ), items AS (
@@ -185,4 +199,27 @@ ORDER BY value DESC, source, target LIMIT ${int(filter.edgeLimit || EDGE_LIMIT_D
       return { results: reachable(links), dateFrom: isoWithOffset(r.fromLocal, r.segments), dateTo: isoWithOffset(r.toLocal, r.segments) };
     },
   };
+}
+
+/**
+ * The persons behind a paths chart (PostHog's paths actors): each person with a session path
+ * step matching the keys, and how many such steps. pathDropoffKey: the step ("n_item") a
+ * session path ends at (the other keys are then not read); else pathStartKey: the step an edge
+ * leaves, pathEndKey: the step it (or a path) reaches; none: every step.
+ */
+export function pathsActors(query: PathsQuery, ctx: PlanContext): CellActors {
+  const filter: Filter = query.pathsFilter ?? {};
+  const key = (pos: string, item: string) => sql`${raw(pos)}::VARCHAR || '_' || ${raw(item)}`;
+  const where: Sql[] = [];
+  if (filter.pathDropoffKey) {
+    where.push(sql`pos = last_pos AND ${key('pos', 'item')} = ${filter.pathDropoffKey}`);
+  } else {
+    if (filter.pathStartKey) where.push(sql`pos > 1 AND ${key('(pos - 1)', 'prev')} = ${filter.pathStartKey}`);
+    if (filter.pathEndKey) where.push(sql`${key('pos', 'item')} = ${filter.pathEndKey}`);
+  }
+  const statement = sql`WITH ${pathStepsSql(query, ctx)}
+SELECT pid::VARCHAR AS actor, count(*) AS event_count
+FROM (SELECT *, max(pos) OVER (PARTITION BY pid, sid) AS last_pos FROM steps)
+WHERE ${and(where.length > 0 ? where : [raw('TRUE')])} GROUP BY pid`;
+  return { sql: statement, groupType: null, eventCount: true, appearances: false };
 }
