@@ -5,13 +5,19 @@
 
 export const NOT_PURE = Symbol('not a pure call');
 
+// Past these the host's checked concat (./checked-stl.ts) looks at the thread's heap: the VM's.
+const MAX_CONCAT_CHARS = 256 * 1024;
+const MAX_CONCAT_ARGS = 1024;
+
 // concat prints each argument; only strings and nulls print identically without the VM's printer.
 function concat(args: unknown[]): unknown {
+  if (args.length > MAX_CONCAT_ARGS) return NOT_PURE;
   let out = '';
   for (const arg of args) {
     if (arg === null) continue;
     if (typeof arg !== 'string') return NOT_PURE;
     out += arg;
+    if (out.length > MAX_CONCAT_CHARS) return NOT_PURE;
   }
   return out;
 }
@@ -36,6 +42,15 @@ export function pureCall(name: string, args: unknown[]): unknown {
       return concat(args);
     case 'empty':
       return empty(args);
+    case 'startsWith': {
+      const [text, prefix] = args;
+      return typeof text === 'string' && typeof prefix === 'string' && text.startsWith(prefix);
+    }
+    case 'length': {
+      // A dict (a Map in the VM) has no length there; null is the VM's error.
+      const value = args[0];
+      return typeof value === 'string' || Array.isArray(value) ? value.length : NOT_PURE;
+    }
     case 'notEmpty': {
       const isEmpty = empty(args);
       return isEmpty === NOT_PURE ? NOT_PURE : !isEmpty;

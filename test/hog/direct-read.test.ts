@@ -222,6 +222,7 @@ const straightPrograms = [
   "if (inputs.url == 'https://hook.example.com' or false) { fetch(inputs.url, {'body': [1, 2.5, true, false, null, [inputs.url]]}) } else { fetch('other') }",
   "let n := 3; if (n != 4 and not (inputs.url = null)) { fetch(inputs.url, {'body': {'n': n, 'empty': empty({}), 'list': empty([]), 'zero': empty(0), 's': empty('')}}) }",
   "let x := inputs.missing ?? 'fallback'; let y := 1; y := 2; fetch(x, {'y': y})",
+  "if (startsWith(inputs.url, 'https://') and not startsWith(null, 'h') and length(inputs.url) != 0) { fetch(inputs.url, {'n': length([1, 2]), 'e': length('')}) }",
 ];
 // And programs the VM answers otherwise, or whose answer is an error: left to it.
 const refusedPrograms = [
@@ -232,11 +233,13 @@ const refusedPrograms = [
   "let i := 0; while (i < 3) { i := i + 1 } fetch('u')", // a loop
   "if (empty(1, 2)) { fetch('u') }", // empty's arity
   "fetch(lower('A'))", // an STL function not answered here
+  "fetch(length(inputs))", // a dict has no length in the VM
   "let d := {'1': 'one'}; fetch(d[1])", // a number key on a dict (a Map in the VM)
 ];
 
 s('each op the slice answers gives the VM\'s answer; its edges are left to the VM', async () => {
   const g = straightGlobals({ url: 'https://hook.example.com', missing: null });
+  const long = straightGlobals({ url: 'x'.repeat(200_000) });
   for (const code of straightPrograms) {
     const bytecode = (await programOf(code))!;
     assert.ok(bytecode, code);
@@ -254,12 +257,17 @@ s('each op the slice answers gives the VM\'s answer; its edges are left to the V
     const bytecode = (await programOf(code))!;
     assert.ok(bytecode, code);
     assert.is(straightSlice(bytecode, vmOptions(g), () => true), null, code);
+    assert.is(straightSlice(bytecode, vmOptions(long), () => true), null, code);
   }
   // A built value past the memory limit is the VM's error.
   const big = (await programOf("fetch('u', [inputs.url, inputs.url, inputs.url])"))!;
   const small = vmOptions(straightGlobals({ url: 'x'.repeat(400) }), { memoryLimit: 1000 });
   assert.is(straightSlice(big, small, () => true), null);
   assert.match(String(exec(big, small).error ?? ''), /Memory limit of 1000 bytes exceeded/);
+  // A concat past the checked concat's bound (./checked-stl.ts looks at the heap): the VM's.
+  const twice = (await programOf("fetch(concat(inputs.url, inputs.url))"))!;
+  assert.ok(straightSlice(twice, vmOptions(g), () => true) !== null);
+  assert.is(straightSlice(twice, vmOptions(long), () => true), null);
   // A pure function the host declares is the host's.
   const own = (await programOf("fetch(concat('a', 'b'))"))!;
   assert.is(straightSlice(own, vmOptions(g, { functions: { concat: () => 'host' } }), () => true), null);
