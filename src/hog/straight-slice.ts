@@ -1,6 +1,8 @@
-// A program's first slice without the VM, when it is straight-line code that reads globals,
-// builds dicts and ends at a call of an async host function: the HTTP webhook's and most
-// destination templates' `fetch(inputs.url, {'method': …, 'body': inputs.body})`.
+// A program's first slice without the VM, when it is forward-only code that reads globals,
+// locals and properties, builds dicts and arrays, tests them (constants, NOT, AND, OR, EQ,
+// NOT_EQ on plain scalars, forward jumps, the pure calls of ./straight-stl.ts) and ends at a
+// call of an async host function: the HTTP webhook's `fetch(inputs.url, {'method': …,
+// 'body': inputs.body})` and the checks that open many destination templates.
 // @posthog/hogvm answers such a slice by converting every global it reads (with the default
 // webhook body, the whole event and person) into its own Maps, pricing each pushed value by
 // walking it (the dict around the body walks the body again), converting the call's
@@ -12,7 +14,8 @@
 // 8 bytes a value plus the characters of strings and keys), the same state to resume (the
 // stack and arguments as plain values, which the VM converts again when it resumes; they
 // are the globals' own objects rather than copies, and nothing writes to them). Anything
-// else — another op, a global that is not there, a value the VM would convert differently
+// else — another op, a backward jump, a global that is not there, a comparison of
+// dicts or arrays, a property read with a key other than a string (or an array index), a value the VM would convert differently
 // (a Map, a class instance, a date marker, a hole, nesting past MAX_DEPTH), a limit passed,
 // a duplicate dict key — returns null before any effect, and the caller runs the VM from
 // the start.
@@ -20,6 +23,7 @@ import type { ExecOptions, VMState } from './vm.js';
 import { nested } from './direct-read.js';
 import { Op } from './opcodes.js';
 import { ARRAY_BYTES, OBJECT_BYTES, UNIT } from './allocation.js';
+import { NOT_PURE, pureCall } from './straight-stl.js';
 
 // The VM's defaults (@posthog/hogvm: DEFAULT_MAX_ASYNC_STEPS, MAX_FUNCTION_ARGS_LENGTH, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT_MS).
 const DEFAULT_MAX_ASYNC_STEPS = 100;
@@ -121,6 +125,88 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
         if (typeof s !== 'string' || !push(s, UNIT + s.length, s.length * 2)) return null;
         break;
       }
+      case Op.INTEGER:
+      case Op.FLOAT: {
+        const n = bytecode[++ip];
+        if (typeof n !== 'number' || !push(n, UNIT, UNIT)) return null;
+        break;
+      }
+      case Op.TRUE:
+      case Op.FALSE:
+      case Op.NULL:
+        if (!push(op === Op.TRUE ? true : op === Op.FALSE ? false : null, UNIT, UNIT)) return null;
+        break;
+      case Op.NOT:
+        if (stack.length === 0 || !push(!pop(), UNIT, UNIT)) return null;
+        break;
+      case Op.AND:
+      case Op.OR: {
+        const count = bytecode[++ip];
+        if (typeof count !== 'number' || count < 0 || count > stack.length) return null;
+        // The VM pops every operand (no short circuit here: the compiler jumps for that).
+        let result = op === Op.AND;
+        for (let i = 0; i < count; i++) {
+          const value = !!pop();
+          result = op === Op.AND ? value && result : value || result;
+        }
+        if (!push(result, UNIT, UNIT)) return null;
+        break;
+      }
+      case Op.EQ:
+      case Op.NOT_EQ: {
+        if (stack.length < 2) return null;
+        const left = stack[stack.length - 1];
+        const right = stack[stack.length - 2];
+        // Dicts, arrays and dates compare otherwise in the VM (a dict is a Map there).
+        if ((typeof left === 'object' && left !== null) || (typeof right === 'object' && right !== null)) return null;
+        pop();
+        pop();
+        if (!push(op === Op.EQ ? left === right : left !== right, UNIT, UNIT)) return null;
+        break;
+      }
+      case Op.POP:
+        if (stack.length === 0) return null;
+        pop();
+        break;
+      case Op.GET_LOCAL: {
+        // The root frame's locals start at the bottom of the stack.
+        const at = bytecode[++ip];
+        if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at >= stack.length) return null;
+        if (!push(stack[at], prices[at], heaps[at])) return null;
+        break;
+      }
+      case Op.SET_LOCAL: {
+        const at = bytecode[++ip];
+        if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at >= stack.length - 1) return null;
+        const price = prices[prices.length - 1];
+        const heap = heaps[heaps.length - 1];
+        const value = pop();
+        stack[at] = value;
+        memUsed += price - prices[at];
+        prices[at] = price;
+        heaps[at] = heap;
+        if (memUsed > maxMemUsed) maxMemUsed = memUsed;
+        break;
+      }
+      case Op.GET_PROPERTY:
+      case Op.GET_PROPERTY_NULLISH: {
+        if (stack.length < 2) return null;
+        const key = pop();
+        const from = pop();
+        let value: unknown = null;
+        if (Array.isArray(from)) {
+          // Hog's indexes: from 1, negative from the end; 0 is the VM's error.
+          if (typeof key !== 'number' || !Number.isInteger(key) || key === 0) return null;
+          value = (key > 0 ? from[key - 1] : from[from.length + key]) ?? null;
+        } else if (typeof from === 'object' && from !== null) {
+          // A Map in the VM: only its own string keys.
+          if (typeof key !== 'string') return null;
+          value = Object.hasOwn(from, key) ? (from as Record<string, unknown>)[key] ?? null : null;
+        }
+        const costs = { vm: 0, heap: 0 };
+        if (!costsOf(value, costs, 0) || !push(value, costs.vm, costs.heap)) return null;
+        break;
+      }
       case Op.GET_GLOBAL: {
         const count = bytecode[++ip];
         if (typeof count !== 'number' || count < 1 || count > stack.length) return null;
@@ -155,11 +241,38 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
         if (!push(dict, price, heap)) return null;
         break;
       }
-      case Op.JUMP_IF_FALSE: {
+      case Op.ARRAY: {
+        const count = bytecode[++ip];
+        if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > stack.length) return null;
+        const from = stack.length - count;
+        let price = UNIT;
+        let heap = ARRAY_BYTES + count * UNIT;
+        for (let i = from; i < stack.length; i++) {
+          price += prices[i];
+          heap += heaps[i];
+        }
+        const array = stack.slice(from);
+        while (stack.length > from) pop();
+        if (!push(array, price, heap)) return null;
+        break;
+      }
+      case Op.JUMP: {
         const offset = bytecode[++ip];
         // Forward only: straight code.
-        if (typeof offset !== 'number' || offset < 0 || stack.length === 0) return null;
+        if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) return null;
+        ip += offset;
+        break;
+      }
+      case Op.JUMP_IF_FALSE: {
+        const offset = bytecode[++ip];
+        if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || stack.length === 0) return null;
         if (!pop()) ip += offset;
+        break;
+      }
+      case Op.JUMP_IF_STACK_NOT_NULL: {
+        const offset = bytecode[++ip];
+        if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) return null;
+        if (stack.length > 0 && stack[stack.length - 1] !== null) ip += offset;
         break;
       }
       case Op.CALL_GLOBAL: {
@@ -168,7 +281,16 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
         const argCount = bytecode[++ip];
         if (typeof name !== 'string' || typeof argCount !== 'number' || argCount < 0 || argCount > stack.length || argCount > MAX_FUNCTION_ARGS) return null;
         if (name === 'import' || name === 'toString' || (vm.functions && Object.hasOwn(vm.functions, name))) return null;
-        if (!vm.asyncFunctions || !Object.hasOwn(vm.asyncFunctions, name) || !vm.asyncFunctions[name]) return null;
+        if (!vm.asyncFunctions || !Object.hasOwn(vm.asyncFunctions, name) || !vm.asyncFunctions[name]) {
+          // Not the host's: one of the pure STL functions, answered here, or the VM's.
+          const from = stack.length - argCount;
+          const result = pureCall(name, stack.slice(from));
+          if (result === NOT_PURE) return null;
+          while (stack.length > from) pop();
+          const costs = { vm: 0, heap: 0 };
+          if (!costsOf(result, costs, 0) || !push(result, costs.vm, costs.heap)) return null;
+          break;
+        }
         if ((vm.maxAsyncSteps ?? DEFAULT_MAX_ASYNC_STEPS) <= 0) return null;
         if (Date.now() - started > (vm.timeout ?? DEFAULT_TIMEOUT_MS)) return null;
         const from = stack.length - argCount;
