@@ -14,7 +14,7 @@ import { ConsumerStopped, type ConsumerContext, type EventGroup } from '../../lo
 import type { CapturedEvent, LogEntry } from '../../log/types.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
 import type { AccessTables, TenancyStore } from '../../access/index.js';
-import type { EventsTables } from '../../events/index.js';
+import { NOT_READ, rowPerson, type EventsTables, type RowPerson } from '../../events/index.js';
 import type { DestinationsTables } from '../tables.js';
 import { WatcherState } from '../types.js';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
@@ -61,10 +61,22 @@ export interface PipelineDeps<S = unknown> {
 // project had a function keeps none; it gets the person as the store holds it now.
 function personAsOfEvent(store: EventsTables & PersonsTables, ev: CapturedEvent): EventContext['person'] {
   if (ev.properties.$process_person_profile === false) return null;
-  const row = store.eventRows.get([ev.project_id, ev.uuid]);
-  if (row && row.person_properties !== undefined && row.person_id !== null) return { id: row.person_id, properties: row.person_properties };
+  const row = personOfRow(store, ev);
+  if (row && row.properties !== undefined && row.personId !== null) return { id: row.personId, properties: row.properties };
   const person = personRecordByDistinctId(store, ev.project_id, ev.distinct_id);
   return person ? { id: person.uuid, properties: person.properties } : null;
+}
+
+// The person the event's row keeps, read from its bytes without decoding the rest of the row
+// (the event's properties: most of it) where the row's framing allows.
+function personOfRow(store: EventsTables, ev: CapturedEvent): RowPerson | null {
+  const key: [number, string] = [ev.project_id, ev.uuid];
+  const bytes = store.eventRows.getBinaryFast(key);
+  if (bytes === undefined) return null;
+  const read = rowPerson(bytes);
+  if (read !== NOT_READ) return read;
+  const row = store.eventRows.get(key);
+  return row ? { personId: row.person_id, properties: row.person_properties } : null;
 }
 
 // The event as the event store keeps it, for a project with transformations (they ran before
