@@ -20,7 +20,8 @@ import { activeFunction, type ActiveFunction, type FunctionCache } from '../../s
 import { applyBatch, type PipelineDeps } from '../../src/destinations/runtime/pipeline.js';
 import { appliedKey, invocationKey, queuedInvocations, readProgress } from '../../src/destinations/runtime/queue.js';
 import { runnable } from '../../src/destinations/runtime/runnable.js';
-import { createSteps, type ContinueTask, type StartTask } from '../../src/destinations/runtime/steps.js';
+import { createSteps, globalsOf, type ContinueTask, type StartTask } from '../../src/destinations/runtime/steps.js';
+import { invocationGlobals, sourceOf } from '../../src/destinations/runtime/globals.js';
 import { WATCHER_DEFAULTS } from '../../src/destinations/runtime/watcher.js';
 import type { StoredHogFunction } from '../../src/destinations/types.js';
 import type { FetchOutcome, FetchRequest } from '../../src/destinations/fetch/http-fetch.js';
@@ -249,7 +250,7 @@ s('a program its worker no longer keeps is replayed to its fetch and resumed wit
   const event = { ...events(0, 1)[0], elements_chain: '' };
   const ctx = { project: { id: 1, name: 'Default', url: 'http://localhost:8000/project/1' }, event, person: null, groups: {} };
   const first = createSteps(0);
-  const started = await first.start({ functions: [fn], events: [{ ctx, functions: [0] }], start: [true], forget: [] });
+  const started = await first.start({ functions: [fn], events: [{ uuid: ctx.event.uuid, ctx, functions: [0] }], start: [true], forget: [] });
   const o = started.outcomes[0];
   assert.is(o.kind, 'invocation');
   if (o.kind !== 'invocation' || o.slice === null || o.slice.fetch === null) return assert.unreachable('a first slice at its fetch');
@@ -273,6 +274,37 @@ s('a program its worker no longer keeps is replayed to its fetch and resumed wit
     assert.equal(run.logs.map((l) => l.message), ['status 201']);
   }
   assert.is(first.kept(), 0);
+});
+
+s('the event is packed once: the consumer\'s bytes of its context are inside the queue\'s pack, which reads as the globals the program ran on, and so does a pack of the earlier shape', async () => {
+  const fn = runnable(hogFunction({ hog: "let r := fetch(inputs.url, {'body': {'e': event.event, 'p': person.properties}}); return r.status", inputs_schema: [{ key: 'url', type: 'string' }], inputs: { url: { value: 'https://hooks.example.com/{event.event}' } } }));
+  const event = { ...events(0, 1)[0], elements_chain: '' };
+  const ctx = {
+    project: { id: 1, name: 'Default', url: 'http://localhost:8000/project/1' }, event, person: { id: 'p1', properties: { email: 'a@b.c', n: [1, { x: null }] } },
+    groups: { company: { index: 0, key: 'acme', properties: { size: 3 } } },
+  };
+  const sent = pack(ctx);
+  const steps = createSteps(0);
+  const started = await steps.start({ functions: [fn], events: [{ uuid: event.uuid, ctx: sent, functions: [0] }], start: [true], forget: [] });
+  const asObject = await createSteps(0).start({ functions: [fn], events: [{ uuid: event.uuid, ctx, functions: [0] }], start: [true], forget: [] });
+  const bytes = started.packs[0]!;
+  assert.equal(Buffer.from(bytes.subarray(5, 5 + sent.length)), Buffer.from(sent));
+  assert.equal(Buffer.from(asObject.packs[0]!), Buffer.from(bytes));
+  const o = started.outcomes[0];
+  if (o.kind !== 'invocation' || o.slice?.fetch == null) return assert.unreachable('a first slice at its fetch');
+  assert.is(o.slice.fetch.url, `https://hooks.example.com/${event.event}`);
+  assert.equal(JSON.parse(o.slice.fetch.options.body!), { e: event.event, p: ctx.person.properties });
+  const expected = { ...invocationGlobals(ctx), source: sourceOf(ctx.project.url, fn), inputs: { url: `https://hooks.example.com/${event.event}` } };
+  assert.equal(globalsOf(bytes, fn.id, -1), expected);
+  const before = pack({ base: invocationGlobals(ctx), own: { [`${fn.id} -1`]: { source: expected.source, inputs: expected.inputs } } });
+  assert.equal(globalsOf(before, fn.id, -1), expected);
+  // A worker that lost the program replays it from either pack to the same request.
+  for (const globals of [bytes, before]) {
+    const replayed = createSteps(0).continue({
+      token: null, bytecode: fn.bytecode, state: null, response: null, globals, functionId: fn.id, mappingIndex: -1, secretKeys: [], logsSoFar: 0,
+    });
+    assert.equal(replayed?.fetch?.options.body, o.slice.fetch.options.body);
+  }
 });
 
 s('a function whose endpoint answers nothing for a second does not keep the consumer from preparing more', async () => {

@@ -26,12 +26,12 @@ function pool(failure: () => Error): TaskRunner<HogExecTasks> & { tasks: number 
     async run(_kind: string, input: unknown): Promise<StartResult> {
       runner.tasks++;
       const task = input as StartTask;
-      if (task.events.some((e) => e.ctx.event.uuid === 'bad' && e.functions.includes(1))) throw failure();
+      if (task.events.some((e) => e.uuid === 'bad' && e.functions.includes(1))) throw failure();
       return {
-        outcomes: task.events.flatMap((e, ev) => e.functions.map((fn): StartOutcome => (e.ctx.event.uuid === 'good' && fn === 0
+        outcomes: task.events.flatMap((e, ev) => e.functions.map((fn): StartOutcome => (e.uuid === 'good' && fn === 0
           ? { fn, ev, kind: 'invocation', mappingIndex: -1, maskKey: null, slice: null, token: null }
           : { fn, ev, kind: 'filtered' }))),
-        packs: task.events.map((e) => (e.ctx.event.uuid === 'good' && e.functions.includes(0) ? Buffer.from(e.ctx.event.uuid) : null)),
+        packs: task.events.map((e) => (e.uuid === 'good' && e.functions.includes(0) ? Buffer.from(e.uuid) : null)),
       };
     },
   };
@@ -39,7 +39,7 @@ function pool(failure: () => Error): TaskRunner<HogExecTasks> & { tasks: number 
 }
 
 const task: StartTask = {
-  functions: [], events: [{ ctx: ctx('good'), functions: [0, 1] }, { ctx: ctx('bad'), functions: [0, 1] }], start: [true, true], forget: [],
+  functions: [], events: [{ uuid: 'good', ctx: ctx('good'), functions: [0, 1] }, { uuid: 'bad', ctx: ctx('bad'), functions: [0, 1] }], start: [true, true], forget: [],
 };
 const good = Buffer.from('good');
 

@@ -71,7 +71,7 @@ const steps = createSteps(0, 5_000);
 export async function runTemplate(body: Record<string, unknown>, event: EventContext, respond: Respond): Promise<TemplateRun> {
   const fn = await fromTemplate(body);
   const run = runnable(fn);
-  const started = await steps.start({ functions: [run], events: [{ ctx: event, functions: [0] }], start: [true], forget: [] });
+  const started = await steps.start({ functions: [run], events: [{ uuid: event.event.uuid, ctx: event, functions: [0] }], start: [true], forget: [] });
   const out: TemplateRun = { invocations: [], skipped: null };
   for (const outcome of started.outcomes) {
     if (outcome.kind !== 'invocation') {

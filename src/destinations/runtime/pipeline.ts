@@ -14,7 +14,7 @@ import { ConsumerStopped, type ConsumerContext, type EventGroup } from '../../lo
 import type { CapturedEvent, LogEntry } from '../../log/types.js';
 import { groupProperties, groupTypeMapping, personRecordByDistinctId, type PersonsTables } from '../../persons/index.js';
 import type { AccessTables, TenancyStore } from '../../access/index.js';
-import type { EventsTables } from '../../events/index.js';
+import { NOT_READ, rowPerson, type EventsTables, type RowPerson } from '../../events/index.js';
 import type { DestinationsTables } from '../tables.js';
 import { WatcherState } from '../types.js';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
@@ -23,6 +23,7 @@ import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
 import { capturedWhileOff } from '../off-periods.js';
+import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
 import {
   appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
@@ -60,10 +61,22 @@ export interface PipelineDeps<S = unknown> {
 // project had a function keeps none; it gets the person as the store holds it now.
 function personAsOfEvent(store: EventsTables & PersonsTables, ev: CapturedEvent): EventContext['person'] {
   if (ev.properties.$process_person_profile === false) return null;
-  const row = store.eventRows.get([ev.project_id, ev.uuid]);
-  if (row && row.person_properties !== undefined && row.person_id !== null) return { id: row.person_id, properties: row.person_properties };
+  const row = personOfRow(store, ev);
+  if (row && row.properties !== undefined && row.personId !== null) return { id: row.personId, properties: row.properties };
   const person = personRecordByDistinctId(store, ev.project_id, ev.distinct_id);
   return person ? { id: person.uuid, properties: person.properties } : null;
+}
+
+// The person the event's row keeps, read from its bytes without decoding the rest of the row
+// (the event's properties: most of it) where the row's framing allows.
+function personOfRow(store: EventsTables, ev: CapturedEvent): RowPerson | null {
+  const key: [number, string] = [ev.project_id, ev.uuid];
+  const bytes = store.eventRows.getBinaryFast(key);
+  if (bytes === undefined) return null;
+  const read = rowPerson(bytes);
+  if (read !== NOT_READ) return read;
+  const row = store.eventRows.get(key);
+  return row ? { personId: row.person_id, properties: row.person_properties } : null;
 }
 
 // The event as the event store keeps it, for a project with transformations (they ran before
@@ -119,11 +132,11 @@ export async function prepareApart(pool: Pick<HogPools, 'run'>, task: StartTask,
   } catch (err) {
     if (err instanceof PoolOverloadedError || closing()) throw err;
     if (task.events.length === 1 && task.events[0].functions.length === 1) {
-      const message = `Error filtering event ${task.events[0].ctx.event.uuid}: HogWorkerError: ${err instanceof Error ? err.message : String(err)}`;
+      const message = `Error filtering event ${task.events[0].uuid}: HogWorkerError: ${err instanceof Error ? err.message : String(err)}`;
       return { outcomes: [{ fn: task.events[0].functions[0], ev: 0, kind: 'filtering_failed', message }], packs: [null] };
     }
-    const apart = task.events.flatMap(({ ctx, functions }, ev) => functions.map(async (fn) => {
-      const started = await prepareApart(pool, { ...task, events: [{ ctx, functions: [fn] }], forget: [] }, closing);
+    const apart = task.events.flatMap(({ uuid, ctx, functions }, ev) => functions.map(async (fn) => {
+      const started = await prepareApart(pool, { ...task, events: [{ uuid, ctx, functions: [fn] }], forget: [] }, closing);
       return { outcomes: started.outcomes.map((o) => ({ ...o, ev })), packs: started.packs };
     }));
     const all = await Promise.all(apart);
@@ -189,7 +202,9 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       }
       chosen.push(i);
     }
-    if (chosen.length > 0) work.push({ ctx: eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev), functions: chosen });
+    // Packed here rather than copied by the pool's message: the worker answers with these
+    // bytes inside the event's pack, which its invocations' queue entries keep.
+    if (chosen.length > 0) work.push({ uuid: ev.uuid, ctx: pack(eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev)), functions: chosen });
   }
   const { outcomes, packs }: Started = work.length === 0 ? { outcomes: [], packs: [] } : await prepareApart(deps.pool, {
     functions: runnable.map((f) => f.run), events: work, start: runnable.map((f) => deliveries.hasRoom(f.stored.id)), forget: [],
@@ -200,14 +215,14 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   const batch = await ds.root.transaction(() => {
     for (const [i, o] of outcomes.entries()) {
       const fn = runnable[o.fn].stored;
-      const ev = work[o.ev].ctx.event;
+      const uuid = work[o.ev].uuid;
       if (o.kind === 'filtered') {
         telemetry.count(fn.id, 'filtered');
         continue;
       }
       if (o.kind !== 'invocation') {
         telemetry.count(fn.id, o.kind);
-        telemetry.log(fn.id, instanceIdOf([fn.id, ev.uuid, -1]), 'ERROR', o.message);
+        telemetry.log(fn.id, instanceIdOf([fn.id, uuid, -1]), 'ERROR', o.message);
         continue;
       }
       if (fn.masking && o.maskKey !== null && !passesMasking(ds, fn.id, o.maskKey, fn.masking, now)) {
@@ -216,7 +231,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
         continue;
       }
       const inv: QueuedInvocation = {
-        functionId: fn.id, projectId: fn.project_id, eventUuid: ev.uuid, mappingIndex: o.mappingIndex, instanceId: '',
+        functionId: fn.id, projectId: fn.project_id, eventUuid: uuid, mappingIndex: o.mappingIndex, instanceId: '',
         globals: packs[i]!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
       };
       const key = invocationKey(inv);

@@ -17,10 +17,17 @@
 import { threadId } from 'node:worker_threads';
 import { fetchRequest } from '../fetch/fetch-rules.js';
 import { pack, unpack } from './bytes.js';
-import { preparedEvent, prepareOne, type PrepareTask } from './prepare.js';
+import { invocationGlobals, type EventContext } from './globals.js';
+import { preparedEvent, prepareOne } from './prepare.js';
+import type { RunnableFunction } from './runnable.js';
 import { HOG_TIMEOUT_MS, runInvocationSlice, type RunOutcome } from './run-slice.js';
 
-export interface StartTask extends PrepareTask {
+export interface StartTask {
+  functions: RunnableFunction[];
+  // Each event with the indexes (into `functions`) of the functions to try on it, in
+  // execution order. The consumer sends its context packed (./bytes.ts): those bytes are
+  // also what its invocations' queue entries keep, so the event is serialized once.
+  events: { uuid: string; ctx: Uint8Array | EventContext; functions: number[] }[];
   // Per function (index into `functions`): whether to run its programs here. The consumer
   // leaves out functions whose invocations will wait in the store.
   start: boolean[];
@@ -28,11 +35,37 @@ export interface StartTask extends PrepareTask {
   forget: string[];
 }
 
-// The globals of an event's invocations, packed together: what they share once.
-export interface EventPack {
+// `${function id} ${mapping index}` → what is an invocation's own in its globals.
+type OwnGlobals = Record<string, { source: unknown; inputs: unknown }>;
+
+// The globals of an event's invocations as entries queued before the event's context was
+// packed in the consumer kept them: what they share, packed together with what is each one's.
+interface EventPackBefore {
   base: Record<string, unknown>;
-  // `${function id} ${mapping index}` → what is the invocation's own.
-  own: Record<string, { source: unknown; inputs: unknown }>;
+  own: OwnGlobals;
+}
+
+// The globals of an event's invocations, packed: a tag byte (V8's packs start with 0xFF),
+// the length of the event context's pack (u32, little-endian), that pack (the consumer's
+// bytes, as they came), then the pack of each invocation's own part. The shared globals are
+// rebuilt from the context (invocationGlobals) when a worker that lost a program reads them.
+const PARTS = 1;
+
+export function eventPack(ctx: Uint8Array, own: OwnGlobals): Uint8Array {
+  const mine = pack(own);
+  const out = new Uint8Array(5 + ctx.length + mine.length);
+  out[0] = PARTS;
+  new DataView(out.buffer).setUint32(1, ctx.length, true);
+  out.set(ctx, 5);
+  out.set(mine, 5 + ctx.length);
+  return out;
+}
+
+function readEventPack(bytes: Uint8Array): EventPackBefore {
+  if (bytes[0] !== PARTS) return unpack<EventPackBefore>(bytes);
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, true);
+  const ctx = unpack<EventContext>(bytes.subarray(5, 5 + length));
+  return { base: invocationGlobals(ctx), own: unpack<OwnGlobals>(bytes.subarray(5 + length)) };
 }
 
 export type StartOutcome =
@@ -85,7 +118,7 @@ const ownKey = (functionId: string, mappingIndex: number) => `${functionId} ${ma
 
 export function globalsOf(globals: NonNullable<ContinueTask['globals']>, functionId: string, mappingIndex: number): Record<string, unknown> {
   if (!(globals instanceof Uint8Array)) return globals;
-  const { base, own } = unpack<EventPack>(globals);
+  const { base, own } = readEventPack(globals);
   const mine = own[ownKey(functionId, mappingIndex)];
   return { ...base, source: mine?.source, inputs: mine?.inputs };
 }
@@ -157,9 +190,10 @@ export function createSteps(workerIndex: number, timeoutMs = HOG_TIMEOUT_MS): St
       for (const token of task.forget) kept.delete(token);
       const outcomes: StartOutcome[] = [];
       const packs: (Uint8Array | null)[] = [];
-      for (const [ev, { ctx, functions }] of task.events.entries()) {
+      for (const [ev, { ctx: sent, functions }] of task.events.entries()) {
+        const ctx = sent instanceof Uint8Array ? unpack<EventContext>(sent) : sent;
         const event = preparedEvent(ctx);
-        const own: EventPack['own'] = {};
+        const own: OwnGlobals = {};
         let any = false;
         for (const fn of functions) {
           const run = task.functions[fn];
@@ -181,7 +215,7 @@ export function createSteps(workerIndex: number, timeoutMs = HOG_TIMEOUT_MS): St
             outcomes.push({ fn, ev, kind: 'invocation', mappingIndex: found.mappingIndex, maskKey: found.maskKey, slice, token: slice.fetch?.token ?? null });
           });
         }
-        packs.push(any ? pack({ base: event.base, own }) : null);
+        packs.push(any ? eventPack(sent instanceof Uint8Array ? sent : pack(ctx), own) : null);
       }
       return { outcomes, packs };
     },
