@@ -14,14 +14,13 @@ import { parseArgs } from 'node:util';
 import { root } from './ceiling.js';
 import { initDataDir, startServe } from './serve-child.js';
 import { cpuOf, threadNames, threadsCpu } from './proc.js';
+import { TEST_PROFILE_ENV } from '../test/helpers/profile.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string' }, baseline: { type: 'string' }, 'settle-ms': { type: 'string' } } });
 const RUNS = Number(args.runs ?? 5);
 const SETTLE_MS = Number(args['settle-ms'] ?? 3_000);
-const PROFILE_ENV = {
-  HEDGEROW_GEOIP_DB: 'none', HEDGEROW_FLAG_WORKERS: '1', HEDGEROW_CAPTURE_WORKERS: '1', HEDGEROW_HOG_WORKERS: '1',
-  HEDGEROW_EXPORT_WORKERS: '1', HEDGEROW_INSIGHTS_THREADS: '1',
-};
+// The test profile as the tests' servers run it (a baseline checkout is given the same).
+const PROFILE_ENV = TEST_PROFILE_ENV as Record<string, string>;
 
 interface Sample { total: number; byName: Map<string, number> }
 

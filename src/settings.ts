@@ -110,6 +110,10 @@ export const SETTINGS = {
     env: 'HEDGEROW_FLAG_WORKERS', flag: 'flag-workers', min: 1, max: 64, default: { says: 'one per spare core', of: spareCores(64) },
     doc: 'threads evaluating /decide and /flags',
   }),
+  flagPool: choice({
+    env: 'HEDGEROW_FLAG_POOL', values: ['warm', 'lazy'], default: 'warm',
+    doc: 'the /decide and /flags threads: warm, started with the node (the first /decide does not wait for them to load); lazy, started by the first /decide or /flags',
+  }),
   insights: {
     mode: choice({
       env: 'HEDGEROW_INSIGHTS', values: ['embedded', 'nats'], default: { says: 'nats with NATS_URL, else embedded', of: (e) => (withNats(e) ? 'nats' : 'embedded') },

@@ -260,7 +260,7 @@ table('the config object keeps its shape: every key the service reads', () => {
     'app.port', 'app.sessionSeconds', 'app.signInAttempts',
     'capture.maxBatchBodyBytes', 'capture.maxDecompressedBytes', 'capture.maxEventBodyBytes', 'capture.maxJsonNodes', 'capture.workers',
     'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.pageRows', 'exports.renderTimeoutMs', 'exports.rowLimit', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
-    'exports.syncWaitMs', 'exports.workers', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',
+    'exports.syncWaitMs', 'exports.workers', 'flagPool', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',
     'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.cohortIntervalMs', 'insights.hogqlParser', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
     'logLevel', 'logPruneIntervalMs', 'managementRateLimitPerMinute', 'natsReplicas', 'natsUrl', 'personCacheSize', 'port', 'quotaFlushMs',
     'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep', 'subscriptions.allow', 'subscriptions.attempts', 'subscriptions.retryMs',

@@ -8,7 +8,7 @@ import { quotaModule } from '../quota/module.js';
 import type { PersonsTables } from '../persons/index.js';
 import { personsModule } from '../persons/module.js';
 import { deferredGeoIp, geoIpPath, loadGeoIp } from '../geoip/database.js';
-import { createWorkerPool } from '../pools/index.js';
+import { createLazyWorkerPool, createWorkerPool } from '../pools/index.js';
 import type { FlagsTables } from './tables.js';
 import type { FlagTasks, FlagWorkerData } from './tasks.js';
 import { flagRoutes } from './api/flag-routes.js';
@@ -31,7 +31,8 @@ export function startFlags(ctx: NodeContext<FlagsTablesUsed>, use: Use): Started
     geoipPath === null ? null : loadGeoIp(geoipPath),
     (err) => log.error('GeoIP database could not be loaded; flags evaluate without $geoip_* properties', { error: err.message }),
   );
-  const pool = createWorkerPool<FlagTasks, FlagWorkerData>({
+  // Lazy, a node that never answers /decide (most test servers) starts no flag thread.
+  const pool = (config.flagPool === 'lazy' ? createLazyWorkerPool : createWorkerPool)<FlagTasks, FlagWorkerData>({
     worker: FLAG_WORKER_URL, threads: config.flagWorkers, maxBatch: 32, workerData: { dataDir: config.dataDir },
   });
   return {

@@ -7,7 +7,7 @@
 // An InsightActorsQuery or FunnelsActorsQuery posted on its own is read as the ActorsQuery
 // around it. Fields PostHog has that hedgerow does not honour are refused naming them.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { lazyChecks } from './lazy-checks.js';
 import { QueryError } from './planner/errors.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -74,11 +74,11 @@ export type InsightActorsSourceOf<Insight, Funnels> =
 
 export type ActorsQueryOf<Insight, Funnels> = Omit<Static<typeof ActorsQuerySchema>, 'source'> & { source?: InsightActorsSourceOf<Insight, Funnels> | null };
 
-const CHECKS = new Map<string, { Check(v: unknown): boolean; Errors(v: unknown): { First(): { path: string; message: string } | undefined } }>([
-  ['ActorsQuery', TypeCompiler.Compile(ActorsQuerySchema)],
-  ['InsightActorsQuery', TypeCompiler.Compile(InsightActorsSchema)],
-  ['FunnelsActorsQuery', TypeCompiler.Compile(FunnelsActorsSchema)],
-]);
+const checkOf = lazyChecks(new Map<string, TSchema>([
+  ['ActorsQuery', ActorsQuerySchema],
+  ['InsightActorsQuery', InsightActorsSchema],
+  ['FunnelsActorsQuery', FunnelsActorsSchema],
+]));
 
 const KNOWN: Record<string, Set<string>> = {
   ActorsQuery: new Set(Object.keys(ActorsQuerySchema.properties)),
@@ -95,7 +95,7 @@ function checked(node: Record<string, unknown>, kind: string, prefix: string): v
     if (REFUSED[kind].includes(key) && (value === null || value === undefined)) continue;
     throw new QueryError(REFUSED[kind].includes(key) ? `${key} is not supported by hedgerow in ${kind}` : `Unknown field ${key} in ${kind}`, `${prefix}${key}`);
   }
-  const check = CHECKS.get(kind)!;
+  const check = checkOf(kind)!;
   if (!check.Check(node)) {
     const first = check.Errors(node).First();
     const attr = first ? first.path.replace(/^\//, '').replace(/\//g, '.') : '';

@@ -2,9 +2,9 @@
 // shapes of the fields the engine reads. Which fields an insight query may carry at all
 // (honoured, presentation only, or refused) is fields.ts's list, checked first.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { isActorsKind, parseActorsQuery, type ActorsQueryOf, type InsightActorsSourceOf } from './actors-query.js';
 import { checkFields } from './fields.js';
+import { lazyChecks } from './lazy-checks.js';
 import { QueryError } from './planner/errors.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -290,18 +290,19 @@ export type QueryKind = AnalyticsQuery['kind'];
 // By kind, looked up as data: a kind such as "__proto__" or "constructor" is just unknown.
 interface SchemaError { path: string; message: string; errors?: Iterable<SchemaError>[] }
 
-const CHECKS = new Map<string, { Check(value: unknown): boolean; Errors(value: unknown): { First(): SchemaError | undefined } }>([
-  ['TrendsQuery', TypeCompiler.Compile(TrendsQuerySchema)],
-  ['FunnelsQuery', TypeCompiler.Compile(FunnelsQuerySchema)],
-  ['RetentionQuery', TypeCompiler.Compile(RetentionQuerySchema)],
-  ['LifecycleQuery', TypeCompiler.Compile(LifecycleQuerySchema)],
-  ['StickinessQuery', TypeCompiler.Compile(StickinessQuerySchema)],
-  ['PathsQuery', TypeCompiler.Compile(PathsQuerySchema)],
-  ['EventsQuery', TypeCompiler.Compile(EventsQuerySchema)],
-  ['HogQLQuery', TypeCompiler.Compile(HogQLQuerySchema)],
+const SCHEMAS = new Map<string, TSchema>([
+  ['TrendsQuery', TrendsQuerySchema],
+  ['FunnelsQuery', FunnelsQuerySchema],
+  ['RetentionQuery', RetentionQuerySchema],
+  ['LifecycleQuery', LifecycleQuerySchema],
+  ['StickinessQuery', StickinessQuerySchema],
+  ['PathsQuery', PathsQuerySchema],
+  ['EventsQuery', EventsQuerySchema],
+  ['HogQLQuery', HogQLQuerySchema],
 ]);
+const checkOf = lazyChecks(SCHEMAS);
 
-export const QUERY_KINDS = [...CHECKS.keys(), 'ActorsQuery'] as QueryKind[];
+export const QUERY_KINDS = [...SCHEMAS.keys(), 'ActorsQuery'] as QueryKind[];
 
 /**
  * The deepest error under a union's: a bad value inside an optional object is reported by
@@ -335,7 +336,7 @@ export function parseQuery(input: unknown): AnalyticsQuery {
   }
   const kind = node.kind;
   if (isActorsKind(kind)) return parseActorsQuery<InsightQuery, FunnelsQuery>(node, parseQuery);
-  const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;
+  const check = typeof kind === 'string' ? checkOf(kind) : undefined;
   if (check === undefined) {
     throw new QueryError(`Unsupported query kind ${JSON.stringify(kind ?? null)}: supported are ${QUERY_KINDS.join(', ')}`, 'kind');
   }

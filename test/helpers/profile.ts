@@ -14,6 +14,9 @@ export const TEST_PROFILE_ENV: Readonly<NodeJS.ProcessEnv> = Object.freeze({
   HEDGEROW_INSIGHTS_THREADS: '1',
   // The HogQL parser's start and warm-up (about a second of a core) only in servers that parse HogQL.
   HEDGEROW_HOGQL_PARSER: 'lazy',
+  // The flag evaluation threads (a worker thread loading the evaluator, ~0.2 s of a core) only
+  // in servers that answer /decide or /flags.
+  HEDGEROW_FLAG_POOL: 'lazy',
   // Tests poll the management API (25 ms apart, often several at once) for what consumers
   // applied: on a loaded machine, where each waits longer, the default 480 a minute per key
   // answered 429 and a poll ran out of time. The tests of the limit set their own.

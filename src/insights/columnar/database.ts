@@ -3,7 +3,8 @@
 // last committed batch while the next loads).
 import { mkdirSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from './duckdb.js';
 import { render, type Sql } from '../planner/sql.js';
 import type { Row } from '../planner/context.js';
 import { duckValues } from './params.js';

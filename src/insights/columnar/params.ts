@@ -1,5 +1,6 @@
 // Planner parameters (planner/sql.ts) → DuckDB values and types.
-import { BIGINT, BOOLEAN, DOUBLE, LIST, TIMESTAMPTZ, VARCHAR, DuckDBTimestampTZValue, listValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, BOOLEAN, DOUBLE, LIST, TIMESTAMPTZ, VARCHAR, DuckDBTimestampTZValue, listValue } from './duckdb.js';
 import type { Param, ParamKind } from '../planner/sql.js';
 
 const CONVERT: Record<ParamKind, { type: DuckDBType; value(v: unknown): DuckDBValue }> = {
