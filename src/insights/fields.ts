@@ -24,7 +24,7 @@ export type ObjectName =
   | 'TrendsQuery' | 'FunnelsQuery' | 'RetentionQuery' | 'StickinessQuery' | 'LifecycleQuery'
   | 'EventsNode' | 'ActionsNode' | 'FunnelExclusionEventsNode' | 'FunnelExclusionActionsNode' | 'DateRange' | 'BreakdownFilter' | 'FunnelsBreakdownFilter' | 'RetentionBreakdownFilter' | 'Breakdown' | 'CompareFilter'
   | 'TrendsFilter' | 'FunnelsFilter' | 'RetentionFilter' | 'RetentionEntity' | 'StickinessFilter' | 'LifecycleFilter'
-  | 'PathsQuery' | 'PathsFilter' | 'PathCleaningFilter';
+  | 'PathsQuery' | 'PathsFilter' | 'PathCleaningFilter' | 'FunnelPathsFilter';
 
 /** InsightsQueryBase and Node: what every insight query has. */
 const INSIGHT_BASE: Record<string, FieldRule> = {
@@ -122,8 +122,14 @@ export const FIELD_RULES: Record<ObjectName, Record<string, FieldRule>> = {
     // PostHog follows persons' paths whatever the group type; the actors of a group type are not listed yet.
     aggregation_group_type_index: refused(),
     pathsFilter: object('PathsFilter'),
-    // Paths before, after or between a funnel's steps: not done yet.
-    funnelPathsFilter: refused(),
+    // Paths before, after or between a funnel's steps (planner/paths.ts).
+    funnelPathsFilter: object('FunnelPathsFilter'),
+  },
+  FunnelPathsFilter: {
+    funnelPathType: H,
+    // A FunnelsQuery, its own fields checked as one (schemas.ts parseQuery).
+    funnelSource: H,
+    funnelStep: H,
   },
   PathsFilter: {
     includeEventTypes: H,

@@ -209,6 +209,8 @@ export const StickinessQuerySchema = Type.Object({
 // and which edges are answered (planner/paths.ts).
 export const PATH_EVENT_TYPES = ['$pageview', '$screen', 'custom_event', 'hogql'] as const;
 
+export const FUNNEL_PATH_TYPES = ['funnel_path_before_step', 'funnel_path_after_step', 'funnel_path_between_steps'] as const;
+
 export const PathsQuerySchema = Type.Object({
   kind: Type.Literal('PathsQuery'),
   dateRange: Nullable(DateRangeSchema),
@@ -233,6 +235,13 @@ export const PathsQuerySchema = Type.Object({
     pathStartKey: Nullable(Type.String()),
     pathEndKey: Nullable(Type.String()),
     pathDropoffKey: Nullable(Type.String()),
+  }, Loose)),
+  // Paths before, after or between a funnel's steps, of the persons at that step
+  // (planner/paths.ts); funnelSource is parsed as a FunnelsQuery of its own (parseQuery).
+  funnelPathsFilter: Nullable(Type.Object({
+    funnelPathType: Type.Union(FUNNEL_PATH_TYPES.map((t) => Type.Literal(t))),
+    funnelSource: Type.Object({ kind: Type.Literal('FunnelsQuery') }, Loose),
+    funnelStep: Nullable(Type.Integer()),
   }, Loose)),
 }, Loose);
 
@@ -347,5 +356,21 @@ export function parseQuery(input: unknown): AnalyticsQuery {
     const attr = first ? attrOf(first.path) : null;
     throw new QueryError(first ? `${first.message}${attr ? ` at ${attr}` : ''}` : 'Invalid query', attr);
   }
+  if (kind === 'PathsQuery') return withFunnelSource(node);
   return node as unknown as AnalyticsQuery;
+}
+
+// A PathsQuery's funnel (funnelPathsFilter.funnelSource) checked as a FunnelsQuery of its own,
+// a bad field named from the PathsQuery.
+function withFunnelSource(node: Record<string, unknown>): AnalyticsQuery {
+  const filter = node.funnelPathsFilter as Record<string, unknown> | null | undefined;
+  if (filter === null || filter === undefined) return node as unknown as AnalyticsQuery;
+  let funnelSource: AnalyticsQuery;
+  try {
+    funnelSource = parseQuery(filter.funnelSource);
+  } catch (err) {
+    if (err instanceof QueryError) throw new QueryError(err.message, `funnelPathsFilter.funnelSource${err.attr ? `.${err.attr}` : ''}`);
+    throw err;
+  }
+  return { ...node, funnelPathsFilter: { ...filter, funnelSource } } as unknown as AnalyticsQuery;
 }

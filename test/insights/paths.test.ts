@@ -208,11 +208,40 @@ s('the persons behind an edge or a drop-off (InsightActorsQuery over a PathsQuer
   assert.is(await refused({ kind: 'InsightActorsQuery', source: { kind: 'PathsQuery', pathsFilter: pageviews }, day: '2024-06-14' }), 'source.day');
 });
 
+// Paths around a funnel of a page view then a signup (PostHog's funnelPathsFilter). Person 1
+// converts: the path the funnel follows starts at the 10:05 page view (the latest before the
+// signup), step 2 at 10:06; persons 2 and 3 stop at step 1 (their first page view).
+const signupFunnel = (funnelsFilter: Record<string, unknown> = {}) => ({
+  kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'signup' }], funnelsFilter,
+});
+const aroundFunnel = (funnelPathType: string, funnelStep: number, funnelsFilter: Record<string, unknown> = {}) => paths(
+  { includeEventTypes: ['$pageview', 'custom_event'] }, { funnelPathsFilter: { funnelPathType, funnelStep, funnelSource: signupFunnel(funnelsFilter) } },
+);
+
+s('funnelPathsFilter: paths after, before or between a funnel step of the persons at it, or after they dropped off', async () => {
+  // After converting: person 1 from the signup on (and a second session at 11:00).
+  assert.equal(await aroundFunnel('funnel_path_after_step', 2), [
+    ['1_/home', '2_/pricing', 1, 2 * MIN], ['1_signup', '2_/docs/a', 1, 4 * MIN], ['2_/docs/a', '3_/docs/b', 1, MIN], ['3_/docs/b', '4_/about', 1, MIN],
+  ]);
+  // Before converting: up to the signup.
+  assert.equal(await aroundFunnel('funnel_path_before_step', 2), [['1_/home', '2_/pricing', 1, 4 * MIN], ['2_/pricing', '3_signup', 1, MIN]]);
+  // Between step 1 and step 2 of the path the funnel followed.
+  assert.equal(await aroundFunnel('funnel_path_between_steps', 2), [['1_/pricing', '2_signup', 1, MIN]]);
+  // After dropping off at step 2, with a 10-minute window: persons 2 and 3, from 10 minutes after
+  // their step 1 (person 2's 09:00 page view: /docs/c at 09:34 on; person 3 has nothing after).
+  assert.equal(await aroundFunnel('funnel_path_after_step', -2, { funnelWindowInterval: 10, funnelWindowIntervalUnit: 'minute' }), [['1_/docs/c', '2_/about', 1, MIN]]);
+  // What names no step, paths between the first step and none before it, a bad funnel: 400s naming them.
+  const around = (funnelPathsFilter: Record<string, unknown>) => refused({ kind: 'PathsQuery', pathsFilter: {}, funnelPathsFilter });
+  assert.is(await around({ funnelPathType: 'funnel_path_after_step', funnelStep: -1, funnelSource: signupFunnel() }), 'funnelPathsFilter.funnelStep');
+  assert.is(await around({ funnelPathType: 'funnel_path_between_steps', funnelStep: 1, funnelSource: signupFunnel() }), 'funnelPathsFilter.funnelStep');
+  assert.is(await around({ funnelPathType: 'funnel_path_after_step', funnelStep: 1, funnelSource: { kind: 'FunnelsQuery', series: [] } }), 'funnelPathsFilter.funnelSource.series');
+});
+
 s('what is not done yet is a 400 naming it; a bad cleaning regex too', async () => {
   // The keys name persons to list: in a PathsQuery of its own they would change nothing.
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { pathStartKey: '1_/home' } }), 'pathsFilter.pathStartKey');
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { pathDropoffKey: '2_/pricing' } }), 'pathsFilter.pathDropoffKey');
-  assert.is(await refused({ kind: 'PathsQuery', pathsFilter: {}, funnelPathsFilter: { funnelStep: 1 } }), 'funnelPathsFilter');
+  assert.is(await refused({ kind: 'PathsQuery', pathsFilter: {}, funnelPathsFilter: { funnelStep: 1 } }), 'funnelPathsFilter.funnelPathType');
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { localPathCleaningFilters: [{ regex: '(', alias: 'x' }] } }), 'pathsFilter.localPathCleaningFilters.0.regex');
   assert.is(await refused({ kind: 'PathsQuery', pathsFilter: { includeEventTypes: ['$pageleave'] } }), 'pathsFilter.includeEventTypes.0');
 });

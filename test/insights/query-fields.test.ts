@@ -70,6 +70,7 @@ const POSTHOG_FIELDS: Record<ObjectName, string[]> = {
     'localPathCleaningFilters', 'minEdgeWeight', 'maxEdgeWeight', 'pathStartKey', 'pathEndKey', 'pathDropoffKey', 'showFullUrls',
   ],
   PathCleaningFilter: ['regex', 'alias', 'order'],
+  FunnelPathsFilter: ['funnelPathType', 'funnelSource', 'funnelStep'],
 };
 
 type Query = Record<string, unknown>;
@@ -97,6 +98,11 @@ const withExclusion = (q: Query) => {
   q.series = [pageview, signup, pageview];
   q.funnelsFilter = { exclusions: [{ kind: 'EventsNode', event: 'other', funnelFromStep: 0, funnelToStep: 2 }] };
 };
+// Paths after a funnel's first step: a page view, then a click.
+const afterPageview = () => ({
+  funnelPathType: 'funnel_path_after_step', funnelStep: 1,
+  funnelSource: { kind: 'FunnelsQuery', series: [pageview, { kind: 'EventsNode', event: 'click' }], dateRange: { date_from: '-14d' } },
+});
 const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['TrendsQuery', 'TrendsQuery', ''], ['FunnelsQuery', 'FunnelsQuery', ''], ['RetentionQuery', 'RetentionQuery', ''],
   ['StickinessQuery', 'StickinessQuery', ''], ['LifecycleQuery', 'LifecycleQuery', ''],
@@ -108,6 +114,7 @@ const HOSTS: [ObjectName, string, string, ((q: Query) => void)?][] = [
   ['StickinessFilter', 'StickinessQuery', 'stickinessFilter'], ['LifecycleFilter', 'LifecycleQuery', 'lifecycleFilter'],
   ['PathsQuery', 'PathsQuery', ''], ['PathsFilter', 'PathsQuery', 'pathsFilter'],
   ['PathCleaningFilter', 'PathsQuery', 'pathsFilter.localPathCleaningFilters.0', (q) => { q.pathsFilter = { localPathCleaningFilters: [{ regex: '/b', alias: '/x' }] }; }],
+  ['FunnelPathsFilter', 'PathsQuery', 'funnelPathsFilter', (q) => { q.funnelPathsFilter = afterPageview(); }],
 ];
 
 /**
@@ -244,6 +251,10 @@ const SAMPLES: Record<string, Sample> = {
   'PathsQuery pathsFilter.maxEdgeWeight': { value: 1 },
   'PathsQuery pathsFilter.excludeEvents': { base: (q) => { q.pathsFilter = { includeEventTypes: ['$pageview', 'custom_event'] }; }, value: ['click'] },
   'PathsQuery pathsFilter.pathGroupings': { value: ['/b*'] },
+  'PathsQuery funnelPathsFilter': { value: { ...afterPageview(), funnelStep: 2 } },
+  'PathsQuery funnelPathsFilter.funnelPathType': { value: 'funnel_path_before_step' },
+  'PathsQuery funnelPathsFilter.funnelStep': { value: 2 },
+  'PathsQuery funnelPathsFilter.funnelSource': { value: { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: 'click' }, pageview], dateRange: { date_from: '-14d' } } },
   'PathsQuery pathsFilter.pathReplacements': { value: true },
   'PathsQuery pathsFilter.pathsHogQLExpression': { base: (q) => { q.pathsFilter = { includeEventTypes: ['hogql'] }; }, value: "concat(event, '!')" },
   'PathsQuery pathsFilter.localPathCleaningFilters': { value: [{ regex: '/b', alias: '/x' }] },

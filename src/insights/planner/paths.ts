@@ -6,7 +6,8 @@
 // edges weigh the session paths that take them, ordered by weight, source, target, limited,
 // and only those reachable from a first step are answered.
 import { compileSafeRegex } from '../../matching/regex.js';
-import type { PathsQuery } from '../schemas.js';
+import type { FunnelsQuery, PathsQuery } from '../schemas.js';
+import { funnelCtes } from './funnels.js';
 import type { CellActors } from './cells.js';
 import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
@@ -121,6 +122,44 @@ function pointOf(point: string | null | undefined, both: boolean): string | null
   return !both && point.length > 1 && point.endsWith('/') ? point.slice(0, -1) : point;
 }
 
+/**
+ * A funnelPathsFilter's persons and which of their events are path steps (PostHog's
+ * handle_funnel and funnel_join): the funnel's actors at funnelStep (k > 0: reached step k;
+ * -k: dropped off at step k), each with the time of its target step (step k, or the last one
+ * reached before dropping off) on the path the funnel follows for the person; the events at
+ * or after it (after a drop-off: once the conversion window has passed), at or before it,
+ * or between the step before it and it.
+ */
+function funnelRestriction(query: PathsQuery, ctx: PlanContext): { ctes: Sql[]; where: Sql } | null {
+  const f = query.funnelPathsFilter;
+  if (!f) return null;
+  const source = f.funnelSource as unknown as FunnelsQuery;
+  const steps = source.series.length;
+  const k = f.funnelStep ?? null;
+  const attr = 'funnelPathsFilter.funnelStep';
+  if (k === null || k === 0 || k === -1 || Math.abs(k) > steps) throw new QueryError(`funnelStep must be 1 to ${steps}, or -2 to -${steps} for who dropped off there`, attr);
+  const target = k > 0 ? k - 1 : -k - 2;
+  const between = f.funnelPathType === 'funnel_path_between_steps';
+  if (between && target === 0) throw new QueryError('Paths between steps need a step after the first: the preceding step is where they start', attr);
+  // The funnel's own breakdown or group aggregation would make its actors units PostHog's paths do not follow.
+  if (source.breakdownFilter?.breakdown || (source.breakdownFilter?.breakdowns ?? []).length > 0) throw new QueryError('A funnel with a breakdown is not supported as the source of paths', 'funnelPathsFilter.funnelSource.breakdownFilter');
+  if (source.aggregation_group_type_index !== null && source.aggregation_group_type_index !== undefined) {
+    throw new QueryError('Paths follow persons: a funnel of groups is not supported as their source', 'funnelPathsFilter.funnelSource.aggregation_group_type_index');
+  }
+  const { ctes, windowUs } = funnelCtes(source, ctx);
+  const reached = k > 0 ? sql`steps >= ${int(k)}` : sql`steps = ${int(-k - 1)}`;
+  // A person who never reached step 2 has no timed try (ordered funnels time tries from step
+  // 2 on): its step 1 is its first step-1 event in the funnel's range.
+  const tt = target === 0 ? raw('coalesce(fp.t0, (SELECT min(s.ts) FROM st0 s WHERE s.pid = fp.pid))') : raw(`fp.t${target}`);
+  const actors = sql`funnel_actors AS (SELECT fp.pid AS fpid, ${tt} AS tt${between ? sql`, fp.t${raw(String(target - 1))} AS tp` : raw('')} FROM first_path fp WHERE fp.rn = 1 AND fp.${reached})`;
+  const at = raw('epoch_us(e.timestamp)');
+  let where: Sql;
+  if (between) where = sql`${at} BETWEEN fa.tp AND fa.tt`;
+  else if (f.funnelPathType === 'funnel_path_before_step') where = sql`${at} <= fa.tt`;
+  else where = k < 0 ? sql`${at} >= fa.tt + ${int(windowUs)}` : sql`${at} >= fa.tt`;
+  return { ctes: [...ctes, actors], where };
+}
+
 /** The statement's CTEs up to `steps` (person, session, position, item, previous item, gap in µs). */
 function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const filter: Filter = query.pathsFilter ?? {};
@@ -135,10 +174,11 @@ function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const { keep, pos, item } = cut(filter, limit);
   const startIdx = start === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${start}) OVER session`;
   const endIdx = end === null ? raw('NULL') : sql`min(idx) FILTER (WHERE item = ${end} AND idx >= coalesce(s, 1)) OVER session`;
-  return sql`raw_items AS (
+  const funnel = funnelRestriction(query, ctx);
+  return sql`${funnel ? sql`${join(funnel.ctes, ',\n')},\n` : raw('')}raw_items AS (
   SELECT e.person_id AS pid, e.timestamp AS ts, e.uuid AS id, ${rawItem(filter, hogql?.text ?? null)} AS item0
-  FROM ${eventsFrom(persons)}
-  WHERE ${and([...scopeWhere(ctx, r.fromUs, r.toUs), ...queryPropertiesWhere(query.properties, ctx), ...eventTypeWhere(filter)])}
+  FROM ${eventsFrom(persons)}${funnel ? raw(' JOIN funnel_actors fa ON fa.fpid = e.person_id') : raw('')}
+  WHERE ${and([...scopeWhere(ctx, r.fromUs, r.toUs), ...queryPropertiesWhere(query.properties, ctx), ...eventTypeWhere(filter), ...(funnel ? [funnel.where] : [])])}
 ), items AS (
   SELECT pid, ts, id, ${cleanedItem(filter, raw('item0'))} AS item FROM raw_items
 ), gaps AS (
