@@ -123,9 +123,9 @@ function SeriesFields({ series, i, count, onChange, onRemove, cohorts }) {
         <select id=${id('math')} ...${bound(series, setField, 'math')}>${MATHS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>
       ${PROPERTY_MATHS.has(series.math) && html`
         <${Field} id=${id('math-property')} label="Of property"><input id=${id('math-property')} required ...${bound(series, setField, 'mathProperty')} /><//>`}
+      ${count > 1 && html`<button type="button" onClick=${onRemove}>Remove series ${n}</button>`}
       <${PropertyFilters} prefix=${`i-s${i}`} filters=${series.filters} cohorts=${cohorts} label=${`Series ${n} filter`} legend=${`Series ${n} filters`}
         onChange=${(v) => setField('filters', v)} />
-      ${count > 1 && html`<button type="button" onClick=${onRemove}>Remove series ${n}</button>`}
     </fieldset>`;
 }
 
