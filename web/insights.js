@@ -303,8 +303,10 @@ export function InsightsPage({ user, args }) {
   const [name, setName] = useState('');
   const [insight, setInsight] = useState(null);
   const [saved, setSaved] = useState([]);
-  // The project's cohorts, for cohort filters (none listed: the filters offer no cohort).
+  // The project's cohorts, for cohort filters (none listed: the filters offer no cohort),
+  // asked once the form has a filter row, so that opening the builder costs no request more.
   const [cohorts, setCohorts] = useState([]);
+  const [cohortsAsked, setCohortsAsked] = useState(false);
   const [error, setError] = useState(null);
   const [note, setNote] = useState('');
   const area = useRef(null);
@@ -312,10 +314,13 @@ export function InsightsPage({ user, args }) {
   const form = forms[kind];
   const setField = (field, value) => setForms((old) => ({ ...old, [kind]: { ...old[kind], [field]: value } }));
   const loadSaved = () => api(`${project('insights')}?limit=50`).then((r) => setSaved(r.results), setError);
+  useEffect(() => { loadSaved(); }, []);
+  const filtering = (form.filters?.length ?? 0) > 0 || (form.series ?? []).some((x) => x.filters.length > 0);
   useEffect(() => {
-    loadSaved();
+    if (!filtering || cohortsAsked) return;
+    setCohortsAsked(true);
     api(`${project('cohorts')}?limit=200`).then((r) => setCohorts((r.results ?? []).filter((c) => !c.deleted)), () => setCohorts([]));
-  }, []);
+  }, [filtering]);
 
   // A saved insight: its form, its name and its result (calculated when stale).
   useEffect(() => {

@@ -149,5 +149,7 @@ export function appFiles(): AppFiles {
     'hedgerow/layout': at(layout),
   };
   const entry = at('web/main.js');
-  return { files, imports, preload: staticGraph(files, imports, entry), entry, style: at('web/app.css') };
+  // In the table's order (the page named them so before the graph was computed).
+  const graph = new Set(staticGraph(files, imports, entry));
+  return { files, imports, preload: [...files.keys()].filter((url) => graph.has(url)), entry, style: at('web/app.css') };
 }
