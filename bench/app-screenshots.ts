@@ -47,8 +47,14 @@ try {
   await page.getByLabel('Filter 1 value').fill('/blog');
   await page.getByLabel('Breakdown by').selectOption('event');
   await page.getByLabel('Breakdown property').fill('$current_url');
+  // A second series: the sign-ups' unique users beside the pageviews.
+  await page.getByRole('button', { name: 'Add series', exact: true }).click();
+  await page.getByRole('group', { name: 'Series 2', exact: true }).getByLabel('Event', { exact: true }).fill('signed_up');
+  await page.getByRole('group', { name: 'Series 2', exact: true }).getByLabel('Measure').selectOption('dau');
   await page.getByRole('button', { name: 'Show trend' }).click();
   await page.locator('.chart svg').waitFor();
+  // Filling the second series scrolled the page: the picture starts at the builder's top.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await shot('insights');
   await page.locator('.chart-wrap').scrollIntoViewIfNeeded();
   await shot('insights-breakdown');

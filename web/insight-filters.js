@@ -1,5 +1,5 @@
 // The insights builder's shared parts: property filters (event or person, PostHog's
-// operators), a breakdown (event or person property, with PostHog's breakdown limit), the
+// operators, or membership of one of the project's cohorts), a breakdown (event or person property, with PostHog's breakdown limit), the
 // date range (presets or custom dates) and the query fields they become (and back).
 import { html } from './ui.js';
 
@@ -15,6 +15,8 @@ export const OPERATORS = [
   ['regex', 'matches regex'], ['not_regex', "doesn't match regex"], ['gt', 'greater than'], ['lt', 'less than'],
   ['is_set', 'is set'], ['is_not_set', 'is not set'],
 ];
+// A cohort filter is membership: PostHog writes it as {key: 'id', type: 'cohort', operator, value: the cohort's id}.
+const COHORT_OPERATORS = [['in', 'in cohort'], ['not_in', 'not in cohort']];
 const NO_VALUE = new Set(['is_set', 'is_not_set']);
 const NUMERIC = new Set(['gt', 'lt']);
 
@@ -27,7 +29,8 @@ export const noBreakdown = { type: '', property: '', limit: BREAKDOWN_LIMIT };
 // The form's filters as the query's `properties` (rows without a key are left out). PostHog's
 // UI sends equals / doesn't equal as a list of values.
 export function propertiesOf(filters) {
-  return filters.filter((f) => f.key.trim() !== '').map((f) => {
+  return filters.filter((f) => f.key.trim() !== '' && (f.type !== 'cohort' || f.value !== '')).map((f) => {
+    if (f.type === 'cohort') return { key: 'id', type: 'cohort', operator: f.operator, value: Number(f.value) };
     const base = { key: f.key.trim(), type: f.type, operator: f.operator };
     if (NO_VALUE.has(f.operator)) return base;
     if (NUMERIC.has(f.operator)) return { ...base, value: Number(f.value) };
@@ -37,8 +40,8 @@ export function propertiesOf(filters) {
 
 export function filtersOf(properties) {
   const list = Array.isArray(properties) ? properties : properties?.values?.flatMap((g) => g.values ?? []) ?? [];
-  return list.filter((p) => p.type === 'event' || p.type === 'person').map((p) => ({
-    type: p.type, key: p.key ?? '', operator: p.operator ?? 'exact', value: Array.isArray(p.value) ? String(p.value[0] ?? '') : p.value == null ? '' : String(p.value),
+  return list.filter((p) => p.type === 'event' || p.type === 'person' || p.type === 'cohort').map((p) => ({
+    type: p.type, key: p.key ?? '', operator: p.operator ?? (p.type === 'cohort' ? 'in' : 'exact'), value: Array.isArray(p.value) ? String(p.value[0] ?? '') : p.value == null ? '' : String(p.value),
   }));
 }
 
@@ -75,29 +78,44 @@ export function DateRangeFields({ prefix, form, setField }) {
       <div class="field"><label for=${`${prefix}-to-date`}>To</label><input id=${`${prefix}-to-date`} type="date" ...${bound(form, setField, 'toDate')} /></div>`}`;
 }
 
-// Rows of filters, every one of which an event must pass (PostHog's AND).
-export function PropertyFilters({ prefix, filters, onChange }) {
-  const edit = (i, field, value) => onChange(filters.map((f, j) => (j === i ? { ...f, [field]: value } : f)));
+// A row switched to or from a cohort takes that kind's own key and operator.
+function retyped(f, type) {
+  if (type === 'cohort') return { type, key: 'id', operator: 'in', value: '' };
+  return f.type === 'cohort' ? { ...emptyFilter(), type } : { ...f, type };
+}
+
+// Rows of filters, every one of which an event must pass (PostHog's AND). `label` names the
+// rows ("Filter 1 …", or a series' "Series 2 filter 1 …"); `cohorts` (the project's, when
+// loaded) can be picked as a membership filter.
+export function PropertyFilters({ prefix, filters, onChange, cohorts = [], label = 'Filter', legend = 'Filters (all must match)' }) {
+  const edit = (i, field, value) => onChange(filters.map((f, j) => (j === i ? (field === 'type' ? retyped(f, value) : { ...f, [field]: value }) : f)));
   return html`
     <fieldset class="wide-set">
-      <legend>Filters (all must match)</legend>
+      <legend>${legend}</legend>
       ${filters.length === 0 && html`<p class="empty">No filters: every event counts.</p>`}
       ${filters.map((f, i) => {
         const id = `${prefix}-filter-${i}`;
-        const n = i + 1;
+        const n = `${label} ${i + 1}`;
+        const cohort = f.type === 'cohort';
         return html`
-          <div class="kv" key=${i} role="group" aria-label=${`Filter ${n}`}>
-            <select aria-label=${`Filter ${n} on`} value=${f.type} onChange=${(e) => edit(i, 'type', e.currentTarget.value)}>
-              <option value="event">Event property</option><option value="person">Person property</option></select>
-            <input id=${`${id}-key`} aria-label=${`Filter ${n} property`} value=${f.key} required onInput=${(e) => edit(i, 'key', e.currentTarget.value)} />
-            <select aria-label=${`Filter ${n} operator`} value=${f.operator} onChange=${(e) => edit(i, 'operator', e.currentTarget.value)}>
-              ${OPERATORS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select>
-            ${!NO_VALUE.has(f.operator) && html`
-              <input aria-label=${`Filter ${n} value`} type=${NUMERIC.has(f.operator) ? 'number' : 'text'} step="any" value=${f.value} required onInput=${(e) => edit(i, 'value', e.currentTarget.value)} />`}
-            <button type="button" onClick=${() => onChange(filters.filter((_, j) => j !== i))}>Remove<span class="sr-only"> filter ${n}</span></button>
+          <div class="kv" key=${i} role="group" aria-label=${n}>
+            <select aria-label=${`${n} on`} value=${f.type} onChange=${(e) => edit(i, 'type', e.currentTarget.value)}>
+              <option value="event">Event property</option><option value="person">Person property</option>
+              ${(cohorts.length > 0 || cohort) && html`<option value="cohort">Cohort</option>`}</select>
+            ${!cohort && html`<input id=${`${id}-key`} aria-label=${`${n} property`} value=${f.key} required onInput=${(e) => edit(i, 'key', e.currentTarget.value)} />`}
+            <select aria-label=${`${n} operator`} value=${f.operator} onChange=${(e) => edit(i, 'operator', e.currentTarget.value)}>
+              ${(cohort ? COHORT_OPERATORS : OPERATORS).map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select>
+            ${cohort && html`
+              <select aria-label=${`${n} cohort`} value=${f.value} required onChange=${(e) => edit(i, 'value', e.currentTarget.value)}>
+                <option value="">Choose a cohort</option>
+                ${cohorts.map((c) => html`<option value=${String(c.id)}>${c.name || `Cohort ${c.id}`}</option>`)}
+                ${f.value !== '' && !cohorts.some((c) => String(c.id) === f.value) && html`<option value=${f.value}>Cohort ${f.value}</option>`}</select>`}
+            ${!cohort && !NO_VALUE.has(f.operator) && html`
+              <input aria-label=${`${n} value`} type=${NUMERIC.has(f.operator) ? 'number' : 'text'} step="any" value=${f.value} required onInput=${(e) => edit(i, 'value', e.currentTarget.value)} />`}
+            <button type="button" onClick=${() => onChange(filters.filter((_, j) => j !== i))}>Remove<span class="sr-only"> ${n.toLowerCase()}</span></button>
           </div>`;
       })}
-      <button type="button" onClick=${() => onChange([...filters, emptyFilter()])}>Add filter</button>
+      <button type="button" onClick=${() => onChange([...filters, emptyFilter()])}>Add ${label.toLowerCase()}</button>
     </fieldset>`;
 }
 

@@ -1,7 +1,8 @@
 // Insights: build a trend, a funnel, a retention or a HogQL query, see its chart (the
 // exports' own options) and its table, and save it; the saved insights are listed, and one
 // opened (#/insights/ID) is shown with its form filled from its query. Trends and funnels
-// take property filters, a breakdown and a date range (./insight-filters.js); trends a math.
+// take property filters (cohorts among them), a breakdown and a date range
+// (./insight-filters.js); a trend has one or more series, each its event, math and filters.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatPercent, retentionFill } from 'hedgerow/chart';
 import { api, project } from './api.js';
@@ -21,8 +22,10 @@ const PROPERTY_MATHS = new Set(['sum', 'avg', 'min', 'max', 'median']);
 const NO_DATES = { fromDate: '', toDate: '' };
 const FILTERED = { filters: [], breakdown: noBreakdown };
 
+const newSeries = (event = '') => ({ event, math: 'total', mathProperty: '', filters: [] });
+
 const DEFAULTS = {
-  trend: { event: '$pageview', math: 'total', mathProperty: '', interval: 'day', from: '-7d', ...NO_DATES, ...FILTERED },
+  trend: { series: [newSeries('$pageview')], interval: 'day', from: '-7d', ...NO_DATES, ...FILTERED },
   funnel: { steps: ['$pageview', 'signed_up'], window: '14', unit: 'day', from: '-30d', ...NO_DATES, ...FILTERED },
   retention: { target: '$pageview', returning: '$pageview', period: 'Day', intervals: '7', from: '-7d', ...NO_DATES },
   hogql: { text: 'select event, count() as total\nfrom events\ngroup by event\norder by total desc\nlimit 20' },
@@ -37,14 +40,17 @@ const filtered = (f) => ({
   ...(breakdownFilterOf(f.breakdown) ? { breakdownFilter: breakdownFilterOf(f.breakdown) } : {}),
 });
 
+// A trend's series as PostHog's `series` array: each its event (null: all events), math and
+// its own `properties`, beside the query's filters that every series passes.
+const seriesNode = (s) => ({
+  kind: 'EventsNode', event: s.event || null, name: s.event || 'All events', math: s.math,
+  ...(PROPERTY_MATHS.has(s.math) ? { math_property: s.mathProperty.trim() } : {}),
+  ...(s.filters.some((x) => x.key.trim()) ? { properties: propertiesOf(s.filters) } : {}),
+});
+
 const QUERIES = {
   trend: (f) => ({
-    kind: 'TrendsQuery', interval: f.interval, dateRange: dateRangeOf(f),
-    series: [{
-      kind: 'EventsNode', event: f.event || null, name: f.event || 'All events', math: f.math,
-      ...(PROPERTY_MATHS.has(f.math) ? { math_property: f.mathProperty.trim() } : {}),
-    }],
-    ...filtered(f),
+    kind: 'TrendsQuery', interval: f.interval, dateRange: dateRangeOf(f), series: f.series.map(seriesNode), ...filtered(f),
   }),
   funnel: (f) => ({
     kind: 'FunnelsQuery', dateRange: dateRangeOf(f),
@@ -65,10 +71,10 @@ function formOf(query) {
   const filters = () => ({ filters: filtersOf(source.properties), breakdown: breakdownOf(source.breakdownFilter) });
   switch (source.kind) {
     case 'TrendsQuery': {
-      const s = source.series?.[0] ?? {};
-      return ['trend', {
-        ...DEFAULTS.trend, event: s.event ?? '', math: s.math ?? 'total', mathProperty: s.math_property ?? '', interval: source.interval ?? 'day', ...range('-7d'), ...filters(),
-      }];
+      const series = (source.series?.length ? source.series : [{}]).map((s) => ({
+        event: s.event ?? '', math: s.math ?? 'total', mathProperty: s.math_property ?? '', filters: filtersOf(s.properties),
+      }));
+      return ['trend', { ...DEFAULTS.trend, series, interval: source.interval ?? 'day', ...range('-7d'), ...filters() }];
     }
     case 'FunnelsQuery': {
       const f = source.funnelsFilter ?? {};
@@ -88,8 +94,9 @@ function formOf(query) {
 function defaultName(kind, f) {
   switch (kind) {
     case 'trend': {
-      const what = PROPERTY_MATHS.has(f.math) ? `${f.math} of ${f.mathProperty}` : f.math === 'total' ? 'count' : MATHS.find(([m]) => m === f.math)?.[1].toLowerCase() ?? f.math;
-      return `${f.event || 'All events'} ${what}${breakdownFilterOf(f.breakdown) ? ` by ${f.breakdown.property}` : ''}`;
+      const what = (s) => (PROPERTY_MATHS.has(s.math) ? `${s.math} of ${s.mathProperty}` : s.math === 'total' ? 'count' : MATHS.find(([m]) => m === s.math)?.[1].toLowerCase() ?? s.math);
+      const named = f.series.map((s) => `${s.event || 'All events'} ${what(s)}`).join(' & ');
+      return `${named}${breakdownFilterOf(f.breakdown) ? ` by ${f.breakdown.property}` : ''}`;
     }
     case 'funnel': return `Funnel: ${f.steps.join(' → ')}`;
     case 'retention': return `Retention: ${f.target} then ${f.returning}`;
@@ -97,26 +104,46 @@ function defaultName(kind, f) {
   }
 }
 
-function FilterAndBreakdown({ prefix, form, setField }) {
+function FilterAndBreakdown({ prefix, form, setField, cohorts }) {
   return html`
-    <${PropertyFilters} prefix=${prefix} filters=${form.filters} onChange=${(v) => setField('filters', v)} />
+    <${PropertyFilters} prefix=${prefix} filters=${form.filters} cohorts=${cohorts} onChange=${(v) => setField('filters', v)} />
     <${BreakdownFields} prefix=${prefix} breakdown=${form.breakdown} onChange=${(v) => setField('breakdown', v)} />`;
 }
 
-function TrendFields({ form, setField }) {
+// One series of a trend: a group named "Series N" holding its event, measure and filters.
+function SeriesFields({ series, i, count, onChange, onRemove, cohorts }) {
+  const n = i + 1;
+  const id = (field) => `i-s${i}-${field}`;
+  const setField = (field, value) => onChange({ ...series, [field]: value });
   return html`
-    <${Field} id="i-event" label="Event"><input id="i-event" ...${bound(form, setField, 'event')} /><//>
-    <${Field} id="i-math" label="Measure">
-      <select id="i-math" ...${bound(form, setField, 'math')}>${MATHS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>
-    ${PROPERTY_MATHS.has(form.math) && html`
-      <${Field} id="i-math-property" label="Of property"><input id="i-math-property" required ...${bound(form, setField, 'mathProperty')} /><//>`}
+    <fieldset class="wide-set series">
+      <legend>Series ${n}</legend>
+      <${Field} id=${id('event')} label="Event"><input id=${id('event')} ...${bound(series, setField, 'event')} /><//>
+      <${Field} id=${id('math')} label="Measure">
+        <select id=${id('math')} ...${bound(series, setField, 'math')}>${MATHS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select><//>
+      ${PROPERTY_MATHS.has(series.math) && html`
+        <${Field} id=${id('math-property')} label="Of property"><input id=${id('math-property')} required ...${bound(series, setField, 'mathProperty')} /><//>`}
+      ${count > 1 && html`<button type="button" onClick=${onRemove}>Remove series ${n}</button>`}
+      <${PropertyFilters} prefix=${`i-s${i}`} filters=${series.filters} cohorts=${cohorts} label=${`Series ${n} filter`} legend=${`Series ${n} filters`}
+        onChange=${(v) => setField('filters', v)} />
+    </fieldset>`;
+}
+
+function TrendFields({ form, setField, cohorts }) {
+  const series = form.series;
+  return html`
+    ${series.map((s, i) => html`
+      <${SeriesFields} key=${i} series=${s} i=${i} count=${series.length} cohorts=${cohorts}
+        onChange=${(next) => setField('series', series.map((x, j) => (j === i ? next : x)))}
+        onRemove=${() => setField('series', series.filter((_, j) => j !== i))} />`)}
+    <p class="wide"><button type="button" onClick=${() => setField('series', [...series, newSeries()])}>Add series</button></p>
     <${Field} id="i-interval" label="Interval">
       <select id="i-interval" ...${bound(form, setField, 'interval')}>${['hour', 'day', 'week', 'month'].map((v) => html`<option value=${v}>${v}</option>`)}</select><//>
     <${DateRangeFields} prefix="i" form=${form} setField=${setField} />
-    <${FilterAndBreakdown} prefix="i" form=${form} setField=${setField} />`;
+    <${FilterAndBreakdown} prefix="i" form=${form} setField=${setField} cohorts=${cohorts} />`;
 }
 
-function FunnelFields({ form, setField }) {
+function FunnelFields({ form, setField, cohorts }) {
   const steps = form.steps;
   const setSteps = (next) => setField('steps', next);
   return html`
@@ -134,7 +161,7 @@ function FunnelFields({ form, setField }) {
     <${Field} id="f-unit" label="Window unit">
       <select id="f-unit" ...${bound(form, setField, 'unit')}>${['minute', 'hour', 'day', 'week', 'month'].map((u) => html`<option value=${u}>${u}s</option>`)}</select><//>
     <${DateRangeFields} prefix="f" form=${form} setField=${setField} />
-    <${FilterAndBreakdown} prefix="f" form=${form} setField=${setField} />`;
+    <${FilterAndBreakdown} prefix="f" form=${form} setField=${setField} cohorts=${cohorts} />`;
 }
 
 function RetentionFields({ form, setField }) {
@@ -276,6 +303,10 @@ export function InsightsPage({ user, args }) {
   const [name, setName] = useState('');
   const [insight, setInsight] = useState(null);
   const [saved, setSaved] = useState([]);
+  // The project's cohorts, for cohort filters (none listed: the filters offer no cohort),
+  // asked once the form has a filter row, so that opening the builder costs no request more.
+  const [cohorts, setCohorts] = useState([]);
+  const [cohortsAsked, setCohortsAsked] = useState(false);
   const [error, setError] = useState(null);
   const [note, setNote] = useState('');
   const area = useRef(null);
@@ -284,6 +315,12 @@ export function InsightsPage({ user, args }) {
   const setField = (field, value) => setForms((old) => ({ ...old, [kind]: { ...old[kind], [field]: value } }));
   const loadSaved = () => api(`${project('insights')}?limit=50`).then((r) => setSaved(r.results), setError);
   useEffect(() => { loadSaved(); }, []);
+  const filtering = (form.filters?.length ?? 0) > 0 || (form.series ?? []).some((x) => x.filters.length > 0);
+  useEffect(() => {
+    if (!filtering || cohortsAsked) return;
+    setCohortsAsked(true);
+    api(`${project('cohorts')}?limit=200`).then((r) => setCohorts((r.results ?? []).filter((c) => !c.deleted)), () => setCohorts([]));
+  }, [filtering]);
 
   // A saved insight: its form, its name and its result (calculated when stale).
   useEffect(() => {
@@ -346,8 +383,8 @@ export function InsightsPage({ user, args }) {
         <label class="kind"><input type="radio" name="kind" value=${k} checked=${kind === k} onChange=${() => pick(k)} /> ${label}</label>`)}
     </fieldset>
     <form class="filters" onSubmit=${run} aria-label=${KINDS.find(([k]) => k === kind)[1]} key=${`${kind}-${args[0] ?? ''}`}>
-      ${kind === 'trend' && html`<${TrendFields} form=${form} setField=${setField} />`}
-      ${kind === 'funnel' && html`<${FunnelFields} form=${form} setField=${setField} />`}
+      ${kind === 'trend' && html`<${TrendFields} form=${form} setField=${setField} cohorts=${cohorts} />`}
+      ${kind === 'funnel' && html`<${FunnelFields} form=${form} setField=${setField} cohorts=${cohorts} />`}
       ${kind === 'retention' && html`<${RetentionFields} form=${form} setField=${setField} />`}
       ${kind === 'hogql' && html`<${HogQLFields} form=${form} setField=${setField} error=${error} area=${area} />`}
       <${Field} id="i-name" label="Name"><input id="i-name" value=${name} onInput=${(e) => setName(e.currentTarget.value)} placeholder="optional" /><//>

@@ -89,15 +89,44 @@ export interface AppFiles {
   // Bare names the app imports → their URLs (the page's import map).
   imports: Record<string, string>;
   // The modules every load needs, named up front so the browser fetches them at once rather
-  // than import by import: all but ECharts and the chart drawing, imported when a chart is
-  // first drawn (web/chart.js).
+  // than import by import: the entry's static import graph (./page.ts). ECharts and the chart
+  // drawing are imported dynamically when a chart is first drawn (web/chart.js), so they are
+  // not in it.
   preload: string[];
   // The app's entry module and style sheet.
   entry: string;
   style: string;
 }
 
-const LAZY = new Set(['web/draw.js']);
+// A module's static imports: `import … from '…'`, `export … from '…'` and `import '…'`, as
+// written in the app's own files (one a statement; not `import(…)`, which loads when asked).
+const OWN_IMPORT = /^(?:(?:import|export)\s[^;]*?\sfrom\s*|import\s*)(['"])([^'"]+)\1/gm;
+// A library's file is minified (`import{…}from"preact"`): only the bare names of the import
+// map are looked for there, which are all a library file may import in the browser anyway.
+const VENDOR_IMPORT = /\bfrom\s*(['"])([^'"./][^'"]*)\1/g;
+
+// The URLs a load of `entry` fetches before it runs: its static imports, theirs, and so on,
+// bare names through the import map and relative ones against the importing URL. A name the
+// map lacks, or a URL not served, stops the start (the browser could not load it either).
+function staticGraph(files: Map<string, StaticFile>, imports: Record<string, string>, entry: string): string[] {
+  const seen = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const url = pending.pop()!;
+    if (seen.has(url)) continue;
+    const file = files.get(url);
+    if (!file) throw new Error(`${url} is imported by the app but not served`);
+    seen.add(url);
+    const vendor = url.startsWith('/app/vendor/');
+    for (const m of file.body.toString('utf8').matchAll(vendor ? VENDOR_IMPORT : OWN_IMPORT)) {
+      const name = m[2];
+      if (name.startsWith('.')) pending.push(new URL(name, `http://app${url}`).pathname);
+      else if (imports[name] !== undefined) pending.push(imports[name]);
+      else if (!vendor) throw new Error(`${url} imports ${name}, which the import map does not name`);
+    }
+  }
+  return [...seen];
+}
 
 export function appFiles(): AppFiles {
   const files = new Map<string, StaticFile>();
@@ -119,7 +148,8 @@ export function appFiles(): AppFiles {
     'hedgerow/chart': at(chart),
     'hedgerow/layout': at(layout),
   };
-  const lazy = new Set([imports.echarts, ...[...LAZY].map(at)]);
-  const preload = [...files.keys()].filter((url) => /\.m?js$/.test(url) && !lazy.has(url));
-  return { files, imports, preload, entry: at('web/main.js'), style: at('web/app.css') };
+  const entry = at('web/main.js');
+  // In the table's order (the page named them so before the graph was computed).
+  const graph = new Set(staticGraph(files, imports, entry));
+  return { files, imports, preload: [...files.keys()].filter((url) => graph.has(url)), entry, style: at('web/app.css') };
 }

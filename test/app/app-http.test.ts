@@ -77,7 +77,13 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   for (const name of ['hedgerow/chart', 'hedgerow/layout']) assert.ok(map.imports[name].startsWith(`${base}dist/`), name);
   // The modules every load needs are named up front; ECharts and the drawing wait for a chart.
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-  for (const url of [entry, `${base}web/chart.js`, map.imports.preact, map.imports['hedgerow/chart']]) assert.ok(preloaded.includes(url), url);
+  // The entry's static import graph: web/'s pages and parts, the libraries (hooks through the
+  // map) and the compiled chart builder and grid with their relative imports.
+  for (const url of [
+    entry, `${base}web/chart.js`, `${base}web/insight-filters.js`, `${base}web/tile-layout.js`, map.imports.preact, map.imports['preact/hooks'], map.imports.htm,
+    map.imports['hedgerow/chart'], map.imports['hedgerow/layout'], `${base}dist/src/exports/chart/funnels.js`,
+  ]) assert.ok(preloaded.includes(url), url);
+  assert.is(new Set(preloaded).size, preloaded.length);
   assert.not.ok(preloaded.includes(map.imports.echarts));
   assert.not.ok(preloaded.includes(`${base}web/draw.js`));
   assert.is((await fetch(`${t.url}${base}web/draw.js`)).status, 200);

@@ -4,7 +4,8 @@
 // switches it off and charts its evaluations, visits persons and status, draws and saves a
 // trend, builds and saves a funnel and opens it again, runs HogQL (its table, its error's
 // place), builds a filtered, broken-down property-sum trend over custom dates and reopens
-// it as built (and a funnel broken down), lays out a dashboard of two charts and exports
+// it as built (and a funnel broken down), builds a trend of two series with a cohort filter
+// and a funnel on a cohort and reopens both as built, lays out a dashboard of two charts and exports
 // it, moves and resizes a tile by button and keyboard and reopens the saved layout, removes
 // a tile and renames the dashboard, makes a webhook from its template and reads its logs
 // before switching it off, edits it (inputs filled in, filters, enabled) and test-invokes
@@ -347,6 +348,85 @@ s('a trend of a property sum, filtered, broken down, over custom dates: saved an
   await p.getByRole('table', { name: 'Steps: pro' }).waitFor();
   assert.is(await p.getByRole('table', { name: 'Steps: pro' }).getByRole('row').nth(1).locator('td').nth(1).innerText(), '2');
   await accessible(p, 'funnel with a breakdown');
+});
+
+s('a trend of two series, one filtered on a cohort, and a funnel filtered on a cohort: saved and reopened as built', async () => {
+  const p = await opened();
+  // Three people (two gold): each visits; c1 buys twice, c3 once.
+  // Visits a minute before the buys, so each funnel's steps come in order.
+  const ev = (event: string, who: string, tier?: string) => ({
+    event, distinct_id: who, timestamp: new Date(Date.now() - (event === 'visit' ? 120_000 : 60_000)).toISOString(), properties: tier ? { $set: { tier } } : {},
+  });
+  await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch: [
+    ev('visit', 'c1', 'gold'), ev('visit', 'c2', 'gold'), ev('visit', 'c3', 'silver'), ev('buy', 'c1'), ev('buy', 'c1'), ev('buy', 'c3'),
+  ] });
+  await t.applied();
+  const auth = { Authorization: `Bearer ${t.personalKey}` };
+  const made = await request(`${t.url}/api/projects/${t.projectId}/cohorts/`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({
+    name: 'Gold members', filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'tier', type: 'person', operator: 'exact', value: ['gold'] }] }] } },
+  }) });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  const cohort = made.body.id as number;
+  // A fresh builder (the page is mounted anew, so no earlier form carries over).
+  await p.getByRole('link', { name: 'Status' }).click();
+  await p.getByText('This node is ready.').waitFor();
+  await p.getByRole('link', { name: 'Insights' }).click();
+  await p.getByRole('radio', { name: 'Trend' }).check();
+  const first = p.getByRole('group', { name: 'Series 1', exact: true });
+  await first.getByLabel('Event', { exact: true }).fill('visit');
+  await first.getByRole('button', { name: 'Add series 1 filter' }).click();
+  await p.getByLabel('Series 1 filter 1 on').selectOption('cohort');
+  await p.getByLabel('Series 1 filter 1 cohort').selectOption({ label: 'Gold members' });
+  await p.getByRole('button', { name: 'Add series', exact: true }).click();
+  const second = p.getByRole('group', { name: 'Series 2', exact: true });
+  await second.getByLabel('Event', { exact: true }).fill('buy');
+  await accessible(p, 'trend of two series with a cohort filter');
+  await p.getByRole('button', { name: 'Show trend' }).click();
+  const results = p.getByRole('table', { name: 'Results' });
+  await results.waitFor();
+  // A row per series: visits by the gold cohort only (c1, c2), every buy (3).
+  const totals = Object.fromEntries((await results.locator('tbody tr').allInnerTexts()).map((r) => { const c = r.split('\t'); return [c[0], c.at(-1)]; }));
+  assert.equal(totals, { visit: '2', buy: '3' });
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const saved = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: auth });
+  const trend = saved.body.results.find((i: { name: string }) => i.name === 'visit count & buy count');
+  assert.ok(trend, JSON.stringify(saved.body.results.map((i: { name: string }) => i.name)));
+  assert.equal(trend.query.source.series.map((x: { event: string; math: string; properties?: unknown }) => [x.event, x.math, x.properties]), [
+    ['visit', 'total', [{ key: 'id', type: 'cohort', operator: 'in', value: cohort }]], ['buy', 'total', undefined],
+  ]);
+  // Reopened: both series as built.
+  await p.getByRole('link', { name: 'visit count & buy count' }).click();
+  await p.getByRole('table', { name: 'Results' }).waitFor();
+  assert.equal([
+    await first.getByLabel('Event', { exact: true }).inputValue(), await p.getByLabel('Series 1 filter 1 on').inputValue(),
+    await p.getByLabel('Series 1 filter 1 cohort').inputValue(), await second.getByLabel('Event', { exact: true }).inputValue(),
+  ], ['visit', 'cohort', String(cohort), 'buy']);
+  // The second series removed: one again.
+  await p.getByRole('button', { name: 'Remove series 2' }).click();
+  assert.is(await p.getByRole('group', { name: 'Series 2', exact: true }).count(), 0);
+
+  // A funnel of the gold cohort: both visited, c1 bought.
+  await p.getByRole('link', { name: '← New insight' }).click();
+  await p.getByRole('radio', { name: 'Funnel' }).check();
+  await p.getByLabel('Step 1 event').fill('visit');
+  await p.getByLabel('Step 2 event').fill('buy');
+  await p.getByRole('button', { name: 'Add filter', exact: true }).click();
+  await p.getByLabel('Filter 1 on', { exact: true }).selectOption('cohort');
+  await p.getByLabel('Filter 1 cohort', { exact: true }).selectOption({ label: 'Gold members' });
+  await accessible(p, 'funnel with a cohort filter');
+  await p.getByRole('button', { name: 'Show funnel' }).click();
+  const steps = p.getByRole('table', { name: 'Steps' });
+  await steps.waitFor();
+  assert.equal(await steps.locator('tbody tr td:nth-child(3)').allInnerTexts(), ['2', '1']);
+  await p.getByRole('button', { name: 'Save insight' }).click();
+  await p.getByRole('status').filter({ hasText: 'Saved as insight' }).waitFor();
+  const funnels = await request(`${t.url}/api/projects/${t.projectId}/insights`, { headers: auth });
+  const funnel = funnels.body.results.find((i: { name: string }) => i.name === 'Funnel: visit → buy');
+  assert.equal(funnel?.query.source.properties, [{ key: 'id', type: 'cohort', operator: 'in', value: cohort }]);
+  await p.getByRole('link', { name: 'Funnel: visit → buy' }).click();
+  await p.getByRole('table', { name: 'Steps' }).waitFor();
+  assert.equal([await p.getByLabel('Filter 1 on', { exact: true }).inputValue(), await p.getByLabel('Filter 1 cohort', { exact: true }).inputValue()], ['cohort', String(cohort)]);
 });
 
 s('a dashboard of two saved insights draws both charts, refreshes and exports a PNG', async () => {

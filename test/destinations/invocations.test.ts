@@ -44,6 +44,26 @@ runs('a webhook with fetch mocked: the mocked call logged, success', async () =>
   assert.ok(res.body.logs.every((l: { timestamp: string }) => Date.parse(l.timestamp) > 0));
 });
 
+runs('no person: a person given as null (or a ClickHouse event without person_id) reads as null; a missing person key fails the input', async () => {
+  // The HTTP Webhook template's own inputs (body {event, person}), as a function made from it has them.
+  const configuration = { template_id: 'template-webhook', inputs: { url: { value: 'https://example.com/hook' }, body: { value: { event: '{event.event}', person: '{person}', id: '{person.id}' } } } };
+  const body = (res: { body: { logs: { message: string }[] } }) => JSON.parse(res.body.logs[1].message.replace(/^fetch\('[^']*', /, '').replace(/\)$/, '')).body;
+  const nulled = await ctx.invoke({ configuration, globals: { event: EVENT, person: null } });
+  assert.is(nulled.body.status, 'success', JSON.stringify(nulled.body));
+  assert.equal(body(nulled), { event: 'signed up', person: null, id: null });
+  const row = { uuid: EVENT.uuid, event: 'signed up', distinct_id: 'ann', properties: '{"plan":"pro"}', timestamp: EVENT.timestamp, person_id: null };
+  const fromRow = await ctx.invoke({ configuration, clickhouse_event: row });
+  assert.is(fromRow.body.status, 'success', JSON.stringify(fromRow.body));
+  assert.equal(body(fromRow), { event: 'signed up', person: null, id: null });
+  // PostHog passes the globals it is given through: with no `person` at all, `{person}` is a missing global.
+  const missing = await ctx.invoke({ configuration, globals: { event: EVENT } });
+  assert.is(missing.body.status, 'error');
+  assert.equal(missing.body.errors, [`Error building inputs for event ${EVENT.uuid}: Could not execute bytecode for input field: body`]);
+  // With a person, its id is read.
+  const withPerson = await ctx.invoke({ configuration, globals: { event: EVENT, person: { id: 'p-1', properties: {} } } });
+  assert.equal(body(withPerson).id, 'p-1');
+});
+
 runs('a webhook with debug on prints its request before the fetch and the answer after it', async () => {
   const res = await ctx.invoke({
     configuration: {

@@ -67,6 +67,7 @@ function globalsFromClickhouse(row: Record<string, unknown>): Record<string, unk
       uuid: row.uuid, event: row.event, distinct_id: row.distinct_id, properties: parse(row.properties),
       timestamp: row.timestamp, elements_chain: row.elements_chain ?? '',
     },
+    // Named even when undefined: PostHog's conversion always writes the key (see EventContext.personKeyed).
     person: row.person_id ? { id: row.person_id, properties: parse(row.person_properties) } : undefined,
   };
 }
@@ -89,6 +90,7 @@ function eventContext(globals: Record<string, unknown>, project: InvokeTask['pro
       elements_chain: String(event.elements_chain ?? ''),
     },
     person: person ? { id: String(person.id ?? person.uuid ?? ''), properties: isDict(person.properties) ? person.properties : {} } : null,
+    personKeyed: person === null && 'person' in globals && (globals.person === null || globals.person === undefined),
     groups,
   };
 }

@@ -16,6 +16,11 @@ export interface EventContext {
     elements_chain: string;
   };
   person: { id: string; properties: Record<string, unknown> } | null;
+  // Without a person: whether the invocation globals still name `person` (as null). PostHog's
+  // test runs pass the globals they are given through, so a `person` key given as null (or a
+  // ClickHouse event without person_id, converted with the key) reads as null in templates,
+  // where a missing key is a missing global (an input reading it fails). Events never set it.
+  personKeyed?: boolean;
   // Group type → its index, key and properties (only the event's groups).
   groups: Record<string, { index: number; key: string; properties: Record<string, unknown> }>;
 }
@@ -80,6 +85,8 @@ export function invocationGlobals(ctx: EventContext): Record<string, unknown> {
       id: person.id, properties: person.properties, name: personName(ctx),
       url: `${project.url}/person/${encodeURIComponent(event.distinct_id)}`,
     };
+  } else if (ctx.personKeyed) {
+    globals.person = null;
   }
   return globals;
 }
