@@ -19,7 +19,10 @@ export interface Running {
 
 interface Entry { name: string; started: Started<unknown> }
 
-export async function startModules<C>(modules: readonly Module<C, unknown>[], ctx: C): Promise<Running> {
+// Told of each module's close and how long it took: a stop that is slow says where.
+export type OnClosed = (name: string, ms: number) => void;
+
+export async function startModules<C>(modules: readonly Module<C, unknown>[], ctx: C, onClosed?: OnClosed): Promise<Running> {
   const names = new Set<string>();
   for (const m of modules) {
     if (names.has(m.name)) throw new Error(`two modules are named ${m.name}`);
@@ -38,7 +41,7 @@ export async function startModules<C>(modules: readonly Module<C, unknown>[], ct
       provided.set(m as Module<never, unknown>, started.provides);
     } catch (err) {
       // The start's own error is the one to report; a close failing while unwinding is not.
-      await closeEntries(entries).catch(() => undefined);
+      await closeEntries(entries, onClosed).catch(() => undefined);
       throw err;
     }
   }
@@ -58,18 +61,20 @@ export async function startModules<C>(modules: readonly Module<C, unknown>[], ct
       const ok = Object.values(checks).every(Boolean);
       return Object.keys(reasons).length > 0 ? { ok, checks, reasons } : { ok, checks };
     },
-    close: () => (closing ??= closeEntries(entries)),
+    close: () => (closing ??= closeEntries(entries, onClosed)),
   };
 }
 
-async function closeEntries(entries: readonly Entry[]): Promise<void> {
+async function closeEntries(entries: readonly Entry[], onClosed?: OnClosed): Promise<void> {
   let first: unknown = null;
   for (const { name, started } of [...entries].reverse()) {
+    const t0 = performance.now();
     try {
       await started.close?.();
     } catch (err) {
       first ??= new Error(`closing ${name}: ${(err as Error).message}`);
     }
+    onClosed?.(name, Math.round(performance.now() - t0));
   }
   if (first) throw first;
 }

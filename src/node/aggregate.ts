@@ -76,13 +76,15 @@ export async function startAggregator(
       }).catch(async (err: unknown) => { await runner.close(); throw err; });
       return {
         async close() {
+          // The threads finish their steps while the announcement is withdrawn.
+          runner.stopAll();
           await announcement.close();
           await runner.close();
         },
       };
     },
   });
-  const started = await startModules<null>([cluster, state, running], null);
+  const started = await startModules<null>([cluster, state, running], null, (name, ms) => log.debug('closed', { part: name, ms }));
   log.info('aggregating', { replica, data_dir: config.dataDir, pid: process.pid });
   return { replica, close: () => started.close() };
 }

@@ -21,6 +21,11 @@ export interface ConsumerRunner extends Consumers {
   // The claims this node holds now, by consumer name.
   held(): string[];
   positions(): { name: string; position: number }[];
+  // Tells every consumer thread to stop, without waiting: the node's stop begins with
+  // this, so the threads finish their steps side by side rather than one after another as
+  // the modules close (a claimed consumer's module still gives up its claim after its
+  // thread has stopped). Starts no consumer afterwards.
+  stopAll(): void;
   // Gives up the claims (stopping their consumers) and stops every thread.
   close(): Promise<void>;
 }
@@ -98,6 +103,10 @@ export function consumerRunner(opts: RunnerOptions): ConsumerRunner {
     running: () => [...running.values()].every((c) => c.running()),
     held: () => [...claims].filter(([, c]) => c.held()).map(([name]) => name),
     positions: () => positionsOf(store, logId, opts.registered),
+    stopAll() {
+      closed = true;
+      for (const c of running.values()) void c.stop().catch(() => undefined);
+    },
     async close() {
       closed = true;
       await Promise.all([...claims.values()].map((c) => c.close()));

@@ -141,7 +141,7 @@ export async function openCore(opts: CoreOptions): Promise<Core> {
       return { provides: pool, close: () => pool.close() };
     },
   });
-  const running = await startModules<null>([cluster, state, eventLog, metrics, consumers, scans], null);
+  const running = await startModules<null>([cluster, state, eventLog, metrics, consumers, scans], null, (name, ms) => log.debug('closed', { part: name, ms }));
   const { use } = running;
   return {
     cluster: use(cluster), ...use(state), eventLog: use(eventLog), consumers: use(consumers), metrics: use(metrics), scans: use(scans),

@@ -52,8 +52,11 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
   const core = await openCore({ config, log, specs, consumers: [...declared, ...(opts.moreConsumers ?? [])] });
   // Until every module has started, the node is not ready.
   let running: Running | null = null;
+  // Set the moment a stop begins: a balancer sends no more work to a node that is leaving.
+  let stopping = false;
   const readiness = (): Readiness => {
     if (!running) return { ok: false, checks: { started: false } };
+    if (stopping) return { ok: false, checks: { stopping: false }, reasons: { stopping: 'the node is stopping' } };
     const own = core.readiness();
     const modules = running.readiness();
     const checks = { ...own.checks, ...modules.checks };
@@ -66,7 +69,7 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
     recorded: (projectId, uuid) => uuidRecorded(core.store, projectId, uuid), scans: core.scans, consumers: core.consumers, metrics: core.metrics, readiness,
   };
   try {
-    running = await startModules(modules, ctx);
+    running = await startModules(modules, ctx, (name, ms) => log.debug('closed', { module: name, ms }));
   } catch (err) {
     await core.close();
     throw err;
@@ -84,6 +87,8 @@ export async function startServer(config: Readonly<Config>, modules: readonly No
   let announcement: { close(): Promise<void> } | null = null;
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
+    stopping = true;
+    core.consumers.stopAll();
     await announcement?.close();
     server.close();
     appServer?.close();

@@ -56,6 +56,8 @@ s('a thread stopped while it applies a batch finishes the batch and commits its 
     const supervised = superviseConsumer(thread(registered(heldBatch, { dir })), createLogger('silent'));
     await eventually(async () => existsSync(join(dir, 'applying')));
     const stopped = supervised.stop();
+    // The node's stop and a claim given up both ask: one stop, both wait for it.
+    assert.is(supervised.stop(), stopped);
     writeFileSync(join(dir, 'release'), '');
     await stopped;
     assert.equal(readFileSync(join(dir, 'applied'), 'utf8').split('\n').filter(Boolean), events.map((e) => e.uuid));

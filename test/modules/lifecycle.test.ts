@@ -39,6 +39,15 @@ s('modules start in the order listed and close in reverse, once', async () => {
   assert.equal(ctx.journal, ['start a', 'start b', 'start c', 'close c', 'close b', 'close a']);
 });
 
+s('each close is reported with its module and duration, a failing one too, in the order closed', async () => {
+  const ctx: Ctx = { journal: [] };
+  const closed: [string, number][] = [];
+  const running = await startModules([recorded('a'), recorded('b', { failClose: true }), recorded('c')], ctx, (name, ms) => closed.push([name, ms]));
+  await running.close().catch(() => undefined);
+  assert.equal(closed.map(([name]) => name), ['c', 'b', 'a']);
+  for (const [, ms] of closed) assert.ok(Number.isInteger(ms) && ms >= 0);
+});
+
 s('a module reads what a module started before it provides', async () => {
   const a = recorded('a');
   let seen = '';

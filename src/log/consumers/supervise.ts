@@ -64,24 +64,31 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
     });
   }
 
+  async function stopThread(): Promise<void> {
+    stopping = true;
+    const w = worker;
+    if (!w) return;
+    const t0 = performance.now();
+    w.once('exit', () => log.debug('consumer stopped', { consumer: name, ms: Math.round(performance.now() - t0) }));
+    // Still loading modules: it holds nothing yet, so it is not waited for.
+    if (leaveLoading(phase, TERMINATING)) {
+      await w.terminate();
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => { void w.terminate(); }, STOP_GRACE_MS);
+      w.once('exit', () => { clearTimeout(timer); resolve(); });
+      w.postMessage('stop');
+    });
+  }
+
   start();
+  // One stop, however many ask for it (the node's stop begins every thread's at once; a
+  // claim given up later waits for the same).
+  let stopped: Promise<void> | null = null;
   return {
     name,
     running: () => running && restarts < CRASH_LOOP_RESTARTS,
-    async stop(): Promise<void> {
-      stopping = true;
-      const w = worker;
-      if (!w) return;
-      // Still loading modules: it holds nothing yet, so it is not waited for.
-      if (leaveLoading(phase, TERMINATING)) {
-        await w.terminate();
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => { void w.terminate(); }, STOP_GRACE_MS);
-        w.once('exit', () => { clearTimeout(timer); resolve(); });
-        w.postMessage('stop');
-      });
-    },
+    stop: () => (stopped ??= stopThread()),
   };
 }
