@@ -293,6 +293,32 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
   assert.equal((await trends(other.id, { ...june, series: [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: "countIf(group_0.key = 'acme' and group_0.created_at < timestamp)" }] }))[0].data, [2, 0]);
   const isolated = await trends(t.projectId, { dateRange: { date_from: '2024-07-01', date_to: '2024-07-01' }, series: [{ kind: 'EventsNode', event: 'grouped' }], breakdownFilter: { breakdown_type: 'hogql', breakdown: "coalesce(group_0.properties.name, 'none')" } });
   assert.equal(isolated.map((i) => [i.breakdown_value, i.count]), [['none', 1]]);
+
+  // The hogql text of insights over groups (group property filters and breakdowns, maths and
+  // aggregation counting groups), run as a HogQLQuery in the same project, gives their numbers.
+  const insight = async (q: Record<string, unknown>) => {
+    const r = await api('POST', `/api/environments/${other.id}/query/`, t.personalKey, { query: q, refresh: 'force_blocking' });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    assert.type(r.body.hogql, 'string', JSON.stringify(q));
+    return r.body as { hogql: string; results: { breakdown_value?: string; data: number[]; days: string[]; count: number }[] };
+  };
+  const trendsAgree = async (extra: Record<string, unknown>, expected: [string | undefined, number[]][]) => {
+    const body = await insight({ kind: 'TrendsQuery', interval: 'day', ...june, series: [{ kind: 'EventsNode', event: '$pageview' }], ...extra });
+    assert.equal(body.results.map((i) => [i.breakdown_value, i.data]), expected, body.hogql);
+    const fromText = new Map((await query(body.hogql)).map((row) => [[String(row[1]).slice(0, 10), ...row.slice(2)].join('|'), Number(row[0])]));
+    for (const item of body.results) {
+      item.days.forEach((day, i) => assert.is(fromText.get([day, ...(item.breakdown_value === undefined ? [] : [item.breakdown_value])].join('|')) ?? 0, item.data[i], `${day} ${body.hogql}`));
+    }
+    assert.is([...fromText.values()].filter((v) => v !== 0).length, body.results.reduce((n, i) => n + i.data.filter((v) => v !== 0).length, 0), body.hogql);
+  };
+  await trendsAgree({ properties: [{ type: 'group', group_type_index: 1, key: 'name', value: 'CORE', operator: 'exact' }] }, [[undefined, [1, 0]]]);
+  await trendsAgree({ breakdownFilter: { breakdown_type: 'group', breakdown: 'name', breakdown_group_type_index: 1 } }, [['Core', [1, 0]], ['$$_posthog_breakdown_null_$$', [1, 0]]]);
+  await trendsAgree({ series: [{ kind: 'EventsNode', event: null, math: 'unique_group', math_group_type_index: 0 }] }, [[undefined, [1, 0]]]);
+  await trendsAgree({ aggregation_group_type_index: 1, series: [{ kind: 'EventsNode', event: null, math: 'dau' }] }, [[undefined, [1, 0]]]);
+  // A funnel of companies: acme's two pageviews (two persons) are one company's two steps.
+  const companies = await insight({ kind: 'FunnelsQuery', ...june, aggregation_group_type_index: 0, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: '$pageview' }] });
+  assert.equal(companies.results.map((s) => s.count), [1, 1]);
+  assert.equal(await query(companies.hogql), [[1, 1]], companies.hogql);
 });
 
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {

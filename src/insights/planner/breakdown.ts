@@ -26,6 +26,8 @@ export interface BreakdownPart {
   persons: boolean;
   /** PostHog's normalize_url: trailing "/", "?" and "#" trimmed ("" becomes "/"). */
   normalizeUrl: boolean;
+  /** A group breakdown's group type index. */
+  groupIndex?: number;
 }
 
 export interface Breakdown extends BreakdownPart {
@@ -55,7 +57,7 @@ function part(ctx: HogQLRowContext, key: string, source: BreakdownPart['source']
   if (source === 'session') return { key, source: 'hogql', normalizeUrl, ...hogqlBreakdown(ctx, `session.${key}`, attr) };
   if (source === 'group') {
     if (groupIndex === null || groupIndex === undefined) throw new QueryError('A group breakdown needs its group type index', attr.replace(/(breakdown|property)$/, (m) => (m === 'property' ? 'group_type_index' : 'breakdown_group_type_index')));
-    return { key, source, normalizeUrl, text: groupPropertyText(groupIndex, key), persons: false };
+    return { key, source, normalizeUrl, text: groupPropertyText(groupIndex, key), persons: false, groupIndex };
   }
   return { key, source, normalizeUrl, text: propertyText(source, key), persons: source === 'person' };
 }

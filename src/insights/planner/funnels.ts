@@ -315,12 +315,11 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
 
   return {
     statements: [statement],
-    // Funnels of persons are written out (step counts, per breakdown value); of groups, and
-    // with exclusions, not yet.
-    hogql: query.aggregation_group_type_index != null || (query.funnelsFilter?.exclusions?.length ?? 0) > 0 ? undefined : writtenOrNone(() => funnelSelect({
+    // Funnels are written out (step counts, per breakdown value); with exclusions not yet.
+    hogql: (query.funnelsFilter?.exclusions?.length ?? 0) > 0 ? undefined : writtenOrNone(() => funnelSelect({
       steps: query.series.map((node) => ({ event: seriesEvent(node), properties: [node.properties, node.fixedProperties] })),
       properties: query.properties, fromUs: range.fromUs, toUs: range.toUs, windowSeconds: windowUs / 1_000_000, valueSets: ctx.valueSets,
-      order, breakdown: breakdown ? { breakdown, attribution, step: attributionStep } : null,
+      order, breakdown: breakdown ? { breakdown, attribution, step: attributionStep } : null, actorGroup: query.aggregation_group_type_index ?? null,
     })),
     shape([rows]) {
       const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>

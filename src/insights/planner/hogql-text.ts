@@ -9,10 +9,10 @@ import { COHORT_FILTER_TYPES, compileSafeRegex, isBooleanish, isTruthy, numberRe
 import type { SeriesNode } from '../schemas.js';
 import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.js';
 import type { Interval } from './dates.js';
-import { cohortIdOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
+import { cohortIdOf, groupTypeIndexOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What this text does not say yet: a group property filter, a group or cohort breakdown.
-// An insight that has one answers no hogql text rather than a wrong one.
+// What this text does not say yet (a cohort breakdown in a funnel): an insight that has
+// one answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
 /** The text `write` makes, or undefined when the insight has something HogQL cannot say here. */
@@ -40,8 +40,10 @@ export function literal(value: string): string {
 
 const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
 
-function propertyField(source: 'event' | 'person', key: string): string {
-  return `${source === 'person' ? 'person.' : ''}properties[${literal(key)}]`;
+// A group's property: the event's group of that type (PostHog's group_N join on $group_N).
+function propertyField(source: 'event' | 'person' | number, key: string): string {
+  const owner = typeof source === 'number' ? `group_${source}.` : source === 'person' ? 'person.' : '';
+  return `${owner}properties[${literal(key)}]`;
 }
 
 function exactTest(x: string, value: unknown): string {
@@ -61,8 +63,7 @@ function filterText(f: PropertyFilter, valueSets: ValueSets): string {
     const member = `coalesce(person_id IN COHORT ${cohortIdOf(f, 'properties')}, false)`;
     return f.operator === 'not_in' || (f as { negation?: unknown }).negation === true ? `(NOT ${member})` : member;
   }
-  if (f.type === 'group') throw new Unwritable();
-  const x = propertyField(f.type === 'person' ? 'person' : 'event', f.key);
+  const x = propertyField(f.type === 'group' ? groupTypeIndexOf(f, 'properties') : f.type === 'person' ? 'person' : 'event', f.key);
   const operator = f.operator ?? 'exact';
   if (operator === 'is_set') return `${x} IS NOT NULL`;
   if (operator === 'is_not_set') return `${x} IS NULL`;
@@ -125,7 +126,8 @@ const hasFilters = (p: unknown) => p !== null && p !== undefined && leaves(p as 
 
 // A part's value as it is (NULL when absent).
 function partValue(p: BreakdownPart): string {
-  if (p.source === 'group' || p.source === 'cohort') throw new Unwritable();
+  if (p.source === 'cohort') throw new Unwritable();
+  if (p.source === 'group') return propertyField(p.groupIndex!, p.key);
   return p.source === 'hogql' ? `toString(${p.key})` : propertyField(p.source, p.key);
 }
 
@@ -287,11 +289,13 @@ const ATTRIBUTED: Record<Exclude<FunnelBreakdownText['attribution'], 'all_events
  * (`step_1`, …); with a breakdown a row per value (`breakdown_value` first): the person's
  * value by attribution (first_touch, last_touch, step: from the funnel's events that have
  * one), or with all_events each (person, value) its own funnel over that value's events.
- * Group and cohort breakdowns are not written (the field is absent).
+ * With `actorGroup` the actors are groups of that type (the event's $group_N; events
+ * without one left out) where they are persons. Cohort breakdowns are not written (the
+ * field is absent).
  */
 export function funnelSelect(s: {
   steps: { event: SeriesEvent; properties: unknown[] }[]; properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
-  order: 'ordered' | 'strict' | 'unordered'; breakdown: FunnelBreakdownText | null;
+  order: 'ordered' | 'strict' | 'unordered'; breakdown: FunnelBreakdownText | null; actorGroup: number | null;
 }): string {
   const n = s.steps.length;
   const conditions = s.steps.map((step) => {
@@ -300,6 +304,8 @@ export function funnelSelect(s: {
   });
   const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
   if (hasFilters(s.properties)) where.push(propertiesText(s.properties as Properties, s.valueSets));
+  const actor = s.actorGroup === null ? 'person_id' : `$group_${s.actorGroup}`;
+  if (s.actorGroup !== null) where.push(`${actor} != ''`);
   if (s.order !== 'strict') where.push(`(${conditions.map((c) => `(${c})`).join(' OR ')})`);
   const flags = conditions.map((c, k) => `coalesce(${c}, false) AS s${k}`).join(', ');
   const flagNames = conditions.map((_, k) => `s${k}`);
@@ -307,15 +313,15 @@ export function funnelSelect(s: {
   const ctes: string[] = [];
   const b = s.breakdown;
   if (b === null) {
-    ctes.push(`step_events AS (SELECT person_id AS pid, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
+    ctes.push(`step_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
   } else {
     const value = partValue(b.breakdown);
     const orNull = (x: string) => `coalesce(${x}, ${literal(BREAKDOWN_NULL)})`;
     if (b.attribution === 'all_events') {
-      ctes.push(`step_events AS (SELECT concat(toString(person_id), '|', ${orNull(value)}) AS pid, ${orNull(value)} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
+      ctes.push(`step_events AS (SELECT concat(toString(${actor}), '|', ${orNull(value)}) AS pid, ${orNull(value)} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
     } else {
       ctes.push(
-        `funnel_events AS (SELECT person_id AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
+        `funnel_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
         `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events GROUP BY pid)`,
         `step_events AS (SELECT e.pid AS pid, ${orNull('v.value')} AS bv, e.ts AS ts, ${flagNames.map((f) => `e.${f} AS ${f}`).join(', ')} FROM funnel_events e JOIN person_value v ON v.pid = e.pid)`,
       );

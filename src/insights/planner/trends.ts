@@ -203,13 +203,17 @@ function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext
   return sql`WITH base AS (${base}) SELECT ${join(select, ', ')} FROM ${from} GROUP BY ALL`;
 }
 
-/** A series' aggregate as HogQL; null for the active-user maths, which no one aggregate writes. */
-function aggregateText(node: SeriesNode, prop: { source: PropertySource; key: string } | null): string | null {
+// Distinct keys of a group type, an event without one ('' in $group_N) not counted.
+const groupKeys = (n: number) => `uniqIf($group_${n}, $group_${n} != '')`;
+
+/** A series' aggregate as HogQL (`actorGroup`: the query counts groups of that type where it counts persons); null for the active-user maths, which no one aggregate writes. */
+function aggregateText(node: SeriesNode, order: number, prop: { source: PropertySource; key: string } | null, actorGroup: number | null): string | null {
   const math = mathOf(node);
   const x = prop ? `toFloat(${prop.source === 'person' ? 'person.' : ''}properties[${literal(prop.key)}])` : '';
   switch (math) {
     case 'total': return 'count()';
-    case 'dau': return 'count(DISTINCT person_id)';
+    case 'dau': return actorGroup === null ? 'count(DISTINCT person_id)' : groupKeys(actorGroup);
+    case 'unique_group': return groupKeys(groupTypeIndex(node, order));
     case 'unique_session': return 'count(DISTINCT $session_id)';
     case 'sum': case 'avg': case 'min': case 'max': return `coalesce(${math}(${x}), 0)`;
     case 'hogql': return `coalesce(toFloat(${node.math_hogql ?? ''}), 0)`;
@@ -219,11 +223,10 @@ function aggregateText(node: SeriesNode, prop: { source: PropertySource; key: st
 
 /** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's. */
 function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
-  // Counting groups is not written out yet.
-  if (query.aggregation_group_type_index !== null && query.aggregation_group_type_index !== undefined) return undefined;
+  const actorGroup = query.aggregation_group_type_index ?? null;
   const selects: string[] = [];
   for (const run of runs) {
-    const aggregate = aggregateText(run.node, mathProperty(run.node, run.order));
+    const aggregate = aggregateText(run.node, run.order, mathProperty(run.node, run.order), actorGroup);
     if (aggregate === null) return undefined;
     selects.push(seriesSelect({
       aggregate, event: seriesEvent(run.node), properties: [run.node.properties, run.node.fixedProperties, query.properties],
