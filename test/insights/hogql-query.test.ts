@@ -357,6 +357,17 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   const typed = await trends([{ kind: 'EventsNode', event: '$pageview' }], { properties: [{ key: "o'k\\", value: "a\\'b\n", operator: 'is_not' }], breakdownFilter: { breakdown: '$browser' } });
   assert.equal(typed.results.map((i: { count: number }) => i.count), [2, 1]);
   await agrees(typed);
+  // Past the breakdown limit, values fold into PostHog's "other" in the text as in the insight (or leave it, hidden).
+  const folded = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown: '$browser', breakdown_limit: 1 } });
+  assert.equal(folded.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['Chrome', 2], ['$$_posthog_breakdown_other_$$', 1]]);
+  assert.match(folded.hogql, /'\$\$_posthog_breakdown_other_\$\$'/);
+  await agrees(folded);
+  const hidden = await trends([{ kind: 'EventsNode', event: '$pageview' }], { breakdownFilter: { breakdown: '$browser', breakdown_limit: 1, breakdown_hide_other_aggregation: true } });
+  assert.equal(hidden.results.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]), [['Chrome', 2]]);
+  await agrees(hidden);
+  const foldedPairs = await trends([{ kind: 'EventsNode', event: null }], { breakdownFilter: { breakdowns: [{ property: '$browser' }, { property: 'price' }], breakdown_limit: 2 } });
+  assert.ok(foldedPairs.results.some((i: { breakdown_value: string[] }) => i.breakdown_value[0] === '$$_posthog_breakdown_other_$$'));
+  await agrees(foldedPairs);
   await agrees(await trends([{ kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'price' }], { properties: [{ key: 'plan', value: ['pro', 'free'], operator: 'exact', type: 'person' }] }));
   // The series' own aggregate per day: prices are text in the events, read as numbers by toFloat.
   const math = await trends([

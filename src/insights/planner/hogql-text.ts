@@ -3,11 +3,11 @@
 // UNION ALL). Here the trends, stickiness, lifecycle, retention and funnel planners' statements as HogQL text, with hedgerow's semantics
 // (property filters match as the flag evaluator matches, case-insensitively; value-set
 // operators as the values they resolved to), so the text run as a HogQLQuery gives the
-// series' numbers per interval and breakdown value. Folding values past the breakdown limit
-// into "other" is left to the reader. Pure.
+// series' numbers per interval and breakdown value, values past a trends breakdown's limit
+// folded into "other" as the planner folds them. Pure.
 import { COHORT_FILTER_TYPES, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, stringRepresentation } from '../../matching/index.js';
 import type { SeriesNode } from '../schemas.js';
-import { BREAKDOWN_NULL, type Breakdown, type BreakdownPart } from './breakdown.js';
+import { BREAKDOWN_NULL, BREAKDOWN_OTHER, type Breakdown, type BreakdownPart } from './breakdown.js';
 import type { Interval } from './dates.js';
 import { cohortIdOf, groupTypeIndexOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
@@ -190,12 +190,23 @@ export function seriesSelect(s: SeriesText): string {
     columns.push(`${BUCKETS[s.interval](s.weekStart)} AS day_start`);
     keys.push('day_start');
   }
+  let where = eventsWhere(s);
   if (s.breakdown !== null) {
-    columns.push(`${breakdownText(s.breakdown)} AS breakdown_value`);
+    // Values past the limit folded into PostHog's "other" (kept: the top values by events,
+    // ties by value, as the planner keeps them), or left out when it is hidden.
+    const value = breakdownText(s.breakdown);
+    const top = `(SELECT breakdown_value FROM (SELECT ${value} AS breakdown_value FROM events WHERE ${where}) GROUP BY breakdown_value ORDER BY count() DESC, breakdown_value LIMIT ${s.breakdown.limit})`;
+    const other = s.breakdown.multiple ? `[${s.breakdown.parts.map(() => literal(BREAKDOWN_OTHER)).join(', ')}]` : literal(BREAKDOWN_OTHER);
+    if (s.breakdown.hideOther) {
+      columns.push(`${value} AS breakdown_value`);
+      where = `${where} AND ${value} IN ${top}`;
+    } else {
+      columns.push(`if(${value} IN ${top}, ${value}, ${other}) AS breakdown_value`);
+    }
     keys.push('breakdown_value');
   }
   const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
-  return `SELECT ${columns.join(', ')} FROM events WHERE ${eventsWhere(s)}${groupBy} LIMIT 50000`;
+  return `SELECT ${columns.join(', ')} FROM events WHERE ${where}${groupBy} LIMIT 50000`;
 }
 
 // Lifecycle's periods as values one period apart by arithmetic: days as local dates (a day
