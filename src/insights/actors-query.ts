@@ -8,7 +8,7 @@
 // around it. Fields PostHog has that hedgerow does not honour are refused naming them.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { lazyChecks } from './lazy-checks.js';
-import { QueryError } from './planner/errors.js';
+import { QueryError, within } from './planner/errors.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Properties = Nullable(Type.Union([Type.Array(Type.Any()), Type.Object({}, { additionalProperties: true })]));
@@ -143,13 +143,7 @@ export function parseActorsQuery<Insight, Funnels>(node: Record<string, unknown>
   }
   if (source.kind === 'FunnelsActorsQuery' && inner.kind !== 'FunnelsQuery') throw new QueryError('A FunnelsActorsQuery\'s source must be a FunnelsQuery', 'source.source.kind');
   const keys = pathKeys(inner);
-  let parsed: unknown;
-  try {
-    parsed = parseInsight(keys === null ? inner : { ...inner, pathsFilter: keys.rest });
-  } catch (err) {
-    if (err instanceof QueryError) throw new QueryError(err.message, `source.source${err.attr ? `.${err.attr}` : ''}`);
-    throw err;
-  }
+  let parsed: unknown = within('source.source', () => parseInsight(keys === null ? inner : { ...inner, pathsFilter: keys.rest }));
   if (keys !== null) parsed = { ...(parsed as Record<string, unknown>), pathsFilter: { ...(parsed as { pathsFilter?: object | null }).pathsFilter, ...keys.keys } };
   return { ...(node as unknown as ActorsQuery), source: { ...source, source: parsed } as unknown as InsightActorsSourceOf<Insight, Funnels> };
 }

@@ -19,7 +19,7 @@ import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
 import { planPaths, type PathsResult } from './planner/paths.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
-import { parseQuery, type AnalyticsQuery } from './schemas.js';
+import { mapPlannedInsights, parseQuery, plannedInsights, type AnalyticsQuery } from './schemas.js';
 import { parseHogQLExpressions, parseHogQLSelect, parseHogQLSources } from './hogql.js';
 import { hogqlSources } from './planner/hogql-row.js';
 
@@ -58,35 +58,25 @@ export interface QueryResponse {
   resolved_date_range?: { date_from: string; date_to: string };
 }
 
-/** The insight an ActorsQuery lists the actors of (itself for the other kinds). */
-function insightOf(query: AnalyticsQuery): AnalyticsQuery | null {
-  if (query.kind !== 'ActorsQuery') return query;
-  return query.source ? query.source.source : null;
-}
-
-// The query's own property lists, and the steps' of the actions it names (the API resolved
-// exactly those: ./api/query-service.ts actionsOf).
+// The query's own property lists (an ActorsQuery's and those of the insights planned for it),
+// and the steps' of the actions it names (the API resolved exactly those:
+// ./api/query-service.ts actionsOf).
 function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): Properties[] {
-  if (query.kind === 'ActorsQuery') {
-    const inner = insightOf(query);
-    return [query.properties, query.fixedProperties, ...(inner ? propertyLists(inner, actions) : [])].filter((p) => p !== null && p !== undefined) as Properties[];
+  const lists: unknown[] = query.kind === 'ActorsQuery' ? [query.properties, query.fixedProperties] : [];
+  for (const { query: q } of plannedInsights(query)) {
+    lists.push('properties' in q ? q.properties : null);
+    if ('series' in q) for (const node of q.series) lists.push(node.properties, node.fixedProperties);
+    if (q.kind === 'RetentionQuery') lists.push(q.retentionFilter.targetEntity?.properties, q.retentionFilter.returningEntity?.properties);
+    if (q.kind === 'EventsQuery') lists.push(q.fixedProperties);
   }
-  const lists: unknown[] = ['properties' in query ? query.properties : null];
-  if ('series' in query) for (const node of query.series) lists.push(node.properties, node.fixedProperties);
-  if (query.kind === 'RetentionQuery') lists.push(query.retentionFilter.targetEntity?.properties, query.retentionFilter.returningEntity?.properties);
-  if (query.kind === 'EventsQuery') lists.push(query.fixedProperties);
   for (const action of actions.values()) lists.push(...actionPropertyLists(action));
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
 }
 
 /** Date ranges from "all" and first-time retention reach back to the project's first event. */
 function needsFirstEvent(query: AnalyticsQuery): boolean {
-  if (query.kind === 'ActorsQuery') {
-    const inner = insightOf(query);
-    return inner !== null && needsFirstEvent(inner);
-  }
-  if (query.kind === 'RetentionQuery' && (query.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time') return true;
-  return 'dateRange' in query && query.dateRange?.date_from === 'all';
+  return plannedInsights(query).some(({ query: q }) => (q.kind === 'RetentionQuery' && (q.retentionFilter.retentionType ?? 'retention_first_time') === 'retention_first_time')
+    || ('dateRange' in q && q.dateRange?.date_from === 'all'));
 }
 
 /**
@@ -95,12 +85,12 @@ function needsFirstEvent(query: AnalyticsQuery): boolean {
  * query's conditions).
  */
 function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
-  if (query.kind === 'ActorsQuery') {
-    if (!query.source) return query;
-    return { ...query, source: { ...query.source, source: withTestAccountFilters(query.source.source, filters) } } as AnalyticsQuery;
-  }
+  return mapPlannedInsights(query, (q) => testAccountsIn(q, filters));
+}
+
+function testAccountsIn(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
   // HogQLQuery's filterTestAccounts belongs to its {filters}, not applied there yet.
-  if (query.kind === 'EventsQuery' || query.kind === 'HogQLQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
+  if (query.kind === 'EventsQuery' || query.kind === 'HogQLQuery' || query.kind === 'ActorsQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
   const own = query.properties;
   const values: unknown[] = [{ type: 'AND', values: filters }];
   if (own !== null && own !== undefined) values.unshift(Array.isArray(own) ? { type: 'AND', values: own } : own);
@@ -109,10 +99,10 @@ function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): Anal
 
 // PostHog's pathReplacements: the project's cleaning rules, then the query's own.
 function withPathCleaning(query: AnalyticsQuery, rules: readonly { regex: string; alias: string }[]): AnalyticsQuery {
-  if (query.kind === 'ActorsQuery') {
-    if (!query.source) return query;
-    return { ...query, source: { ...query.source, source: withPathCleaning(query.source.source, rules) } } as AnalyticsQuery;
-  }
+  return mapPlannedInsights(query, (q) => pathCleaningIn(q, rules));
+}
+
+function pathCleaningIn(query: AnalyticsQuery, rules: readonly { regex: string; alias: string }[]): AnalyticsQuery {
   if (query.kind !== 'PathsQuery' || query.pathsFilter?.pathReplacements !== true || rules.length === 0) return query;
   const own = query.pathsFilter.localPathCleaningFilters ?? [];
   return { ...query, pathsFilter: { ...query.pathsFilter, localPathCleaningFilters: [...rules.map((r) => ({ regex: r.regex, alias: r.alias })), ...own] } };
@@ -171,7 +161,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   const ctx: PlanContext = {
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions, cohorts,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
-    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(hogqlSources(insightOf(query) ?? {}), hogql),
+    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(plannedInsights(query).flatMap(({ query: q, attr }) => hogqlSources(q).map((h) => ({ ...h, attr: attr + h.attr }))), hogql),
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];

@@ -5,7 +5,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { isActorsKind, parseActorsQuery, type ActorsQueryOf, type InsightActorsSourceOf } from './actors-query.js';
 import { checkFields } from './fields.js';
 import { lazyChecks } from './lazy-checks.js';
-import { QueryError } from './planner/errors.js';
+import { QueryError, within } from './planner/errors.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Loose = { additionalProperties: true } as const;
@@ -360,17 +360,37 @@ export function parseQuery(input: unknown): AnalyticsQuery {
   return node as unknown as AnalyticsQuery;
 }
 
+/**
+ * The insight queries planned for `query`, each with the prefix its fields are named by in a
+ * 400: the query itself (an ActorsQuery: the insight it lists the actors of, named as before
+ * from the insight), and a PathsQuery's funnel (funnelPathsFilter.funnelSource). What is
+ * resolved before planning (actions, HogQL texts, value sets, test-account filters, the
+ * first event) is looked for in each.
+ */
+export function plannedInsights(query: AnalyticsQuery): { query: AnalyticsQuery; attr: string }[] {
+  const insight = query.kind === 'ActorsQuery' ? query.source?.source ?? null : query;
+  if (insight === null) return [];
+  const funnel = insight.kind === 'PathsQuery' ? insight.funnelPathsFilter?.funnelSource : undefined;
+  return funnel ? [{ query: insight, attr: '' }, { query: funnel as unknown as AnalyticsQuery, attr: 'funnelPathsFilter.funnelSource.' }] : [{ query: insight, attr: '' }];
+}
+
+/** `query` with `f` applied to each insight query planned for it (plannedInsights). */
+export function mapPlannedInsights(query: AnalyticsQuery, f: (insight: AnalyticsQuery) => AnalyticsQuery): AnalyticsQuery {
+  if (query.kind === 'ActorsQuery') {
+    if (!query.source) return query;
+    return { ...query, source: { ...query.source, source: mapPlannedInsights(query.source.source, f) } } as AnalyticsQuery;
+  }
+  const own = f(query);
+  if (own.kind !== 'PathsQuery' || !own.funnelPathsFilter) return own;
+  const funnelSource = f(own.funnelPathsFilter.funnelSource as unknown as AnalyticsQuery);
+  return { ...own, funnelPathsFilter: { ...own.funnelPathsFilter, funnelSource } } as AnalyticsQuery;
+}
+
 // A PathsQuery's funnel (funnelPathsFilter.funnelSource) checked as a FunnelsQuery of its own,
 // a bad field named from the PathsQuery.
 function withFunnelSource(node: Record<string, unknown>): AnalyticsQuery {
   const filter = node.funnelPathsFilter as Record<string, unknown> | null | undefined;
   if (filter === null || filter === undefined) return node as unknown as AnalyticsQuery;
-  let funnelSource: AnalyticsQuery;
-  try {
-    funnelSource = parseQuery(filter.funnelSource);
-  } catch (err) {
-    if (err instanceof QueryError) throw new QueryError(err.message, `funnelPathsFilter.funnelSource${err.attr ? `.${err.attr}` : ''}`);
-    throw err;
-  }
+  const funnelSource = within('funnelPathsFilter.funnelSource', () => parseQuery(filter.funnelSource));
   return { ...node, funnelPathsFilter: { ...filter, funnelSource } } as unknown as AnalyticsQuery;
 }

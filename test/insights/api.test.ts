@@ -304,6 +304,12 @@ a('a series of an action counts what the action matches as it is now; an unknown
   assert.is.not(second.body.cache_key, first.body.cache_key);
   const unknown = await api('POST', `${env()}/query/`, t.personalKey, { query: { ...query, series: [{ kind: 'ActionsNode', id: 987654 }] } });
   assert.equal([unknown.status, unknown.body.attr, unknown.body.detail], [400, 'series.0.id', 'Action 987654 does not exist']);
+  // A paths query's funnel names its actions as a query of its own does.
+  const around = (id: number) => ({ kind: 'PathsQuery', pathsFilter: {}, funnelPathsFilter: { funnelPathType: 'funnel_path_after_step', funnelStep: 1, funnelSource: { kind: 'FunnelsQuery', series: [{ kind: 'ActionsNode', id }, { kind: 'EventsNode', event: '$pageview' }] } } });
+  const paths = await api('POST', `${env()}/query/`, t.personalKey, { query: around(made.body.id) });
+  assert.is(paths.status, 200, JSON.stringify(paths.body));
+  const unknownInFunnel = await api('POST', `${env()}/query/`, t.personalKey, { query: around(987654) });
+  assert.equal([unknownInFunnel.status, unknownInFunnel.body.attr], [400, 'funnelPathsFilter.funnelSource.series.0.id']);
 });
 
 a('a cohort filter counts the events of the cohort\'s persons, as the cohort is now', async () => {

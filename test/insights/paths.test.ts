@@ -235,6 +235,23 @@ s('funnelPathsFilter: paths after, before or between a funnel step of the person
   assert.is(await around({ funnelPathType: 'funnel_path_after_step', funnelStep: -1, funnelSource: signupFunnel() }), 'funnelPathsFilter.funnelStep');
   assert.is(await around({ funnelPathType: 'funnel_path_between_steps', funnelStep: 1, funnelSource: signupFunnel() }), 'funnelPathsFilter.funnelStep');
   assert.is(await around({ funnelPathType: 'funnel_path_after_step', funnelStep: 1, funnelSource: { kind: 'FunnelsQuery', series: [] } }), 'funnelPathsFilter.funnelSource.series');
+  assert.is(await around({ funnelPathType: 'funnel_path_after_step', funnelStep: 1, funnelSource: { kind: 'FunnelsQuery', series: [{ kind: 'EventsNode', event: 'signup' }] } }), 'funnelPathsFilter.funnelSource.series');
+});
+
+s('funnelPathsFilter: the funnel is resolved as a query of its own (hogql filters, test accounts)', async () => {
+  const after = async (funnelSource: Record<string, unknown>, testAccountFilters?: unknown[]) => {
+    const r = await run(store, { kind: 'PathsQuery', pathsFilter: { includeEventTypes: ['$pageview', 'custom_event'] }, funnelPathsFilter: { funnelPathType: 'funnel_path_after_step', funnelStep: 2, funnelSource } }, { now: NOW, testAccountFilters });
+    return (r.results as PathsLink[]).map((l) => [l.source, l.target, l.value]);
+  };
+  const converted = [['1_/home', '2_/pricing', 1], ['1_signup', '2_/docs/a', 1], ['2_/docs/a', '3_/docs/b', 1], ['3_/docs/b', '4_/about', 1]];
+  const withSignup = (properties: unknown[]) => ({ ...signupFunnel(), series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'signup', properties }] });
+  // A HogQL property filter on a step: one every signup meets keeps the answer; one none meets empties it.
+  assert.equal(await after(withSignup([{ type: 'hogql', key: "event = 'signup'" }])), converted);
+  assert.equal(await after(withSignup([{ type: 'hogql', key: "event != 'signup'" }])), []);
+  // The funnel's filterTestAccounts applies the project's filters to the funnel (here: no signup counts).
+  const noSignups = [{ type: 'hogql', key: "event != 'signup'" }];
+  assert.equal(await after(signupFunnel(), noSignups), converted);
+  assert.equal(await after({ ...signupFunnel(), filterTestAccounts: true }, noSignups), []);
 });
 
 s('what is not done yet is a 400 naming it; a bad cleaning regex too', async () => {

@@ -14,7 +14,7 @@ import type { Project } from '../../access/index.js';
 import type { InsightsEngine } from '../engine.js';
 import { resolvedRangeAt, stalenessInterval } from '../planner/resolved.js';
 import type { QueryResponse, RunContext } from '../run.js';
-import { isActionEntity, parseQuery, type AnalyticsQuery } from '../schemas.js';
+import { isActionEntity, parseQuery, plannedInsights, type AnalyticsQuery } from '../schemas.js';
 import { cacheKey, readCached, writeCached, type CachedResult } from './cache.js';
 import { decide, minimumRefreshInterval, staleAfter, type RefreshMode } from './refresh.js';
 import type { QueryStatus, Statuses } from './statuses.js';
@@ -161,14 +161,15 @@ export function withCohortActions(
  */
 export function actionsOf(store: ActionsTables, projectId: number, asked: AnalyticsQuery): Record<string, ResolvedAction> | undefined {
   const named: [number | string, string][] = [];
-  // An ActorsQuery's actions are its insight's.
-  const query = asked.kind === 'ActorsQuery' && asked.source ? asked.source.source : asked;
-  if ('series' in query) query.series.forEach((node, i) => { if (node.kind === 'ActionsNode') named.push([node.id, `series.${i}.id`]); });
-  if (query.kind === 'EventsQuery' && typeof query.actionId === 'number') named.push([query.actionId, 'actionId']);
-  if (query.kind === 'RetentionQuery') {
-    for (const which of ['targetEntity', 'returningEntity'] as const) {
-      const entity = query.retentionFilter[which];
-      if (isActionEntity(entity)) named.push([entity.id, `retentionFilter.${which}.id`]);
+  // An ActorsQuery's actions are its insight's; a PathsQuery's, its funnel's.
+  for (const { query, attr } of plannedInsights(asked)) {
+    if ('series' in query) query.series.forEach((node, i) => { if (node.kind === 'ActionsNode') named.push([node.id, `${attr}series.${i}.id`]); });
+    if (query.kind === 'EventsQuery' && typeof query.actionId === 'number') named.push([query.actionId, 'actionId']);
+    if (query.kind === 'RetentionQuery') {
+      for (const which of ['targetEntity', 'returningEntity'] as const) {
+        const entity = query.retentionFilter[which];
+        if (isActionEntity(entity)) named.push([entity.id, `${attr}retentionFilter.${which}.id`]);
+      }
     }
   }
   const out: Record<string, ResolvedAction> = {};
@@ -181,7 +182,7 @@ export function actionsOf(store: ActionsTables, projectId: number, asked: Analyt
   // HogQL's matchesAction(id or name): those found are resolved; the compiler refuses a call
   // whose action is not there (another project's, deleted, or none), naming it.
   let live: ActionRecord[] | null = null;
-  for (const ref of hogqlTexts(query).flatMap(matchesActionReferences)) {
+  for (const ref of plannedInsights(asked).flatMap(({ query }) => hogqlTexts(query)).flatMap(matchesActionReferences)) {
     if (typeof ref === 'number') {
       const action = actionById(store, projectId, ref);
       if (action && !action.deleted) keep(action);
@@ -223,12 +224,13 @@ export function createQueryService(deps: QueryServiceDeps) {
       const query = parseQuery(input);
       const now = deps.now();
       const actions = actionsOf(deps.store, project.id, query);
-      const insight = query.kind === 'ActorsQuery' && query.source ? query.source.source : query;
-      const testAccounts = 'filterTestAccounts' in insight && insight.filterTestAccounts ? project.test_account_filters ?? [] : [];
+      const insights = plannedInsights(query).map(({ query: q }) => q);
+      const testAccounts = insights.some((q) => 'filterTestAccounts' in q && q.filterTestAccounts) ? project.test_account_filters ?? [] : [];
       const cohorts = cohortsOf(deps.store, project.id, query, actions, testAccounts);
       const context = runContext(project, now, withCohortActions(deps.store, project.id, cohorts, actions), cohorts);
       // A paths query with pathReplacements answers by the project's cleaning rules as they are now.
-      const cleaning = insight.kind === 'PathsQuery' && insight.pathsFilter?.pathReplacements === true && context.pathCleaningFilters?.length ? context.pathCleaningFilters : undefined;
+      const paths = insights[0]?.kind === 'PathsQuery' ? insights[0] : undefined;
+      const cleaning = paths?.pathsFilter?.pathReplacements === true && context.pathCleaningFilters?.length ? context.pathCleaningFilters : undefined;
       const key = cacheKey(query, project.id, context.timezone, context.weekStart, testAccounts.length ? testAccounts : undefined,
         context.actions || context.cohorts || cleaning ? { actions: context.actions, cohorts: context.cohorts, pathCleaning: cleaning } : undefined);
       const entry = readCached(deps.store, key);

@@ -8,3 +8,16 @@ export class QueryError extends Error {
     this.attr = attr;
   }
 }
+
+/**
+ * `f()`, with a QueryError it throws naming its field under `field` (a query within a query:
+ * an ActorsQuery's insight, a PathsQuery's funnel), so the 400 names the field as asked.
+ */
+export function within<T>(field: string, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof QueryError) throw new QueryError(err.message, err.attr ? `${field}.${err.attr}` : field);
+    throw err;
+  }
+}

@@ -11,7 +11,7 @@ import { funnelCtes } from './funnels.js';
 import type { CellActors } from './cells.js';
 import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
-import { QueryError } from './errors.js';
+import { QueryError, within } from './errors.js';
 import { pathsHogQLItem, rowExpression } from './hogql-row.js';
 import { str } from './hogql/expr.js';
 import { propertyText } from './properties.js';
@@ -146,7 +146,7 @@ function funnelRestriction(query: PathsQuery, ctx: PlanContext): { ctes: Sql[]; 
   if (source.aggregation_group_type_index !== null && source.aggregation_group_type_index !== undefined) {
     throw new QueryError('Paths follow persons: a funnel of groups is not supported as their source', 'funnelPathsFilter.funnelSource.aggregation_group_type_index');
   }
-  const { ctes, windowUs } = funnelCtes(source, ctx);
+  const { ctes, windowUs } = within('funnelPathsFilter.funnelSource', () => funnelCtes(source, ctx));
   const reached = k > 0 ? sql`steps >= ${int(k)}` : sql`steps = ${int(-k - 1)}`;
   // A person who never reached step 2 has no timed try (ordered funnels time tries from step
   // 2 on): its step 1 is its first step-1 event in the funnel's range.
