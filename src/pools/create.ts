@@ -14,7 +14,7 @@
 // fail the requests it travelled with.
 import { Piscina } from 'piscina';
 import type { BatchOutcome, InputOf, Kind, OutputOf, TaskMap, TaskMessage, TaskRunner } from './tasks.js';
-import { allLoaded, LOADED_COUNTER, newLoadedCounter } from './loading.js';
+import { allLoaded, LOADED_COUNTER, newLoadedCounter, stillLoading } from './loading.js';
 
 export interface WorkerPoolOptions<D> {
   // The worker module; its default export is serveTasks(...) for the same task map.
@@ -36,8 +36,9 @@ export interface WorkerPoolOptions<D> {
   transfer?: (input: unknown) => ArrayBuffer[];
   // Milliseconds a task of a kind may run: past them its worker is stopped (the only way to
   // end a thread stuck in synchronous code) and replaced, and the task fails with
-  // TaskDeadlineError. A pool with deadlines sends one task per thread at a time, so a
-  // task's deadline starts when a worker is free to run it.
+  // TaskDeadlineError. A pool with deadlines sends one task per thread at a time, and none
+  // while a worker it started is still loading, so a task's deadline starts when a worker
+  // is free and ready to run it (not while a stopped worker's replacement starts).
   deadlines?: Partial<Record<string, number>>;
   // Milliseconds of work a request is expected to take. Given, waiting requests leave by
   // the time they arrived plus that (earliest first) rather than in arrival order: a cheap
@@ -109,6 +110,18 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   let queued = 0;
   let inFlight = 0;
   let scheduled = false;
+  // Workers started (the first ones, and a replacement for each that stopped: Piscina keeps
+  // `threads` of them), and when the last started; a pool with deadlines sends nothing while
+  // one of them is loading (./loading.ts), checking again every LOAD_POLL_MS.
+  let started = opts.threads;
+  let lastStartMs = performance.now();
+  let loadPoll: NodeJS.Timeout | null = null;
+  if (deadlines !== undefined) {
+    pool.on('workerDestroy', () => {
+      started++;
+      lastStartMs = performance.now();
+    });
+  }
 
   function settle(batch: Pending[]) {
     queued -= batch.length;
@@ -168,6 +181,13 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   // turns, a batch each: a kind with a long queue (the destinations' preparation of a
   // backlog) does not hold back another kind's requests (its deliveries) until it is through.
   function pump() {
+    if (deadlines !== undefined && stillLoading(loaded, started, lastStartMs)) {
+      loadPoll ??= setTimeout(() => {
+        loadPoll = null;
+        pump();
+      }, LOAD_POLL_MS);
+      return;
+    }
     while (alone.length > 0 && inFlight < maxInFlight) {
       const { kind, p } = alone.shift()!;
       dispatch(kind, [p]);
@@ -214,11 +234,15 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
     queued: () => queued,
     // Threads still loading finish loading first (./loading.ts).
     async close() {
-      await allLoaded(loaded, opts.threads);
+      if (loadPoll !== null) clearTimeout(loadPoll);
+      await allLoaded(loaded, started);
       await pool.destroy();
     },
   };
 }
+
+// How often a pool with deadlines looks again whether its workers have loaded.
+const LOAD_POLL_MS = 5;
 
 // A batch is answered when its last request is done: requests of expected costs travel
 // together only while the batch's cost stays within BATCH_SPREAD_MS of its first's (a

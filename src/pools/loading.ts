@@ -22,6 +22,13 @@ export function countLoaded(counter: Int32Array | undefined): void {
   if (counter !== undefined) Atomics.add(counter, 0, 1);
 }
 
+// Pool side: whether `started` workers (the pool's first ones and each replacement since) are
+// not all loaded yet, the last of them started less than LOAD_WAIT_MS ago (`sinceMs`, from
+// performance.now()): past that a worker that never loads is waited for no longer.
+export function stillLoading(counter: Int32Array, started: number, sinceMs: number): boolean {
+  return Atomics.load(counter, 0) < started && performance.now() - sinceMs < LOAD_WAIT_MS;
+}
+
 // Pool side: resolves once `threads` workers have counted themselves loaded, or after
 // LOAD_WAIT_MS.
 export async function allLoaded(counter: Int32Array, threads: number): Promise<void> {

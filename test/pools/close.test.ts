@@ -1,6 +1,7 @@
-// Closing a worker pool (src/pools/create.ts) whose thread is still loading its module:
-// the thread finishes loading before it is terminated (terminating it inside its loading
-// can abort the whole process: src/pools/loading.ts).
+// A worker pool (src/pools/create.ts) whose thread is still loading its module: closing
+// lets the thread finish loading before it is terminated (terminating it inside its loading
+// can abort the whole process: src/pools/loading.ts), and a task's deadline does not count
+// the loading.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,17 @@ s('a thread still loading its module finishes loading before the pool terminates
   await closing;
   assert.ok(closed);
   assert.ok(existsSync(join(dir, 'loaded')), 'the thread finished loading');
+});
+
+s('a task\'s deadline starts once its worker has loaded, not while the task waits for it to load', async () => {
+  const pool = createWorkerPool<SlowTasks, { dir: string }>({ worker: new URL('../fixtures/slow-loading-worker.js', import.meta.url), threads: 1, workerData: { dir }, deadlines: { ping: 200 } });
+  const ping = pool.run('ping', null);
+  await eventually(async () => existsSync(join(dir, 'loading')));
+  // The module loads for longer than the task may run.
+  await new Promise((r) => setTimeout(r, 500));
+  writeFileSync(join(dir, 'release'), '');
+  assert.is(await ping, 'pong');
+  await pool.close();
 });
 
 s.run();
