@@ -253,7 +253,11 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
   // then); its step-to-step times are averaged and their interpolated median taken across
   // persons.
   const stepTimes = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
-  const pathOrder = sql`list_value(${stepTimes})[t.steps], t0 DESC`;
+  // Tries that tie on both (a middle step met by several events) are told apart by their
+  // middle steps, earliest first, as a path keeps the first time it reached a step: without
+  // it the same query over the same events could average other times.
+  const middle = Array.from({ length: steps - 2 }, (_, i) => sql`${timeCol(i + 1)} ASC NULLS LAST`);
+  const pathOrder = sql`list_value(${stepTimes})[t.steps], t0 DESC${middle.length ? sql`, ${join(middle, ', ')}` : raw('')}`;
   ctes.push(raw('best AS (SELECT pid, max(steps) AS steps FROM tries GROUP BY pid)'));
   ctes.push(sql`first_path AS (SELECT t.*, row_number() OVER (PARTITION BY t.pid ORDER BY ${pathOrder}) AS rn FROM tries t JOIN best b ON b.pid = t.pid AND b.steps = t.steps)`);
   ctes.push(sql`times AS (SELECT pid, steps${later.length ? raw(', ') : raw('')}${join(later.map((k) => sql`CASE WHEN steps > ${int(k)} THEN ${secs(k)} END AS a${raw(String(k))}`), ', ')} FROM first_path WHERE rn = 1)`);
