@@ -160,7 +160,14 @@ function funnelRestriction(query: PathsQuery, ctx: PlanContext): { ctes: Sql[]; 
   return { ctes: [...ctes, actors], where };
 }
 
-/** The statement's CTEs up to `steps` (person, session, position, item, previous item, gap in µs). */
+/**
+ * The statement's CTEs up to `steps` (person, session, position, item, previous item, gap in µs).
+ * Three sorts in all (each window spec is one): by person and time, where a session starts and
+ * the next item in the same session (gaps); the running session number (sessions); then the
+ * steps left once repeats are folded into the last of them, numbered within their session with
+ * the step before each (numbered). A session's last item is compared with '', as PostHog's
+ * array comparison past its end does, so a trailing empty item is folded away too.
+ */
 function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   const filter: Filter = query.pathsFilter ?? {};
   const limit = filter.stepLimit || STEP_LIMIT_DEFAULT;
@@ -183,25 +190,27 @@ function pathStepsSql(query: PathsQuery, ctx: PlanContext): Sql {
   SELECT pid, ts, id, ${cleanedItem(filter, raw('item0'))} AS item FROM raw_items
 ), gaps AS (
   SELECT pid, ts, id, item,
-    CASE WHEN epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY pid ORDER BY ts, id) >= ${int(SESSION_GAP_US)} THEN 1 ELSE 0 END AS new_session
+    CASE WHEN epoch_us(ts) - lag(epoch_us(ts)) OVER w >= ${int(SESSION_GAP_US)} THEN 1 ELSE 0 END AS new_session,
+    CASE WHEN lead(epoch_us(ts)) OVER w - epoch_us(ts) < ${int(SESSION_GAP_US)} THEN lead(item) OVER w END AS next_item
   FROM items ${excluded.length > 0 ? sql`WHERE NOT list_contains(${texts(excluded)}, item)` : raw('')}
+  WINDOW w AS (PARTITION BY pid ORDER BY ts, id)
 ), sessions AS (
-  SELECT *, sum(new_session) OVER (PARTITION BY pid ORDER BY ts, id ROWS UNBOUNDED PRECEDING) AS sid FROM gaps
-), compact AS (
-  SELECT pid, sid, ts, id, item FROM (
-    SELECT *, lead(item) OVER (PARTITION BY pid, sid ORDER BY ts, id) AS next_item FROM sessions
-  ) WHERE item <> coalesce(next_item, '')
+  SELECT pid, ts, id, item, next_item, sum(new_session) OVER (PARTITION BY pid ORDER BY ts, id ROWS UNBOUNDED PRECEDING) AS sid FROM gaps
 ), numbered AS (
-  SELECT *, row_number() OVER (PARTITION BY pid, sid ORDER BY ts, id) AS idx FROM compact
+  SELECT pid, sid, ts, item, row_number() OVER w AS idx, lag(item) OVER w AS prev, epoch_us(ts) - lag(epoch_us(ts)) OVER w AS gap_us
+  FROM sessions WHERE item <> coalesce(next_item, '') WINDOW w AS (PARTITION BY pid, sid ORDER BY ts, id)
 ), started AS (
   SELECT *, ${startIdx} AS s FROM numbered WINDOW session AS (PARTITION BY pid, sid)
 ), pointed AS (
   SELECT *, ${endIdx} AS t FROM started WINDOW session AS (PARTITION BY pid, sid)
 ), limited AS (
-  SELECT pid, sid, ts, ${pos} AS pos, ${item} AS item FROM pointed WHERE ${keep}
+  SELECT pid, sid, ts, ${pos} AS pos, ${item} AS item, prev, gap_us FROM pointed WHERE ${keep}
 ), steps AS (
-  SELECT pid, sid, pos, item, lag(item) OVER w AS prev, epoch_us(ts) - lag(epoch_us(ts)) OVER w AS gap_us
-  FROM limited WINDOW w AS (PARTITION BY pid, sid ORDER BY pos)
+  ${both
+    // Around a "..." step the step before is the kept one, not the session's.
+    ? raw('SELECT pid, sid, pos, item, lag(item) OVER w AS prev, epoch_us(ts) - lag(epoch_us(ts)) OVER w AS gap_us FROM limited WINDOW w AS (PARTITION BY pid, sid ORDER BY pos)')
+    // A kept step past the first has the session's step before it kept too (the cut is one run of steps).
+    : raw('SELECT pid, sid, pos, item, prev, gap_us FROM limited')}
 )`;
 }
 
