@@ -222,4 +222,19 @@ h('retention by cohort: each cohort’s persons followed over their own events, 
   await retentionAgrees(await retention({ retentionType: 'retention_recurring', cumulative: true }, { breakdownFilter: { breakdown_type: 'cohort', breakdown: [picked] } }), true);
 });
 
+h('funnels by cohort: each cohort’s persons through the funnel over their own events', async () => {
+  for (const funnelOrderType of ['ordered', 'strict', 'unordered']) {
+    const funnel = await insight({
+      kind: 'FunnelsQuery', dateRange: june.dateRange, funnelsFilter: { funnelOrderType },
+      series: [{ kind: 'EventsNode', event: 'purchase' }, { kind: 'EventsNode', event: '$pageview' }],
+      breakdownFilter: { breakdown_type: 'cohort', breakdown: [pro, picked, 'all'] },
+    });
+    const fromFunnel = Object.fromEntries(funnel.results.map((steps: { breakdown_value: unknown; count: number }[]) => [String(steps[0].breakdown_value), steps.map((x) => x.count)]));
+    // u3 (pro) has no pageview after its purchase of June 7th within the range.
+    if (funnelOrderType === 'ordered') assert.equal(fromFunnel, { [pro]: [2, 1], [picked]: [2, 2], all: [4, 3] });
+    const rows = await run(funnel.hogql);
+    assert.equal(Object.fromEntries(rows.map(([value, ...counts]) => [String(value), counts])), fromFunnel, funnel.hogql);
+  }
+});
+
 h.run();

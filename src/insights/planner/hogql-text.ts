@@ -11,7 +11,7 @@ import { BREAKDOWN_NULL, BREAKDOWN_OTHER, type Breakdown, type BreakdownPart } f
 import type { Interval } from './dates.js';
 import { cohortIdOf, groupTypeIndexOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What this text does not say yet (a cohort breakdown in a funnel): an insight that has
+// What this text does not say yet (a cohort breakdown past its limit): an insight that has
 // one answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
@@ -385,8 +385,8 @@ const ATTRIBUTED: Record<Exclude<FunnelBreakdownText['attribution'], 'all_events
  * value by attribution (first_touch, last_touch, step: from the funnel's events that have
  * one), or with all_events each (person, value) its own funnel over that value's events.
  * With `actorGroup` the actors are groups of that type (the event's $group_N; events
- * without one left out) where they are persons. Cohort breakdowns are not written (the
- * field is absent).
+ * without one left out) where they are persons. A cohort breakdown is all_events over each
+ * cohort's persons' events, the value the cohort ('all': everyone).
  */
 export function funnelSelect(s: {
   steps: { event: SeriesEvent; properties: unknown[] }[]; properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
@@ -410,11 +410,16 @@ export function funnelSelect(s: {
   if (b === null) {
     ctes.push(`step_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
   } else {
-    const value = partValue(b.breakdown);
     const orNull = (x: string) => `coalesce(${x}, ${literal(BREAKDOWN_NULL)})`;
     if (b.attribution === 'all_events') {
-      ctes.push(`step_events AS (SELECT concat(toString(${actor}), '|', ${orNull(value)}) AS pid, ${orNull(value)} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
+      // A cohort breakdown: each person through the funnel once per cohort it is in (its events there, a SELECT per cohort).
+      const branches = b.breakdown.source === 'cohort'
+        ? cohortValues(b.breakdown).map((c) => ({ value: literal(c), where: cohortWhere(where.join(' AND '), c) }))
+        : [{ value: orNull(partValue(b.breakdown)), where: where.join(' AND ') }];
+      const scans = branches.map((x) => `SELECT concat(toString(${actor}), '|', ${x.value}) AS pid, ${x.value} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${x.where}`);
+      ctes.push(`step_events AS (${scans.join(' UNION ALL ')})`);
     } else {
+      const value = partValue(b.breakdown);
       ctes.push(
         `funnel_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
         `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events GROUP BY pid)`,
