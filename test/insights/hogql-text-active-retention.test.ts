@@ -47,6 +47,11 @@ h.before(async () => {
   for (const [d, b] of [['06-02', 'Chrome'], ['06-08', 'Safari'], ['06-14', 'Chrome'], ['06-18', 'Safari']]) ev('$pageview', 'u4', d, { $browser: b });
   ev('$pageview', 'u5', '05-28', { $browser: 'Edge', $set: { plan: 'free' } });
   for (const d of ['06-11', '06-20']) ev('$pageview', 'u5', d, { $browser: 'Edge' });
+  // u1's and u2's pageviews are the company acme's, u4's of June 8th beta's.
+  for (const e of batch as { event: string; distinct_id: string; timestamp: string; properties: Record<string, unknown> }[]) {
+    if (e.event === '$pageview' && (e.distinct_id === 'u1' || e.distinct_id === 'u2')) e.properties.$groups = { company: 'acme' };
+    if (e.distinct_id === 'u4' && e.timestamp.startsWith('2024-06-08')) e.properties.$groups = { company: 'beta' };
+  }
   // Late on June 2nd UTC: already June 3rd in Tokyo.
   ev('purchase', 'u4', '06-02', { price: 5 }, 22);
   assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
@@ -65,13 +70,14 @@ type Item = { data: number[]; days: string[]; breakdown_value?: unknown; aggrega
 
 // A trends answer's text gives its numbers per period (and breakdown value): rows of total,
 // period and value; no row where the insight has 0, none the insight lacks.
-async function trendsAgree(body: { hogql: string; results: Item[] }): Promise<void> {
+async function trendsAgree(body: { hogql: string; results: Item[] }, hours = false): Promise<void> {
   const rows = await run(body.hogql);
-  const fromText = new Map(rows.map((row) => [[String(row[1]).slice(0, 10), ...row.slice(2).map(String)].join('|'), Number(row[0])]));
+  const period = (x: unknown) => String(x).replace('T', ' ').slice(0, hours ? 19 : 10);
+  const fromText = new Map(rows.map((row) => [[period(row[1]), ...row.slice(2).map(String)].join('|'), Number(row[0])]));
   const keys = new Set<string>();
   for (const item of body.results) {
     item.days.forEach((day, i) => {
-      const key = [day.slice(0, 10), ...(item.breakdown_value === undefined ? [] : [String(item.breakdown_value)])].join('|');
+      const key = [period(day), ...(item.breakdown_value === undefined ? [] : [String(item.breakdown_value)])].join('|');
       keys.add(key);
       assert.is(fromText.get(key) ?? 0, item.data[i], `${key} in ${body.hogql}`);
     });
@@ -110,6 +116,19 @@ h('weekly and monthly active users: the days crossed with each person’s active
   const compared = await trends([{ kind: 'EventsNode', event: 'purchase', math: 'monthly_active' }], { dateRange: { date_from: '2024-06-11', date_to: '2024-06-20' }, compareFilter: { compare: true } });
   assert.equal(compared.results.map((i: Item) => i.compare_label), ['current', 'previous']);
   await trendsAgree(compared);
+  // Hours: each hour's count as of its day (here in Tokyo, where June 2nd begins at 15:00 UTC on the 1st).
+  await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: 'Asia/Tokyo' });
+  try {
+    const hourly = await trends(pageviews('weekly_active'), { dateRange: { date_from: '2024-06-01T12:00:00Z', date_to: '2024-06-02T12:00:00Z', explicitDate: true }, interval: 'hour' });
+    assert.ok(new Set(hourly.results[0].data).size > 1, JSON.stringify(hourly.results[0].data));
+    await trendsAgree(hourly, true);
+  } finally {
+    await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: 'UTC' });
+  }
+  // Groups where the query counts them: the companies active in the week.
+  const companies = await trends(pageviews('weekly_active'), { aggregation_group_type_index: 0 });
+  assert.equal(companies.results[0].data, [1, 1, 1, 1, 1, 1, 1, 2, 2, 2]);
+  await trendsAgree(companies);
   // A total value: those active in the range's last window of days.
   const bold = await trends(pageviews('weekly_active'), { trendsFilter: { display: 'BoldNumber' } });
   assert.is(bold.results[0].aggregated_value, 4);
