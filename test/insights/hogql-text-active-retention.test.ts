@@ -218,6 +218,13 @@ h('retention by a breakdown: each (person, value) followed on its own, values pa
   }
   const folded = await retention({ retentionType: 'retention_first_time' }, { breakdownFilter: { breakdown: '$browser', breakdown_limit: 2 } });
   assert.ok(folded.results.some((r: RetentionRow) => r.breakdown_value === '$$_posthog_breakdown_other_$$'));
+  // Groups where the query counts them, by the browser of their events.
+  await retentionAgrees(await retention({ retentionType: 'retention_recurring' }, { aggregation_group_type_index: 0, breakdownFilter: { breakdown: '$browser' } }), true);
+  const companies = await retention({ retentionType: 'retention_first_time' }, { aggregation_group_type_index: 0 });
+  // acme first on June 1st (u1), back on the 2nd to the 5th; beta first on the 8th, never back.
+  assert.equal(companies.results[0].values.map((v: { count: number }) => v.count), [1, 1, 1, 1, 1, 0, 0, 0]);
+  assert.equal(companies.results[7].values[0].count, 1);
+  await retentionAgrees(companies, false);
   await retentionAgrees(await retention({ retentionType: 'retention_recurring', minimumOccurrences: 2, returningEntity: { id: null, type: 'events' } }, { breakdownFilter: { breakdown_type: 'hogql', breakdown: "if(person.properties.plan = 'pro', 'paying', 'not')" } }), true);
 });
 

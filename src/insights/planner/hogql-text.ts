@@ -301,42 +301,43 @@ export interface RetentionBreakdownText {
  * With a breakdown, each (person, value) followed on its own over the events carrying the
  * value ('' when absent; a cohort breakdown's value the cohort, over its persons' events),
  * a row per value (`breakdown_value` first), the values past the limit by cohort sizes
- * summed (ties by value) folded into PostHog's "other".
+ * summed (ties by value) folded into PostHog's "other". `actor`: what is followed (the
+ * person, or a group's key).
  */
 export function retentionSelect(s: {
   target: EventsText; returning: EventsText & { minimum: number }; firstTime: boolean; interval: Interval; weekStart: 0 | 1;
-  first: string; last: string; lookahead: number; cumulative: boolean; breakdown: RetentionBreakdownText | null;
+  first: string; last: string; lookahead: number; cumulative: boolean; breakdown: RetentionBreakdownText | null; actor: string;
 }): string {
   const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
   // Periods apart: weeks by their days (both sides start a week), the rest by the unit.
   const apart = (a: string, b: string) => (s.interval === 'week' ? `intDiv(dateDiff('day', ${a}, ${b}), 7)` : `dateDiff('${s.interval}', ${a}, ${b})`);
   const b = s.breakdown;
-  // The unit followed: the person, with its value.
+  // The unit followed: the actor, with its value.
   const v = b === null ? '' : ', value';
-  // A scan of the events as (person[, value], period) rows: per cohort of a cohort breakdown, one SELECT.
-  const scan = (events: EventsText, tail: string, distinct: boolean): string => {
+  // A scan of the events as (actor[, value], period) rows: per cohort of a cohort breakdown, one SELECT.
+  const scan = (events: EventsText, distinct: boolean): string => {
     const select = distinct ? 'SELECT DISTINCT' : 'SELECT';
-    const one = (value: string | null, where: string) => `${select} person_id${value === null ? '' : `, ${value} AS value`}, ${period('timestamp')} AS start FROM events WHERE ${where}${tail}`;
+    const one = (value: string | null, where: string) => `${select} ${s.actor} AS actor_id${value === null ? '' : `, ${value} AS value`}, ${period('timestamp')} AS start FROM events WHERE ${where}`;
     if (b === null) return one(null, eventsWhere(events));
     if (b.cohorts === null) return one(`coalesce(${partValue(b.breakdown)}, '')`, eventsWhere(events));
     return b.cohorts.map((c) => one(literal(c === 'all' ? ALL_USERS : c), cohortWhere(eventsWhere(events), c))).join(' UNION ALL ');
   };
   const cohort = s.firstTime
-    ? `SELECT person_id${v}, min(start) AS cohort FROM target GROUP BY person_id${v} HAVING cohort >= ${s.first} AND cohort <= ${s.last}`
-    : `SELECT person_id${v}, start AS cohort FROM target WHERE start >= ${s.first} AND start <= ${s.last}`;
+    ? `SELECT actor_id${v}, min(start) AS cohort FROM target GROUP BY actor_id${v} HAVING cohort >= ${s.first} AND cohort <= ${s.last}`
+    : `SELECT actor_id${v}, start AS cohort FROM target WHERE start >= ${s.first} AND start <= ${s.last}`;
   const returns = s.returning.minimum > 1
-    ? `SELECT person_id${v}, start FROM (${scan(s.returning, '', false)}) GROUP BY person_id${v}, start HAVING count() >= ${s.returning.minimum}`
-    : scan(s.returning, '', true);
-  const joined = `FROM cohorts c JOIN returns r ON r.person_id = c.person_id${b === null ? '' : ' AND r.value = c.value'} WHERE r.start > c.cohort AND ${apart('c.cohort', 'r.start')} < ${s.lookahead}`;
+    ? `SELECT actor_id${v}, start FROM (${scan(s.returning, false)}) GROUP BY actor_id${v}, start HAVING count() >= ${s.returning.minimum}`
+    : scan(s.returning, true);
+  const joined = `FROM cohorts c JOIN returns r ON r.actor_id = c.actor_id${b === null ? '' : ' AND r.value = c.value'} WHERE r.start > c.cohort AND ${apart('c.cohort', 'r.start')} < ${s.lookahead}`;
   const cv = b === null ? '' : ', c.value';
   const later = s.cumulative
-    // Each (person, cohort) counted in periods 1 to its furthest return.
-    ? `SELECT cohort${v}, arrayJoin(range(1, furthest + 1)) AS period, count() AS n FROM (SELECT c.person_id AS person_id${cv} AS value, c.cohort AS cohort, max(${apart('c.cohort', 'r.start')}) AS furthest ${joined} GROUP BY person_id${v}, cohort) GROUP BY cohort${v}, period`
+    // Each (actor, cohort) counted in periods 1 to its furthest return.
+    ? `SELECT cohort${v}, arrayJoin(range(1, furthest + 1)) AS period, count() AS n FROM (SELECT c.actor_id AS actor_id${cv} AS value, c.cohort AS cohort, max(${apart('c.cohort', 'r.start')}) AS furthest ${joined} GROUP BY actor_id${v}, cohort) GROUP BY cohort${v}, period`
     : `SELECT c.cohort AS cohort${b === null ? '' : ', c.value AS value'}, ${apart('c.cohort', 'r.start')} AS period, count() AS n ${joined} GROUP BY cohort${v}, period`;
   const counts = `SELECT cohort${v}, 0 AS period, count() AS n FROM cohorts GROUP BY cohort${v}
 UNION ALL
 ${later}`;
-  const ctes = `WITH target AS (${scan(s.target, '', true)}),
+  const ctes = `WITH target AS (${scan(s.target, true)}),
 cohorts AS (${cohort}),
 returns AS (${returns})`;
   if (b === null) return `${ctes}
