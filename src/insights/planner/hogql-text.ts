@@ -239,7 +239,7 @@ const NEXT: Record<Interval, string> = { hour: 'addHours', day: 'addDays', week:
  * before the first period. With a total value (no interval), the actors active in the
  * range's last `window` days.
  */
-export function activeUsersSelect(s: SeriesText & { window: number; actor: string; first: string; periods: number }): string {
+export function activeUsersSelect(s: Omit<SeriesText, 'aggregate'> & { window: number; actor: string; first: string; periods: number }): string {
   if (s.interval === null) return seriesSelect({ ...s, aggregate: `count(DISTINCT ${s.actor})` });
   let where = cohortWhere(eventsWhere(s), s.cohort);
   const inner = ['toDate(timestamp) AS day', `${s.actor} AS actor_id`];

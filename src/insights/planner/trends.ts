@@ -241,7 +241,7 @@ function seriesText(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakd
       : `toDate(${literal(new Date(range.buckets[0].localMs).toISOString().slice(0, 10))})`;
     const grouped = actorGroup === null ? null : `$group_${actorGroup}`;
     return activeUsersSelect({
-      ...common, aggregate: '', window, actor: grouped ?? 'person_id', first, periods: range.buckets.length,
+      ...common, window, actor: grouped ?? 'person_id', first, periods: range.buckets.length,
       properties: grouped === null ? common.properties : [...common.properties, [{ type: 'hogql', key: `${grouped} != ''` }]],
       fromUs: localToUs(range.segments, ((totalValue ? lastDay : firstDay) - window + 1) * DAY_MS),
     });
