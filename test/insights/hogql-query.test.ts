@@ -505,10 +505,10 @@ h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, propert
   const allEvents = await funnelOf(['$pageview', 'purchase'], { funnelsFilter: { breakdownAttributionType: 'all_events' }, breakdownFilter: { breakdown: '$browser' } });
   assert.equal(values(allEvents), [['Chrome', [1, 0]], ['Safari', [1, 1]]]);
   await breakdownAgrees(allEvents);
-  // What this text cannot say yet is absent, not wrong: a cohort breakdown.
+  // A cohort breakdown: the funnel over each cohort's persons' events ('all': everyone's).
   const everyone = await funnelOf(['$pageview', 'purchase'], { breakdownFilter: { breakdown_type: 'cohort', breakdown: ['all'] } });
   assert.equal(values(everyone), [['all', [2, 2]]]);
-  assert.is(everyone.hogql, null);
+  assert.equal((await hogql(everyone.hogql)).body.results, [['all', 2, 2]]);
   const retention = await insight({
     kind: 'RetentionQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-03' },
     retentionFilter: { period: 'Day', totalIntervals: 3, retentionType: 'retention_recurring', targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: null, type: 'events' } },

@@ -11,7 +11,7 @@ import { BREAKDOWN_NULL, BREAKDOWN_OTHER, type Breakdown, type BreakdownPart } f
 import type { Interval } from './dates.js';
 import { cohortIdOf, groupTypeIndexOf, leaves, valueSetKey, type Properties, type PropertyFilter, type PropertyGroup, type ValueSets } from './properties.js';
 
-// What this text does not say yet (a cohort breakdown in a funnel): an insight that has
+// What this text does not say yet (a cohort breakdown past its limit): an insight that has
 // one answers no hogql text rather than a wrong one.
 class Unwritable extends Error {}
 
@@ -166,6 +166,8 @@ export interface SeriesText extends EventsText {
   interval: Interval | null;
   weekStart: 0 | 1;
   breakdown: Breakdown | null;
+  /** A cohort breakdown's one value ('all' or a cohort's id): PostHog's query per cohort, over its persons' events. */
+  cohort?: string;
 }
 
 /** A series' own condition: its event or action, and its property lists. */
@@ -182,6 +184,28 @@ function eventsWhere(s: EventsText): string {
   return [...where, ...seriesCondition(s.event, s.properties, s.valueSets)].join(' AND ');
 }
 
+/** The values a cohort breakdown lists ('all' or cohort ids), in its order; unwritable past its limit (PostHog's queries per cohort fold nothing). */
+export function cohortValues(b: Breakdown): string[] {
+  const values = [...(b.labels?.keys() ?? [])];
+  if (values.length > b.limit) throw new Unwritable();
+  return values;
+}
+
+// The events of one value of a cohort breakdown: its cohort's persons' (every event for 'all').
+const cohortWhere = (where: string, cohort: string | undefined) => (cohort === undefined || cohort === 'all' ? where : `${where} AND person_id IN COHORT ${cohort}`);
+
+/**
+ * A series' breakdown value as a column over its events (`where`), values past the limit
+ * folded into PostHog's "other" (kept: the top values by events, ties by value, as the
+ * planner keeps them), or left out (then also a condition) when it is hidden.
+ */
+function breakdownColumn(b: Breakdown, where: string): { value: string; where: string } {
+  const value = breakdownText(b);
+  const top = `(SELECT breakdown_value FROM (SELECT ${value} AS breakdown_value FROM events WHERE ${where}) GROUP BY breakdown_value ORDER BY count() DESC, breakdown_value LIMIT ${b.limit})`;
+  const other = b.multiple ? `[${b.parts.map(() => literal(BREAKDOWN_OTHER)).join(', ')}]` : literal(BREAKDOWN_OTHER);
+  return b.hideOther ? { value, where: `${where} AND ${value} IN ${top}` } : { value: `if(${value} IN ${top}, ${value}, ${other})`, where };
+}
+
 /** One trends series (one period) as a HogQL SELECT: its total per interval and breakdown value. */
 export function seriesSelect(s: SeriesText): string {
   const columns = [`${s.aggregate} AS total`];
@@ -190,23 +214,48 @@ export function seriesSelect(s: SeriesText): string {
     columns.push(`${BUCKETS[s.interval](s.weekStart)} AS day_start`);
     keys.push('day_start');
   }
-  let where = eventsWhere(s);
-  if (s.breakdown !== null) {
-    // Values past the limit folded into PostHog's "other" (kept: the top values by events,
-    // ties by value, as the planner keeps them), or left out when it is hidden.
-    const value = breakdownText(s.breakdown);
-    const top = `(SELECT breakdown_value FROM (SELECT ${value} AS breakdown_value FROM events WHERE ${where}) GROUP BY breakdown_value ORDER BY count() DESC, breakdown_value LIMIT ${s.breakdown.limit})`;
-    const other = s.breakdown.multiple ? `[${s.breakdown.parts.map(() => literal(BREAKDOWN_OTHER)).join(', ')}]` : literal(BREAKDOWN_OTHER);
-    if (s.breakdown.hideOther) {
-      columns.push(`${value} AS breakdown_value`);
-      where = `${where} AND ${value} IN ${top}`;
-    } else {
-      columns.push(`if(${value} IN ${top}, ${value}, ${other}) AS breakdown_value`);
-    }
+  let where = cohortWhere(eventsWhere(s), s.cohort);
+  if (s.cohort !== undefined) {
+    columns.push(`${literal(s.cohort)} AS breakdown_value`);
+    keys.push('breakdown_value');
+  } else if (s.breakdown !== null) {
+    const folded = breakdownColumn(s.breakdown, where);
+    where = folded.where;
+    columns.push(`${folded.value} AS breakdown_value`);
     keys.push('breakdown_value');
   }
   const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
   return `SELECT ${columns.join(', ')} FROM events WHERE ${where}${groupBy} LIMIT 50000`;
+}
+
+/** How an interval's periods follow one another from the first (dates; hours as instants). */
+const NEXT: Record<Interval, string> = { hour: 'addHours', day: 'addDays', week: 'addWeeks', month: 'addMonths' };
+
+/**
+ * A weekly or monthly active users series (one period) as HogQL, as PostHog writes it: the
+ * actors' active days crossed with the range's periods (`numbers`), each period counting the
+ * distinct actors active on its day or the `window` - 1 days before (`first`: the first
+ * period as a HogQL value, `periods` how many). `fromUs` reaches back `window` - 1 days
+ * before the first period. With a total value (no interval), the actors active in the
+ * range's last `window` days.
+ */
+export function activeUsersSelect(s: Omit<SeriesText, 'aggregate'> & { window: number; actor: string; first: string; periods: number }): string {
+  if (s.interval === null) return seriesSelect({ ...s, aggregate: `count(DISTINCT ${s.actor})` });
+  let where = cohortWhere(eventsWhere(s), s.cohort);
+  const inner = ['toDate(timestamp) AS day', `${s.actor} AS actor_id`];
+  const keys = ['day_start'];
+  if (s.cohort !== undefined) {
+    inner.push(`${literal(s.cohort)} AS breakdown_value`);
+    keys.push('breakdown_value');
+  } else if (s.breakdown !== null) {
+    const folded = breakdownColumn(s.breakdown, where);
+    where = folded.where;
+    inner.push(`${folded.value} AS breakdown_value`);
+    keys.push('breakdown_value');
+  }
+  const grouped = ['day', 'actor_id', ...keys.slice(1)].join(', ');
+  const outer = keys.map((k) => (k === 'day_start' ? 'd.day_start AS day_start' : `e.${k} AS ${k}`)).join(', ');
+  return `SELECT counts AS total, ${keys.join(', ')} FROM (SELECT ${outer}, count(DISTINCT e.actor_id) AS counts FROM (SELECT ${inner.join(', ')} FROM events WHERE ${where} GROUP BY ${grouped}) e CROSS JOIN (SELECT ${NEXT[s.interval]}(${s.first}, number) AS day_start FROM numbers(${s.periods})) d WHERE e.day <= toDate(d.day_start) AND e.day > subtractDays(toDate(d.day_start), ${s.window}) GROUP BY ${keys.join(', ')}) ORDER BY ${keys.join(', ')} LIMIT 50000`;
 }
 
 // Lifecycle's periods as values one period apart by arithmetic: days as local dates (a day
@@ -234,34 +283,70 @@ statuses AS (SELECT start AS period, multiIf(previous IS NULL AND created = star
 SELECT period, status, count(DISTINCT person_id) AS total FROM statuses WHERE period >= ${s.first} AND period <= ${s.last} GROUP BY period, status ORDER BY period, status LIMIT 50000`;
 }
 
+// A retention's value for all users: PostHog's ALL_USERS_COHORT_ID, as the insight shows it.
+const ALL_USERS = '0';
+
+/** What a retention breaks down by: a property or expression, or a cohort breakdown's cohorts. */
+export interface RetentionBreakdownText {
+  breakdown: Breakdown;
+  /** A cohort breakdown's values ('all' or cohort ids); null for a property or expression. */
+  cohorts: string[] | null;
+}
+
 /**
- * The retention query as HogQL (without a breakdown or cumulative counts): each cohort
- * period's persons (`first time`: by their first target period ever), and per later period
- * within `lookahead` those who did the returning event (`minimum` times in it). `first`,
- * `last`: HogQL values of the first and last cohort periods; `returnFromUs`: where returns
- * are read from.
+ * The retention query as HogQL: each cohort period's persons (`first time`: by their first
+ * target period ever), and per later period within `lookahead` those who did the returning
+ * event (`minimum` times in it); `cumulative`, a person counted in every period up to their
+ * furthest return. `first`, `last`: HogQL values of the first and last cohort periods.
+ * With a breakdown, each (person, value) followed on its own over the events carrying the
+ * value ('' when absent; a cohort breakdown's value the cohort, over its persons' events),
+ * a row per value (`breakdown_value` first), the values past the limit by cohort sizes
+ * summed (ties by value) folded into PostHog's "other". `actor`: what is followed (the
+ * person, or a group's key).
  */
 export function retentionSelect(s: {
   target: EventsText; returning: EventsText & { minimum: number }; firstTime: boolean; interval: Interval; weekStart: 0 | 1;
-  first: string; last: string; lookahead: number;
+  first: string; last: string; lookahead: number; cumulative: boolean; breakdown: RetentionBreakdownText | null; actor: string;
 }): string {
   const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
   // Periods apart: weeks by their days (both sides start a week), the rest by the unit.
   const apart = (a: string, b: string) => (s.interval === 'week' ? `intDiv(dateDiff('day', ${a}, ${b}), 7)` : `dateDiff('${s.interval}', ${a}, ${b})`);
-  const target = `SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.target)}`;
+  const b = s.breakdown;
+  // The unit followed: the actor, with its value.
+  const v = b === null ? '' : ', value';
+  // A scan of the events as (actor[, value], period) rows: per cohort of a cohort breakdown, one SELECT.
+  const scan = (events: EventsText, distinct: boolean): string => {
+    const select = distinct ? 'SELECT DISTINCT' : 'SELECT';
+    const one = (value: string | null, where: string) => `${select} ${s.actor} AS actor_id${value === null ? '' : `, ${value} AS value`}, ${period('timestamp')} AS start FROM events WHERE ${where}`;
+    if (b === null) return one(null, eventsWhere(events));
+    if (b.cohorts === null) return one(`coalesce(${partValue(b.breakdown)}, '')`, eventsWhere(events));
+    return b.cohorts.map((c) => one(literal(c === 'all' ? ALL_USERS : c), cohortWhere(eventsWhere(events), c))).join(' UNION ALL ');
+  };
   const cohort = s.firstTime
-    ? `SELECT person_id, min(start) AS cohort FROM target GROUP BY person_id HAVING cohort >= ${s.first} AND cohort <= ${s.last}`
-    : `SELECT person_id, start AS cohort FROM target WHERE start >= ${s.first} AND start <= ${s.last}`;
+    ? `SELECT actor_id${v}, min(start) AS cohort FROM target GROUP BY actor_id${v} HAVING cohort >= ${s.first} AND cohort <= ${s.last}`
+    : `SELECT actor_id${v}, start AS cohort FROM target WHERE start >= ${s.first} AND start <= ${s.last}`;
   const returns = s.returning.minimum > 1
-    ? `SELECT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.returning)} GROUP BY person_id, start HAVING count() >= ${s.returning.minimum}`
-    : `SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s.returning)}`;
-  return `WITH target AS (${target}),
-cohorts AS (${cohort}),
-returns AS (${returns})
-SELECT cohort, period, total FROM (SELECT cohort, 0 AS period, count() AS total FROM cohorts GROUP BY cohort
+    ? `SELECT actor_id${v}, start FROM (${scan(s.returning, false)}) GROUP BY actor_id${v}, start HAVING count() >= ${s.returning.minimum}`
+    : scan(s.returning, true);
+  const joined = `FROM cohorts c JOIN returns r ON r.actor_id = c.actor_id${b === null ? '' : ' AND r.value = c.value'} WHERE r.start > c.cohort AND ${apart('c.cohort', 'r.start')} < ${s.lookahead}`;
+  const cv = b === null ? '' : ', c.value';
+  const later = s.cumulative
+    // Each (actor, cohort) counted in periods 1 to its furthest return.
+    ? `SELECT cohort${v}, arrayJoin(range(1, furthest + 1)) AS period, count() AS n FROM (SELECT c.actor_id AS actor_id${cv} AS value, c.cohort AS cohort, max(${apart('c.cohort', 'r.start')}) AS furthest ${joined} GROUP BY actor_id${v}, cohort) GROUP BY cohort${v}, period`
+    : `SELECT c.cohort AS cohort${b === null ? '' : ', c.value AS value'}, ${apart('c.cohort', 'r.start')} AS period, count() AS n ${joined} GROUP BY cohort${v}, period`;
+  const counts = `SELECT cohort${v}, 0 AS period, count() AS n FROM cohorts GROUP BY cohort${v}
 UNION ALL
-SELECT c.cohort AS cohort, ${apart('c.cohort', 'r.start')} AS period, count() AS total FROM cohorts c JOIN returns r ON r.person_id = c.person_id WHERE r.start > c.cohort AND ${apart('c.cohort', 'r.start')} < ${s.lookahead} GROUP BY cohort, period)
+${later}`;
+  const ctes = `WITH target AS (${scan(s.target, true)}),
+cohorts AS (${cohort}),
+returns AS (${returns})`;
+  if (b === null) return `${ctes}
+SELECT cohort, period, n AS total FROM (${counts})
 ORDER BY cohort, period LIMIT 50000`;
+  const top = `(SELECT value FROM cohorts GROUP BY value ORDER BY count() DESC, value LIMIT ${b.breakdown.limit})`;
+  return `${ctes}
+SELECT if(value IN ${top}, value, ${literal(BREAKDOWN_OTHER)}) AS breakdown_value, cohort, period, sum(n) AS total FROM (${counts})
+GROUP BY breakdown_value, cohort, period ORDER BY breakdown_value, cohort, period LIMIT 50000`;
 }
 
 /**
@@ -301,8 +386,8 @@ const ATTRIBUTED: Record<Exclude<FunnelBreakdownText['attribution'], 'all_events
  * value by attribution (first_touch, last_touch, step: from the funnel's events that have
  * one), or with all_events each (person, value) its own funnel over that value's events.
  * With `actorGroup` the actors are groups of that type (the event's $group_N; events
- * without one left out) where they are persons. Cohort breakdowns are not written (the
- * field is absent).
+ * without one left out) where they are persons. A cohort breakdown is all_events over each
+ * cohort's persons' events, the value the cohort ('all': everyone).
  */
 export function funnelSelect(s: {
   steps: { event: SeriesEvent; properties: unknown[] }[]; properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
@@ -326,11 +411,16 @@ export function funnelSelect(s: {
   if (b === null) {
     ctes.push(`step_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
   } else {
-    const value = partValue(b.breakdown);
     const orNull = (x: string) => `coalesce(${x}, ${literal(BREAKDOWN_NULL)})`;
     if (b.attribution === 'all_events') {
-      ctes.push(`step_events AS (SELECT concat(toString(${actor}), '|', ${orNull(value)}) AS pid, ${orNull(value)} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
+      // A cohort breakdown: each person through the funnel once per cohort it is in (its events there, a SELECT per cohort).
+      const branches = b.breakdown.source === 'cohort'
+        ? cohortValues(b.breakdown).map((c) => ({ value: literal(c), where: cohortWhere(where.join(' AND '), c) }))
+        : [{ value: orNull(partValue(b.breakdown)), where: where.join(' AND ') }];
+      const scans = branches.map((x) => `SELECT concat(toString(${actor}), '|', ${x.value}) AS pid, ${x.value} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${x.where}`);
+      ctes.push(`step_events AS (${scans.join(' UNION ALL ')})`);
     } else {
+      const value = partValue(b.breakdown);
       ctes.push(
         `funnel_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
         `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events GROUP BY pid)`,

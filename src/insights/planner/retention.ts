@@ -10,7 +10,7 @@ import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
 import { QueryError } from './errors.js';
-import { literal, retentionSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
+import { cohortValues, literal, retentionSelect, seriesEvent, writtenOrNone } from './hogql-text.js';
 import { and, int, raw, sql, text, timestamp, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 
@@ -187,14 +187,18 @@ ${f.cumulative ? cumulativeReturns : returns}`;
   const periodValue = (localMs: number) => (interval === 'hour'
     ? `toDateTime(${literal(new Date(localToUs(segments, localMs) / 1000).toISOString())})`
     : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
-  const properties = (node: typeof target) => [node.properties, query.properties];
+  // Groups of a type where the query counts them: the event's key of that type, events without one left out.
+  const groupType = query.aggregation_group_type_index ?? null;
+  const actor = groupType === null ? 'person_id' : `$group_${groupType}`;
+  const properties = (node: typeof target) => [node.properties, query.properties, ...(groupType === null ? [] : [[{ type: 'hogql', key: `${actor} != ''` }]])];
   return {
     statements: [statement],
-    hogql: breakdown || f.cumulative || query.aggregation_group_type_index != null ? undefined : writtenOrNone(() => retentionSelect({
+    hogql: writtenOrNone(() => retentionSelect({
       // First time: the target's whole history (from the project's first event) decides the cohort.
       target: { event: seriesEvent(target), properties: properties(target), fromUs: firstTime ? (ctx.firstEventMs ?? firstStart) * 1000 - 86_400_000_000 : startUs, toUs: endUs, valueSets: ctx.valueSets },
       returning: { event: seriesEvent(returning), properties: properties(returning), fromUs: startUs, toUs: endUs, valueSets: ctx.valueSets, minimum },
-      firstTime, interval, weekStart: ctx.weekStart, first: periodValue(firstStart), last: periodValue(lastStart), lookahead,
+      firstTime, interval, weekStart: ctx.weekStart, first: periodValue(firstStart), last: periodValue(lastStart), lookahead, cumulative: f.cumulative === true,
+      breakdown: breakdown === null ? null : { breakdown, cohorts: breakdown.source === 'cohort' ? cohortValues(breakdown) : null }, actor,
     })),
     shape([rows]) {
       // Per breakdown value (one '' without a breakdown): cohort and period → persons.

@@ -10,7 +10,7 @@ import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
 import { firstTimeBase, FIRST_TIME_MATHS } from './first-time.js';
 import { rowExpression } from './hogql-row.js';
-import { literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
+import { activeUsersSelect, cohortValues, literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
 import { propertyNumber, propertyText, type PropertySource } from './properties.js';
 import { and, float, int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
@@ -206,7 +206,7 @@ function hogqlMathStatement(query: TrendsQuery, run: SeriesRun, ctx: PlanContext
 // Distinct keys of a group type, an event without one ('' in $group_N) not counted.
 const groupKeys = (n: number) => `uniqIf($group_${n}, $group_${n} != '')`;
 
-/** A series' aggregate as HogQL (`actorGroup`: the query counts groups of that type where it counts persons); null for the active-user maths, which no one aggregate writes. */
+/** A series' aggregate as HogQL (`actorGroup`: the query counts groups of that type where it counts persons); null for the active-user maths, written whole by activeUsersSelect. */
 function aggregateText(node: SeriesNode, order: number, prop: { source: PropertySource; key: string } | null, actorGroup: number | null): string | null {
   const math = mathOf(node);
   const x = prop ? `toFloat(${prop.source === 'person' ? 'person.' : ''}properties[${literal(prop.key)}])` : '';
@@ -221,18 +221,45 @@ function aggregateText(node: SeriesNode, order: number, prop: { source: Property
   }
 }
 
-/** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's. */
-function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
+/** One series' (and period's, and cohort's) SELECT; undefined when no text says its math yet. */
+function seriesText(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean, cohort: string | undefined): string | undefined {
   const actorGroup = query.aggregation_group_type_index ?? null;
+  const { range } = run;
+  const common = {
+    event: seriesEvent(run.node), properties: [run.node.properties, run.node.fixedProperties, query.properties],
+    fromUs: range.fromUs, toUs: range.toUs, interval: totalValue ? null : range.interval, weekStart: ctx.weekStart,
+    breakdown, valueSets: ctx.valueSets, cohort,
+  };
+  const window = ACTIVE_WINDOW[mathOf(run.node)];
+  if (window !== undefined) {
+    // As the planner: active on a period's day or the window - 1 days before it; a total
+    // value, over the range's last window days. Groups are actors where the query counts them.
+    const firstDay = Math.floor(range.buckets[0].localMs / DAY_MS);
+    const lastDay = Math.floor(range.toLocal / DAY_MS);
+    const first = range.interval === 'hour' && !totalValue
+      ? `toDateTime(${literal(new Date(localToUs(range.segments, range.buckets[0].localMs) / 1000).toISOString())})`
+      : `toDate(${literal(new Date(range.buckets[0].localMs).toISOString().slice(0, 10))})`;
+    const grouped = actorGroup === null ? null : `$group_${actorGroup}`;
+    return activeUsersSelect({
+      ...common, window, actor: grouped ?? 'person_id', first, periods: range.buckets.length,
+      properties: grouped === null ? common.properties : [...common.properties, [{ type: 'hogql', key: `${grouped} != ''` }]],
+      fromUs: localToUs(range.segments, ((totalValue ? lastDay : firstDay) - window + 1) * DAY_MS),
+    });
+  }
+  const aggregate = aggregateText(run.node, run.order, mathProperty(run.node, run.order), actorGroup);
+  return aggregate === null ? undefined : seriesSelect({ ...common, aggregate });
+}
+
+/** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's; a cohort breakdown's, one per cohort. */
+function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
+  const cohorts = breakdown?.source === 'cohort' ? cohortValues(breakdown) : [undefined];
   const selects: string[] = [];
   for (const run of runs) {
-    const aggregate = aggregateText(run.node, run.order, mathProperty(run.node, run.order), actorGroup);
-    if (aggregate === null) return undefined;
-    selects.push(seriesSelect({
-      aggregate, event: seriesEvent(run.node), properties: [run.node.properties, run.node.fixedProperties, query.properties],
-      fromUs: run.range.fromUs, toUs: run.range.toUs, interval: totalValue ? null : run.range.interval, weekStart: ctx.weekStart,
-      breakdown, valueSets: ctx.valueSets,
-    }));
+    for (const cohort of cohorts) {
+      const text = seriesText(query, run, ctx, cohort === undefined ? breakdown : null, totalValue, cohort);
+      if (text === undefined) return undefined;
+      selects.push(text);
+    }
   }
   return selects.join(' UNION ALL ');
 }

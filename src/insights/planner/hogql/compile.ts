@@ -14,7 +14,7 @@ import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
-import { closestFunction, lookupFunction } from './functions.js';
+import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
 export const DEFAULT_ROWS = 100;
@@ -793,10 +793,27 @@ function compiler(source: string, ctx: CompileContext) {
         if (cte !== undefined) return subquerySource(query(cte, scope), alias ?? chain[0], sqlAlias);
         if (TABLES.has(chain[0])) return { name: alias ?? chain[0], sqlAlias, table: chain[0] as TableName, persons: false, sessions: false, columns: null, subquery: null };
       }
+      if (chain.length === 1 && chain[0] === 'numbers' && (args.length === 1 || args.length === 2)) return numbersSource(args, alias ?? 'numbers', sqlAlias);
       return fail(`Unknown table "${chain.join('.')}".`, table);
     }
     if (table.node === 'SelectQuery' || table.node === 'SelectSetQuery') return subquerySource(query(table, scope), alias, sqlAlias);
     return fail(`Unsupported table: ${table.node}`, table);
+  }
+
+  // numbers(n), numbers(offset, n): ClickHouse's table of the integers offset … offset+n-1 in
+  // a column `number` (PostHog's trends count the days of a range with it). Its arguments
+  // read no table (compiled in a scope of their own) and its size is bounded as range()'s.
+  function numbersSource(args: HogNode[], name: string, sqlAlias: string): Source {
+    const own = scopeOf(null);
+    const [offset, count] = (args.length === 2 ? args : [null, args[0]]).map((a) => {
+      if (a === null) return raw('0');
+      const e = compile(a, own);
+      if (e.aggregate !== null || !(isNumeric(e) || e.type === 'Unknown' || e.type === 'Null')) fail('numbers() takes integers', a);
+      return sql`CAST(${num(e)} AS BIGINT)`;
+    });
+    const size = sql`(CASE WHEN ${count} > ${raw(String(MAX_BUILT))} THEN error(${text(`numbers() is limited to ${MAX_BUILT} rows`)}) ELSE ${count} END)`;
+    const column = { name: 'number', sqlName: 'c0', expr: expr(raw('c0'), 'UInt', [], { nullable: false }) };
+    return subquerySource({ sql: sql`SELECT unnest(range(${offset}, ${offset} + ${size})) AS c0`, columns: [column] }, name, sqlAlias);
   }
 
   function subquerySource(part: Part, name: string | null, sqlAlias: string): Source {
