@@ -94,6 +94,8 @@ interface Source {
   row?: boolean;
   /** Events whose match of these actions is read (matchesAction: a column of its subquery). */
   actions?: Map<number, ResolvedAction>;
+  /** Events whose match of the query's filters' properties is read ({filters}: a column of its subquery). */
+  filters?: boolean;
 }
 
 interface Scope {
@@ -320,7 +322,7 @@ function compiler(source: string, ctx: CompileContext) {
     if (src.subquery !== null) return src.subquery;
     switch (src.table!) {
       case 'events': {
-        if (!src.persons && !src.sessions && !src.groups?.size && !src.actions?.size) return sql`(SELECT * FROM events WHERE project = ${project})`;
+        if (!src.persons && !src.sessions && !src.groups?.size && !src.actions?.size && !src.filters) return sql`(SELECT * FROM events WHERE project = ${project})`;
         // `e` and `p`: the aliases the planners' conditions (an action's steps) are written over.
         const extra: Sql[] = [raw('e.*')];
         const joins: Sql[] = [];
@@ -338,6 +340,7 @@ function compiler(source: string, ctx: CompileContext) {
           joins.push(sql` LEFT JOIN groups ${raw(g)} ON ${raw(g)}.project = e.project AND ${raw(g)}.type_index = ${int(n)} AND ${raw(g)}.key = json_extract_string(e.properties, ${text(`/$group_${n}`)})`);
         }
         for (const action of src.actions?.values() ?? []) extra.push(sql`${actionCondition(action)} AS ${raw(`matches_action_${action.id}`)}`);
+        if (src.filters && ctx.filters?.properties) extra.push(sql`coalesce(${ctx.filters.properties.condition}, FALSE) AS filters_match`);
         return sql`(SELECT ${join(extra, ', ')} FROM events e${{ parts: joins }} WHERE e.project = ${project})`;
       }
       case 'sessions':
@@ -406,17 +409,50 @@ function compiler(source: string, ctx: CompileContext) {
     return fail('Unsupported constant', node);
   }
 
-  // {filters}: the query's date range on the `timestamp` its FROM gives (PostHog's: from
-  // inclusive, to exclusive); none given is true.
+  // {filters} (PostHog's HogQLFilters): in a SELECT reading the events, sessions or groups
+  // table, the date range on that table's time (events: timestamp, sessions:
+  // $start_timestamp, groups: created_at; from inclusive, to exclusive) and the property
+  // filters (test accounts' too) on its events; no filters given is true.
   function filtersCondition(node: HogNode, scope: Scope): Expr {
+    const has = (table: TableName) => scope.sources.some((s) => s.table === table);
+    const events = scope.sources.find((s) => s.table === 'events');
+    if (!events && !has('sessions') && !has('groups')) {
+      fail("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events, sessions or groups table.", node);
+    }
     const f = ctx.filters;
-    if (f === null || (f.fromUs === null && f.toUs === null && !f.properties)) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
-    if (f.properties) fail('Property filters in {filters} are not supported here yet: write them in the WHERE clause', node);
-    const ts = field(node, ['timestamp'], scope);
+    if (f === null) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
     const parts: Sql[] = [];
-    if (f.fromUs !== null) parts.push(sql`${ts.sql} >= ${timestamp(f.fromUs)}`);
-    if (f.toUs !== null) parts.push(sql`${ts.sql} < ${timestamp(f.toUs)}`);
-    return expr(sql`(${join(parts, ' AND ')})`, 'Bool', [ts], { nullable: false });
+    if (f.properties !== null) {
+      if (has('groups')) fail('Property filters in {filters} are not supported over the groups table', node);
+      if (!events) fail('Can only use session properties in a filter when selecting from only the sessions table.', node);
+      // Over an insight's row, the condition itself; in a query, a column of the events subquery.
+      if (f.properties.persons) events!.persons = true;
+      if (events!.row) {
+        parts.push(sql`coalesce(${f.properties.condition}, FALSE)`);
+      } else {
+        events!.filters = true;
+        parts.push(raw(`${events!.sqlAlias}.filters_match`));
+      }
+    }
+    const time = field(node, [has('groups') ? 'created_at' : events ? 'timestamp' : '$start_timestamp'], scope);
+    if (f.toUs !== null) parts.push(sql`${instant(time, tz)} < ${timestamp(f.toUs)}`);
+    if (f.fromUs !== null) parts.push(sql`${instant(time, tz)} >= ${timestamp(f.fromUs)}`);
+    if (parts.length === 0) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
+    return expr(sql`(${join(parts, ' AND ')})`, 'Bool', [time], { nullable: false });
+  }
+
+  // {filters.dateRange.from} / {filters.dateRange.to}: the bound as a DateTime; without it the
+  // comparison holding the placeholder is true (PostHog's), and elsewhere it is refused.
+  const comparisons: { skip: boolean }[] = [];
+  function dateRangeBound(node: HogNode, which: 'from' | 'to'): Expr {
+    const us = which === 'from' ? ctx.filters?.fromUs : ctx.filters?.toUs;
+    if (us !== null && us !== undefined) return expr(sql`${timestamp(us)}`, 'DateTime', [], { nullable: false });
+    const innermost = comparisons[comparisons.length - 1];
+    if (innermost === undefined) {
+      fail(`The \`{filters.dateRange.${which}}\` placeholder must be used directly in a comparison (e.g. \`timestamp > {filters.dateRange.${which}}\`), not nested inside a function call, when the date range is not set.`, node);
+    }
+    innermost.skip = true;
+    return expr(raw('TRUE'), 'Bool', [], { nullable: false });
   }
 
   function placeholder(node: HogNode, scope: Scope): Expr {
@@ -429,6 +465,10 @@ function compiler(source: string, ctx: CompileContext) {
     }
     if (chain.length === 1 && Object.hasOwn(ctx.values, name)) return constant(ctx.values[name], node);
     if (name === 'filters') return filtersCondition(node, scope);
+    if (name === 'filters.dateRange.from' || name === 'filters.dateRange.to') return dateRangeBound(node, name === 'filters.dateRange.from' ? 'from' : 'to');
+    if (chain[0] === 'filters') {
+      fail(`Unsupported filters placeholder \`{${name}}\`. Supported filters placeholders are: \`{filters}\`, \`{filters.dateRange.from}\`, \`{filters.dateRange.to}\`.`, node);
+    }
     const known = Object.keys(ctx.values);
     return fail(`Placeholder {${name}} is not available in this context.${known.length ? ` You can use the following: ${known.join(', ')}` : ''}`, node);
   }
@@ -687,8 +727,15 @@ function compiler(source: string, ctx: CompileContext) {
         const inner = compile(node.expr as HogNode, scope);
         return expr(sql`(NOT ${inner.sql})`, 'Bool', [inner]);
       }
-      case 'CompareOperation':
-        return compare(String(node.op), node.left as HogNode, node.right as HogNode, scope, node);
+      case 'CompareOperation': {
+        comparisons.push({ skip: false });
+        try {
+          const compared = compare(String(node.op), node.left as HogNode, node.right as HogNode, scope, node);
+          return comparisons[comparisons.length - 1].skip ? expr(raw('TRUE'), 'Bool', [], { nullable: false }) : compared;
+        } finally {
+          comparisons.pop();
+        }
+      }
       case 'ArithmeticOperation':
         return arithmetic(node, scope);
       case 'BetweenExpr': {
