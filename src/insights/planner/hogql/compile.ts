@@ -15,6 +15,7 @@ import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
+import { droppedGroupByModifier, missingField } from './unsupported.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
 export const DEFAULT_ROWS = 100;
@@ -44,6 +45,12 @@ const STAR: Record<TableName, string[]> = {
   sessions: ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$is_bounce'],
 };
 
+// A session's `$entry_<name>` fields read from its entry event's `<key>` property.
+const ENTRY_PROPERTIES = [
+  ['utm_source', 'utm_source'], ['utm_medium', 'utm_medium'], ['utm_campaign', 'utm_campaign'], ['utm_term', 'utm_term'], ['utm_content', 'utm_content'],
+  ['gclid', 'gclid'], ['gad_source', 'gad_source'], ['fbclid', 'fbclid'],
+] as const;
+
 // A session (PostHog's sessions table, from events' $session_id): its columns as an aggregate
 // of the project's events, each named `<prefix>x` (`session_x` when joined to events).
 const SESSION_COLUMNS = [
@@ -55,6 +62,11 @@ const SESSION_COLUMNS = [
   ['pageviews', "count(*) FILTER (WHERE event = '$pageview')"], ['autocaptures', "count(*) FILTER (WHERE event = '$autocapture')"],
   ['screens', "count(*) FILTER (WHERE event = '$screen')"], ['uniq_urls', 'count(DISTINCT current_url)'],
   ['urls', 'coalesce(list(DISTINCT current_url) FILTER (WHERE current_url IS NOT NULL), [])'],
+  // The entry event's (the first with a URL, as the entry URL) referrer, host and campaign.
+  ['entry_referring_domain', "arg_min(referring_domain, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ['entry_host', "arg_min(host, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ['exit_host', "arg_max(host, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ...ENTRY_PROPERTIES.map(([name, key]) => [`entry_${name}`, `arg_min(json_extract_string(properties, '/${key}'), timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')`] as const),
 ] as const;
 // PostHog's bounce: no pageview → NULL; else not (more than one pageview, an autocapture, or 10 s or longer).
 const SESSION_FIELDS: Record<string, (c: string) => [string, Expr['type'], boolean]> = {
@@ -66,9 +78,14 @@ const SESSION_FIELDS: Record<string, (c: string) => [string, Expr['type'], boole
   $entry_pathname: (c) => [`${c}entry_path`, 'String', true], $end_pathname: (c) => [`${c}exit_path`, 'String', true], $exit_pathname: (c) => [`${c}exit_path`, 'String', true],
   $pageview_count: (c) => [`${c}pageviews`, 'UInt', false], $autocapture_count: (c) => [`${c}autocaptures`, 'UInt', false], $screen_count: (c) => [`${c}screens`, 'UInt', false],
   $num_uniq_urls: (c) => [`${c}uniq_urls`, 'UInt', false], $urls: (c) => [`${c}urls`, 'Array', false],
+  $entry_referring_domain: (c) => [`${c}entry_referring_domain`, 'String', true],
+  $entry_hostname: (c) => [`${c}entry_host`, 'String', true], $end_hostname: (c) => [`${c}exit_host`, 'String', true],
+  ...Object.fromEntries(ENTRY_PROPERTIES.map(([name]) => [`$entry_${name}`, (c: string) => [`${c}entry_${name}`, 'String', true] as [string, Expr['type'], boolean]])),
   $is_bounce: (c) => [`(CASE WHEN ${c}pageviews = 0 THEN NULL ELSE NOT (${c}pageviews > 1 OR ${c}autocaptures > 0 OR date_diff('second', ${c}start, ${c}end) >= 10) END)`, 'Bool', true],
 };
 const RESERVED = new Set(['true', 'false', 'null', 'team_id']);
+// GROUP BY ROLLUP(...), CUBE(...), GROUPING SETS (...): the parser's group_by_mode for each.
+const GROUPINGS = new Map([['rollup', 'ROLLUP'], ['cube', 'CUBE'], ['grouping_sets', 'GROUPING SETS']]);
 
 interface SubColumn {
   sqlName: string;
@@ -233,7 +250,14 @@ function compiler(source: string, ctx: CompileContext) {
           case 'timestamp':
           case 'created_at': return column('timestamp', 'DateTime');
           case '$session_id': return column('session_id', 'String', true);
-          case 'elements_chain': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
+          case 'elements_chain':
+          case 'elements_chain_href': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
+          case 'elements_chain_texts':
+          case 'elements_chain_ids':
+          case 'elements_chain_elements': return rest.length === 0 ? expr(raw('CAST([] AS VARCHAR[])'), 'Array', [], { nullable: false }) : null;
+          // PostHog's column of the property; '' without one.
+          case '$window_id':
+            return rest.length === 0 ? expr(sql`coalesce(json_extract_string(${raw(`${a}.properties`)}, ${text('/$window_id')}), '')`, 'String', [], { nullable: false }) : null;
           // The key of the event's group of type index N (the persons step writes it into
           // the properties from $groups); '' without one, as PostHog's column.
           case '$group_0': case '$group_1': case '$group_2': case '$group_3': case '$group_4':
@@ -381,12 +405,16 @@ function compiler(source: string, ctx: CompileContext) {
       if (named !== undefined) {
         const found = tableField(named, rest);
         if (found !== null) return found;
-        fail(`Unable to resolve field: ${chain.join('.')}`, node);
+        fail(missingField(named.table, rest) ?? `Unable to resolve field: ${chain.join('.')}`, node);
       }
     }
     for (const src of scope.sources) {
       const found = tableField(src, chain);
       if (found !== null) return found;
+    }
+    for (const src of scope.sources) {
+      const missing = missingField(src.table, chain);
+      if (missing !== null) fail(missing, node);
     }
     return fail(`Unable to resolve field: ${chain.join('.')}`, node);
   }
@@ -917,6 +945,8 @@ function compiler(source: string, ctx: CompileContext) {
       const chain = n.node === 'Field' ? (n.chain as unknown[]) : null;
       return chain !== null && chain.length === 1 && items.length === columns.length ? positions.get(String(chain[0])) : undefined;
     };
+    const grouping = GROUPINGS.get(String(node.group_by_mode));
+    if (grouping !== undefined) fail(`GROUP BY ${grouping} is not supported by hedgerow: it returns the groups only (add totals with a UNION ALL of a SELECT grouped by fewer columns)`, node);
     const groupBy = ((node.group_by ?? []) as HogNode[]).map((g) => {
       if (g.node === 'Constant' && typeof g.value === 'number' && Number.isInteger(g.value)) {
         if (g.value < 1 || g.value > columns.length) fail(`GROUP BY position ${g.value} is not in the select list`, g);
@@ -1044,6 +1074,10 @@ function compiler(source: string, ctx: CompileContext) {
   // The top SELECT: PostHog's paginator when it has no LIMIT (one row more than asked, to
   // tell hasMore), else its LIMIT capped at MAX_ROWS; each SELECT of a set query likewise.
   function top(root: HogNode): CompiledQuery {
+    const dropped = droppedGroupByModifier(source);
+    if (dropped !== null) {
+      throw new HogQLError(`${dropped.words} is not supported by hedgerow: it returns the groups only (add totals with a UNION ALL of a SELECT grouped by fewer columns)`, dropped.offset, dropped.offset + dropped.length);
+    }
     const capped = (given: Sql | null): Sql => (given === null ? sql`${int(DEFAULT_ROWS)}` : sql`least(${given}, ${int(MAX_ROWS)})`);
     let paginated: CompiledQuery['paginated'] = null;
     let part: Part;

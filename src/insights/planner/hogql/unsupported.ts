@@ -1,0 +1,51 @@
+// What PostHog's HogQL has that hedgerow does not, refused by name: a 400 that says what is
+// missing and why, where the compiler would otherwise answer "Unable to resolve field" or,
+// worse, the parser would drop the words and the query would run as another one.
+
+/** PostHog's fields that hedgerow's tables lack, by table: why each is not there. */
+const MISSING_FIELDS: Record<string, Record<string, string>> = {
+  groups: {
+    updated_at: 'hedgerow keeps each group as its latest $groupidentify left it, not when that was',
+  },
+  events: {
+    person_mode: 'hedgerow does not record how an event was processed for its person',
+    $session_id_uuid: 'read $session_id, the session id as text',
+  },
+  sessions: {
+    $channel_type: 'PostHog\'s channel classification is not computed; read $entry_referring_domain and the $entry_utm_* fields',
+    $last_external_click_url: 'outbound clicks are not aggregated into sessions',
+  },
+};
+
+/**
+ * The refusal for a field PostHog's table has and hedgerow's lacks (`events.group_0.x` and
+ * `events.session.x` read the groups and sessions tables); null for any other field.
+ */
+export function missingField(table: string | null, chain: readonly unknown[]): string | null {
+  if (table === null) return null;
+  let [owner, name] = [table, chain[0]];
+  if (table === 'events' && chain.length === 2 && typeof chain[0] === 'string') {
+    if (/^group_[0-4]$/.test(chain[0])) [owner, name] = ['groups', chain[1]];
+    else if (chain[0] === 'session') [owner, name] = ['sessions', chain[1]];
+  } else if (chain.length !== 1) {
+    return null;
+  }
+  const why = typeof name === 'string' && Object.hasOwn(MISSING_FIELDS[owner] ?? {}, name) ? MISSING_FIELDS[owner][name] : undefined;
+  return why === undefined ? null : `The field ${owner}.${String(name)} is not supported by hedgerow: ${why}`;
+}
+
+// WITH ROLLUP, WITH CUBE and WITH TOTALS after a GROUP BY: PostHog's parser accepts and drops
+// them, so the query would run as a plain GROUP BY. They are found in the text, outside its
+// strings, quoted names and comments.
+const MODIFIER = /\bwith\s+(rollup|cube|totals)\b/gi;
+const QUOTED_OR_COMMENT = /'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`(?:[^`\\]|\\.|``)*`|--[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+
+/** The first GROUP BY modifier the parser drops, with its offset in code points and its length; null without one. */
+export function droppedGroupByModifier(source: string): { words: string; offset: number; length: number } | null {
+  if (!/with\s+(?:rollup|cube|totals)/i.test(source)) return null;
+  const blanked = source.replace(QUOTED_OR_COMMENT, (m) => ' '.repeat(m.length));
+  MODIFIER.lastIndex = 0;
+  const found = MODIFIER.exec(blanked);
+  if (found === null) return null;
+  return { words: `WITH ${found[1].toUpperCase()}`, offset: Array.from(source.slice(0, found.index)).length, length: found[0].length };
+}
