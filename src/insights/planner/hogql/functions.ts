@@ -229,9 +229,32 @@ define('string', ['position', 'positionUTF8', 'locate'], 2, 2, ([h, n]) => expr(
 define('string', ['positionCaseInsensitive', 'positionCaseInsensitiveUTF8'], 2, 2, ([h, n]) => expr(sql`strpos(lower(${str(h)}), lower(${str(n)}))`, 'UInt', [h, n]));
 define('string', ['replace', 'replaceAll'], 3, 3, ([s, a, b]) => expr(sql`replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
 define('string', 'replaceRegexpAll', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)}, 'g')`, 'String', [s, a, b]));
+// The first occurrence of a substring (an empty one: none).
+define('string', 'replaceOne', 3, 3, ([s, a, b]) => {
+  const [h, n] = [str(s), str(a)];
+  return expr(sql`(CASE WHEN ${n} = '' OR strpos(${h}, ${n}) = 0 THEN ${h} ELSE substr(${h}, 1, strpos(${h}, ${n}) - 1) || ${str(b)} || substr(${h}, strpos(${h}, ${n}) + length(${n})) END)`, 'String', [s, a, b]);
+});
 define('string', 'replaceRegexpOne', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
 define('string', 'match', 2, 2, ([s, re]) => expr(sql`regexp_matches(${str(s)}, ${str(re)})`, 'Bool', [s, re]));
-define('string', ['extract', 'regexpExtract'], 2, 3, ([s, re, g]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${g === undefined ? int(0) : num(g)})`, 'String', [s, re]));
+// Whether a constant pattern has a capturing group (a '(' not escaped, not in a class, not '(?').
+function capturingGroups(re: Expr): boolean {
+  const v = re.constant?.value;
+  if (typeof v !== 'string') return false;
+  return /\((?!\?)/.test(v.replace(/\\./g, '').replace(/\[[^\]]*\]/g, ''));
+}
+
+// DuckDB takes a group index only as a constant: a whole number from 0 to 9.
+function groupIndex(g: Expr | undefined, fx: Fx): number {
+  if (g === undefined) return 1;
+  const v = g.constant?.value;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 9) return fail(`${fx.name}() takes its group index as a whole number from 0 to 9`, fx.node);
+  return v;
+}
+
+// extract(s, re): the first group's match when the pattern has one, else the whole match
+// ('' without a match, as ClickHouse's); regexpExtract(s, re, n): group n (default 1).
+define('string', 'extract', 2, 2, ([s, re]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'String', [s, re]));
+define('string', 'regexpExtract', 2, 3, ([s, re, g], fx) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(String(groupIndex(g, fx)))})`, 'String', [s, re]));
 define('string', ['splitByChar', 'splitByString'], 2, 3, ([sep, s]) => expr(sql`string_split(${str(s)}, ${str(sep)})`, 'Array', [sep, s]));
 define('string', 'arrayStringConcat', 1, 2, ([a, sep]) => expr(sql`array_to_string(${a.sql}, ${sep === undefined ? sql`''` : str(sep)})`, 'String', [a]));
 define('string', 'empty', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`(len(${a.sql}) = 0)` : sql`(${a.sql} IS NULL OR ${str(a)} = '')`, 'Bool', [a], { nullable: false }));
@@ -266,7 +289,8 @@ jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(TRY_CAST(json_extract_s
 jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(CAST(json_extract(${j}, ${p}) AS VARCHAR), '')`);
 jsonFn('JSONHas', 'Bool', (j, p) => sql`(json_extract(${j}, ${p}) IS NOT NULL)`);
 jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(json_array_length(${j}, ${p}), 0)`);
-jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`CAST(json_extract(${j}, ${p}) AS VARCHAR[])`);
+// Each element's JSON text, quotes kept (ClickHouse's); not an array: empty.
+jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: CAST(x AS VARCHAR)), CAST([] AS VARCHAR[]))`);
 define('JSON', 'isValidJSON', 1, 1, ([j]) => expr(sql`coalesce(json_valid(${str(j)}), false)`, 'Bool', [j], { nullable: false }));
 
 // ---- arrays (1-based; lambdas compile to DuckDB's `lambda x: …`)
@@ -287,6 +311,8 @@ define('array', 'tuple', 1, Infinity, (args) => expr(call('row', args.map((a) =>
 define('array', 'has', 2, 2, ([a, x]) => expr(sql`list_contains(${a.sql}, ${x.sql})`, 'Bool', [a, x]));
 define('array', 'hasAll', 2, 2, ([a, b]) => expr(sql`list_has_all(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
 define('array', 'hasAny', 2, 2, ([a, b]) => expr(sql`list_has_any(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
+// arr[n], counted from the end when n is negative (as ClickHouse's).
+define('array', 'arrayElement', 2, 2, ([a, n]) => expr(sql`(${a.sql})[${num(n)}]`, 'Unknown', [a, n], { nullable: true }));
 define('array', 'indexOf', 2, 2, ([a, x]) => expr(sql`coalesce(list_position(${a.sql}, ${x.sql}), 0)`, 'UInt', [a, x]));
 define('array', 'arraySum', 1, 1, ([a]) => expr(sql`list_sum(${a.sql})`, 'Float', [a]));
 define('array', 'arraySort', 1, 1, ([a]) => expr(sql`list_sort(${a.sql})`, 'Array', [a]));
