@@ -7,10 +7,10 @@
 // The events (UTC; 2024-03-04 is a Monday):
 //   e1 alice $pageview      03-04 09:00  /pricing  Chrome  Mac OS X  web 1.2.3  1920×1080  flags [beta, dark-mode]  $feature/cool-flag true
 //   e2 alice $pageview      03-04 09:05  /signup   Chrome  Mac OS X  web 1.2.3             flags [beta]
-//   e3 alice user signed up 03-04 09:06                               web
+//   e3 alice user signed up 03-04 09:06                               web  first user, cloud, 3 members
 //   e4 bob   $pageview      03-05 14:00  /         Safari  iOS  posthog-ios 3.0.0  390×844  flags []
 //   e5 bob   $pageview      03-09 20:00  /signup   Safari  iOS
-//   e6 bob   user signed up 03-09 20:01
+//   e6 bob   user signed up 03-09 20:01  hosted, 1 member
 //   e7 carol $pageview      03-10 08:00  /pricing  Firefox Android
 //   e8 carol $pageview      03-10 08:30  /blog/other?ref=newsletter  Firefox Android
 // alice's person has trial_started 2024-03-01; the others have none.
@@ -48,10 +48,10 @@ d.before(async () => {
   const batch = [
     ev('$pageview', 'alice', '2024-03-04T09:00:00Z', { ...alice, $current_url: `${URL}/pricing`, $screen_width: 1920, $screen_height: 1080, $active_feature_flags: ['beta', 'dark-mode'], '$feature/cool-flag': true, $set: { trial_started: '2024-03-01' } }),
     ev('$pageview', 'alice', '2024-03-04T09:05:00Z', { ...alice, $current_url: `${URL}/signup`, $active_feature_flags: ['beta'] }),
-    ev('user signed up', 'alice', '2024-03-04T09:06:00Z', { $lib: 'web' }),
+    ev('user signed up', 'alice', '2024-03-04T09:06:00Z', { $lib: 'web', is_organization_first_user: true, realm: 'cloud', team_member_count_all: 3 }),
     ev('$pageview', 'bob', '2024-03-05T14:00:00Z', { ...bob, $current_url: `${URL}/`, $lib: 'posthog-ios', $lib_version: '3.0.0', $screen_width: 390, $screen_height: 844, $active_feature_flags: [] }),
     ev('$pageview', 'bob', '2024-03-09T20:00:00Z', { ...bob, $current_url: `${URL}/signup` }),
-    ev('user signed up', 'bob', '2024-03-09T20:01:00Z'),
+    ev('user signed up', 'bob', '2024-03-09T20:01:00Z', { realm: 'hosted', team_member_count_all: 1 }),
     ev('$pageview', 'carol', '2024-03-10T08:00:00Z', { ...carol, $current_url: `${URL}/pricing` }),
     ev('$pageview', 'carol', '2024-03-10T08:30:00Z', { ...carol, $current_url: `${URL}/blog/other?ref=newsletter` }),
   ];
@@ -147,6 +147,81 @@ WHERE first_event = '$pageview'
     AND next_event = 'user signed up'
 GROUP BY current_url
 ORDER BY url_count DESC`), [[`${URL}/signup`, 2]]);
+});
+
+d('the time on page tutorial: the next page view by a named window, averaged, capped, by page', async () => {
+  const inner = (extra: string) => `SELECT 
+      distinct_id,
+      event AS first_event,
+      timestamp AS first_timestamp,
+      first_value(event) OVER w AS next_event,
+      first_value(timestamp) OVER w AS next_timestamp${extra}
+    FROM events
+    WHERE 
+      timestamp > toDateTime('2023-01-01 00:00:00') 
+      AND (event = '$pageview' OR event = '$pageleave')
+    WINDOW w AS (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING)
+    ORDER BY distinct_id, timestamp`;
+  // Minutes to the next page view: alice 5 (/pricing), bob 6120 (/, four days and six hours), carol 30 (/pricing).
+  assert.equal(await rows(`SELECT avg(time_on_page) AS avg_time_on_page
+FROM (
+  SELECT
+    dateDiff('minute', first_timestamp, next_timestamp) AS time_on_page
+  FROM (
+    ${inner('')}
+  ) AS subquery
+  WHERE first_event = '$pageview'
+    AND (next_event = '$pageleave' OR next_event = '$pageview')
+)`), [[(5 + 6120 + 30) / 3]]);
+  assert.equal(await rows(`SELECT avg(time_on_page) AS avg_time_on_page
+FROM (
+  SELECT
+  dateDiff('minute', first_timestamp, next_timestamp) AS time_on_page
+  FROM (
+    ${inner('')}
+  ) AS subquery
+  WHERE first_event = '$pageview'
+    AND (next_event = '$pageleave' OR next_event = '$pageview')
+    AND time_on_page <= 30 /* new */
+)`), [[17.5]]);
+  assert.equal(await rows(`SELECT 
+  avg(time_on_page) AS avg_time_on_page,
+  current_url /* new */
+FROM (
+  SELECT
+    dateDiff('minute', first_timestamp, next_timestamp) AS time_on_page,
+    current_url /* new */
+  FROM (
+    ${inner(',\n      properties.$current_url as current_url /* new */')}
+  ) AS subquery
+  WHERE first_event = '$pageview'
+    AND (next_event = '$pageleave' OR next_event = '$pageview')
+    AND time_on_page <= 30
+)
+GROUP BY current_url /* new */
+ORDER BY avg_time_on_page DESC /* new */`), [[17.5, `${URL}/pricing`]]);
+});
+
+d('the sum() tutorial’s expressions: a conditional count, a score, a share', async () => {
+  assert.equal(await rows("select sumIf(\n\t1, \n\ttoStartOfMonth(timestamp) = toStartOfMonth(now())\n) from events"), [[0]]);
+  // alice: 10 (first user) + 5 (cloud) - 1 (3 members); bob: none of them.
+  assert.equal(await rows(`select distinct_id, sumIf(
+	10, 
+	properties.is_organization_first_user
+) + sumIf(
+	5,
+	properties.realm = 'cloud'
+) + sumIf(
+	-1,
+	properties.team_member_count_all > 1
+) as score from events where event = 'user signed up' group by distinct_id order by distinct_id`), [['alice', 14], ['bob', 0]]);
+  assert.equal(await rows(`select sumIf(
+	1,
+	properties.$browser = 'Safari'
+) / sumIf(
+	1,
+	properties.$browser = 'Safari' or properties.$browser = 'Chrome'
+) from events`), [[0.5]]);
 });
 
 d('the date and time filters tutorial’s expressions, as HogQL filters', async () => {

@@ -364,13 +364,13 @@ define('mathematics', 'e', 0, 0, () => expr(raw('exp(1)'), 'Float', [], { nullab
 
 // ---- aggregates (ClickHouse's -If forms: the condition last, as a FILTER)
 
-function aggregate(names: string | string[], build: (args: Expr[], fx: Fx) => { sql: Sql; type: HType }, min: number, max: number, params?: [number, number]) {
+function aggregate(names: string | string[], build: (args: Expr[], fx: Fx) => { sql: Sql; type: HType; nullable?: boolean }, min: number, max: number, params?: [number, number]) {
   for (const name of Array.isArray(names) ? names : [names]) {
     FUNCTIONS.set(name, {
       group: 'aggregate', min, max, aggregate: true, params,
       build(args, fx) {
         const built = build(args, fx);
-        return { sql: built.sql, type: built.type, aggregate: name, nullable: built.type !== 'UInt' && built.type !== 'Array' };
+        return { sql: built.sql, type: built.type, aggregate: name, nullable: built.nullable ?? (built.type !== 'UInt' && built.type !== 'Array') };
       },
     });
   }
@@ -382,10 +382,13 @@ aggregate('count', (args, fx) => ({ sql: args.length === 0 ? raw('count(*)') : f
 aggregate('countIf', (args) => ({ sql: args.length === 1 ? withIf(raw('count(*)'), args[0]) : withIf(sql`count(${args[0].sql})`, args[1]), type: 'UInt' }), 1, 2);
 aggregate(['uniq', 'uniqExact', 'uniqHLL12', 'uniqCombined', 'uniqCombined64', 'uniqTheta'], (args) => ({ sql: sql`count(DISTINCT ${distinctOf(args)})`, type: 'UInt' }), 1, Infinity);
 aggregate(['uniqIf', 'uniqExactIf'], (args) => ({ sql: withIf(sql`count(DISTINCT ${distinctOf(args.slice(0, -1))})`, args[args.length - 1]), type: 'UInt' }), 2, Infinity);
-for (const [name, duck] of [['sum', 'sum'], ['avg', 'avg']] as const) {
-  aggregate(name, ([x], fx) => ({ sql: sql`${raw(duck)}(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, type: name === 'sum' && (x.type === 'Int' || x.type === 'UInt') ? 'Int' : 'Float' }), 1, 1);
-  aggregate(`${name}If`, ([x, c]) => ({ sql: withIf(sql`${raw(duck)}(${num(x)})`, c), type: 'Float' }), 2, 2);
-}
+// A sum of values that cannot be NULL is 0 over no rows (ClickHouse's); of nullable ones, NULL.
+const summed = (total: Sql, x: Expr, type: HType) => (x.nullable ? { sql: total, type } : { sql: sql`coalesce(${total}, 0)`, type, nullable: false });
+const sumType = (x: Expr): HType => (x.type === 'Int' || x.type === 'UInt' ? 'Int' : 'Float');
+aggregate('sum', ([x], fx) => summed(sql`sum(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, x, sumType(x)), 1, 1);
+aggregate('sumIf', ([x, c]) => summed(withIf(sql`sum(${num(x)})`, c), x, sumType(x)), 2, 2);
+aggregate('avg', ([x], fx) => ({ sql: sql`avg(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, type: 'Float' }), 1, 1);
+aggregate('avgIf', ([x, c]) => ({ sql: withIf(sql`avg(${num(x)})`, c), type: 'Float' }), 2, 2);
 for (const name of ['min', 'max'] as const) {
   aggregate(name, ([x]) => ({ sql: sql`${raw(name)}(${x.sql})`, type: x.type }), 1, 1);
   aggregate(`${name}If`, ([x, c]) => ({ sql: withIf(sql`${raw(name)}(${x.sql})`, c), type: x.type }), 2, 2);
