@@ -2,7 +2,8 @@
 // events whose answers are worked out by hand below: the queries of posthog.com/docs/sql
 // (SQL insights and the query API), the HogQL guide, the first/last touch attribution
 // tutorial, and the expressions of the SQL expressions page and the date/time and array
-// tutorials (as {filters} HogQL filters, EventsQuery columns and a breakdown's select).
+// tutorials (as {filters} HogQL filters, EventsQuery columns and a breakdown's select), and the
+// usage examples of PostHog's reference for SQL variables and filter placeholders.
 //
 // The events (UTC; 2024-03-04 is a Monday):
 //   e1 alice $pageview      03-04 09:00  /pricing  Chrome  Mac OS X  web 1.2.3  1920×1080  flags [beta, dark-mode]  $feature/cool-flag true
@@ -267,6 +268,25 @@ d('the array tutorial: JSONExtractArrayRaw with ??, arrayJoin, notEmpty, has', a
   assert.is(await kept("hasAll(JSONExtractArrayRaw(properties.$active_feature_flags ?? '[]'), ['\"beta\"', '\"dark-mode\"'])"), 1);
   assert.equal(await rows("select arrayElement(JSONExtractArrayRaw(properties.$active_feature_flags ?? '[]'), -1) as last from events where notEmpty(JSONExtractArrayRaw(properties.$active_feature_flags ?? '[]')) order by timestamp"), [['"dark-mode"'], ['"beta"']]);
   assert.equal(await rows("select splitByChar('/', properties.$current_url)[4] as first_segment, count() from events where event = '$pageview' group by first_segment order by first_segment"), [['', 1], ['blog', 1], ['pricing', 2], ['signup', 2]]);
+});
+
+d('PostHog’s SQL variables and filter placeholders reference: its usage examples', async () => {
+  const variable = (code_name: string, value: unknown) => ({ [`v-${code_name}`]: { variableId: `v-${code_name}`, code_name, value, ...(value === null ? { isNull: true } : {}) } });
+  const events = { ...variable('event_names', 'user signed up') };
+  assert.is((await rows('SELECT * FROM events WHERE event = {variables.event_names}', { variables: events })).length, 2);
+  const orgs = async (org: unknown) => (await rows("select count() from events\nWHERE (coalesce({variables.org}, '') = '' OR properties.org = {variables.org})", { variables: variable('org', org) }))[0][0];
+  assert.is(await orgs(null), 8);
+  assert.is(await orgs(''), 8);
+  assert.is(await orgs('acme'), 0);
+  const browsers = async (browser: unknown) => (await rows('select count() from events\nWHERE ({variables.browser} IS NULL OR properties.$browser = {variables.browser})', { variables: variable('browser', browser) }))[0][0];
+  assert.is(await browsers(null), 8);
+  assert.is(await browsers('Firefox'), 2);
+  assert.equal(await rows('select event, count() from events\nWHERE event IN {variables.event_names} group by event order by event', { variables: variable('event_names', ['$pageview', 'user signed up']) }), [['$pageview', 6], ['user signed up', 2]]);
+  // Combined with the date range: bob's sign-up only.
+  const combined = 'SELECT * FROM events\nWHERE event = {variables.event_names}\n  AND timestamp >= {filters.dateRange.from}';
+  assert.is((await rows(combined, { variables: events, filters: { dateRange: { date_from: '2024-03-05' } } })).length, 1);
+  assert.is((await rows(combined, { variables: events })).length, 2, 'no date range: the comparison holds');
+  assert.is((await rows('SELECT * FROM events\nWHERE timestamp >= {filters.dateRange.from}\n  AND timestamp < {filters.dateRange.to}', { filters: { dateRange: { date_from: '2024-03-09', date_to: '2024-03-10' } } })).length, 2);
 });
 
 d.run();
