@@ -1,7 +1,7 @@
 // A HogQLQuery's `filters` (PostHog's HogQLFilters) through the real server: `{filters}`
 // expands, in the SELECT that reads the events (or sessions, or groups) table, to the date
-// range on its time, the property filters (event, person, cohort, value-set and HogQL ones)
-// and, with filterTestAccounts, the project's test account filters; `{filters.dateRange.from}`
+// range on its time, the property filters (event, person, cohort, value-set, HogQL and session
+// ones) and, with filterTestAccounts, the project's test account filters; `{filters.dateRange.from}`
 // and `{filters.dateRange.to}` are the bounds. Without a placeholder, `filters` does nothing
 // (PostHog replaces only placeholders). Every count below is worked out from the six events.
 import { suite } from 'uvu';
@@ -158,6 +158,15 @@ f('{filters} needs a SELECT reading events, sessions or groups; sessions take th
   await refused('select count() from sessions where {filters}', /Can only use session properties in a filter when selecting from only the sessions table\./, { properties: [event('$browser', 'Chrome')] });
   // Joined to sessions, the events' time and properties.
   assert.is(await count("select count() from events e join sessions s on s.session_id = e.$session_id where {filters}", { dateRange: { date_from: '2024-06-02' }, properties: [event('$browser', 'Safari')] }), 2);
+  // Session property filters: on the sessions table, else on the events' sessions (s2 lasts 12.5 hours, s1 half an hour).
+  const long = { type: 'session', key: '$session_duration', operator: 'gt', value: 3600 };
+  assert.equal(await rows('select session_id from sessions where {filters}', { properties: [long] }), [['s2']]);
+  assert.equal(await rows('select session_id from sessions where {filters}', { properties: [{ ...long, operator: 'lt' }], dateRange: { date_from: '2024-06-01' } }), [['s1']]);
+  assert.is(await count(COUNT, { properties: [long] }), 2);
+  assert.is(await count(COUNT, { properties: [long, event('$browser', 'Safari')] }), 2);
+  assert.is(await count(COUNT, { properties: [{ type: 'session', key: '$session_duration', operator: 'is_not_set' }] }), 2, 'the two events without a session');
+  assert.is(await count("select count() from events e join sessions s on s.session_id = e.$session_id where {filters}", { properties: [long, event('$browser', 'Safari')] }), 2);
+  await refused(COUNT, /Unknown session property "\$nonsense" in \{filters\}/, { properties: [{ type: 'session', key: '$nonsense', operator: 'is_set' }] });
   // Groups: the range on created_at (there are none here).
   assert.equal(await rows('select count() from groups where {filters}', { dateRange: { date_from: '2024-06-02' } }), [[0]]);
   await refused('select count() from groups where {filters}', /Property filters in \{filters\} are not supported over the groups table/, { properties: [event('$browser', 'Chrome')] });

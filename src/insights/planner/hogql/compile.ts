@@ -439,8 +439,9 @@ function compiler(source: string, ctx: CompileContext) {
 
   // {filters} (PostHog's HogQLFilters): in a SELECT reading the events, sessions or groups
   // table, the date range on that table's time (events: timestamp, sessions:
-  // $start_timestamp, groups: created_at; from inclusive, to exclusive) and the property
-  // filters (test accounts' too) on its events; no filters given is true.
+  // $start_timestamp, groups: created_at; from inclusive, to exclusive), the property
+  // filters (test accounts' too) on its events and session filters on its sessions (or its
+  // events' sessions); no filters given is true.
   function filtersCondition(node: HogNode, scope: Scope): Expr {
     const has = (table: TableName) => scope.sources.some((s) => s.table === table);
     const events = scope.sources.find((s) => s.table === 'events');
@@ -461,6 +462,15 @@ function compiler(source: string, ctx: CompileContext) {
         events!.filters = true;
         parts.push(raw(`${events!.sqlAlias}.filters_match`));
       }
+    }
+    if (f.sessions !== null) {
+      // On the sessions table in the FROM, else on the events' session (PostHog's lazy join).
+      const sessions = scope.sources.find((s) => s.table === 'sessions');
+      if (sessions === undefined && (!events || has('groups'))) fail('Session property filters in {filters} need the events or sessions table', node);
+      parts.push(f.sessions((key) => {
+        const value = sessions !== undefined ? tableField(sessions, [key]) : tableField(events!, ['session', key]);
+        return value === null ? fail(`Unknown session property "${key}" in {filters}`, node) : str(value);
+      }));
     }
     const time = field(node, [has('groups') ? 'created_at' : events ? 'timestamp' : '$start_timestamp'], scope);
     if (f.toUs !== null) parts.push(sql`${instant(time, tz)} < ${timestamp(f.toUs)}`);

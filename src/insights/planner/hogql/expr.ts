@@ -51,13 +51,16 @@ export interface CompileContext {
 
 /**
  * A HogQLQuery's `filters` as `{filters}` applies them: the date range as instants (µs; null:
- * unbounded), and its property filters with the project's test account filters (when
- * filterTestAccounts) as one condition over the planners' events row (`e`, its person `p`).
+ * unbounded), its property filters with the project's test account filters (when
+ * filterTestAccounts) as one condition over the planners' events row (`e`, its person `p`),
+ * and its session property filters, on the session's fields.
  */
 export interface HogQLFilters {
   fromUs: number | null;
   toUs: number | null;
   properties: { condition: Sql; persons: boolean } | null;
+  /** Its session property filters, given how to read a session property's value as text. */
+  sessions: ((valueOf: (key: string) => Sql) => Sql) | null;
 }
 
 export interface HogQLCohorts {
