@@ -98,9 +98,10 @@ function testAccountsIn(query: AnalyticsQuery, filters: unknown[]): AnalyticsQue
   return { ...query, properties: { type: 'AND', values } } as AnalyticsQuery;
 }
 
-/** A HogQLQuery's `filters.properties` (what its {filters} applies). */
+/** A HogQLQuery's `filters.properties` (what its {filters} applies) but its session filters (read from sessions, no value sets). */
 function hogqlFilterProperties(query: HogQLQuery): unknown {
-  return (query.filters as { properties?: unknown } | null | undefined)?.properties;
+  const properties = (query.filters as { properties?: unknown } | null | undefined)?.properties;
+  return Array.isArray(properties) ? properties.filter((f) => (f as { type?: unknown } | null)?.type !== 'session') : properties;
 }
 
 // A HogQLQuery's filters.filterTestAccounts: its {filters} applies the project's test account

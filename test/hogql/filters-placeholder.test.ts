@@ -167,6 +167,8 @@ f('{filters} needs a SELECT reading events, sessions or groups; sessions take th
   assert.is(await count(COUNT, { properties: [{ type: 'session', key: '$session_duration', operator: 'is_not_set' }] }), 2, 'the two events without a session');
   assert.is(await count("select count() from events e join sessions s on s.session_id = e.$session_id where {filters}", { properties: [long, event('$browser', 'Safari')] }), 2);
   await refused(COUNT, /Unknown session property "\$nonsense" in \{filters\}/, { properties: [{ type: 'session', key: '$nonsense', operator: 'is_set' }] });
+  const semver = await refused(COUNT, /Session property filters cannot use the operator "semver_gt"/, { properties: [event('$browser', 'Safari'), { type: 'session', key: '$entry_current_url', operator: 'semver_gt', value: '1.0.0' }] });
+  assert.is(semver.attr, 'filters.properties.1');
   // Groups: the range on created_at (there are none here).
   assert.equal(await rows('select count() from groups where {filters}', { dateRange: { date_from: '2024-06-02' } }), [[0]]);
   await refused('select count() from groups where {filters}', /Property filters in \{filters\} are not supported over the groups table/, { properties: [event('$browser', 'Chrome')] });
