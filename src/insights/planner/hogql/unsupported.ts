@@ -36,16 +36,47 @@ export function missingField(table: string | null, chain: readonly unknown[]): s
 
 // WITH ROLLUP, WITH CUBE and WITH TOTALS after a GROUP BY: PostHog's parser accepts and drops
 // them, so the query would run as a plain GROUP BY. They are found in the text, outside its
-// strings, quoted names and comments.
+// strings, quoted names and comments (blanked in one pass: no pattern can backtrack over a
+// megabyte of quotes).
 const MODIFIER = /\bwith\s+(rollup|cube|totals)\b/gi;
-const QUOTED_OR_COMMENT = /'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`(?:[^`\\]|\\.|``)*`|--[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+
+function blankQuotedAndComments(source: string): string {
+  const out = source.split('');
+  let i = 0;
+  const blank = (from: number, to: number) => {
+    for (let k = from; k < to && k < out.length; k++) if (out[k] !== '\n') out[k] = ' ';
+  };
+  while (i < source.length) {
+    const c = source[i];
+    const next = source[i + 1];
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      // A backslash escapes the next character; a doubled quote is one quote.
+      while (j < source.length && !(source[j] === c && source[j + 1] !== c)) j += source[j] === '\\' || source[j] === c ? 2 : 1;
+      blank(i, j + 1);
+      i = j + 1;
+    } else if ((c === '-' && next === '-') || (c === '/' && next === '/')) {
+      const end = source.indexOf('\n', i);
+      const j = end === -1 ? source.length : end;
+      blank(i, j);
+      i = j;
+    } else if (c === '/' && next === '*') {
+      const end = source.indexOf('*/', i + 2);
+      const j = end === -1 ? source.length : end + 2;
+      blank(i, j);
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  return out.join('');
+}
 
 /** The first GROUP BY modifier the parser drops, with its offset in code points and its length; null without one. */
 export function droppedGroupByModifier(source: string): { words: string; offset: number; length: number } | null {
   if (!/with\s+(?:rollup|cube|totals)/i.test(source)) return null;
-  const blanked = source.replace(QUOTED_OR_COMMENT, (m) => ' '.repeat(m.length));
   MODIFIER.lastIndex = 0;
-  const found = MODIFIER.exec(blanked);
+  const found = MODIFIER.exec(blankQuotedAndComments(source));
   if (found === null) return null;
   return { words: `WITH ${found[1].toUpperCase()}`, offset: Array.from(source.slice(0, found.index)).length, length: found[0].length };
 }
