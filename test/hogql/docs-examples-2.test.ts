@@ -227,6 +227,7 @@ d('the sum() tutorial’s expressions: a conditional count, a score, a share', a
 
 d('the date and time filters tutorial’s expressions, as HogQL filters', async () => {
   assert.is(await kept("toDateTime('2022-09-16 09:26:00') < timestamp \nand timestamp < toDateTime('2022-10-01 14:34:00')"), 0);
+  // The same with this data's dates: e4 to e7.
   assert.is(await kept("toDateTime('2024-03-04 09:26:00') < timestamp \nand timestamp < toDateTime('2024-03-10 08:15:00')"), 4);
   assert.is(await kept('fromUnixTimestamp(1674259200) < timestamp'), 8);
   assert.is(await kept("dateDiff('day', timestamp, now()) > 5"), 8);
