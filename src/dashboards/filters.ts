@@ -1,7 +1,7 @@
 // A dashboard's filters over one insight's query (pure): PostHog's DashboardFilter
-// {date_from, date_to, properties, breakdown_filter} put on the query's source, and the
-// dashboard's variables on a HogQL query's. A tile's own non-empty filters_overrides replace
-// the dashboard's for that tile.
+// {date_from, date_to, properties, breakdown_filter} put on the query's source (a HogQL
+// query's in its `filters`), and the dashboard's variables on a HogQL query's. A tile's own
+// non-empty filters_overrides replace the dashboard's for that tile.
 type Json = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -10,7 +10,25 @@ export function effectiveFilters(dashboard: Json, tileOverrides: Json): Json {
   return Object.keys(tileOverrides).length > 0 ? tileOverrides : dashboard;
 }
 
+// A HogQL query takes the dashboard's date range and properties in its own `filters` (what
+// its {filters} applies), as PostHog's apply_dashboard_filters puts them there.
+function withHogQLFilters(source: Json, filters: Json): Json {
+  const own = isRecord(source.filters) ? source.filters : {};
+  const out: Json = { ...own };
+  const { date_from: from, date_to: to } = filters;
+  if ((typeof from === 'string' && from !== '') || (typeof to === 'string' && to !== '')) {
+    out.dateRange = { ...(isRecord(own.dateRange) ? own.dateRange : {}), date_from: from ?? null, date_to: to ?? null };
+  }
+  if (Array.isArray(filters.properties) && filters.properties.length > 0) {
+    const mine = own.properties;
+    out.properties = Array.isArray(mine) ? [...mine, ...filters.properties]
+      : isRecord(mine) ? { type: 'AND', values: [mine, { type: 'AND', values: filters.properties }] } : filters.properties;
+  }
+  return Object.keys(out).length > 0 ? { ...source, filters: out } : source;
+}
+
 function withFilters(source: Json, filters: Json): Json {
+  if (source.kind === 'HogQLQuery') return withHogQLFilters(source, filters);
   const out: Json = { ...source };
   const from = filters.date_from;
   const to = filters.date_to;

@@ -19,7 +19,7 @@ import { sql } from './planner/sql.js';
 import { planStickiness, type StickinessResult } from './planner/stickiness.js';
 import { planPaths, type PathsResult } from './planner/paths.js';
 import { planTrends, type TrendsResult } from './planner/trends.js';
-import { mapPlannedInsights, parseQuery, plannedInsights, type AnalyticsQuery } from './schemas.js';
+import { mapPlannedInsights, parseQuery, plannedInsights, type AnalyticsQuery, type HogQLQuery } from './schemas.js';
 import { parseHogQLExpressions, parseHogQLSelect, parseHogQLSources } from './hogql.js';
 import { hogqlSources } from './planner/hogql-row.js';
 
@@ -68,6 +68,7 @@ function propertyLists(query: AnalyticsQuery, actions: PlanContext['actions']): 
     if ('series' in q) for (const node of q.series) lists.push(node.properties, node.fixedProperties);
     if (q.kind === 'RetentionQuery') lists.push(q.retentionFilter.targetEntity?.properties, q.retentionFilter.returningEntity?.properties);
     if (q.kind === 'EventsQuery') lists.push(q.fixedProperties);
+    if (q.kind === 'HogQLQuery') lists.push(hogqlFilterProperties(q));
   }
   for (const action of actions.values()) lists.push(...actionPropertyLists(action));
   return lists.filter((p) => p !== null && p !== undefined) as Properties[];
@@ -89,12 +90,29 @@ function withTestAccountFilters(query: AnalyticsQuery, filters: unknown[]): Anal
 }
 
 function testAccountsIn(query: AnalyticsQuery, filters: unknown[]): AnalyticsQuery {
-  // HogQLQuery's filterTestAccounts belongs to its {filters}, not applied there yet.
-  if (query.kind === 'EventsQuery' || query.kind === 'HogQLQuery' || query.kind === 'ActorsQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
+  if (query.kind === 'HogQLQuery') return hogqlTestAccountsIn(query, filters);
+  if (query.kind === 'EventsQuery' || query.kind === 'ActorsQuery' || query.filterTestAccounts !== true || filters.length === 0) return query;
   const own = query.properties;
   const values: unknown[] = [{ type: 'AND', values: filters }];
   if (own !== null && own !== undefined) values.unshift(Array.isArray(own) ? { type: 'AND', values: own } : own);
   return { ...query, properties: { type: 'AND', values } } as AnalyticsQuery;
+}
+
+/** A HogQLQuery's `filters.properties` (what its {filters} applies) but its session filters (read from sessions, no value sets). */
+function hogqlFilterProperties(query: HogQLQuery): unknown {
+  const properties = (query.filters as { properties?: unknown } | null | undefined)?.properties;
+  return Array.isArray(properties) ? properties.filter((f) => (f as { type?: unknown } | null)?.type !== 'session') : properties;
+}
+
+// A HogQLQuery's filters.filterTestAccounts: its {filters} applies the project's test account
+// filters with its own properties (PostHog ANDs each with them there).
+function hogqlTestAccountsIn(query: HogQLQuery, filters: unknown[]): AnalyticsQuery {
+  const given = query.filters as { filterTestAccounts?: unknown; properties?: unknown } | null | undefined;
+  if (given?.filterTestAccounts !== true || filters.length === 0) return query;
+  const own = given.properties;
+  const properties = own === null || own === undefined ? filters
+    : Array.isArray(own) ? [...own, ...filters] : { type: 'AND', values: [own, { type: 'AND', values: filters }] };
+  return { ...query, filters: { ...given, properties } };
 }
 
 // PostHog's pathReplacements: the project's cleaning rules, then the query's own.
@@ -161,7 +179,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   const ctx: PlanContext = {
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions, cohorts,
     firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
-    hogql: query.kind === 'HogQLQuery' ? undefined : await parseHogQLSources(plannedInsights(query).flatMap(({ query: q, attr }) => hogqlSources(q).map((h) => ({ ...h, attr: attr + h.attr }))), hogql),
+    hogql: await parseHogQLSources(plannedInsights(query).flatMap(({ query: q, attr }) => hogqlSources(q).map((h) => ({ ...h, attr: attr + h.attr }))), hogql),
   };
   const plan = await planFor(query, ctx, hogql);
   const results = [];

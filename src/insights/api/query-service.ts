@@ -195,6 +195,12 @@ export function actionsOf(store: ActionsTables, projectId: number, asked: Analyt
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+// Whether the query asks for the project's test accounts to be left out (a HogQLQuery's in its filters).
+function filtersTestAccounts(q: AnalyticsQuery): boolean {
+  if (q.kind === 'HogQLQuery') return (q.filters as { filterTestAccounts?: unknown } | null | undefined)?.filterTestAccounts === true;
+  return 'filterTestAccounts' in q && q.filterTestAccounts === true;
+}
+
 function rangeDays(response: QueryResponse): number | null {
   const r = response.resolved_date_range;
   return r ? (Date.parse(r.date_to) - Date.parse(r.date_from)) / 86_400_000 : null;
@@ -225,7 +231,7 @@ export function createQueryService(deps: QueryServiceDeps) {
       const now = deps.now();
       const actions = actionsOf(deps.store, project.id, query);
       const insights = plannedInsights(query).map(({ query: q }) => q);
-      const testAccounts = insights.some((q) => 'filterTestAccounts' in q && q.filterTestAccounts) ? project.test_account_filters ?? [] : [];
+      const testAccounts = insights.some(filtersTestAccounts) ? project.test_account_filters ?? [] : [];
       const cohorts = cohortsOf(deps.store, project.id, query, actions, testAccounts);
       const context = runContext(project, now, withCohortActions(deps.store, project.id, cohorts, actions), cohorts);
       // A paths query with pathReplacements answers by the project's cleaning rules as they are now.

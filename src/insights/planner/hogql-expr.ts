@@ -138,6 +138,13 @@ export function translate(expr: HogExpr, attr: string, env: TranslateEnv): Trans
     }
     case 'Call':
       return call(expr, attr, env);
+    case 'ArrayAccess': {
+      // properties['$feature/x']: a property named in brackets, as a dotted one.
+      const target = expr.array as HogExpr;
+      const key = expr.property as HogExpr;
+      if (target.node === 'Field' && key.node === 'Constant' && typeof key.value === 'string') return field([...(target.chain as unknown[]), key.value], attr);
+      throw new QueryError('Unsupported HogQL expression "ArrayAccess": only properties[\'name\'] is read here', attr);
+    }
     default:
       throw new QueryError(`Unsupported HogQL expression "${expr.node}"`, attr);
   }

@@ -81,6 +81,8 @@ interface QueryShape {
   breakdownFilter?: { breakdown_type?: unknown; breakdown?: unknown; breakdowns?: { type?: unknown; property?: unknown }[] | null } | null;
   retentionFilter?: { targetEntity?: { properties?: unknown } | null; returningEntity?: { properties?: unknown } | null } | null;
   pathsFilter?: { includeEventTypes?: unknown; pathsHogQLExpression?: unknown } | null;
+  /** A HogQLQuery's HogQLFilters. */
+  filters?: { properties?: unknown } | null;
 }
 
 /** A paths chart's HogQL path item: its expression when the "hogql" event type is asked for (PostHog's rule), else null. */
@@ -99,6 +101,7 @@ export function hogqlSources(query: QueryShape): HogQLSource[] {
   };
   filters(query.properties, 'properties');
   filters(query.fixedProperties, 'fixedProperties');
+  if (query.kind === 'HogQLQuery') filters(query.filters?.properties, 'filters.properties');
   (query.series ?? []).forEach((s, i) => {
     if (s.math === 'hogql') {
       if (typeof s.math_hogql !== 'string' || s.math_hogql.trim() === '') throw new QueryError('Math "hogql" needs a math_hogql expression', `series.${i}.math_hogql`);

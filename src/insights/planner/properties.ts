@@ -272,7 +272,7 @@ export function cohortMembersSql(id: number, ctx: PropertyContext, attr: string)
 
 /** One leaf filter as a boolean SQL expression. */
 export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: string): Sql {
-  const { valueSets, hogql } = ctx;
+  const { hogql } = ctx;
   if (COHORT_FILTER_TYPES.has(filter.type ?? '')) return polarCohort(filter, cohortSql(cohortIdOf(filter, attr), ctx, attr, new Set(), raw('e.person_id')));
   if (typeof filter.key !== 'string') throw new QueryError('A property filter needs a key', attr);
   // PostHog's HogQL filter: the key is an expression, operator and value are not read.
@@ -282,7 +282,13 @@ export function filterSql(filter: PropertyFilter, ctx: PropertyContext, attr: st
   }
   const operator = filter.operator ?? 'exact';
   if (!KNOWN_OPERATORS.has(operator)) throw new QueryError(`Unknown property operator "${operator}"`, attr);
-  const x = filterValueText(filter, attr);
+  return operatorSql(filter, filterValueText(filter, attr), ctx, attr);
+}
+
+/** A filter's operator and value applied to `x`, its property's value as text (NULL: not set). */
+export function operatorSql(filter: PropertyFilter, x: Sql, ctx: PropertyContext, attr: string): Sql {
+  const { valueSets } = ctx;
+  const operator = filter.operator ?? 'exact';
   if (operator === 'is_set') return sql`(${x} IS NOT NULL)`;
   if (operator === 'is_not_set') return sql`(${x} IS NULL)`;
   const value = filter.value;

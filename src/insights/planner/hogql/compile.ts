@@ -15,6 +15,7 @@ import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
+import { droppedGroupByModifier, missingField } from './unsupported.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
 export const DEFAULT_ROWS = 100;
@@ -44,6 +45,12 @@ const STAR: Record<TableName, string[]> = {
   sessions: ['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$entry_current_url', '$end_current_url', '$pageview_count', '$autocapture_count', '$is_bounce'],
 };
 
+// A session's `$entry_<name>` fields read from its entry event's `<key>` property.
+const ENTRY_PROPERTIES = [
+  ['utm_source', 'utm_source'], ['utm_medium', 'utm_medium'], ['utm_campaign', 'utm_campaign'], ['utm_term', 'utm_term'], ['utm_content', 'utm_content'],
+  ['gclid', 'gclid'], ['gad_source', 'gad_source'], ['fbclid', 'fbclid'],
+] as const;
+
 // A session (PostHog's sessions table, from events' $session_id): its columns as an aggregate
 // of the project's events, each named `<prefix>x` (`session_x` when joined to events).
 const SESSION_COLUMNS = [
@@ -55,6 +62,11 @@ const SESSION_COLUMNS = [
   ['pageviews', "count(*) FILTER (WHERE event = '$pageview')"], ['autocaptures', "count(*) FILTER (WHERE event = '$autocapture')"],
   ['screens', "count(*) FILTER (WHERE event = '$screen')"], ['uniq_urls', 'count(DISTINCT current_url)'],
   ['urls', 'coalesce(list(DISTINCT current_url) FILTER (WHERE current_url IS NOT NULL), [])'],
+  // The entry event's (the first with a URL, as the entry URL) referrer, host and campaign.
+  ['entry_referring_domain', "arg_min(referring_domain, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ['entry_host', "arg_min(host, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ['exit_host', "arg_max(host, timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')"],
+  ...ENTRY_PROPERTIES.map(([name, key]) => [`entry_${name}`, `arg_min(json_extract_string(properties, '/${key}'), timestamp) FILTER (WHERE current_url <> '' AND current_url <> 'null')`] as const),
 ] as const;
 // PostHog's bounce: no pageview → NULL; else not (more than one pageview, an autocapture, or 10 s or longer).
 const SESSION_FIELDS: Record<string, (c: string) => [string, Expr['type'], boolean]> = {
@@ -66,9 +78,14 @@ const SESSION_FIELDS: Record<string, (c: string) => [string, Expr['type'], boole
   $entry_pathname: (c) => [`${c}entry_path`, 'String', true], $end_pathname: (c) => [`${c}exit_path`, 'String', true], $exit_pathname: (c) => [`${c}exit_path`, 'String', true],
   $pageview_count: (c) => [`${c}pageviews`, 'UInt', false], $autocapture_count: (c) => [`${c}autocaptures`, 'UInt', false], $screen_count: (c) => [`${c}screens`, 'UInt', false],
   $num_uniq_urls: (c) => [`${c}uniq_urls`, 'UInt', false], $urls: (c) => [`${c}urls`, 'Array', false],
+  $entry_referring_domain: (c) => [`${c}entry_referring_domain`, 'String', true],
+  $entry_hostname: (c) => [`${c}entry_host`, 'String', true], $end_hostname: (c) => [`${c}exit_host`, 'String', true],
+  ...Object.fromEntries(ENTRY_PROPERTIES.map(([name]) => [`$entry_${name}`, (c: string) => [`${c}entry_${name}`, 'String', true] as [string, Expr['type'], boolean]])),
   $is_bounce: (c) => [`(CASE WHEN ${c}pageviews = 0 THEN NULL ELSE NOT (${c}pageviews > 1 OR ${c}autocaptures > 0 OR date_diff('second', ${c}start, ${c}end) >= 10) END)`, 'Bool', true],
 };
 const RESERVED = new Set(['true', 'false', 'null', 'team_id']);
+// GROUP BY ROLLUP(...), CUBE(...), GROUPING SETS (...): the parser's group_by_mode for each.
+const GROUPINGS = new Map([['rollup', 'ROLLUP'], ['cube', 'CUBE'], ['grouping_sets', 'GROUPING SETS']]);
 
 interface SubColumn {
   sqlName: string;
@@ -94,6 +111,8 @@ interface Source {
   row?: boolean;
   /** Events whose match of these actions is read (matchesAction: a column of its subquery). */
   actions?: Map<number, ResolvedAction>;
+  /** Events whose match of the query's filters' properties is read ({filters}: a column of its subquery). */
+  filters?: boolean;
 }
 
 interface Scope {
@@ -231,7 +250,14 @@ function compiler(source: string, ctx: CompileContext) {
           case 'timestamp':
           case 'created_at': return column('timestamp', 'DateTime');
           case '$session_id': return column('session_id', 'String', true);
-          case 'elements_chain': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
+          case 'elements_chain':
+          case 'elements_chain_href': return rest.length === 0 ? expr(raw("''"), 'String', [], { nullable: false }) : null;
+          case 'elements_chain_texts':
+          case 'elements_chain_ids':
+          case 'elements_chain_elements': return rest.length === 0 ? expr(raw('CAST([] AS VARCHAR[])'), 'Array', [], { nullable: false }) : null;
+          // PostHog's column of the property; '' without one.
+          case '$window_id':
+            return rest.length === 0 ? expr(sql`coalesce(json_extract_string(${raw(`${a}.properties`)}, ${text('/$window_id')}), '')`, 'String', [], { nullable: false }) : null;
           // The key of the event's group of type index N (the persons step writes it into
           // the properties from $groups); '' without one, as PostHog's column.
           case '$group_0': case '$group_1': case '$group_2': case '$group_3': case '$group_4':
@@ -320,7 +346,7 @@ function compiler(source: string, ctx: CompileContext) {
     if (src.subquery !== null) return src.subquery;
     switch (src.table!) {
       case 'events': {
-        if (!src.persons && !src.sessions && !src.groups?.size && !src.actions?.size) return sql`(SELECT * FROM events WHERE project = ${project})`;
+        if (!src.persons && !src.sessions && !src.groups?.size && !src.actions?.size && !src.filters) return sql`(SELECT * FROM events WHERE project = ${project})`;
         // `e` and `p`: the aliases the planners' conditions (an action's steps) are written over.
         const extra: Sql[] = [raw('e.*')];
         const joins: Sql[] = [];
@@ -338,6 +364,7 @@ function compiler(source: string, ctx: CompileContext) {
           joins.push(sql` LEFT JOIN groups ${raw(g)} ON ${raw(g)}.project = e.project AND ${raw(g)}.type_index = ${int(n)} AND ${raw(g)}.key = json_extract_string(e.properties, ${text(`/$group_${n}`)})`);
         }
         for (const action of src.actions?.values() ?? []) extra.push(sql`${actionCondition(action)} AS ${raw(`matches_action_${action.id}`)}`);
+        if (src.filters && ctx.filters?.properties) extra.push(sql`coalesce(${ctx.filters.properties.condition}, FALSE) AS filters_match`);
         return sql`(SELECT ${join(extra, ', ')} FROM events e${{ parts: joins }} WHERE e.project = ${project})`;
       }
       case 'sessions':
@@ -378,12 +405,16 @@ function compiler(source: string, ctx: CompileContext) {
       if (named !== undefined) {
         const found = tableField(named, rest);
         if (found !== null) return found;
-        fail(`Unable to resolve field: ${chain.join('.')}`, node);
+        fail(missingField(named.table, rest) ?? `Unable to resolve field: ${chain.join('.')}`, node);
       }
     }
     for (const src of scope.sources) {
       const found = tableField(src, chain);
       if (found !== null) return found;
+    }
+    for (const src of scope.sources) {
+      const missing = missingField(src.table, chain);
+      if (missing !== null) fail(missing, node);
     }
     return fail(`Unable to resolve field: ${chain.join('.')}`, node);
   }
@@ -406,17 +437,60 @@ function compiler(source: string, ctx: CompileContext) {
     return fail('Unsupported constant', node);
   }
 
-  // {filters}: the query's date range on the `timestamp` its FROM gives (PostHog's: from
-  // inclusive, to exclusive); none given is true.
+  // {filters} (PostHog's HogQLFilters): in a SELECT reading the events, sessions or groups
+  // table, the date range on that table's time (events: timestamp, sessions:
+  // $start_timestamp, groups: created_at; from inclusive, to exclusive), the property
+  // filters (test accounts' too) on its events and session filters on its sessions (or its
+  // events' sessions); no filters given is true.
   function filtersCondition(node: HogNode, scope: Scope): Expr {
+    const has = (table: TableName) => scope.sources.some((s) => s.table === table);
+    const events = scope.sources.find((s) => s.table === 'events');
+    if (!events && !has('sessions') && !has('groups')) {
+      fail("Cannot use 'filters' placeholder in a SELECT clause that does not select from the events, sessions or groups table.", node);
+    }
     const f = ctx.filters;
-    if (f === null || (f.fromUs === null && f.toUs === null && !f.properties)) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
-    if (f.properties) fail('Property filters in {filters} are not supported here yet: write them in the WHERE clause', node);
-    const ts = field(node, ['timestamp'], scope);
+    if (f === null) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
     const parts: Sql[] = [];
-    if (f.fromUs !== null) parts.push(sql`${ts.sql} >= ${timestamp(f.fromUs)}`);
-    if (f.toUs !== null) parts.push(sql`${ts.sql} < ${timestamp(f.toUs)}`);
-    return expr(sql`(${join(parts, ' AND ')})`, 'Bool', [ts], { nullable: false });
+    if (f.properties !== null) {
+      if (has('groups')) fail('Property filters in {filters} are not supported over the groups table', node);
+      if (!events) fail('Can only use session properties in a filter when selecting from only the sessions table.', node);
+      // Over an insight's row, the condition itself; in a query, a column of the events subquery.
+      if (f.properties.persons) events!.persons = true;
+      if (events!.row) {
+        parts.push(sql`coalesce(${f.properties.condition}, FALSE)`);
+      } else {
+        events!.filters = true;
+        parts.push(raw(`${events!.sqlAlias}.filters_match`));
+      }
+    }
+    if (f.sessions !== null) {
+      // On the sessions table in the FROM, else on the events' session (PostHog's lazy join).
+      const sessions = scope.sources.find((s) => s.table === 'sessions');
+      if (sessions === undefined && (!events || has('groups'))) fail('Session property filters in {filters} need the events or sessions table', node);
+      parts.push(f.sessions((key) => {
+        const value = sessions !== undefined ? tableField(sessions, [key]) : tableField(events!, ['session', key]);
+        return value === null ? fail(`Unknown session property "${key}" in {filters}`, node) : str(value);
+      }));
+    }
+    const time = field(node, [has('groups') ? 'created_at' : events ? 'timestamp' : '$start_timestamp'], scope);
+    if (f.toUs !== null) parts.push(sql`${instant(time, tz)} < ${timestamp(f.toUs)}`);
+    if (f.fromUs !== null) parts.push(sql`${instant(time, tz)} >= ${timestamp(f.fromUs)}`);
+    if (parts.length === 0) return expr(raw('TRUE'), 'Bool', [], { nullable: false });
+    return expr(sql`(${join(parts, ' AND ')})`, 'Bool', [time], { nullable: false });
+  }
+
+  // {filters.dateRange.from} / {filters.dateRange.to}: the bound as a DateTime; without it the
+  // comparison holding the placeholder is true (PostHog's), and elsewhere it is refused.
+  const comparisons: { skip: boolean }[] = [];
+  function dateRangeBound(node: HogNode, which: 'from' | 'to'): Expr {
+    const us = which === 'from' ? ctx.filters?.fromUs : ctx.filters?.toUs;
+    if (us !== null && us !== undefined) return expr(sql`${timestamp(us)}`, 'DateTime', [], { nullable: false });
+    const innermost = comparisons[comparisons.length - 1];
+    if (innermost === undefined) {
+      fail(`The \`{filters.dateRange.${which}}\` placeholder must be used directly in a comparison (e.g. \`timestamp > {filters.dateRange.${which}}\`), not nested inside a function call, when the date range is not set.`, node);
+    }
+    innermost.skip = true;
+    return expr(raw('TRUE'), 'Bool', [], { nullable: false });
   }
 
   function placeholder(node: HogNode, scope: Scope): Expr {
@@ -429,6 +503,10 @@ function compiler(source: string, ctx: CompileContext) {
     }
     if (chain.length === 1 && Object.hasOwn(ctx.values, name)) return constant(ctx.values[name], node);
     if (name === 'filters') return filtersCondition(node, scope);
+    if (name === 'filters.dateRange.from' || name === 'filters.dateRange.to') return dateRangeBound(node, name === 'filters.dateRange.from' ? 'from' : 'to');
+    if (chain[0] === 'filters') {
+      fail(`Unsupported filters placeholder \`{${name}}\`. Supported filters placeholders are: \`{filters}\`, \`{filters.dateRange.from}\`, \`{filters.dateRange.to}\`.`, node);
+    }
     const known = Object.keys(ctx.values);
     return fail(`Placeholder {${name}} is not available in this context.${known.length ? ` You can use the following: ${known.join(', ')}` : ''}`, node);
   }
@@ -687,8 +765,15 @@ function compiler(source: string, ctx: CompileContext) {
         const inner = compile(node.expr as HogNode, scope);
         return expr(sql`(NOT ${inner.sql})`, 'Bool', [inner]);
       }
-      case 'CompareOperation':
-        return compare(String(node.op), node.left as HogNode, node.right as HogNode, scope, node);
+      case 'CompareOperation': {
+        comparisons.push({ skip: false });
+        try {
+          const compared = compare(String(node.op), node.left as HogNode, node.right as HogNode, scope, node);
+          return comparisons[comparisons.length - 1].skip ? expr(raw('TRUE'), 'Bool', [], { nullable: false }) : compared;
+        } finally {
+          comparisons.pop();
+        }
+      }
       case 'ArithmeticOperation':
         return arithmetic(node, scope);
       case 'BetweenExpr': {
@@ -887,6 +972,8 @@ function compiler(source: string, ctx: CompileContext) {
       const chain = n.node === 'Field' ? (n.chain as unknown[]) : null;
       return chain !== null && chain.length === 1 && items.length === columns.length ? positions.get(String(chain[0])) : undefined;
     };
+    const grouping = GROUPINGS.get(String(node.group_by_mode));
+    if (grouping !== undefined) fail(`GROUP BY ${grouping} is not supported by hedgerow: it returns the groups only (add totals with a UNION ALL of a SELECT grouped by fewer columns)`, node);
     const groupBy = ((node.group_by ?? []) as HogNode[]).map((g) => {
       if (g.node === 'Constant' && typeof g.value === 'number' && Number.isInteger(g.value)) {
         if (g.value < 1 || g.value > columns.length) fail(`GROUP BY position ${g.value} is not in the select list`, g);
@@ -1014,6 +1101,10 @@ function compiler(source: string, ctx: CompileContext) {
   // The top SELECT: PostHog's paginator when it has no LIMIT (one row more than asked, to
   // tell hasMore), else its LIMIT capped at MAX_ROWS; each SELECT of a set query likewise.
   function top(root: HogNode): CompiledQuery {
+    const dropped = droppedGroupByModifier(source);
+    if (dropped !== null) {
+      throw new HogQLError(`${dropped.words} is not supported by hedgerow: it returns the groups only (add totals with a UNION ALL of a SELECT grouped by fewer columns)`, dropped.offset, dropped.offset + dropped.length);
+    }
     const capped = (given: Sql | null): Sql => (given === null ? sql`${int(DEFAULT_ROWS)}` : sql`least(${given}, ${int(MAX_ROWS)})`);
     let paginated: CompiledQuery['paginated'] = null;
     let part: Part;

@@ -39,14 +39,28 @@ export interface CompileContext {
   values: Record<string, unknown>;
   /** `{variables.code_name}` placeholders, by code name. */
   variables: Record<string, unknown>;
-  /** HogQLFilters for `{filters}`: the date range as instants (µs; null: unbounded), and whether property filters were given. */
-  filters: { fromUs: number | null; toUs: number | null; properties: boolean } | null;
+  /** HogQLFilters for `{filters}` (null: none given). */
+  filters: HogQLFilters | null;
   /** The actions matchesAction may name: the query's project's, as the API resolved them (planner/actions.ts). */
   actions?: ReadonlyMap<number, ResolvedAction>;
   /** What their steps' property filters are planned with (value sets, cohorts). */
   properties?: PropertyContext;
   /** The project's cohorts (`IN COHORT`, inCohort, the cohort_people table); absent: refused. */
   cohorts?: HogQLCohorts;
+}
+
+/**
+ * A HogQLQuery's `filters` as `{filters}` applies them: the date range as instants (µs; null:
+ * unbounded), its property filters with the project's test account filters (when
+ * filterTestAccounts) as one condition over the planners' events row (`e`, its person `p`),
+ * and its session property filters, on the session's fields.
+ */
+export interface HogQLFilters {
+  fromUs: number | null;
+  toUs: number | null;
+  properties: { condition: Sql; persons: boolean } | null;
+  /** Its session property filters, given how to read a session property's value as text. */
+  sessions: ((valueOf: (key: string) => Sql) => Sql) | null;
 }
 
 export interface HogQLCohorts {

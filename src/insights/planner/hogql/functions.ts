@@ -229,9 +229,32 @@ define('string', ['position', 'positionUTF8', 'locate'], 2, 2, ([h, n]) => expr(
 define('string', ['positionCaseInsensitive', 'positionCaseInsensitiveUTF8'], 2, 2, ([h, n]) => expr(sql`strpos(lower(${str(h)}), lower(${str(n)}))`, 'UInt', [h, n]));
 define('string', ['replace', 'replaceAll'], 3, 3, ([s, a, b]) => expr(sql`replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
 define('string', 'replaceRegexpAll', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)}, 'g')`, 'String', [s, a, b]));
+// The first occurrence of a substring (an empty one: none).
+define('string', 'replaceOne', 3, 3, ([s, a, b]) => {
+  const [h, n] = [str(s), str(a)];
+  return expr(sql`(CASE WHEN ${n} = '' OR strpos(${h}, ${n}) = 0 THEN ${h} ELSE substr(${h}, 1, strpos(${h}, ${n}) - 1) || ${str(b)} || substr(${h}, strpos(${h}, ${n}) + length(${n})) END)`, 'String', [s, a, b]);
+});
 define('string', 'replaceRegexpOne', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
 define('string', 'match', 2, 2, ([s, re]) => expr(sql`regexp_matches(${str(s)}, ${str(re)})`, 'Bool', [s, re]));
-define('string', ['extract', 'regexpExtract'], 2, 3, ([s, re, g]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${g === undefined ? int(0) : num(g)})`, 'String', [s, re]));
+// Whether a constant pattern has a capturing group (a '(' not escaped, not in a class, not '(?').
+function capturingGroups(re: Expr): boolean {
+  const v = re.constant?.value;
+  if (typeof v !== 'string') return false;
+  return /\((?!\?)/.test(v.replace(/\\./g, '').replace(/\[[^\]]*\]/g, ''));
+}
+
+// DuckDB takes a group index only as a constant: a whole number from 0 to 9.
+function groupIndex(g: Expr | undefined, fx: Fx): number {
+  if (g === undefined) return 1;
+  const v = g.constant?.value;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 9) return fail(`${fx.name}() takes its group index as a whole number from 0 to 9`, fx.node);
+  return v;
+}
+
+// extract(s, re): the first group's match when the pattern has one, else the whole match
+// ('' without a match, as ClickHouse's); regexpExtract(s, re, n): group n (default 1).
+define('string', 'extract', 2, 2, ([s, re]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'String', [s, re]));
+define('string', 'regexpExtract', 2, 3, ([s, re, g], fx) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(String(groupIndex(g, fx)))})`, 'String', [s, re]));
 define('string', ['splitByChar', 'splitByString'], 2, 3, ([sep, s]) => expr(sql`string_split(${str(s)}, ${str(sep)})`, 'Array', [sep, s]));
 define('string', 'arrayStringConcat', 1, 2, ([a, sep]) => expr(sql`array_to_string(${a.sql}, ${sep === undefined ? sql`''` : str(sep)})`, 'String', [a]));
 define('string', 'empty', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`(len(${a.sql}) = 0)` : sql`(${a.sql} IS NULL OR ${str(a)} = '')`, 'Bool', [a], { nullable: false }));
@@ -266,7 +289,8 @@ jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(TRY_CAST(json_extract_s
 jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(CAST(json_extract(${j}, ${p}) AS VARCHAR), '')`);
 jsonFn('JSONHas', 'Bool', (j, p) => sql`(json_extract(${j}, ${p}) IS NOT NULL)`);
 jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(json_array_length(${j}, ${p}), 0)`);
-jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`CAST(json_extract(${j}, ${p}) AS VARCHAR[])`);
+// Each element's JSON text, quotes kept (ClickHouse's); not an array: empty.
+jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: CAST(x AS VARCHAR)), CAST([] AS VARCHAR[]))`);
 define('JSON', 'isValidJSON', 1, 1, ([j]) => expr(sql`coalesce(json_valid(${str(j)}), false)`, 'Bool', [j], { nullable: false }));
 
 // ---- arrays (1-based; lambdas compile to DuckDB's `lambda x: …`)
@@ -287,6 +311,8 @@ define('array', 'tuple', 1, Infinity, (args) => expr(call('row', args.map((a) =>
 define('array', 'has', 2, 2, ([a, x]) => expr(sql`list_contains(${a.sql}, ${x.sql})`, 'Bool', [a, x]));
 define('array', 'hasAll', 2, 2, ([a, b]) => expr(sql`list_has_all(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
 define('array', 'hasAny', 2, 2, ([a, b]) => expr(sql`list_has_any(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
+// arr[n], counted from the end when n is negative (as ClickHouse's).
+define('array', 'arrayElement', 2, 2, ([a, n]) => expr(sql`(${a.sql})[${num(n)}]`, 'Unknown', [a, n], { nullable: true }));
 define('array', 'indexOf', 2, 2, ([a, x]) => expr(sql`coalesce(list_position(${a.sql}, ${x.sql}), 0)`, 'UInt', [a, x]));
 define('array', 'arraySum', 1, 1, ([a]) => expr(sql`list_sum(${a.sql})`, 'Float', [a]));
 define('array', 'arraySort', 1, 1, ([a]) => expr(sql`list_sort(${a.sql})`, 'Array', [a]));
@@ -338,13 +364,13 @@ define('mathematics', 'e', 0, 0, () => expr(raw('exp(1)'), 'Float', [], { nullab
 
 // ---- aggregates (ClickHouse's -If forms: the condition last, as a FILTER)
 
-function aggregate(names: string | string[], build: (args: Expr[], fx: Fx) => { sql: Sql; type: HType }, min: number, max: number, params?: [number, number]) {
+function aggregate(names: string | string[], build: (args: Expr[], fx: Fx) => { sql: Sql; type: HType; nullable?: boolean }, min: number, max: number, params?: [number, number]) {
   for (const name of Array.isArray(names) ? names : [names]) {
     FUNCTIONS.set(name, {
       group: 'aggregate', min, max, aggregate: true, params,
       build(args, fx) {
         const built = build(args, fx);
-        return { sql: built.sql, type: built.type, aggregate: name, nullable: built.type !== 'UInt' && built.type !== 'Array' };
+        return { sql: built.sql, type: built.type, aggregate: name, nullable: built.nullable ?? (built.type !== 'UInt' && built.type !== 'Array') };
       },
     });
   }
@@ -356,10 +382,13 @@ aggregate('count', (args, fx) => ({ sql: args.length === 0 ? raw('count(*)') : f
 aggregate('countIf', (args) => ({ sql: args.length === 1 ? withIf(raw('count(*)'), args[0]) : withIf(sql`count(${args[0].sql})`, args[1]), type: 'UInt' }), 1, 2);
 aggregate(['uniq', 'uniqExact', 'uniqHLL12', 'uniqCombined', 'uniqCombined64', 'uniqTheta'], (args) => ({ sql: sql`count(DISTINCT ${distinctOf(args)})`, type: 'UInt' }), 1, Infinity);
 aggregate(['uniqIf', 'uniqExactIf'], (args) => ({ sql: withIf(sql`count(DISTINCT ${distinctOf(args.slice(0, -1))})`, args[args.length - 1]), type: 'UInt' }), 2, Infinity);
-for (const [name, duck] of [['sum', 'sum'], ['avg', 'avg']] as const) {
-  aggregate(name, ([x], fx) => ({ sql: sql`${raw(duck)}(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, type: name === 'sum' && (x.type === 'Int' || x.type === 'UInt') ? 'Int' : 'Float' }), 1, 1);
-  aggregate(`${name}If`, ([x, c]) => ({ sql: withIf(sql`${raw(duck)}(${num(x)})`, c), type: 'Float' }), 2, 2);
-}
+// A sum of values that cannot be NULL is 0 over no rows (ClickHouse's); of nullable ones, NULL.
+const summed = (total: Sql, x: Expr, type: HType) => (x.nullable ? { sql: total, type } : { sql: sql`coalesce(${total}, 0)`, type, nullable: false });
+const sumType = (x: Expr): HType => (x.type === 'Int' || x.type === 'UInt' ? 'Int' : 'Float');
+aggregate('sum', ([x], fx) => summed(sql`sum(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, x, sumType(x)), 1, 1);
+aggregate('sumIf', ([x, c]) => summed(withIf(sql`sum(${num(x)})`, c), x, sumType(x)), 2, 2);
+aggregate('avg', ([x], fx) => ({ sql: sql`avg(${raw(fx.distinct ? 'DISTINCT ' : '')}${num(x)})`, type: 'Float' }), 1, 1);
+aggregate('avgIf', ([x, c]) => ({ sql: withIf(sql`avg(${num(x)})`, c), type: 'Float' }), 2, 2);
 for (const name of ['min', 'max'] as const) {
   aggregate(name, ([x]) => ({ sql: sql`${raw(name)}(${x.sql})`, type: x.type }), 1, 1);
   aggregate(`${name}If`, ([x, c]) => ({ sql: withIf(sql`${raw(name)}(${x.sql})`, c), type: x.type }), 2, 2);
