@@ -8,10 +8,14 @@ import type { FailureKind } from './ladder.js';
 
 const HEALTHY_AFTER_MS = 60_000;
 // A consumer whose thread died this many times without running healthily in between is
-// crash-looping: it does not count as running (readiness) even in the moments its thread is
-// up between deaths, so readiness does not flap. One death (a transient failure) does not
-// take the node out: it counts as running again once its thread is back.
+// crash-looping: it does not count as running (readiness) in the moments its thread is up
+// between deaths, so readiness does not flap, until its thread has stayed up for
+// RECOVERED_AFTER_MS. One death (a transient failure) does not take the node out: it counts
+// as running again once its thread is back. (Without the second bound a node whose
+// consumers died twice in a one-second NATS outage answered 503 for a minute after it had
+// recovered: seen under load in test/cluster/nats-restart.)
 const CRASH_LOOP_RESTARTS = 2;
+const RECOVERED_AFTER_MS = 5_000;
 // How long a stopping thread gets to finish its step before it is terminated. Generous:
 // the threads run at a lower CPU priority and a loaded machine can starve one for seconds
 // (seen: over 5 s while a thread was still starting), and terminating a thread inside
@@ -35,6 +39,8 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
   let stopping = false;
   let restarts = 0;
   let running = false;
+  // When the thread now running came online (performance.now()).
+  let onlineAt = 0;
 
   function start() {
     phase = newPhase();
@@ -43,6 +49,7 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
     worker = w;
     w.on('online', () => {
       running = true;
+      onlineAt = performance.now();
       // A worker that stays up for a while has recovered: later failures start the backoff afresh.
       setTimeout(() => { if (worker === w && running) restarts = 0; }, HEALTHY_AFTER_MS).unref();
     });
@@ -88,7 +95,7 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
   let stopped: Promise<void> | null = null;
   return {
     name,
-    running: () => running && restarts < CRASH_LOOP_RESTARTS,
+    running: () => running && (restarts < CRASH_LOOP_RESTARTS || performance.now() - onlineAt >= RECOVERED_AFTER_MS),
     stop: () => (stopped ??= stopThread()),
   };
 }
