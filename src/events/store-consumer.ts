@@ -6,7 +6,7 @@
 // ingestion warning.
 import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
 import {
-  applyIsolating, consumerContext, defineConsumer, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
+  applyIsolating, consumerContext, ConsumerStopped, defineConsumer, runsOf, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
 } from '../log/consumers/index.js';
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
 import { loadPreStoreStep, type PreStoreStep } from './pre-store.js';
@@ -14,6 +14,9 @@ import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTable
 import { recordProcessingWarning } from './processing-warning.js';
 import { eventStoreConsumerDeclaration, type EventStoreSettings } from './store-consumer-declaration.js';
 
+// Log bytes per transaction: a batch (16 MiB by default, HEDGEROW_CONSUMER_BATCH_BYTES) is
+// stored in runs of whole records of about this much, so a stop waits for one run.
+const RUN_BYTES = 1024 * 1024;
 
 export function eventStoreHandler<S>(
   ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: PreStoreStep,
@@ -22,9 +25,17 @@ export function eventStoreHandler<S>(
   const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
   return {
     async apply(groups, through) {
-      const transformed = transformer ? await transformer.transform(groups) : null;
-      await commitEvents(store, groups, { startPreparation, position: at(through), now, transformed: transformed?.groups });
-      await transformed?.committed();
+      // A run at a time, each in its own transaction with the position it reaches: a stop
+      // leaves the batch between runs (a run that failed leaves those before it committed,
+      // and the ladder's retry skips them).
+      const runs = runsOf(groups, through, RUN_BYTES, position.read() ?? 0);
+      for (let i = 0; i < runs.length; i++) {
+        if (i > 0 && ctx.stopping.aborted) throw new ConsumerStopped();
+        const run = runs[i];
+        const transformed = transformer ? await transformer.transform(run.groups) : null;
+        await commitEvents(store, run.groups, { startPreparation, position: at(run.through), now, transformed: transformed?.groups });
+        await transformed?.committed();
+      }
     },
     async giveUp(ev, error, through, fresh) {
       const message = error instanceof Error ? error.message : String(error);

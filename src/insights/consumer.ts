@@ -5,7 +5,7 @@
 // batch is loaded exactly once), then in LMDB for the mechanism and log retention.
 // When the log no longer holds what it has not loaded (a data dir from before insights),
 // it loads the event store's rows instead.
-import { defineConsumer, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
+import { ConsumerStopped, defineConsumer, runsOf, type ConsumerHandler, type LogGap } from '../log/consumers/index.js';
 import { insightsConsumerDeclaration, type InsightsSettings } from './consumer-declaration.js';
 import type { EventsTables } from '../events/tables.js';
 import type { PersonsTables } from '../persons/index.js';
@@ -26,6 +26,8 @@ const BACKFILL_BATCH = 50_000;
 // against ~1.5 GB at 16 MiB under the same heap bound, for ~10-15% more of this thread's
 // CPU per event (more loads, a person fingerprinted once per batch it appears in).
 const BATCH_BYTES = 4 * 1024 * 1024;
+// Log bytes per load within a batch: a stop waits for one load, not the batch's.
+const RUN_BYTES = 1024 * 1024;
 
 export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   ...insightsConsumerDeclaration,
@@ -55,20 +57,23 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
 
     return {
       async apply(groups, through) {
-        // A batch DuckDB has (a crash came between its commit and LMDB's): only the
-        // LMDB position is behind.
-        if (through !== null && through <= (await loader.position(position.key))) {
-          await position.commit(through);
-          return;
+        // A load at a time, each with the position it reaches; a stop leaves the batch
+        // between loads. What DuckDB has (a crash came between its commit and LMDB's, or
+        // a run loaded before a failure) is skipped: only the LMDB position was behind.
+        const runs = runsOf(groups, through, RUN_BYTES, await loader.position(position.key));
+        for (let i = 0; i < runs.length; i++) {
+          if (i > 0 && ctx.stopping.aborted) throw new ConsumerStopped();
+          const run = runs[i];
+          const builder = new BatchBuilder(store, loaded);
+          builder.addGroups(run.groups);
+          await loader.load({ ...builder.take(), position: run.through === null ? undefined : { name: position.key, seq: run.through } });
+          loaded.commit(builder.fingerprints, builder.wholes);
+          if (run.through !== null) {
+            loadedSeq = Math.max(loadedSeq, run.through);
+            await position.commit(run.through);
+          }
         }
-        const builder = new BatchBuilder(store, loaded);
-        builder.addGroups(groups);
-        await loader.load({ ...builder.take(), position: through === null ? undefined : { name: position.key, seq: through } });
-        loaded.commit(builder.fingerprints, builder.wholes);
-        if (through !== null) {
-          loadedSeq = Math.max(loadedSeq, through);
-          await position.commit(through);
-        }
+        if (runs.length === 0 && through !== null) await position.commit(through);
       },
       async backfill(gap: LogGap) {
         let builder = new BatchBuilder(store);

@@ -10,6 +10,7 @@ export {
 export { consumerPosition, positionKey } from './positions.js';
 export { applyIsolating, type ConsumerReports, type FailureKind } from './ladder.js';
 export { consumerContext, runConsumer, type RunOptions } from './run.js';
+export { runsOf, type Run } from './runs.js';
 export { positionsOf, registerConsumers, registered, type RegisteredConsumer } from './registry.js';
 export { superviseConsumer, type SupervisedConsumer } from './supervise.js';
 export type { ConsumerThreadData } from './thread.js';
