@@ -255,11 +255,16 @@ h('funnels by cohort: each cohort’s persons through the funnel over their own 
       series: [{ kind: 'EventsNode', event: 'purchase' }, { kind: 'EventsNode', event: '$pageview' }],
       breakdownFilter: { breakdown_type: 'cohort', breakdown: [pro, picked, 'all'] },
     });
-    const fromFunnel = Object.fromEntries(funnel.results.map((steps: { breakdown_value: unknown; count: number }[]) => [String(steps[0].breakdown_value), steps.map((x) => x.count)]));
+    type Step = { breakdown_value: unknown; count: number; average_conversion_time: number | null; median_conversion_time: number | null };
+    const counts = Object.fromEntries(funnel.results.map((steps: Step[]) => [String(steps[0].breakdown_value), steps.map((x) => x.count)]));
     // u3 (pro) has no pageview after its purchase of June 7th within the range.
-    if (funnelOrderType === 'ordered') assert.equal(fromFunnel, { [pro]: [2, 1], [picked]: [2, 2], all: [4, 3] });
+    if (funnelOrderType === 'ordered') assert.equal(counts, { [pro]: [2, 1], [picked]: [2, 2], all: [4, 3] });
+    // The text's row per cohort: the persons at each step, then each later step's average and median conversion time.
+    const fromFunnel = Object.fromEntries(funnel.results.map((steps: Step[]) => [
+      String(steps[0].breakdown_value), [...steps.map((x) => x.count), ...steps.slice(1).flatMap((x) => [x.average_conversion_time, x.median_conversion_time])],
+    ]));
     const rows = await run(funnel.hogql);
-    assert.equal(Object.fromEntries(rows.map(([value, ...counts]) => [String(value), counts])), fromFunnel, funnel.hogql);
+    assert.equal(Object.fromEntries(rows.map(([value, ...columns]) => [String(value), columns])), fromFunnel, funnel.hogql);
   }
 });
 

@@ -17,7 +17,7 @@ import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange, type Interval, type ResolvedRange } from './dates.js';
 import { funnelExclusions, type Exclusion } from './funnel-exclusions.js';
-import { funnelSelect, seriesEvent, writtenOrNone, type FunnelBreakdownText } from './hogql-text.js';
+import { funnelSelect, seriesEvent, writtenOrNone, type FunnelBreakdownText, type FunnelText } from './hogql-text.js';
 import { QueryError } from './errors.js';
 import { and, int, join, or, raw, sql, text, type Sql } from './sql.js';
 
@@ -250,8 +250,9 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
   const later = Array.from({ length: steps - 1 }, (_, i) => i + 1);
   // One path per person, as PostHog: the try that first reached the person's furthest step
   // (when one event completes several, the latest started, whose steps PostHog's walk holds
-  // then); its step-to-step times are averaged and their interpolated median taken across
-  // persons.
+  // then; of those, the one with the earliest steps, which PostHog's walk keeps as it takes
+  // a later step event only for a later start); its step-to-step times are averaged and
+  // their interpolated median taken across persons.
   const stepTimes = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
   // Tries that tie on both (a middle step met by several events) are told apart by their
   // middle steps, earliest first, as a path keeps the first time it reached a step: without
@@ -264,6 +265,18 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
   if (breakdown) ctes.push(raw('unit_value AS (SELECT pid, any_value(bv) AS bv FROM ord GROUP BY pid)'));
   const attributed = attribution === 'last_touch' || attribution === 'step' || attribution === 'all_events' ? attribution : 'first_touch';
   return { ctes, breakdown, allEvents: breakdown !== null && attribution === 'all_events', range, order, windowUs, attribution: attributed, attributionStep };
+}
+
+/** The funnel as hogql-text.ts writes it, from what funnelCtes resolved. */
+export function funnelText(query: FunnelsQuery, ctx: PlanContext, c: Pick<FunnelCtes, 'range' | 'order' | 'windowUs' | 'breakdown' | 'attribution' | 'attributionStep'>): FunnelText {
+  const node = (n: SeriesNode) => ({ event: seriesEvent(n), properties: [n.properties, n.fixedProperties] });
+  return {
+    steps: query.series.map(node),
+    exclusions: funnelExclusions(query, c.order).map((x) => ({ ...node(x.node), from: x.from, to: x.to })),
+    properties: query.properties, fromUs: c.range.fromUs, toUs: c.range.toUs, windowSeconds: c.windowUs / 1_000_000, valueSets: ctx.valueSets,
+    order: c.order, breakdown: c.breakdown ? { breakdown: c.breakdown, attribution: c.attribution, step: c.attributionStep } : null,
+    actorGroup: query.aggregation_group_type_index ?? null,
+  };
 }
 
 /**
@@ -319,12 +332,7 @@ SELECT ${breakdown ? raw('u.bv, ') : raw('')}${join(finalCols, ', ')} FROM ${sou
 
   return {
     statements: [statement],
-    // Funnels are written out (step counts, per breakdown value); with exclusions not yet.
-    hogql: (query.funnelsFilter?.exclusions?.length ?? 0) > 0 ? undefined : writtenOrNone(() => funnelSelect({
-      steps: query.series.map((node) => ({ event: seriesEvent(node), properties: [node.properties, node.fixedProperties] })),
-      properties: query.properties, fromUs: range.fromUs, toUs: range.toUs, windowSeconds: windowUs / 1_000_000, valueSets: ctx.valueSets,
-      order, breakdown: breakdown ? { breakdown, attribution, step: attributionStep } : null, actorGroup: query.aggregation_group_type_index ?? null,
-    })),
+    hogql: writtenOrNone(() => funnelSelect(funnelText(query, ctx, { range, order, windowUs, breakdown, attribution, attributionStep }))),
     shape([rows]) {
       const stepsOf = (row: Row | undefined, value?: string): FunnelStep[] =>
         query.series.map((node, k) => {

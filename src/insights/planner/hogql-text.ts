@@ -373,38 +373,51 @@ const ATTRIBUTED: Record<Exclude<FunnelBreakdownText['attribution'], 'all_events
   step: (k) => `argMinIf(value, ts, value IS NOT NULL AND s${k})`,
 };
 
-/**
- * A funnel as HogQL: each person's events in the range (the step events; for a strict
- * funnel every event, numbered in time order, earlier steps first at one instant), each
- * step a flag `s0`, `s1`, …; then per try the steps it reaches within the conversion window
- * (`windowSeconds` from its first event):
- *   ordered    from each step-1 event, every next step the earliest matching event after the previous one;
- *   strict     from each step-1 event, every next step the person's very next event, when it matches;
- *   unordered  from each step event, the steps with an event at or after it.
- * A person counts at the furthest step any try reached. One row, the persons at each step
- * (`step_1`, …); with a breakdown a row per value (`breakdown_value` first): the person's
- * value by attribution (first_touch, last_touch, step: from the funnel's events that have
- * one), or with all_events each (person, value) its own funnel over that value's events.
- * With `actorGroup` the actors are groups of that type (the event's $group_N; events
- * without one left out) where they are persons. A cohort breakdown is all_events over each
- * cohort's persons' events, the value the cohort ('all': everyone).
- */
-export function funnelSelect(s: {
-  steps: { event: SeriesEvent; properties: unknown[] }[]; properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
+/** A funnel as its planner reads it (planner/funnels.ts). */
+export interface FunnelText {
+  steps: { event: SeriesEvent; properties: unknown[] }[];
+  /** funnelsFilter.exclusions: the event and the steps (0-based) between which it disqualifies a try. */
+  exclusions: { event: SeriesEvent; properties: unknown[]; from: number; to: number }[];
+  properties: unknown; fromUs: number; toUs: number; windowSeconds: number; valueSets: ValueSets;
   order: 'ordered' | 'strict' | 'unordered'; breakdown: FunnelBreakdownText | null; actorGroup: number | null;
-}): string {
+}
+
+/**
+ * A funnel's CTEs as HogQL, ending with `first_paths`: per unit (`pid`, the person, or the
+ * group with `actorGroup`; with a breakdown also `bv`, its value) the furthest step it
+ * reached (`steps`) and the times of the path PostHog times (`t0`, `t1`, …). First each
+ * unit's events in the range (the step and exclusion events; for a strict funnel every
+ * event, numbered in time order, earlier steps first at one instant), each step a flag
+ * `s0`, `s1`, …, each exclusion `x0`, …; then the tries:
+ *   ordered    from each step-1 event, every next step the earliest matching event after the previous one;
+ *   strict     from each step-1 event, every next step the unit's very next event, when it matches;
+ *   unordered  from each step event, each step's first event at or after it, in time order.
+ * A try reaches the steps within the conversion window (`windowSeconds` from its start). An
+ * exclusion drops a try when its first event after step `from` comes before step `to` (none:
+ * before step `from` plus the window; unordered: after the start, before the last step).
+ * The unit's path: of the tries reaching its furthest step, the one that got there first
+ * (then the latest started, then the earliest steps). A breakdown value is the unit's by
+ * attribution (first_touch, last_touch, step: from its step events that have one), or with
+ * all_events each (unit, value) its own funnel over that value's events; a cohort breakdown
+ * is all_events over each cohort's persons' events, the value the cohort ('all': everyone).
+ */
+export function funnelPathCtes(s: FunnelText): string[] {
   const n = s.steps.length;
-  const conditions = s.steps.map((step) => {
-    const parts = seriesCondition(step.event, step.properties, s.valueSets);
+  const condition = (event: SeriesEvent, properties: unknown[]) => {
+    const parts = seriesCondition(event, properties, s.valueSets);
     return parts.length === 0 ? 'true' : parts.join(' AND ');
-  });
+  };
+  const conditions = s.steps.map((step) => condition(step.event, step.properties));
+  const excluding = s.exclusions.map((x) => condition(x.event, x.properties));
   const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
   if (hasFilters(s.properties)) where.push(propertiesText(s.properties as Properties, s.valueSets));
   const actor = s.actorGroup === null ? 'person_id' : `$group_${s.actorGroup}`;
   if (s.actorGroup !== null) where.push(`${actor} != ''`);
-  if (s.order !== 'strict') where.push(`(${conditions.map((c) => `(${c})`).join(' OR ')})`);
-  const flags = conditions.map((c, k) => `coalesce(${c}, false) AS s${k}`).join(', ');
-  const flagNames = conditions.map((_, k) => `s${k}`);
+  if (s.order !== 'strict') where.push(`(${[...conditions, ...excluding].map((c) => `(${c})`).join(' OR ')})`);
+  const stepNames = conditions.map((_, k) => `s${k}`);
+  const flagNames = [...stepNames, ...excluding.map((_, i) => `x${i}`)];
+  const flags = [...conditions, ...excluding].map((c, k) => `coalesce(${c}, false) AS ${flagNames[k]}`).join(', ');
+  const anyStep = `(${stepNames.join(' OR ')})`;
   const window = `toIntervalSecond(${s.windowSeconds})`;
   const ctes: string[] = [];
   const b = s.breakdown;
@@ -421,39 +434,96 @@ export function funnelSelect(s: {
       ctes.push(`step_events AS (${scans.join(' UNION ALL ')})`);
     } else {
       const value = partValue(b.breakdown);
+      // With exclusions, a unit's value comes from its step events only.
+      const valued = s.exclusions.length > 0 ? ` WHERE ${anyStep}` : '';
       ctes.push(
         `funnel_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
-        `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events GROUP BY pid)`,
+        `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events${valued} GROUP BY pid)`,
         `step_events AS (SELECT e.pid AS pid, ${orNull('v.value')} AS bv, e.ts AS ts, ${flagNames.map((f) => `e.${f} AS ${f}`).join(', ')} FROM funnel_events e JOIN person_value v ON v.pid = e.pid)`,
       );
     }
   }
-  // The unit a try belongs to: the person, with its breakdown value.
+  const keys = (alias: string) => (b === null ? `${alias}pid` : `${alias}pid, ${alias}bv`);
   const unit = (alias: string) => (b === null ? `${alias}pid AS pid` : `${alias}pid AS pid, ${alias}bv AS bv`);
-  const unitKeys = (alias: string) => (b === null ? `${alias}pid` : `${alias}pid, ${alias}bv`);
-  const times = (k: number) => Array.from({ length: k }, (_, i) => `c.t${i} AS t${i}`).join(', ');
-  let furthest: string;
+  const ts = (alias: string, k = n) => Array.from({ length: k }, (_, i) => `${alias}t${i}`);
+  const carried = (k: number) => ts('c.', k).map((t, i) => `${t} AS t${i}`).join(', ');
   if (s.order === 'unordered') {
-    const reached = flagNames.map((f) => `if(countIf(e.${f}) > 0, 1, 0)`).join(' + ');
-    ctes.push(`tries AS (SELECT ${unit('a.')}, a.ts AS t, ${reached} AS steps FROM step_events a JOIN step_events e ON e.pid = a.pid AND e.ts >= a.ts AND e.ts <= a.ts + ${window} GROUP BY ${unitKeys('a.')}, a.ts)`);
-    furthest = `SELECT ${unitKeys('')}, max(steps) AS steps FROM tries GROUP BY ${unitKeys('')}`;
+    // Each step's first event at or after the try's start; those within the window, in time order.
+    const firsts = stepNames.map((f, k) => `minIf(e.ts, e.${f}) AS f${k}`);
+    const excluded = s.exclusions.map((_, i) => `minIf(e.ts, e.x${i} AND e.ts > a.ts) AS y${i}`);
+    ctes.push(`starts AS (SELECT ${unit('a.')}, a.ts AS t, ${[...firsts, ...excluded].join(', ')} FROM step_events a JOIN step_events e ON e.pid = a.pid AND e.ts >= a.ts WHERE (${stepNames.map((f) => `a.${f}`).join(' OR ')}) GROUP BY ${keys('a.')}, a.ts)`);
+    const found = `arraySort(arrayFilter(x -> x IS NOT NULL, [${stepNames.map((_, k) => `f${k}`).join(', ')}]))`;
+    const within = `arraySort(arrayFilter(x -> x IS NOT NULL, [${stepNames.map((_, k) => `if(f${k} <= t + ${window}, f${k}, NULL)`).join(', ')}]))`;
+    const end = `if(length(${found}) = ${n}, ${found}[${n}], t + ${window})`;
+    const kept = s.exclusions.length === 0 ? '' : ` WHERE NOT (${s.exclusions.map((_, i) => `coalesce(y${i} < ${end}, false)`).join(' OR ')})`;
+    ctes.push(`hits AS (SELECT ${keys('')}, ${within} AS times FROM starts${kept})`);
+    ctes.push(`tries AS (SELECT ${keys('')}, length(times) AS steps, ${stepNames.map((_, k) => `times[${k + 1}] AS t${k}`).join(', ')} FROM hits)`);
   } else {
     const strict = s.order === 'strict';
-    const from = strict ? 'numbered' : 'step_events';
-    if (strict) ctes.push(`numbered AS (SELECT ${unitKeys('')}, ts, ${flagNames.join(', ')}, row_number() OVER (PARTITION BY pid ORDER BY ts, ${flagNames.map((f) => `${f} DESC`).join(', ')}) AS n FROM step_events)`);
-    ctes.push(`c0 AS (SELECT ${unitKeys('')}, ts AS t0${strict ? ', n AS n0' : ''} FROM ${from} WHERE s0)`);
+    if (strict) ctes.push(`numbered AS (SELECT ${keys('')}, ts, ${flagNames.join(', ')}, row_number() OVER (PARTITION BY pid ORDER BY ts, ${stepNames.map((f) => `${f} DESC`).join(', ')}) AS n FROM step_events)`);
+    ctes.push(`c0 AS (SELECT ${keys('')}, ts AS t0${strict ? ', n AS n0' : ''} FROM ${strict ? 'numbered' : 'step_events'} WHERE s0)`);
     for (let k = 1; k < n; k++) {
       ctes.push(strict
-        ? `c${k} AS (SELECT ${unit('c.')}, ${times(k)}, e.ts AS t${k}, e.n AS n${k} FROM c${k - 1} c LEFT JOIN numbered e ON e.pid = c.pid AND e.n = c.n${k - 1} + 1 AND e.s${k} AND e.ts <= c.t0 + ${window})`
-        : `c${k} AS (SELECT ${unit('c.')}, ${times(k)}, min(e.ts) AS t${k} FROM c${k - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND e.s${k} AND e.ts > c.t${k - 1} AND e.ts <= c.t0 + ${window} GROUP BY ${unitKeys('c.')}, ${Array.from({ length: k }, (_, i) => `c.t${i}`).join(', ')})`);
+        ? `c${k} AS (SELECT ${unit('c.')}, ${carried(k)}, e.ts AS t${k}, e.n AS n${k} FROM c${k - 1} c LEFT JOIN numbered e ON e.pid = c.pid AND e.n = c.n${k - 1} + 1 AND e.s${k})`
+        : `c${k} AS (SELECT ${unit('c.')}, ${carried(k)}, min(e.ts) AS t${k} FROM c${k - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND e.s${k} AND e.ts > c.t${k - 1} GROUP BY ${keys('c.')}, ${ts('c.', k).join(', ')})`);
     }
-    const reached = Array.from({ length: n - 1 }, (_, i) => `if(t${i + 1} IS NULL, 0, 1)`).join(' + ');
-    furthest = `SELECT ${unitKeys('')}, max(1 + ${reached}) AS steps FROM c${n - 1} GROUP BY ${unitKeys('')}`;
+    const reached = Array.from({ length: n - 1 }, (_, i) => `if(c.t${i + 1} <= c.t0 + ${window}, 1, 0)`).join(' + ');
+    const columns = `${unit('c.')}, 1 + ${reached} AS steps, ${carried(n)}`;
+    if (s.exclusions.length === 0) {
+      ctes.push(`tries AS (SELECT ${columns} FROM c${n - 1} c)`);
+    } else {
+      const dropped = s.exclusions.map((x, i) => `coalesce(minIf(e.ts, e.x${i} AND e.ts > c.t${x.from}) < coalesce(c.t${x.to}, c.t${x.from} + ${window}), false)`);
+      ctes.push(`tries AS (SELECT ${columns} FROM c${n - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND (${s.exclusions.map((_, i) => `e.x${i}`).join(' OR ')}) GROUP BY ${keys('c.')}, ${ts('c.').join(', ')} HAVING NOT (${dropped.join(' OR ')}))`);
+    }
   }
-  const counts = s.steps.map((_, k) => `countIf(steps >= ${k + 1}) AS step_${k + 1}`).join(', ');
-  return b === null
-    ? `WITH ${ctes.join(',\n')}
-SELECT ${counts} FROM (${furthest})`
-    : `WITH ${ctes.join(',\n')}
-SELECT bv AS breakdown_value, ${counts} FROM (${furthest}) GROUP BY bv ORDER BY bv LIMIT 50000`;
+  const lastStep = `multiIf(${Array.from({ length: n - 1 }, (_, k) => `steps = ${k + 1}, t${k}`).join(', ')}, t${n - 1})`;
+  const order = ['steps DESC', `${lastStep} ASC`, 't0 DESC', ...ts('').slice(1).map((t) => `${t} ASC`)].join(', ');
+  ctes.push(`paths AS (SELECT ${keys('')}, steps, ${ts('').join(', ')}, row_number() OVER (PARTITION BY pid ORDER BY ${order}) AS rn FROM tries)`);
+  ctes.push(`first_paths AS (SELECT ${keys('')}, steps, ${ts('').join(', ')} FROM paths WHERE rn = 1)`);
+  return ctes;
+}
+
+/** Whole seconds from step k-1 to step k on a unit's path (as ClickHouse's dateDiff('second')), when it got that far. */
+const conversionTime = (k: number) => `if(steps > ${k}, toUnixTimestamp(t${k}) - toUnixTimestamp(t${k - 1}), NULL)`;
+
+/**
+ * The funnel's steps view as HogQL: one row, the units at each step (`step_1`, …) and, for
+ * each step after the first, the average and median whole seconds its units took from the
+ * step before on their paths (`step_1_average_conversion_time`: from step 1 to step 2, as
+ * PostHog names them); with a breakdown a row per value (`breakdown_value` first).
+ */
+export function funnelSelect(s: FunnelText): string {
+  const n = s.steps.length;
+  const later = Array.from({ length: n - 1 }, (_, i) => i + 1);
+  const times = later.map((k) => `${conversionTime(k)} AS a${k}`).join(', ');
+  const counts = s.steps.map((_, k) => `countIf(steps >= ${k + 1}) AS step_${k + 1}`);
+  const averages = later.map((k) => `avg(a${k}) AS step_${k}_average_conversion_time, median(a${k}) AS step_${k}_median_conversion_time`);
+  const columns = [...counts, ...averages].join(', ');
+  const from = `FROM (SELECT *, ${times} FROM first_paths)`;
+  return s.breakdown === null
+    ? `WITH ${funnelPathCtes(s).join(',\n')}
+SELECT ${columns} ${from}`
+    : `WITH ${funnelPathCtes(s).join(',\n')}
+SELECT bv AS breakdown_value, ${columns} ${from} GROUP BY bv ORDER BY bv LIMIT 50000`;
+}
+
+/**
+ * funnelVizType time_to_convert as HogQL: the whole seconds from step `from` to step `to`
+ * on the paths of the units that reached it, in PostHog's histogram: from the floor of the
+ * least to the ceiling of the most, `binCount` bins (null: the cube root of the units, 1…60)
+ * each ceil(span / bins) seconds wide (60 when that is 0), one bin more at the end. A row per
+ * bin: where it starts (`bin_from_seconds`), its units, and the average rounded to two
+ * places (ties to even, as ClickHouse rounds floats).
+ */
+export function timeToConvertSelect(s: FunnelText & { from: number; to: number; binCount: number | null }): string {
+  const total = Array.from({ length: s.to - s.from }, (_, i) => conversionTime(s.from + i + 1)).join(' + ');
+  const bins = s.binCount === null ? 'least(60, greatest(1, ceil(cbrt(count()))))' : String(s.binCount);
+  return `WITH ${funnelPathCtes(s).join(',\n')},
+samples AS (SELECT ${total} AS v FROM first_paths WHERE steps > ${s.to}),
+params AS (SELECT coalesce(floor(min(v)), 0) AS lo, coalesce(ceil(max(v)), 1) AS hi, avg(v) AS average, ${bins} AS bins FROM samples),
+histogram AS (SELECT lo, bins, average, if(ceil((hi - lo) / bins) > 0, ceil((hi - lo) / bins), 60) AS width FROM params),
+binned AS (SELECT floor((s.v - h.lo) / h.width) AS i, count() AS persons FROM samples s CROSS JOIN histogram h GROUP BY i),
+bin_list AS (SELECT arrayJoin(range(0, toInt(bins) + 1)) AS i FROM histogram)
+SELECT h.lo + b.i * h.width AS bin_from_seconds, coalesce(c.persons, 0) AS person_count, roundBankers(h.average, 2) AS average_conversion_time
+FROM histogram h CROSS JOIN bin_list b LEFT JOIN binned c ON c.i = b.i ORDER BY b.i LIMIT 50000`;
 }

@@ -14,6 +14,7 @@ import { isoWithOffset, resolveRange } from './dates.js';
 import { QueryError, within } from './errors.js';
 import { pathsHogQLItem, rowExpression } from './hogql-row.js';
 import { str } from './hogql/expr.js';
+import { pathsSelect } from './hogql-paths-text.js';
 import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, texts, type Sql } from './sql.js';
 
@@ -68,18 +69,20 @@ function rawItem(filter: Filter, hogql: Sql | null): Sql {
 
 /** Cleaning rules in order (regex → alias, every match), then the first grouping that matches. */
 function cleanedItem(filter: Filter, item: Sql): Sql {
+  const groupings = groupingPatterns(filter);
   (filter.localPathCleaningFilters ?? []).forEach((rule, i) => {
     if (compileSafeRegex(rule.regex) === undefined) {
       throw new QueryError(`Invalid path cleaning regex ${JSON.stringify(rule.regex)}`, `pathsFilter.localPathCleaningFilters.${i}.regex`);
     }
     item = sql`regexp_replace(${item}, ${rule.regex}, ${rule.alias}, 'g')`;
   });
-  const groupings = filter.pathGroupings ?? [];
   if (groupings.length === 0) return item;
-  // A grouping is literal text but for "*", which stands for anything; matched anywhere in the item.
-  const whens = groupings.map((g) => sql`WHEN regexp_matches(${item}, ${g.split('*').map(escapeRegex).join('.*')}) THEN ${g}`);
+  const whens = groupings.map((g) => sql`WHEN regexp_matches(${item}, ${g.pattern}) THEN ${g.name}`);
   return sql`CASE ${join(whens, ' ')} ELSE ${item} END`;
 }
+
+// A grouping is literal text but for "*", which stands for anything; matched anywhere in the item.
+const groupingPatterns = (filter: Filter) => (filter.pathGroupings ?? []).map((name) => ({ name, pattern: name.split('*').map(escapeRegex).join('.*') }));
 
 const escapeRegex = (s: string): string => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 
@@ -241,8 +244,15 @@ export function planPaths(query: PathsQuery, ctx: PlanContext): Plan<PathsResult
 SELECT (pos - 1)::VARCHAR || '_' || prev AS source, pos::VARCHAR || '_' || item AS target, count(*) AS value, avg(gap_us) / 1000.0 AS ms
 FROM steps WHERE pos > 1 GROUP BY source, target ${weights.length > 0 ? sql`HAVING ${and(weights)}` : raw('')}
 ORDER BY value DESC, source, target LIMIT ${int(filter.edgeLimit || EDGE_LIMIT_DEFAULT)}`;
+  const both = !!filter.startPoint && !!filter.endPoint;
   return {
     statements: [statement],
+    // Paths after a funnel's step are not written yet (the field is absent).
+    hogql: query.funnelPathsFilter ? undefined : pathsSelect({
+      filter, properties: query.properties, fromUs: r.fromUs, toUs: r.toUs, valueSets: ctx.valueSets, hogqlItem: pathsHogQLItem(filter),
+      pageviewItem: itemOf(filter, '$pageview'), screenItem: itemOf(filter, '$screen'), start: pointOf(filter.startPoint, both), end: pointOf(filter.endPoint, both),
+      groupings: groupingPatterns(filter), stepLimit: filter.stepLimit || STEP_LIMIT_DEFAULT, edgeLimit: filter.edgeLimit || EDGE_LIMIT_DEFAULT, sessionGapSeconds: SESSION_GAP_US / 1_000_000,
+    }),
     shape([rows]) {
       const links = rows.map((row) => ({ source: String(row.source), target: String(row.target), value: toNumber(row.value), average_conversion_time: toNumber(row.ms) }));
       return { results: reachable(links), dateFrom: isoWithOffset(r.fromLocal, r.segments), dateTo: isoWithOffset(r.toLocal, r.segments) };

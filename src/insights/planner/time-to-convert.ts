@@ -9,7 +9,8 @@ import type { FunnelsQuery } from '../schemas.js';
 import { toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset } from './dates.js';
 import { QueryError } from './errors.js';
-import { funnelCtes, type FunnelResult } from './funnels.js';
+import { funnelCtes, funnelText, type FunnelResult } from './funnels.js';
+import { timeToConvertSelect, writtenOrNone } from './hogql-text.js';
 import { int, join, raw, sql } from './sql.js';
 
 /** Rounded to two decimals, ties to the even hundredth. */
@@ -41,7 +42,8 @@ export function planTimeToConvert(query: FunnelsQuery, ctx: PlanContext): Plan<F
   const from = f.funnelFromStep ?? 0;
   if (from < 0 || from >= to) throw new QueryError('funnelFromStep must be before funnelToStep', 'funnelsFilter.funnelFromStep');
   const custom = f.binCount === null ? null : Math.min(90, Math.max(1, f.binCount));
-  const { ctes, range } = funnelCtes(query, ctx);
+  const resolved = funnelCtes(query, ctx);
+  const { ctes, range } = resolved;
   const total = join(Array.from({ length: to - from }, (_, i) => raw(`a${from + i + 1}`)), ' + ');
   const binCount = custom === null ? raw('least(60, greatest(1, ceil(cbrt(count(*)))))') : int(custom);
   const statement = sql`WITH ${join(ctes, ',\n')},
@@ -52,6 +54,7 @@ SELECT w.lo, w.width, w.bins, w.average, floor((s.v - w.lo) / w.width) AS i, cou
 FROM widths w LEFT JOIN samples s ON TRUE GROUP BY ALL`;
   return {
     statements: [statement],
+    hogql: writtenOrNone(() => timeToConvertSelect({ ...funnelText(query, ctx, resolved), from, to, binCount: custom })),
     shape([rows]) {
       const first = rows[0];
       const lo = toNumber(first.lo);

@@ -110,8 +110,13 @@ define('date and time', 'toTimeZone', 2, 2, ([a, zone], fx) => {
   constantText(zone, fx, 'the time zone');
   return dateTime(instant(a, fx.tz), [a], { tz: zone.sql });
 });
-define('date and time', ['toUnixTimestamp', 'toUnixTimestamp64Milli'], 1, 2, ([a], fx) =>
-  expr(fx.name === 'toUnixTimestamp' ? sql`CAST(epoch(${instant(a, fx.tz)}) AS BIGINT)` : sql`epoch_ms(${instant(a, fx.tz)})`, 'Int', [a]));
+// Whole seconds, milliseconds or microseconds since the epoch, the fraction dropped (ClickHouse's truncation).
+const EPOCHS: Record<string, (x: Sql) => Sql> = {
+  toUnixTimestamp: (x) => sql`(epoch_us(${x}) // 1000000)`,
+  toUnixTimestamp64Milli: (x) => sql`epoch_ms(${x})`,
+  toUnixTimestamp64Micro: (x) => sql`epoch_us(${x})`,
+};
+define('date and time', Object.keys(EPOCHS), 1, 2, ([a], fx) => expr(EPOCHS[fx.name](instant(a, fx.tz)), 'Int', [a]));
 define('date and time', ['fromUnixTimestamp', 'to_timestamp'], 1, 1, ([a]) => dateTime(sql`to_timestamp(${num(a)})`, [a]));
 
 const PARTS: Record<string, string> = {
@@ -342,6 +347,7 @@ mathFn('abs', 'abs');
 mathFn('floor', 'floor', 1, 2);
 mathFn(['ceil', 'ceiling'], 'ceil', 1, 2);
 mathFn('sqrt', 'sqrt');
+mathFn('cbrt', 'cbrt');
 mathFn(['pow', 'power'], 'pow', 2);
 mathFn('exp', 'exp');
 mathFn(['log', 'ln'], 'ln');
@@ -352,6 +358,8 @@ for (const trig of ['sin', 'cos', 'tan', 'asin', 'acos', 'atan']) mathFn(trig, t
 mathFn(['greatest', 'max2'], 'greatest', 2, 2);
 mathFn(['least', 'min2'], 'least', 2, 2);
 define('mathematics', 'round', 1, 2, ([x, n]) => expr(n === undefined ? sql`round(${num(x)})` : sql`round(${num(x)}, CAST(${num(n)} AS INTEGER))`, 'Float', [x]));
+// Ties to the even neighbour (ClickHouse's roundBankers; its round does so for floats too).
+define('mathematics', 'roundBankers', 1, 2, ([x, n]) => expr(sql`round_even(${num(x)}, CAST(${n === undefined ? raw('0') : num(n)} AS INTEGER))`, 'Float', [x]));
 define('mathematics', 'intDiv', 2, 2, ([a, b]) => expr(sql`(CAST(${num(a)} AS BIGINT) // CAST(${num(b)} AS BIGINT))`, 'Int', [a, b]));
 define('mathematics', 'intDivOrZero', 2, 2, ([a, b]) => expr(sql`coalesce(CAST(${num(a)} AS BIGINT) // nullif(CAST(${num(b)} AS BIGINT), 0), 0)`, 'Int', [a, b]));
 define('mathematics', 'modulo', 2, 2, ([a, b]) => expr(sql`(${num(a)} % ${num(b)})`, 'Int', [a, b]));
