@@ -83,6 +83,8 @@ interface Harness {
   deps: PipelineDeps;
   deliveries: Deliveries;
   prepares: number;
+  // Steps sent to the pool (start and continue).
+  poolSteps: number;
   // Each request with what the pipeline had prepared when it was made.
   requests: { url: string; n: number; preparedChunks: number }[];
   // The most invocations held in memory, at any request or prepare step, and at a prepare step.
@@ -94,16 +96,21 @@ interface Harness {
   stop: AbortController;
 }
 
-function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>): Harness {
+// inThread: whether Hog steps that straight code answers run in the consumer's thread
+// (src/destinations/runtime/in-thread.ts); the tests written before it pin the pool's path.
+// A chunk is counted as prepared at its start step in the pool, or, in-thread, once the
+// consumer has room for it.
+function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>, inThread = false): Harness {
   // Programs get 10 s rather than 100 ms: this is about chunks and memory, and a loaded
   // machine once paused one program past 100 ms (999 deliveries of 1,000).
   const steps = createSteps(0, 10_000);
-  const h = { prepares: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null, stopAtPrepare: null, stop: new AbortController() } as unknown as Harness;
+  const h = { prepares: 0, poolSteps: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null, stopAtPrepare: null, stop: new AbortController() } as unknown as Harness;
   const pool = {
     async run(kind: string, input: unknown) {
+      h.poolSteps++;
       // A worker answers in a later turn, as a pool does.
       await new Promise((r) => setImmediate(r));
-      if (kind === 'start') {
+      if (kind === 'start' && !inThread) {
         h.prepares++;
         // A full pool fails the batch (a worker's failure would only set its events apart).
         if (h.prepares === h.failPrepare) throw new PoolOverloadedError('worker pool queue is full');
@@ -136,7 +143,16 @@ function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> =
   } as unknown as PipelineDeps['ctx'];
   const tenancy = { project: () => ({ name: 'Default' }) } as unknown as TenancyStore;
   h.deliveries = deliveries;
-  h.deps = { ctx, ds, functions, pool, deliveries, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false };
+  const chunks: Deliveries = inThread ? {
+    ...deliveries,
+    whenRoom: () => deliveries.whenRoom().then(() => {
+      h.prepares++;
+      if (h.prepares === h.stopAtPrepare) h.stop.abort();
+      h.inMemoryMax = Math.max(h.inMemoryMax, deliveries.inMemory());
+      h.atPrepareMax = Math.max(h.atPrepareMax, deliveries.inMemory());
+    }),
+  } : deliveries;
+  h.deps = { ctx, ds, functions, pool, deliveries: chunks, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false, inThread };
   return h;
 }
 
