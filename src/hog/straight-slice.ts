@@ -115,6 +115,18 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
 }
 
 /**
+ * A whole program (a filter's expression) run to its end as the VM would run it, when it is
+ * straight code that calls no async function; null to run the VM.
+ */
+export function straightProgram(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightEnd | null {
+  if (bytecode[0] !== '_H' || typeof bytecode[1] !== 'number' || bytecode[1] < 1) return null;
+  const out = straightRun(bytecode, vm, leavingRoom, {
+    stack: [], prices: [], heaps: [], ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: true,
+  });
+  return out === null || 'name' in out ? null : out;
+}
+
+/**
  * A program suspended at an async call (a state of the root frame alone, as a straight first
  * slice leaves it) resumed with the call's value, when the rest is straight code that ends
  * (the end of the program, or RETURN): its result and figures as the VM gives them; null to

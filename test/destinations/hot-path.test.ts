@@ -261,6 +261,77 @@ s('a consumer told to stop leaves its batch after the chunk it is on: that chunk
   }
 });
 
+s('in the consumer\'s thread (a webhook whose steps straight code answers): a backlog is prepared a chunk at a time, memory holds at most its bound, and no step goes to the pool', async () => {
+  const h = harness([webhook('a')], {}, undefined, true);
+  try {
+    await applyBatch(h.deps, records(events(0, 1000)), 20);
+    await h.deliveries.idle();
+    assert.is(h.poolSteps, 0);
+    assert.is(h.requests.length, 1000);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 1000);
+    assert.is(h.prepares, 8);
+    assert.is(h.requests[0].preparedChunks, 1);
+    assert.ok(h.requests.filter((r) => r.preparedChunks < 8).length >= 768, 'deliveries go on while the backlog is prepared');
+    assert.ok(h.atPrepareMax <= 128, `at most 128 held when a chunk is prepared (${h.atPrepareMax})`);
+    assert.ok(h.inMemoryMax <= 256, `at most 256 held (${h.inMemoryMax})`);
+    assert.ok(h.inMemoryMax > 128, 'the bound was reached');
+    assert.is(ds.done.getCount(), 1000);
+    assert.is([...queuedInvocations(ds)].length, 0);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('in the consumer\'s thread: a consumer told to stop leaves its batch after the chunk it is on, what it recorded is kept, and the batch applied again delivers the rest, each event once', async () => {
+  const h = harness([webhook('a')], {}, undefined, true);
+  h.stopAtPrepare = 2;
+  try {
+    await applyBatch(h.deps, records(events(0, 1000)), 20).then(() => assert.unreachable('the batch should stop'), (err: Error) => assert.instance(err, ConsumerStopped));
+    assert.is(h.prepares, 2);
+    assert.equal(readProgress(ds, 'lmdb'), { seq: 6, index: 5 });
+    assert.is(ds.meta.get(appliedKey('lmdb')), undefined, 'the batch is not recorded as applied');
+    // The stopped chunks' invocations are in the queue or done: none lost.
+    await h.deliveries.idle();
+    assert.is(ds.done.getCount(), 256);
+    h.stop = new AbortController();
+    await applyBatch(h.deps, records(events(0, 1000)), 20);
+    await h.deliveries.idle();
+    assert.is(h.prepares, 2 + 6);
+    assert.is(h.poolSteps, 0);
+    assert.is(h.requests.length, 1000);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 1000);
+    assert.is(ds.done.getCount(), 1000);
+    assert.is(ds.meta.get(appliedKey('lmdb')), 20);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('a stop with deliveries in flight in the consumer\'s thread loses none: their queue entries stay, and a new consumer reading them back delivers each, at least once', async () => {
+  // The endpoint never answers the first consumer: every invocation stays in flight.
+  const fn = webhook('a');
+  const h = harness([fn], { perFunction: 128 }, () => new Promise(() => {}), true);
+  await applyBatch(h.deps, records(events(0, 100)), 2);
+  assert.is(h.requests.length, 100);
+  assert.is(ds.done.getCount(), 0);
+  assert.is([...queuedInvocations(ds)].length, 100);
+  await h.deliveries.close();
+  // The next consumer (as at a restart) reads the queue back and delivers through the pool's
+  // path (the programs suspended in the first consumer's thread are gone with it).
+  const again = harness([fn], {}, undefined, true);
+  try {
+    for (const { key, value } of ds.queue.getRange()) again.deliveries.add(key, value);
+    await again.deliveries.idle();
+    assert.equal(again.requests.map((r) => r.n).sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i));
+    assert.is(ds.done.getCount(), 100);
+    assert.is([...queuedInvocations(ds)].length, 0);
+  } finally {
+    await again.deliveries.close();
+  }
+});
+
 s('a program its worker no longer keeps is replayed to its fetch and resumed with the answer, not fetched again', async () => {
   const fn = runnable(hogFunction({ hog: "print('before'); let r := fetch(inputs.url, {'body': {'n': 1}}); print('status', r.status); return r.status", inputs_schema: [{ key: 'url', type: 'string' }], inputs: { url: { value: 'https://hooks.example.com/x' } } }));
   const event = { ...events(0, 1)[0], elements_chain: '' };

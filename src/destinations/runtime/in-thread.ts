@@ -13,7 +13,7 @@ import type { VMState } from '../../hog/vm.js';
 import { fetchRequest } from '../fetch/fetch-rules.js';
 import type { StoredFilters } from '../types.js';
 import { namedEvents } from './event-names.js';
-import { sourceOf, type EventContext } from './globals.js';
+import { filterGlobals, invocationGlobals, sourceOf, type EventContext } from './globals.js';
 import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, MAX_ASYNC_STEPS } from './run-slice.js';
 import type { RunnableFunction } from './runnable.js';
 import type { StepOutcome } from './steps.js';
@@ -22,6 +22,12 @@ import type { StepOutcome } from './steps.js';
 export interface LocalProgram {
   state: VMState;
   globals: Record<string, unknown>;
+}
+
+export function eventHere(ctx: EventContext): EventHere {
+  let base: Record<string, unknown> | null = null;
+  let filters: Record<string, unknown> | null = null;
+  return { ctx, base: () => (base ??= invocationGlobals(ctx)), filters: () => (filters ??= filterGlobals(ctx)) };
 }
 
 export type InThreadStart =
@@ -54,27 +60,41 @@ export function mayRunInThread(fn: RunnableFunction): boolean {
 // The event's url in the globals, as ./run-slice.ts reads it for the completion log.
 const eventUrl = (globals: Record<string, unknown>): unknown => ((globals.event ?? {}) as { url?: unknown }).url;
 
-// The filters' answer without running bytecode: true, false, or null (the VM decides).
-function passesWithoutVm(filters: StoredFilters | null, eventName: string): boolean | null {
+// An event as its functions see it here, its globals built on first use.
+export interface EventHere {
+  ctx: EventContext;
+  // The invocation globals without `source` and `inputs` (invocationGlobals).
+  base(): Record<string, unknown>;
+  // The filters' globals (filterGlobals).
+  filters(): Record<string, unknown>;
+}
+
+// Filters run with hogvm's default budget, as ./prepare.ts runs them.
+const FILTER_OPTIONS: ExecuteOptions = { timeoutMs: 5_000 };
+
+// The filters' answer (./prepare.ts passes) without the VM: true, false, or null (the VM
+// decides: a filter straight code does not answer, or one that fails).
+function passesHere(filters: StoredFilters | null, event: EventHere): boolean | null {
   if (filters === null) return true;
-  if (namedEvents(filters)?.has(eventName) === false) return false;
+  if (namedEvents(filters)?.has(event.ctx.event.event) === false) return false;
   const bytecode = filters.bytecode;
-  if (Array.isArray(bytecode) && bytecode.length === 3 && bytecode[0] === '_H' && bytecode[2] === 29) return true;
-  return null;
+  if (!Array.isArray(bytecode)) return null;
+  if (bytecode.length === 3 && bytecode[0] === '_H' && bytecode[2] === 29) return true;
+  const report = runStraight({ program: bytecode }, event.filters(), FILTER_OPTIONS);
+  return report === null ? null : report.result === true;
 }
 
 /**
  * The prepare step and first slice of `fn` on one event, as a Hog worker's start step gives
- * them (./steps.ts, ./prepare.ts), or null to leave the pair to the pool. `base`: the event's
- * invocation globals (invocationGlobals); `run`: whether to run the program (its function
- * has room to hold the invocation).
+ * them (./steps.ts, ./prepare.ts), or null to leave the pair to the pool. `run`: whether to
+ * run the program (its function has room to hold the invocation).
  */
-export function startInThread(fn: RunnableFunction, ctx: EventContext, base: Record<string, unknown>, run: boolean): InThreadStart | null {
+export function startInThread(fn: RunnableFunction, event: EventHere, run: boolean): InThreadStart | null {
   if (!mayRunInThread(fn)) return null;
-  const passes = passesWithoutVm(fn.filters, ctx.event.event);
+  const passes = passesHere(fn.filters, event);
   if (passes === null) return null;
   if (!passes) return { kind: 'filtered' };
-  const scope = { ...base, source: sourceOf(ctx.project.url, fn) };
+  const scope = { ...event.base(), source: sourceOf(event.ctx.project.url, fn) };
   const inputs = evaluateInputsDirect(fn.inputs, scope);
   if (inputs === null) return null;
   const globals = { ...scope, inputs };

@@ -21,8 +21,8 @@ import type { DestinationsStore, QueuedInvocation } from './env.js';
 import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
-import { invocationGlobals, projectUrl, type EventContext } from './globals.js';
-import { mayRunInThread, startInThread, type LocalProgram } from './in-thread.js';
+import { projectUrl, type EventContext } from './globals.js';
+import { eventHere, mayRunInThread, startInThread, type EventHere, type LocalProgram } from './in-thread.js';
 import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
@@ -175,7 +175,7 @@ interface Found {
 // (./in-thread.ts), their outcomes added to `found`; returns the others, for the pool.
 function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[], context: EventContext, at: number, found: Found[], bytes: Uint8Array): number[] {
   const pool: number[] = [];
-  let base: Record<string, unknown> | null = null;
+  let event: EventHere | null = null;
   let own: Record<string, { source: unknown; inputs: unknown }> | null = null;
   const mine: Found[] = [];
   for (const [order, fn] of chosen.entries()) {
@@ -184,8 +184,8 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
       pool.push(fn);
       continue;
     }
-    base ??= invocationGlobals(context);
-    const started = startInThread(run, context, base, room[fn]);
+    event ??= eventHere(context);
+    const started = startInThread(run, event, room[fn]);
     if (started === null) {
       pool.push(fn);
       continue;
