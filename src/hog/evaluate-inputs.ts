@@ -42,6 +42,38 @@ async function render(bytecode: unknown, globals: Record<string, unknown>, optio
   return bytecode;
 }
 
+// `render` when every template in the value reads a global or is a constant (no VM, no
+// Liquid): its value, else NOT_DIRECT.
+function renderDirect(bytecode: unknown, globals: Record<string, unknown>): unknown {
+  if (isProgram(bytecode)) return readDirect(bytecode, globals);
+  if (Array.isArray(bytecode)) {
+    const out: unknown[] = [];
+    for (const item of bytecode) {
+      const value = renderDirect(item, globals);
+      if (value === NOT_DIRECT) return NOT_DIRECT;
+      out.push(value);
+    }
+    return out;
+  }
+  if (typeof bytecode === 'object' && bytecode !== null) {
+    const source = bytecode as Record<string, unknown>;
+    let out: Record<string, unknown> = {};
+    if ('$$_extend_object' in source) {
+      const spread = renderDirect(source.$$_extend_object, globals);
+      if (spread === NOT_DIRECT) return NOT_DIRECT;
+      out = { ...(spread as Record<string, unknown>) };
+    }
+    for (const key of Object.keys(source)) {
+      if (key === '$$_extend_object') continue;
+      const value = renderDirect(source[key], globals);
+      if (value === NOT_DIRECT) return NOT_DIRECT;
+      out[key] = value;
+    }
+    return out;
+  }
+  return bytecode;
+}
+
 // A function's inputs in evaluation order, sorted once per inputs object (a pipeline step
 // evaluates the same function's inputs for every event of its chunk).
 const orders = new WeakMap<object, [string, CompiledInput][]>();
@@ -84,4 +116,25 @@ export async function evaluateInputs(
     }
   }
   return { ok: true, inputs: done };
+}
+
+/**
+ * evaluateInputs' answer when every input is a constant or reads globals only (no Hog program
+ * to run, no Liquid): synchronous and without the VM; null otherwise (evaluate them with
+ * evaluateInputs).
+ */
+export function evaluateInputsDirect(inputs: Record<string, CompiledInput>, globals: Record<string, unknown>): Record<string, unknown> | null {
+  const done: Record<string, unknown> = {};
+  const scope = { ...globals, inputs: done };
+  for (const [key, input] of inOrder(inputs)) {
+    if (input.templating === 'liquid') return null;
+    if (input.bytecode === undefined) {
+      done[key] = input.value ?? null;
+      continue;
+    }
+    const value = renderDirect(input.bytecode, scope);
+    if (value === NOT_DIRECT) return null;
+    done[key] = value;
+  }
+  return done;
 }

@@ -10,7 +10,7 @@ import { convertHogToJS, exec, HogVMException, printHogStringOutput, STL, Uncaug
 import { regexExtract, regexMatch } from './regex.js';
 import { copyHeap, printCost, vmCost } from './allocation.js';
 import { ensureRoom, installCheckedLibrary, limitTime, memoryLimitOf } from './checked-stl.js';
-import { straightSlice } from './straight-slice.js';
+import { straightProgram, straightResume, straightSlice } from './straight-slice.js';
 
 export interface FetchOptions {
   method?: string;
@@ -204,6 +204,41 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
   const leaving = leavingError([state.stack, state.upvalues, step.asyncFunctionArgs ?? []], vm);
   if (leaving !== null) return report(null, leaving, state, null);
   return report(null, null, state, { name: step.asyncFunctionName ?? '', args: step.asyncFunctionArgs ?? [], state });
+}
+
+/**
+ * What runSlice answers, when straight code answers it without the VM (./straight-slice.ts):
+ * a first slice up to an async call, or a suspended program resumed with `value` up to its
+ * end. Null when only the VM can run it. It runs no loop (forward jumps only, at most 10,000
+ * ops) over values walked at most 64 deep, so its time and memory are bounded by the
+ * program's length and the values it reads: a caller may run it where the VM may not run.
+ * `state` is not changed. A program given as `{ program }` is run whole (a filter's
+ * expression): its result, or null when it is not straight or calls an async function.
+ */
+export function runStraight(
+  input: unknown[] | { state: VMState; value: unknown } | { program: unknown[] }, globals: Record<string, unknown>, options: ExecuteOptions = {},
+): SliceReport | null {
+  const vm = vmOptions(globals, options);
+  const started = performance.now();
+  const timings = (): ExecutionTiming[] => [{ kind: 'hog', durationMs: performance.now() - started }];
+  if ('program' in input) {
+    const end = straightProgram(input.program, vm, (cost) => fits(cost, vm));
+    if (end === null) return null;
+    return { result: end.result, error: null, logs: [], timings: timings(), suspended: null, asyncSteps: 0, ops: end.ops, maxMemoryBytes: end.maxMemUsed };
+  }
+  if (Array.isArray(input)) {
+    const straight = straightSlice(input, vm, (cost) => fits(cost, vm));
+    if (straight === null) return null;
+    const { state } = straight;
+    return {
+      result: null, error: null, logs: [], timings: timings(), suspended: straight, asyncSteps: state.asyncSteps, ops: state.ops, maxMemoryBytes: state.maxMemUsed,
+    };
+  }
+  const end = straightResume(input.state, input.value, vm, (cost) => fits(cost, vm));
+  if (end === null) return null;
+  return {
+    result: end.result, error: null, logs: [], timings: timings(), suspended: null, asyncSteps: input.state.asyncSteps, ops: end.ops, maxMemoryBytes: end.maxMemUsed,
+  };
 }
 
 function fits(cost: { vm: number; heap: number }, vm: ExecOptions): boolean {

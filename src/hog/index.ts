@@ -21,10 +21,10 @@ export { compileFilters } from './filters/filters.js';
 export type { EntityFilter, FiltersResult, HogFunctionFilters } from './filters/filters.js';
 export type { ActionStep, CohortDefinition, FilterContext, PropertyFilter } from './filters/context.js';
 
-export { execute, errorText, resumeWith, runSlice } from './host.js';
+export { execute, errorText, resumeWith, runSlice, runStraight } from './host.js';
 export type {
   ExecuteOptions, ExecutionError, ExecutionReport, ExecutionTiming, FetchOptions, FetchResponse, HostFunctions, SliceReport, Suspension,
 } from './host.js';
-export { evaluateInputs } from './evaluate-inputs.js';
+export { evaluateInputs, evaluateInputsDirect } from './evaluate-inputs.js';
 export { NOT_DIRECT, readDirect } from './direct-read.js';
 export type { InputsEvaluation } from './evaluate-inputs.js';

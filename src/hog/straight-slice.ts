@@ -80,23 +80,98 @@ function costsOf(value: unknown, out: Costs, depth: number): boolean {
   return true;
 }
 
+/** Where a straight run starts: a program's start, or a suspended program resumed with its value. */
+interface Start {
+  stack: unknown[];
+  prices: number[];
+  heaps: number[];
+  ip: number;
+  ops: number;
+  maxMemUsed: number;
+  asyncSteps: number;
+  syncDuration: number;
+  // Whether the program may end here (a resumed slice); a first slice that ends is the VM's.
+  mayFinish: boolean;
+}
+
+/** A resumed slice that ran to its end: the program's result and the VM's figures. */
+export interface StraightEnd {
+  result: unknown;
+  ops: number;
+  maxMemUsed: number;
+}
+
 /**
  * The first slice of `bytecode` on `vm.globals` as the VM would run it, when it is straight
  * code up to an async call (see above); null to run the VM. `leavingRoom` is asked whether
  * the stack and arguments may leave the VM (their VM and heap costs, as ./host.ts measures them).
  */
 export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightSlice | null {
-  const started = Date.now();
   if (bytecode[0] !== '_H' || typeof bytecode[1] !== 'number' || bytecode[1] < 1) return null;
-  const globals = vm.globals ?? {};
-  const memLimit = vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
-  const stack: unknown[] = [];
-  // Per stack slot: its VM price and its copy's heap.
+  const out = straightRun(bytecode, vm, leavingRoom, {
+    stack: [], prices: [], heaps: [], ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: false,
+  });
+  return out === null || !('name' in out) ? null : out;
+}
+
+/**
+ * A whole program (a filter's expression) run to its end as the VM would run it, when it is
+ * straight code that calls no async function; null to run the VM.
+ */
+export function straightProgram(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightEnd | null {
+  if (bytecode[0] !== '_H' || typeof bytecode[1] !== 'number' || bytecode[1] < 1) return null;
+  const out = straightRun(bytecode, vm, leavingRoom, {
+    stack: [], prices: [], heaps: [], ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: true,
+  });
+  return out === null || 'name' in out ? null : out;
+}
+
+/**
+ * A program suspended at an async call (a state of the root frame alone, as a straight first
+ * slice leaves it) resumed with the call's value, when the rest is straight code that ends
+ * (the end of the program, or RETURN): its result and figures as the VM gives them; null to
+ * resume it in the VM (another async call, print(), a throw, anything straightSlice refuses).
+ * `leavingRoom` is asked whether the result may leave the VM. The state is not changed.
+ */
+export function straightResume(state: VMState, value: unknown, vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightEnd | null {
+  const root = state.bytecodes?.root?.bytecode;
+  if (!Array.isArray(root) || root[0] !== '_H' || Object.keys(state.bytecodes).length !== 1) return null;
+  if (state.callStack.length !== 1 || state.upvalues.length !== 0 || state.throwStack.length !== 0) return null;
+  if (Object.keys(state.declaredFunctions ?? {}).length !== 0) return null;
+  const frame = state.callStack[0];
+  if (frame.chunk !== 'root' || frame.stackStart !== 0 || typeof frame.ip !== 'number') return null;
+  // The VM converts the stack (the value pushed last) and prices each value as it enters.
+  const stack = [...state.stack, value ?? null];
   const prices: number[] = [];
   const heaps: number[] = [];
   let memUsed = 0;
-  let maxMemUsed = 0;
-  let ops = 0;
+  for (const v of stack) {
+    const costs = { vm: 0, heap: 0 };
+    if (!costsOf(v, costs, 0)) return null;
+    prices.push(costs.vm);
+    heaps.push(costs.heap);
+    memUsed += costs.vm;
+  }
+  const limit = vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  if (memUsed > limit && limit > 0) return null;
+  const out = straightRun(root, vm, leavingRoom, {
+    stack, prices, heaps, ip: frame.ip, ops: state.ops, maxMemUsed: Math.max(state.maxMemUsed, memUsed),
+    asyncSteps: state.asyncSteps, syncDuration: state.syncDuration ?? 0, mayFinish: true,
+  });
+  return out === null || 'name' in out ? null : out;
+}
+
+function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean, start: Start): StraightSlice | StraightEnd | null {
+  const started = Date.now();
+  const timeout = vm.timeout ?? DEFAULT_TIMEOUT_MS;
+  const globals = vm.globals ?? {};
+  const memLimit = vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  const { stack, prices, heaps } = start;
+  // Per stack slot (prices, heaps): its VM price and its copy's heap.
+  let memUsed = 0;
+  for (const price of prices) memUsed += price;
+  let maxMemUsed = start.maxMemUsed;
+  let ops = start.ops;
   const push = (value: unknown, price: number, heap: number): boolean => {
     stack.push(value);
     prices.push(price);
@@ -110,15 +185,27 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
     heaps.pop();
     return stack.pop();
   };
+  // The program's end (its result the value on top, as the VM's), if this run may end.
+  const finish = (): StraightEnd | null => {
+    if (!start.mayFinish || start.syncDuration + Date.now() - started > timeout) return null;
+    const top = stack.length - 1;
+    const result = top >= 0 ? stack[top] : null;
+    if (!leavingRoom(top >= 0 ? { vm: prices[top], heap: heaps[top] } : { vm: UNIT, heap: UNIT })) return null;
+    return { result, ops, maxMemUsed };
+  };
   const end = bytecode.length;
-  let ip = 2;
+  let ip = start.ip;
   for (;;) {
-    if (ip >= end) return null;
+    if (ip >= end) return finish();
     // Past this the VM runs it (and keeps its time bound).
     if (++ops > MAX_OPS) return null;
     const op = bytecode[ip];
-    // Every op here reads an operand.
-    if (ip + 1 >= end) return null;
+    if (op === Op.RETURN) {
+      // At the root frame: the value on top is the result (the VM pops it).
+      if (stack.length === 0) return null;
+      return finish();
+    }
+    // An operand read past the end is undefined, which each op's type check refuses.
     switch (op) {
       case Op.STRING: {
         const s = bytecode[++ip];
@@ -162,6 +249,21 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
         pop();
         pop();
         if (!push(op === Op.EQ ? left === right : left !== right, UNIT, UNIT)) return null;
+        break;
+      }
+      case Op.GT:
+      case Op.GT_EQ:
+      case Op.LT:
+      case Op.LT_EQ: {
+        if (stack.length < 2) return null;
+        // The left operand is on top. Numbers only: dates, strings and arrays order otherwise in the VM.
+        const left = stack[stack.length - 1];
+        const right = stack[stack.length - 2];
+        if (typeof left !== 'number' || typeof right !== 'number') return null;
+        pop();
+        pop();
+        const result = op === Op.GT ? left > right : op === Op.GT_EQ ? left >= right : op === Op.LT ? left < right : left <= right;
+        if (!push(result, UNIT, UNIT)) return null;
         break;
       }
       case Op.POP:
@@ -291,8 +393,9 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
           if (!costsOf(result, costs, 0) || !push(result, costs.vm, costs.heap)) return null;
           break;
         }
-        if ((vm.maxAsyncSteps ?? DEFAULT_MAX_ASYNC_STEPS) <= 0) return null;
-        if (Date.now() - started > (vm.timeout ?? DEFAULT_TIMEOUT_MS)) return null;
+        // A resumed program's further async call is the VM's (its state is stored then).
+        if (start.mayFinish || (vm.maxAsyncSteps ?? DEFAULT_MAX_ASYNC_STEPS) <= start.asyncSteps) return null;
+        if (Date.now() - started > timeout) return null;
         const from = stack.length - argCount;
         let argsHeap = 0;
         let stackHeap = 0;

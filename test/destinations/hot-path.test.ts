@@ -83,6 +83,8 @@ interface Harness {
   deps: PipelineDeps;
   deliveries: Deliveries;
   prepares: number;
+  // Steps sent to the pool (start and continue).
+  poolSteps: number;
   // Each request with what the pipeline had prepared when it was made.
   requests: { url: string; n: number; preparedChunks: number }[];
   // The most invocations held in memory, at any request or prepare step, and at a prepare step.
@@ -94,16 +96,21 @@ interface Harness {
   stop: AbortController;
 }
 
-function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>): Harness {
+// inThread: whether Hog steps that straight code answers run in the consumer's thread
+// (src/destinations/runtime/in-thread.ts); the tests written before it pin the pool's path.
+// A chunk is counted as prepared at its start step in the pool, or, in-thread, once the
+// consumer has room for it.
+function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> = {}, respond?: (r: FetchRequest) => Promise<FetchOutcome>, inThread = false): Harness {
   // Programs get 10 s rather than 100 ms: this is about chunks and memory, and a loaded
   // machine once paused one program past 100 ms (999 deliveries of 1,000).
   const steps = createSteps(0, 10_000);
-  const h = { prepares: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null, stopAtPrepare: null, stop: new AbortController() } as unknown as Harness;
+  const h = { prepares: 0, poolSteps: 0, requests: [], inMemoryMax: 0, atPrepareMax: 0, failPrepare: null, stopAtPrepare: null, stop: new AbortController() } as unknown as Harness;
   const pool = {
     async run(kind: string, input: unknown) {
+      h.poolSteps++;
       // A worker answers in a later turn, as a pool does.
       await new Promise((r) => setImmediate(r));
-      if (kind === 'start') {
+      if (kind === 'start' && !inThread) {
         h.prepares++;
         // A full pool fails the batch (a worker's failure would only set its events apart).
         if (h.prepares === h.failPrepare) throw new PoolOverloadedError('worker pool queue is full');
@@ -136,7 +143,16 @@ function harness(fns: StoredHogFunction[], settings: Partial<DeliverySettings> =
   } as unknown as PipelineDeps['ctx'];
   const tenancy = { project: () => ({ name: 'Default' }) } as unknown as TenancyStore;
   h.deliveries = deliveries;
-  h.deps = { ctx, ds, functions, pool, deliveries, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false };
+  const chunks: Deliveries = inThread ? {
+    ...deliveries,
+    whenRoom: () => deliveries.whenRoom().then(() => {
+      h.prepares++;
+      if (h.prepares === h.stopAtPrepare) h.stop.abort();
+      h.inMemoryMax = Math.max(h.inMemoryMax, deliveries.inMemory());
+      h.atPrepareMax = Math.max(h.atPrepareMax, deliveries.inMemory());
+    }),
+  } : deliveries;
+  h.deps = { ctx, ds, functions, pool, deliveries: chunks, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false, inThread };
   return h;
 }
 
@@ -242,6 +258,77 @@ s('a consumer told to stop leaves its batch after the chunk it is on: that chunk
     assert.is(readProgress(ds, 'lmdb'), null);
   } finally {
     await h.deliveries.close();
+  }
+});
+
+s('in the consumer\'s thread (a webhook whose steps straight code answers): a backlog is prepared a chunk at a time, memory holds at most its bound, and no step goes to the pool', async () => {
+  const h = harness([webhook('a')], {}, undefined, true);
+  try {
+    await applyBatch(h.deps, records(events(0, 1000)), 20);
+    await h.deliveries.idle();
+    assert.is(h.poolSteps, 0);
+    assert.is(h.requests.length, 1000);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 1000);
+    assert.is(h.prepares, 8);
+    assert.is(h.requests[0].preparedChunks, 1);
+    assert.ok(h.requests.filter((r) => r.preparedChunks < 8).length >= 768, 'deliveries go on while the backlog is prepared');
+    assert.ok(h.atPrepareMax <= 128, `at most 128 held when a chunk is prepared (${h.atPrepareMax})`);
+    assert.ok(h.inMemoryMax <= 256, `at most 256 held (${h.inMemoryMax})`);
+    assert.ok(h.inMemoryMax > 128, 'the bound was reached');
+    assert.is(ds.done.getCount(), 1000);
+    assert.is([...queuedInvocations(ds)].length, 0);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('in the consumer\'s thread: a consumer told to stop leaves its batch after the chunk it is on, what it recorded is kept, and the batch applied again delivers the rest, each event once', async () => {
+  const h = harness([webhook('a')], {}, undefined, true);
+  h.stopAtPrepare = 2;
+  try {
+    await applyBatch(h.deps, records(events(0, 1000)), 20).then(() => assert.unreachable('the batch should stop'), (err: Error) => assert.instance(err, ConsumerStopped));
+    assert.is(h.prepares, 2);
+    assert.equal(readProgress(ds, 'lmdb'), { seq: 6, index: 5 });
+    assert.is(ds.meta.get(appliedKey('lmdb')), undefined, 'the batch is not recorded as applied');
+    // The stopped chunks' invocations are in the queue or done: none lost.
+    await h.deliveries.idle();
+    assert.is(ds.done.getCount(), 256);
+    h.stop = new AbortController();
+    await applyBatch(h.deps, records(events(0, 1000)), 20);
+    await h.deliveries.idle();
+    assert.is(h.prepares, 2 + 6);
+    assert.is(h.poolSteps, 0);
+    assert.is(h.requests.length, 1000);
+    assert.is(new Set(h.requests.map((r) => r.n)).size, 1000);
+    assert.is(ds.done.getCount(), 1000);
+    assert.is(ds.meta.get(appliedKey('lmdb')), 20);
+    assert.is(readProgress(ds, 'lmdb'), null);
+  } finally {
+    await h.deliveries.close();
+  }
+});
+
+s('a stop with deliveries in flight in the consumer\'s thread loses none: their queue entries stay, and a new consumer reading them back delivers each, at least once', async () => {
+  // The endpoint never answers the first consumer: every invocation stays in flight.
+  const fn = webhook('a');
+  const h = harness([fn], { perFunction: 128 }, () => new Promise(() => {}), true);
+  await applyBatch(h.deps, records(events(0, 100)), 2);
+  assert.is(h.requests.length, 100);
+  assert.is(ds.done.getCount(), 0);
+  assert.is([...queuedInvocations(ds)].length, 100);
+  await h.deliveries.close();
+  // The next consumer (as at a restart) reads the queue back and delivers through the pool's
+  // path (the programs suspended in the first consumer's thread are gone with it).
+  const again = harness([fn], {}, undefined, true);
+  try {
+    for (const { key, value } of ds.queue.getRange()) again.deliveries.add(key, value);
+    await again.deliveries.idle();
+    assert.equal(again.requests.map((r) => r.n).sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i));
+    assert.is(ds.done.getCount(), 100);
+    assert.is([...queuedInvocations(ds)].length, 0);
+  } finally {
+    await again.deliveries.close();
   }
 });
 

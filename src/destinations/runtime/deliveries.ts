@@ -30,6 +30,8 @@ import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
 import type { InvocationKey } from './queue.js';
 import { completionLog } from './completion-log.js';
+import { pack } from './bytes.js';
+import { resumeInThread, type LocalProgram } from './in-thread.js';
 import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
@@ -70,6 +72,8 @@ interface Entry {
   // globals (./steps.ts), and which.
   token: string | null;
   programKept: boolean;
+  // A program suspended at its first fetch in this thread (./in-thread.ts).
+  local: LocalProgram | null;
 }
 
 export interface Deliveries {
@@ -99,6 +103,8 @@ export interface Prepared {
   first?: StepOutcome | null;
   // Where a Hog worker keeps its program (or its globals when it was not run).
   token?: string | null;
+  // Or the program, suspended at its first fetch in this thread.
+  program?: LocalProgram | null;
   // The caller has just seen it is not finished.
   fresh?: boolean;
 }
@@ -167,10 +173,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (active === 0) activeDone?.();
   }
 
-  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null): void {
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null, local: LocalProgram | null): void {
     keys.add(keyText(key));
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -193,7 +199,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         exhausted = false;
         break;
       }
-      hold(key, value, keys, null, null);
+      hold(key, value, keys, null, null, null);
       loaded++;
     }
     const before = inStore.get(id) ?? 0;
@@ -350,6 +356,14 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
 
   function run(entry: Entry, fn: StoredHogFunction): void {
     const { inv } = entry;
+    // A program suspended here resumes here when straight code runs the rest of it; else
+    // the pool resumes it from its state.
+    const local = inv.response === null ? null : entry.local;
+    entry.local = null;
+    if (local !== null) {
+      const outcome = resumeInThread(local, inv.response!);
+      if (outcome !== null) return afterSlice(entry, outcome);
+    }
     begin();
     const { token, programKept } = entry;
     entry.token = null;
@@ -358,7 +372,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     // and state; the globals either way): copying them to the worker was a good part of a
     // step's cost. A worker that lost them answers null, and the step goes again whole.
     deps.pool.run('continue', {
-      token, bytecode: programKept ? null : fn.bytecode ?? [], state: programKept ? null : inv.state, response: inv.response,
+      token, bytecode: programKept ? null : fn.bytecode ?? [], state: programKept ? null : local !== null ? pack(local.state) : inv.state, response: inv.response,
       globals: token === null ? inv.globals : null,
       functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
       capturedSoFar: entry.capturedSoFar,
@@ -535,7 +549,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         if (keys.size === 0) memory.delete(inv.functionId);
         return;
       }
-      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null);
+      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.program ?? null);
       inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
       storeCount++;
       if (keys.size === 0) memory.delete(inv.functionId);

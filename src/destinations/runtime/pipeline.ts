@@ -22,13 +22,14 @@ import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
+import { eventHere, mayRunInThread, startInThread, type EventHere, type LocalProgram } from './in-thread.js';
 import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
 import {
   appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
 } from './queue.js';
-import type { StartOutcome, StartTask, StepOutcome } from './steps.js';
+import { eventPack, ownKey, type StartOutcome, type StartTask, type StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, type WatcherSettings } from './watcher.js';
 
@@ -54,6 +55,9 @@ export interface PipelineDeps<S = unknown> {
   out?: TelemetryOut;
   // True once the consumer closes: a task failing then is not the event's fault.
   closing: () => boolean;
+  // Whether an invocation's Hog steps run in this thread where they are provably bounded
+  // (./in-thread.ts); false sends every one to the pool (default true).
+  inThread?: boolean;
 }
 
 // The event's person as of the event: the one its row keeps (the event store wrote it as it
@@ -156,6 +160,56 @@ interface BatchEnd {
   through: number | null;
 }
 
+// An outcome of the chunk's prepare step, made here or in the pool: its event (index into
+// the chunk's events with functions), its place among the event's functions, its
+// invocations' globals packed, and a program suspended here.
+interface Found {
+  at: number;
+  order: number;
+  o: StartOutcome;
+  pack: Uint8Array | null;
+  program: LocalProgram | null;
+}
+
+// The event's functions whose prepare step and first slice run in this thread
+// (./in-thread.ts), their outcomes added to `found`; returns the others, for the pool.
+function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[], context: EventContext, at: number, found: Found[], bytes: Uint8Array): number[] {
+  const pool: number[] = [];
+  let event: EventHere | null = null;
+  let own: Record<string, { source: unknown; inputs: unknown }> | null = null;
+  const mine: Found[] = [];
+  for (const [order, fn] of chosen.entries()) {
+    const run = runnable[fn].run;
+    if (!mayRunInThread(run)) {
+      pool.push(fn);
+      continue;
+    }
+    event ??= eventHere(context);
+    const started = startInThread(run, event, room[fn]);
+    if (started === null) {
+      pool.push(fn);
+      continue;
+    }
+    if (started.kind === 'filtered') {
+      found.push({ at, order, o: { fn, ev: at, kind: 'filtered' }, pack: null, program: null });
+      continue;
+    }
+    (own ??= {})[ownKey(run.id, -1)] = { source: started.globals.source, inputs: started.globals.inputs };
+    mine.push({
+      at, order, pack: null, program: started.program,
+      o: { fn, ev: at, kind: 'invocation', mappingIndex: -1, maskKey: null, slice: started.slice, token: null },
+    });
+  }
+  if (own !== null) {
+    const packed = eventPack(bytes, own);
+    for (const f of mine) {
+      f.pack = packed;
+      found.push(f);
+    }
+  }
+  return pool;
+}
+
 async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, progress: { current: Progress | null }, end: BatchEnd | null): Promise<void> {
   const { ctx, ds, functions, deliveries } = deps;
   if (chunk.length > 0) await deliveries.whenRoom();
@@ -163,9 +217,16 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   const telemetry = createTelemetry(ctx.now);
   const runnable: ActiveFunction[] = [];
   const indexOf = new Map<string, number>();
+  // Per function (index into runnable): whether an invocation of it added now is held in
+  // memory (its program is run now) or waits in the store. Asked once per chunk.
+  const room: boolean[] = [];
   // Function id → whether its watcher has it disabled (read once per chunk).
   const disabled = new Map<string, boolean>();
+  // The chunk's events with functions to run, in order; those of them sent to the pool.
+  const events: { uuid: string; chosen: number[] }[] = [];
   const work: StartTask['events'] = [];
+  const workEvent: number[] = [];
+  const found: Found[] = [];
   for (const placed of chunk) {
     const active = functions.active(placed.ev.project_id);
     if (active.length === 0) continue;
@@ -199,23 +260,39 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       if (i === undefined) {
         i = runnable.push(fn) - 1;
         indexOf.set(id, i);
+        room.push(deliveries.hasRoom(id));
       }
       chosen.push(i);
     }
+    if (chosen.length === 0) continue;
+    const at = events.push({ uuid: ev.uuid, chosen }) - 1;
+    const context = eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev);
     // Packed here rather than copied by the pool's message: the worker answers with these
-    // bytes inside the event's pack, which its invocations' queue entries keep.
-    if (chosen.length > 0) work.push({ uuid: ev.uuid, ctx: pack(eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev)), functions: chosen });
+    // bytes inside the event's pack, which its invocations' queue entries keep; so do the
+    // invocations made here.
+    const bytes = pack(context);
+    const pool = deps.inThread === false ? chosen : startHere(runnable, room, chosen, context, at, found, bytes);
+    if (pool.length > 0) {
+      workEvent.push(at);
+      work.push({ uuid: ev.uuid, ctx: bytes, functions: pool });
+    }
   }
-  const { outcomes, packs }: Started = work.length === 0 ? { outcomes: [], packs: [] } : await prepareApart(deps.pool, {
-    functions: runnable.map((f) => f.run), events: work, start: runnable.map((f) => deliveries.hasRoom(f.stored.id)), forget: [],
-  }, deps.closing);
+  if (work.length > 0) {
+    const { outcomes, packs } = await prepareApart(deps.pool, { functions: runnable.map((f) => f.run), events: work, start: room, forget: [] }, deps.closing);
+    for (const [i, o] of outcomes.entries()) {
+      const at = workEvent[o.ev];
+      found.push({ at, order: events[at].chosen.indexOf(o.fn), o, pack: packs[i], program: null });
+    }
+  }
+  // In the order the pool alone gave them: by event, then by the event's functions.
+  found.sort((a, b) => a.at - b.at || a.order - b.order);
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
-  const queued: { key: InvocationKey; inv: QueuedInvocation; first: StepOutcome | null; token: string | null }[] = [];
+  const queued: { key: InvocationKey; inv: QueuedInvocation; first: StepOutcome | null; token: string | null; program: LocalProgram | null }[] = [];
   const batch = await ds.root.transaction(() => {
-    for (const [i, o] of outcomes.entries()) {
+    for (const { at, o, pack: globals, program } of found) {
       const fn = runnable[o.fn].stored;
-      const uuid = work[o.ev].uuid;
+      const uuid = events[at].uuid;
       if (o.kind === 'filtered') {
         telemetry.count(fn.id, 'filtered');
         continue;
@@ -232,7 +309,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       }
       const inv: QueuedInvocation = {
         functionId: fn.id, projectId: fn.project_id, eventUuid: uuid, mappingIndex: o.mappingIndex, instanceId: '',
-        globals: packs[i]!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
+        globals: globals!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
       };
       const key = invocationKey(inv);
       if (known(ds, key)) {
@@ -242,7 +319,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       inv.instanceId = instanceIdOf(key);
       telemetry.count(fn.id, 'triggered');
       enqueue(ds, key, inv);
-      queued.push({ key, inv, first: o.slice, token: o.token });
+      queued.push({ key, inv, first: o.slice, token: o.token, program });
     }
     const written = telemetry.write(ds);
     if (last !== null) progress.current = last;
@@ -256,7 +333,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     return written;
   });
   deps.out?.telemetry(batch);
-  for (const { key, inv, first, token } of queued) deliveries.add(key, inv, { first, token, fresh: true });
+  for (const { key, inv, first, token, program } of queued) deliveries.add(key, inv, { first, token, program, fresh: true });
 }
 
 // Whether no project the group may hold events of has a function to run, read from the

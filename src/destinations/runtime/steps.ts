@@ -114,7 +114,7 @@ export interface ContinueTask {
 // Programs kept per worker: beyond this the oldest are dropped (their continue replays).
 export const MAX_SUSPENDED = 4096;
 
-const ownKey = (functionId: string, mappingIndex: number) => `${functionId} ${mappingIndex}`;
+export const ownKey = (functionId: string, mappingIndex: number) => `${functionId} ${mappingIndex}`;
 
 export function globalsOf(globals: NonNullable<ContinueTask['globals']>, functionId: string, mappingIndex: number): Record<string, unknown> {
   if (!(globals instanceof Uint8Array)) return globals;
