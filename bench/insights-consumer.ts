@@ -11,7 +11,7 @@
 // same rows, the same property text).
 // With `--baseline DIR` (another built checkout), runs alternate between this tree and it,
 // `--pairs` times, each over the same prepared log.
-//   node dist/bench/insights-consumer.js [--events 100000] [--devices 10000] [--pairs 3] [--baseline DIR] [--keep DIR] [--record] [--label TEXT]
+//   node dist/bench/insights-consumer.js [--events 100000] [--shape sdk|small] [--devices 10000] [--pairs 3] [--baseline DIR] [--keep DIR] [--record] [--label TEXT]
 //   node --cpu-prof --cpu-prof-dir=DIR dist/bench/insights-consumer.js --run --data DIR   (one run, this tree; bench/profile-top reads it)
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,12 +21,15 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { root } from './ceiling.js';
 import { cpuOf } from './proc.js';
-import { createTraffic } from './sdk-traffic.js';
+import { createTraffic, uuidv7 } from './sdk-traffic.js';
 import { initDataDir, scrapeMetrics, startServe } from './serve-child.js';
 
 const { values: args } = parseArgs({ options: {
   events: { type: 'string', default: '100000' },
   devices: { type: 'string', default: '10000' },
+  // sdk: posthog-js-like events (~40 properties, ~2.5 KB); small: bench/load-1m's $pageview
+  // with four properties (~330 bytes) from 100,000 distinct ids, 100 per request.
+  shape: { type: 'string', default: 'sdk' },
   pairs: { type: 'string', default: '3' },
   baseline: { type: 'string' },
   // Prepare the log in this directory (kept), or reuse it when it holds one.
@@ -39,6 +42,7 @@ const { values: args } = parseArgs({ options: {
   label: { type: 'string' },
 } });
 const PER_BODY = 50;
+const SMALL_BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge'];
 const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -110,9 +114,23 @@ async function prepare(dataDir: string): Promise<void> {
   const traffic = createTraffic({ token: keys.project_api_key, devices: Number(args.devices), newDeviceShare: 0.02, seed: 26 });
   const events = Number(args.events);
   const started = Date.now();
-  for (let sent = 0; sent < events; sent += PER_BODY) {
-    const batch = Array.from({ length: Math.min(PER_BODY, events - sent) }, (_, i) => traffic.next(started + sent * 2 + i));
-    const r = await fetch(`${server.base}/batch/?compression=gzip-js`, { method: 'POST', body: gzipSync(JSON.stringify(batch)), headers: { 'Content-Type': 'text/plain' } });
+  const perBody = args.shape === 'small' ? 100 : PER_BODY;
+  for (let sent = 0; sent < events; sent += perBody) {
+    const count = Math.min(perBody, events - sent);
+    let body: Buffer;
+    if (args.shape === 'small') {
+      const ts = new Date(started + sent / perBody).toISOString();
+      const batch = Array.from({ length: count }, (_, k) => {
+        const i = sent + k;
+        const p = (i * 7919) % 100_000;
+        return { event: '$pageview', distinct_id: `user-${p}`, uuid: uuidv7(started + i), timestamp: ts,
+          properties: { $browser: SMALL_BROWSERS[p % 4], $current_url: `https://example.com/p/${i % 100}`, $session_id: `s-${p}`, plan: p % 3 ? 'free' : 'paid' } };
+      });
+      body = gzipSync(JSON.stringify({ api_key: keys.project_api_key, batch }));
+    } else {
+      body = gzipSync(JSON.stringify(Array.from({ length: count }, (_, i) => traffic.next(started + sent * 2 + i))));
+    }
+    const r = await fetch(`${server.base}/batch/?compression=gzip-js`, { method: 'POST', body, headers: { 'Content-Type': 'text/plain' } });
     if (r.status !== 200) throw new Error(`capture answered ${r.status}`);
   }
   for (;;) {
@@ -129,7 +147,8 @@ try {
   if (!existsSync(join(dataDir, 'hedgerow.lmdb'))) await prepare(dataDir);
   const trees = [{ name: 'this tree', dir: root }];
   if (args.baseline) trees.push({ name: 'baseline', dir: resolve(args.baseline) });
-  say(`Node ${process.version}; ${args.events} posthog-js-like events from ${args.devices} devices, stored with their persons; DuckDB threads: default (cores); load average before: ${load()}`);
+  const shape = args.shape === 'small' ? 'bench/load-1m-like $pageview events (4 properties) from 100,000 distinct ids' : `posthog-js-like events from ${args.devices} devices`;
+  say(`Node ${process.version}; ${args.events} ${shape}, stored with their persons; DuckDB threads: default (cores); load average before: ${load()}`);
   say();
   say('| run | tree | events | s | events/s | consumer thread µs/event | process µs/event | digest |');
   say('|---|---|---:|---:|---:|---:|---:|---|');
