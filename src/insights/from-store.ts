@@ -99,8 +99,10 @@ export class LoadedPersons {
 const ROW_KEYS = ['uuid', 'event', 'distinct_id', 'timestamp', 'person_id', 'properties'].map((k) => Buffer.from(k));
 const [UUID, EVENT, DISTINCT_ID, TIMESTAMP, PERSON_ID, PROPERTIES] = [0, 1, 2, 3, 4, 5];
 const ranges = new Int32Array(2 * ROW_KEYS.length);
-// The row being read, out of lmdb-js's read buffer.
-let rowCopy = Buffer.allocUnsafe(64 * 1024);
+// The row being read, out of lmdb-js's read buffer; a row larger than this gets a buffer of
+// its own, not kept.
+const ROW_COPY_BYTES = 1024 * 1024;
+const rowCopy = Buffer.allocUnsafe(ROW_COPY_BYTES);
 
 // The row's value for key `k` as a string, if it is a well-formed UTF-8 string (what
 // msgpackr decodes it to then); null otherwise.
@@ -266,9 +268,9 @@ export class BatchBuilder {
         // lmdb-js's shared read buffer (its \`length\` set to the value's size), which the next
         // read (the person's) overwrites: copied first.
         const size = bytes.length;
-        if (rowCopy.length < size) rowCopy = Buffer.allocUnsafe(Math.max(size, 2 * rowCopy.length));
-        rowCopy.set(bytes.subarray(0, size));
-        if (this.addRowBytes(ev.project_id, rowCopy.subarray(0, size))) continue;
+        const copy = size <= ROW_COPY_BYTES ? rowCopy : Buffer.allocUnsafe(size);
+        copy.set(bytes.subarray(0, size));
+        if (this.addRowBytes(ev.project_id, copy.subarray(0, size))) continue;
         const row = this.store.eventRows.get([ev.project_id, ev.uuid]);
         if (row) this.addStored(ev.project_id, row);
       }
