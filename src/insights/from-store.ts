@@ -12,7 +12,7 @@ import {
 } from '../persons/index.js';
 import type { EventsTables, StoredEventValue } from '../events/tables.js';
 import { createEventText, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping, type StagedEvents } from './columnar/stage.js';
-import { NOT_JSON, wellFormedUtf8, writeAscii, writeJsonString, writeMsgpackAsJson } from './columnar/json-bytes.js';
+import { NOT_JSON, wellFormedUtf8, writeAscii, writeJsonString, writeMsgpackAsJson, writeUtf8String, type JsonSink } from './columnar/json-bytes.js';
 
 export interface ColumnarBatch {
   /** The events' staged text (the first of each uuid); null when there are none. */
@@ -99,6 +99,9 @@ export class LoadedPersons {
 const ROW_KEYS = ['uuid', 'event', 'distinct_id', 'timestamp', 'person_id', 'properties'].map((k) => Buffer.from(k));
 const [UUID, EVENT, DISTINCT_ID, TIMESTAMP, PERSON_ID, PROPERTIES] = [0, 1, 2, 3, 4, 5];
 const ranges = new Int32Array(2 * ROW_KEYS.length);
+// Where each string rowString read starts (past its tag and length): its bytes are copied
+// into the line from there.
+const starts = new Int32Array(ROW_KEYS.length);
 // The row being read, out of lmdb-js's read buffer; a row larger than this gets a buffer of
 // its own, not kept.
 const ROW_COPY_BYTES = 1024 * 1024;
@@ -118,7 +121,13 @@ function rowString(b: Buffer, k: number): string | null {
   else if (t === 0xdb) start = at + 5;
   else return null;
   if (!wellFormedUtf8(b, start, end)) return null;
+  starts[k] = start;
   return b.toString('utf8', start, end);
+}
+
+// A string rowString read, as JSON from its bytes (well-formed: rowString checked them).
+function rowStringAsJson(sink: JsonSink, b: Buffer, k: number): void {
+  writeUtf8String(sink, b, starts[k], ranges[2 * k + 1]);
 }
 
 /** Collects events and their persons into one batch, reading each person once. */
@@ -236,15 +245,17 @@ export class BatchBuilder {
     if (!this.text.claim(projectId, uuid)) return true;
     const personId = this.resolve(projectId, distinctId, stored);
     const { sink } = this.text;
-    this.text.startLine(projectId, uuid);
-    writeAscii(sink, '"event":');
-    writeJsonString(sink, event);
+    this.text.startLine(projectId);
+    writeAscii(sink, '"uuid":');
+    rowStringAsJson(sink, b, UUID);
+    writeAscii(sink, ',"event":');
+    rowStringAsJson(sink, b, EVENT);
     writeAscii(sink, ',"distinct_id":');
-    writeJsonString(sink, distinctId);
+    rowStringAsJson(sink, b, DISTINCT_ID);
     writeAscii(sink, ',"person_id":');
     writeJsonString(sink, personId);
     writeAscii(sink, ',"timestamp":');
-    writeJsonString(sink, timestamp);
+    rowStringAsJson(sink, b, TIMESTAMP);
     writeAscii(sink, ',"properties":');
     if (writeMsgpackAsJson(sink, b, ranges[2 * PROPERTIES], ranges[2 * PROPERTIES + 1]) === NOT_JSON) {
       // Claimed and resolved already: the line is written from the decoded row.

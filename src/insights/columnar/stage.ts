@@ -1,7 +1,7 @@
 // Building a load batch's staging text and the time windows its duplicate check reads.
 // Pure: the loader writes the text to a file DuckDB reads with its own JSON parser
 // (measured faster than appending row by row through the Node bindings: bench/RESULTS.md).
-import { createSink, reserve, writeAscii, writeJsonString, type JsonSink } from './json-bytes.js';
+import { createSink, reserve, writeAscii, type JsonSink } from './json-bytes.js';
 
 /** One event as the columnar store takes it: the event store's row with its resolved person. */
 export interface ColumnarEvent {
@@ -89,8 +89,8 @@ export interface EventText {
   readonly count: number;
   /** Claims the uuid for this batch: false if an event of it is in already. */
   claim(projectId: number, uuid: string): boolean;
-  /** Begins a claimed event's line: `{"project":…,"uuid":…,` written. */
-  startLine(projectId: number, uuid: string): void;
+  /** Begins a claimed event's line: `{"project":…,` written. */
+  startLine(projectId: number): void;
   /** Ends the line begun last. */
   endLine(timestampMs: number): void;
   /** Drops what was written of the line begun last. */
@@ -117,11 +117,9 @@ export function createEventText(): EventText {
       seen.add(key);
       return true;
     },
-    startLine(projectId, uuid) {
+    startLine(projectId) {
       lineAt = sink.at;
-      writeAscii(sink, `{"project":${projectId},"uuid":`);
-      writeJsonString(sink, uuid);
-      writeAscii(sink, ',');
+      writeAscii(sink, `{"project":${projectId},`);
     },
     endLine(timestampMs) {
       longest = Math.max(longest, sink.at - lineAt);
