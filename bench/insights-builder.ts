@@ -38,13 +38,13 @@ const BATCH = Math.min(Number(args.batch), PERSONS);
 const ROUNDS = Number(args.rounds);
 const PER_RECORD = 100;
 
-interface Taken { persons: unknown[]; events?: unknown[]; staged?: { lines: string[] } }
+interface Taken { persons: unknown[]; events?: unknown[]; eventText?: { bytes: Buffer } | null }
 interface Builder { addGroups(groups: readonly EventGroup[]): void; take(): Taken; fingerprints: Map<string, unknown>; wholes?: unknown[] }
 interface Module {
   BatchBuilder: new (store: unknown, loaded: unknown) => Builder;
   LoadedPersons: new () => { commit(loaded: Map<string, unknown>, wholes?: unknown[]): void };
 }
-interface Stage { eventLines(events: unknown[]): string; firstOfEachUuid(events: unknown[]): unknown[]; wellFormedJson(text: string): string }
+interface Stage { eventLines?(events: unknown[]): string; firstOfEachUuid?(events: unknown[]): unknown[] }
 
 const dir = mkdtempSync(join(tmpdir(), 'hedgerow-insights-builder-'));
 const store = openStore(dir, tables);
@@ -105,7 +105,8 @@ function read(t: typeof targets[number], memo: InstanceType<Module['LoadedPerson
   b.addGroups(records);
   const taken = b.take();
   const sent = taken.persons.length;
-  const text = taken.staged ? t.stage.wellFormedJson(taken.staged.lines.join('\n')) : t.stage.eventLines(t.stage.firstOfEachUuid(taken.events!));
+  // A tree that stages as it reads (eventText), or one that stages the decoded events after.
+  const text = taken.eventText !== undefined ? taken.eventText?.bytes ?? '' : t.stage.eventLines!(t.stage.firstOfEachUuid!(taken.events!));
   if (text.length === 0) throw new Error('nothing staged');
   memo.commit(b.fingerprints, b.wholes);
   const used = process.cpuUsage(start);

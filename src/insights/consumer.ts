@@ -19,8 +19,10 @@ import { serveQueriesOverNats } from './nats-query-server.js';
 
 
 const BACKFILL_BATCH = 50_000;
-// Log bytes per batch (./from-store.ts holds each event decoded from the log, as stored and
-// as staging text at once: ~1 KB of heap per 250 bytes of log). 16 MiB batches (the node's
+// Log bytes per batch (./from-store.ts held each event decoded from the log, as stored and
+// as staging text at once: ~1 KB of heap per 250 bytes of log; it now stages each event's
+// line from its row's bytes, so the decoded log frames and the staging bytes are what a
+// batch holds, and the bound below was not measured again). 16 MiB batches (the node's
 // default) grew this thread's heap to ~500 MB during a 1,000,000-event load. Measured
 // (bench/RESULTS.md, UUIDv7 runs): 4 MiB kept the process's anonymous memory at ~1.3 GB
 // against ~1.5 GB at 16 MiB under the same heap bound, for ~10-15% more of this thread's

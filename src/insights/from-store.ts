@@ -6,14 +6,17 @@
 // it now is, so a merge the batch caused moves the merged person's events
 // (columnar/loader.ts).
 import type { EventGroup } from '../log/consumers/index.js';
+import { rowValueRanges } from '../events/index.js';
 import {
   groupByKey, groupIdentifyFields, groupTypeMapping, personRecordByDistinctId, personRowBytes, personUuid, resolvePersonUuid, wholePersonOfRow, type PersonRecord, type PersonsTables,
 } from '../persons/index.js';
 import type { EventsTables, StoredEventValue } from '../events/tables.js';
-import type { ColumnarEvent, ColumnarGroup, ColumnarPerson, DistinctIdMapping } from './columnar/stage.js';
+import { createEventText, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping, type StagedEvents } from './columnar/stage.js';
+import { NOT_JSON, wellFormedUtf8, writeAscii, writeJsonString, writeMsgpackAsJson, writeUtf8String, type JsonSink } from './columnar/json-bytes.js';
 
 export interface ColumnarBatch {
-  events: ColumnarEvent[];
+  /** The events' staged text (the first of each uuid); null when there are none. */
+  eventText: StagedEvents | null;
   persons: ColumnarPerson[];
   groups: ColumnarGroup[];
   distinctIds: DistinctIdMapping[];
@@ -92,9 +95,44 @@ export class LoadedPersons {
   }
 }
 
+// The event row's keys read from its bytes (src/events/row-fields.ts), by index.
+const ROW_KEYS = ['uuid', 'event', 'distinct_id', 'timestamp', 'person_id', 'properties'].map((k) => Buffer.from(k));
+const [UUID, EVENT, DISTINCT_ID, TIMESTAMP, PERSON_ID, PROPERTIES] = [0, 1, 2, 3, 4, 5];
+const ranges = new Int32Array(2 * ROW_KEYS.length);
+// Where each string rowString read starts (past its tag and length): its bytes are copied
+// into the line from there.
+const starts = new Int32Array(ROW_KEYS.length);
+// The row being read, out of lmdb-js's read buffer; a row larger than this gets a buffer of
+// its own, not kept.
+const ROW_COPY_BYTES = 1024 * 1024;
+const rowCopy = Buffer.allocUnsafe(ROW_COPY_BYTES);
+
+// The row's value for key `k` as a string, if it is a well-formed UTF-8 string (what
+// msgpackr decodes it to then); null otherwise.
+function rowString(b: Buffer, k: number): string | null {
+  const at = ranges[2 * k];
+  const end = ranges[2 * k + 1];
+  if (at < 0) return null;
+  const t = b[at];
+  let start: number;
+  if (t >= 0xa0 && t < 0xc0) start = at + 1;
+  else if (t === 0xd9) start = at + 2;
+  else if (t === 0xda) start = at + 3;
+  else if (t === 0xdb) start = at + 5;
+  else return null;
+  if (!wellFormedUtf8(b, start, end)) return null;
+  starts[k] = start;
+  return b.toString('utf8', start, end);
+}
+
+// A string rowString read, as JSON from its bytes (well-formed: rowString checked them).
+function rowStringAsJson(sink: JsonSink, b: Buffer, k: number): void {
+  writeUtf8String(sink, b, starts[k], ranges[2 * k + 1]);
+}
+
 /** Collects events and their persons into one batch, reading each person once. */
 export class BatchBuilder {
-  private readonly events: ColumnarEvent[] = [];
+  private readonly text = createEventText();
   private readonly persons = new Map<string, ColumnarPerson>();
   private readonly groups = new Map<string, ColumnarGroup>();
   private readonly distinctIds = new Map<string, DistinctIdMapping>();
@@ -107,7 +145,7 @@ export class BatchBuilder {
   constructor(private readonly store: EventsTables & PersonsTables, private readonly loaded: LoadedPersons = new LoadedPersons()) {}
 
   get size(): number {
-    return this.events.length;
+    return this.text.count;
   }
 
   /** The current person of a distinct id (recording the person and its ids), or, without one, the event's. */
@@ -171,17 +209,79 @@ export class BatchBuilder {
   }
 
   addStored(projectId: number, row: StoredEventValue): void {
+    if (!this.text.claim(projectId, row.uuid)) return;
+    this.addDecoded(projectId, row);
+  }
+
+  // A claimed event's line from its decoded row.
+  private addDecoded(projectId: number, row: StoredEventValue): void {
     if (row.event === '$groupidentify') this.addGroup(projectId, row.properties);
-    this.events.push({
+    this.text.writeEvent({
       project_id: projectId, uuid: row.uuid, event: row.event, distinct_id: row.distinct_id,
       person_id: this.resolve(projectId, row.distinct_id, row.person_id), timestamp: row.timestamp, properties: row.properties,
     });
+  }
+
+  /**
+   * An event's line from its row's bytes: the fields copied from them, the properties
+   * written as JSON from their msgpack (./columnar/json-bytes.ts), so the row is not decoded.
+   * False, with nothing claimed or written, for a row that is not read so: the caller decodes it.
+   */
+  private addRowBytes(projectId: number, b: Buffer): boolean {
+    if (!rowValueRanges(b, ROW_KEYS, ranges)) return false;
+    const uuid = rowString(b, UUID);
+    const distinctId = rowString(b, DISTINCT_ID);
+    const timestamp = rowString(b, TIMESTAMP);
+    const event = rowString(b, EVENT);
+    if (uuid === null || distinctId === null || timestamp === null || event === null || ranges[2 * PROPERTIES] < 0) return false;
+    // The stored person: a uuid, or nil.
+    let stored: string | null = null;
+    if (ranges[2 * PERSON_ID] >= 0 && b[ranges[2 * PERSON_ID]] !== 0xc0) {
+      stored = rowString(b, PERSON_ID);
+      if (stored === null) return false;
+    }
+    // A $groupidentify's group is read from its decoded properties (rare).
+    if (event === '$groupidentify') return false;
+    if (!this.text.claim(projectId, uuid)) return true;
+    const personId = this.resolve(projectId, distinctId, stored);
+    const { sink } = this.text;
+    this.text.startLine(projectId);
+    writeAscii(sink, '"uuid":');
+    rowStringAsJson(sink, b, UUID);
+    writeAscii(sink, ',"event":');
+    rowStringAsJson(sink, b, EVENT);
+    writeAscii(sink, ',"distinct_id":');
+    rowStringAsJson(sink, b, DISTINCT_ID);
+    writeAscii(sink, ',"person_id":');
+    writeJsonString(sink, personId);
+    writeAscii(sink, ',"timestamp":');
+    rowStringAsJson(sink, b, TIMESTAMP);
+    writeAscii(sink, ',"properties":');
+    if (writeMsgpackAsJson(sink, b, ranges[2 * PROPERTIES], ranges[2 * PROPERTIES + 1]) === NOT_JSON) {
+      // Claimed and resolved already: the line is written from the decoded row.
+      this.text.dropLine();
+      const row = this.store.eventRows.get([projectId, uuid]);
+      if (row) this.addDecoded(projectId, row);
+      return true;
+    }
+    writeAscii(sink, '}');
+    this.text.endLine(Date.parse(timestamp));
+    return true;
   }
 
   /** Adds the log groups' events as the event store holds them. */
   addGroups(groups: readonly EventGroup[]): void {
     for (const group of groups) {
       for (const ev of group.events) {
+        const bytes = this.store.eventRows.getBinaryFast([ev.project_id, ev.uuid]);
+        // A uuid seen but not stored (a dropped event) is nil.
+        if (bytes === undefined || bytes[0] === 0xc0) continue;
+        // lmdb-js's shared read buffer (its \`length\` set to the value's size), which the next
+        // read (the person's) overwrites: copied first.
+        const size = bytes.length;
+        const copy = size <= ROW_COPY_BYTES ? rowCopy : Buffer.allocUnsafe(size);
+        copy.set(bytes.subarray(0, size));
+        if (this.addRowBytes(ev.project_id, copy.subarray(0, size))) continue;
         const row = this.store.eventRows.get([ev.project_id, ev.uuid]);
         if (row) this.addStored(ev.project_id, row);
       }
@@ -189,6 +289,6 @@ export class BatchBuilder {
   }
 
   take(): ColumnarBatch {
-    return { events: this.events, persons: [...this.persons.values()], groups: [...this.groups.values()], distinctIds: [...this.distinctIds.values()] };
+    return { eventText: this.text.take(), persons: [...this.persons.values()], groups: [...this.groups.values()], distinctIds: [...this.distinctIds.values()] };
   }
 }

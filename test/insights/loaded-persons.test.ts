@@ -12,6 +12,7 @@ import { writePerson } from '../../src/persons/person-rows.js';
 import type { PersonRecord } from '../../src/persons/index.js';
 import type { StoredEventValue } from '../../src/events/tables.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { stagedEvents } from '../helpers/staged-events.js';
 
 const s = suite('loaded persons');
 
@@ -62,7 +63,7 @@ s('a person loaded from a row that held it whole is known again by any of its id
       builder.addStored(1, row(distinctId, n));
       const taken = builder.take();
       memo.commit(builder.fingerprints, builder.wholes);
-      return { persons: taken.persons.map((p) => p.properties.plan), ids: taken.distinctIds.map((d) => d.distinct_id), personId: taken.events[0].person_id };
+      return { persons: taken.persons.map((p) => p.properties.plan), ids: taken.distinctIds.map((d) => d.distinct_id), personId: stagedEvents(taken.eventText)[0].person_id };
     };
     store.root.transactionSync(() => writePerson(store, 1, person(['a', 'b'], 'free'), 0));
     assert.equal(batch('a', 1), { persons: ['free'], ids: ['a', 'b'], personId: person([], '').uuid });

@@ -13,6 +13,7 @@ import { createPersonStep, type EventPreparation } from '../../src/persons/step.
 import { personUuid } from '../../src/persons/person-uuid.js';
 import { hashKeyOverrides, personRecordByDistinctId } from '../../src/persons/store.js';
 import { BatchBuilder } from '../../src/insights/from-store.js';
+import { stagedEvents } from '../helpers/staged-events.js';
 import type { LogEntry } from '../../src/log/types.js';
 import { replicaContents, replicasPerTest } from '../helpers/temp-store.js';
 import { eventMaker } from '../helpers/person-events.js';
@@ -116,7 +117,7 @@ s('other readers never see an operation: entries give their events alone, the in
   assert.is(LOG.flatMap((e) => e.readEvents!([])).length, 12);
   const builder = new BatchBuilder(a);
   builder.addGroups(LOG);
-  const loaded = builder.take().events;
+  const loaded = stagedEvents(builder.take().eventText);
   assert.is(loaded.length, 12);
   for (const op of OPERATIONS) assert.ok(!loaded.some((e) => e.uuid === op.uuid));
 });

@@ -9,12 +9,14 @@ import type { Columnar } from './database.js';
 import type { Row } from '../planner/context.js';
 import { HOT } from './schema.js';
 import {
-  DEFAULT_OBJECT_BYTES, distinctIdLines, eventLines, firstOfEachUuid, groupLines, longestLineBytes, personLines, timeRanges,
-  type ColumnarEvent, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping,
+  DEFAULT_OBJECT_BYTES, distinctIdLines, groupLines, longestLineBytes, personLines, stageEvents,
+  type ColumnarEvent, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping, type StagedEvents,
 } from './stage.js';
 
 export interface LoadBatch {
   events?: readonly ColumnarEvent[];
+  /** The events already staged (src/insights/from-store.ts): instead of `events`. */
+  eventText?: StagedEvents | null;
   persons?: readonly ColumnarPerson[];
   groups?: readonly ColumnarGroup[];
   distinctIds?: readonly DistinctIdMapping[];
@@ -98,16 +100,13 @@ export function createLoader(db: Columnar): Loader {
 
   function stage(batch: LoadBatch): Staged {
     const n = counter++;
-    const write = (name: string, body: string): StagedFile => {
+    const write = (name: string, body: string | Buffer, longest = typeof body === 'string' ? longestLineBytes(body) : 0): StagedFile => {
       const file = joinPath(stageDir, `${n}-${name}.ndjson`);
       writeFileSync(file, body);
-      return { file, longest: longestLineBytes(body) };
+      return { file, longest };
     };
-    let events: Staged['events'] = null;
-    if (batch.events && batch.events.length > 0) {
-      const unique = firstOfEachUuid(batch.events);
-      events = { ...write('events', eventLines(unique)), count: unique.length, ranges: timeRanges(unique.map((e) => Date.parse(e.timestamp))) };
-    }
+    const text = batch.eventText ?? (batch.events && batch.events.length > 0 ? stageEvents(batch.events) : null);
+    const events: Staged['events'] = text ? { ...write('events', text.bytes, text.longest), count: text.count, ranges: text.ranges } : null;
     return {
       events,
       persons: batch.persons && batch.persons.length > 0 ? write('persons', personLines(batch.persons)) : null,

@@ -1,6 +1,7 @@
 // Building a load batch's staging text and the time windows its duplicate check reads.
 // Pure: the loader writes the text to a file DuckDB reads with its own JSON parser
 // (measured faster than appending row by row through the Node bindings: bench/RESULTS.md).
+import { createSink, reserve, writeAscii, type JsonSink } from './json-bytes.js';
 
 /** One event as the columnar store takes it: the event store's row with its resolved person. */
 export interface ColumnarEvent {
@@ -65,19 +66,83 @@ export function wellFormedJson(text: string): string {
   return text.replace(/\\(\\|ud[89a-f][0-9a-f]{2})/g, (m, g: string) => (g === '\\' ? m : '\\ufffd'));
 }
 
+/** A batch's events as staged for DuckDB: one JSON line each, the first of each uuid only. */
+export interface StagedEvents {
+  /** The lines, UTF-8, each ended by a newline. */
+  bytes: Buffer;
+  count: number;
+  /** The UTF-8 bytes of the longest line. */
+  longest: number;
+  /** The windows of the events' timestamps (timeRanges). */
+  ranges: { from: number; to: number }[];
+}
+
 /**
- * One JSON.stringify of the whole batch (V8's fastest path, about 3× a call per event),
- * cut into lines at the element boundaries: `},{"project":` cannot occur inside a JSON
- * string, where every quote is escaped. DuckDB reads lines in parallel, arrays not.
+ * Collects a batch's event lines as they are read, in one growing buffer of bytes (no object
+ * per event, no text of the whole batch), with what the loader needs beside them. An event
+ * whose uuid it already holds is left out (the first one wins); a line is written either
+ * whole from a decoded event (writeEvent), or piece by piece by a caller between startLine
+ * and endLine (src/insights/from-store.ts, from the row's bytes).
  */
-export function eventLines(events: readonly ColumnarEvent[]): string {
-  if (events.length === 0) return '';
-  const rows = events.map((e) => ({
-    project: e.project_id, uuid: e.uuid, event: e.event, distinct_id: e.distinct_id, person_id: e.person_id, timestamp: e.timestamp,
-    properties: e.properties,
-  }));
-  const array = JSON.stringify(rows);
-  return wellFormedJson(array.slice(1, -1).replaceAll('},{"project":', '}\n{"project":'));
+export interface EventText {
+  readonly sink: JsonSink;
+  readonly count: number;
+  /** Claims the uuid for this batch: false if an event of it is in already. */
+  claim(projectId: number, uuid: string): boolean;
+  /** Begins a claimed event's line: `{"project":…,` written. */
+  startLine(projectId: number): void;
+  /** Ends the line begun last. */
+  endLine(timestampMs: number): void;
+  /** Drops what was written of the line begun last. */
+  dropLine(): void;
+  /** A claimed event's whole line, JSON.stringify's text of it. */
+  writeEvent(e: ColumnarEvent): void;
+  take(): StagedEvents | null;
+}
+
+export function createEventText(): EventText {
+  const sink = createSink();
+  const seen = new Set<string>();
+  const times: number[] = [];
+  let longest = 0;
+  let lineAt = 0;
+  return {
+    sink,
+    get count() {
+      return times.length;
+    },
+    claim(projectId, uuid) {
+      const key = `${projectId}:${uuid}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    },
+    startLine(projectId) {
+      lineAt = sink.at;
+      writeAscii(sink, `{"project":${projectId},`);
+    },
+    endLine(timestampMs) {
+      longest = Math.max(longest, sink.at - lineAt);
+      writeAscii(sink, '\n');
+      times.push(timestampMs);
+    },
+    dropLine() {
+      sink.at = lineAt;
+    },
+    writeEvent(e) {
+      lineAt = sink.at;
+      const line = wellFormedJson(JSON.stringify({
+        project: e.project_id, uuid: e.uuid, event: e.event, distinct_id: e.distinct_id, person_id: e.person_id, timestamp: e.timestamp, properties: e.properties,
+      }));
+      reserve(sink, 3 * line.length + 1);
+      sink.at += sink.buf.write(line, sink.at, 'utf8');
+      this.endLine(Date.parse(e.timestamp));
+    },
+    take() {
+      if (times.length === 0) return null;
+      return { bytes: sink.buf.subarray(0, sink.at), count: times.length, longest, ranges: timeRanges(times) };
+    },
+  };
 }
 
 export function personLines(persons: readonly ColumnarPerson[]): string {
@@ -92,17 +157,11 @@ export function distinctIdLines(rows: readonly DistinctIdMapping[]): string {
   return wellFormedJson(rows.map((r) => JSON.stringify({ project: r.project_id, distinct_id: r.distinct_id, person_id: r.person_id })).join('\n'));
 }
 
-/** Events of the batch with a uuid not seen earlier in it (the first one wins). */
-export function firstOfEachUuid(events: readonly ColumnarEvent[]): ColumnarEvent[] {
-  const seen = new Set<string>();
-  const out: ColumnarEvent[] = [];
-  for (const e of events) {
-    const key = `${e.project_id}:${e.uuid}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(e);
-  }
-  return out;
+/** The staged text of decoded events (the first of each uuid). */
+export function stageEvents(events: readonly ColumnarEvent[]): StagedEvents | null {
+  const text = createEventText();
+  for (const e of events) if (text.claim(e.project_id, e.uuid)) text.writeEvent(e);
+  return text.take();
 }
 
 /**
