@@ -53,15 +53,16 @@ async function fill(): Promise<string[]> {
 }
 
 // The store as the consumer sees it, with each event row read counted by uuid (the worker
-// reads an event's stored row to load it) and the positions written told to `written`.
+// reads an event's stored row to load it: decoded, or its bytes) and the positions written
+// told to `written`.
 function watched(reads: Map<string, number>, written: (key: string, seq: number) => void): Store {
   const forward = (target: object, prop: string | symbol) => {
     const v = Reflect.get(target, prop, target) as unknown;
     return typeof v === 'function' ? v.bind(target) : v;
   };
   const eventRows = new Proxy(store.eventRows, {
-    get: (target, prop) => (prop === 'get'
-      ? (key: [number, string]) => { reads.set(key[1], (reads.get(key[1]) ?? 0) + 1); return target.get(key); }
+    get: (target, prop) => (prop === 'get' || prop === 'getBinary' || prop === 'getBinaryFast'
+      ? (key: [number, string]) => { reads.set(key[1], (reads.get(key[1]) ?? 0) + 1); return (target[prop] as (k: [number, string]) => unknown).call(target, key); }
       : forward(target, prop)),
   });
   const positions = new Proxy(store.positions, {
