@@ -1,9 +1,48 @@
 // Where an event row's top-level values lie in its bytes, found by key without decoding the
-// row: the insights loader copies the fields it stages straight from them (its properties as
-// JSON: src/insights/columnar/json-bytes.ts). The row is a msgpack map with string keys
+// row (msgpack's framing walked over the values): the insights loader copies the fields it
+// stages straight from them (its properties as JSON: src/insights/columnar/json-bytes.ts),
+// and the destinations decode just the row's person (./row-person.ts). The row is a msgpack map with string keys
 // (tables.ts: plain maps); anything else (a row written with records before plain maps) is
 // not read here, and the caller decodes the row whole.
-import { skipValue } from './row-person.js';
+// The offset just past the value that starts at `at`; -1 for a byte no msgpack value starts
+// with (0xc1).
+export function skipValue(b: Uint8Array, at: number): number {
+  let pending = 1;
+  while (pending > 0) {
+    pending--;
+    const t = b[at];
+    if (t < 0x80 || t >= 0xe0) at += 1;
+    else if (t < 0x90) (pending += 2 * (t & 0x0f)), (at += 1);
+    else if (t < 0xa0) (pending += t & 0x0f), (at += 1);
+    else if (t < 0xc0) at += 1 + (t & 0x1f);
+    else {
+      switch (t) {
+        case 0xc0: case 0xc2: case 0xc3: at += 1; break;
+        case 0xc4: case 0xd9: at += 2 + b[at + 1]; break;
+        case 0xc5: case 0xda: at += 3 + u16(b, at + 1); break;
+        case 0xc6: case 0xdb: at += 5 + u32(b, at + 1); break;
+        case 0xc7: at += 3 + b[at + 1]; break;
+        case 0xc8: at += 4 + u16(b, at + 1); break;
+        case 0xc9: at += 6 + u32(b, at + 1); break;
+        case 0xca: case 0xce: case 0xd2: at += 5; break;
+        case 0xcb: case 0xcf: case 0xd3: at += 9; break;
+        case 0xcc: case 0xd0: at += 2; break;
+        case 0xcd: case 0xd1: at += 3; break;
+        case 0xd4: at += 3; break;
+        case 0xd5: at += 4; break;
+        case 0xd6: at += 6; break;
+        case 0xd7: at += 10; break;
+        case 0xd8: at += 18; break;
+        case 0xdc: pending += u16(b, at + 1); at += 3; break;
+        case 0xdd: pending += u32(b, at + 1); at += 5; break;
+        case 0xde: pending += 2 * u16(b, at + 1); at += 3; break;
+        case 0xdf: pending += 2 * u32(b, at + 1); at += 5; break;
+        default: return -1;
+      }
+    }
+  }
+  return at;
+}
 
 function u16(b: Uint8Array, at: number): number {
   return (b[at] << 8) | b[at + 1];
