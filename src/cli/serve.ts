@@ -3,8 +3,11 @@ import type { Config } from '../settings.js';
 import type { NodeModule } from '../modules/index.js';
 import { probePort } from '../http/port.js';
 
-function closeOnSignal(running: { close(): Promise<void> }): void {
-  const shutdown = () => { void running.close().then(() => process.exit(0)); };
+// The handlers are in place before the start: a signal that arrives while the node starts
+// (or right after its "listening" line) closes it once started, instead of killing the
+// process with nothing closed. A start that fails is reported by the caller.
+function closeOnSignal(starting: Promise<{ close(): Promise<void> }>): void {
+  const shutdown = () => { starting.then((running) => running.close().then(() => process.exit(0)), () => undefined); };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 }
@@ -13,12 +16,16 @@ function closeOnSignal(running: { close(): Promise<void> }): void {
 export async function serve(config: Readonly<Config>, modules: readonly NodeModule[]): Promise<number> {
   await probePort(config.host, config.port);
   const { startServer } = await import('../node/serve.js');
-  closeOnSignal(await startServer(config, modules));
+  const starting = startServer(config, modules);
+  closeOnSignal(starting);
+  await starting;
   return -1;
 }
 
 export async function aggregate(config: Readonly<Config>, modules: readonly NodeModule[]): Promise<number> {
   const { startAggregator } = await import('../node/aggregate.js');
-  closeOnSignal(await startAggregator(config, modules));
+  const starting = startAggregator(config, modules);
+  closeOnSignal(starting);
+  await starting;
   return -1;
 }

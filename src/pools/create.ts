@@ -61,6 +61,11 @@ export class TaskFailedError extends Error {}
 // A task ran past its kind's deadline; its worker was stopped.
 export class TaskDeadlineError extends Error {}
 
+// A task asked of a pool that is closing or closed, or still waiting when it closed.
+export class PoolClosedError extends Error {
+  constructor() { super('worker pool is closed'); }
+}
+
 // Methods, so the promise's typed resolve fits (the caller's kind fixed its type).
 interface Pending {
   input: unknown;
@@ -116,6 +121,10 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   let started = opts.threads;
   let lastStartMs = performance.now();
   let loadPoll: NodeJS.Timeout | null = null;
+  // From the close's start: nothing more is sent (the destroyed threads count as replacements
+  // starting, and a pump would poll for them to load for LOAD_WAIT_MS, keeping the calling
+  // thread alive that long after the close).
+  let closed = false;
   if (deadlines !== undefined) {
     pool.on('workerDestroy', () => {
       started++;
@@ -181,6 +190,7 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
   // turns, a batch each: a kind with a long queue (the destinations' preparation of a
   // backlog) does not hold back another kind's requests (its deliveries) until it is through.
   function pump() {
+    if (closed) return;
     if (deadlines !== undefined && stillLoading(loaded, started, lastStartMs)) {
       loadPoll ??= setTimeout(() => {
         loadPoll = null;
@@ -217,6 +227,7 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
 
   return {
     run<K extends Kind<T>>(kind: K, input: InputOf<T, K>): Promise<OutputOf<T, K>> {
+      if (closed) return Promise.reject(new PoolClosedError());
       if (queued >= maxQueued) return Promise.reject(new PoolOverloadedError('worker pool queue is full'));
       queued++;
       let waiting = pending.get(kind);
@@ -232,9 +243,17 @@ export function createWorkerPool<T extends TaskMap<T>, D = undefined>(opts: Work
       return p;
     },
     queued: () => queued,
-    // Threads still loading finish loading first (./loading.ts).
+    // Threads still loading finish loading first (./loading.ts). Requests not yet sent are
+    // refused; those in flight end with their threads.
     async close() {
+      closed = true;
       if (loadPoll !== null) clearTimeout(loadPoll);
+      loadPoll = null;
+      const waiting = [...alone.map((a) => a.p), ...[...pending.values()].flat()];
+      alone.length = 0;
+      pending.clear();
+      queued -= waiting.length;
+      for (const p of waiting) p.reject(new PoolClosedError());
       await allLoaded(loaded, started);
       await pool.destroy();
     },
@@ -273,9 +292,14 @@ function insertByDue(list: Pending[], p: Pending): void {
 // without hog functions runs no Hog workers and never loads their parser).
 export function createLazyWorkerPool<T extends TaskMap<T>, D = undefined>(opts: WorkerPoolOptions<D>): WorkerPool<T> {
   let pool: WorkerPool<T> | null = null;
+  let closed = false;
   return {
-    run: (kind, input) => (pool ??= createWorkerPool<T, D>(opts)).run(kind, input),
+    // A closed pool starts no threads again.
+    run: (kind, input) => (closed ? Promise.reject(new PoolClosedError()) : (pool ??= createWorkerPool<T, D>(opts)).run(kind, input)),
     queued: () => pool?.queued() ?? 0,
-    close: async () => { await pool?.close(); },
+    close: async () => {
+      closed = true;
+      await pool?.close();
+    },
   };
 }

@@ -42,4 +42,23 @@ s('a task\'s deadline starts once its worker has loaded, not while the task wait
   await pool.close();
 });
 
+s('a pool with deadlines closed with tasks in flight and waiting leaves no timer behind, and refuses tasks after', async () => {
+  writeFileSync(join(dir, 'release'), '');
+  const pool = createWorkerPool<SlowTasks, { dir: string }>({ worker: new URL('../fixtures/slow-loading-worker.js', import.meta.url), threads: 1, workerData: { dir }, deadlines: { ping: 10_000 } });
+  assert.is(await pool.run('ping', null), 'pong');
+  const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  // One sent to the worker, two waiting behind it: the pool's thread is destroyed under them.
+  const answers = [pool.run('ping', null), pool.run('ping', null), pool.run('ping', null)].map((p) => p.then(() => 'answered', () => 'refused'));
+  await new Promise((r) => setImmediate(r));
+  await pool.close();
+  for (const a of await Promise.all(answers)) assert.ok(a === 'answered' || a === 'refused');
+  const after = await pool.run('ping', null).then(() => null, (err: Error) => err.message);
+  assert.match(after ?? '', /closed/);
+  // A destroyed thread counted as a replacement still loading kept a poll timer re-arming for
+  // 30 s after the close: a consumer thread holding such a pool could not end (seen: a node
+  // stopped right after it started took 30 s, its insights thread waited for out).
+  await new Promise((r) => setTimeout(r, 50));
+  assert.is(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length, timersBefore);
+});
+
 s.run();

@@ -83,7 +83,10 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
       return;
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => { void w.terminate(); }, STOP_GRACE_MS);
+      const timer = setTimeout(() => {
+        log.warn('consumer thread did not stop within its grace: terminated', { consumer: name, grace_ms: STOP_GRACE_MS });
+        void w.terminate();
+      }, STOP_GRACE_MS);
       w.once('exit', () => { clearTimeout(timer); resolve(); });
       w.postMessage('stop');
     });
