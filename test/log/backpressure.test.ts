@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent, get } from 'node:http';
 import { registered } from '../../src/log/consumers/index.js';
 import { startTestServer, tempDir, postJson, request, eventually, EVENTS_ONLY, type TestServer } from '../helpers/server.js';
 import { boundedBatches, heldBatch } from '../fixtures/log-consumers.js';
@@ -44,6 +45,40 @@ s('a consumer that stops applying shows its lag in events while capture and read
     assert.is(linesOf(join(dir, 'applied')).length, 7);
   } finally {
     await t.close();
+  }
+});
+
+// One GET over the agent's one kept-alive connection: it outlives the listening socket,
+// which a stopping node closes first, as a balancer's open connection would.
+const readinessOver = (agent: Agent, url: string) => new Promise<{ status: number; body: { checks?: Record<string, boolean>; reasons?: Record<string, string> } }>((resolve, reject) => {
+  get(`${url}/_readiness`, { agent }, (res) => {
+    let text = '';
+    res.on('data', (d: Buffer) => { text += d.toString(); });
+    res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+  }).on('error', reject);
+});
+
+s('a stopping node answers 503 "stopping" on its open connections while a consumer finishes its batch; the batch is applied whole', async () => {
+  const t = await startTestServer({ dataDir: dir, consumers: EVENTS_ONLY, moreConsumers: [registered(heldBatch, { dir })] });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let closing: Promise<void> | null = null;
+  try {
+    await capture(t, 2);
+    await eventually(async () => existsSync(join(dir, 'applying')));
+    assert.is((await readinessOver(agent, t.url)).status, 200);
+    closing = t.server.close();
+    const stopping = await readinessOver(agent, t.url);
+    assert.is(stopping.status, 503);
+    assert.equal(stopping.body.checks, { stopping: false });
+    assert.is(stopping.body.reasons?.stopping, 'the node is stopping');
+    writeFileSync(join(dir, 'release'), '');
+    await closing;
+    // The batch it held when the stop came was applied, not cut short.
+    assert.ok(linesOf(join(dir, 'applied')).length >= 1);
+  } finally {
+    agent.destroy();
+    writeFileSync(join(dir, 'release'), '');
+    await (closing ?? t.server.close());
   }
 });
 
