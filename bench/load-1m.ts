@@ -20,7 +20,7 @@
 // --cpu-prof (one profile per thread; read them with bench/profile-top).
 //   node dist/bench/load-1m.js [--events 1000000] [--per-request 100] [--in-flight 8]
 //     [--distinct 100000] [--uuid v4|v7] [--history 0] [--baseline DIR] [--runs 1] [--sample-ms 500]
-//     [--drain 600] [--env K=V ...] [--destination] [--profile DIR] [--record] [--label TEXT]
+//     [--drain 600] [--env K=V ...] [--destination] [--profile DIR] [--memory-cgroup MB] [--record] [--label TEXT]
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { root } from './ceiling.js';
 import { uuidv7 } from './sdk-traffic.js';
 import { cpuOf, memoryOf, residentOf, threadNames, threadsCpu } from './proc.js';
+import { memoryCgroup, type MemoryCgroup } from './memory-cgroup.js';
 import { initDataDir, managementApi, scrapeMetrics, startServe, type InitKeys, type ServeChild } from './serve-child.js';
 
 const { values: args } = parseArgs({ options: {
@@ -48,6 +49,9 @@ const { values: args } = parseArgs({ options: {
   destination: { type: 'boolean', default: false },
   record: { type: 'boolean', default: false },
   label: { type: 'string' },
+  // The server of this tree's runs in a memory cgroup of this many MB (./memory-cgroup.ts);
+  // `--baseline .` then runs the same build without one, alternating.
+  'memory-cgroup': { type: 'string' },
 } });
 const EVENTS = Number(args.events);
 const PER_REQUEST = Number(args['per-request']);
@@ -120,6 +124,7 @@ interface RunResult {
   target: string; captureS: number; caughtUp: Record<Stage, number | null>; firstRequestToAll: number | null;
   cpuPerEvent: number; mainPerEvent: number; topThreads: number[]; named: string; peakKb: number; peakAnon: number; peakFile: number; maxLag: Record<Stage, number>;
   end: { rss: number; anon: number; file: number }; insightsCount: number; coresDuring: number;
+  cgroup: { limitMb: number; peakMb: number; oomKills: number } | null;
 }
 
 async function waitCaughtUp(server: ServeChild, total: number, samples: Sample[], onSample: () => Promise<Sample>, from: number): Promise<Record<Stage, number | null>> {
@@ -145,7 +150,9 @@ async function runOnce(target: string, checkout: string, template: string, keys:
   const dataDir = join(work, `data-${n}`);
   cpSync(template, dataDir, { recursive: true });
   const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(args.profile), `${n}-${target}`)}`] : [];
-  const server = await startServe({ dataDir, nodeArgs, checkout, env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', ...serverEnv } });
+  const cgroup: MemoryCgroup | null = args['memory-cgroup'] !== undefined && target === 'this tree' ? memoryCgroup(Number(args['memory-cgroup'])) : null;
+  const server = await startServe({ dataDir, nodeArgs, checkout, env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', ...serverEnv }, cgroup: cgroup ?? undefined })
+    .catch((err) => { cgroup?.remove(); throw err; });
   const api = managementApi(server.base, keys.personal_api_key);
   try {
     if (args.destination) {
@@ -212,9 +219,15 @@ async function runOnce(target: string, checkout: string, template: string, keys:
       peakKb, peakAnon: Math.max(...samples.map((s) => s.anon)), peakFile: Math.max(...samples.map((s) => s.file)),
       maxLag: Object.fromEntries(STAGES.map((st) => [st, Math.max(0, ...samples.map((s) => s.lag[st]).filter(Number.isFinite))])) as Record<Stage, number>,
       end, insightsCount: count, coresDuring: (cpu1.total - cpu0.total) / 1e6 / wall,
+      cgroup: cgroup === null ? null : { limitMb: cgroup.limitMb, peakMb: cgroup.peakBytes() / 2 ** 20, oomKills: cgroup.oomKills() },
     };
+  } catch (err) {
+    // A server the kernel killed for want of memory shows as a failed request: say so.
+    if (cgroup !== null && cgroup.oomKills() > 0) throw new Error(`the server was killed in its ${cgroup.limitMb} MB cgroup (OOM): ${(err as Error).message}`);
+    throw err;
   } finally {
     await server.stop();
+    cgroup?.remove();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -245,7 +258,8 @@ try {
       const res = await runOnce(tp.name, tp.checkout, tp.dir, tp.keys, history, bodies, n++);
       results.push(res);
       const c = (st: Stage) => (res.caughtUp[st] === null ? `> ${DRAIN_S}` : res.caughtUp[st]!.toFixed(1));
-      say(`- ${res.target}: captured in ${res.captureS.toFixed(1)} s (${fmt(EVENTS / res.captureS)}/s); after the last 200, the event store had every event in ${c('event_store')} s, ` +
+      const inCgroup = res.cgroup === null ? '' : ` (in a ${fmt(res.cgroup.limitMb)} MB memory cgroup: its peak ${fmt(res.cgroup.peakMb)} MB, page cache and mapped files included; OOM kills ${res.cgroup.oomKills})`;
+      say(`- ${res.target}${inCgroup}: captured in ${res.captureS.toFixed(1)} s (${fmt(EVENTS / res.captureS)}/s); after the last 200, the event store had every event in ${c('event_store')} s, ` +
         `insights in ${c('insights')} s, destinations ${c('destinations')} s; every event in insights ${res.firstRequestToAll === null ? '–' : `${res.firstRequestToAll.toFixed(1)} s after the first request (${fmt(EVENTS / res.firstRequestToAll)}/s)`}; ` +
         `insights counts ${fmt(res.insightsCount)}; CPU ${fmt(res.cpuPerEvent)} µs/event all threads (${res.coresDuring.toFixed(2)} cores), main ${fmt(res.mainPerEvent)}, busiest others ${res.topThreads.map(fmt).join(', ')}${res.named.includes('event_store') ? ` (by thread name: ${res.named})` : ''}; ` +
         `**peak RSS ${mb(res.peakKb)} MB** (sampled peaks: ${mb(res.peakAnon)} MB anonymous, ${mb(res.peakFile)} MB file-backed; at the end ${mb(res.end.anon)} + ${mb(res.end.file)} MB); ` +
@@ -253,10 +267,10 @@ try {
     }
   }
   say();
-  say('| run | capture events/s | event store caught up after last 200 s | insights caught up after last 200 s | first request → insights has all, events/s | CPU µs/event (main) | peak RSS MB | peak anon MB | peak file MB |');
-  say('|---|---:|---:|---:|---:|---|---:|---:|---:|');
+  say('| run | memory cgroup (limit / peak MB) | capture events/s | event store caught up after last 200 s | insights caught up after last 200 s | first request → insights has all, events/s | CPU µs/event (main) | peak RSS MB | peak anon MB | peak file MB |');
+  say('|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const r of results) {
-    say(`| ${r.target} | ${fmt(EVENTS / r.captureS)} | ${r.caughtUp.event_store?.toFixed(1) ?? '–'} | ${r.caughtUp.insights?.toFixed(1) ?? '–'} | ` +
+    say(`| ${r.target} | ${r.cgroup === null ? '–' : `${fmt(r.cgroup.limitMb)} / ${fmt(r.cgroup.peakMb)}`} | ${fmt(EVENTS / r.captureS)} | ${r.caughtUp.event_store?.toFixed(1) ?? '–'} | ${r.caughtUp.insights?.toFixed(1) ?? '–'} | ` +
       `${r.firstRequestToAll === null ? '–' : fmt(EVENTS / r.firstRequestToAll)} | ${fmt(r.cpuPerEvent)} (${fmt(r.mainPerEvent)}) | ${mb(r.peakKb)} | ${mb(r.peakAnon)} | ${mb(r.peakFile)} |`);
   }
 } finally {

@@ -24,6 +24,8 @@ export interface ServeOptions {
   args?: string[];
   // The built checkout to run (another worktree, for a same-run baseline); this one by default.
   checkout?: string;
+  // A memory cgroup the server joins as soon as it is spawned (./memory-cgroup.ts).
+  cgroup?: { join(pid: number): void };
 }
 
 export interface ServeChild {
@@ -42,6 +44,7 @@ export async function startServe(opts: ServeOptions): Promise<ServeChild> {
     cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env },
   });
   child.stderr!.on('data', () => {});
+  opts.cgroup?.join(child.pid!);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = (await jsonLine(child, 'listening', 'server')).port as number;
   const base = `http://127.0.0.1:${port}`;

@@ -38,7 +38,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
-import { cpuOf, machineCpu, memoryOf, threadsCpu, type MemoryUse } from './proc.js';
+import { cpuOf, machineCpu, memoryOf, threadNames, threadsCpu, type MemoryUse } from './proc.js';
 import { initDataDir, managementApi, scrapeMetrics, startServe, type ServeChild } from './serve-child.js';
 import { stageTable, timelineTable, type Probe, type Sample } from './sustained-reading.js';
 import { sustainedDestinations } from './sustained-destinations.js';
@@ -241,8 +241,10 @@ async function runRate(rate: number): Promise<RateResult> {
     const threadShares = [...le.threads].filter(([tid]) => tid !== server.pid)
       .map(([tid, us]) => (us - (threads0.get(tid) ?? 0)) / ingestedAtLoadEnd).sort((a, b) => b - a).slice(0, 8);
     // Over the whole run (the load and the drain), in CPU seconds: to set beside a profile's threads.
+    // Named where the thread named itself (the log consumers; V8's, libuv's and DuckDB's threads by their own names).
+    const names = threadNames(server.pid);
     const threadSeconds = [...threadsEnd].map(([tid, us]) => [tid, (us - (threads0.get(tid) ?? 0)) / 1e6] as const).filter(([, s]) => s >= 0.05)
-      .sort((a, b) => b[1] - a[1]).map(([tid, s]) => `${tid === server.pid ? 'main ' : ''}${s.toFixed(1)}`);
+      .sort((a, b) => b[1] - a[1]).map(([tid, s]) => `${tid === server.pid ? 'main' : names.get(tid) ?? '?'} ${s.toFixed(1)}`);
 
     say();
     say(`### ${fmt(rate)} events/s offered for ${SECONDS} s`);

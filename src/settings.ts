@@ -124,6 +124,10 @@ export const SETTINGS = {
       env: 'HEDGEROW_INSIGHTS_MEMORY', default: '', pattern: { re: /^$|^[0-9]+(\.[0-9]+)?\s*[KMGT]?i?B$/, says: 'a size such as 2GB' },
       doc: 'DuckDB\'s memory limit (empty: 512MB; past it DuckDB evicts cached blocks and spills large queries to disk)',
     }),
+    lingerMs: whole({
+      env: 'HEDGEROW_INSIGHTS_LINGER_MS', min: 0, max: 60_000, default: 1_000,
+      doc: 'after a load that kept up with the log, how long the aggregation worker lets the next batch gather (ms): fewer, larger DuckDB loads under a light load, for up to this much freshness; 0: load each batch at once',
+    }),
     queryTimeoutMs: whole({ env: 'HEDGEROW_QUERY_TIMEOUT_MS', min: 1, default: 120_000, doc: 'how long a query may take before the API answers 503 (ms)' }),
     hogqlParser: choice({
       env: 'HEDGEROW_HOGQL_PARSER', values: ['warm', 'lazy'], default: 'warm',

@@ -261,7 +261,7 @@ table('the config object keeps its shape: every key the service reads', () => {
     'capture.maxBatchBodyBytes', 'capture.maxDecompressedBytes', 'capture.maxEventBodyBytes', 'capture.maxJsonNodes', 'capture.workers',
     'clusterTimeScale', 'consumerBatchBytes', 'dataDir', 'exports.claimTtlMs', 'exports.pageRows', 'exports.renderTimeoutMs', 'exports.rowLimit', 'exports.sweepIntervalMs', 'exports.syncMaxRows',
     'exports.syncWaitMs', 'exports.workers', 'flagPool', 'flagWorkers', 'geoipDb', 'hog.fetchAllow', 'hog.logRetentionDays', 'hog.metricRetentionDays',
-    'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.cohortIntervalMs', 'insights.hogqlParser', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
+    'hog.watcherLockSeconds', 'hog.workers', 'host', 'insights.cohortIntervalMs', 'insights.hogqlParser', 'insights.lingerMs', 'insights.memoryLimit', 'insights.mode', 'insights.queryTimeoutMs', 'insights.threads', 'json',
     'logLevel', 'logPruneIntervalMs', 'managementRateLimitPerMinute', 'natsReplicas', 'natsUrl', 'personCacheSize', 'port', 'quotaFlushMs',
     'siteUrl', 'snapshots.intervalSeconds', 'snapshots.keep', 'subscriptions.allow', 'subscriptions.attempts', 'subscriptions.retryMs',
     'subscriptions.sendTimeoutMs', 'subscriptions.smtpCaFile', 'subscriptions.smtpCertificates', 'subscriptions.smtpFrom', 'subscriptions.smtpStartTls',
@@ -271,7 +271,7 @@ table('the config object keeps its shape: every key the service reads', () => {
   assert.equal([config.port, config.host, config.natsUrl, config.logLevel, config.json, config.geoipDb], [8000, '0.0.0.0', null, 'info', false, 'bundled']);
   assert.is(config.dataDir, resolve('./data'));
   assert.equal(config.capture, { maxEventBodyBytes: 2 * MIB, maxBatchBodyBytes: 20 * MIB, maxDecompressedBytes: 64 * MIB, maxJsonNodes: 2_000_000, workers: config.capture.workers });
-  assert.equal(config.insights, { mode: 'embedded', threads: 0, memoryLimit: '', queryTimeoutMs: 120_000, hogqlParser: 'warm', cohortIntervalMs: 3_600_000 });
+  assert.equal(config.insights, { mode: 'embedded', threads: 0, memoryLimit: '', queryTimeoutMs: 120_000, hogqlParser: 'warm', cohortIntervalMs: 3_600_000, lingerMs: 1_000 });
   assert.equal([config.managementRateLimitPerMinute, config.logPruneIntervalMs], [480, 10_000]);
 });
 

@@ -12,6 +12,10 @@ export const insightsConsumerDeclaration = declareConsumer<InsightsSettings>({
   // A batch (4 MiB of log, ~50 MB of heap while it loads) and the persons last loaded
   // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
   heapMb: () => 768,
+  // Each load is a DuckDB transaction of several statements (tens of ms whatever its size):
+  // a trickle of small loads cost more than the events in them (bench/RESULTS.md, "insights
+  // linger").
+  lingerMs: (settings) => settings.lingerMs ?? 0,
 });
 
 export interface InsightsSettings {
@@ -21,6 +25,8 @@ export interface InsightsSettings {
   memoryLimit?: string;
   /** Start the HogQL parser with the worker, rather than at the first HogQL (HEDGEROW_HOGQL_PARSER). */
   warmHogQL?: boolean;
+  /** After a load that kept up with the log, how long to let the next batch gather (HEDGEROW_INSIGHTS_LINGER_MS). */
+  lingerMs?: number;
   /**
    * A `hedgerow aggregate` replica of this name: queries come over NATS (./nats-query-server.ts,
    * on the thread's cluster connection) rather than from this process's service (./query-server.ts).

@@ -21,6 +21,7 @@ export const insightsModule = nodeModule<InsightsProvides, InsightsTablesUsed>({
       threads: config.insights.threads || undefined,
       memoryLimit: config.insights.memoryLimit || undefined,
       warmHogQL: config.insights.hogqlParser === 'warm',
+      lingerMs: config.insights.lingerMs,
       replica: role === 'aggregate' ? replicaName(config) : undefined,
     })];
   },

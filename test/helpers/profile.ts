@@ -12,6 +12,9 @@ export const TEST_PROFILE_ENV: Readonly<NodeJS.ProcessEnv> = Object.freeze({
   HEDGEROW_HOG_WORKERS: '1',
   HEDGEROW_EXPORT_WORKERS: '1',
   HEDGEROW_INSIGHTS_THREADS: '1',
+  // Insights load each batch at once: a test reads what it captured a moment later (the
+  // linger is tested on its own: test/log/consumers-linger).
+  HEDGEROW_INSIGHTS_LINGER_MS: '0',
   // The HogQL parser's start and warm-up (about a second of a core) only in servers that parse HogQL.
   HEDGEROW_HOGQL_PARSER: 'lazy',
   // The flag evaluation threads (a worker thread loading the evaluator, ~0.2 s of a core) only

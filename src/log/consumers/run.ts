@@ -85,7 +85,7 @@ export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, op
       await applyIsolating(handler, entries, ctx, reports);
       if (hasLargeRecord(entries)) releaseEncodeBuffer(store.root);
     };
-    await reader.consume(start, leader === null ? apply : async (entries) => {
+    const applyAll = leader === null ? apply : async (entries: LogEntry[]) => {
       // Only what the leader has applied; the rest once it has.
       let rest = entries;
       while (rest.length > 0 && !signal.aborted) {
@@ -99,6 +99,13 @@ export async function runConsumer<S, T>(definition: ConsumerDefinition<S, T>, op
         await apply(rest.slice(0, n));
         rest = rest.slice(n);
       }
+    };
+    const lingerMs = definition.lingerMs?.(opts.settings) ?? 0;
+    await reader.consume(start, lingerMs === 0 ? applyAll : async (entries) => {
+      await applyAll(entries);
+      // Keeping up (less is waiting than this batch held): let the next batch gather.
+      const waiting = (await reader.lastSeq()) - entries[entries.length - 1].seq;
+      if (waiting < entries.length) await sleep(lingerMs, signal);
     }, signal);
   } catch (err) {
     // A batch left part way because the consumer is stopping: a stop, not a failure.

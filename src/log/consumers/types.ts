@@ -33,7 +33,7 @@ export interface EventGroup {
 // start, order, heap), apart from its code: a domain's module.ts registers this, so the main
 // thread never loads what only the consumer's thread runs (DuckDB, the Hog runtime). The
 // definition spreads its declaration, so the two cannot disagree.
-export type ConsumerDeclaration<S = undefined> = Pick<ConsumerDefinition<S>, 'module' | 'name' | 'startsAt' | 'follows' | 'heapMb'>;
+export type ConsumerDeclaration<S = undefined> = Pick<ConsumerDefinition<S>, 'module' | 'name' | 'startsAt' | 'follows' | 'heapMb' | 'lingerMs'>;
 
 // S: its settings. T: the tables it uses (a slice of the store its thread opens), beside
 // the log's own.
@@ -60,6 +60,13 @@ export interface ConsumerDefinition<S = undefined, T = unknown> {
   // consumer's garbage from taking the process's memory. A live set past it ends the
   // thread (and the supervisor restarts it): declare it generously, or not at all.
   heapMb?(settings: S): number;
+  // Milliseconds to wait after a batch that left less waiting in the log than it held
+  // (the consumer is keeping up), before reading on: under a light load it then applies
+  // fewer, larger batches. For a consumer whose every batch has a large fixed cost
+  // (insights: each load is a DuckDB transaction of several statements, tens of ms
+  // whatever its size, so a trickle of small batches cost more CPU than the events in
+  // them), at the price of up to this much freshness. A backlog is applied without waits.
+  lingerMs?(settings: S): number;
   // Runs in the consumer's own worker thread, once per start: opens what the consumer
   // needs (caches, another database) and returns its handler.
   open(ctx: ConsumerContext<S, T>): ConsumerHandler | Promise<ConsumerHandler>;
