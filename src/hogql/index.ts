@@ -5,3 +5,5 @@ export { checkSource, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH, nestingDepth, SourceLi
 export { createHogQLParsePool, PARSE_DEADLINE_MS, type HogQLParseKind, type HogQLParsePool, type HogQLParseTasks } from './parse-pool.js';
 export { literalShape, treeWithLiterals, type Literal, type Shape } from './literals.js';
 export { fastParse, type FastParseKind } from './parser/index.js';
+/** The WASM parser for a thread without a parse pool, loaded (1.2 MB) at the first call. */
+export const loadWasmParser = () => import('./wasm-parser.js').then((m) => m.createWasmParser());

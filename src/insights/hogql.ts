@@ -5,7 +5,7 @@
 // stuck parse is stopped at a deadline (docs/decisions/0039); without one (tests, tools) in
 // this thread. Every expression must reach the end of its text: trailing text is refused in
 // orderBy as the parser refuses it in select and where.
-import { checkSource, fastParse, literalShape, PARSE_DEADLINE_MS, SourceLimitError, treeWithLiterals, type HogQLParseKind, type HogQLParsePool, type Literal } from '../hogql/index.js';
+import { checkSource, fastParse, literalShape, loadWasmParser, PARSE_DEADLINE_MS, SourceLimitError, treeWithLiterals, type HogQLParseKind, type HogQLParsePool, type Literal } from '../hogql/index.js';
 import { TaskDeadlineError } from '../pools/index.js';
 import type { HogExpr, ParsedEventsQuery } from './planner/hogql-types.js';
 import type { HogNode } from './planner/hogql/expr.js';
@@ -22,8 +22,7 @@ let wasm: Promise<Parse> | null = null;
 async function localParse(kind: HogQLParseKind, source: string): Promise<string> {
   const json = fastParse(kind, source);
   if (json !== null) return json;
-  wasm ??= import('@posthog/hogql-parser').then((m) => m.default()).then((p) => async (k: HogQLParseKind, text: string) =>
-    k === 'expr' ? p.parseExpr(text, true) : k === 'select' ? p.parseSelect(text, false) : p.parseOrderExpr(text, false));
+  wasm ??= loadWasmParser();
   return (await wasm)(kind, source);
 }
 

@@ -12,10 +12,13 @@ const CLIENT_ERRORS = new Set([
 /** The QueryError a DuckDB failure stands for, or null when it is not the query's fault. */
 export function queryErrorOf(err: unknown): QueryError | null {
   if (!(err instanceof Error)) return null;
-  const match = /^([A-Za-z][A-Za-z ]*?) Error: ([^\n]*)/.exec(err.message);
+  // The client library prefixes what its statement splitting meets (a parser error).
+  const match = /^(?:Failed to extract statements: )?([A-Za-z][A-Za-z ]*?) Error: ([^\n]*)/.exec(err.message);
   if (match === null || !CLIENT_ERRORS.has(match[1])) return null;
   const detail = match[1] === 'Out of Memory'
     ? 'The query needs more memory than the query engine may use: narrow its date range, filters or breakdown'
-    : match[2].trim();
+    : /^Max expression depth limit/.test(match[2])
+      ? 'its expressions nest more than 1,000 levels deep: split long chains of operators or nested calls'
+      : match[2].trim();
   return new QueryError(`The query could not be run: ${detail}`, null);
 }

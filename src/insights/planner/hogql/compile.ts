@@ -158,7 +158,19 @@ function slice(source: readonly string[], node: HogNode): string | null {
 }
 
 export function compileHogQL(root: HogNode, source: string, ctx: CompileContext): CompiledQuery {
-  return compiler(source, ctx).top(root);
+  return withinStack(() => compiler(source, ctx).top(root));
+}
+
+// The compiler recurses over the tree: a tree deeper than its stack (a chain of thousands of
+// `+`, which no nesting bound sees) is the query's fault, answered as PostHog answers a query
+// past its depth limit, not a server error.
+function withinStack<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) fail('The query is too deeply nested to compile: split long chains of operators or nested calls');
+    throw err;
+  }
 }
 
 /** A HogQL expression over an insight's events row, as the planners read it (planner/hogql-row.ts). */
@@ -175,7 +187,7 @@ export interface RowExpression {
  * over). Subqueries in it are scoped as any.
  */
 export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext): RowExpression {
-  return compiler(source, ctx).row(node);
+  return withinStack(() => compiler(source, ctx).row(node));
 }
 
 function compiler(source: string, ctx: CompileContext) {
@@ -185,6 +197,8 @@ function compiler(source: string, ctx: CompileContext) {
   let counter = 0;
   const id = (prefix: string) => `${prefix}${++counter}`;
 
+  // The table CTEs being compiled (a CTE's body is compiled at each read of it).
+  const compilingCtes = new Set<HogNode>();
   const scopeOf = (parent: Scope | null): Scope => ({ sources: [], aliases: new Map(), resolving: new Set(), lambdas: new Map(), ctes: new Map(), windows: {}, arrayJoins: new Map(), parent });
   const lookup = <T>(scope: Scope | null, pick: (s: Scope) => T | undefined): T | undefined => {
     for (let s = scope; s; s = s.parent) {
@@ -875,7 +889,16 @@ function compiler(source: string, ctx: CompileContext) {
       const args = (j.table_args ?? []) as HogNode[];
       if (chain.length === 1 && args.length === 0) {
         const cte = lookup(scope, (s) => s.ctes.get(chain[0]));
-        if (cte !== undefined) return subquerySource(query(cte, scope), alias ?? chain[0], sqlAlias);
+        if (cte !== undefined) {
+          // Compiled where it is read; one it is already inside would recurse without end.
+          if (compilingCtes.has(cte)) fail(`The CTE "${chain[0]}" refers to itself: HogQL has no recursive CTEs`, table);
+          compilingCtes.add(cte);
+          try {
+            return subquerySource(query(cte, scope), alias ?? chain[0], sqlAlias);
+          } finally {
+            compilingCtes.delete(cte);
+          }
+        }
         if (TABLES.has(chain[0])) return { name: alias ?? chain[0], sqlAlias, table: chain[0] as TableName, persons: false, sessions: false, columns: null, subquery: null };
       }
       if (chain.length === 1 && chain[0] === 'numbers' && (args.length === 1 || args.length === 2)) return numbersSource(args, alias ?? 'numbers', sqlAlias);
