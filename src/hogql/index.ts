@@ -1,7 +1,7 @@
 // The HogQL domain's public face: what a Hog or HogQL source must keep before the WASM
 // parser sees it. Imported by the Hog compiler (src/hog/) and the insights' EventsQuery
 // parsing (src/insights/hogql.ts) alike, without loading either.
-export { checkSource, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH, nestingDepth, SourceLimitError } from './source-bounds.js';
+export { checkSource, MAX_SOURCE_BYTES, MAX_SOURCE_DEPTH, nestingDepth, SourceLimitError, TOO_DEEP_TO_PARSE } from './source-bounds.js';
 export { createHogQLParsePool, PARSE_DEADLINE_MS, type HogQLParseKind, type HogQLParsePool, type HogQLParseTasks } from './parse-pool.js';
 export { literalShape, treeWithLiterals, type Literal, type Shape } from './literals.js';
 export { fastParse, type FastParseKind } from './parser/index.js';

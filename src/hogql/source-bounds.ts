@@ -9,6 +9,14 @@ export const MAX_SOURCE_DEPTH = 32;
 /** The longest source the parser is given, in UTF-8 bytes (a hog function's code has its own, smaller, limit). */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
+/**
+ * The parse failure of a text nested past either parser's stack: chains of thousands of
+ * operators (`1+1+…`, `not not …`), which the nesting bound does not count. The WASM parser
+ * traps on them after seconds (~2,000 levels); the fast parser's stack ends at a few
+ * thousand, so a text it overflows on is answered with this at once.
+ */
+export const TOO_DEEP_TO_PARSE = 'The query nests too deeply to parse: split long chains of operators or nested calls';
+
 export class SourceLimitError extends Error {
   constructor(readonly kind: 'depth' | 'size', readonly value: number, readonly max: number) {
     super(kind === 'depth'

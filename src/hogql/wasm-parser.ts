@@ -5,9 +5,8 @@
 // parses failed at random): the instance is replaced, and the text answered as a parse failure.
 import createHogQLParser from '@posthog/hogql-parser';
 import type { HogQLParseKind } from './parse-pool.js';
+import { TOO_DEEP_TO_PARSE } from './source-bounds.js';
 
-/** The parse failure's message for a text that exhausted the parser's stack. */
-export const PARSER_TRAPPED = 'The query nests too deeply to parse: split long chains of operators or nested calls';
 
 type Parser = Awaited<ReturnType<typeof createHogQLParser>>;
 
@@ -29,7 +28,7 @@ export async function createWasmParser(): Promise<WasmParse> {
     } catch (err) {
       if (!(err instanceof RuntimeError)) throw err;
       parser = await createHogQLParser();
-      return JSON.stringify({ error: true, message: PARSER_TRAPPED });
+      return JSON.stringify({ error: true, message: TOO_DEEP_TO_PARSE });
     }
   };
 }

@@ -4,6 +4,7 @@
 // caller then asks the WASM parser, whose errors and positions stay PostHog's. Pure.
 import { BAIL, tokenize } from './lexer.js';
 import { KEYWORDS, Parser, RESERVED_ALIASES, type Node, type Read } from './expr.js';
+import { TOO_DEEP_TO_PARSE } from '../source-bounds.js';
 
 const JOIN_TYPES = new Set(['JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT OUTER JOIN', 'RIGHT JOIN', 'RIGHT OUTER JOIN', 'FULL JOIN', 'FULL OUTER JOIN', 'CROSS JOIN']);
 // Words that end a select's column list, a table or its alias.
@@ -239,8 +240,11 @@ export function fastParse(kind: FastParseKind, source: string): string | null {
     if (p.peek().kind !== 'eof') return null;
     return JSON.stringify(read.node);
   } catch (err) {
-    // A text nested past the stack (`not not not …` without parentheses, which the nesting bound does not count) goes to the WASM parser too.
-    if (err === BAIL || err instanceof RangeError) return null;
+    if (err === BAIL) return null;
+    // A text nested past this parser's stack (`not not not …`, `1+1+…` without parentheses,
+    // which the nesting bound does not count) is past the WASM parser's too, which would
+    // spend seconds before it traps: answered here.
+    if (err instanceof RangeError) return JSON.stringify({ error: true, message: TOO_DEEP_TO_PARSE });
     throw err;
   }
 }
