@@ -15,7 +15,7 @@ export const MAX_SOURCE_BYTES = 1024 * 1024;
  * traps on them after seconds (~2,000 levels); the fast parser's stack ends at a few
  * thousand, so a text it overflows on is answered with this at once.
  */
-export const TOO_DEEP_TO_PARSE = 'The query nests too deeply to parse: split long chains of operators or nested calls';
+export const TOO_DEEP_TO_PARSE = 'The source nests too deeply to parse: split long chains of operators or nested calls';
 
 export class SourceLimitError extends Error {
   constructor(readonly kind: 'depth' | 'size', readonly value: number, readonly max: number) {
