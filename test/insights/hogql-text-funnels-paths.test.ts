@@ -141,6 +141,21 @@ s('funnel steps: counts, average and median conversion times, with and without e
   assert.ok(excludedSome >= 3, `exclusions changed ${excludedSome} funnels`);
 });
 
+s('funnel steps with a breakdown past its limit: the values past it fold into "other" in the text as in the funnel', async () => {
+  const LIMITED = { breakdownFilter: { breakdown: '$browser', breakdown_limit: 2 } };
+  for (const query of [funnel('ordered', false, {}, LIMITED), funnel('strict', false, ALL_EVENTS, LIMITED), funnel('unordered', true, { breakdownAttributionType: 'last_touch' }, LIMITED)]) {
+    const body = await insight(query);
+    const text = await run(body.hogql);
+    const label = `${JSON.stringify(query)}\n${body.hogql}`;
+    const fromText = Object.fromEntries(text.results.map(([value, ...rest]) => [String(value), rest]));
+    const fromFunnel = Object.fromEntries((body.results as Step[][]).map((steps) => [String(steps[0].breakdown_value), stepRow(steps)]));
+    assert.equal(fromText, fromFunnel, label);
+    // Four values (three browsers and none): two kept, the rest folded.
+    assert.is(Object.keys(fromFunnel).length, 3, label);
+    assert.ok('$$_posthog_breakdown_other_$$' in fromFunnel, label);
+  }
+});
+
 s('time to convert: the histogram and its average, as the text gives them', async () => {
   const ttc = (order: Order, excluded: boolean, filter: Record<string, unknown> = {}) => funnel(order, excluded, { funnelVizType: 'time_to_convert', ...filter });
   let spread = 0;

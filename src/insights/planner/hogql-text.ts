@@ -3,8 +3,8 @@
 // UNION ALL). Here the trends, stickiness, lifecycle, retention and funnel planners' statements as HogQL text, with hedgerow's semantics
 // (property filters match as the flag evaluator matches, case-insensitively; value-set
 // operators as the values they resolved to), so the text run as a HogQLQuery gives the
-// series' numbers per interval and breakdown value, values past a trends breakdown's limit
-// folded into "other" as the planner folds them. Pure.
+// series' numbers per interval and breakdown value, values past a trends, retention or
+// funnel breakdown's limit folded into "other" as the planner folds them. Pure.
 import { COHORT_FILTER_TYPES, compileSafeRegex, isBooleanish, isTruthy, numberRepresentation, stringRepresentation } from '../../matching/index.js';
 import type { SeriesNode } from '../schemas.js';
 import { BREAKDOWN_NULL, BREAKDOWN_OTHER, type Breakdown, type BreakdownPart } from './breakdown.js';
@@ -425,21 +425,34 @@ export function funnelPathCtes(s: FunnelText): string[] {
     ctes.push(`step_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags} FROM events WHERE ${where.join(' AND ')})`);
   } else {
     const orNull = (x: string) => `coalesce(${x}, ${literal(BREAKDOWN_NULL)})`;
+    const other = literal(BREAKDOWN_OTHER);
+    const limit = b.breakdown.limit;
     if (b.attribution === 'all_events') {
       // A cohort breakdown: each person through the funnel once per cohort it is in (its events there, a SELECT per cohort).
-      const branches = b.breakdown.source === 'cohort'
-        ? cohortValues(b.breakdown).map((c) => ({ value: literal(c), where: cohortWhere(where.join(' AND '), c) }))
-        : [{ value: orNull(partValue(b.breakdown)), where: where.join(' AND ') }];
+      // Else the values past the limit (the top by units with a first-step event, ties by
+      // value) fold into "other" before the funnel, as the planner folds them: a unit's
+      // events of several folded values make one funnel.
+      let branches: { value: string; where: string }[];
+      if (b.breakdown.source === 'cohort') {
+        branches = cohortValues(b.breakdown).map((c) => ({ value: literal(c), where: cohortWhere(where.join(' AND '), c) }));
+      } else {
+        const value = orNull(partValue(b.breakdown));
+        ctes.push(`top_values AS (SELECT ${value} AS v FROM events WHERE ${[...where, `(${conditions[0]})`].join(' AND ')} GROUP BY v ORDER BY count(DISTINCT ${actor}) DESC, v LIMIT ${limit})`);
+        branches = [{ value: `if(${value} IN (SELECT v FROM top_values), ${value}, ${other})`, where: where.join(' AND ') }];
+      }
       const scans = branches.map((x) => `SELECT concat(toString(${actor}), '|', ${x.value}) AS pid, ${x.value} AS bv, timestamp AS ts, ${flags} FROM events WHERE ${x.where}`);
       ctes.push(`step_events AS (${scans.join(' UNION ALL ')})`);
     } else {
       const value = partValue(b.breakdown);
       // With exclusions, a unit's value comes from its step events only.
       const valued = s.exclusions.length > 0 ? ` WHERE ${anyStep}` : '';
+      // Values past the limit (the top by units, ties by value) fold into "other".
+      const folded = `if(${orNull('v.value')} IN (SELECT v FROM top_values), ${orNull('v.value')}, ${other})`;
       ctes.push(
         `funnel_events AS (SELECT ${actor} AS pid, timestamp AS ts, ${flags}, ${value} AS value FROM events WHERE ${where.join(' AND ')})`,
         `person_value AS (SELECT pid, ${ATTRIBUTED[b.attribution](b.step)} AS value FROM funnel_events${valued} GROUP BY pid)`,
-        `step_events AS (SELECT e.pid AS pid, ${orNull('v.value')} AS bv, e.ts AS ts, ${flagNames.map((f) => `e.${f} AS ${f}`).join(', ')} FROM funnel_events e JOIN person_value v ON v.pid = e.pid)`,
+        `top_values AS (SELECT ${orNull('value')} AS v FROM person_value GROUP BY v ORDER BY count() DESC, v LIMIT ${limit})`,
+        `step_events AS (SELECT e.pid AS pid, ${folded} AS bv, e.ts AS ts, ${flagNames.map((f) => `e.${f} AS ${f}`).join(', ')} FROM funnel_events e JOIN person_value v ON v.pid = e.pid)`,
       );
     }
   }
