@@ -319,6 +319,17 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
   const companies = await insight({ kind: 'FunnelsQuery', ...june, aggregation_group_type_index: 0, series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: '$pageview' }] });
   assert.equal(companies.results.map((s) => s.count), [1, 1]);
   assert.equal((await query(companies.hogql)).map((row) => row.slice(0, 2)), [[1, 1]], companies.hogql);
+  // Stickiness counting companies (math unique_group) or a HogQL expression's values: the
+  // actors by the number of days they were active in, as the text gives them.
+  for (const [series, expected] of [
+    [{ kind: 'EventsNode', event: null, math: 'unique_group', math_group_type_index: 0 }, [1, 0]],
+    [{ kind: 'EventsNode', event: null, math: 'hogql', math_hogql: 'distinct_id' }, [3, 1]],
+  ] as const) {
+    const sticky = await insight({ kind: 'StickinessQuery', ...june, interval: 'day', series: [series] });
+    assert.equal(sticky.results[0].data, expected, sticky.hogql);
+    const byIntervals = new Map((await query(sticky.hogql)).map(([total, n]) => [Number(n), Number(total)]));
+    assert.equal(sticky.results[0].days.map((d) => byIntervals.get(Number(d)) ?? 0), sticky.results[0].data, sticky.hogql);
+  }
 });
 
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {

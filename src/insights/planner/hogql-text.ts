@@ -354,10 +354,19 @@ GROUP BY breakdown_value, cohort, period ORDER BY breakdown_value, cohort, perio
  * they did the event (`counted`: the per-interval condition, PostHog's count() > 0 unless
  * stickinessCriteria say otherwise).
  */
-export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string }): string {
-  const active = `SELECT person_id, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${eventsWhere(s)} GROUP BY person_id, start HAVING ${s.counted}`;
-  return `SELECT count() AS total, num_intervals FROM (SELECT person_id, count() AS num_intervals FROM (${active}) GROUP BY person_id) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
+export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string; actor: StickinessActor }): string {
+  // What is counted: persons; a group type's keys (an event without one, '', not counted); or
+  // the values of a HogQL expression (NULL not counted).
+  const [id, present] = s.actor.kind === 'person' ? ['person_id', null]
+    : s.actor.kind === 'group' ? [`$group_${s.actor.index}`, `$group_${s.actor.index} != ''`]
+      : [`toString(${s.actor.expression})`, `(${s.actor.expression}) IS NOT NULL`];
+  const where = present === null ? eventsWhere(s) : `${eventsWhere(s)} AND ${present}`;
+  const active = `SELECT ${id} AS actor, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${where} GROUP BY actor, start HAVING ${s.counted}`;
+  return `SELECT count() AS total, num_intervals FROM (SELECT actor, count() AS num_intervals FROM (${active}) GROUP BY actor) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
 }
+
+/** What a stickiness series counts: persons, a group type's keys (math unique_group), or a HogQL expression's values (math hogql). */
+export type StickinessActor = { kind: 'person' } | { kind: 'group'; index: number } | { kind: 'hogql'; expression: string };
 
 /** How a funnel's breakdown value is attributed to a person (PostHog's breakdownAttributionType). */
 export interface FunnelBreakdownText {

@@ -9,7 +9,7 @@
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
 import { actorOf, eventsFrom, type Actor, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
-import { seriesEvent, stickinessSelect, writtenOrNone } from './hogql-text.js';
+import { seriesEvent, stickinessSelect, writtenOrNone, type StickinessActor } from './hogql-text.js';
 import { and, int, raw, sql, type Sql } from './sql.js';
 import type { Cell, CellActors } from './cells.js';
 import { QueryError } from './errors.js';
@@ -86,6 +86,13 @@ function seriesActor(node: SeriesNode, order: number, ctx: PlanContext): { actor
 
 const SERIES_MATHS = ['unique_group', 'hogql'];
 
+// The same, as the HogQL text says it.
+function stickinessActor(node: SeriesNode, order: number): StickinessActor {
+  if (node.math === 'hogql') return { kind: 'hogql', expression: node.math_hogql ?? '' };
+  const group = seriesGroupType(node, order);
+  return group === null ? { kind: 'person' } : { kind: 'group', index: group };
+}
+
 // `active` (actor, interval) and `act` (actor, n: intervals they were active in) of a run.
 function activeCtes(query: StickinessQuery, { node, order, range: r }: Run, ctx: PlanContext): Sql {
   // An interval counts for a person when they did the event in it (PostHog's count() > 0),
@@ -140,10 +147,10 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
   const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,
-    // The HogQL text counts persons: none is written for a series of groups or HogQL values.
-    hogql: intervalCountOf(query) !== null || query.series.some((node) => node.math === 'unique_group' || node.math === 'hogql') ? undefined : writtenOrNone(() => runs.map(({ node, range: r }) => stickinessSelect({
+    // Not written yet for spans of intervalCount days.
+    hogql: intervalCountOf(query) !== null ? undefined : writtenOrNone(() => runs.map(({ node, order, range: r }) => stickinessSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
-      valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted,
+      valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted, actor: stickinessActor(node, order),
     })).join(' UNION ALL ')),
     shape(results) {
       const items = runs.map((run, k) => {
