@@ -330,6 +330,18 @@ h('groups, events.$group_0..4 and persons.is_identified (a project of their own)
     const byIntervals = new Map((await query(sticky.hogql)).map(([total, n]) => [Number(n), Number(total)]));
     assert.equal(sticky.results[0].days.map((d) => byIntervals.get(Number(d)) ?? 0), sticky.results[0].data, sticky.hogql);
   }
+  // Lifecycle counting companies: acme new on its first day (it was created that day), dormant after.
+  const life = await insight({ kind: 'LifecycleQuery', ...june, interval: 'day', aggregation_group_type_index: 0, series: [{ kind: 'EventsNode', event: null }] });
+  const fromText = new Map((await query(life.hogql)).map(([start, status, total]) => [`${String(start).slice(0, 10)}|${String(status)}`, Number(total)]));
+  let seen = 0;
+  for (const item of life.results as unknown as { status: string; days: string[]; data: number[] }[]) {
+    item.days.forEach((day, i) => {
+      assert.is((fromText.get(`${day}|${item.status}`) ?? 0) * (item.status === 'dormant' ? -1 : 1) || 0, item.data[i] || 0, `${day} ${item.status}: ${life.hogql}`);
+      if (item.data[i] !== 0) seen++;
+    });
+  }
+  assert.is(seen, fromText.size, life.hogql);
+  assert.equal(Object.fromEntries([...fromText].filter(([, n]) => n !== 0)), { '2024-06-01|new': 1, '2024-06-02|dormant': 1 }, life.hogql);
 });
 
 h('HogQL in the insights: trends math "hogql", breakdowns of type hogql, property filters of type hogql', async () => {

@@ -268,17 +268,23 @@ const PERIODS: Record<Interval, (column: string, weekStart: 0 | 1) => string> = 
 };
 
 /**
- * The lifecycle query as HogQL: each person's active periods (from one period before the
- * range), each one new (the person's first, in the period the person was created),
+ * The lifecycle query as HogQL: each person's (or with `actorGroup` each group's) active
+ * periods (from one period before the range), each one new (its first, in the period it was created),
  * returning (active the period before) or resurrecting; the period after an active one
  * without activity dormant. Persons per period and status, in the range's periods
  * (`first`, `last`: HogQL values of its first and last period).
  */
-export function lifecycleSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; first: string; last: string }): string {
+export function lifecycleSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; first: string; last: string; actorGroup: number | null }): string {
   const one = `INTERVAL 1 ${s.interval.toUpperCase()}`;
   const period = (c: string) => PERIODS[s.interval](c, s.weekStart);
-  return `WITH active AS (SELECT DISTINCT person_id, ${period('timestamp')} AS start FROM events WHERE ${eventsWhere(s)}),
-periods AS (SELECT a.person_id AS person_id, a.start AS start, lagInFrame(a.start) OVER w AS previous, leadInFrame(a.start) OVER w AS next, ${period('p.created_at')} AS created FROM active a LEFT JOIN persons p ON p.id = a.person_id WINDOW w AS (PARTITION BY a.person_id ORDER BY a.start ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
+  // Counting groups: the events' keys of the type ('' left out), created when the groups
+  // table says (a group never identified is never new).
+  const g = s.actorGroup;
+  const [id, where, created] = g === null
+    ? ['person_id', eventsWhere(s), 'persons p ON p.id = a.person_id']
+    : [`$group_${g}`, `${eventsWhere(s)} AND $group_${g} != ''`, `groups p ON p.index = ${g} AND p.key = a.person_id`];
+  return `WITH active AS (SELECT DISTINCT ${id} AS person_id, ${period('timestamp')} AS start FROM events WHERE ${where}),
+periods AS (SELECT a.person_id AS person_id, a.start AS start, lagInFrame(a.start) OVER w AS previous, leadInFrame(a.start) OVER w AS next, ${period('p.created_at')} AS created FROM active a LEFT JOIN ${created} WINDOW w AS (PARTITION BY a.person_id ORDER BY a.start ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),
 statuses AS (SELECT start AS period, multiIf(previous IS NULL AND created = start, 'new', previous = start - ${one}, 'returning', 'resurrecting') AS status, person_id FROM periods UNION ALL SELECT start + ${one} AS period, 'dormant' AS status, person_id FROM periods WHERE next IS NULL OR next > start + ${one})
 SELECT period, status, count(DISTINCT person_id) AS total FROM statuses WHERE period >= ${s.first} AND period <= ${s.last} GROUP BY period, status ORDER BY period, status LIMIT 50000`;
 }

@@ -85,10 +85,9 @@ SELECT b, status, count(DISTINCT pid) AS n FROM s WHERE b BETWEEN ${int(first.id
     : `toDate(${literal(new Date(localMs).toISOString().slice(0, 10))})`);
   return {
     statements: [statement],
-    // The HogQL text follows persons: none is written for groups.
-    hogql: groupType !== null ? undefined : writtenOrNone(() => lifecycleSelect({
+    hogql: writtenOrNone(() => lifecycleSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs, toUs, valueSets: ctx.valueSets,
-      interval, weekStart: ctx.weekStart, first: periodValue(first.localMs), last: periodValue(last.localMs),
+      interval, weekStart: ctx.weekStart, first: periodValue(first.localMs), last: periodValue(last.localMs), actorGroup: groupType,
     })),
     shape([rows]) {
       const index = new Map(range.buckets.map((b, i) => [b.id, i]));
