@@ -92,21 +92,45 @@ export function globalsOfQueued(store: DestinationsStore, inv: Pick<QueuedInvoca
 
 /** Inside a write transaction: the invocation leaves the queue (finished, or dropped), and its event's pack with the last that shares it. */
 export function dequeue(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after' | 'pack'>): void {
-  store.queue.remove(key);
-  if (inv.after !== undefined) store.pendingByAfter.remove([inv.after, ...key]);
-  if (inv.pack === undefined) return;
-  const refs = store.packRefs.get(inv.pack) ?? 0;
-  if (refs > 1) {
-    store.packRefs.put(inv.pack, refs - 1);
-  } else {
-    store.packRefs.remove(inv.pack);
-    store.packs.remove(inv.pack);
+  dequeueAll(store, [{ key, inv }]);
+}
+
+/**
+ * Inside a write transaction: invocations leave the queue; each pack's count of those that
+ * refer to it is read and written once for all of them (an event's invocations tend to
+ * finish together), the pack removed with the last.
+ */
+export function dequeueAll(store: DestinationsStore, all: readonly { key: InvocationKey; inv: Pick<QueuedInvocation, 'after' | 'pack'> }[]): void {
+  let released: Map<string, { key: InvocationKey; n: number }> | null = null;
+  for (const { key, inv } of all) {
+    store.queue.remove(key);
+    if (inv.after !== undefined) store.pendingByAfter.remove([inv.after, ...key]);
+    if (inv.pack === undefined) continue;
+    const text = `${inv.pack[0]}\u0000${inv.pack[1]}\u0000${inv.pack[2]}`;
+    const seen = (released ??= new Map()).get(text);
+    if (seen === undefined) released.set(text, { key: inv.pack, n: 1 });
+    else seen.n++;
+  }
+  if (released === null) return;
+  for (const { key, n } of released.values()) {
+    const refs = store.packRefs.get(key) ?? 0;
+    if (refs > n) {
+      store.packRefs.put(key, refs - n);
+    } else {
+      store.packRefs.remove(key);
+      store.packs.remove(key);
+    }
   }
 }
 
 /** Inside a write transaction: the invocation is finished; its entry goes, its done mark stays. */
 export function markDone(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after' | 'pack'>, outcome: 'succeeded' | 'failed', at: number): void {
   dequeue(store, key, inv);
+  recordDone(store, key, outcome, at);
+}
+
+/** Inside a write transaction: the done mark of an invocation that has left the queue. */
+export function recordDone(store: DestinationsStore, key: InvocationKey, outcome: 'succeeded' | 'failed', at: number): void {
   store.done.put(key, { at, outcome });
   store.doneByTime.put([at, ...key], null);
 }
