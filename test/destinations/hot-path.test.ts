@@ -18,7 +18,7 @@ import { validateHogFunction } from '../../src/destinations/api/validate.js';
 import { createDeliveries, type Deliveries, type DeliverySettings } from '../../src/destinations/runtime/deliveries.js';
 import { activeFunction, type ActiveFunction, type FunctionCache } from '../../src/destinations/runtime/function-cache.js';
 import { applyBatch, type PipelineDeps } from '../../src/destinations/runtime/pipeline.js';
-import { appliedKey, invocationKey, queuedInvocations, readProgress } from '../../src/destinations/runtime/queue.js';
+import { appliedKey, invocationKey, queuedInvocations, readProgress, takeOver } from '../../src/destinations/runtime/queue.js';
 import { runnable } from '../../src/destinations/runtime/runnable.js';
 import { createSteps, globalsOf, type ContinueTask, type StartTask } from '../../src/destinations/runtime/steps.js';
 import { invocationGlobals, sourceOf } from '../../src/destinations/runtime/globals.js';
@@ -437,6 +437,56 @@ s('a function whose endpoint answers nothing for a second does not keep the cons
   } finally {
     await d.close();
   }
+});
+
+// What the store holds of an event's pack: once per pack, and how many queued invocations refer to it.
+const packsHeld = () => [...ds.packRefs.getRange()].map(({ key, value }) => ({ uuid: key[1], refs: value, stored: ds.packs.doesExist(key) }));
+
+for (const inThread of [true, false]) {
+  s(`an event's pack is stored once for its invocations of a chunk (${inThread ? 'in the thread' : 'in the pool'}), each entry refers to it, and it goes with the last of them, across a restart`, async () => {
+    const fns = [webhook('a'), webhook('b'), webhook('c')];
+    // The first consumer's endpoint answers for 'a' only: the others stay in flight.
+    const h = harness(fns, { perFunction: 128 }, (r) => (r.url.endsWith('/a') ? Promise.resolve({ ok: true, status: 200, body: {} }) : new Promise(() => {})), inThread);
+    await applyBatch(h.deps, records(events(0, 10)), 1);
+    const deadline = Date.now() + 10_000;
+    while (ds.done.getCount() < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    assert.is(ds.done.getCount(), 10);
+    assert.is(h.requests.length, 30);
+    await h.deliveries.close();
+    const queued = [...queuedInvocations(ds)];
+    assert.is(queued.length, 20);
+    for (const { key, value } of queued) {
+      assert.is(value.globals, null);
+      // The pack's key is the event's first invocation's ('a', delivered), one of its own.
+      assert.equal(value.pack, [fns[0].id, key[1], -1]);
+      // The entry without the pack is a fraction of it.
+      assert.ok(ds.queue.getBinary(key)!.length * 2 < ds.packs.get(value.pack!)!.length, 'the entry does not carry the pack');
+    }
+    assert.equal(packsHeld(), events(0, 10).map((e) => ({ uuid: e.uuid, refs: 2, stored: true })));
+    // A restart: the entries read back get their globals from the pack, through the pool's path.
+    const again = harness(fns, {}, undefined, inThread);
+    try {
+      for (const { key, value } of ds.queue.getRange()) again.deliveries.add(key, value);
+      await again.deliveries.idle();
+      assert.equal(again.requests.map((r) => `${r.url.slice(-1)}${r.n}`).sort(), events(0, 10).flatMap((_, n) => [`b${n}`, `c${n}`]).sort());
+      assert.is(ds.done.getCount(), 30);
+      assert.is([...queuedInvocations(ds)].length, 0);
+      assert.equal(packsHeld(), []);
+      assert.is(ds.packs.getCount(), 0);
+    } finally {
+      await again.deliveries.close();
+    }
+  });
+}
+
+s('a consumer taking over forgets the packs with the queue', async () => {
+  const h = harness([webhook('a'), webhook('b')], { perFunction: 128 }, () => new Promise(() => {}), true);
+  await applyBatch(h.deps, records(events(0, 5)), 1);
+  await h.deliveries.close();
+  assert.is(ds.packs.getCount(), 5);
+  assert.is(await takeOver(ds, 'lmdb', 0), 10);
+  assert.is(ds.packs.getCount(), 0);
+  assert.is(ds.packRefs.getCount(), 0);
 });
 
 s.run();

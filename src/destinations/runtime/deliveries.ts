@@ -28,7 +28,7 @@ import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
-import type { InvocationKey } from './queue.js';
+import { globalsOfQueued, type InvocationKey } from './queue.js';
 import { completionLog } from './completion-log.js';
 import { pack } from './bytes.js';
 import { resumeInThread, type LocalProgram } from './in-thread.js';
@@ -74,6 +74,9 @@ interface Entry {
   programKept: boolean;
   // A program suspended at its first fetch in this thread (./in-thread.ts).
   local: LocalProgram | null;
+  // Its globals as the consumer made them, when its queue entry refers to its event's pack
+  // (null: read from the store when a worker needs them).
+  globals: Uint8Array | null;
 }
 
 export interface Deliveries {
@@ -105,6 +108,8 @@ export interface Prepared {
   token?: string | null;
   // Or the program, suspended at its first fetch in this thread.
   program?: LocalProgram | null;
+  // Its globals, when its entry refers to its event's pack (./queue.ts).
+  globals?: Uint8Array | null;
   // The caller has just seen it is not finished.
   fresh?: boolean;
 }
@@ -173,10 +178,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (active === 0) activeDone?.();
   }
 
-  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null, local: LocalProgram | null): void {
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null, local: LocalProgram | null, globals: Uint8Array | null): void {
     keys.add(keyText(key));
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local, globals };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -199,7 +204,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         exhausted = false;
         break;
       }
-      hold(key, value, keys, null, null, null);
+      hold(key, value, keys, null, null, null, null);
       loaded++;
     }
     const before = inStore.get(id) ?? 0;
@@ -364,8 +369,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       const outcome = resumeInThread(local, inv.response!);
       if (outcome !== null) return afterSlice(entry, outcome);
     }
-    begin();
     const { token, programKept } = entry;
+    const globals = token === null ? entry.globals ?? globalsOfQueued(ds, inv) ?? null : null;
+    // Sent without globals, a worker keeping none would answer null again and again.
+    if (token === null && globals === null) return finish(entry, `the pack of event ${inv.eventUuid} is no longer stored`, null);
+    begin();
     entry.token = null;
     entry.programKept = false;
     // What the worker keeps under the token is not sent again (the program: its bytecode
@@ -373,7 +381,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     // step's cost. A worker that lost them answers null, and the step goes again whole.
     deps.pool.run('continue', {
       token, bytecode: programKept ? null : fn.bytecode ?? [], state: programKept ? null : local !== null ? pack(local.state) : inv.state, response: inv.response,
-      globals: token === null ? inv.globals : null,
+      globals,
       functionId: inv.functionId, mappingIndex: inv.mappingIndex, secretKeys: Object.keys(fn.secret_inputs), logsSoFar: entry.logsSoFar,
       capturedSoFar: entry.capturedSoFar,
     }).then(
@@ -549,7 +557,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         if (keys.size === 0) memory.delete(inv.functionId);
         return;
       }
-      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.program ?? null);
+      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.program ?? null, prepared.globals ?? null);
       inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
       storeCount++;
       if (keys.size === 0) memory.delete(inv.functionId);

@@ -38,8 +38,13 @@ export interface QueuedInvocation {
   // PostHog's invocation id (a uuid): the logs' instance_id.
   instanceId: string;
   // The invocation's globals with its inputs evaluated (project, event, person, groups, source, inputs):
-  // bytes (src/destinations/runtime/bytes.ts), or the object in invocations queued before.
-  globals: Uint8Array | Record<string, unknown>;
+  // bytes (src/destinations/runtime/bytes.ts), or the object in invocations queued before; null when
+  // they are in `packs` under `pack`.
+  globals: Uint8Array | Record<string, unknown> | null;
+  // Where its event's pack is kept, shared with the event's other invocations of the same
+  // chunk (src/destinations/runtime/queue.ts): the key of the first of them. Absent on
+  // invocations that carry their globals.
+  pack?: [string, string, number];
   // The suspended program (the VM's state as plain data) once it has run to a fetch, and
   // the fetch's response once it came: the invocation resumes there after a restart,
   // never repeating a fetch that answered.
@@ -107,6 +112,12 @@ export interface DestinationsStore {
   done: Database<DoneMark, [string, string, number]>;
   // [at ms, function id, event uuid, mapping index] → null: done marks in time order, to prune.
   doneByTime: Database<null, [number, string, string, number]>;
+  // [function id, event uuid, mapping index] of an event's first invocation queued with a pack →
+  // the pack (the event's invocations' globals, src/destinations/runtime/steps.ts eventPack),
+  // written once for the invocations of a chunk that share it; and how many queued ones
+  // refer to it (the pack goes with the last).
+  packs: Database<Uint8Array, [string, string, number]>;
+  packRefs: Database<number, [string, string, number]>;
   // [function id, timestamp ms, sequence] → one log line.
   logs: Database<FunctionLogEntry, [string, number, number]>;
   // [function id, hour start ms, kind, name] → count.
@@ -137,6 +148,8 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
     pendingByAfter: root.openDB({ name: 'pending_by_after' }),
     done: root.openDB({ name: 'done' }),
     doneByTime: root.openDB({ name: 'done_by_time' }),
+    packs: root.openDB({ name: 'packs', encoding: 'binary' }),
+    packRefs: root.openDB({ name: 'pack_refs' }),
     logs: root.openDB({ name: 'logs', ...plainMaps }),
     metrics: root.openDB({ name: 'metrics' }),
     masks: root.openDB({ name: 'masks' }),

@@ -5,7 +5,7 @@
 // that answered). One transaction for a turn's outcomes instead of one per outcome: the
 // commit, not the few puts, was most of an outcome's cost.
 import type { DestinationsStore, QueuedInvocation, WatcherRecord } from './env.js';
-import { dequeue, markDone, type InvocationKey } from './queue.js';
+import { dequeueAll, recordDone, type InvocationKey } from './queue.js';
 import { keepFailed } from './failed-deliveries.js';
 import type { CapturedBatch, FailedDelivery } from './env.js';
 import { acknowledgeEpoch, freshRecord, observe, type WatcherSettings } from './watcher.js';
@@ -39,12 +39,13 @@ export function isEmpty(w: OutcomeWrites): boolean {
 /** Inside a write transaction: writes `w`; returns each function's watcher record after it. */
 export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: WatcherSettings, now: number): Map<string, WatcherRecord> {
   for (const { key, inv } of w.stored) ds.queue.put(key, inv);
-  for (const { key, inv } of w.dropped) dequeue(ds, key, inv);
+  dequeueAll(ds, w.dropped);
+  dequeueAll(ds, w.finished);
   for (const f of w.failedDeliveries) keepFailed(ds, f);
   for (const c of w.captured) ds.captures.put([now, c.functionId, c.instanceId], c);
   const records = new Map<string, WatcherRecord>();
   for (const f of w.finished) {
-    markDone(ds, f.key, f.inv, f.unsuccessful ? 'failed' : 'succeeded', now);
+    recordDone(ds, f.key, f.unsuccessful ? 'failed' : 'succeeded', now);
     const id = f.inv.functionId;
     const current = acknowledgeEpoch(records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch), f.epoch, watcher, now);
     const next = observe(current, f.cost, watcher, now);

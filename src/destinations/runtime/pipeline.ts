@@ -27,7 +27,7 @@ import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
 import {
-  appliedKey, enqueue, instanceIdOf, invocationKey, known, readProgress, writeProgress, type InvocationKey, type Progress,
+  appliedKey, enqueue, instanceIdOf, invocationKey, keepPack, known, readProgress, writeProgress, type InvocationKey, type Progress,
 } from './queue.js';
 import { eventPack, ownKey, type StartOutcome, type StartTask, type StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
@@ -288,8 +288,12 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   found.sort((a, b) => a.at - b.at || a.order - b.order);
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
-  const queued: { key: InvocationKey; inv: QueuedInvocation; first: StepOutcome | null; token: string | null; program: LocalProgram | null }[] = [];
+  const queued: { key: InvocationKey; inv: QueuedInvocation; globals: Uint8Array; first: StepOutcome | null; token: string | null; program: LocalProgram | null }[] = [];
+  // Each pack queued (one per event, two when the pool and this thread both made some):
+  // its key, and how many invocations refer to it.
+  const shared = new Map<Uint8Array, { key: InvocationKey; refs: number }>();
   const batch = await ds.root.transaction(() => {
+    shared.clear();
     for (const { at, o, pack: globals, program } of found) {
       const fn = runnable[o.fn].stored;
       const uuid = events[at].uuid;
@@ -309,7 +313,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       }
       const inv: QueuedInvocation = {
         functionId: fn.id, projectId: fn.project_id, eventUuid: uuid, mappingIndex: o.mappingIndex, instanceId: '',
-        globals: globals!, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
+        globals: null, state: null, response: null, pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after,
       };
       const key = invocationKey(inv);
       if (known(ds, key)) {
@@ -317,10 +321,16 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
         continue;
       }
       inv.instanceId = instanceIdOf(key);
+      // The event's pack is stored once, under the first invocation that refers to it.
+      let pack = shared.get(globals!);
+      if (pack === undefined) shared.set(globals!, (pack = { key, refs: 0 }));
+      pack.refs++;
+      inv.pack = pack.key;
       telemetry.count(fn.id, 'triggered');
       enqueue(ds, key, inv);
-      queued.push({ key, inv, first: o.slice, token: o.token, program });
+      queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, program });
     }
+    for (const [bytes, { key, refs }] of shared) keepPack(ds, key, bytes, refs);
     const written = telemetry.write(ds);
     if (last !== null) progress.current = last;
     if (end !== null && end.through !== null) {
@@ -333,7 +343,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     return written;
   });
   deps.out?.telemetry(batch);
-  for (const { key, inv, first, token, program } of queued) deliveries.add(key, inv, { first, token, program, fresh: true });
+  for (const { key, inv, globals, first, token, program } of queued) deliveries.add(key, inv, { globals, first, token, program, fresh: true });
 }
 
 // Whether no project the group may hold events of has a function to run, read from the

@@ -3,7 +3,7 @@
 // once it has finished its done mark says so, so a replayed event does not queue it
 // again. An entry lives from the transaction that records its event's batch until the
 // transaction that records its outcome.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DestinationsStore, QueuedInvocation } from './env.js';
 
 // The destinations consumer's name: its position, and its claim across a cluster.
@@ -56,7 +56,8 @@ export function invocationKey(inv: Pick<QueuedInvocation, 'functionId' | 'eventU
 
 /** A uuid (version 5 layout) derived from the key: the invocation's instance_id in its logs. */
 export function instanceIdOf(key: InvocationKey): string {
-  const hex = createHash('sha1').update(key.join('/')).digest('hex');
+  // The one-shot hash: the same digest as a Hash object's, without making one per invocation.
+  const hex = hash('sha1', `${key[0]}/${key[1]}/${key[2]}`, 'hex');
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
@@ -72,15 +73,64 @@ export function enqueue(store: DestinationsStore, key: InvocationKey, inv: Queue
   if (inv.after !== undefined) store.pendingByAfter.put([inv.after, ...key], null);
 }
 
-/** Inside a write transaction: the invocation leaves the queue (finished, or dropped). */
-export function dequeue(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after'>): void {
-  store.queue.remove(key);
-  if (inv.after !== undefined) store.pendingByAfter.remove([inv.after, ...key]);
+/**
+ * Inside a write transaction: an event's pack, shared by `refs` of its invocations queued in
+ * this transaction (each with `pack: key`): written once instead of in each one's entry.
+ * `key` is the first one's invocation key, which no other pack can have while that
+ * invocation is queued or done (an invocation is queued once).
+ */
+export function keepPack(store: DestinationsStore, key: InvocationKey, pack: Uint8Array, refs: number): void {
+  store.packs.put(key, pack);
+  store.packRefs.put(key, refs);
+}
+
+/** The globals of a queued invocation: its own, or its event's shared pack (undefined if gone). */
+export function globalsOfQueued(store: DestinationsStore, inv: Pick<QueuedInvocation, 'globals' | 'pack'>): QueuedInvocation['globals'] | undefined {
+  if (inv.globals !== null || inv.pack === undefined) return inv.globals;
+  return store.packs.get(inv.pack);
+}
+
+/** Inside a write transaction: the invocation leaves the queue (finished, or dropped), and its event's pack with the last that shares it. */
+export function dequeue(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after' | 'pack'>): void {
+  dequeueAll(store, [{ key, inv }]);
+}
+
+/**
+ * Inside a write transaction: invocations leave the queue; each pack's count of those that
+ * refer to it is read and written once for all of them (an event's invocations tend to
+ * finish together), the pack removed with the last.
+ */
+export function dequeueAll(store: DestinationsStore, all: readonly { key: InvocationKey; inv: Pick<QueuedInvocation, 'after' | 'pack'> }[]): void {
+  let released: Map<string, { key: InvocationKey; n: number }> | null = null;
+  for (const { key, inv } of all) {
+    store.queue.remove(key);
+    if (inv.after !== undefined) store.pendingByAfter.remove([inv.after, ...key]);
+    if (inv.pack === undefined) continue;
+    const text = `${inv.pack[0]}\u0000${inv.pack[1]}\u0000${inv.pack[2]}`;
+    const seen = (released ??= new Map()).get(text);
+    if (seen === undefined) released.set(text, { key: inv.pack, n: 1 });
+    else seen.n++;
+  }
+  if (released === null) return;
+  for (const { key, n } of released.values()) {
+    const refs = store.packRefs.get(key) ?? 0;
+    if (refs > n) {
+      store.packRefs.put(key, refs - n);
+    } else {
+      store.packRefs.remove(key);
+      store.packs.remove(key);
+    }
+  }
 }
 
 /** Inside a write transaction: the invocation is finished; its entry goes, its done mark stays. */
-export function markDone(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after'>, outcome: 'succeeded' | 'failed', at: number): void {
+export function markDone(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after' | 'pack'>, outcome: 'succeeded' | 'failed', at: number): void {
   dequeue(store, key, inv);
+  recordDone(store, key, outcome, at);
+}
+
+/** Inside a write transaction: the done mark of an invocation that has left the queue. */
+export function recordDone(store: DestinationsStore, key: InvocationKey, outcome: 'succeeded' | 'failed', at: number): void {
   store.done.put(key, { at, outcome });
   store.doneByTime.put([at, ...key], null);
 }
@@ -112,6 +162,8 @@ export function takeOver(store: DestinationsStore, logId: string, recorded: numb
       n++;
     }
     for (const key of store.pendingByAfter.getKeys()) store.pendingByAfter.remove(key);
+    for (const key of store.packs.getKeys()) store.packs.remove(key);
+    for (const key of store.packRefs.getKeys()) store.packRefs.remove(key);
     store.meta.put(appliedKey(logId), recorded);
     writeProgress(store, logId, null);
     return n;
