@@ -9,12 +9,14 @@
 //              text): no JSON read, no duplicate check (not a correct loader: the floor)
 //   read_json  the staged lines through read_json and the same INSERT with the hot columns
 //              extracted, no duplicate check
+//   appender, properties '{}'   the same with an empty property bag: what the ~3 KB of
+//              properties text costs DuckDB to store (not a correct loader either)
 //   loader     the loader itself (createLoader(db).load of the staged text: read_json, the
 //              duplicate check on uuid, its transaction)
 // and, apart, the LMDB reads the consumer cannot do without: each event's row and its
 // distinct id's person row, as bytes (getBinaryFast), nothing decoded.
 // Reported: events/s (wall) and CPU µs per event (the process's, every thread).
-//   node dist/bench/insights-floor.js --data DIR/data [--batch 10000] [--threads 1] [--record] [--label TEXT]
+//   node dist/bench/insights-floor.js --data DIR/data [--batch 10000] [--threads 1] [--set KEY=VALUE ...] [--record] [--label TEXT]
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { loadavg, tmpdir } from 'node:os';
@@ -37,6 +39,8 @@ const { values: args } = parseArgs({ options: {
   threads: { type: 'string', default: '1' },
   record: { type: 'boolean', default: false },
   label: { type: 'string' },
+  // A DuckDB setting for the bare instances (appender, read_json), e.g. force_compression=uncompressed.
+  set: { type: 'string', multiple: true, default: [] },
 } });
 const BATCH = Number(args.batch);
 const THREADS = Number(args.threads);
@@ -115,7 +119,7 @@ const hotSelect = HOT.map((_, i) => `s.hot[${i + 1}]`).join(', ');
 // A fresh store of the service's settings: the loader's own (openColumnar), or a bare instance
 // configured alike for the appender and read_json.
 async function variant(name: string, load: (target: { db?: Columnar; conn?: DuckDBConnection }) => Promise<void>) {
-  const dir = join(work, name);
+  const dir = join(work, name.replace(/[^a-z_]/g, ''));
   let db: Columnar | undefined;
   let instance: DuckDBInstance | undefined;
   let conn: DuckDBConnection | undefined;
@@ -125,6 +129,7 @@ async function variant(name: string, load: (target: { db?: Columnar; conn?: Duck
     instance = await duckdb.DuckDBInstance.create(join(dir, 'insights.duckdb'), {
       autoinstall_known_extensions: 'false', preserve_insertion_order: 'false', checkpoint_threshold: '256MB', allocator_background_threads: 'true',
       threads: String(THREADS), memory_limit: DEFAULT_MEMORY_LIMIT,
+      ...Object.fromEntries(args.set!.map((kv) => kv.split('=', 2))),
     });
     conn = await instance.connect();
     await conn.run("SET TimeZone = 'UTC'");
@@ -133,9 +138,11 @@ async function variant(name: string, load: (target: { db?: Columnar; conn?: Duck
   const c = cpu();
   const t = performance.now();
   await load({ db, conn });
+  const beforeCheckpoint = cpu();
   if (db) await db.query(raw('CHECKPOINT'));
   else await conn!.run('CHECKPOINT');
   const us = (cpu() - c) / events;
+  const checkpointUs = (cpu() - beforeCheckpoint) / events;
   const wall = performance.now() - t;
   const n = db ? Number((await db.query(raw('SELECT count(*) AS n FROM events')))[0].n) : Number((await conn!.runAndReadAll('SELECT count(*) FROM events')).getRowsJS()[0][0]);
   await db?.close();
@@ -143,11 +150,11 @@ async function variant(name: string, load: (target: { db?: Columnar; conn?: Duck
   instance?.closeSync();
   rmSync(dir, { recursive: true, force: true });
   if (n !== events) throw new Error(`${name}: ${n} events stored of ${events}`);
-  return { name, us, rate: events / (wall / 1000) };
+  return { name, us, checkpointUs, rate: events / (wall / 1000) };
 }
 
 const results = [];
-results.push(await variant('appender', async ({ conn }) => {
+const appender = (emptyProperties: boolean) => async ({ conn }: { conn?: DuckDBConnection }) => {
   if (!conn) throw new Error('no connection');
   for (const rows of typed) {
     await conn.run('BEGIN TRANSACTION');
@@ -160,13 +167,15 @@ results.push(await variant('appender', async ({ conn }) => {
       a.appendUUID(r.person_id);
       a.appendTimestampTZ(r.timestamp);
       for (const h of r.hot) h === null ? a.appendNull() : a.appendVarchar(h);
-      a.appendVarchar(r.properties);
+      a.appendVarchar(emptyProperties ? '{}' : r.properties);
       a.endRow();
     }
     a.closeSync();
     await conn.run('COMMIT');
   }
-}));
+};
+results.push(await variant('appender', appender(false)));
+results.push(await variant("appender, properties '{}'", appender(true)));
 results.push(await variant('read_json', async ({ conn }) => {
   if (!conn) throw new Error('no connection');
   for (const file of files) {
@@ -182,10 +191,10 @@ rmSync(work, { recursive: true, force: true });
 
 say(`Node ${process.version}; ${fmt(events)} events (${fmt(bytes / events)} bytes of staged JSON each) from ${dataDir}, batches of ${fmt(BATCH)}, DuckDB threads ${THREADS}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 say();
-say('| step | events/s (wall) | CPU µs per event |');
-say('|---|---:|---:|');
-say(`| LMDB: the event row and the person row as bytes (${fmt(read / keys.length)} bytes per event) | ${fmt(keys.length / (lmdb.wall / 1000))} | ${lmdb.us.toFixed(2)} |`);
-for (const r of results) say(`| DuckDB ${r.name} | ${fmt(r.rate)} | ${r.us.toFixed(2)} |`);
+say('| step | events/s (wall) | CPU µs per event | of which the final CHECKPOINT |');
+say('|---|---:|---:|---:|');
+say(`| LMDB: the event row and the person row as bytes (${fmt(read / keys.length)} bytes per event) | ${fmt(keys.length / (lmdb.wall / 1000))} | ${lmdb.us.toFixed(2)} | |`);
+for (const r of results) say(`| DuckDB ${r.name} | ${fmt(r.rate)} | ${r.us.toFixed(2)} | ${r.checkpointUs.toFixed(2)} |`);
 
 if (args.record) {
   const date = new Date().toISOString().slice(0, 10);
