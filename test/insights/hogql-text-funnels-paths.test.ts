@@ -156,6 +156,33 @@ s('funnel steps with a breakdown past its limit: the values past it fold into "o
   }
 });
 
+s('funnel trends view: each entrance period\'s conversion rate, as the text gives it', async () => {
+  type Point = { data: number[]; days: string[]; breakdown_value?: unknown };
+  let converted = 0;
+  for (const query of [
+    funnel('ordered', false, { funnelVizType: 'trends' }, { interval: 'day' }),
+    funnel('strict', true, { funnelVizType: 'trends', funnelFromStep: 1, funnelToStep: 2 }, { interval: 'day' }),
+    funnel('unordered', false, { funnelVizType: 'trends' }, { interval: 'day', ...BY_BROWSER }),
+    funnel('ordered', true, { funnelVizType: 'trends', ...ALL_EVENTS }, { interval: 'day', ...BY_BROWSER }),
+  ]) {
+    const body = await insight(query);
+    const text = await run(body.hogql);
+    const label = `${JSON.stringify(query)}\n${body.hogql}`;
+    const broken = (query as Record<string, unknown>).breakdownFilter !== undefined;
+    const rate = new Map(text.results.map((row) => {
+      const [value, period, , , r] = broken ? row : [undefined, ...row];
+      return [`${broken ? String(value) : ''}|${String(period).slice(0, 10)}`, Number(r)];
+    }));
+    for (const item of body.results as Point[]) {
+      item.days.forEach((day, i) => {
+        assert.is(rate.get(`${broken ? String(item.breakdown_value) : ''}|${day}`) ?? 0, item.data[i], `${day} ${String(item.breakdown_value)}: ${label}`);
+        if (item.data[i] > 0) converted++;
+      });
+    }
+  }
+  assert.ok(converted >= 4, `periods with conversions: ${converted}`);
+});
+
 s('time to convert: the histogram and its average, as the text gives them', async () => {
   const ttc = (order: Order, excluded: boolean, filter: Record<string, unknown> = {}) => funnel(order, excluded, { funnelVizType: 'time_to_convert', ...filter });
   let spread = 0;

@@ -13,7 +13,8 @@ import { toNumber, type Plan, type PlanContext } from './context.js';
 import { bucketOfDay, type Cell, type CellActors } from './cells.js';
 import { bucketsBetween, dayLabel, dayString, isoWithOffset } from './dates.js';
 import { QueryError } from './errors.js';
-import { funnelCtes, unitsAsActors, type FunnelResult, type FunnelTrendsItem } from './funnels.js';
+import { funnelCtes, funnelText, unitsAsActors, type FunnelResult, type FunnelTrendsItem } from './funnels.js';
+import { funnelTrendsSelect, writtenOrNone } from './hogql-text.js';
 import { int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localUs } from './time-sql.js';
 import { roundHalfEven2 } from './time-to-convert.js';
@@ -63,7 +64,7 @@ export function funnelTrendsActors(query: FunnelsQuery, ctx: PlanContext, cell: 
 
 export function planFunnelTrends(query: FunnelsQuery, ctx: PlanContext): Plan<FunnelResult> {
   const { from, to } = trendsSteps(query);
-  const { ctes, breakdown, range, buckets, interval } = enteredCtes(query, ctx);
+  const { ctes, breakdown, range, buckets, interval, order, windowUs, attribution, attributionStep } = enteredCtes(query, ctx);
   const value = breakdown ? raw('u.bv, ') : raw('');
   const statement = sql`WITH ${join(ctes, ',\n')}
 SELECT ${value}x.b, count(*) FILTER (WHERE x.steps >= ${int(from + 1)}) AS reached_from, count(*) FILTER (WHERE x.steps >= ${int(to + 1)}) AS reached_to
@@ -71,6 +72,9 @@ FROM entered x${breakdown ? raw(' JOIN unit_value u ON u.pid = x.pid') : raw('')
 
   return {
     statements: [statement],
+    hogql: writtenOrNone(() => funnelTrendsSelect({
+      ...funnelText(query, ctx, { range, order, windowUs, breakdown, attribution, attributionStep }), interval, weekStart: ctx.weekStart, from, to,
+    })),
     shape([rows]) {
       const days = buckets.map((b) => dayString(b.localMs, interval));
       const labels = buckets.map((b) => dayLabel(b.localMs));

@@ -536,6 +536,23 @@ SELECT bv AS breakdown_value, ${columns} ${from} GROUP BY bv ORDER BY bv LIMIT 5
 }
 
 /**
+ * funnelVizType trends as HogQL: each unit enters in the period of a try's first step, with
+ * the furthest step any try begun in that period reached; per period (and breakdown value)
+ * the units that reached step `from` and those that reached step `to` (0-based), and PostHog's
+ * conversion rate: to / from × 100 to two places (0 when none reached `from`). Periods where
+ * nobody entered have no row (the insight shows 0 there).
+ */
+export function funnelTrendsSelect(s: FunnelText & { interval: Interval; weekStart: 0 | 1; from: number; to: number }): string {
+  const ctes = funnelPathCtes(s);
+  const toTries = ctes.slice(0, ctes.findIndex((c) => c.startsWith('paths AS')));
+  const keys = s.breakdown === null ? 'pid' : 'pid, bv';
+  toTries.push(`entered AS (SELECT ${keys}, ${PERIODS[s.interval]('t0', s.weekStart)} AS period, max(steps) AS steps FROM tries GROUP BY ${keys}, period)`);
+  const group = s.breakdown === null ? 'period' : 'bv, period';
+  return `WITH ${toTries.join(',\n')}
+SELECT ${s.breakdown === null ? '' : 'bv AS breakdown_value, '}period, countIf(steps >= ${s.from + 1}) AS reached_from, countIf(steps >= ${s.to + 1}) AS reached_to, if(reached_from = 0, 0, roundBankers(reached_to / reached_from * 100, 2)) AS conversion_rate FROM entered GROUP BY ${group} ORDER BY ${group} LIMIT 50000`;
+}
+
+/**
  * funnelVizType time_to_convert as HogQL: the whole seconds from step `from` to step `to`
  * on the paths of the units that reached it, in PostHog's histogram: from the floor of the
  * least to the ceiling of the most, `binCount` bins (null: the cube root of the units, 1…60)
