@@ -60,7 +60,9 @@ export interface Follower {
 // What a follower's owner shows of it: the node's readiness and metrics.
 export type FollowerView = Pick<Follower, 'state' | 'stale' | 'stalls'>;
 
+// Ends at once on a stop, including one that came before it began.
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (signal.aborted) return resolve();
   const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
   const timer = setTimeout(done, ms);
   signal.addEventListener('abort', done);

@@ -27,8 +27,8 @@ async function appendRecords(n: number, pauseMs = 0): Promise<void> {
   await log.close();
 }
 
-// A consumer that records how many events each batch held.
-function batchesOf(lingerMs: number) {
+// A consumer that records how many events each batch held (and calls `onBatch` after each).
+function batchesOf(lingerMs: number, onBatch: (batches: number[]) => void = () => {}) {
   const batches: number[] = [];
   const definition = defineConsumer<{ lingerMs: number }>({
     module: import.meta.url, name: 'lingering', startsAt: 'beginning',
@@ -37,6 +37,7 @@ function batchesOf(lingerMs: number) {
       async apply(groups, through) {
         batches.push(groups.reduce((n, g) => n + g.events.length, 0));
         if (through !== null) await position.commit(through);
+        onBatch(batches);
       },
     }),
   });
@@ -64,21 +65,20 @@ s('after a batch that kept up, the records that arrive meanwhile are applied as 
   }
 });
 
-s('a backlog is applied batch after batch without lingering; the wait comes once it has caught up', async () => {
+s('a backlog is applied batch after batch without lingering; a stop that comes before the wait begins ends it too', async () => {
   await appendRecords(4);
-  // A linger longer than the test could wait: a consumer that lingered after a batch
-  // while more waited in the log would not finish the backlog.
-  const { definition, batches, settings } = batchesOf(600_000);
   const stop = new AbortController();
+  // A linger longer than the test could wait: a consumer that lingered after a batch while
+  // more waited in the log would not finish the backlog, and one that began its wait after
+  // the stop (asked here while it applies the last batch) would not end.
+  const { definition, batches, settings } = batchesOf(600_000, (seen) => { if (seen.length === 4) stop.abort(); });
   // One record per batch.
   const reader = createLmdbLogReader(store, captureCodec, 1);
-  const running = runConsumer(definition, { store, reader, signal: stop.signal, settings });
   try {
-    await eventually(async () => batches.length === 4);
+    await runConsumer(definition, { store, reader, signal: stop.signal, settings });
     assert.equal(batches, [1, 1, 1, 1]);
   } finally {
     stop.abort();
-    await running;
     await reader.close();
   }
 });

@@ -65,7 +65,10 @@ export async function startingPosition<S>(ctx: ConsumerContext<S>, startsAt: 'be
   return through;
 }
 
+// Ends early on a stop, including one that came before it began (a stop during the await
+// before a linger would otherwise wait the linger out: seen in CI, a test's 600 s linger).
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
     const timer = setTimeout(done, ms);
