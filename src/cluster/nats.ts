@@ -11,6 +11,7 @@ import { createLeases, type Leases } from './leases.js';
 import type { ObjectsView } from './objects.js';
 import type { ClusterTimings } from './timings.js';
 import type { Cluster, JetStream, Link, StreamHandle } from './types.js';
+import { createPatiently } from './patient.js';
 
 export type ClusterRole =
   // serve, aggregate: two connections, every asset ensured at open.
@@ -95,17 +96,17 @@ export async function openNatsCluster(opts: NatsClusterOptions): Promise<Cluster
     }
     return h;
   }
-  const jsmOf = (link: Link) => made(`jsm ${link === bulk ? 'bulk' : 'control'}`, () => link.nc.jetstreamManager());
+  const jsmOf = (link: Link) => made(`jsm ${link === bulk ? 'bulk' : 'control'}`, () => createPatiently(() => link.nc.jetstreamManager()));
 
   async function stream(asset: StreamAsset): Promise<StreamHandle> {
     return made(asset.name, async () => {
       const link = linkFor(asset.connection);
       const jsm = await jsmOf(link);
-      let info = await infoOrNull(jsm, asset.name);
+      let info = await createPatiently(() => infoOrNull(jsm, asset.name));
       if (!info && !creates) throw new Error(`stream ${asset.name} does not exist`);
       // Two nodes starting together may both add it: adding a stream with the same settings
       // twice is accepted, and both end up with the one stream.
-      info ??= await jsm.streams.add({ ...asset.config, name: asset.name, subjects: [asset.subject], num_replicas: opts.replicas });
+      info ??= await createPatiently(() => jsm.streams.add({ ...asset.config, name: asset.name, subjects: [asset.subject], num_replicas: opts.replicas }));
       return {
         name: asset.name,
         subject: asset.subject,
@@ -122,9 +123,9 @@ export async function openNatsCluster(opts: NatsClusterOptions): Promise<Cluster
     return made(`KV_${asset.name}`, async () => {
       const views = control.nc.jetstream().views;
       const bucket = creates
-        ? await views.kv(asset.name, {
+        ? await createPatiently(() => views.kv(asset.name, {
           history: 1, storage: StorageType.File, replicas: opts.replicas, description: asset.description, ...(asset.ttlMs > 0 ? { ttl: asset.ttlMs } : {}),
-        })
+        }))
         : await views.kv(asset.name, { bindOnly: true });
       return natsKv(bucket, asset.name);
     });
@@ -133,9 +134,9 @@ export async function openNatsCluster(opts: NatsClusterOptions): Promise<Cluster
   async function objects(asset: ObjectsAsset): Promise<ObjectsView> {
     return made(`OBJ_${asset.name}`, async () => {
       if (!creates) throw new Error(`object store ${asset.name} is not opened by a read-only command`);
-      return bulk.nc.jetstream().views.os(asset.name, {
+      return createPatiently(() => bulk.nc.jetstream().views.os(asset.name, {
         storage: StorageType.File, replicas: opts.replicas, description: asset.description, ...(asset.ttlMs > 0 ? { ttl: nanos(asset.ttlMs) } : {}),
-      });
+      }));
     });
   }
 
