@@ -14,6 +14,7 @@
 // the whole bound, or that learnt nothing of its stream's end for as long, says so (stale()):
 // the node's readiness reads it. Creating a consumer is bounded too (below), as the cluster
 // may not answer meanwhile.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ConsumerMessages, JsMsg } from 'nats';
 import { availableBatches } from './available-batches.js';
 import { staleReason, streamLag, type FollowState } from './lag.js';
@@ -60,13 +61,9 @@ export interface Follower {
 // What a follower's owner shows of it: the node's readiness and metrics.
 export type FollowerView = Pick<Follower, 'state' | 'stale' | 'stalls'>;
 
-// Ends at once on a stop, including one that came before it began.
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
-  const timer = setTimeout(done, ms);
-  signal.addEventListener('abort', done);
-});
+// Ends early on a stop, including one that came before it began (node's timer rejects at once
+// then; a stop during the await before a linger had waited the linger out: seen in CI).
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => delay(ms, undefined, { signal }).catch(() => undefined);
 
 export function followStream(opts: FollowOptions): Follower {
   const { signal, stallMs } = opts;

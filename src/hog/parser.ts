@@ -6,7 +6,7 @@
 import type { HogQLParser } from '@posthog/hogql-parser';
 import type { Expr, Program } from './ast.js';
 import { HogCompileError, locate } from './errors.js';
-import { checkSource, TOO_DEEP_TO_PARSE } from '../hogql/index.js';
+import { checkSource, isParserTrap, TOO_DEEP_TO_PARSE } from '../hogql/index.js';
 
 let parser: HogQLParser | null = null;
 // A second instance, swapped in when a source traps the first (below).
@@ -34,8 +34,6 @@ function loadedParser(): HogQLParser {
   throw new Error('the Hog parser is not loaded: await initHog() before compiling');
 }
 
-// A trap's error class (the project's TypeScript libs do not declare WebAssembly's).
-const { RuntimeError } = (globalThis as unknown as { WebAssembly: { RuntimeError: new () => Error } }).WebAssembly;
 
 // One parse. A source deep enough to exhaust the WASM stack (a chain of ~2,000 `+`, which the
 // nesting bound does not count) traps, and the instance's memory is not to be trusted after
@@ -47,7 +45,7 @@ function parseWith(call: (p: HogQLParser) => string): string {
   try {
     return call(used);
   } catch (err) {
-    if (!(err instanceof RuntimeError)) throw err;
+    if (!isParserTrap(err)) throw err;
     if (parser === used) {
       parser = spare;
       spare = null;

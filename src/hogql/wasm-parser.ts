@@ -6,12 +6,11 @@
 import createHogQLParser from '@posthog/hogql-parser';
 import type { HogQLParseKind } from './parse-pool.js';
 import { TOO_DEEP_TO_PARSE } from './source-bounds.js';
+import { isParserTrap } from './parser-trap.js';
 
 
 type Parser = Awaited<ReturnType<typeof createHogQLParser>>;
 
-// A trap's error class (the project's TypeScript libs do not declare WebAssembly's).
-const { RuntimeError } = (globalThis as unknown as { WebAssembly: { RuntimeError: new () => Error } }).WebAssembly;
 
 export type WasmParse = (kind: HogQLParseKind, source: string) => Promise<string>;
 
@@ -26,7 +25,7 @@ export async function createWasmParser(): Promise<WasmParse> {
     try {
       return parseWith(parser, kind, source);
     } catch (err) {
-      if (!(err instanceof RuntimeError)) throw err;
+      if (!isParserTrap(err)) throw err;
       parser = await createHogQLParser();
       return JSON.stringify({ error: true, message: TOO_DEEP_TO_PARSE });
     }

@@ -418,6 +418,20 @@ export interface FunnelText {
  */
 export function funnelPathCtes(s: FunnelText): string[] {
   const n = s.steps.length;
+  const keys = s.breakdown === null ? 'pid' : 'pid, bv';
+  const ts = Array.from({ length: n }, (_, i) => `t${i}`);
+  const lastStep = `multiIf(${Array.from({ length: n - 1 }, (_, k) => `steps = ${k + 1}, t${k}`).join(', ')}, t${n - 1})`;
+  const order = ['steps DESC', `${lastStep} ASC`, 't0 DESC', ...ts.slice(1).map((t) => `${t} ASC`)].join(', ');
+  return [
+    ...funnelTryCtes(s),
+    `paths AS (SELECT ${keys}, steps, ${ts.join(', ')}, row_number() OVER (PARTITION BY pid ORDER BY ${order}) AS rn FROM tries)`,
+    `first_paths AS (SELECT ${keys}, steps, ${ts.join(', ')} FROM paths WHERE rn = 1)`,
+  ];
+}
+
+/** The funnel's CTEs up to `tries` (per unit, and value, each try's furthest step and its times `t0`, `t1`, …), as funnelPathCtes says. */
+function funnelTryCtes(s: FunnelText): string[] {
+  const n = s.steps.length;
   const condition = (event: SeriesEvent, properties: unknown[]) => {
     const parts = seriesCondition(event, properties, s.valueSets);
     return parts.length === 0 ? 'true' : parts.join(' AND ');
@@ -504,10 +518,6 @@ export function funnelPathCtes(s: FunnelText): string[] {
       ctes.push(`tries AS (SELECT ${columns} FROM c${n - 1} c LEFT JOIN step_events e ON e.pid = c.pid AND (${s.exclusions.map((_, i) => `e.x${i}`).join(' OR ')}) GROUP BY ${keys('c.')}, ${ts('c.').join(', ')} HAVING NOT (${dropped.join(' OR ')}))`);
     }
   }
-  const lastStep = `multiIf(${Array.from({ length: n - 1 }, (_, k) => `steps = ${k + 1}, t${k}`).join(', ')}, t${n - 1})`;
-  const order = ['steps DESC', `${lastStep} ASC`, 't0 DESC', ...ts('').slice(1).map((t) => `${t} ASC`)].join(', ');
-  ctes.push(`paths AS (SELECT ${keys('')}, steps, ${ts('').join(', ')}, row_number() OVER (PARTITION BY pid ORDER BY ${order}) AS rn FROM tries)`);
-  ctes.push(`first_paths AS (SELECT ${keys('')}, steps, ${ts('').join(', ')} FROM paths WHERE rn = 1)`);
   return ctes;
 }
 
@@ -543,8 +553,7 @@ SELECT bv AS breakdown_value, ${columns} ${from} GROUP BY bv ORDER BY bv LIMIT 5
  * nobody entered have no row (the insight shows 0 there).
  */
 export function funnelTrendsSelect(s: FunnelText & { interval: Interval; weekStart: 0 | 1; from: number; to: number }): string {
-  const ctes = funnelPathCtes(s);
-  const toTries = ctes.slice(0, ctes.findIndex((c) => c.startsWith('paths AS')));
+  const toTries = funnelTryCtes(s);
   const keys = s.breakdown === null ? 'pid' : 'pid, bv';
   toTries.push(`entered AS (SELECT ${keys}, ${PERIODS[s.interval]('t0', s.weekStart)} AS period, max(steps) AS steps FROM tries GROUP BY ${keys}, period)`);
   const group = s.breakdown === null ? 'period' : 'bv, period';
