@@ -8,7 +8,6 @@ import { openStore } from '../src/store/index.js';
 import { tables } from '../src/tables.js';
 import { collectWhenIdle } from '../src/memory/index.js';
 
-lowerThisThreadPriority(10);
 collectWhenIdle();
 
 const controller = new AbortController();
@@ -17,6 +16,7 @@ parentPort?.on('message', (m) => { if (m === 'stop') controller.abort(); });
 const openAll = (dataDir: string) => openStore(dataDir, tables);
 // The supervisor logs and counts what this thread reports: it has no logger of its own.
 const { thread, phase } = workerData as { thread: ConsumerThreadData; phase: Int32Array };
+lowerThisThreadPriority(thread.consumer.nice);
 nameThisThread(thread.consumer.name);
 await runConsumerThread(thread, captureCodec, openAll, controller.signal, (message) => parentPort?.postMessage(message), phase);
 parentPort?.postMessage('stopped');

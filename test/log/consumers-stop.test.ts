@@ -31,7 +31,7 @@ const thread = (consumer: ReturnType<typeof registered>) => ({
 
 s('a thread still loading its modules is terminated when stopped: it opens nothing, even if its loading ends meanwhile', async () => {
   // The module's path and name as the supervisor needs them; importing it here would block.
-  const consumer = { module: new URL('../fixtures/slow-loading-consumer.js', import.meta.url).href, name: 'slow_loading', startsAt: 'beginning' as const, follows: undefined, settings: undefined };
+  const consumer = { module: new URL('../fixtures/slow-loading-consumer.js', import.meta.url).href, name: 'slow_loading', startsAt: 'beginning' as const, follows: undefined, settings: undefined, nice: 10 };
   process.env.HEDGEROW_TEST_LOADING_DIR = dir;
   const supervised = superviseConsumer(thread(consumer), createLogger('silent'));
   delete process.env.HEDGEROW_TEST_LOADING_DIR;

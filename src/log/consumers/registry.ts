@@ -5,7 +5,7 @@
 // it is registered, stored position or not (src/log/retention.ts).
 import type { LogTables } from '../tables.js';
 import { consumerPosition, positionKey } from './positions.js';
-import type { ConsumerDeclaration, StartAt } from './types.js';
+import { DEFAULT_CONSUMER_NICE, type ConsumerDeclaration, type StartAt } from './types.js';
 
 export interface RegisteredConsumer {
   readonly module: string;
@@ -16,13 +16,16 @@ export interface RegisteredConsumer {
   readonly settings: unknown;
   // The bound on its thread's old generation, MB (ConsumerDefinition.heapMb); none: V8's default.
   readonly heapMb?: number;
+  // Its thread's nice value (ConsumerDefinition.nice).
+  readonly nice: number;
 }
 
 // A consumer with the settings the service runs it with.
 export function registered<S>(declaration: ConsumerDeclaration<S>, ...settings: S extends undefined ? [] : [S]): RegisteredConsumer {
   const { module, name, startsAt, follows } = declaration;
   const heapMb = declaration.heapMb?.(settings[0] as S);
-  return { module, name, startsAt, follows, settings: settings[0], ...(heapMb === undefined ? {} : { heapMb }) };
+  const nice = declaration.nice ?? DEFAULT_CONSUMER_NICE;
+  return { module, name, startsAt, follows, settings: settings[0], nice, ...(heapMb === undefined ? {} : { heapMb }) };
 }
 
 export function checkRegistry(consumers: readonly RegisteredConsumer[]): void {

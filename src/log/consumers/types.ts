@@ -33,7 +33,7 @@ export interface EventGroup {
 // start, order, heap), apart from its code: a domain's module.ts registers this, so the main
 // thread never loads what only the consumer's thread runs (DuckDB, the Hog runtime). The
 // definition spreads its declaration, so the two cannot disagree.
-export type ConsumerDeclaration<S = undefined> = Pick<ConsumerDefinition<S>, 'module' | 'name' | 'startsAt' | 'follows' | 'heapMb' | 'lingerMs'>;
+export type ConsumerDeclaration<S = undefined> = Pick<ConsumerDefinition<S>, 'module' | 'name' | 'startsAt' | 'follows' | 'heapMb' | 'lingerMs' | 'nice'>;
 
 // S: its settings. T: the tables it uses (a slice of the store its thread opens), beside
 // the log's own.
@@ -67,6 +67,11 @@ export interface ConsumerDefinition<S = undefined, T = unknown> {
   // whatever its size, so a trickle of small batches cost more CPU than the events in
   // them), at the price of up to this much freshness. A backlog is applied without waits.
   lingerMs?(settings: S): number;
+  // Its thread's nice value (Linux; default DEFAULT_CONSUMER_NICE): every consumer runs below
+  // capture's thread (nice 0), so under a burst the acks stay fast and the log holds the
+  // backlog. One whose work can wait longest declares a higher value: it then takes less of
+  // a core that capture, or the consumers that must keep up, want as well.
+  readonly nice?: number;
   // Runs in the consumer's own worker thread, once per start: opens what the consumer
   // needs (caches, another database) and returns its handler.
   open(ctx: ConsumerContext<S, T>): ConsumerHandler | Promise<ConsumerHandler>;
@@ -137,6 +142,10 @@ export interface ConsumerHandler {
 }
 
 // Identity, for the types.
+// What the scheduler gives a consumer's thread against capture's (nice 0): weight 110 to
+// capture's 1024 when both want the same core.
+export const DEFAULT_CONSUMER_NICE = 10;
+
 export function declareConsumer<S = undefined>(declaration: ConsumerDeclaration<S>): ConsumerDeclaration<S> {
   return declaration;
 }
