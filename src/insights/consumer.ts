@@ -19,17 +19,19 @@ import { serveQueriesOverNats } from './nats-query-server.js';
 
 
 const BACKFILL_BATCH = 50_000;
-// Log bytes per batch (./from-store.ts held each event decoded from the log, as stored and
-// as staging text at once: ~1 KB of heap per 250 bytes of log; it now stages each event's
-// line from its row's bytes, so the decoded log frames and the staging bytes are what a
-// batch holds, and the bound below was not measured again). 16 MiB batches (the node's
-// default) grew this thread's heap to ~500 MB during a 1,000,000-event load. Measured
-// (bench/RESULTS.md, UUIDv7 runs): 4 MiB kept the process's anonymous memory at ~1.3 GB
-// against ~1.5 GB at 16 MiB under the same heap bound, for ~10-15% more of this thread's
-// CPU per event (more loads, a person fingerprinted once per batch it appears in).
-const BATCH_BYTES = 4 * 1024 * 1024;
-// Log bytes per load within a batch: a stop waits for one load, not the batch's.
-const RUN_BYTES = 1024 * 1024;
+// Log bytes per batch (./from-store.ts stages each event's line from its row's bytes, so
+// the decoded log frames and the staging bytes are what a batch holds). 16 MiB batches (the
+// node's default) grew this thread's heap to ~500 MB during a 1,000,000-event load, when a
+// batch held each event decoded three times; 4 MiB then kept the process's anonymous memory
+// at ~1.3 GB against ~1.5 GB. Since staging from the row's bytes, 8 MiB batches peak at the
+// same ~1.2 GB as 4 MiB did (bench/RESULTS.md, "Insights loads of 4 MiB").
+const BATCH_BYTES = 8 * 1024 * 1024;
+// Log bytes per load within a batch: a stop waits for one load, not the batch's. Each load
+// is a DuckDB transaction with a fixed cost (~25 ms of statements and commit on an idle
+// core, whatever its size: the positions row, the distinct-id staging tables, the commit's
+// WAL write), which at 1 MiB (~4,000 small events) was a sixth of a backlog's time; a 4 MiB
+// load takes ~0.2 s of a backlog's, and a stop waits for that.
+const RUN_BYTES = 4 * 1024 * 1024;
 
 export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   ...insightsConsumerDeclaration,

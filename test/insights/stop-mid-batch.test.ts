@@ -30,9 +30,9 @@ storePerTest(s, 'hedgerow-insights-stop-', (opened) => { store = opened; });
 s.before.each(() => { columnarDir = tempDir('hedgerow-insights-stop-duckdb-'); });
 s.after.each(() => rmSync(columnarDir, { recursive: true, force: true }));
 
-// 40 records of 100 events of ~1 KB (padding that does not compress): ~4 MiB of log, the
-// consumer's batch, which it loads in runs of about 1 MiB. The event store applies them first.
-const RECORDS = 40;
+// 80 records of 100 events of ~1 KB (padding that does not compress): ~8 MiB of log, the
+// consumer's batch, which it loads in runs of about 4 MiB. The event store applies them first.
+const RECORDS = 80;
 async function fill(): Promise<string[]> {
   const log = createLmdbLog(store, captureCodec);
   const uuids: string[] = [];
@@ -91,7 +91,7 @@ s('stopped after its first load: that load stays, the rest is loaded at the next
   let firstRun: number | undefined;
   // Told to stop as its first load commits its position: it must leave the batch before the second.
   const seen = watched(reads, (key, seq) => { if (key === INSIGHTS_CONSUMER && firstRun === undefined) { firstRun = seq; stop.abort(); } });
-  let reader = createLmdbLogReader(seen, captureCodec, 4 * 1024 * 1024);
+  let reader = createLmdbLogReader(seen, captureCodec, 8 * 1024 * 1024);
   await runConsumer(insightsConsumer, { store: seen, reader, signal: stop.signal, settings });
   await reader.close();
 
@@ -102,7 +102,7 @@ s('stopped after its first load: that load stays, the rest is loaded at the next
 
   const again = new AbortController();
   const watchedAgain = watched(reads, () => {});
-  reader = createLmdbLogReader(watchedAgain, captureCodec, 4 * 1024 * 1024);
+  reader = createLmdbLogReader(watchedAgain, captureCodec, 8 * 1024 * 1024);
   const running = runConsumer(insightsConsumer, { store: watchedAgain, reader, signal: again.signal, settings });
   try {
     await eventually(async () => store.positions.get(INSIGHTS_CONSUMER) === RECORDS);
