@@ -9,7 +9,7 @@ export const insightsConsumerDeclaration = declareConsumer<InsightsSettings>({
   name: INSIGHTS_CONSUMER,
   startsAt: 'beginning',
   follows: EVENT_STORE_CONSUMER,
-  // A batch (4 MiB of log, ~50 MB of heap while it loads) and the persons last loaded
+  // A batch (8 MiB of log, staged from its rows' bytes) and the persons last loaded
   // (LoadedPersons, at most MEMO_BYTES of fingerprints), with room to spare.
   heapMb: () => 768,
   // Each load is a DuckDB transaction of several statements (tens of ms whatever its size):
