@@ -2,7 +2,7 @@
 // against a Hog worker's steps (src/destinations/runtime/steps.ts) on the same functions and
 // events: where the thread answers, its prepare step, first slice and resumed slice are the
 // worker's (the same request, globals, ops, memory, result); where it does not (a filter or
-// an input that needs the VM, Liquid, masking, print, a throw), it answers null and the pool
+// an input or a masking hash that needs the VM, Liquid, print, a throw), it answers null and the pool
 // gives the answer; a program suspended in the thread and resumed by a worker from its state
 // ends as the worker's own. The pipeline run both ways writes the same records.
 import { suite } from 'uvu';
@@ -54,6 +54,11 @@ const answered = (): StoredHogFunction[] => [
   webhook(short, { inputs: { method: { value: 'PUT' }, headers: { value: { 'X-Id': '{event.distinct_id}', 'Content-Type': 'application/json' } } } }),
   stored({ hog: "let r := fetch(inputs.url, {'body': {'e': event.event}}); if (r.status > 299 or r.status < 200) { return 0 }; return r.status", inputs_schema: [{ key: 'url', type: 'string' }], inputs: { url: { value: 'https://hooks.example.com/x' } } }),
 ];
+// Masking whose hash reads a global: prepared here, its program not run (as a worker does not).
+const masked = (): StoredHogFunction[] => [
+  webhook(short, { masking: { ttl: 3600, threshold: null, hash: '{event.distinct_id}' } }),
+  webhook(short, { masking: { ttl: 3600, threshold: 2, hash: '{person.id}' } }),
+];
 const leftToPool = (): StoredHogFunction[] => [
   // print() in its first slice.
   webhook(short, { inputs: { debug: { value: true } } }),
@@ -61,8 +66,8 @@ const leftToPool = (): StoredHogFunction[] => [
   webhook(short, { filters: { events: [{ id: '$pageview', type: 'events', properties: [{ key: '$current_url', value: '/pricing', operator: 'icontains', type: 'event' }] }] } }),
   // An input that is a template string, not one read.
   webhook({ text: 'Hello {event.event} from {person.id}' }),
-  // Masking.
-  webhook(short, { masking: { ttl: 3600, threshold: null, hash: '{event.distinct_id}' } }),
+  // Masking whose hash the VM computes.
+  webhook(short, { masking: { ttl: 3600, threshold: null, hash: '{lower(event.distinct_id)}' } }),
 ];
 
 function contexts(): EventContext[] {
@@ -109,6 +114,7 @@ s('where the thread answers, its prepare step, first slice and resumed slice are
       if (theirs.kind !== 'invocation' || theirs.slice === null || here.slice === null) return assert.unreachable(where);
       assert.is(theirs.mappingIndex, -1);
       assert.is(theirs.maskKey, null);
+      assert.is(here.maskKey, null);
       assert.equal(comparable(here.slice), comparable(theirs.slice), where);
       // The invocation's globals: what the worker packs for the queue.
       assert.equal(here.globals, globalsOf(started.packs[0]!, fn.id, -1), where);
@@ -140,7 +146,7 @@ s('where the thread answers, its prepare step, first slice and resumed slice are
   assert.ok(resumedHere >= 20, `resumed in the thread ${resumedHere} times`);
 });
 
-s('what needs the VM (print, a text-matching filter, a template string, masking) is left to the pool', async () => {
+s('what needs the VM (print, a text-matching filter, a template string, a masking hash computed) is left to the pool', async () => {
   for (const fn of leftToPool().map(runnable)) {
     for (const ctx of contexts()) {
       // A property filter that fails on the event's name still needs no VM.
@@ -162,13 +168,37 @@ s('what needs the VM (print, a text-matching filter, a template string, masking)
   assert.is(waiting.program, null);
 });
 
+s('a masking hash that reads a global is computed here: the invocation, its globals and hash are the worker\'s, and neither runs its program', async () => {
+  let here = 0;
+  for (const fn of masked().map(runnable)) {
+    for (const ctx of contexts()) {
+      const started = startInThread(fn, eventHere(ctx), true);
+      const where = `${fn.id} on ${ctx.event.event}`;
+      // An event without a person (the inputs read `person.id`): the VM's read, of a global that is not there.
+      if (started === null) {
+        assert.is(ctx.person, null, where);
+        continue;
+      }
+      here++;
+      const theirs = (await workerStart(fn, ctx)).started;
+      const outcome = theirs.outcomes[0];
+      if (started.kind !== 'invocation' || outcome.kind !== 'invocation') return assert.unreachable(where);
+      assert.match(String(started.maskKey), /^[0-9a-f]{32}$/, where);
+      assert.is(started.maskKey, outcome.maskKey, where);
+      assert.equal(started.globals, globalsOf(theirs.packs[0]!, fn.id, -1), where);
+      assert.equal([started.slice, started.program, outcome.slice], [null, null, null], where);
+    }
+  }
+  assert.is(here, 4);
+});
+
 // The pipeline over the same events, with the thread's steps and with the pool's alone.
 async function records(inThread: boolean, respond: () => Promise<FetchOutcome>) {
   const dir = tempDir('hedgerow-in-thread-');
   const store: Store = openStore(dir, tables);
   const ds: DestinationsStore = openDestinationsStore(dir);
   made = 100;
-  const fns = [...answered(), ...leftToPool()];
+  const fns = [...answered(), ...masked(), ...leftToPool()];
   const active = fns.map(activeFunction);
   const functions: FunctionCache = { active: () => active, find: (_p, id) => fns.find((f) => f.id === id), transforms: () => false };
   const worker = createSteps(0);

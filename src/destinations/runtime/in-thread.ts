@@ -3,12 +3,12 @@
 // the event-name pre-check), inputs that only read globals or are constants, the program's
 // first slice and, after its fetch, the rest of it when straight code answers them
 // (src/hog/straight-slice.ts: forward-only, at most 10,000 ops, values walked at most 64
-// deep). Anything else — a filter or input that needs the VM, Liquid, masking, mappings, a
-// slice straight code refuses — returns null before any effect and goes to the Hog pool
-// as before, which gives the same answer. For a short webhook this takes both pool round
+// deep), and a masking hash that only reads globals. Anything else — a filter, input or
+// masking hash that needs the VM, Liquid, mappings, a slice straight code refuses — returns
+// null before any effect and goes to the Hog pool as before, which gives the same answer. For a short webhook this takes both pool round
 // trips (the chunk's start step and the continue step after the answer) out of a
 // delivery's path: the event is neither copied to a worker nor answered back.
-import { evaluateInputsDirect, runStraight, type ExecuteOptions } from '../../hog/index.js';
+import { evaluateInputsDirect, NOT_DIRECT, runStraight, type ExecuteOptions } from '../../hog/index.js';
 import type { VMState } from '../../hog/vm.js';
 import { fetchRequest } from '../fetch/fetch-rules.js';
 import type { StoredFilters } from '../types.js';
@@ -16,6 +16,7 @@ import { namedEvents } from './event-names.js';
 import { filterGlobals, invocationGlobals, sourceOf, type EventContext } from './globals.js';
 import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, MAX_ASYNC_STEPS } from './run-slice.js';
 import type { RunnableFunction } from './runnable.js';
+import { directMaskKey } from './prepare.js';
 import type { StepOutcome } from './steps.js';
 
 // A program suspended at its first fetch in this thread: what resuming it needs.
@@ -32,8 +33,9 @@ export function eventHere(ctx: EventContext): EventHere {
 
 export type InThreadStart =
   | { kind: 'filtered' }
-  // slice and program: null when the program was not run (its function has no room now).
-  | { kind: 'invocation'; globals: Record<string, unknown>; slice: StepOutcome | null; program: LocalProgram | null };
+  // slice and program: null when the program was not run (its function has no room now, or
+  // masks). maskKey: its masking hash (./prepare.ts).
+  | { kind: 'invocation'; globals: Record<string, unknown>; maskKey: string | null; slice: StepOutcome | null; program: LocalProgram | null };
 
 // The options a Hog worker runs slices with (./run-slice.ts), as far as straight code reads
 // them: fetch declared (a slice suspends at it), postHogCapture a host function (straight
@@ -52,9 +54,9 @@ const REFUSALS = 8;
 const refusals = new WeakMap<RunnableFunction, number>();
 
 // Whether the function may be tried here at all: what its invocations need beside the
-// event is no VM run of filters, mappings or masking.
+// event is no VM run of mappings.
 export function mayRunInThread(fn: RunnableFunction): boolean {
-  return fn.masking === null && (fn.mappings === null || fn.mappings.length === 0) && (refusals.get(fn) ?? 0) < REFUSALS;
+  return (fn.mappings === null || fn.mappings.length === 0) && (refusals.get(fn) ?? 0) < REFUSALS;
 }
 
 // The event's url in the globals, as ./run-slice.ts reads it for the completion log.
@@ -87,7 +89,9 @@ function passesHere(filters: StoredFilters | null, event: EventHere): boolean | 
 /**
  * The prepare step and first slice of `fn` on one event, as a Hog worker's start step gives
  * them (./steps.ts, ./prepare.ts), or null to leave the pair to the pool. `run`: whether to
- * run the program (its function has room to hold the invocation).
+ * run the program (its function has room to hold the invocation). A masked function's
+ * program is not run here, as a worker does not run it: most of its invocations are masked,
+ * which the consumer decides after.
  */
 export function startInThread(fn: RunnableFunction, event: EventHere, run: boolean): InThreadStart | null {
   if (!mayRunInThread(fn)) return null;
@@ -98,7 +102,9 @@ export function startInThread(fn: RunnableFunction, event: EventHere, run: boole
   const inputs = evaluateInputsDirect(fn.inputs, scope);
   if (inputs === null) return null;
   const globals = { ...scope, inputs };
-  if (!run) return { kind: 'invocation', globals, slice: null, program: null };
+  const maskKey = directMaskKey(fn, globals);
+  if (maskKey === NOT_DIRECT) return null;
+  if (!run || fn.masking !== null) return { kind: 'invocation', globals, maskKey, slice: null, program: null };
   const slice = runStraight(fn.bytecode, globals, OPTIONS);
   if (slice === null || slice.suspended === null || slice.suspended.name !== 'fetch') {
     refusals.set(fn, (refusals.get(fn) ?? 0) + 1);
@@ -110,6 +116,7 @@ export function startInThread(fn: RunnableFunction, event: EventHere, run: boole
   return {
     kind: 'invocation',
     globals,
+    maskKey,
     slice: {
       logs: [], error: null, errorMessage: null, result: null, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
       eventUrl: eventUrl(globals), captured: [],

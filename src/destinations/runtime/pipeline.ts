@@ -197,7 +197,7 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
     (own ??= {})[ownKey(run.id, -1)] = { source: started.globals.source, inputs: started.globals.inputs };
     mine.push({
       at, order, pack: null, program: started.program,
-      o: { fn, ev: at, kind: 'invocation', mappingIndex: -1, maskKey: null, slice: started.slice, token: null },
+      o: { fn, ev: at, kind: 'invocation', mappingIndex: -1, maskKey: started.maskKey, slice: started.slice, token: null },
     });
   }
   if (own !== null) {

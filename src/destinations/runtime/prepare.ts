@@ -43,16 +43,23 @@ export async function passes(filters: StoredFilters | null, eventName: string, g
   return report.result === true;
 }
 
-async function maskKey(fn: RunnableFunction, globals: Record<string, unknown>): Promise<string | null> {
+const maskHash = (value: unknown): string | null => (value ? createHash('md5').update(String(value)).digest('hex') : null);
+
+/**
+ * The invocation's masking hash when its hash template only reads globals (`{event.distinct_id}`,
+ * the usual one): no VM. NOT_DIRECT when the VM must run it.
+ */
+export function directMaskKey(fn: RunnableFunction, globals: Record<string, unknown>): string | null | typeof NOT_DIRECT {
   if (!fn.masking || !Array.isArray(fn.masking.bytecode)) return null;
-  let value = readDirect(fn.masking.bytecode, globals);
-  if (value === NOT_DIRECT) {
-    const report = await execute(fn.masking.bytecode, globals, { timeoutMs: MASKING_TIMEOUT_MS });
-    if (report.error) return null;
-    value = report.result;
-  }
-  if (!value) return null;
-  return createHash('md5').update(String(value)).digest('hex');
+  const value = readDirect(fn.masking.bytecode, globals);
+  return value === NOT_DIRECT ? NOT_DIRECT : maskHash(value);
+}
+
+async function maskKey(fn: RunnableFunction, globals: Record<string, unknown>): Promise<string | null> {
+  const direct = directMaskKey(fn, globals);
+  if (direct !== NOT_DIRECT) return direct;
+  const report = await execute(fn.masking!.bytecode as unknown[], globals, { timeoutMs: MASKING_TIMEOUT_MS });
+  return report.error ? null : maskHash(report.result);
 }
 
 // One event as its functions see it, built once.
