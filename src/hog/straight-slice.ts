@@ -1,6 +1,7 @@
 // A program's first slice without the VM, when it is forward-only code that reads globals,
 // locals and properties, builds dicts and arrays, tests them (constants, NOT, AND, OR, EQ,
-// NOT_EQ on plain scalars, forward jumps, the pure calls of ./straight-stl.ts) and ends at a
+// NOT_EQ on plain scalars, LIKE and ILIKE on strings, forward jumps, the pure calls of
+// ./straight-stl.ts) and ends at a
 // call of an async host function: the HTTP webhook's `fetch(inputs.url, {'method': …,
 // 'body': inputs.body})` and the checks that open many destination templates.
 // @posthog/hogvm answers such a slice by converting every global it reads (with the default
@@ -23,7 +24,7 @@ import type { ExecOptions, VMState } from './vm.js';
 import { nested } from './direct-read.js';
 import { Op } from './opcodes.js';
 import { ARRAY_BYTES, OBJECT_BYTES, UNIT } from './allocation.js';
-import { NOT_PURE, pureCall } from './straight-stl.js';
+import { likeMatch, NOT_PURE, pureCall } from './straight-stl.js';
 
 // The VM's defaults (@posthog/hogvm: DEFAULT_MAX_ASYNC_STEPS, MAX_FUNCTION_ARGS_LENGTH, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT_MS).
 const DEFAULT_MAX_ASYNC_STEPS = 100;
@@ -251,6 +252,22 @@ function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom:
         if (!push(op === Op.EQ ? left === right : left !== right, UNIT, UNIT)) return null;
         break;
       }
+      case Op.LIKE:
+      case Op.ILIKE:
+      case Op.NOT_LIKE:
+      case Op.NOT_ILIKE: {
+        if (stack.length < 2) return null;
+        // The text is on top, the pattern under it. Strings only: the VM prints anything else first.
+        const text = stack[stack.length - 1];
+        const pattern = stack[stack.length - 2];
+        if (typeof text !== 'string' || typeof pattern !== 'string') return null;
+        const matched = likeMatch(text, pattern, op === Op.ILIKE || op === Op.NOT_ILIKE);
+        if (matched === null) return null;
+        pop();
+        pop();
+        if (!push(op === Op.LIKE || op === Op.ILIKE ? matched : !matched, UNIT, UNIT)) return null;
+        break;
+      }
       case Op.GT:
       case Op.GT_EQ:
       case Op.LT:
@@ -382,7 +399,7 @@ function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom:
         const name = bytecode[++ip];
         const argCount = bytecode[++ip];
         if (typeof name !== 'string' || typeof argCount !== 'number' || argCount < 0 || argCount > stack.length || argCount > MAX_FUNCTION_ARGS) return null;
-        if (name === 'import' || name === 'toString' || (vm.functions && Object.hasOwn(vm.functions, name))) return null;
+        if (name === 'import' || (vm.functions && Object.hasOwn(vm.functions, name))) return null;
         if (!vm.asyncFunctions || !Object.hasOwn(vm.asyncFunctions, name) || !vm.asyncFunctions[name]) {
           // Not the host's: one of the pure STL functions, answered here, or the VM's.
           const from = stack.length - argCount;

@@ -3,6 +3,8 @@
 // object there, a Map in the VM). NOT_PURE for anything else (another function, an argument
 // whose printing or emptiness might differ): the VM then runs the program from the start.
 
+import { regexMatch } from './regex.js';
+
 export const NOT_PURE = Symbol('not a pure call');
 
 // Past these the host's checked concat (./checked-stl.ts) looks at the thread's heap: the VM's.
@@ -35,6 +37,23 @@ function empty(args: unknown[]): unknown {
   return !value;
 }
 
+// Characters a LIKE pattern's text keeps literally in the regular expression it becomes.
+const REGEX_SPECIAL = /[-/\\^$*+?.()|[\]{}]/g;
+
+/**
+ * LIKE and ILIKE as the VM runs them with the host's RE2 (./regex.ts): the pattern's regex
+ * characters escaped, `%` any run and `_` any one character, matched anywhere in the text
+ * (the VM does not anchor it), `(?i)` for ILIKE. null if RE2 refuses the pattern (the VM's error).
+ */
+export function likeMatch(text: string, pattern: string, caseInsensitive: boolean): boolean | null {
+  const regex = pattern.replace(REGEX_SPECIAL, '\\$&').replaceAll('%', '.*').replaceAll('_', '.');
+  try {
+    return regexMatch((caseInsensitive ? '(?i)' : '') + regex, text);
+  } catch {
+    return null;
+  }
+}
+
 /** The result of the STL function `name` on `args`, or NOT_PURE. */
 export function pureCall(name: string, args: unknown[]): unknown {
   switch (name) {
@@ -51,6 +70,9 @@ export function pureCall(name: string, args: unknown[]): unknown {
       const value = args[0];
       return typeof value === 'string' || Array.isArray(value) ? value.length : NOT_PURE;
     }
+    case 'toString':
+      // A string prints as itself; anything else through the VM's printer.
+      return args.length === 1 && typeof args[0] === 'string' ? args[0] : NOT_PURE;
     case 'notEmpty': {
       const isEmpty = empty(args);
       return isEmpty === NOT_PURE ? NOT_PURE : !isEmpty;

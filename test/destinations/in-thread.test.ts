@@ -2,7 +2,7 @@
 // against a Hog worker's steps (src/destinations/runtime/steps.ts) on the same functions and
 // events: where the thread answers, its prepare step, first slice and resumed slice are the
 // worker's (the same request, globals, ops, memory, result); where it does not (a filter or
-// an input or a masking hash that needs the VM, Liquid, print, a throw), it answers null and the pool
+// an input or a masking hash that needs the VM, Liquid, print, a throw, a text filter on a null), it answers null and the pool
 // gives the answer; a program suspended in the thread and resumed by a worker from its state
 // ends as the worker's own. The pipeline run both ways writes the same records.
 import { suite } from 'uvu';
@@ -54,6 +54,9 @@ const answered = (): StoredHogFunction[] => [
   webhook(short, { inputs: { method: { value: 'PUT' }, headers: { value: { 'X-Id': '{event.distinct_id}', 'Content-Type': 'application/json' } } } }),
   stored({ hog: "let r := fetch(inputs.url, {'body': {'e': event.event}}); if (r.status > 299 or r.status < 200) { return 0 }; return r.status", inputs_schema: [{ key: 'url', type: 'string' }], inputs: { url: { value: 'https://hooks.example.com/x' } } }),
 ];
+// A filter that matches text (ILIKE of toString(…)): answered here on a string, left to the
+// VM on a value it prints first (a null URL).
+const textFilter = (): StoredHogFunction => webhook(short, { filters: { events: [{ id: '$pageview', type: 'events', properties: [{ key: '$current_url', value: '/PRICING', operator: 'icontains', type: 'event' }] }] } });
 // Masking whose hash reads a global: prepared here, its program not run (as a worker does not).
 const masked = (): StoredHogFunction[] => [
   webhook(short, { masking: { ttl: 3600, threshold: null, hash: '{event.distinct_id}' } }),
@@ -62,8 +65,6 @@ const masked = (): StoredHogFunction[] => [
 const leftToPool = (): StoredHogFunction[] => [
   // print() in its first slice.
   webhook(short, { inputs: { debug: { value: true } } }),
-  // A filter that matches text (ILIKE): bytecode the VM runs.
-  webhook(short, { filters: { events: [{ id: '$pageview', type: 'events', properties: [{ key: '$current_url', value: '/pricing', operator: 'icontains', type: 'event' }] }] } }),
   // An input that is a template string, not one read.
   webhook({ text: 'Hello {event.event} from {person.id}' }),
   // Masking whose hash the VM computes.
@@ -146,7 +147,7 @@ s('where the thread answers, its prepare step, first slice and resumed slice are
   assert.ok(resumedHere >= 20, `resumed in the thread ${resumedHere} times`);
 });
 
-s('what needs the VM (print, a text-matching filter, a template string, a masking hash computed) is left to the pool', async () => {
+s('what needs the VM (print, a template string, a masking hash computed) is left to the pool', async () => {
   for (const fn of leftToPool().map(runnable)) {
     for (const ctx of contexts()) {
       // A property filter that fails on the event's name still needs no VM.
@@ -166,6 +167,19 @@ s('what needs the VM (print, a text-matching filter, a template string, a maskin
   if (waiting === null || waiting.kind !== 'invocation') return assert.unreachable('an invocation');
   assert.is(waiting.slice, null);
   assert.is(waiting.program, null);
+});
+
+s('a text-matching filter is answered here on a string (as the worker: passes or filtered), and left to the pool on a null', async () => {
+  const fn = runnable(textFilter());
+  const kinds: string[] = [];
+  for (const ctx of contexts()) {
+    const here = startInThread(fn, eventHere(ctx), true);
+    const theirs = (await workerStart(fn, ctx)).started.outcomes[0];
+    kinds.push(`${here === null ? 'pool' : here.kind}/${theirs.kind}`);
+    if (here !== null && here.kind === 'invocation' && theirs.kind === 'invocation') assert.equal(comparable(here.slice!), comparable(theirs.slice!));
+  }
+  // /pricing matches /PRICING case-insensitively; 'signed up' fails the event name first; a null URL is the VM's.
+  assert.equal(kinds, ['invocation/invocation', 'filtered/filtered', 'pool/filtered']);
 });
 
 s('a masking hash that reads a global is computed here: the invocation, its globals and hash are the worker\'s, and neither runs its program', async () => {
@@ -198,7 +212,7 @@ async function records(inThread: boolean, respond: () => Promise<FetchOutcome>) 
   const store: Store = openStore(dir, tables);
   const ds: DestinationsStore = openDestinationsStore(dir);
   made = 100;
-  const fns = [...answered(), ...masked(), ...leftToPool()];
+  const fns = [...answered(), textFilter(), ...masked(), ...leftToPool()];
   const active = fns.map(activeFunction);
   const functions: FunctionCache = { active: () => active, find: (_p, id) => fns.find((f) => f.id === id), transforms: () => false };
   const worker = createSteps(0);
