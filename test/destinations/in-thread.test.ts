@@ -207,12 +207,12 @@ s('a masking hash that reads a global is computed here: the invocation, its glob
 });
 
 // The pipeline over the same events, with the thread's steps and with the pool's alone.
-async function records(inThread: boolean, respond: () => Promise<FetchOutcome>) {
+async function records(inThread: boolean, respond: () => Promise<FetchOutcome>, only?: () => StoredHogFunction[]) {
   const dir = tempDir('hedgerow-in-thread-');
   const store: Store = openStore(dir, tables);
   const ds: DestinationsStore = openDestinationsStore(dir);
   made = 100;
-  const fns = [...answered(), textFilter(), ...masked(), ...leftToPool()];
+  const fns = only?.() ?? [...answered(), textFilter(), ...masked(), ...leftToPool()];
   const active = fns.map(activeFunction);
   const functions: FunctionCache = { active: () => active, find: (_p, id) => fns.find((f) => f.id === id), transforms: () => false };
   const worker = createSteps(0);
@@ -275,6 +275,21 @@ s('the pipeline writes the same records with the thread\'s steps as with the poo
     assert.is(here.queued, 0);
     assert.is(pool.queued, 0);
   }
+});
+
+s('a masked function\'s invocations that pass masking are started in the thread too: no pool step, the same records', async () => {
+  const respond = () => Promise.resolve<FetchOutcome>({ ok: true, status: 200, body: { ok: true } });
+  const only = () => [webhook({ event: '{event.event}', uuid: '{event.uuid}' }, { masking: { ttl: 3600, threshold: null, hash: '{event.distinct_id}' } })];
+  const pool = await records(false, respond, only);
+  const here = await records(true, respond, only);
+  // Three distinct ids, three events each: one delivery per id, the rest masked.
+  assert.is(pool.requests.length, 3);
+  assert.equal(here.requests, pool.requests);
+  assert.equal(here.logs, pool.logs);
+  assert.equal(here.metrics, pool.metrics);
+  assert.equal(here.done, pool.done);
+  assert.ok(pool.poolSteps > 0);
+  assert.is(here.poolSteps, 0);
 });
 
 s.run();

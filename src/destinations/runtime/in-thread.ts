@@ -91,7 +91,8 @@ function passesHere(filters: StoredFilters | null, event: EventHere): boolean | 
  * them (./steps.ts, ./prepare.ts), or null to leave the pair to the pool. `run`: whether to
  * run the program (its function has room to hold the invocation). A masked function's
  * program is not run here, as a worker does not run it: most of its invocations are masked,
- * which the consumer decides after.
+ * which the consumer decides after (and then runs the first slice of one that passes with
+ * firstSliceInThread).
  */
 export function startInThread(fn: RunnableFunction, event: EventHere, run: boolean): InThreadStart | null {
   if (!mayRunInThread(fn)) return null;
@@ -105,6 +106,15 @@ export function startInThread(fn: RunnableFunction, event: EventHere, run: boole
   const maskKey = directMaskKey(fn, globals);
   if (maskKey === NOT_DIRECT) return null;
   if (!run || fn.masking !== null) return { kind: 'invocation', globals, maskKey, slice: null, program: null };
+  const first = firstSliceInThread(fn, globals);
+  return first === null ? null : { kind: 'invocation', globals, maskKey, ...first };
+}
+
+/**
+ * The program's first slice on an invocation's globals, up to its fetch, as a Hog worker's
+ * gives it; null to leave it to the pool (straight code refused it).
+ */
+export function firstSliceInThread(fn: RunnableFunction, globals: Record<string, unknown>): { slice: StepOutcome; program: LocalProgram } | null {
   const slice = runStraight(fn.bytecode, globals, OPTIONS);
   if (slice === null || slice.suspended === null || slice.suspended.name !== 'fetch') {
     refusals.set(fn, (refusals.get(fn) ?? 0) + 1);
@@ -114,9 +124,6 @@ export function startInThread(fn: RunnableFunction, event: EventHere, run: boole
   const { args, state } = slice.suspended;
   const request = fetchRequest(args[0], args[1] ?? null);
   return {
-    kind: 'invocation',
-    globals,
-    maskKey,
     slice: {
       logs: [], error: null, errorMessage: null, result: null, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
       eventUrl: eventUrl(globals), captured: [],

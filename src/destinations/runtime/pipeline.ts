@@ -22,7 +22,8 @@ import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
-import { eventHere, mayRunInThread, startInThread, type EventHere, type LocalProgram } from './in-thread.js';
+import { eventHere, firstSliceInThread, mayRunInThread, startInThread, type EventHere, type LocalProgram } from './in-thread.js';
+import type { RunnableFunction } from './runnable.js';
 import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
@@ -169,6 +170,9 @@ interface Found {
   o: StartOutcome;
   pack: Uint8Array | null;
   program: LocalProgram | null;
+  // A masked function's invocation prepared here with room to run: its globals, for its
+  // first slice once it has passed masking.
+  masked: { run: RunnableFunction; globals: Record<string, unknown> } | null;
 }
 
 // The event's functions whose prepare step and first slice run in this thread
@@ -191,12 +195,13 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
       continue;
     }
     if (started.kind === 'filtered') {
-      found.push({ at, order, o: { fn, ev: at, kind: 'filtered' }, pack: null, program: null });
+      found.push({ at, order, o: { fn, ev: at, kind: 'filtered' }, pack: null, program: null, masked: null });
       continue;
     }
     (own ??= {})[ownKey(run.id, -1)] = { source: started.globals.source, inputs: started.globals.inputs };
     mine.push({
       at, order, pack: null, program: started.program,
+      masked: run.masking !== null && room[fn] ? { run, globals: started.globals } : null,
       o: { fn, ev: at, kind: 'invocation', mappingIndex: -1, maskKey: started.maskKey, slice: started.slice, token: null },
     });
   }
@@ -281,20 +286,20 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     const { outcomes, packs } = await prepareApart(deps.pool, { functions: runnable.map((f) => f.run), events: work, start: room, forget: [] }, deps.closing);
     for (const [i, o] of outcomes.entries()) {
       const at = workEvent[o.ev];
-      found.push({ at, order: events[at].chosen.indexOf(o.fn), o, pack: packs[i], program: null });
+      found.push({ at, order: events[at].chosen.indexOf(o.fn), o, pack: packs[i], program: null, masked: null });
     }
   }
   // In the order the pool alone gave them: by event, then by the event's functions.
   found.sort((a, b) => a.at - b.at || a.order - b.order);
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
-  const queued: { key: InvocationKey; inv: QueuedInvocation; globals: Uint8Array; first: StepOutcome | null; token: string | null; program: LocalProgram | null }[] = [];
+  const queued: { key: InvocationKey; inv: QueuedInvocation; globals: Uint8Array; first: StepOutcome | null; token: string | null; program: LocalProgram | null; masked: Found['masked'] }[] = [];
   // Each pack queued (one per event, two when the pool and this thread both made some):
   // its key, and how many invocations refer to it.
   const shared = new Map<Uint8Array, { key: InvocationKey; refs: number }>();
   const batch = await ds.root.transaction(() => {
     shared.clear();
-    for (const { at, o, pack: globals, program } of found) {
+    for (const { at, o, pack: globals, program, masked } of found) {
       const fn = runnable[o.fn].stored;
       const uuid = events[at].uuid;
       if (o.kind === 'filtered') {
@@ -328,7 +333,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       inv.pack = pack.key;
       telemetry.count(fn.id, 'triggered');
       enqueue(ds, key, inv);
-      queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, program });
+      queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, program, masked });
     }
     for (const [bytes, { key, refs }] of shared) keepPack(ds, key, bytes, refs);
     const written = telemetry.write(ds);
@@ -343,7 +348,16 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     return written;
   });
   deps.out?.telemetry(batch);
-  for (const { key, inv, globals, first, token, program } of queued) deliveries.add(key, inv, { globals, first, token, program, fresh: true });
+  for (const item of queued) {
+    let { first, program } = item;
+    // A masked function's invocation that passed: its first slice here now, as any other
+    // function's at prepare (else the pool runs it from the start).
+    if (first === null && item.masked !== null) {
+      const here = firstSliceInThread(item.masked.run, item.masked.globals);
+      if (here !== null) ({ slice: first, program } = here);
+    }
+    deliveries.add(item.key, item.inv, { globals: item.globals, first, token: item.token, program, fresh: true });
+  }
 }
 
 // Whether no project the group may hold events of has a function to run, read from the
