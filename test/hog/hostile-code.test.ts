@@ -134,6 +134,14 @@ s('a test run whose fetch never answers holds only its own project\'s slots: a t
   assert.is((await invoke({ configuration: { hog: 'return 4' }, globals: { event: EVENT } })).body.result, 4);
 });
 
+s('throughout, the liveness probe answered every time it asked and no answer was a 5xx', async () => {
+  const seen = await watch.stop();
+  assert.ok(seen.probes > 0);
+  assert.is(seen.failedProbes, 0);
+  assert.ok(statuses.length > 20);
+  assert.ok(statuses.every((status) => status < 500), statuses.join(','));
+});
+
 s('saves whose code keeps the parser busy past the fast lane\'s deadline, in two projects at once, move to the slow lane: a third project\'s save is answered while both still compile', async () => {
   // 40 chained float literals: the WASM parser's prediction takes ~20 s of a core on them, though
   // the source is short and flat (no bound before the parser can tell it from ordinary code).
@@ -141,21 +149,14 @@ s('saves whose code keeps the parser busy past the fast lane\'s deadline, in two
   const projects = await Promise.all(['slow a', 'slow b', 'bystander saves'].map((name) => call('POST', '/api/projects/', t.personalKey, { name })));
   for (const p of projects) assert.is(p.status, 201);
   let settled = 0;
-  // Not awaited: each compiles up to the slow lane's deadline; the server's close ends them.
+  // Not awaited: each compiles up to the slow lane's deadline; the server's close, right
+  // after this last case, ends them (they would burn a core beside the probes above).
   for (const p of projects.slice(0, 2)) void create({ hog: slowCode }, p.body.id).finally(() => { settled++; }).catch(() => undefined);
   // Both fast threads are busy with them now; this save waits for the fast lane's deadline
   // to free one, not for either compile to end.
   const saved = await create({ template_id: 'template-webhook', inputs: { url: { value: `${sink.url}/saved` } } }, projects[2].body.id);
   assert.is(saved.status, 201, JSON.stringify(saved.body));
   assert.is(settled, 0);
-});
-
-s('throughout, the liveness probe answered every time it asked and no answer was a 5xx', async () => {
-  const seen = await watch.stop();
-  assert.ok(seen.probes > 0);
-  assert.is(seen.failedProbes, 0);
-  assert.ok(statuses.length > 20);
-  assert.ok(statuses.every((status) => status < 500), statuses.join(','));
 });
 
 s.run();
