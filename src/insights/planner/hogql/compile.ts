@@ -13,7 +13,7 @@
 import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } from '../actions.js';
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
-import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
+import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
 import { droppedGroupByModifier, missingField } from './unsupported.js';
@@ -125,8 +125,12 @@ interface Scope {
   /** Table CTEs of this SELECT compiled so far, in the order a DuckDB WITH can define them. */
   withs: Cte[];
   windows: Record<string, HogNode>;
-  /** arrayJoin calls of this SELECT, each a lateral unnest joined to its FROM (one per call, however often its alias is used). */
-  arrayJoins: Map<HogNode, { alias: string; array: Sql; expr: Expr }>;
+  /**
+   * arrayJoin calls of this SELECT by their array (rendered): each a lateral unnest joined to
+   * its FROM, one per array however often it is written or its alias used (ClickHouse's, whose
+   * identical arrayJoin expressions are one column); over an insight's row, no lateral.
+   */
+  arrayJoins: Map<string, { lateral: Sql | null; expr: Expr }>;
   parent: Scope | null;
 }
 
@@ -189,6 +193,8 @@ export interface RowExpression {
   expr: Expr;
   /** Whether it reads the event's person (the planner joins persons). */
   persons: boolean;
+  /** The arrays it arrayJoins (unnests in its SQL: the planner's row repeated per element). */
+  arrayJoins: number;
 }
 
 /**
@@ -197,8 +203,8 @@ export interface RowExpression {
  * planners' `LEFT JOIN persons p` (the aliases an action's steps and cohorts are written
  * over). Subqueries in it are scoped as any.
  */
-export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext): RowExpression {
-  return withinStack(() => compiler(source, ctx).row(node));
+export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext, allowArrayJoin = false): RowExpression {
+  return withinStack(() => compiler(source, ctx).row(node, allowArrayJoin));
 }
 
 function compiler(source: string, ctx: CompileContext) {
@@ -745,15 +751,24 @@ function compiler(source: string, ctx: CompileContext) {
 
   // arrayJoin(arr): a row per element, as ClickHouse's; here a lateral unnest joined to the
   // SELECT's FROM, so the element can be grouped, filtered and ordered by like a column.
+  // Over an insight's events row (a breakdown) there is no FROM to join to: DuckDB's unnest in
+  // the planner's select list is the same, a row per element and none for an empty or NULL array.
   function arrayJoin(node: HogNode, argNodes: HogNode[], scope: Scope): Expr {
-    const known = scope.arrayJoins.get(node);
-    if (known !== undefined) return known.expr;
     if (argNodes.length !== 1) fail(`Function 'arrayJoin' expects 1 argument, found ${argNodes.length}`, node);
     const array = compile(argNodes[0], scope);
     if (array.aggregate !== null) fail(`Aggregation '${array.aggregate}' cannot be inside arrayJoin`, node);
+    const rendered = render(array.sql);
+    const key = `${rendered.text}\u0000${JSON.stringify(rendered.params)}`;
+    const known = scope.arrayJoins.get(key);
+    if (known !== undefined) return known.expr;
+    if (scope.sources[0]?.row) {
+      const unnested = expr(sql`unnest(${array.sql})`, 'Unknown', [array], { nullable: true });
+      scope.arrayJoins.set(key, { lateral: null, expr: unnested });
+      return unnested;
+    }
     const alias = id('j');
     const joined = expr(raw(`${alias}.v`), 'Unknown', [], { nullable: true });
-    scope.arrayJoins.set(node, { alias, array: array.sql, expr: joined });
+    scope.arrayJoins.set(key, { lateral: sql`(SELECT unnest(${array.sql}) AS v) AS ${raw(alias)}`, expr: joined });
     return joined;
   }
 
@@ -1065,9 +1080,8 @@ function compiler(source: string, ctx: CompileContext) {
     const parts: Sql[] = scope.withs.length ? [sql`WITH ${join(scope.withs.map(({ compiled }) => sql`${raw(compiled!.name)} AS (${compiled!.part.sql})`), ', ')} `] : [];
     parts.push(sql`SELECT ${raw(node.distinct === true ? 'DISTINCT ' : '')}${join(columns.map((c) => sql`${c.expr.sql} AS ${raw(c.sqlName)}`), ', ')}`);
     if (arrayJoinClause !== null) from.push(arrayJoinClause);
-    for (const { alias, array } of scope.arrayJoins.values()) {
-      const unnested = sql`(SELECT unnest(${array}) AS v) AS ${raw(alias)}`;
-      from.push(from.length ? sql` CROSS JOIN LATERAL ${unnested}` : unnested);
+    for (const { lateral } of scope.arrayJoins.values()) {
+      if (lateral !== null) from.push(from.length ? sql` CROSS JOIN LATERAL ${lateral}` : lateral);
     }
     if (from.length) parts.push(sql` FROM ${{ parts: from }}`);
     if (where.length) parts.push(sql` WHERE ${join(where, ' AND ')}`);
@@ -1164,13 +1178,14 @@ function compiler(source: string, ctx: CompileContext) {
     };
   }
 
-  function row(node: HogNode): RowExpression {
+  // arrayJoin only where the planner puts the expression in a select list (a breakdown's value).
+  function row(node: HogNode, allowArrayJoin: boolean): RowExpression {
     const scope = scopeOf(null);
     const src: Source = { name: 'events', sqlAlias: 'e', table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias: 'p', row: true };
     scope.sources.push(src);
-    if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
+    if (!allowArrayJoin && containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression here (it is in a breakdown)', node);
     const e = compile(node, scope);
-    return { expr: e, persons: src.persons };
+    return { expr: e, persons: src.persons, arrayJoins: scope.arrayJoins.size };
   }
 
   return { top, row };
