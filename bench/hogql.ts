@@ -10,7 +10,9 @@
 // parse pool, lazy against warmed), and per call in a warm parser by the text's size.
 // And a new text's parse + compile by the fast parser (src/hogql/parser/) against the WASM
 // parser (warm, in this thread), alternating, in the same run.
-//   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--parse-only] [--record]
+// `--only TEXT`: that HogQL query alone, one warm-up then --runs runs (each ms, p50), for an
+// A/B of two builds on one kept store (each build's process in turn, alternating).
+//   node dist/bench/hogql.js [--events 2000000] [--runs 7] [--threads N] [--keep DIR] [--parse-only] [--only TEXT] [--record]
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +36,7 @@ const { values: args } = parseArgs({ options: {
   keep: { type: 'string' },
   record: { type: 'boolean', default: false },
   'parse-only': { type: 'boolean', default: false },
+  only: { type: 'string' },
 } });
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
@@ -143,6 +146,11 @@ async function main(): Promise<void> {
     say(`Load: ${fmt(EVENTS)} events (two projects, 9 in 10 in project 1) in ${(ms(t0) / 1000).toFixed(1)} s`);
   }
   const ctx = { projectId: 1, timezone: 'UTC', weekStart: 0 as const, nowMs: END };
+  if (args.only !== undefined) {
+    await onlyQuery(db, args.only, ctx);
+    await db.close();
+    return;
+  }
   const pairs: { name: string; hogql: string; hand: string }[] = [
     { name: 'count by event', hogql: 'select event, count() from events group by event', hand: 'SELECT event, count(*) FROM events WHERE project = 1 GROUP BY event' },
     { name: 'count by $browser (hot column)', hogql: 'select properties.$browser, count() from events group by properties.$browser', hand: 'SELECT browser, count(*) FROM events WHERE project = 1 GROUP BY browser' },
@@ -214,6 +222,18 @@ async function main(): Promise<void> {
   await db.close();
   if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
   record('HogQL vs hand-written DuckDB');
+}
+
+async function onlyQuery(db: Awaited<ReturnType<typeof openColumnar>>, text: string, ctx: { projectId: number; timezone: string; weekStart: 0; nowMs: number }): Promise<void> {
+  const run = async () => (await runQuery(db, { kind: 'HogQLQuery', query: text }, ctx)).results as unknown[];
+  const rows = (await run()).length;
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await run();
+    times.push(ms(t0));
+  }
+  say(`${rows} rows; ms: ${times.map(fmt).join(' ')}; p50 ${fmt(pct(times, 50))}`);
 }
 
 function record(title: string): void {

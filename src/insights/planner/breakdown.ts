@@ -28,6 +28,8 @@ export interface BreakdownPart {
   normalizeUrl: boolean;
   /** A group breakdown's group type index. */
   groupIndex?: number;
+  /** A hogql breakdown that arrayJoins: its text unnests, the event's row repeated per element (trends only). */
+  arrayJoin?: boolean;
 }
 
 export interface Breakdown extends BreakdownPart {
@@ -95,6 +97,8 @@ export function breakdownOf(filter: BreakdownFilter | null | undefined, ctx: Pla
       if (source === 'cohort') throw new QueryError('Cohort breakdowns are given as breakdown_type "cohort" with a list of cohort ids in breakdown', `breakdownFilter.breakdowns.${i}.type`);
       return part(ctx, String(b.property), source, b.normalize_url === true, `breakdownFilter.breakdowns.${i}.property`, b.group_type_index);
     });
+    const joined = parts.filter((p) => p.arrayJoin);
+    if (joined.length > 1) throw new QueryError('One breakdown of several may arrayJoin: their elements would be paired, not crossed', `breakdownFilter.breakdowns.${parts.lastIndexOf(joined[1])}.property`);
     return { ...parts[0], parts, multiple: true, asList: true, ...common };
   }
   const raw = filter?.breakdown;
@@ -118,6 +122,12 @@ function partValueSql(p: BreakdownPart): Sql {
   if (p.source === 'cohort') return x;
   const value = p.normalizeUrl ? sql`CASE WHEN rtrim(${x}, '/?#') = '' THEN '/' ELSE rtrim(${x}, '/?#') END` : x;
   return sql`coalesce(${value}, ${text(BREAKDOWN_NULL)})`;
+}
+
+/** Funnels and retention break down by one value per event: an arrayJoin's elements are trends' only. */
+export function refuseArrayJoin(b: Breakdown | null): void {
+  const i = b?.parts.findIndex((p) => p.arrayJoin) ?? -1;
+  if (i >= 0) throw new QueryError('arrayJoin in a breakdown is supported in trends only', b!.multiple ? `breakdownFilter.breakdowns.${i}.property` : 'breakdownFilter.breakdown');
 }
 
 /** Funnels and retention break down by the property as it is (PostHog normalizes URLs in trends). */

@@ -35,7 +35,7 @@ export interface HogQLSource {
 }
 
 /** `source` compiled over the planners' events row `e`, its person joined as `p`. */
-export function rowExpression(ctx: HogQLRowContext, source: string, attr: string): RowExpression {
+export function rowExpression(ctx: HogQLRowContext, source: string, attr: string, allowArrayJoin = false): RowExpression {
   const node = ctx.hogql?.get(source);
   if (node === undefined) throw new Error(`HogQL not parsed before planning: ${attr}`);
   const properties = { projectId: ctx.projectId, valueSets: ctx.valueSets ?? new Map(), cohorts: ctx.cohorts ?? new Map(), nowMs: ctx.nowMs };
@@ -43,7 +43,7 @@ export function rowExpression(ctx: HogQLRowContext, source: string, attr: string
     return compileRowExpression(node, source, {
       projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: {}, variables: {}, filters: null,
       actions: ctx.actions, properties, cohorts: hogqlCohorts(properties),
-    });
+    }, allowArrayJoin);
   } catch (err) {
     if (err instanceof HogQLError) throw new QueryError(`${err.message} (in ${attr}: ${source})`, attr);
     throw err;
@@ -57,11 +57,16 @@ export function hogqlCondition(ctx: HogQLRowContext, source: string, attr: strin
   return expr.type === 'Bool' ? expr.sql : sql`TRY_CAST(${expr.sql} AS BOOLEAN)`;
 }
 
-/** A breakdown of type "hogql": the expression's value as text (NULL stays NULL), and whether it reads the person. */
-export function hogqlBreakdown(ctx: HogQLRowContext, source: string, attr: string): { text: Sql; persons: boolean } {
-  const { expr, persons } = rowExpression(ctx, source, attr);
+/**
+ * A breakdown of type "hogql": the expression's value as text (NULL stays NULL), whether it
+ * reads the person, and whether it arrayJoins (PostHog's: each element its own value).
+ */
+export function hogqlBreakdown(ctx: HogQLRowContext, source: string, attr: string): { text: Sql; persons: boolean; arrayJoin: boolean } {
+  const { expr, persons, arrayJoins } = rowExpression(ctx, source, attr, true);
   if (expr.aggregate !== null) throw new QueryError(`Aggregation '${expr.aggregate}' is not allowed in a breakdown: ${source}`, attr);
-  return { text: str(expr), persons };
+  // Two arrays unnested in one select list would pair their elements, where ClickHouse crosses them.
+  if (arrayJoins > 1) throw new QueryError(`A breakdown may arrayJoin one array only: ${source}`, attr);
+  return { text: str(expr), persons, arrayJoin: arrayJoins > 0 };
 }
 
 /** Whether any filter of type "hogql" in the lists reads the event's person. */

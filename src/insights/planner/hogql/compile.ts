@@ -4,7 +4,8 @@
 // What keeps a query inside its project and inside the columnar store:
 // - every table a query reads is one of three known tables, each read as a subquery that
 //   keeps the project's rows (`(SELECT * FROM events WHERE project = $1) AS t1`), wherever
-//   the table appears: FROM, every join, subquery, CTE and set query;
+//   the table appears: FROM, every join, subquery, CTE and set query (a table CTE is compiled
+//   once, as a DuckDB WITH of the SELECT defining it, named w1, w2…: its reads name it);
 // - no user text becomes SQL text: tables, columns and aliases get generated names (t1, c0),
 //   constants and property keys are bound parameters, functions are looked up in the
 //   catalogue (./functions.ts) whose DuckDB names are its own;
@@ -12,7 +13,7 @@
 import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } from '../actions.js';
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
-import { bool, float, int, join, raw, sql, text, timestamp, type Sql } from '../sql.js';
+import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
 import { droppedGroupByModifier, missingField } from './unsupported.js';
@@ -120,11 +121,25 @@ interface Scope {
   aliases: Map<string, HogNode>;
   resolving: Set<string>;
   lambdas: Map<string, string>;
-  ctes: Map<string, HogNode>;
+  ctes: Map<string, Cte>;
+  /** Table CTEs of this SELECT compiled so far, in the order a DuckDB WITH can define them. */
+  withs: Cte[];
   windows: Record<string, HogNode>;
-  /** arrayJoin calls of this SELECT, each a lateral unnest joined to its FROM (one per call, however often its alias is used). */
-  arrayJoins: Map<HogNode, { alias: string; array: Sql; expr: Expr }>;
+  /**
+   * arrayJoin calls of this SELECT by their array (rendered): each a lateral unnest joined to
+   * its FROM, one per array however often it is written or its alias used (ClickHouse's, whose
+   * identical arrayJoin expressions are one column); over an insight's row, no lateral.
+   */
+  arrayJoins: Map<string, { lateral: Sql | null; expr: Expr }>;
   parent: Scope | null;
+}
+
+// A table CTE: compiled once, at its first read, in the scope that defines it, and emitted
+// as a DuckDB WITH of that SELECT under a generated name; every read names it.
+interface Cte {
+  node: HogNode;
+  scope: Scope;
+  compiled: { name: string; part: Part } | null;
 }
 
 interface Part {
@@ -178,6 +193,8 @@ export interface RowExpression {
   expr: Expr;
   /** Whether it reads the event's person (the planner joins persons). */
   persons: boolean;
+  /** The arrays it arrayJoins (unnests in its SQL: the planner's row repeated per element). */
+  arrayJoins: number;
 }
 
 /**
@@ -186,8 +203,8 @@ export interface RowExpression {
  * planners' `LEFT JOIN persons p` (the aliases an action's steps and cohorts are written
  * over). Subqueries in it are scoped as any.
  */
-export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext): RowExpression {
-  return withinStack(() => compiler(source, ctx).row(node));
+export function compileRowExpression(node: HogNode, source: string, ctx: CompileContext, allowArrayJoin = false): RowExpression {
+  return withinStack(() => compiler(source, ctx).row(node, allowArrayJoin));
 }
 
 function compiler(source: string, ctx: CompileContext) {
@@ -197,9 +214,9 @@ function compiler(source: string, ctx: CompileContext) {
   let counter = 0;
   const id = (prefix: string) => `${prefix}${++counter}`;
 
-  // The table CTEs being compiled (a CTE's body is compiled at each read of it).
-  const compilingCtes = new Set<HogNode>();
-  const scopeOf = (parent: Scope | null): Scope => ({ sources: [], aliases: new Map(), resolving: new Set(), lambdas: new Map(), ctes: new Map(), windows: {}, arrayJoins: new Map(), parent });
+  // The table CTEs being compiled: one read again before its body is done refers to itself.
+  const compilingCtes = new Set<Cte>();
+  const scopeOf = (parent: Scope | null): Scope => ({ sources: [], aliases: new Map(), resolving: new Set(), lambdas: new Map(), ctes: new Map(), withs: [], windows: {}, arrayJoins: new Map(), parent });
   const lookup = <T>(scope: Scope | null, pick: (s: Scope) => T | undefined): T | undefined => {
     for (let s = scope; s; s = s.parent) {
       const found = pick(s);
@@ -734,15 +751,24 @@ function compiler(source: string, ctx: CompileContext) {
 
   // arrayJoin(arr): a row per element, as ClickHouse's; here a lateral unnest joined to the
   // SELECT's FROM, so the element can be grouped, filtered and ordered by like a column.
+  // Over an insight's events row (a breakdown) there is no FROM to join to: DuckDB's unnest in
+  // the planner's select list is the same, a row per element and none for an empty or NULL array.
   function arrayJoin(node: HogNode, argNodes: HogNode[], scope: Scope): Expr {
-    const known = scope.arrayJoins.get(node);
-    if (known !== undefined) return known.expr;
     if (argNodes.length !== 1) fail(`Function 'arrayJoin' expects 1 argument, found ${argNodes.length}`, node);
     const array = compile(argNodes[0], scope);
     if (array.aggregate !== null) fail(`Aggregation '${array.aggregate}' cannot be inside arrayJoin`, node);
+    const rendered = render(array.sql);
+    const key = `${rendered.text}\u0000${JSON.stringify(rendered.params)}`;
+    const known = scope.arrayJoins.get(key);
+    if (known !== undefined) return known.expr;
+    if (scope.sources[0]?.row) {
+      const unnested = expr(sql`unnest(${array.sql})`, 'Unknown', [array], { nullable: true });
+      scope.arrayJoins.set(key, { lateral: null, expr: unnested });
+      return unnested;
+    }
     const alias = id('j');
     const joined = expr(raw(`${alias}.v`), 'Unknown', [], { nullable: true });
-    scope.arrayJoins.set(node, { alias, array: array.sql, expr: joined });
+    scope.arrayJoins.set(key, { lateral: sql`(SELECT unnest(${array.sql}) AS v) AS ${raw(alias)}`, expr: joined });
     return joined;
   }
 
@@ -889,16 +915,7 @@ function compiler(source: string, ctx: CompileContext) {
       const args = (j.table_args ?? []) as HogNode[];
       if (chain.length === 1 && args.length === 0) {
         const cte = lookup(scope, (s) => s.ctes.get(chain[0]));
-        if (cte !== undefined) {
-          // Compiled where it is read; one it is already inside would recurse without end.
-          if (compilingCtes.has(cte)) fail(`The CTE "${chain[0]}" refers to itself: HogQL has no recursive CTEs`, table);
-          compilingCtes.add(cte);
-          try {
-            return subquerySource(query(cte, scope), alias ?? chain[0], sqlAlias);
-          } finally {
-            compilingCtes.delete(cte);
-          }
-        }
+        if (cte !== undefined) return cteSource(cte, table, alias ?? chain[0], sqlAlias);
         if (TABLES.has(chain[0])) return { name: alias ?? chain[0], sqlAlias, table: chain[0] as TableName, persons: false, sessions: false, columns: null, subquery: null };
       }
       if (chain.length === 1 && chain[0] === 'numbers' && (args.length === 1 || args.length === 2)) return numbersSource(args, alias ?? 'numbers', sqlAlias);
@@ -924,6 +941,21 @@ function compiler(source: string, ctx: CompileContext) {
     return subquerySource({ sql: sql`SELECT unnest(range(${offset}, ${offset} + ${size})) AS c0`, columns: [column] }, name, sqlAlias);
   }
 
+  function cteSource(cte: Cte, table: HogNode, name: string, sqlAlias: string): Source {
+    if (cte.compiled === null) {
+      // One it is already inside would recurse without end.
+      if (compilingCtes.has(cte)) fail(`The CTE "${name}" refers to itself: HogQL has no recursive CTEs`, table);
+      compilingCtes.add(cte);
+      try {
+        cte.compiled = { part: query(cte.node, cte.scope), name: id('w') };
+      } finally {
+        compilingCtes.delete(cte);
+      }
+      cte.scope.withs.push(cte);
+    }
+    return { ...subquerySource(cte.compiled.part, name, sqlAlias), subquery: raw(cte.compiled.name) };
+  }
+
   function subquerySource(part: Part, name: string | null, sqlAlias: string): Source {
     const columns = new Map<string, SubColumn>();
     for (const c of part.columns) if (!columns.has(c.name)) columns.set(c.name, { sqlName: c.sqlName, expr: c.expr });
@@ -941,7 +973,7 @@ function compiler(source: string, ctx: CompileContext) {
       if (!cte) continue;
       const name = String(cte.name);
       if (cte.cte_type === 'column') scope.aliases.set(name, cte.expr as HogNode);
-      else scope.ctes.set(name, cte.expr as HogNode);
+      else scope.ctes.set(name, { node: cte.expr as HogNode, scope, compiled: null });
     }
     scope.windows = (node.window_exprs ?? {}) as Record<string, HogNode>;
 
@@ -1044,11 +1076,12 @@ function compiler(source: string, ctx: CompileContext) {
       return on === null ? sql` ${raw(kind)} ${table}` : sql` ${raw(kind)} ${table} ON ${on}`;
     });
 
-    const parts: Sql[] = [sql`SELECT ${raw(node.distinct === true ? 'DISTINCT ' : '')}${join(columns.map((c) => sql`${c.expr.sql} AS ${raw(c.sqlName)}`), ', ')}`];
+    // Every read of this SELECT's CTEs is compiled by now: the ones read are its WITH.
+    const parts: Sql[] = scope.withs.length ? [sql`WITH ${join(scope.withs.map(({ compiled }) => sql`${raw(compiled!.name)} AS (${compiled!.part.sql})`), ', ')} `] : [];
+    parts.push(sql`SELECT ${raw(node.distinct === true ? 'DISTINCT ' : '')}${join(columns.map((c) => sql`${c.expr.sql} AS ${raw(c.sqlName)}`), ', ')}`);
     if (arrayJoinClause !== null) from.push(arrayJoinClause);
-    for (const { alias, array } of scope.arrayJoins.values()) {
-      const unnested = sql`(SELECT unnest(${array}) AS v) AS ${raw(alias)}`;
-      from.push(from.length ? sql` CROSS JOIN LATERAL ${unnested}` : unnested);
+    for (const { lateral } of scope.arrayJoins.values()) {
+      if (lateral !== null) from.push(from.length ? sql` CROSS JOIN LATERAL ${lateral}` : lateral);
     }
     if (from.length) parts.push(sql` FROM ${{ parts: from }}`);
     if (where.length) parts.push(sql` WHERE ${join(where, ' AND ')}`);
@@ -1145,13 +1178,14 @@ function compiler(source: string, ctx: CompileContext) {
     };
   }
 
-  function row(node: HogNode): RowExpression {
+  // arrayJoin only where the planner puts the expression in a select list (a breakdown's value).
+  function row(node: HogNode, allowArrayJoin: boolean): RowExpression {
     const scope = scopeOf(null);
     const src: Source = { name: 'events', sqlAlias: 'e', table: 'events', persons: false, sessions: false, columns: null, subquery: null, personAlias: 'p', row: true };
     scope.sources.push(src);
-    if (containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression', node);
+    if (!allowArrayJoin && containsArrayJoin(node)) fail('arrayJoin is not available in an insight expression here (it is in a breakdown)', node);
     const e = compile(node, scope);
-    return { expr: e, persons: src.persons };
+    return { expr: e, persons: src.persons, arrayJoins: scope.arrayJoins.size };
   }
 
   return { top, row };
