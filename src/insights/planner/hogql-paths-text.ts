@@ -6,7 +6,7 @@
 // from a first step, found level by level (an edge leaves position k for k + 1): the
 // reachable nodes as a list, each level adding the targets of the edges leaving it. Pure.
 import type { PathsQuery } from '../schemas.js';
-import { literal, propertiesText } from './hogql-text.js';
+import { iso, literal, propertiesText } from './hogql-text.js';
 import type { Properties, ValueSets } from './properties.js';
 
 type Filter = NonNullable<PathsQuery['pathsFilter']>;
@@ -34,7 +34,6 @@ export interface PathsText {
   sessionGapSeconds: number;
 }
 
-const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
 const texts = (values: readonly string[]) => values.map(literal).join(', ');
 
 // The event's item before cleaning: URL (one trailing slash dropped), screen name, the

@@ -38,7 +38,12 @@ export function literal(value: string): string {
   return `'${value.replace(/[\\'\n\r\t\0]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' })[c]!)}'`;
 }
 
-const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
+/** An instant as an ISO text, to the microsecond when it has them (an explicit range ends a microsecond past its last instant). */
+export function iso(us: number): string {
+  const text = new Date(Math.floor(us / 1000)).toISOString();
+  const micros = ((us % 1000) + 1000) % 1000;
+  return micros === 0 ? text : `${text.slice(0, -1)}${String(micros).padStart(3, '0')}Z`;
+}
 
 // A group's property: the event's group of that type (PostHog's group_N join on $group_N).
 function propertyField(source: 'event' | 'person' | number, key: string): string {
@@ -360,16 +365,32 @@ GROUP BY breakdown_value, cohort, period ORDER BY breakdown_value, cohort, perio
  * they did the event (`counted`: the per-interval condition, PostHog's count() > 0 unless
  * stickinessCriteria say otherwise).
  */
-export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string; actor: StickinessActor }): string {
+export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string; actor: StickinessActor; spans?: StickinessSpans }): string {
   // What is counted: persons; a group type's keys (an event without one, '', not counted); or
   // the values of a HogQL expression (NULL not counted).
   const [id, present] = s.actor.kind === 'person' ? ['person_id', null]
     : s.actor.kind === 'group' ? [`$group_${s.actor.index}`, `$group_${s.actor.index} != ''`]
       : [`toString(${s.actor.expression})`, `(${s.actor.expression}) IS NOT NULL`];
   const where = present === null ? eventsWhere(s) : `${eventsWhere(s)} AND ${present}`;
-  const active = `SELECT ${id} AS actor, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${where} GROUP BY actor, start HAVING ${s.counted}`;
+  // With intervalCount k: the span of k days back from the range's last day (0: the last k days).
+  const start = s.spans === undefined ? BUCKETS[s.interval](s.weekStart) : `intDiv(${daysBack(s.spans)}, ${s.spans.days})`;
+  const active = `SELECT ${id} AS actor, ${start} AS start FROM events WHERE ${where} GROUP BY actor, start HAVING ${s.counted}`;
   return `SELECT count() AS total, num_intervals FROM (SELECT actor, count() AS num_intervals FROM (${active}) GROUP BY actor) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
 }
+
+/** intervalCount k's spans: k days each, counted back from the range's end, at `endMs` into its local day `lastDay` (YYYY-MM-DD). */
+export interface StickinessSpans { days: number; lastDay: string; endMs: number }
+
+// Whole days from the event back to the range's end, on the wall clock: the days between
+// their dates, one less when the event's time of day (to the millisecond) is past the end's.
+function daysBack(spans: StickinessSpans): string {
+  const days = `dateDiff('day', timestamp, toDate(${literal(spans.lastDay)}))`;
+  if (spans.endMs === DAY_MS - 1) return days;
+  const ms = '((toHour(timestamp) * 3600 + toMinute(timestamp) * 60 + toSecond(timestamp)) * 1000 + toUnixTimestamp64Milli(timestamp) % 1000)';
+  return `(${days} - if(${ms} > ${spans.endMs}, 1, 0))`;
+}
+
+const DAY_MS = 86_400_000;
 
 /** What a stickiness series counts: persons, a group type's keys (math unique_group), or a HogQL expression's values (math hogql). */
 export type StickinessActor = { kind: 'person' } | { kind: 'group'; index: number } | { kind: 'hogql'; expression: string };
