@@ -140,4 +140,86 @@ s('stickiness with intervalCount in the project’s time zone: its days, not UTC
   });
 });
 
+type Item = { data: number[]; days: string[]; breakdown_value?: unknown; aggregated_value?: number };
+const OTHER = '$$_posthog_breakdown_other_$$';
+
+// A trends answer's text gives its numbers per period and breakdown value (rows of total,
+// period, value; a total value: rows of total and value); none the insight lacks.
+async function trendsAgree(body: { hogql: string; results: Item[] }, total = false): Promise<void> {
+  const rows = await run(body.hogql);
+  const key = (period: unknown, value: unknown) => `${total ? '' : String(period).replace('T', ' ').slice(0, 10)}|${String(value)}`;
+  const fromText = new Map(rows.map((row) => [total ? key(null, row[1]) : key(row[1], row[2]), Number(row[0])]));
+  const keys = new Set<string>();
+  for (const item of body.results) {
+    if (total) {
+      keys.add(key(null, item.breakdown_value));
+      assert.is(fromText.get(key(null, item.breakdown_value)) ?? 0, item.aggregated_value, `${String(item.breakdown_value)} in ${body.hogql}`);
+      continue;
+    }
+    item.days.forEach((day, i) => {
+      keys.add(key(day, item.breakdown_value));
+      assert.is(fromText.get(key(day, item.breakdown_value)) ?? 0, item.data[i], `${key(day, item.breakdown_value)} in ${body.hogql}`);
+    });
+  }
+  for (const [k, n] of fromText) assert.ok(keys.has(k) || n === 0, `${k} only in ${body.hogql}`);
+}
+
+const byCohorts = (limit: number, extra: Record<string, unknown> = {}) => ({ breakdownFilter: { breakdown_type: 'cohort', breakdown: [...cohorts, 'all'], breakdown_limit: limit, ...extra } });
+const trends = (math: string, extra: Record<string, unknown> = {}) =>
+  insight({ kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math, ...(math === 'sum' ? { math_property: 'price' } : {}) }], interval: 'day', dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, ...byCohorts(2), ...extra });
+
+s('trends by cohorts past the limit: each event once per cohort of its person, the rest folded into other', async () => {
+  const counts = await trends('total');
+  const values = counts.results.map((i: Item) => String(i.breakdown_value));
+  // The top two (by events: "all" and the half of the crowd), then other: C0, C2 and C3 folded.
+  assert.equal(values.sort(), [String(cohorts[1]), OTHER, 'all'].sort());
+  assert.match(counts.hogql, /ARRAY JOIN arrayFilter/);
+  await trendsAgree(counts);
+  for (const math of ['dau', 'sum', 'weekly_active']) await trendsAgree(await trends(math));
+  await trendsAgree(await trends('dau', byCohorts(3)));
+  await trendsAgree(await trends('total', byCohorts(2, { breakdown_hide_other_aggregation: true })));
+  await trendsAgree(await trends('dau', { trendsFilter: { display: 'ActionsTable' } }), true);
+  await trendsAgree(await trends('total', { compareFilter: { compare: true } }));
+});
+
+type RetentionRow = { date: string; breakdown_value: unknown; values: { count: number }[] };
+
+s('retention by cohorts past the limit: the cohorts past it summed into other', async () => {
+  for (const retentionType of ['retention_first_time', 'retention_recurring']) {
+    const body = await insight({
+      kind: 'RetentionQuery', dateRange: { date_from: '2024-05-12', date_to: '2024-05-19' }, ...byCohorts(2),
+      retentionFilter: { period: 'Day', totalIntervals: 6, retentionType, targetEntity: { id: '$pageview', type: 'events' }, returningEntity: { id: null, type: 'events' } },
+    });
+    assert.ok(body.results.some((r: RetentionRow) => r.breakdown_value === OTHER), JSON.stringify(body).slice(0, 3000));
+    const rows = await run(body.hogql);
+    const fromText = new Map(rows.map(([value, cohort, k, n]) => [`${String(value)}|${String(cohort).slice(0, 10)}|${String(k)}`, Number(n)]));
+    let seen = 0;
+    for (const row of body.results as RetentionRow[]) {
+      row.values.forEach((v, k) => {
+        const key = `${String(row.breakdown_value)}|${row.date.slice(0, 10)}|${k}`;
+        assert.is(fromText.get(key) ?? 0, v.count, `${key}: ${body.hogql}`);
+        if (v.count !== 0) seen++;
+      });
+    }
+    assert.is(seen, [...fromText.values()].filter((n) => n !== 0).length, body.hogql);
+    assert.ok(seen > 10, body.hogql);
+  }
+});
+
+s('funnels by cohorts past the limit: a person of several folded cohorts goes through other once', async () => {
+  type Step = { breakdown_value: unknown; count: number; average_conversion_time: number | null; median_conversion_time: number | null };
+  for (const funnelOrderType of ['ordered', 'strict', 'unordered']) {
+    const body = await insight({
+      kind: 'FunnelsQuery', dateRange: { date_from: '2024-06-01', date_to: '2024-06-10' }, funnelsFilter: { funnelOrderType }, ...byCohorts(2),
+      series: [{ kind: 'EventsNode', event: '$pageview' }, { kind: 'EventsNode', event: 'signup' }, { kind: 'EventsNode', event: 'purchase' }],
+    });
+    const fromFunnel = Object.fromEntries(body.results.map((steps: Step[]) => [
+      String(steps[0].breakdown_value), [...steps.map((x) => x.count), ...steps.slice(1).flatMap((x) => [x.average_conversion_time, x.median_conversion_time])],
+    ]));
+    assert.ok(OTHER in fromFunnel, JSON.stringify(Object.keys(fromFunnel)));
+    const rows = await run(body.hogql);
+    assert.equal(Object.fromEntries(rows.map(([value, ...columns]) => [String(value), columns])), fromFunnel, body.hogql);
+  }
+});
+
 s.run();
