@@ -184,6 +184,15 @@ s('trends by cohorts past the limit: each event once per cohort of its person, t
 
 type RetentionRow = { date: string; breakdown_value: unknown; values: { count: number }[] };
 
+s('texts of explicit ranges end a microsecond past the range’s last instant, as the insight', async () => {
+  // Events at 12:00:00.000 on June 13th count in a range ending then: the text's bound is 12:00:00.000001.
+  const dateRange = { date_from: '2024-06-08T12:00:00Z', date_to: '2024-06-13T12:00:00Z', explicitDate: true };
+  const counts = await trends('total', { dateRange, breakdownFilter: undefined, properties: [{ key: 'price', operator: 'lt', value: 40 }] });
+  assert.match(counts.hogql, /timestamp < toDateTime\('2024-06-13T12:00:00\.000001Z'\)/);
+  await trendsAgree(counts);
+  await trendsAgree(await trends('dau', { dateRange }));
+});
+
 s('retention by cohorts past the limit: the cohorts past it summed into other', async () => {
   for (const retentionType of ['retention_first_time', 'retention_recurring']) {
     const body = await insight({
