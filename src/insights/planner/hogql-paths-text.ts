@@ -6,7 +6,7 @@
 // from a first step, found level by level (an edge leaves position k for k + 1): the
 // reachable nodes as a list, each level adding the targets of the edges leaving it. Pure.
 import type { PathsQuery } from '../schemas.js';
-import { literal, propertiesText } from './hogql-text.js';
+import { iso, literal, propertiesText } from './hogql-text.js';
 import type { Properties, ValueSets } from './properties.js';
 
 type Filter = NonNullable<PathsQuery['pathsFilter']>;
@@ -32,9 +32,10 @@ export interface PathsText {
   edgeLimit: number;
   /** A gap this long (seconds) or longer starts a new session path. */
   sessionGapSeconds: number;
+  /** funnelPathsFilter's persons and events (hogql-funnel-paths-text.ts), when it is given. */
+  funnel: { ctes: string[]; where: string } | null;
 }
 
-const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
 const texts = (values: readonly string[]) => values.map(literal).join(', ');
 
 // The event's item before cleaning: URL (one trailing slash dropped), screen name, the
@@ -84,6 +85,7 @@ export function pathsSelect(s: PathsText): string {
   const where = [`timestamp >= toDateTime(${literal(iso(s.fromUs))})`, `timestamp < toDateTime(${literal(iso(s.toUs))})`];
   if (s.properties !== null && s.properties !== undefined) where.push(propertiesText(s.properties as Properties, s.valueSets));
   where.push(...typesWhere(f));
+  if (s.funnel !== null) where.push(s.funnel.where);
   const excluded = (f.includeEventTypes ?? []).length > 0 ? f.excludeEvents ?? [] : [];
   const { keep, pos, item } = cut(f, s.stepLimit);
   const ordered = 'PARTITION BY pid ORDER BY ts, id';
@@ -94,13 +96,15 @@ export function pathsSelect(s: PathsText): string {
   // Reachable nodes level by level, in one list per level (each level reads the one before once).
   const levels = Array.from({ length: s.stepLimit - 1 }, (_, i) => i + 2);
   const reach = levels.map((k) => `level_${k} AS (SELECT links, arrayConcat(nodes_${k - 1}, arrayMap(e -> e.2, arrayFilter(e -> has(nodes_${k - 1}, e.1), links))) AS nodes_${k} FROM level_${k - 1})`);
-  return `WITH raw_items AS (SELECT person_id AS pid, timestamp AS ts, uuid AS id, ${rawItem(s)} AS item0 FROM events WHERE ${where.join(' AND ')}),
+  const funnel = s.funnel === null ? '' : `${s.funnel.ctes.join(',\n')},\n`;
+  const events = s.funnel === null ? 'events' : 'events JOIN funnel_actors fa ON fa.fpid = person_id';
+  return `WITH ${funnel}raw_items AS (SELECT person_id AS pid, timestamp AS ts, uuid AS id, ${rawItem(s)} AS item0 FROM ${events} WHERE ${where.join(' AND ')}),
 items AS (SELECT pid, ts, id, ${cleaned(s, 'item0')} AS item FROM raw_items),
 gaps AS (SELECT pid, ts, id, item, if(toUnixTimestamp64Micro(ts) - lagInFrame(toUnixTimestamp64Micro(ts)) OVER (${ordered}) >= ${s.sessionGapSeconds * 1_000_000}, 1, 0) AS new_session FROM items${excluded.length > 0 ? ` WHERE item NOT IN (${texts(excluded)})` : ''}),
 sessions AS (SELECT pid, ts, id, item, sum(new_session) OVER (${ordered} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sid FROM gaps),
 compact AS (SELECT pid, sid, ts, id, item FROM (SELECT pid, sid, ts, id, item, leadInFrame(item) OVER (${session} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS next_item FROM sessions) WHERE item != coalesce(next_item, '')),
-numbered AS (SELECT pid, sid, ts, item, row_number() OVER (${session}) AS idx FROM compact),
-started AS (SELECT pid, sid, ts, item, idx, ${startIdx} AS s FROM numbered),
+indexed AS (SELECT pid, sid, ts, item, row_number() OVER (${session}) AS idx FROM compact),
+started AS (SELECT pid, sid, ts, item, idx, ${startIdx} AS s FROM indexed),
 pointed AS (SELECT pid, sid, ts, item, idx, s, ${endIdx} AS t FROM started),
 limited AS (SELECT pid, sid, ts, ${pos} AS pos, ${item} AS item FROM pointed WHERE ${keep}),
 steps AS (SELECT pid, sid, pos, item, lagInFrame(item) OVER w AS prev, toUnixTimestamp64Micro(ts) - lagInFrame(toUnixTimestamp64Micro(ts)) OVER w AS gap_us FROM limited WINDOW w AS (PARTITION BY pid, sid ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)),

@@ -38,7 +38,12 @@ export function literal(value: string): string {
   return `'${value.replace(/[\\'\n\r\t\0]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' })[c]!)}'`;
 }
 
-const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
+/** An instant as an ISO text, to the microsecond when it has them (an explicit range ends a microsecond past its last instant). */
+export function iso(us: number): string {
+  const text = new Date(Math.floor(us / 1000)).toISOString();
+  const micros = ((us % 1000) + 1000) % 1000;
+  return micros === 0 ? text : `${text.slice(0, -1)}${String(micros).padStart(3, '0')}Z`;
+}
 
 // A group's property: the event's group of that type (PostHog's group_N join on $group_N).
 function propertyField(source: 'event' | 'person' | number, key: string): string {
@@ -184,12 +189,19 @@ function eventsWhere(s: EventsText): string {
   return [...where, ...seriesCondition(s.event, s.properties, s.valueSets)].join(' AND ');
 }
 
-/** The values a cohort breakdown lists ('all' or cohort ids), in its order; unwritable past its limit (PostHog's queries per cohort fold nothing). */
+/** The values a cohort breakdown lists ('all' or cohort ids), in its order. */
 export function cohortValues(b: Breakdown): string[] {
-  const values = [...(b.labels?.keys() ?? [])];
-  if (values.length > b.limit) throw new Unwritable();
-  return values;
+  return [...(b.labels?.keys() ?? [])];
 }
+
+/** Whether a cohort breakdown lists more cohorts than its limit (then some fold into "other"). */
+export const cohortsPastLimit = (b: Breakdown | null): boolean => b !== null && b.source === 'cohort' && cohortValues(b).length > b.limit;
+
+// A cohort breakdown past its limit, in one SELECT: each event once per listed cohort its
+// person is in ('all': every event), as the planner unnests them, the cohort `cohort_value`.
+const COHORT_VALUE = 'cohort_value';
+const cohortArrayJoin = (b: Breakdown) =>
+  ` ARRAY JOIN arrayFilter(x -> x IS NOT NULL, [${cohortValues(b).map((c) => (c === 'all' ? `'all'` : `if(coalesce(person_id IN COHORT ${c}, false), ${literal(c)}, NULL)`)).join(', ')}]) AS ${COHORT_VALUE}`;
 
 // The events of one value of a cohort breakdown: its cohort's persons' (every event for 'all').
 const cohortWhere = (where: string, cohort: string | undefined) => (cohort === undefined || cohort === 'all' ? where : `${where} AND person_id IN COHORT ${cohort}`);
@@ -199,11 +211,13 @@ const cohortWhere = (where: string, cohort: string | undefined) => (cohort === u
  * folded into PostHog's "other" (kept: the top values by events, ties by value, as the
  * planner keeps them), or left out (then also a condition) when it is hidden.
  */
-function breakdownColumn(b: Breakdown, where: string): { value: string; where: string } {
-  const value = breakdownText(b);
-  const top = `(SELECT breakdown_value FROM (SELECT ${value} AS breakdown_value FROM events WHERE ${where}) GROUP BY breakdown_value ORDER BY count() DESC, breakdown_value LIMIT ${b.limit})`;
+function breakdownColumn(b: Breakdown, where: string): { value: string; where: string; from: string } {
+  const cohorts = b.source === 'cohort';
+  const from = cohorts ? `events${cohortArrayJoin(b)}` : 'events';
+  const value = cohorts ? COHORT_VALUE : breakdownText(b);
+  const top = `(SELECT breakdown_value FROM (SELECT ${value} AS breakdown_value FROM ${from} WHERE ${where}) GROUP BY breakdown_value ORDER BY count() DESC, breakdown_value LIMIT ${b.limit})`;
   const other = b.multiple ? `[${b.parts.map(() => literal(BREAKDOWN_OTHER)).join(', ')}]` : literal(BREAKDOWN_OTHER);
-  return b.hideOther ? { value, where: `${where} AND ${value} IN ${top}` } : { value: `if(${value} IN ${top}, ${value}, ${other})`, where };
+  return b.hideOther ? { value, where: `${where} AND ${value} IN ${top}`, from } : { value: `if(${value} IN ${top}, ${value}, ${other})`, where, from };
 }
 
 /** One trends series (one period) as a HogQL SELECT: its total per interval and breakdown value. */
@@ -215,17 +229,18 @@ export function seriesSelect(s: SeriesText): string {
     keys.push('day_start');
   }
   let where = cohortWhere(eventsWhere(s), s.cohort);
+  let from = 'events';
   if (s.cohort !== undefined) {
     columns.push(`${literal(s.cohort)} AS breakdown_value`);
     keys.push('breakdown_value');
   } else if (s.breakdown !== null) {
     const folded = breakdownColumn(s.breakdown, where);
-    where = folded.where;
+    ({ where, from } = folded);
     columns.push(`${folded.value} AS breakdown_value`);
     keys.push('breakdown_value');
   }
   const groupBy = keys.length ? ` GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}` : '';
-  return `SELECT ${columns.join(', ')} FROM events WHERE ${where}${groupBy} LIMIT 50000`;
+  return `SELECT ${columns.join(', ')} FROM ${from} WHERE ${where}${groupBy} LIMIT 50000`;
 }
 
 /** How an interval's periods follow one another from the first (dates; hours as instants). */
@@ -242,6 +257,7 @@ const NEXT: Record<Interval, string> = { hour: 'addHours', day: 'addDays', week:
 export function activeUsersSelect(s: Omit<SeriesText, 'aggregate'> & { window: number; actor: string; first: string; periods: number }): string {
   if (s.interval === null) return seriesSelect({ ...s, aggregate: `count(DISTINCT ${s.actor})` });
   let where = cohortWhere(eventsWhere(s), s.cohort);
+  let from = 'events';
   const inner = ['toDate(timestamp) AS day', `${s.actor} AS actor_id`];
   const keys = ['day_start'];
   if (s.cohort !== undefined) {
@@ -249,13 +265,13 @@ export function activeUsersSelect(s: Omit<SeriesText, 'aggregate'> & { window: n
     keys.push('breakdown_value');
   } else if (s.breakdown !== null) {
     const folded = breakdownColumn(s.breakdown, where);
-    where = folded.where;
+    ({ where, from } = folded);
     inner.push(`${folded.value} AS breakdown_value`);
     keys.push('breakdown_value');
   }
   const grouped = ['day', 'actor_id', ...keys.slice(1)].join(', ');
   const outer = keys.map((k) => (k === 'day_start' ? 'd.day_start AS day_start' : `e.${k} AS ${k}`)).join(', ');
-  return `SELECT counts AS total, ${keys.join(', ')} FROM (SELECT ${outer}, count(DISTINCT e.actor_id) AS counts FROM (SELECT ${inner.join(', ')} FROM events WHERE ${where} GROUP BY ${grouped}) e CROSS JOIN (SELECT ${NEXT[s.interval]}(${s.first}, number) AS day_start FROM numbers(${s.periods})) d WHERE e.day <= toDate(d.day_start) AND e.day > subtractDays(toDate(d.day_start), ${s.window}) GROUP BY ${keys.join(', ')}) ORDER BY ${keys.join(', ')} LIMIT 50000`;
+  return `SELECT counts AS total, ${keys.join(', ')} FROM (SELECT ${outer}, count(DISTINCT e.actor_id) AS counts FROM (SELECT ${inner.join(', ')} FROM ${from} WHERE ${where} GROUP BY ${grouped}) e CROSS JOIN (SELECT ${NEXT[s.interval]}(${s.first}, number) AS day_start FROM numbers(${s.periods})) d WHERE e.day <= toDate(d.day_start) AND e.day > subtractDays(toDate(d.day_start), ${s.window}) GROUP BY ${keys.join(', ')}) ORDER BY ${keys.join(', ')} LIMIT 50000`;
 }
 
 // Lifecycle's periods as values one period apart by arithmetic: days as local dates (a day
@@ -349,7 +365,9 @@ returns AS (${returns})`;
   if (b === null) return `${ctes}
 SELECT cohort, period, n AS total FROM (${counts})
 ORDER BY cohort, period LIMIT 50000`;
-  const top = `(SELECT value FROM cohorts GROUP BY value ORDER BY count() DESC, value LIMIT ${b.breakdown.limit})`;
+  // Ties by value as the planner orders them: all users' as 'all', not its shown 0.
+  const tie = b.cohorts === null ? 'value' : `if(value = ${literal(ALL_USERS)}, 'all', value)`;
+  const top = `(SELECT value FROM cohorts GROUP BY value ORDER BY count() DESC, ${tie} LIMIT ${b.breakdown.limit})`;
   return `${ctes}
 SELECT if(value IN ${top}, value, ${literal(BREAKDOWN_OTHER)}) AS breakdown_value, cohort, period, sum(n) AS total FROM (${counts})
 GROUP BY breakdown_value, cohort, period ORDER BY breakdown_value, cohort, period LIMIT 50000`;
@@ -360,16 +378,32 @@ GROUP BY breakdown_value, cohort, period ORDER BY breakdown_value, cohort, perio
  * they did the event (`counted`: the per-interval condition, PostHog's count() > 0 unless
  * stickinessCriteria say otherwise).
  */
-export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string; actor: StickinessActor }): string {
+export function stickinessSelect(s: EventsText & { interval: Interval; weekStart: 0 | 1; counted: string; actor: StickinessActor; spans?: StickinessSpans }): string {
   // What is counted: persons; a group type's keys (an event without one, '', not counted); or
   // the values of a HogQL expression (NULL not counted).
   const [id, present] = s.actor.kind === 'person' ? ['person_id', null]
     : s.actor.kind === 'group' ? [`$group_${s.actor.index}`, `$group_${s.actor.index} != ''`]
       : [`toString(${s.actor.expression})`, `(${s.actor.expression}) IS NOT NULL`];
   const where = present === null ? eventsWhere(s) : `${eventsWhere(s)} AND ${present}`;
-  const active = `SELECT ${id} AS actor, ${BUCKETS[s.interval](s.weekStart)} AS start FROM events WHERE ${where} GROUP BY actor, start HAVING ${s.counted}`;
+  // With intervalCount k: the span of k days back from the range's last day (0: the last k days).
+  const start = s.spans === undefined ? BUCKETS[s.interval](s.weekStart) : `intDiv(${daysBack(s.spans)}, ${s.spans.days})`;
+  const active = `SELECT ${id} AS actor, ${start} AS start FROM events WHERE ${where} GROUP BY actor, start HAVING ${s.counted}`;
   return `SELECT count() AS total, num_intervals FROM (SELECT actor, count() AS num_intervals FROM (${active}) GROUP BY actor) GROUP BY num_intervals ORDER BY num_intervals LIMIT 50000`;
 }
+
+/** intervalCount k's spans: k days each, counted back from the range's end, at `endMs` into its local day `lastDay` (YYYY-MM-DD). */
+export interface StickinessSpans { days: number; lastDay: string; endMs: number }
+
+// Whole days from the event back to the range's end, on the wall clock: the days between
+// their dates, one less when the event's time of day (to the millisecond) is past the end's.
+function daysBack(spans: StickinessSpans): string {
+  const days = `dateDiff('day', timestamp, toDate(${literal(spans.lastDay)}))`;
+  if (spans.endMs === DAY_MS - 1) return days;
+  const ms = '((toHour(timestamp) * 3600 + toMinute(timestamp) * 60 + toSecond(timestamp)) * 1000 + toUnixTimestamp64Milli(timestamp) % 1000)';
+  return `(${days} - if(${ms} > ${spans.endMs}, 1, 0))`;
+}
+
+const DAY_MS = 86_400_000;
 
 /** What a stickiness series counts: persons, a group type's keys (math unique_group), or a HogQL expression's values (math hogql). */
 export type StickinessActor = { kind: 'person' } | { kind: 'group'; index: number } | { kind: 'hogql'; expression: string };
@@ -463,7 +497,14 @@ function funnelTryCtes(s: FunnelText): string[] {
       // events of several folded values make one funnel.
       let branches: { value: string; where: string }[];
       if (b.breakdown.source === 'cohort') {
-        branches = cohortValues(b.breakdown).map((c) => ({ value: literal(c), where: cohortWhere(where.join(' AND '), c) }));
+        const cohorts = cohortValues(b.breakdown).map((c) => ({ value: literal(c), where: cohortWhere(where.join(' AND '), c) }));
+        branches = cohorts;
+        if (cohortsPastLimit(b.breakdown)) {
+          // Past the limit: the top cohorts by persons with a first-step event, ties by value.
+          const firsts = cohorts.map((x) => `SELECT ${actor} AS a, ${x.value} AS v FROM events WHERE ${x.where} AND (${conditions[0]})`);
+          ctes.push(`top_values AS (SELECT v FROM (${firsts.join(' UNION ALL ')}) GROUP BY v ORDER BY count(DISTINCT a) DESC, v LIMIT ${limit})`);
+          branches = cohorts.map((x) => ({ value: `if(${x.value} IN (SELECT v FROM top_values), ${x.value}, ${other})`, where: x.where }));
+        }
       } else {
         const value = orNull(partValue(b.breakdown));
         ctes.push(`top_values AS (SELECT ${value} AS v FROM events WHERE ${[...where, `(${conditions[0]})`].join(' AND ')} GROUP BY v ORDER BY count(DISTINCT ${actor}) DESC, v LIMIT ${limit})`);

@@ -7,7 +7,7 @@
 // and only those reachable from a first step are answered.
 import { compileSafeRegex } from '../../matching/regex.js';
 import type { FunnelsQuery, PathsQuery } from '../schemas.js';
-import { funnelCtes } from './funnels.js';
+import { funnelCtes, funnelText } from './funnels.js';
 import type { CellActors } from './cells.js';
 import { eventsFrom, needsPersons, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, resolveRange } from './dates.js';
@@ -15,6 +15,7 @@ import { QueryError, within } from './errors.js';
 import { pathsHogQLItem, rowExpression } from './hogql-row.js';
 import { str } from './hogql/expr.js';
 import { pathsSelect } from './hogql-paths-text.js';
+import { funnelPathsRestriction } from './hogql-funnel-paths-text.js';
 import { propertyText } from './properties.js';
 import { and, int, join, or, raw, sql, texts, type Sql } from './sql.js';
 
@@ -163,6 +164,23 @@ function funnelRestriction(query: PathsQuery, ctx: PlanContext): { ctes: Sql[]; 
   return { ctes: [...ctes, actors], where };
 }
 
+// funnelPathsFilter as the text says it (checked by funnelRestriction before this runs);
+// undefined where the text would disagree: step 1's time of a person who got no further in
+// an ordered funnel without exclusions is, here, that of the earliest try timed from a
+// step-2 event (the text's is their first step-1 event), so no text for paths around step 1.
+function funnelPathsText(query: PathsQuery, ctx: PlanContext): { ctes: string[]; where: string } | null | undefined {
+  const f = query.funnelPathsFilter;
+  if (!f) return null;
+  const source = f.funnelSource as unknown as FunnelsQuery;
+  const resolved = funnelCtes(source, ctx);
+  const target = f.funnelStep! > 0 ? f.funnelStep! - 1 : -f.funnelStep! - 2;
+  if (target === 0 && resolved.order === 'ordered' && (source.funnelsFilter?.exclusions ?? []).length === 0) return undefined;
+  return funnelPathsRestriction({
+    funnel: funnelText(source, ctx, resolved), step: f.funnelStep!,
+    type: f.funnelPathType === 'funnel_path_between_steps' || f.funnelPathType === 'funnel_path_before_step' ? f.funnelPathType : 'funnel_path_after_step',
+  });
+}
+
 /**
  * The statement's CTEs up to `steps` (person, session, position, item, previous item, gap in µs).
  * Three sorts in all (each window spec is one): by person and time, where a session starts and
@@ -245,13 +263,14 @@ SELECT (pos - 1)::VARCHAR || '_' || prev AS source, pos::VARCHAR || '_' || item 
 FROM steps WHERE pos > 1 GROUP BY source, target ${weights.length > 0 ? sql`HAVING ${and(weights)}` : raw('')}
 ORDER BY value DESC, source, target LIMIT ${int(filter.edgeLimit || EDGE_LIMIT_DEFAULT)}`;
   const both = !!filter.startPoint && !!filter.endPoint;
+  const funnelPaths = funnelPathsText(query, ctx);
   return {
     statements: [statement],
-    // Paths after a funnel's step are not written yet (the field is absent).
-    hogql: query.funnelPathsFilter ? undefined : pathsSelect({
+    hogql: funnelPaths === undefined ? undefined : pathsSelect({
       filter, properties: query.properties, fromUs: r.fromUs, toUs: r.toUs, valueSets: ctx.valueSets, hogqlItem: pathsHogQLItem(filter),
       pageviewItem: itemOf(filter, '$pageview'), screenItem: itemOf(filter, '$screen'), start: pointOf(filter.startPoint, both), end: pointOf(filter.endPoint, both),
       groupings: groupingPatterns(filter), stepLimit: filter.stepLimit || STEP_LIMIT_DEFAULT, edgeLimit: filter.edgeLimit || EDGE_LIMIT_DEFAULT, sessionGapSeconds: SESSION_GAP_US / 1_000_000,
+      funnel: funnelPaths,
     }),
     shape([rows]) {
       const links = rows.map((row) => ({ source: String(row.source), target: String(row.target), value: toNumber(row.value), average_conversion_time: toNumber(row.ms) }));

@@ -9,7 +9,7 @@
 import type { SeriesNode, StickinessQuery } from '../schemas.js';
 import { actorOf, eventsFrom, type Actor, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { isoWithOffset, previousRange, resolveRange, shiftedRange, type ResolvedRange } from './dates.js';
-import { seriesEvent, stickinessSelect, writtenOrNone, type StickinessActor } from './hogql-text.js';
+import { seriesEvent, stickinessSelect, writtenOrNone, type StickinessActor, type StickinessSpans } from './hogql-text.js';
 import { and, int, raw, sql, type Sql } from './sql.js';
 import type { Cell, CellActors } from './cells.js';
 import { QueryError } from './errors.js';
@@ -60,6 +60,15 @@ function intervalCountOf(query: StickinessQuery): number | null {
     throw new QueryError('intervalCount is supported by hedgerow with the day interval', 'intervalCount');
   }
   return k;
+}
+
+// intervalCount's spans as the text says them: whole local days back from the range's end
+// (undefined without intervalCount).
+function spansOf(query: StickinessQuery, range: ResolvedRange): StickinessSpans | undefined {
+  const k = intervalCountOf(query);
+  if (k === null) return undefined;
+  const dayMs = US_PER_DAY / 1000;
+  return { days: k, lastDay: new Date(range.toLocal).toISOString().slice(0, 10), endMs: ((range.toLocal % dayMs) + dayMs) % dayMs };
 }
 
 /** How many bars a run has: its intervals, or its spans of intervalCount days. */
@@ -147,10 +156,9 @@ SELECT n, count(*) AS persons FROM act GROUP BY n`);
   const counted = criteria ? `count() ${CRITERIA_OPERATORS[criteria.operator]} ${criteria.value}` : 'count() > 0';
   return {
     statements,
-    // Not written yet for spans of intervalCount days.
-    hogql: intervalCountOf(query) !== null ? undefined : writtenOrNone(() => runs.map(({ node, order, range: r }) => stickinessSelect({
+    hogql: writtenOrNone(() => runs.map(({ node, order, range: r }) => stickinessSelect({
       event: seriesEvent(node), properties: [node.properties, node.fixedProperties, query.properties], fromUs: r.fromUs, toUs: r.toUs,
-      valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted, actor: stickinessActor(node, order),
+      valueSets: ctx.valueSets, interval, weekStart: ctx.weekStart, counted, actor: stickinessActor(node, order), spans: spansOf(query, r),
     })).join(' UNION ALL ')),
     shape(results) {
       const items = runs.map((run, k) => {

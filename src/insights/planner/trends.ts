@@ -10,7 +10,7 @@ import { QueryError } from './errors.js';
 import { applyFormula, parseFormula } from './formula.js';
 import { firstTimeBase, FIRST_TIME_MATHS } from './first-time.js';
 import { rowExpression } from './hogql-row.js';
-import { activeUsersSelect, cohortValues, literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
+import { activeUsersSelect, cohortsPastLimit, cohortValues, literal, seriesEvent, seriesSelect, writtenOrNone } from './hogql-text.js';
 import { propertyNumber, propertyText, type PropertySource } from './properties.js';
 import { and, float, int, join, raw, sql, type Sql } from './sql.js';
 import { bucketSql, localDay, localUs } from './time-sql.js';
@@ -252,7 +252,8 @@ function seriesText(query: TrendsQuery, run: SeriesRun, ctx: PlanContext, breakd
 
 /** The trends query as HogQL: each series' (and period's) SELECT, joined by UNION ALL as PostHog's; a cohort breakdown's, one per cohort. */
 function trendsText(query: TrendsQuery, runs: SeriesRun[], ctx: PlanContext, breakdown: Breakdown | null, totalValue: boolean): string | undefined {
-  const cohorts = breakdown?.source === 'cohort' ? cohortValues(breakdown) : [undefined];
+  // Cohorts within the limit: a SELECT per cohort, as PostHog's; past it, one over the events once per cohort, folded as other values.
+  const cohorts = breakdown?.source === 'cohort' && !cohortsPastLimit(breakdown) ? cohortValues(breakdown) : [undefined];
   const selects: string[] = [];
   for (const run of runs) {
     for (const cohort of cohorts) {
