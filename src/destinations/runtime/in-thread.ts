@@ -5,9 +5,10 @@
 // (src/hog/straight-slice.ts: forward-only, at most 10,000 ops, values walked at most 64
 // deep), and a masking hash that only reads globals. Anything else — a filter, input or
 // masking hash that needs the VM, Liquid, mappings, a slice straight code refuses — returns
-// null before any effect and goes to the Hog pool as before, which gives the same answer. For a short webhook this takes both pool round
-// trips (the chunk's start step and the continue step after the answer) out of a
-// delivery's path: the event is neither copied to a worker nor answered back.
+// null before any effect and goes to the Hog pool as before, which gives the same answer.
+// For a short webhook this takes both pool round trips (the chunk's start step and the
+// continue step after the answer) out of a delivery's path: the event is neither copied to
+// a worker nor answered back.
 import { evaluateInputsDirect, NOT_DIRECT, runStraight, type ExecuteOptions } from '../../hog/index.js';
 import type { VMState } from '../../hog/vm.js';
 import { fetchRequest } from '../fetch/fetch-rules.js';
