@@ -34,22 +34,15 @@ import { startTestServer, eventually, EVENTS_ONLY, type TestServer } from '../he
 import { capture, createCohort, createFlag, evaluate, identify } from './serving.js';
 import { flagById } from '../../src/flags/definitions/store.js';
 import { saveFlag } from '../../src/flags/definitions/commands.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261122);
 const FLAG_COUNT = 70;
 const PEOPLE = 240;
 const STORED_PEOPLE = 30;
 
-// mulberry32: small, fast, good enough to spread test cases.
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   const chance = (p: number) => next() < p;

@@ -13,6 +13,7 @@ import ts from 'typescript';
 import createHogQLParser from '@posthog/hogql-parser';
 import { fastParse, type FastParseKind } from '../../src/hogql/parser/index.js';
 import { literalShape, TOO_DEEP_TO_PARSE } from '../../src/hogql/index.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const s = suite('hogql: fast parser');
 const wasm = await createHogQLParser();
@@ -187,17 +188,6 @@ s('the tricky parts: unary minus, not, chains, keywords as names, numbers, escap
 });
 
 // Seeded random texts: operators of every level mixed and nested, with space, comments and case varied.
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ATOMS = ['a', 'b.c', 'events.timestamp', 'properties.$browser', '`q n`', '"dq"', 'id', 'timestamp', 'date', '1', '0', '42', '1.5', '.5', '1e5', '2.5e-3', '0x1F',
   "'x'", "'it''s'", "'a\\'b'", "''", 'true', 'false', 'null', 'count()', 'f(x)', 'f(x, y)', 'quantile(0.5)(x)', 'uniq(distinct x)', 'if(a, b, c)', 'x[1]', 'x.1', 'f(x).b',
   '[1, 2]', '[]', '(1, 2)', '{p}', 'interval 7 day', 'now()', '*', 't.*'];
@@ -231,7 +221,7 @@ function respaced(next: () => number, text: string): string {
 }
 
 s('generated expressions: random operator mixes, precedence and nesting', () => {
-  const next = random(28);
+  const next = mulberry32(28);
   const texts: string[] = [];
   for (let i = 0; i < 300; i++) texts.push(respaced(next, expression(next, 1 + Math.floor(next() * 2))));
   const r = differential('expr', texts);
@@ -240,7 +230,7 @@ s('generated expressions: random operator mixes, precedence and nesting', () => 
 });
 
 s('generated SELECTs: clauses, joins, subqueries, CTEs and unions around random expressions', () => {
-  const next = random(6);
+  const next = mulberry32(6);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
   const e = () => expression(next, Math.floor(next() * 2));
   const texts: string[] = [];

@@ -7,21 +7,11 @@ import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const s = suite('insights: hogql text of funnels (exclusions, conversion times) and paths');
 let t: TestServer;
 let api: ApiCall;
-
-// A small deterministic generator (mulberry32), so a failure reproduces.
-function generator(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const EVENTS = ['$pageview', '$pageview', '$pageview', 'signup', 'signup', 'purchase', 'cancel', 'click', '$screen', '$autocapture'];
 const URLS = ['https://h.example/', 'https://h.example/pricing/', 'https://h.example/pricing', 'https://h.example/docs/a', 'https://h.example/docs/b/', 'https://h.example/docs/a?x=1'];
@@ -29,7 +19,7 @@ const URLS = ['https://h.example/', 'https://h.example/pricing/', 'https://h.exa
 const GAPS = [4_321, 17_250, 95_500, 600_125, 1_500_000, 2_100_777, 5_400_000, 20_000_000];
 
 function crowd(): Record<string, unknown>[] {
-  const rnd = generator(28);
+  const rnd = mulberry32(28);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
   const out: Record<string, unknown>[] = [];
   const seen = new Set<number>();

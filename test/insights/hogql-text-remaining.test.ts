@@ -8,22 +8,12 @@ import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const s = suite('insights: hogql text of stickiness spans and cohort breakdowns past their limit');
 let t: TestServer;
 let api: ApiCall;
 const cohorts: number[] = [];
-
-// A small deterministic generator (mulberry32), so a failure reproduces.
-function generator(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Times of day (UTC) including a span's edges: midnight, the last millisecond, the explicit
 // ranges' ends below (12:00 and 06:30) and a millisecond either side of them.
@@ -31,7 +21,7 @@ const TIMES = ['00:00:00.000', '00:00:00.001', '06:29:59.999', '06:30:00.000', '
 const EVENTS = ['$pageview', '$pageview', 'signup', 'purchase'];
 
 function crowd(): Record<string, unknown>[] {
-  const rnd = generator(2854);
+  const rnd = mulberry32(2854);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
   const out: Record<string, unknown>[] = [];
   for (let p = 0; p < 24; p++) {
