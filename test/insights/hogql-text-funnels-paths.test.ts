@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
+import { insightWithText, runHogQL } from '../helpers/hogql-texts.js';
 
 const s = suite('insights: hogql text of funnels (exclusions, conversion times) and paths');
 let t: TestServer;
@@ -49,23 +50,12 @@ s.before(async () => {
   const batch = crowd();
   assert.is((await postJson(`${t.url}/batch/`, { api_key: t.projectKey, batch })).status, 200);
   await t.applied();
-  const r = await hogql('select count() from events');
-  assert.equal(r.body.results, [[batch.length]], JSON.stringify(r.body));
+  assert.equal((await run('select count() from events')).results, [[batch.length]]);
 });
 s.after(async () => { await t?.close(); });
 
-const hogql = (query: string) => api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query }, refresh: 'force_blocking' });
-async function insight(query: Record<string, unknown>) {
-  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  assert.type(r.body.hogql, 'string', `no hogql for ${JSON.stringify(query)}`);
-  return r.body;
-}
-async function run(text: string) {
-  const r = await hogql(text);
-  assert.is(r.status, 200, `${text}\n${JSON.stringify(r.body)}`);
-  return r.body as { columns: string[]; results: unknown[][] };
-}
+const insight = (query: Record<string, unknown>) => insightWithText(api, t, query);
+const run = (text: string) => runHogQL(api, t, text);
 
 const dateRange = { date_from: '2024-06-01', date_to: '2024-06-04' };
 const series = ['$pageview', 'signup', 'purchase'].map((event) => ({ kind: 'EventsNode', event }));

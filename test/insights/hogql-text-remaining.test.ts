@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiCall } from '../helpers/api.js';
 import { postJson, startTestServer, NO_DESTINATIONS, type TestServer } from '../helpers/server.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
+import { insightWithText, runHogQL } from '../helpers/hogql-texts.js';
 
 const s = suite('insights: hogql text of stickiness spans and cohort breakdowns past their limit');
 let t: TestServer;
@@ -56,17 +57,8 @@ s.before(async () => {
 });
 s.after(async () => { await t?.close(); });
 
-async function insight(query: Record<string, unknown>) {
-  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query, refresh: 'force_blocking' });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  assert.type(r.body.hogql, 'string', `no hogql for ${JSON.stringify(query)}`);
-  return r.body;
-}
-async function run(text: string): Promise<unknown[][]> {
-  const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'HogQLQuery', query: text }, refresh: 'force_blocking' });
-  assert.is(r.status, 200, `${text}\n${JSON.stringify(r.body)}`);
-  return r.body.results as unknown[][];
-}
+const insight = (query: Record<string, unknown>) => insightWithText(api, t, query);
+const run = async (text: string) => (await runHogQL(api, t, text)).results;
 async function inTimezone(zone: string, body: () => Promise<void>): Promise<void> {
   await api('PATCH', `/api/projects/${t.projectId}/`, t.personalKey, { timezone: zone });
   try {
