@@ -124,16 +124,15 @@ function partValueSql(p: BreakdownPart): Sql {
   return sql`coalesce(${value}, ${text(BREAKDOWN_NULL)})`;
 }
 
-/** Funnels and retention break down by one value per event: an arrayJoin's elements are trends' only. */
-export function refuseArrayJoin(b: Breakdown | null): void {
-  const i = b?.parts.findIndex((p) => p.arrayJoin) ?? -1;
-  if (i >= 0) throw new QueryError('arrayJoin in a breakdown is supported in trends only', b!.multiple ? `breakdownFilter.breakdowns.${i}.property` : 'breakdownFilter.breakdown');
-}
-
-/** Funnels and retention break down by the property as it is (PostHog normalizes URLs in trends). */
-export function refuseNormalizedUrl(b: Breakdown | null): void {
-  const i = b?.parts.findIndex((p) => p.normalizeUrl) ?? -1;
-  if (i >= 0) throw new QueryError('normalize_url is supported in trends breakdowns only', b!.multiple ? `breakdownFilter.breakdowns.${i}.normalize_url` : 'breakdownFilter.breakdown_normalize_url');
+/**
+ * Funnels and retention break down by one value per event, the property as it is: PostHog
+ * normalizes URLs in trends only, and an arrayJoin's elements are trends' only.
+ */
+export function refuseTrendsOnlyParts(b: Breakdown | null): void {
+  const url = b?.parts.findIndex((p) => p.normalizeUrl) ?? -1;
+  if (url >= 0) throw new QueryError('normalize_url is supported in trends breakdowns only', b!.multiple ? `breakdownFilter.breakdowns.${url}.normalize_url` : 'breakdownFilter.breakdown_normalize_url');
+  const joined = b?.parts.findIndex((p) => p.arrayJoin) ?? -1;
+  if (joined >= 0) throw new QueryError('arrayJoin in a breakdown is supported in trends only', b!.multiple ? `breakdownFilter.breakdowns.${joined}.property` : 'breakdownFilter.breakdown');
 }
 
 /** The breakdown value of an event row, the null label when absent (several: their JSON list). */

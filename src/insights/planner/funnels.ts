@@ -12,7 +12,7 @@
 // (or, without an event for that step, before step `from` plus the window; unordered:
 // after the try's start and before its last step). The person's other tries still count.
 import type { FunnelsQuery, SeriesNode } from '../schemas.js';
-import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseArrayJoin, refuseNormalizedUrl, type Breakdown } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, breakdownValueOf, breakdownValueSql, BREAKDOWN_NULL, BREAKDOWN_OTHER, compareBreakdownValues, refuseTrendsOnlyParts, type Breakdown } from './breakdown.js';
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeEntity, nodeName, nodeUsesPersons, nodeWhere, refuseSeriesMath, queryPropertiesWhere, scopeWhere, toNumber, type Plan, type PlanContext, type Row } from './context.js';
 import { isoWithOffset, resolveRange, type Interval, type ResolvedRange } from './dates.js';
@@ -155,8 +155,7 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
   const range = resolveRange(query.dateRange, options.interval === 'hour' ? 'hour' : 'day', ctx);
   const exclusions = funnelExclusions(query, order);
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
-  refuseNormalizedUrl(breakdown);
-  refuseArrayJoin(breakdown);
+  refuseTrendsOnlyParts(breakdown);
   // A cohort breakdown: a person in several cohorts goes through the funnel once in each.
   const attribution = breakdown?.source === 'cohort' ? 'all_events' : f.breakdownAttributionType ?? 'first_touch';
   const attributionStep = f.breakdownAttributionValue ?? 0;

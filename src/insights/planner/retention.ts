@@ -5,7 +5,7 @@
 // value 0 is the cohort's size. Every row has totalIntervals values (PostHog's lookahead, also
 // with a date range of another length), periods after the range 0.
 import type { RetentionEntityValue, RetentionQuery, SeriesNode } from '../schemas.js';
-import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseArrayJoin, refuseNormalizedUrl } from './breakdown.js';
+import { breakdownOf, breakdownUsesPersons, BREAKDOWN_OTHER, refuseTrendsOnlyParts } from './breakdown.js';
 import { cellBreakdownValue, type Cell, type CellActors } from './cells.js';
 import { actorOf, eventsFrom, needsPersons, nodeUsesPersons, nodeWhere, queryPropertiesWhere, toNumber, type Plan, type PlanContext } from './context.js';
 import { addIntervals, bucketId, isoWithOffset, localToUs, resolveRange, truncateLocal, zoneSegments, type Interval } from './dates.js';
@@ -92,8 +92,7 @@ function retentionCore(query: RetentionQuery, ctx: PlanContext) {
   const returning = entityNode(f.returningEntity, target, 'retentionFilter.returningEntity');
   const breakdown = breakdownOf(query.breakdownFilter, ctx);
   if (breakdown && breakdown.parts.length > 1) throw new QueryError('Retention breaks down by one property', 'breakdownFilter.breakdowns');
-  refuseNormalizedUrl(breakdown);
-  refuseArrayJoin(breakdown);
+  refuseTrendsOnlyParts(breakdown);
   const persons = needsPersons(ctx, query.properties) || nodeUsesPersons(target, ctx) || nodeUsesPersons(returning, ctx) || breakdownUsesPersons(breakdown);
   // With a breakdown, PostHog follows each (person, value) on its own, over the events that
   // carry the value (a missing one is ""): the pair is the unit counted.
