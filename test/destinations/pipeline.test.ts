@@ -256,6 +256,10 @@ s('the watcher degrades and then disables a function that keeps failing; enablin
   assert.ok(disabled.tokens < 0 && disabled.rating < 0);
   const failedBefore = (await totals(fn.id)).failed;
   await capture([{ event: 'fail', distinct_id: 'late' }]);
+  // The consumer has evaluated the late event (not only dropped a leftover of the 130 as
+  // disabled): else it could run after the function is enabled below, and its failure be
+  // charged before the answer.
+  await t.applied();
   await eventually(async () => (await totals(fn.id)).disabled_permanently >= 1);
   assert.is((await totals(fn.id)).failed, failedBefore);
   const back = await api('PATCH', one, t.personalKey, { enabled: true });
