@@ -94,9 +94,11 @@ function storedEvent(store: EventsTables, ev: CapturedEvent): CapturedEvent | nu
 
 // Reads what the event's functions need beside the event: its project, person and groups.
 // Groups are read as stored now, as PostHog's CDP reads them (its groups manager, when it
-// builds the invocation), for the groups the event itself names.
-function eventContext(store: EventsTables & PersonsTables, tenancy: TenancyStore, siteUrl: string, ev: CapturedEvent): EventContext {
-  const project = tenancy.project(ev.project_id);
+// builds the invocation), for the groups the event itself names. `names`: the chunk's
+// project names, each read once per chunk (a project's record is decoded whole to read it).
+function eventContext(store: EventsTables & PersonsTables, tenancy: TenancyStore, names: Map<number, string>, siteUrl: string, ev: CapturedEvent): EventContext {
+  let name = names.get(ev.project_id);
+  if (name === undefined) names.set(ev.project_id, (name = tenancy.project(ev.project_id)?.name ?? ''));
   const url = projectUrl(siteUrl, ev.project_id);
   const groups: EventContext['groups'] = {};
   const eventGroups = ev.properties.$groups;
@@ -109,7 +111,7 @@ function eventContext(store: EventsTables & PersonsTables, tenancy: TenancyStore
     }
   }
   return {
-    project: { id: ev.project_id, name: project?.name ?? '', url },
+    project: { id: ev.project_id, name, url },
     event: {
       uuid: ev.uuid, event: ev.event, distinct_id: ev.distinct_id, properties: ev.properties, timestamp: ev.timestamp,
       elements_chain: typeof ev.properties.$elements_chain === 'string' ? ev.properties.$elements_chain : '',
@@ -227,6 +229,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   const room: boolean[] = [];
   // Function id → whether its watcher has it disabled (read once per chunk).
   const disabled = new Map<string, boolean>();
+  const projectNames = new Map<number, string>();
   // The chunk's events with functions to run, in order; those of them sent to the pool.
   const events: { uuid: string; chosen: number[] }[] = [];
   const work: StartTask['events'] = [];
@@ -271,7 +274,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     }
     if (chosen.length === 0) continue;
     const at = events.push({ uuid: ev.uuid, chosen }) - 1;
-    const context = eventContext(ctx.store, deps.tenancy, deps.siteUrl, ev);
+    const context = eventContext(ctx.store, deps.tenancy, projectNames, deps.siteUrl, ev);
     // Packed here rather than copied by the pool's message: the worker answers with these
     // bytes inside the event's pack, which its invocations' queue entries keep; so do the
     // invocations made here.
