@@ -120,7 +120,7 @@ s('where the thread answers, its prepare step, first slice and resumed slice are
       // The invocation's globals: what the worker packs for the queue.
       assert.equal(here.globals, globalsOf(started.packs[0]!, fn.id, -1), where);
       // The pack the thread makes for the queue reads as the same globals.
-      const ours = eventPack(pack(ctx), { [ownKey(fn.id, -1)]: { source: here.globals.source, inputs: here.globals.inputs } });
+      const ours = eventPack(pack(ctx), { [ownKey(fn.id, -1)]: { source: here.globals.source, inputs: here.globals.inputs } }, here.globals);
       assert.equal(globalsOf(ours, fn.id, -1), globalsOf(started.packs[0]!, fn.id, -1), where);
       for (const response of [{ status: 200, body: { ok: true } }, { status: 201, body: 'created' }, { status: 204, body: null }, { status: 500, body: { error: 'down' } }, { status: 404, body: [1, 2] }]) {
         const program = { state: structuredClone(here.program!.state), globals: here.globals };

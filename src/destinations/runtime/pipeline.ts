@@ -208,7 +208,7 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
     });
   }
   if (own !== null) {
-    const packed = eventPack(bytes, own);
+    const packed = eventPack(bytes, own, event!.base());
     for (const f of mine) {
       f.pack = packed;
       found.push(f);

@@ -21,6 +21,7 @@ import { invocationGlobals, type EventContext } from './globals.js';
 import { preparedEvent, prepareOne } from './prepare.js';
 import type { RunnableFunction } from './runnable.js';
 import { HOG_TIMEOUT_MS, runInvocationSlice, type RunOutcome } from './run-slice.js';
+import { withoutShared, withShared, type SharedRef } from './shared-globals.js';
 
 export interface StartTask {
   functions: RunnableFunction[];
@@ -49,12 +50,21 @@ interface EventPackBefore {
 // the length of the event context's pack (u32, little-endian), that pack (the consumer's
 // bytes, as they came), then the pack of each invocation's own part. The shared globals are
 // rebuilt from the context (invocationGlobals) when a worker that lost a program reads them.
+// Tag PARTS: the own parts packed whole. Tag PARTS_SHARED: packed without the shared
+// globals their inputs hold by reference, with the paths to them (./shared-globals.ts).
 const PARTS = 1;
+const PARTS_SHARED = 2;
 
-export function eventPack(ctx: Uint8Array, own: OwnGlobals): Uint8Array {
-  const mine = pack(own);
+/**
+ * `ctx`: the event context's pack; `own`: each invocation's source and inputs; `globals`:
+ * the shared globals those were made from (invocationGlobals of the context), whose values
+ * the inputs may hold by reference.
+ */
+export function eventPack(ctx: Uint8Array, own: OwnGlobals, globals: Record<string, unknown>): Uint8Array {
+  const split = withoutShared(own, globals);
+  const mine = split === null ? pack(own) : pack(split);
   const out = new Uint8Array(5 + ctx.length + mine.length);
-  out[0] = PARTS;
+  out[0] = split === null ? PARTS : PARTS_SHARED;
   new DataView(out.buffer).setUint32(1, ctx.length, true);
   out.set(ctx, 5);
   out.set(mine, 5 + ctx.length);
@@ -62,10 +72,13 @@ export function eventPack(ctx: Uint8Array, own: OwnGlobals): Uint8Array {
 }
 
 function readEventPack(bytes: Uint8Array): EventPackBefore {
-  if (bytes[0] !== PARTS) return unpack<EventPackBefore>(bytes);
+  if (bytes[0] !== PARTS && bytes[0] !== PARTS_SHARED) return unpack<EventPackBefore>(bytes);
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, true);
-  const ctx = unpack<EventContext>(bytes.subarray(5, 5 + length));
-  return { base: invocationGlobals(ctx), own: unpack<OwnGlobals>(bytes.subarray(5 + length)) };
+  const base = invocationGlobals(unpack<EventContext>(bytes.subarray(5, 5 + length)));
+  const rest = bytes.subarray(5 + length);
+  if (bytes[0] === PARTS) return { base, own: unpack<OwnGlobals>(rest) };
+  const { skeleton, refs } = unpack<{ skeleton: unknown; refs: SharedRef[] }>(rest);
+  return { base, own: withShared(skeleton, refs, base) as OwnGlobals };
 }
 
 export type StartOutcome =
@@ -215,7 +228,7 @@ export function createSteps(workerIndex: number, timeoutMs = HOG_TIMEOUT_MS): St
             outcomes.push({ fn, ev, kind: 'invocation', mappingIndex: found.mappingIndex, maskKey: found.maskKey, slice, token: slice.fetch?.token ?? null });
           });
         }
-        packs.push(any ? eventPack(sent instanceof Uint8Array ? sent : pack(ctx), own) : null);
+        packs.push(any ? eventPack(sent instanceof Uint8Array ? sent : pack(ctx), own, event.base) : null);
       }
       return { outcomes, packs };
     },
