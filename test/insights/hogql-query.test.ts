@@ -141,6 +141,25 @@ h('conditionals, IN, LIKE, regex, placeholders and variables', async () => {
   await refused('select {variables.nope}', /Variable nope is missing from query/);
 });
 
+h('JSON functions read values as ClickHouse’s do (FunctionsJSON.cpp, JSONExtractTree.cpp)', async () => {
+  const doc = `'{"arr": [1, null, "a", [2, null], {"k": null}, true], "f": 1.7, "n": -2.9, "s": "42", "sf": "3.9", "t": true, "z": 0, "two": 2, "st": "true", "nul": null, "o": {"x": 1, "y": [1]}}'`;
+  // JSONExtractArrayRaw: each element's JSON text, a null element the text null, nested ones as text; not an array: [].
+  assert.equal(await rows(`select JSONExtractArrayRaw(${doc}, 'arr'), JSONExtractArrayRaw(${doc}, 'o'), JSONExtractArrayRaw(${doc}, 'nope'), JSONExtractArrayRaw('[null]')`), [
+    [['1', 'null', '"a"', '[2,null]', '{"k":null}', 'true'], [], [], ['null']],
+  ]);
+  // Integers: a fraction cut toward zero (1.7 → 1, -2.9 → -2, "3.9" → 3), a numeric string read, true and null → 0.
+  assert.equal(await rows(`select JSONExtractInt(${doc}, 'f'), JSONExtractInt(${doc}, 'n'), JSONExtractInt(${doc}, 'sf'), JSONExtractInt(${doc}, 's'), JSONExtractInt(${doc}, 't'), JSONExtractInt(${doc}, 'nul'), JSONExtractUInt(${doc}, 'n'), JSONExtractUInt(${doc}, 'f')`), [[1, -2, 3, 42, 0, 0, 0, 1]]);
+  assert.equal(await rows(`select JSONExtractFloat(${doc}, 'sf'), JSONExtractFloat(${doc}, 't'), JSONExtractFloat(${doc}, 'arr')`), [[3.9, 0, 0]]);
+  // Bool: true/false, or an integer other than 0; a string "true" or 1.7 is false.
+  assert.equal(await rows(`select JSONExtractBool(${doc}, 't'), JSONExtractBool(${doc}, 'two'), JSONExtractBool(${doc}, 'z'), JSONExtractBool(${doc}, 'st'), JSONExtractBool(${doc}, 'f')`), [[true, true, false, false, false]]);
+  // String: null → '', another kind its JSON text. Raw: null → 'null'. Has: a null value is there.
+  assert.equal(await rows(`select JSONExtractString(${doc}, 'nul'), JSONExtractString(${doc}, 'two'), JSONExtractString(${doc}, 'o'), JSONExtractRaw(${doc}, 'nul'), JSONHas(${doc}, 'nul'), JSONHas(${doc}, 'arr', 2)`), [['', '2', '{"x":1,"y":[1]}', 'null', true, true]]);
+  // Length: an array's elements or an object's keys, else 0.
+  assert.equal(await rows(`select JSONLength(${doc}, 'arr'), JSONLength(${doc}, 'o'), JSONLength(${doc}, 's'), JSONLength(${doc})`), [[6, 2, 0, 11]]);
+  // Text that is not JSON reads as each type's default instead of failing the query.
+  assert.equal(await rows("select JSONExtractString('nope', 'a'), JSONExtractInt('{\"a\": ', 'a'), JSONExtractArrayRaw('x'), JSONHas('x', 'a'), JSONLength('x'), JSONExtractRaw('x'), JSONExtractBool('x'), JSONExtractFloat('x')"), [['', 0, [], false, 0, '', false, 0]]);
+});
+
 h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
   assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],

@@ -284,18 +284,29 @@ function jsonPath(keys: Expr[], fx: Fx): Sql {
   });
   return sql`${text(parts.length === 0 ? '' : `/${parts.join('/')}`)}`;
 }
+// As ClickHouse's (FunctionsJSON.cpp, JSONExtractTree.cpp): text that is not JSON, a missing
+// key or a value of the wrong kind reads as the type's default (try(): DuckDB would raise).
 const jsonFn = (name: string, type: HType, read: (j: Sql, path: Sql) => Sql) =>
   define('JSON', name, 1, 6, ([j, ...keys], fx) => expr(read(j.sql, jsonPath(keys, fx)), type, [j], { nullable: true }));
-jsonFn('JSONExtractString', 'String', (j, p) => sql`coalesce(json_extract_string(${j}, ${p}), '')`);
-jsonFn('JSONExtractInt', 'Int', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS BIGINT), 0)`);
-jsonFn('JSONExtractUInt', 'UInt', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS UBIGINT), 0)`);
-jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE), 0)`);
-jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS BOOLEAN), false)`);
-jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(CAST(json_extract(${j}, ${p}) AS VARCHAR), '')`);
-jsonFn('JSONHas', 'Bool', (j, p) => sql`(json_extract(${j}, ${p}) IS NOT NULL)`);
-jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(json_array_length(${j}, ${p}), 0)`);
-// Each element's JSON text, quotes kept (ClickHouse's); not an array: empty.
-jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: CAST(x AS VARCHAR)), CAST([] AS VARCHAR[]))`);
+// A number from a JSON number or a string holding one; a fraction is cut toward zero for an
+// integer type (DuckDB's cast would round it); true/false, null, arrays and objects: none.
+const jsonNumber = (j: Sql, p: Sql, duck: string) => {
+  const s = sql`json_extract_string(${j}, ${p})`;
+  const whole = raw(duck);
+  return sql`try(CASE WHEN json_type(${j}, ${p}) = 'BOOLEAN' THEN NULL WHEN regexp_matches(${s}, '[.eE]') THEN TRY_CAST(trunc(TRY_CAST(${s} AS DOUBLE)) AS ${whole}) ELSE TRY_CAST(${s} AS ${whole}) END)`;
+};
+jsonFn('JSONExtractString', 'String', (j, p) => sql`coalesce(try(json_extract_string(${j}, ${p})), '')`);
+jsonFn('JSONExtractInt', 'Int', (j, p) => sql`coalesce(${jsonNumber(j, p, 'BIGINT')}, 0)`);
+jsonFn('JSONExtractUInt', 'UInt', (j, p) => sql`coalesce(${jsonNumber(j, p, 'UBIGINT')}, 0)`);
+jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(try(CASE WHEN json_type(${j}, ${p}) <> 'BOOLEAN' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE) END), 0)`);
+// true/false, or an integer other than 0; anything else (a string "true", 1.5) is false.
+jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'BOOLEAN' THEN json_extract_string(${j}, ${p}) = 'true' WHEN 'BIGINT' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS HUGEINT) <> 0 WHEN 'UBIGINT' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS HUGEINT) <> 0 END), false)`);
+jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(try(CAST(json_extract(${j}, ${p}) AS VARCHAR)), '')`);
+jsonFn('JSONHas', 'Bool', (j, p) => sql`coalesce(try(json_extract(${j}, ${p}) IS NOT NULL), false)`);
+// An array's elements or an object's keys; 0 for anything else.
+jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'ARRAY' THEN json_array_length(${j}, ${p}) WHEN 'OBJECT' THEN len(json_keys(${j}, ${p})) END), 0)`);
+// Each element's JSON text, quotes kept, a null element the text null (ClickHouse's); not an array: empty.
+jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(try(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: coalesce(CAST(x AS VARCHAR), 'null'))), CAST([] AS VARCHAR[]))`);
 define('JSON', 'isValidJSON', 1, 1, ([j]) => expr(sql`coalesce(json_valid(${str(j)}), false)`, 'Bool', [j], { nullable: false }));
 
 // ---- arrays (1-based; lambdas compile to DuckDB's `lambda x: …`)
