@@ -70,15 +70,17 @@ function stepCondition(node: SeriesNode, ctx: PlanContext, index: number): Sql {
 /**
  * A person's breakdown value by attribution, from the funnel events that have one: the
  * first (first_touch), the last (last_touch), or the first of one step's events (step).
+ * Values at one instant (an arrayJoin's elements of one event, say) are taken in their
+ * order, least first: ClickHouse's argMin leaves them to its row order.
  */
 function personValueSql(attribution: string, attributionStep: number): Sql {
   switch (attribution) {
     case 'last_touch':
-      return raw('arg_max(bvr, ts) FILTER (WHERE bvr IS NOT NULL)');
+      return raw('arg_max(bvr, (ts, bvr)) FILTER (WHERE bvr IS NOT NULL)');
     case 'step':
-      return sql`arg_min(bvr, ts) FILTER (WHERE bvr IS NOT NULL AND ${stepCol(attributionStep)})`;
+      return sql`arg_min(bvr, (ts, bvr)) FILTER (WHERE bvr IS NOT NULL AND ${stepCol(attributionStep)})`;
     default:
-      return raw('arg_min(bvr, ts) FILTER (WHERE bvr IS NOT NULL)');
+      return raw('arg_min(bvr, (ts, bvr)) FILTER (WHERE bvr IS NOT NULL)');
   }
 }
 
