@@ -160,6 +160,21 @@ h('JSON functions read values as ClickHouse’s do (FunctionsJSON.cpp, JSONExtra
   assert.equal(await rows("select JSONExtractString('nope', 'a'), JSONExtractInt('{\"a\": ', 'a'), JSONExtractArrayRaw('x'), JSONHas('x', 'a'), JSONLength('x'), JSONExtractRaw('x'), JSONExtractBool('x'), JSONExtractFloat('x')"), [['', 0, [], false, 0, '', false, 0]]);
 });
 
+h('URL parts, integer maths, float checks, enumerations, month ends and two of PostHog’s aggregates, as ClickHouse reads them', async () => {
+  const url = "'https://a.example/docs/x?q=1&ref=news&q=2#top'";
+  assert.equal(await rows(`select protocol(${url}), path(${url}), queryString(${url}), fragment(${url}), extractURLParameter(${url}, 'q'), extractURLParameter(${url}, 'ref'), extractURLParameter(${url}, 'nope')`), [
+    ['https', '/docs/x', 'q=1&ref=news&q=2', 'top', '1', 'news', ''],
+  ]);
+  assert.equal(await rows(`select cutQueryString(${url}), cutFragment(${url}), cutQueryStringAndFragment(${url}), path('https://a.example'), protocol('a.example/x'), queryString('https://a.example/x'), extractURLParameter('https://a.example/?a.b=1&ab=2', 'a.b')`), [
+    ['https://a.example/docs/x#top', 'https://a.example/docs/x?q=1&ref=news&q=2', 'https://a.example/docs/x', '', '', '', '1'],
+  ]);
+  assert.equal(await rows('select trunc(1.7), truncate(-1.7), gcd(12, 8), lcm(4, 6), positiveModulo(-3, 2), -3 % 2, isNaN(0 / 0), isFinite(1 / 0), isInfinite(1 / 0), isFinite(2)'), [[1, -1, 4, 12, 1, -1, true, false, true, true]]);
+  assert.equal(await rows("select arrayEnumerate(['a', 'b', 'c']), arrayEnumerate([]), arrayUniq([1, 1, 2, 3, 3]), toLastDayOfMonth(toDate('2024-02-10')), toLastDayOfMonth(toDateTime('2023-12-31 23:00:00'))"), [[[1, 2, 3], [], 3, '2024-02-29', '2023-12-31']]);
+  // string_agg(x, sep) is arrayStringConcat(groupArray(x), sep) ('' over no rows); every(x) is toBool(min(x)).
+  assert.equal(await rows("select string_agg(event, ','), every(event != 'x'), every(event = 'nope') from (select event from events where event = 'purchase')"), [['purchase,purchase', true, false]]);
+  assert.equal(await rows("select string_agg(event, ',') from events where event = 'nope'"), [['']]);
+});
+
 h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
   assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],

@@ -145,6 +145,7 @@ for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinute
     return dateTime(backToInstant(sql`(date_trunc('hour', ${local}) + to_minutes(CAST(floor(minute(${local}) / ${int(minutes)}) * ${int(minutes)} AS BIGINT)))`, a, fx), [a]);
   });
 }
+define('date and time', 'toLastDayOfMonth', 1, 1, ([a], fx) => expr(sql`last_day(${date(a, fx.tz)})`, 'Date', [a]));
 define('date and time', 'toStartOfWeek', 1, 2, ([a, mode], fx) => {
   // Mode 0 (or a Sunday project by default): weeks start on Sunday; 1 and 3: on Monday.
   const m = mode === undefined ? (fx.weekStart === 1 ? 1 : 0) : constantInt(mode, fx, 'the mode');
@@ -269,6 +270,19 @@ define('string', 'ilike', 2, 2, ([a, b]) => expr(sql`(${str(a)} ILIKE ${str(b)})
 define('string', 'notLike', 2, 2, ([a, b]) => expr(sql`(${str(a)} NOT LIKE ${str(b)})`, 'Bool', [a, b]));
 define('string', 'notILike', 2, 2, ([a, b]) => expr(sql`(${str(a)} NOT ILIKE ${str(b)})`, 'Bool', [a, b]));
 define('string', 'domain', 1, 1, ([a]) => expr(sql`nullif(regexp_extract(${str(a)}, '^(?:[^/@:]+://)?(?:[^/@]+@)?([^/:?#]+)', 1), '')`, 'String', [a], { nullable: true }));
+// A URL's parts, as ClickHouse's URL functions read them: '' where the part is absent.
+define('string', 'protocol', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '^([a-zA-Z][a-zA-Z0-9+.-]*)://', 1)`, 'String', [a]));
+define('string', 'path', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)?([^?#]*)', 1)`, 'String', [a]));
+define('string', 'queryString', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '\\?([^#]*)', 1)`, 'String', [a]));
+define('string', 'fragment', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '#(.*)$', 1)`, 'String', [a]));
+define('string', 'cutQueryString', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '\\?[^#]*', '')`, 'String', [a]));
+define('string', 'cutFragment', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '#.*$', '')`, 'String', [a]));
+define('string', 'cutQueryStringAndFragment', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '[?#].*$', '')`, 'String', [a]));
+// The first value of a query parameter, as written in the URL (not decoded).
+define('string', 'extractURLParameter', 2, 2, ([a, name], fx) => {
+  const key = constantText(name, fx, 'the parameter name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return expr(sql`regexp_extract(${str(a)}, ${text(`[?&]${key}=([^&#]*)`)}, 1)`, 'String', [a]);
+});
 define('string', 'base64Encode', 1, 1, ([a]) => expr(sql`to_base64(encode(${str(a)}))`, 'String', [a]));
 define('string', 'base64Decode', 1, 1, ([a]) => expr(sql`decode(from_base64(${str(a)}))`, 'String', [a]));
 
@@ -333,6 +347,9 @@ define('array', 'indexOf', 2, 2, ([a, x]) => expr(sql`coalesce(list_position(${a
 define('array', 'arraySum', 1, 1, ([a]) => expr(sql`list_sum(${a.sql})`, 'Float', [a]));
 define('array', 'arraySort', 1, 1, ([a]) => expr(sql`list_sort(${a.sql})`, 'Array', [a]));
 define('array', 'arrayReverseSort', 1, 1, ([a]) => expr(sql`list_reverse_sort(${a.sql})`, 'Array', [a]));
+// [1, 2, …, length]; and how many distinct elements.
+define('array', 'arrayEnumerate', 1, 1, ([a]) => expr(sql`generate_series(1, len(${a.sql}))`, 'Array', [a]));
+define('array', 'arrayUniq', 1, 1, ([a]) => expr(sql`len(list_distinct(${a.sql}))`, 'UInt', [a]));
 define('array', 'arrayReverse', 1, 1, ([a]) => expr(sql`list_reverse(${a.sql})`, 'Array', [a]));
 define('array', 'arrayDistinct', 1, 1, ([a]) => expr(sql`list_distinct(${a.sql})`, 'Array', [a]));
 define('array', 'arrayConcat', 2, Infinity, (args) => expr(call('list_concat', args.map((a) => a.sql)), 'Array', args));
@@ -368,6 +385,15 @@ mathFn('sign', 'sign', 1, 1, 'Int');
 for (const trig of ['sin', 'cos', 'tan', 'asin', 'acos', 'atan']) mathFn(trig, trig);
 mathFn(['greatest', 'max2'], 'greatest', 2, 2);
 mathFn(['least', 'min2'], 'least', 2, 2);
+mathFn(['trunc', 'truncate'], 'trunc');
+mathFn(['isNaN'], 'isnan', 1, 1, 'Bool');
+mathFn(['isFinite'], 'isfinite', 1, 1, 'Bool');
+mathFn(['isInfinite'], 'isinf', 1, 1, 'Bool');
+const whole = (e: Expr) => sql`CAST(${num(e)} AS BIGINT)`;
+define('mathematics', 'gcd', 2, 2, ([a, b]) => expr(sql`gcd(${whole(a)}, ${whole(b)})`, 'Int', [a, b]));
+define('mathematics', 'lcm', 2, 2, ([a, b]) => expr(sql`lcm(${whole(a)}, ${whole(b)})`, 'Int', [a, b]));
+// The remainder taken toward the divisor's sign: never negative for a positive divisor.
+define('mathematics', 'positiveModulo', 2, 2, ([a, b]) => expr(sql`(((${num(a)} % ${num(b)}) + ${num(b)}) % ${num(b)})`, 'Int', [a, b]));
 define('mathematics', 'round', 1, 2, ([x, n]) => expr(n === undefined ? sql`round(${num(x)})` : sql`round(${num(x)}, CAST(${num(n)} AS INTEGER))`, 'Float', [x]));
 // Ties to the even neighbour (ClickHouse's roundBankers; its round does so for floats too).
 define('mathematics', 'roundBankers', 1, 2, ([x, n]) => expr(sql`round_even(${num(x)}, CAST(${n === undefined ? raw('0') : num(n)} AS INTEGER))`, 'Float', [x]));
@@ -430,6 +456,9 @@ aggregate('quantileIf', ([x, c], fx) => ({ sql: withIf(sql`quantile_cont(${num(x
 aggregate('quantiles', ([x], fx) => ({ sql: sql`quantile_cont(${num(x)}, [${raw(fx.params.map((p) => String(fraction(p, fx))).join(', '))}])`, type: 'Array' }), 1, 1, [1, 20]);
 aggregate(['groupArray', 'array_agg'], ([x]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
 aggregate('groupArrayIf', ([x, c]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL AND ${c.sql}), [])`, type: 'Array' }), 2, 2);
+// PostHog's: arrayStringConcat(groupArray(x), sep) ('' over no rows), and toBool(min(x)).
+aggregate('string_agg', ([x, sep]) => ({ sql: sql`coalesce(string_agg(${str(x)}, ${str(sep)}), '')`, type: 'String', nullable: false }), 2, 2);
+aggregate('every', ([x]) => ({ sql: sql`bool_and(CAST(${x.sql} AS BOOLEAN))`, type: 'Bool' }), 1, 1);
 aggregate('groupUniqArray', ([x]) => ({ sql: sql`coalesce(list(DISTINCT ${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
 for (const [name, duck] of [['stddevPop', 'stddev_pop'], ['stddevSamp', 'stddev_samp'], ['varPop', 'var_pop'], ['varSamp', 'var_samp']] as const) {
   aggregate(name, ([x]) => ({ sql: sql`${raw(duck)}(${num(x)})`, type: 'Float' }), 1, 1);
