@@ -175,6 +175,27 @@ h('URL parts, integer maths, float checks, enumerations, month ends and two of P
   assert.equal(await rows("select string_agg(event, ',') from events where event = 'nope'"), [['']]);
 });
 
+h('more of the catalogue: weekday modes, ISO years, all matches, array extremes, transform, JSON keys and kinds, topK and exact quantiles', async () => {
+  // 2024-06-02 is a Sunday. ClickHouse's modes: 0 Mon 1…Sun 7, 1 Mon 0…Sun 6, 2 Sun 0…Sat 6, 3 Sun 1…Sat 7.
+  assert.equal(await rows("select toDayOfWeek(toDate('2024-06-02')), toDayOfWeek(toDate('2024-06-02'), 1), toDayOfWeek(toDate('2024-06-02'), 2), toDayOfWeek(toDate('2024-06-02'), 3), toDayOfWeek(toDate('2024-06-03'), 2), toStartOfISOYear(toDate('2024-12-31')), toStartOfISOYear(toDate('2021-01-02'))"), [
+    [7, 6, 0, 1, 1, '2024-12-30', '2019-12-30'],
+  ]);
+  assert.equal(await rows(`select extractAll('a1b22', '[0-9]+'), extractAll('k=1&j=2', '([a-z])=[0-9]'), ascii('a'), arrayLast(x -> x > 1, [1, 2, 3, 1]), arrayMin([3, 1]), arrayMax([3, 1]), arrayAvg([1, 4]), arrayIntersect([3, 1, 2, 2], [2, 3, 5])`), [
+    [['1', '22'], ['k', 'j'], 97, 3, 1, 3, 2.5, [2, 3]],
+  ]);
+  assert.equal(await rows("select transform('b', ['a', 'b'], ['x', 'y'], 'z'), transform('c', ['a', 'b'], ['x', 'y'], 'z'), transform('c', ['a', 'b'], ['x', 'y'])"), [['y', 'z', 'c']]);
+  const doc = `'{"a": 1, "b": {"c": 2}, "s": "x", "f": 1.5, "n": null, "r": [], "big": 18446744073709551615}'`;
+  assert.equal(await rows(`select JSONExtractKeys(${doc}), JSONExtractKeys(${doc}, 'b'), JSONExtractKeys(${doc}, 'r'), JSONType(${doc}, 'a'), JSONType(${doc}, 's'), JSONType(${doc}, 'f'), JSONType(${doc}, 'n'), JSONType(${doc}, 'nope'), JSONType(${doc}, 'b'), JSONType(${doc}, 'r'), JSONType(${doc}, 'big')`), [
+    [['a', 'b', 's', 'f', 'n', 'r', 'big'], ['c'], [], 'Int64', 'String', 'Double', 'Null', 'Null', 'Object', 'Array', 'UInt64'],
+  ]);
+  // Without the $identify: pageviews 3, purchases 2; prices 5, 20, 30, 7.5 (one pageview has
+  // none), sorted 5, 7.5, 20, 30: quantileExact(0.5) is the element at floor(0.5 × 4) = 2
+  // (0-based), 20, and level 1 the last, 30; avgArray reads every element (NULL skipped).
+  const [[top, half, median, last, heavy, json, avg, mid]] = await rows("select topK(1)(event), quantileExact(0.5)(properties.price), medianExact(properties.price), quantileExact(1)(properties.price), anyHeavy(event), json_agg(distinct_id), avgArray([toFloat(properties.price)]), medianArray([1, 2, 3, 4]) from events where event != '$identify'");
+  assert.equal([top, half, median, last, heavy, avg, mid], [['$pageview'], 20, 20, 30, '$pageview', 15.625, 2.5]);
+  assert.equal((JSON.parse(String(json)) as string[]).sort(), ['anon-1', 'user-1', 'user-1', 'user-2', 'user-2']);
+});
+
 h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
   assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],

@@ -121,11 +121,23 @@ define('date and time', ['fromUnixTimestamp', 'to_timestamp'], 1, 1, ([a]) => da
 
 const PARTS: Record<string, string> = {
   toYear: 'year', toQuarter: 'quarter', toMonth: 'month', toDayOfMonth: 'day', toDayOfYear: 'doy', toHour: 'hour', toMinute: 'minute', toSecond: 'second',
-  toDayOfWeek: 'isodow', toISOWeek: 'week', toISOYear: 'isoyear',
+  toISOWeek: 'week', toISOYear: 'isoyear',
 };
 for (const [name, part] of Object.entries(PARTS)) {
   define('date and time', name, 1, 1, ([a], fx) => expr(sql`CAST(${raw(part)}(${wallClock(a, fx.tz)}) AS BIGINT)`, 'Int', [a]));
 }
+
+// ClickHouse's modes: 0 Monday 1 … Sunday 7 (the default), 1 Monday 0 … 6, 2 Sunday 0 … 6, 3 Sunday 1 … 7.
+define('date and time', 'toDayOfWeek', 1, 3, ([a, mode], fx) => {
+  const m = mode === undefined ? 0 : constantInt(mode, fx, 'the mode');
+  const d = sql`CAST(isodow(${wallClock(a, fx.tz)}) AS BIGINT)`;
+  const by: Record<number, Sql> = { 0: d, 1: sql`(${d} - 1)`, 2: sql`(${d} % 7)`, 3: sql`(${d} % 7 + 1)` };
+  if (by[m] === undefined) fail(`toDayOfWeek() mode ${m} is not supported: use 0 to 3`, fx.node);
+  return expr(by[m], 'Int', [a]);
+});
+// The Monday of the ISO year's first week (the week holding 4 January).
+define('date and time', 'toStartOfISOYear', 1, 1, ([a], fx) =>
+  expr(sql`CAST(date_trunc('week', make_date(CAST(isoyear(${wallClock(a, fx.tz)}) AS INTEGER), 1, 4)) AS DATE)`, 'Date', [a]));
 
 // toStartOfX: a calendar unit begins on the wall clock; Day/Hour/Minute/Second stay instants, longer units are dates (ClickHouse's types).
 const TRUNC: Record<string, { unit: string; date: boolean }> = {
@@ -257,6 +269,9 @@ function groupIndex(g: Expr | undefined, fx: Fx): number {
   return v;
 }
 
+// extractAll(s, re): every match, each the first group's when the pattern has one.
+define('string', 'extractAll', 2, 2, ([s, re]) => expr(sql`regexp_extract_all(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'Array', [s, re]));
+define('string', 'ascii', 1, 1, ([a]) => expr(sql`ascii(${str(a)})`, 'Int', [a]));
 // extract(s, re): the first group's match when the pattern has one, else the whole match
 // ('' without a match, as ClickHouse's); regexpExtract(s, re, n): group n (default 1).
 define('string', 'extract', 2, 2, ([s, re]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'String', [s, re]));
@@ -321,7 +336,17 @@ jsonFn('JSONHas', 'Bool', (j, p) => sql`coalesce(try(json_extract(${j}, ${p}) IS
 jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'ARRAY' THEN json_array_length(${j}, ${p}) WHEN 'OBJECT' THEN len(json_keys(${j}, ${p})) END), 0)`);
 // Each element's JSON text, quotes kept, a null element the text null (ClickHouse's); not an array: empty.
 jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(try(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: coalesce(CAST(x AS VARCHAR), 'null'))), CAST([] AS VARCHAR[]))`);
+jsonFn('JSONExtractKeys', 'Array', (j, p) => sql`coalesce(try(CASE WHEN json_type(${j}, ${p}) = 'OBJECT' THEN json_keys(${j}, ${p}) END), CAST([] AS VARCHAR[]))`);
+// ClickHouse's names of the kinds; a missing key is Null (the enum's default).
+jsonFn('JSONType', 'String', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'OBJECT' THEN 'Object' WHEN 'ARRAY' THEN 'Array' WHEN 'VARCHAR' THEN 'String' WHEN 'BIGINT' THEN 'Int64' WHEN 'UBIGINT' THEN CASE WHEN TRY_CAST(json_extract_string(${j}, ${p}) AS BIGINT) IS NULL THEN 'UInt64' ELSE 'Int64' END WHEN 'DOUBLE' THEN 'Double' WHEN 'BOOLEAN' THEN 'Bool' END), 'Null')`);
 define('JSON', 'isValidJSON', 1, 1, ([j]) => expr(sql`coalesce(json_valid(${str(j)}), false)`, 'Bool', [j], { nullable: false }));
+
+// transform(x, from, to[, default]): x's value in `to` at its place in `from`; not there: the
+// default, or x itself without one.
+define('conditional', 'transform', 3, 4, ([x, from, to, dflt]) => {
+  const at = sql`list_position(${from.sql}, ${x.sql})`;
+  return expr(sql`(CASE WHEN ${at} IS NULL THEN ${dflt === undefined ? x.sql : dflt.sql} ELSE (${to.sql})[${at}] END)`, 'Unknown', [x, from, to], { nullable: true });
+});
 
 // ---- arrays (1-based; lambdas compile to DuckDB's `lambda x: …`)
 
@@ -347,6 +372,12 @@ define('array', 'indexOf', 2, 2, ([a, x]) => expr(sql`coalesce(list_position(${a
 define('array', 'arraySum', 1, 1, ([a]) => expr(sql`list_sum(${a.sql})`, 'Float', [a]));
 define('array', 'arraySort', 1, 1, ([a]) => expr(sql`list_sort(${a.sql})`, 'Array', [a]));
 define('array', 'arrayReverseSort', 1, 1, ([a]) => expr(sql`list_reverse_sort(${a.sql})`, 'Array', [a]));
+lambdaFirst('arrayLast', (f, a) => sql`list_filter(${a}, ${f})[-1]`, () => 'Unknown');
+define('array', 'arrayMin', 1, 1, ([a]) => expr(sql`list_min(${a.sql})`, 'Unknown', [a], { nullable: true }));
+define('array', 'arrayMax', 1, 1, ([a]) => expr(sql`list_max(${a.sql})`, 'Unknown', [a], { nullable: true }));
+define('array', 'arrayAvg', 1, 1, ([a]) => expr(sql`list_avg(${a.sql})`, 'Float', [a], { nullable: true }));
+// The elements in both, each once.
+define('array', 'arrayIntersect', 2, 2, ([a, b]) => expr(sql`list_sort(list_intersect(${a.sql}, ${b.sql}))`, 'Array', [a, b]));
 // [1, 2, …, length]; and how many distinct elements.
 define('array', 'arrayEnumerate', 1, 1, ([a]) => expr(sql`generate_series(1, len(${a.sql}))`, 'Array', [a]));
 define('array', 'arrayUniq', 1, 1, ([a]) => expr(sql`len(list_distinct(${a.sql}))`, 'UInt', [a]));
@@ -459,6 +490,19 @@ aggregate('groupArrayIf', ([x, c]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER
 // PostHog's: arrayStringConcat(groupArray(x), sep) ('' over no rows), and toBool(min(x)).
 aggregate('string_agg', ([x, sep]) => ({ sql: sql`coalesce(string_agg(${str(x)}, ${str(sep)}), '')`, type: 'String', nullable: false }), 2, 2);
 aggregate('every', ([x]) => ({ sql: sql`bool_and(CAST(${x.sql} AS BOOLEAN))`, type: 'Bool' }), 1, 1);
+// topK(n)(x): the n most frequent values, most frequent first (approximate in both).
+aggregate('topK', ([x], fx) => ({ sql: sql`coalesce(approx_top_k(${x.sql}, ${int(constantInt(fx.params[0], fx, 'the count'))}), [])`, type: 'Array' }), 1, 1, [1, 1]);
+// ClickHouse's quantileExact: the sorted values' element at floor(level × n), 0-based.
+const exactAt = (x: Expr, level: number) =>
+  sql`(list_sort(list(${num(x)}) FILTER (WHERE ${x.sql} IS NOT NULL)))[least(CAST(floor(${raw(String(level))} * count(${x.sql})) AS BIGINT) + 1, count(${x.sql}))]`;
+aggregate('quantileExact', ([x], fx) => ({ sql: exactAt(x, fraction(fx.params[0], fx)), type: 'Float' }), 1, 1, [1, 1]);
+aggregate('medianExact', ([x]) => ({ sql: exactAt(x, 0.5), type: 'Float' }), 1, 1);
+aggregate('anyHeavy', ([x]) => ({ sql: sql`mode(${x.sql})`, type: x.type }), 1, 1);
+// PostHog's json_agg: toJSONString(groupArray(x)).
+aggregate('json_agg', ([x]) => ({ sql: sql`CAST(to_json(coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])) AS VARCHAR)`, type: 'String', nullable: false }), 1, 1);
+// Over every element of every array of the group.
+aggregate('avgArray', ([x]) => ({ sql: sql`list_avg(flatten(list(${x.sql})))`, type: 'Float' }), 1, 1);
+aggregate('medianArray', ([x]) => ({ sql: sql`list_aggregate(flatten(list(${x.sql})), 'median')`, type: 'Float' }), 1, 1);
 aggregate('groupUniqArray', ([x]) => ({ sql: sql`coalesce(list(DISTINCT ${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
 for (const [name, duck] of [['stddevPop', 'stddev_pop'], ['stddevSamp', 'stddev_samp'], ['varPop', 'var_pop'], ['varSamp', 'var_samp']] as const) {
   aggregate(name, ([x]) => ({ sql: sql`${raw(duck)}(${num(x)})`, type: 'Float' }), 1, 1);
