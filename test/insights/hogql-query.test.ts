@@ -175,7 +175,7 @@ h('URL parts, integer maths, float checks, enumerations, month ends and two of P
   assert.equal(await rows("select string_agg(event, ',') from events where event = 'nope'"), [['']]);
 });
 
-h('more of the catalogue: weekday modes, ISO years, all matches, array extremes, transform, JSON keys and kinds, topK and exact quantiles', async () => {
+h('more of the catalogue: weekday modes, ISO years, compact stamps, tuple elements, runs and running sums, all matches, array extremes, transform, JSON keys and kinds, topK and exact quantiles', async () => {
   // 2024-06-02 is a Sunday. ClickHouse's modes: 0 Mon 1…Sun 7, 1 Mon 0…Sun 6, 2 Sun 0…Sat 6, 3 Sun 1…Sat 7.
   assert.equal(await rows("select toDayOfWeek(toDate('2024-06-02')), toDayOfWeek(toDate('2024-06-02'), 1), toDayOfWeek(toDate('2024-06-02'), 2), toDayOfWeek(toDate('2024-06-02'), 3), toDayOfWeek(toDate('2024-06-03'), 2), toStartOfISOYear(toDate('2024-12-31')), toStartOfISOYear(toDate('2021-01-02'))"), [
     [7, 6, 0, 1, 1, '2024-12-30', '2019-12-30'],
@@ -183,6 +183,7 @@ h('more of the catalogue: weekday modes, ISO years, all matches, array extremes,
   assert.equal(await rows(`select extractAll('a1b22', '[0-9]+'), extractAll('k=1&j=2', '([a-z])=[0-9]'), ascii('a'), arrayLast(x -> x > 1, [1, 2, 3, 1]), arrayMin([3, 1]), arrayMax([3, 1]), arrayAvg([1, 4]), arrayIntersect([3, 1, 2, 2], [2, 3, 5])`), [
     [['1', '22'], ['k', 'j'], 97, 3, 1, 3, 2.5, [2, 3]],
   ]);
+  assert.equal(await rows("select toYYYYMMDDhhmmss(toDateTime('2024-06-02 13:04:05')), tupleElement((1, 'a'), 2), arrayCompact([1, 1, 2, 2, 1]), arrayCompact([]), arrayCumSum([1, 2, 3])"), [[20240602130405, 'a', [1, 2, 1], [], [1, 3, 6]]]);
   assert.equal(await rows("select transform('b', ['a', 'b'], ['x', 'y'], 'z'), transform('c', ['a', 'b'], ['x', 'y'], 'z'), transform('c', ['a', 'b'], ['x', 'y'])"), [['y', 'z', 'c']]);
   const doc = `'{"a": 1, "b": {"c": 2}, "s": "x", "f": 1.5, "n": null, "r": [], "big": 18446744073709551615}'`;
   assert.equal(await rows(`select JSONExtractKeys(${doc}), JSONExtractKeys(${doc}, 'b'), JSONExtractKeys(${doc}, 'r'), JSONType(${doc}, 'a'), JSONType(${doc}, 's'), JSONType(${doc}, 'f'), JSONType(${doc}, 'n'), JSONType(${doc}, 'nope'), JSONType(${doc}, 'b'), JSONType(${doc}, 'r'), JSONType(${doc}, 'big')`), [

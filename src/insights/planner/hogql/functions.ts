@@ -215,6 +215,7 @@ function duckFormat(chFormat: string): string {
 define('date and time', ['formatDateTime', 'to_char'], 2, 3, ([x, f], fx) =>
   expr(sql`strftime(${wallClock(x, fx.tz)}, ${text(duckFormat(constantText(f, fx, 'the format')))})`, 'String', [x]));
 define('date and time', 'toYYYYMM', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m') AS BIGINT)`, 'Int', [x]));
+define('date and time', 'toYYYYMMDDhhmmss', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d%H%M%S') AS BIGINT)`, 'Int', [x]));
 define('date and time', 'toYYYYMMDD', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d') AS BIGINT)`, 'Int', [x]));
 
 // ---- strings
@@ -378,6 +379,15 @@ define('array', 'arrayMax', 1, 1, ([a]) => expr(sql`list_max(${a.sql})`, 'Unknow
 define('array', 'arrayAvg', 1, 1, ([a]) => expr(sql`list_avg(${a.sql})`, 'Float', [a], { nullable: true }));
 // The elements in both, each once.
 define('array', 'arrayIntersect', 2, 2, ([a, b]) => expr(sql`list_sort(list_intersect(${a.sql}, ${b.sql}))`, 'Array', [a, b]));
+// tupleElement(t, n): as t.n.
+define('array', 'tupleElement', 2, 2, ([t, n], fx) => {
+  const index = constantInt(n, fx, 'the index');
+  if (index < 1) fail('SQL indexes start from one, not from zero. E.g: array[1]', fx.node);
+  return expr(sql`struct_extract_at(${t.sql}, ${raw(String(index))})`, 'Unknown', [t], { nullable: true });
+});
+// Runs of equal neighbours kept once; and the running sums.
+define('array', 'arrayCompact', 1, 1, ([a]) => expr(sql`list_filter(${a.sql}, lambda x, i: i = 1 OR x IS DISTINCT FROM (${a.sql})[i - 1])`, 'Array', [a]));
+define('array', 'arrayCumSum', 1, 1, ([a]) => expr(sql`list_transform(${a.sql}, lambda x, i: list_sum((${a.sql})[1:i]))`, 'Array', [a]));
 // [1, 2, …, length]; and how many distinct elements.
 define('array', 'arrayEnumerate', 1, 1, ([a]) => expr(sql`generate_series(1, len(${a.sql}))`, 'Array', [a]));
 define('array', 'arrayUniq', 1, 1, ([a]) => expr(sql`len(list_distinct(${a.sql}))`, 'UInt', [a]));
