@@ -4,7 +4,8 @@
 // parser suite only parses (test/hogql/parser.test.ts, DOCS), the patterns of PostHog's own
 // HogQL skill (posthog/skills tools-and-features-hogql: {filters}, breakdowns, person
 // properties, bracketed keys, a cohort and an action by name, dateTrunc, uniq) and the first
-// example of the "Useful SQL functions" page. Each answer's shape is asserted and, the data
+// example of the "Useful SQL functions" page, and two of PostHog's HogQL extensions reference
+// (products/posthog_ai/skills/query-examples/references/hogql-extensions.md). Each answer's shape is asserted and, the data
 // being small, its values, worked out by hand below. (More of the docs: docs-examples-2.)
 //
 // The events, on two days within the last week (UTC; day A is two days ago, B yesterday):
@@ -136,6 +137,14 @@ d('PostHog’s HogQL skill: {filters}, a breakdown, person properties, a bracket
   assert.equal(await rows("SELECT count() FROM events WHERE matchesAction('Purchases')"), [[3]]);
   assert.equal(await rows("SELECT dateTrunc('day', timestamp) AS day, count() FROM events WHERE timestamp >= now() - INTERVAL 7 DAY GROUP BY day ORDER BY day"), [[dayOf(A), 5], [dayOf(B), 4]]);
   assert.equal(await rows('SELECT uniq(distinct_id) FROM events WHERE timestamp >= now() - INTERVAL 7 DAY'), [[2]]);
+});
+
+d('PostHog’s HogQL extensions reference: sortableSemVer, and countEqual in the sparkline example’s counts', async () => {
+  assert.equal(await rows("SELECT sortableSemVer('1.20.3'), sortablesemver('v2.0-beta'), sortableSemVer('none')"), [[[1, 20, 3], [2, 0], [0]]]);
+  // Versions as numbers, not text: 1.10.0 after 1.9.1 (as text it would sort first).
+  assert.equal(await rows("SELECT v FROM (SELECT arrayJoin(['1.9.1', '1.10.0', '1.2.3']) AS v) ORDER BY sortableSemVer(v) DESC"), [['1.10.0'], ['1.9.1'], ['1.2.3']]);
+  // The sparkline example's per-hour counts (sparkline itself draws them): alice's pageviews at 8 and 9, bob's at 8.
+  assert.equal(await rows("SELECT arrayMap(h -> countEqual(groupArray(hour), h), range(7, 11)) FROM (SELECT toHour(timestamp) AS hour FROM events WHERE event = '$pageview')"), [[[0, 2, 1, 0]]]);
 });
 
 d('Useful SQL functions: the aggregate functions’ example', async () => {

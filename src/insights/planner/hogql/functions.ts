@@ -33,7 +33,7 @@ export interface FunctionSpec {
 
 const FUNCTIONS = new Map<string, FunctionSpec>();
 // ClickHouse's case-insensitive names (PostHog looks these up lowercased too).
-const CASE_INSENSITIVE = new Set(['count', 'sum', 'avg', 'min', 'max', 'if', 'not', 'coalesce', 'ifnull', 'nullif', 'isnull', 'lower', 'upper', 'length', 'concat', 'substring', 'trim', 'now', 'round', 'floor', 'abs']);
+const CASE_INSENSITIVE = new Set(['count', 'sum', 'avg', 'min', 'max', 'if', 'not', 'coalesce', 'ifnull', 'nullif', 'isnull', 'lower', 'upper', 'length', 'concat', 'substring', 'trim', 'now', 'round', 'floor', 'abs', 'sortablesemver']);
 
 function define(group: FunctionGroup, names: string | string[], min: number, max: number, build: FunctionSpec['build'], extra: Partial<FunctionSpec> = {}): void {
   for (const name of Array.isArray(names) ? names : [names]) FUNCTIONS.set(name, { group, min, max, build, ...extra });
@@ -388,6 +388,8 @@ define('array', 'tupleElement', 2, 2, ([t, n], fx) => {
 // Runs of equal neighbours kept once; and the running sums.
 define('array', 'arrayCompact', 1, 1, ([a]) => expr(sql`list_filter(${a.sql}, lambda x, i: i = 1 OR x IS DISTINCT FROM (${a.sql})[i - 1])`, 'Array', [a]));
 define('array', 'arrayCumSum', 1, 1, ([a]) => expr(sql`list_transform(${a.sql}, lambda x, i: list_sum((${a.sql})[1:i]))`, 'Array', [a]));
+// How many elements equal x (NULL counting as a value, as ClickHouse's).
+define('array', 'countEqual', 2, 2, ([a, x]) => expr(sql`len(list_filter(${a.sql}, lambda hq_elem: hq_elem IS NOT DISTINCT FROM ${x.sql}))`, 'UInt', [a, x]));
 // [1, 2, …, length]; and how many distinct elements.
 define('array', 'arrayEnumerate', 1, 1, ([a]) => expr(sql`generate_series(1, len(${a.sql}))`, 'Array', [a]));
 define('array', 'arrayUniq', 1, 1, ([a]) => expr(sql`len(list_distinct(${a.sql}))`, 'UInt', [a]));
@@ -546,6 +548,10 @@ windowFn('nth_value', 2, 2, ([x, n]) => ({ sql: sql`nth_value(${x.sql}, ${num(n)
 define('PostHog', 'matchesAction', 1, 1, () => {
   throw new Error('matchesAction is compiled with the query\'s actions, not by the catalogue');
 });
+
+// PostHog's sortableSemVer: the leading dotted numbers of a version as integers, to order by.
+define('PostHog', 'sortableSemVer', 1, 1, ([v]) =>
+  expr(sql`list_transform(string_split(regexp_extract(coalesce(${str(v)}, ''), '(\\d+(\\.\\d+)+)', 1), '.'), lambda hq_part: coalesce(TRY_CAST(hq_part AS BIGINT), 0))`, 'Array', [v], { nullable: false }));
 
 /** The catalogue entry of `name` (ClickHouse's case-insensitive names also lowercased). */
 export function lookupFunction(name: string): FunctionSpec | undefined {
