@@ -323,12 +323,13 @@ const jsonFn = (name: string, type: HType, read: (j: Sql, path: Sql) => Sql) =>
 const jsonNumber = (j: Sql, p: Sql, duck: string) => {
   const s = sql`json_extract_string(${j}, ${p})`;
   const whole = raw(duck);
-  return sql`try(CASE WHEN json_type(${j}, ${p}) = 'BOOLEAN' THEN NULL WHEN regexp_matches(${s}, '[.eE]') THEN TRY_CAST(trunc(TRY_CAST(${s} AS DOUBLE)) AS ${whole}) ELSE TRY_CAST(${s} AS ${whole}) END)`;
+  // (true/false read as text, which no cast takes as a number: one JSON read, no kind check.)
+  return sql`try(CASE WHEN regexp_matches(${s}, '[.eE]') THEN TRY_CAST(trunc(TRY_CAST(${s} AS DOUBLE)) AS ${whole}) ELSE TRY_CAST(${s} AS ${whole}) END)`;
 };
 jsonFn('JSONExtractString', 'String', (j, p) => sql`coalesce(try(json_extract_string(${j}, ${p})), '')`);
 jsonFn('JSONExtractInt', 'Int', (j, p) => sql`coalesce(${jsonNumber(j, p, 'BIGINT')}, 0)`);
 jsonFn('JSONExtractUInt', 'UInt', (j, p) => sql`coalesce(${jsonNumber(j, p, 'UBIGINT')}, 0)`);
-jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(try(CASE WHEN json_type(${j}, ${p}) <> 'BOOLEAN' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE) END), 0)`);
+jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(try(TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE)), 0)`);
 // true/false, or an integer other than 0; anything else (a string "true", 1.5) is false.
 jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'BOOLEAN' THEN json_extract_string(${j}, ${p}) = 'true' WHEN 'BIGINT' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS HUGEINT) <> 0 WHEN 'UBIGINT' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS HUGEINT) <> 0 END), false)`);
 jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(try(CAST(json_extract(${j}, ${p}) AS VARCHAR)), '')`);
