@@ -141,6 +141,62 @@ h('conditionals, IN, LIKE, regex, placeholders and variables', async () => {
   await refused('select {variables.nope}', /Variable nope is missing from query/);
 });
 
+h('JSON functions read values as ClickHouse’s do (FunctionsJSON.cpp, JSONExtractTree.cpp)', async () => {
+  const doc = `'{"arr": [1, null, "a", [2, null], {"k": null}, true], "f": 1.7, "n": -2.9, "s": "42", "sf": "3.9", "t": true, "z": 0, "two": 2, "st": "true", "nul": null, "o": {"x": 1, "y": [1]}}'`;
+  // JSONExtractArrayRaw: each element's JSON text, a null element the text null, nested ones as text; not an array: [].
+  assert.equal(await rows(`select JSONExtractArrayRaw(${doc}, 'arr'), JSONExtractArrayRaw(${doc}, 'o'), JSONExtractArrayRaw(${doc}, 'nope'), JSONExtractArrayRaw('[null]')`), [
+    [['1', 'null', '"a"', '[2,null]', '{"k":null}', 'true'], [], [], ['null']],
+  ]);
+  // Integers: a fraction cut toward zero (1.7 → 1, -2.9 → -2, "3.9" → 3), a numeric string read, true and null → 0.
+  assert.equal(await rows(`select JSONExtractInt(${doc}, 'f'), JSONExtractInt(${doc}, 'n'), JSONExtractInt(${doc}, 'sf'), JSONExtractInt(${doc}, 's'), JSONExtractInt(${doc}, 't'), JSONExtractInt(${doc}, 'nul'), JSONExtractUInt(${doc}, 'n'), JSONExtractUInt(${doc}, 'f')`), [[1, -2, 3, 42, 0, 0, 0, 1]]);
+  assert.equal(await rows(`select JSONExtractFloat(${doc}, 'sf'), JSONExtractFloat(${doc}, 't'), JSONExtractFloat(${doc}, 'arr')`), [[3.9, 0, 0]]);
+  // Bool: true/false, or an integer other than 0; a string "true" or 1.7 is false.
+  assert.equal(await rows(`select JSONExtractBool(${doc}, 't'), JSONExtractBool(${doc}, 'two'), JSONExtractBool(${doc}, 'z'), JSONExtractBool(${doc}, 'st'), JSONExtractBool(${doc}, 'f')`), [[true, true, false, false, false]]);
+  // String: null → '', another kind its JSON text. Raw: null → 'null'. Has: a null value is there.
+  assert.equal(await rows(`select JSONExtractString(${doc}, 'nul'), JSONExtractString(${doc}, 'two'), JSONExtractString(${doc}, 'o'), JSONExtractRaw(${doc}, 'nul'), JSONHas(${doc}, 'nul'), JSONHas(${doc}, 'arr', 2)`), [['', '2', '{"x":1,"y":[1]}', 'null', true, true]]);
+  // Length: an array's elements or an object's keys, else 0.
+  assert.equal(await rows(`select JSONLength(${doc}, 'arr'), JSONLength(${doc}, 'o'), JSONLength(${doc}, 's'), JSONLength(${doc})`), [[6, 2, 0, 11]]);
+  // Text that is not JSON reads as each type's default instead of failing the query.
+  assert.equal(await rows("select JSONExtractString('nope', 'a'), JSONExtractInt('{\"a\": ', 'a'), JSONExtractArrayRaw('x'), JSONHas('x', 'a'), JSONLength('x'), JSONExtractRaw('x'), JSONExtractBool('x'), JSONExtractFloat('x')"), [['', 0, [], false, 0, '', false, 0]]);
+});
+
+h('URL parts, integer maths, float checks, enumerations, month ends and two of PostHog’s aggregates, as ClickHouse reads them', async () => {
+  const url = "'https://a.example/docs/x?q=1&ref=news&q=2#top'";
+  assert.equal(await rows(`select protocol(${url}), path(${url}), queryString(${url}), fragment(${url}), extractURLParameter(${url}, 'q'), extractURLParameter(${url}, 'ref'), extractURLParameter(${url}, 'nope')`), [
+    ['https', '/docs/x', 'q=1&ref=news&q=2', 'top', '1', 'news', ''],
+  ]);
+  assert.equal(await rows(`select cutQueryString(${url}), cutFragment(${url}), cutQueryStringAndFragment(${url}), path('https://a.example'), protocol('a.example/x'), queryString('https://a.example/x'), extractURLParameter('https://a.example/?a.b=1&ab=2', 'a.b')`), [
+    ['https://a.example/docs/x#top', 'https://a.example/docs/x?q=1&ref=news&q=2', 'https://a.example/docs/x', '', '', '', '1'],
+  ]);
+  assert.equal(await rows('select trunc(1.7), truncate(-1.7), gcd(12, 8), lcm(4, 6), positiveModulo(-3, 2), -3 % 2, isNaN(0 / 0), isFinite(1 / 0), isInfinite(1 / 0), isFinite(2)'), [[1, -1, 4, 12, 1, -1, true, false, true, true]]);
+  assert.equal(await rows("select arrayEnumerate(['a', 'b', 'c']), arrayEnumerate([]), arrayUniq([1, 1, 2, 3, 3]), toLastDayOfMonth(toDate('2024-02-10')), toLastDayOfMonth(toDateTime('2023-12-31 23:00:00'))"), [[[1, 2, 3], [], 3, '2024-02-29', '2023-12-31']]);
+  // string_agg(x, sep) is arrayStringConcat(groupArray(x), sep) ('' over no rows); every(x) is toBool(min(x)).
+  assert.equal(await rows("select string_agg(event, ','), every(event != 'x'), every(event = 'nope') from (select event from events where event = 'purchase')"), [['purchase,purchase', true, false]]);
+  assert.equal(await rows("select string_agg(event, ',') from events where event = 'nope'"), [['']]);
+});
+
+h('more of the catalogue: weekday modes, ISO years, compact stamps, tuple elements, runs and running sums, all matches, array extremes, transform, JSON keys and kinds, topK and exact quantiles', async () => {
+  // 2024-06-02 is a Sunday. ClickHouse's modes: 0 Mon 1…Sun 7, 1 Mon 0…Sun 6, 2 Sun 0…Sat 6, 3 Sun 1…Sat 7.
+  assert.equal(await rows("select toDayOfWeek(toDate('2024-06-02')), toDayOfWeek(toDate('2024-06-02'), 1), toDayOfWeek(toDate('2024-06-02'), 2), toDayOfWeek(toDate('2024-06-02'), 3), toDayOfWeek(toDate('2024-06-03'), 2), toStartOfISOYear(toDate('2024-12-31')), toStartOfISOYear(toDate('2021-01-02'))"), [
+    [7, 6, 0, 1, 1, '2024-12-30', '2019-12-30'],
+  ]);
+  assert.equal(await rows(`select extractAll('a1b22', '[0-9]+'), extractAll('k=1&j=2', '([a-z])=[0-9]'), ascii('a'), arrayLast(x -> x > 1, [1, 2, 3, 1]), arrayMin([3, 1]), arrayMax([3, 1]), arrayAvg([1, 4]), arrayIntersect([3, 1, 2, 2], [2, 3, 5])`), [
+    [['1', '22'], ['k', 'j'], 97, 3, 1, 3, 2.5, [2, 3]],
+  ]);
+  assert.equal(await rows("select toYYYYMMDDhhmmss(toDateTime('2024-06-02 13:04:05')), tupleElement((1, 'a'), 2), arrayCompact([1, 1, 2, 2, 1]), arrayCompact([]), arrayCumSum([1, 2, 3])"), [[20240602130405, 'a', [1, 2, 1], [], [1, 3, 6]]]);
+  assert.equal(await rows("select transform('b', ['a', 'b'], ['x', 'y'], 'z'), transform('c', ['a', 'b'], ['x', 'y'], 'z'), transform('c', ['a', 'b'], ['x', 'y'])"), [['y', 'z', 'c']]);
+  const doc = `'{"a": 1, "b": {"c": 2}, "s": "x", "f": 1.5, "n": null, "r": [], "big": 18446744073709551615}'`;
+  assert.equal(await rows(`select JSONExtractKeys(${doc}), JSONExtractKeys(${doc}, 'b'), JSONExtractKeys(${doc}, 'r'), JSONType(${doc}, 'a'), JSONType(${doc}, 's'), JSONType(${doc}, 'f'), JSONType(${doc}, 'n'), JSONType(${doc}, 'nope'), JSONType(${doc}, 'b'), JSONType(${doc}, 'r'), JSONType(${doc}, 'big')`), [
+    [['a', 'b', 's', 'f', 'n', 'r', 'big'], ['c'], [], 'Int64', 'String', 'Double', 'Null', 'Null', 'Object', 'Array', 'UInt64'],
+  ]);
+  // Without the $identify: pageviews 3, purchases 2; prices 5, 20, 30, 7.5 (one pageview has
+  // none), sorted 5, 7.5, 20, 30: quantileExact(0.5) is the element at floor(0.5 × 4) = 2
+  // (0-based), 20, and level 1 the last, 30; avgArray reads every element (NULL skipped).
+  const [[top, half, median, last, heavy, json, avg, mid]] = await rows("select topK(1)(event), quantileExact(0.5)(properties.price), medianExact(properties.price), quantileExact(1)(properties.price), anyHeavy(event), json_agg(distinct_id), avgArray([toFloat(properties.price)]), medianArray([1, 2, 3, 4]) from events where event != '$identify'");
+  assert.equal([top, half, median, last, heavy, avg, mid], [['$pageview'], 20, 20, 30, '$pageview', 15.625, 2.5]);
+  assert.equal((JSON.parse(String(json)) as string[]).sort(), ['anon-1', 'user-1', 'user-1', 'user-2', 'user-2']);
+});
+
 h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
   assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],

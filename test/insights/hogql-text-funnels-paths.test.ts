@@ -223,6 +223,9 @@ s('paths around a funnel step (funnelPathsFilter): the funnel’s persons and th
   let answered = 0;
   for (const [funnelPathType, funnelStep, funnelsFilter, pathsFilter] of [
     ['funnel_path_after_step', 2, {}, {}],
+    ['funnel_path_after_step', 1, {}, {}],
+    ['funnel_path_after_step', -2, WINDOW, {}],
+    ['funnel_path_before_step', 1, {}, {}],
     ['funnel_path_after_step', 3, { funnelOrderType: 'unordered' }, { includeEventTypes: ['$pageview', 'custom_event'] }],
     ['funnel_path_after_step', -2, { ...WINDOW, funnelOrderType: 'strict' }, {}],
     ['funnel_path_after_step', -2, { ...WINDOW, exclusions: EXCLUSIONS.ordered }, {}],
@@ -241,14 +244,7 @@ s('paths around a funnel step (funnelPathsFilter): the funnel’s persons and th
     assert.equal(text.results, links.map((l) => [l.source, l.target, l.value, l.average_conversion_time]), label);
     if (links.length >= 2) answered++;
   }
-  assert.ok(answered >= 6, `charts with two edges or more: ${answered}`);
-  // Around step 1 of an ordered funnel without exclusions the text would time step 1 otherwise than the chart: none.
-  const aroundFirst = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, {
-    query: { kind: 'PathsQuery', dateRange, pathsFilter: {}, funnelPathsFilter: { funnelPathType: 'funnel_path_after_step', funnelStep: -2, funnelSource: { kind: 'FunnelsQuery', dateRange, series, funnelsFilter: WINDOW } } }, refresh: 'force_blocking',
-  });
-  assert.is(aroundFirst.status, 200, JSON.stringify(aroundFirst.body));
-  assert.ok(aroundFirst.body.results.length > 0);
-  assert.is(aroundFirst.body.hogql ?? null, null);
+  assert.ok(answered >= 8, `charts with two edges or more: ${answered}`);
 });
 
 s.run();

@@ -28,7 +28,7 @@ export interface BreakdownPart {
   normalizeUrl: boolean;
   /** A group breakdown's group type index. */
   groupIndex?: number;
-  /** A hogql breakdown that arrayJoins: its text unnests, the event's row repeated per element (trends only). */
+  /** A hogql breakdown that arrayJoins: its text unnests, the event's row repeated per element. */
   arrayJoin?: boolean;
 }
 
@@ -125,14 +125,13 @@ function partValueSql(p: BreakdownPart): Sql {
 }
 
 /**
- * Funnels and retention break down by one value per event, the property as it is: PostHog
- * normalizes URLs in trends only, and an arrayJoin's elements are trends' only.
+ * Funnels and retention break down by the property as it is: PostHog normalizes URLs in
+ * trends only. (An arrayJoin repeats the event per element in them too, as ClickHouse does
+ * with the expression in their events' SELECT.)
  */
 export function refuseTrendsOnlyParts(b: Breakdown | null): void {
   const url = b?.parts.findIndex((p) => p.normalizeUrl) ?? -1;
   if (url >= 0) throw new QueryError('normalize_url is supported in trends breakdowns only', b!.multiple ? `breakdownFilter.breakdowns.${url}.normalize_url` : 'breakdownFilter.breakdown_normalize_url');
-  const joined = b?.parts.findIndex((p) => p.arrayJoin) ?? -1;
-  if (joined >= 0) throw new QueryError('arrayJoin in a breakdown is supported in trends only', b!.multiple ? `breakdownFilter.breakdowns.${joined}.property` : 'breakdownFilter.breakdown');
 }
 
 /** The breakdown value of an event row, the null label when absent (several: their JSON list). */

@@ -70,15 +70,17 @@ function stepCondition(node: SeriesNode, ctx: PlanContext, index: number): Sql {
 /**
  * A person's breakdown value by attribution, from the funnel events that have one: the
  * first (first_touch), the last (last_touch), or the first of one step's events (step).
+ * Values at one instant (an arrayJoin's elements of one event, say) are taken in their
+ * order, least first: ClickHouse's argMin leaves them to its row order.
  */
 function personValueSql(attribution: string, attributionStep: number): Sql {
   switch (attribution) {
     case 'last_touch':
-      return raw('arg_max(bvr, ts) FILTER (WHERE bvr IS NOT NULL)');
+      return raw('arg_max(bvr, (ts, bvr)) FILTER (WHERE bvr IS NOT NULL)');
     case 'step':
-      return sql`arg_min(bvr, ts) FILTER (WHERE bvr IS NOT NULL AND ${stepCol(attributionStep)})`;
+      return sql`arg_min(bvr, (ts, bvr)) FILTER (WHERE bvr IS NOT NULL AND ${stepCol(attributionStep)})`;
     default:
-      return raw('arg_min(bvr, ts) FILTER (WHERE bvr IS NOT NULL)');
+      return raw('arg_min(bvr, (ts, bvr)) FILTER (WHERE bvr IS NOT NULL)');
   }
 }
 
@@ -240,8 +242,10 @@ export function funnelCtes(query: FunnelsQuery, ctx: PlanContext, options: Funne
     const reached = Array.from({ length: steps - 1 }, (_, i) => sql`coalesce(${timeCol(i + 1)} - t0 <= ${int(windowUs)}, FALSE)::INTEGER`);
     const times = join(Array.from({ length: steps }, (_, k) => timeCol(k)), ', ');
     const chained = sql`SELECT pid, 1 + ${join(reached, ' + ')} AS steps, ${times} FROM ${last}`;
-    // Ordered tries from step 2 on: a person with a step-1 event has at least that.
-    const entered = order === 'strict' || fromEntries ? raw('') : sql` UNION ALL SELECT DISTINCT pid, 1 AS steps, ${join(Array.from({ length: steps }, () => raw('NULL')), ', ')} FROM st0`;
+    // Ordered tries from step 2 on: a person with a step-1 event has at least that, timed
+    // from their first step-1 event, as PostHog's funnel keeps the first try to reach a step
+    // (funnel-udf's max_step moves only to a further step), which paths around step 1 read.
+    const entered = order === 'strict' || fromEntries ? raw('') : sql` UNION ALL SELECT pid, 1 AS steps, min(ts) AS t0, ${join(Array.from({ length: steps - 1 }, () => raw('NULL')), ', ')} FROM st0 GROUP BY pid`;
     ctes.push(sql`tries AS (${chained}${entered})`);
   }
 

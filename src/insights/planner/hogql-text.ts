@@ -417,9 +417,9 @@ export interface FunnelBreakdownText {
 }
 
 const ATTRIBUTED: Record<Exclude<FunnelBreakdownText['attribution'], 'all_events'>, (step: number) => string> = {
-  first_touch: () => 'argMinIf(value, ts, value IS NOT NULL)',
-  last_touch: () => 'argMaxIf(value, ts, value IS NOT NULL)',
-  step: (k) => `argMinIf(value, ts, value IS NOT NULL AND s${k})`,
+  first_touch: () => 'argMinIf(value, (ts, value), value IS NOT NULL)',
+  last_touch: () => 'argMaxIf(value, (ts, value), value IS NOT NULL)',
+  step: (k) => `argMinIf(value, (ts, value), value IS NOT NULL AND s${k})`,
 };
 
 /** A funnel as its planner reads it (planner/funnels.ts). */

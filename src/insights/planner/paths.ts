@@ -130,7 +130,8 @@ function pointOf(point: string | null | undefined, both: boolean): string | null
  * A funnelPathsFilter's persons and which of their events are path steps (PostHog's
  * handle_funnel and funnel_join): the funnel's actors at funnelStep (k > 0: reached step k;
  * -k: dropped off at step k), each with the time of its target step (step k, or the last one
- * reached before dropping off) on the path the funnel follows for the person; the events at
+ * reached before dropping off) on the path the funnel follows for the person (who got no
+ * further than step 1: their first step-1 event, as PostHog's funnel-udf); the events at
  * or after it (after a drop-off: once the conversion window has passed), at or before it,
  * or between the step before it and it.
  */
@@ -152,10 +153,7 @@ function funnelRestriction(query: PathsQuery, ctx: PlanContext): { ctes: Sql[]; 
   }
   const { ctes, windowUs } = within('funnelPathsFilter.funnelSource', () => funnelCtes(source, ctx));
   const reached = k > 0 ? sql`steps >= ${int(k)}` : sql`steps = ${int(-k - 1)}`;
-  // A person who never reached step 2 has no timed try (ordered funnels time tries from step
-  // 2 on): its step 1 is its first step-1 event in the funnel's range.
-  const tt = target === 0 ? raw('coalesce(fp.t0, (SELECT min(s.ts) FROM st0 s WHERE s.pid = fp.pid))') : raw(`fp.t${target}`);
-  const actors = sql`funnel_actors AS (SELECT fp.pid AS fpid, ${tt} AS tt${between ? sql`, fp.t${raw(String(target - 1))} AS tp` : raw('')} FROM first_path fp WHERE fp.rn = 1 AND fp.${reached})`;
+  const actors = sql`funnel_actors AS (SELECT fp.pid AS fpid, fp.t${raw(String(target))} AS tt${between ? sql`, fp.t${raw(String(target - 1))} AS tp` : raw('')} FROM first_path fp WHERE fp.rn = 1 AND fp.${reached})`;
   const at = raw('epoch_us(e.timestamp)');
   let where: Sql;
   if (between) where = sql`${at} BETWEEN fa.tp AND fa.tt`;
@@ -164,19 +162,13 @@ function funnelRestriction(query: PathsQuery, ctx: PlanContext): { ctes: Sql[]; 
   return { ctes: [...ctes, actors], where };
 }
 
-// funnelPathsFilter as the text says it (checked by funnelRestriction before this runs);
-// undefined where the text would disagree: step 1's time of a person who got no further in
-// an ordered funnel without exclusions is, here, that of the earliest try timed from a
-// step-2 event (the text's is their first step-1 event), so no text for paths around step 1.
-function funnelPathsText(query: PathsQuery, ctx: PlanContext): { ctes: string[]; where: string } | null | undefined {
+// funnelPathsFilter as the text says it (checked by funnelRestriction before this runs).
+function funnelPathsText(query: PathsQuery, ctx: PlanContext): { ctes: string[]; where: string } | null {
   const f = query.funnelPathsFilter;
   if (!f) return null;
   const source = f.funnelSource as unknown as FunnelsQuery;
-  const resolved = funnelCtes(source, ctx);
-  const target = f.funnelStep! > 0 ? f.funnelStep! - 1 : -f.funnelStep! - 2;
-  if (target === 0 && resolved.order === 'ordered' && (source.funnelsFilter?.exclusions ?? []).length === 0) return undefined;
   return funnelPathsRestriction({
-    funnel: funnelText(source, ctx, resolved), step: f.funnelStep!,
+    funnel: funnelText(source, ctx, funnelCtes(source, ctx)), step: f.funnelStep!,
     type: f.funnelPathType === 'funnel_path_between_steps' || f.funnelPathType === 'funnel_path_before_step' ? f.funnelPathType : 'funnel_path_after_step',
   });
 }
@@ -266,7 +258,7 @@ ORDER BY value DESC, source, target LIMIT ${int(filter.edgeLimit || EDGE_LIMIT_D
   const funnelPaths = funnelPathsText(query, ctx);
   return {
     statements: [statement],
-    hogql: funnelPaths === undefined ? undefined : pathsSelect({
+    hogql: pathsSelect({
       filter, properties: query.properties, fromUs: r.fromUs, toUs: r.toUs, valueSets: ctx.valueSets, hogqlItem: pathsHogQLItem(filter),
       pageviewItem: itemOf(filter, '$pageview'), screenItem: itemOf(filter, '$screen'), start: pointOf(filter.startPoint, both), end: pointOf(filter.endPoint, both),
       groupings: groupingPatterns(filter), stepLimit: filter.stepLimit || STEP_LIMIT_DEFAULT, edgeLimit: filter.edgeLimit || EDGE_LIMIT_DEFAULT, sessionGapSeconds: SESSION_GAP_US / 1_000_000,

@@ -33,7 +33,7 @@ export interface FunctionSpec {
 
 const FUNCTIONS = new Map<string, FunctionSpec>();
 // ClickHouse's case-insensitive names (PostHog looks these up lowercased too).
-const CASE_INSENSITIVE = new Set(['count', 'sum', 'avg', 'min', 'max', 'if', 'not', 'coalesce', 'ifnull', 'nullif', 'isnull', 'lower', 'upper', 'length', 'concat', 'substring', 'trim', 'now', 'round', 'floor', 'abs']);
+const CASE_INSENSITIVE = new Set(['count', 'sum', 'avg', 'min', 'max', 'if', 'not', 'coalesce', 'ifnull', 'nullif', 'isnull', 'lower', 'upper', 'length', 'concat', 'substring', 'trim', 'now', 'round', 'floor', 'abs', 'sortablesemver']);
 
 function define(group: FunctionGroup, names: string | string[], min: number, max: number, build: FunctionSpec['build'], extra: Partial<FunctionSpec> = {}): void {
   for (const name of Array.isArray(names) ? names : [names]) FUNCTIONS.set(name, { group, min, max, build, ...extra });
@@ -121,11 +121,23 @@ define('date and time', ['fromUnixTimestamp', 'to_timestamp'], 1, 1, ([a]) => da
 
 const PARTS: Record<string, string> = {
   toYear: 'year', toQuarter: 'quarter', toMonth: 'month', toDayOfMonth: 'day', toDayOfYear: 'doy', toHour: 'hour', toMinute: 'minute', toSecond: 'second',
-  toDayOfWeek: 'isodow', toISOWeek: 'week', toISOYear: 'isoyear',
+  toISOWeek: 'week', toISOYear: 'isoyear',
 };
 for (const [name, part] of Object.entries(PARTS)) {
   define('date and time', name, 1, 1, ([a], fx) => expr(sql`CAST(${raw(part)}(${wallClock(a, fx.tz)}) AS BIGINT)`, 'Int', [a]));
 }
+
+// ClickHouse's modes: 0 Monday 1 … Sunday 7 (the default), 1 Monday 0 … 6, 2 Sunday 0 … 6, 3 Sunday 1 … 7.
+define('date and time', 'toDayOfWeek', 1, 3, ([a, mode], fx) => {
+  const m = mode === undefined ? 0 : constantInt(mode, fx, 'the mode');
+  const d = sql`CAST(isodow(${wallClock(a, fx.tz)}) AS BIGINT)`;
+  const by: Record<number, Sql> = { 0: d, 1: sql`(${d} - 1)`, 2: sql`(${d} % 7)`, 3: sql`(${d} % 7 + 1)` };
+  if (by[m] === undefined) fail(`toDayOfWeek() mode ${m} is not supported: use 0 to 3`, fx.node);
+  return expr(by[m], 'Int', [a]);
+});
+// The Monday of the ISO year's first week (the week holding 4 January).
+define('date and time', 'toStartOfISOYear', 1, 1, ([a], fx) =>
+  expr(sql`CAST(date_trunc('week', make_date(CAST(isoyear(${wallClock(a, fx.tz)}) AS INTEGER), 1, 4)) AS DATE)`, 'Date', [a]));
 
 // toStartOfX: a calendar unit begins on the wall clock; Day/Hour/Minute/Second stay instants, longer units are dates (ClickHouse's types).
 const TRUNC: Record<string, { unit: string; date: boolean }> = {
@@ -145,6 +157,7 @@ for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinute
     return dateTime(backToInstant(sql`(date_trunc('hour', ${local}) + to_minutes(CAST(floor(minute(${local}) / ${int(minutes)}) * ${int(minutes)} AS BIGINT)))`, a, fx), [a]);
   });
 }
+define('date and time', 'toLastDayOfMonth', 1, 1, ([a], fx) => expr(sql`last_day(${date(a, fx.tz)})`, 'Date', [a]));
 define('date and time', 'toStartOfWeek', 1, 2, ([a, mode], fx) => {
   // Mode 0 (or a Sunday project by default): weeks start on Sunday; 1 and 3: on Monday.
   const m = mode === undefined ? (fx.weekStart === 1 ? 1 : 0) : constantInt(mode, fx, 'the mode');
@@ -202,6 +215,7 @@ function duckFormat(chFormat: string): string {
 define('date and time', ['formatDateTime', 'to_char'], 2, 3, ([x, f], fx) =>
   expr(sql`strftime(${wallClock(x, fx.tz)}, ${text(duckFormat(constantText(f, fx, 'the format')))})`, 'String', [x]));
 define('date and time', 'toYYYYMM', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m') AS BIGINT)`, 'Int', [x]));
+define('date and time', 'toYYYYMMDDhhmmss', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d%H%M%S') AS BIGINT)`, 'Int', [x]));
 define('date and time', 'toYYYYMMDD', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d') AS BIGINT)`, 'Int', [x]));
 
 // ---- strings
@@ -256,6 +270,9 @@ function groupIndex(g: Expr | undefined, fx: Fx): number {
   return v;
 }
 
+// extractAll(s, re): every match, each the first group's when the pattern has one.
+define('string', 'extractAll', 2, 2, ([s, re]) => expr(sql`regexp_extract_all(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'Array', [s, re]));
+define('string', 'ascii', 1, 1, ([a]) => expr(sql`ascii(${str(a)})`, 'Int', [a]));
 // extract(s, re): the first group's match when the pattern has one, else the whole match
 // ('' without a match, as ClickHouse's); regexpExtract(s, re, n): group n (default 1).
 define('string', 'extract', 2, 2, ([s, re]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'String', [s, re]));
@@ -269,6 +286,19 @@ define('string', 'ilike', 2, 2, ([a, b]) => expr(sql`(${str(a)} ILIKE ${str(b)})
 define('string', 'notLike', 2, 2, ([a, b]) => expr(sql`(${str(a)} NOT LIKE ${str(b)})`, 'Bool', [a, b]));
 define('string', 'notILike', 2, 2, ([a, b]) => expr(sql`(${str(a)} NOT ILIKE ${str(b)})`, 'Bool', [a, b]));
 define('string', 'domain', 1, 1, ([a]) => expr(sql`nullif(regexp_extract(${str(a)}, '^(?:[^/@:]+://)?(?:[^/@]+@)?([^/:?#]+)', 1), '')`, 'String', [a], { nullable: true }));
+// A URL's parts, as ClickHouse's URL functions read them: '' where the part is absent.
+define('string', 'protocol', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '^([a-zA-Z][a-zA-Z0-9+.-]*)://', 1)`, 'String', [a]));
+define('string', 'path', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)?([^?#]*)', 1)`, 'String', [a]));
+define('string', 'queryString', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '\\?([^#]*)', 1)`, 'String', [a]));
+define('string', 'fragment', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '#(.*)$', 1)`, 'String', [a]));
+define('string', 'cutQueryString', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '\\?[^#]*', '')`, 'String', [a]));
+define('string', 'cutFragment', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '#.*$', '')`, 'String', [a]));
+define('string', 'cutQueryStringAndFragment', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '[?#].*$', '')`, 'String', [a]));
+// The first value of a query parameter, as written in the URL (not decoded).
+define('string', 'extractURLParameter', 2, 2, ([a, name], fx) => {
+  const key = constantText(name, fx, 'the parameter name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return expr(sql`regexp_extract(${str(a)}, ${text(`[?&]${key}=([^&#]*)`)}, 1)`, 'String', [a]);
+});
 define('string', 'base64Encode', 1, 1, ([a]) => expr(sql`to_base64(encode(${str(a)}))`, 'String', [a]));
 define('string', 'base64Decode', 1, 1, ([a]) => expr(sql`decode(from_base64(${str(a)}))`, 'String', [a]));
 
@@ -284,19 +314,41 @@ function jsonPath(keys: Expr[], fx: Fx): Sql {
   });
   return sql`${text(parts.length === 0 ? '' : `/${parts.join('/')}`)}`;
 }
+// As ClickHouse's (FunctionsJSON.cpp, JSONExtractTree.cpp): text that is not JSON, a missing
+// key or a value of the wrong kind reads as the type's default (try(): DuckDB would raise).
 const jsonFn = (name: string, type: HType, read: (j: Sql, path: Sql) => Sql) =>
   define('JSON', name, 1, 6, ([j, ...keys], fx) => expr(read(j.sql, jsonPath(keys, fx)), type, [j], { nullable: true }));
-jsonFn('JSONExtractString', 'String', (j, p) => sql`coalesce(json_extract_string(${j}, ${p}), '')`);
-jsonFn('JSONExtractInt', 'Int', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS BIGINT), 0)`);
-jsonFn('JSONExtractUInt', 'UInt', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS UBIGINT), 0)`);
-jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE), 0)`);
-jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(TRY_CAST(json_extract_string(${j}, ${p}) AS BOOLEAN), false)`);
-jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(CAST(json_extract(${j}, ${p}) AS VARCHAR), '')`);
-jsonFn('JSONHas', 'Bool', (j, p) => sql`(json_extract(${j}, ${p}) IS NOT NULL)`);
-jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(json_array_length(${j}, ${p}), 0)`);
-// Each element's JSON text, quotes kept (ClickHouse's); not an array: empty.
-jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: CAST(x AS VARCHAR)), CAST([] AS VARCHAR[]))`);
+// A number from a JSON number or a string holding one; a fraction is cut toward zero for an
+// integer type (DuckDB's cast would round it); true/false, null, arrays and objects: none.
+const jsonNumber = (j: Sql, p: Sql, duck: string) => {
+  const s = sql`json_extract_string(${j}, ${p})`;
+  const whole = raw(duck);
+  // (true/false read as text, which no cast takes as a number: one JSON read, no kind check.)
+  return sql`try(CASE WHEN regexp_matches(${s}, '[.eE]') THEN TRY_CAST(trunc(TRY_CAST(${s} AS DOUBLE)) AS ${whole}) ELSE TRY_CAST(${s} AS ${whole}) END)`;
+};
+jsonFn('JSONExtractString', 'String', (j, p) => sql`coalesce(try(json_extract_string(${j}, ${p})), '')`);
+jsonFn('JSONExtractInt', 'Int', (j, p) => sql`coalesce(${jsonNumber(j, p, 'BIGINT')}, 0)`);
+jsonFn('JSONExtractUInt', 'UInt', (j, p) => sql`coalesce(${jsonNumber(j, p, 'UBIGINT')}, 0)`);
+jsonFn('JSONExtractFloat', 'Float', (j, p) => sql`coalesce(try(TRY_CAST(json_extract_string(${j}, ${p}) AS DOUBLE)), 0)`);
+// true/false, or an integer other than 0; anything else (a string "true", 1.5) is false.
+jsonFn('JSONExtractBool', 'Bool', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'BOOLEAN' THEN json_extract_string(${j}, ${p}) = 'true' WHEN 'BIGINT' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS HUGEINT) <> 0 WHEN 'UBIGINT' THEN TRY_CAST(json_extract_string(${j}, ${p}) AS HUGEINT) <> 0 END), false)`);
+jsonFn('JSONExtractRaw', 'String', (j, p) => sql`coalesce(try(CAST(json_extract(${j}, ${p}) AS VARCHAR)), '')`);
+jsonFn('JSONHas', 'Bool', (j, p) => sql`coalesce(try(json_extract(${j}, ${p}) IS NOT NULL), false)`);
+// An array's elements or an object's keys; 0 for anything else.
+jsonFn('JSONLength', 'UInt', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'ARRAY' THEN json_array_length(${j}, ${p}) WHEN 'OBJECT' THEN len(json_keys(${j}, ${p})) END), 0)`);
+// Each element's JSON text, quotes kept, a null element the text null (ClickHouse's); not an array: empty.
+jsonFn('JSONExtractArrayRaw', 'Array', (j, p) => sql`coalesce(try(list_transform(TRY_CAST(json_extract(${j}, ${p}) AS JSON[]), lambda x: coalesce(CAST(x AS VARCHAR), 'null'))), CAST([] AS VARCHAR[]))`);
+jsonFn('JSONExtractKeys', 'Array', (j, p) => sql`coalesce(try(CASE WHEN json_type(${j}, ${p}) = 'OBJECT' THEN json_keys(${j}, ${p}) END), CAST([] AS VARCHAR[]))`);
+// ClickHouse's names of the kinds; a missing key is Null (the enum's default).
+jsonFn('JSONType', 'String', (j, p) => sql`coalesce(try(CASE json_type(${j}, ${p}) WHEN 'OBJECT' THEN 'Object' WHEN 'ARRAY' THEN 'Array' WHEN 'VARCHAR' THEN 'String' WHEN 'BIGINT' THEN 'Int64' WHEN 'UBIGINT' THEN CASE WHEN TRY_CAST(json_extract_string(${j}, ${p}) AS BIGINT) IS NULL THEN 'UInt64' ELSE 'Int64' END WHEN 'DOUBLE' THEN 'Double' WHEN 'BOOLEAN' THEN 'Bool' END), 'Null')`);
 define('JSON', 'isValidJSON', 1, 1, ([j]) => expr(sql`coalesce(json_valid(${str(j)}), false)`, 'Bool', [j], { nullable: false }));
+
+// transform(x, from, to[, default]): x's value in `to` at its place in `from`; not there: the
+// default, or x itself without one.
+define('conditional', 'transform', 3, 4, ([x, from, to, dflt]) => {
+  const at = sql`list_position(${from.sql}, ${x.sql})`;
+  return expr(sql`(CASE WHEN ${at} IS NULL THEN ${dflt === undefined ? x.sql : dflt.sql} ELSE (${to.sql})[${at}] END)`, 'Unknown', [x, from, to], { nullable: true });
+});
 
 // ---- arrays (1-based; lambdas compile to DuckDB's `lambda x: …`)
 
@@ -322,6 +374,26 @@ define('array', 'indexOf', 2, 2, ([a, x]) => expr(sql`coalesce(list_position(${a
 define('array', 'arraySum', 1, 1, ([a]) => expr(sql`list_sum(${a.sql})`, 'Float', [a]));
 define('array', 'arraySort', 1, 1, ([a]) => expr(sql`list_sort(${a.sql})`, 'Array', [a]));
 define('array', 'arrayReverseSort', 1, 1, ([a]) => expr(sql`list_reverse_sort(${a.sql})`, 'Array', [a]));
+lambdaFirst('arrayLast', (f, a) => sql`list_filter(${a}, ${f})[-1]`, () => 'Unknown');
+define('array', 'arrayMin', 1, 1, ([a]) => expr(sql`list_min(${a.sql})`, 'Unknown', [a], { nullable: true }));
+define('array', 'arrayMax', 1, 1, ([a]) => expr(sql`list_max(${a.sql})`, 'Unknown', [a], { nullable: true }));
+define('array', 'arrayAvg', 1, 1, ([a]) => expr(sql`list_avg(${a.sql})`, 'Float', [a], { nullable: true }));
+// The elements in both, each once.
+define('array', 'arrayIntersect', 2, 2, ([a, b]) => expr(sql`list_sort(list_intersect(${a.sql}, ${b.sql}))`, 'Array', [a, b]));
+// tupleElement(t, n): as t.n.
+define('array', 'tupleElement', 2, 2, ([t, n], fx) => {
+  const index = constantInt(n, fx, 'the index');
+  if (index < 1) fail('SQL indexes start from one, not from zero. E.g: array[1]', fx.node);
+  return expr(sql`struct_extract_at(${t.sql}, ${raw(String(index))})`, 'Unknown', [t], { nullable: true });
+});
+// Runs of equal neighbours kept once; and the running sums.
+define('array', 'arrayCompact', 1, 1, ([a]) => expr(sql`list_filter(${a.sql}, lambda x, i: i = 1 OR x IS DISTINCT FROM (${a.sql})[i - 1])`, 'Array', [a]));
+define('array', 'arrayCumSum', 1, 1, ([a]) => expr(sql`list_transform(${a.sql}, lambda x, i: list_sum((${a.sql})[1:i]))`, 'Array', [a]));
+// How many elements equal x (NULL counting as a value, as ClickHouse's).
+define('array', 'countEqual', 2, 2, ([a, x]) => expr(sql`len(list_filter(${a.sql}, lambda hq_elem: hq_elem IS NOT DISTINCT FROM ${x.sql}))`, 'UInt', [a, x]));
+// [1, 2, …, length]; and how many distinct elements.
+define('array', 'arrayEnumerate', 1, 1, ([a]) => expr(sql`generate_series(1, len(${a.sql}))`, 'Array', [a]));
+define('array', 'arrayUniq', 1, 1, ([a]) => expr(sql`len(list_distinct(${a.sql}))`, 'UInt', [a]));
 define('array', 'arrayReverse', 1, 1, ([a]) => expr(sql`list_reverse(${a.sql})`, 'Array', [a]));
 define('array', 'arrayDistinct', 1, 1, ([a]) => expr(sql`list_distinct(${a.sql})`, 'Array', [a]));
 define('array', 'arrayConcat', 2, Infinity, (args) => expr(call('list_concat', args.map((a) => a.sql)), 'Array', args));
@@ -357,6 +429,15 @@ mathFn('sign', 'sign', 1, 1, 'Int');
 for (const trig of ['sin', 'cos', 'tan', 'asin', 'acos', 'atan']) mathFn(trig, trig);
 mathFn(['greatest', 'max2'], 'greatest', 2, 2);
 mathFn(['least', 'min2'], 'least', 2, 2);
+mathFn(['trunc', 'truncate'], 'trunc');
+mathFn(['isNaN'], 'isnan', 1, 1, 'Bool');
+mathFn(['isFinite'], 'isfinite', 1, 1, 'Bool');
+mathFn(['isInfinite'], 'isinf', 1, 1, 'Bool');
+const whole = (e: Expr) => sql`CAST(${num(e)} AS BIGINT)`;
+define('mathematics', 'gcd', 2, 2, ([a, b]) => expr(sql`gcd(${whole(a)}, ${whole(b)})`, 'Int', [a, b]));
+define('mathematics', 'lcm', 2, 2, ([a, b]) => expr(sql`lcm(${whole(a)}, ${whole(b)})`, 'Int', [a, b]));
+// The remainder taken toward the divisor's sign: never negative for a positive divisor.
+define('mathematics', 'positiveModulo', 2, 2, ([a, b]) => expr(sql`(((${num(a)} % ${num(b)}) + ${num(b)}) % ${num(b)})`, 'Int', [a, b]));
 define('mathematics', 'round', 1, 2, ([x, n]) => expr(n === undefined ? sql`round(${num(x)})` : sql`round(${num(x)}, CAST(${num(n)} AS INTEGER))`, 'Float', [x]));
 // Ties to the even neighbour (ClickHouse's roundBankers; its round does so for floats too).
 define('mathematics', 'roundBankers', 1, 2, ([x, n]) => expr(sql`round_even(${num(x)}, CAST(${n === undefined ? raw('0') : num(n)} AS INTEGER))`, 'Float', [x]));
@@ -419,6 +500,22 @@ aggregate('quantileIf', ([x, c], fx) => ({ sql: withIf(sql`quantile_cont(${num(x
 aggregate('quantiles', ([x], fx) => ({ sql: sql`quantile_cont(${num(x)}, [${raw(fx.params.map((p) => String(fraction(p, fx))).join(', '))}])`, type: 'Array' }), 1, 1, [1, 20]);
 aggregate(['groupArray', 'array_agg'], ([x]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
 aggregate('groupArrayIf', ([x, c]) => ({ sql: sql`coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL AND ${c.sql}), [])`, type: 'Array' }), 2, 2);
+// PostHog's: arrayStringConcat(groupArray(x), sep) ('' over no rows), and toBool(min(x)).
+aggregate('string_agg', ([x, sep]) => ({ sql: sql`coalesce(string_agg(${str(x)}, ${str(sep)}), '')`, type: 'String', nullable: false }), 2, 2);
+aggregate('every', ([x]) => ({ sql: sql`bool_and(CAST(${x.sql} AS BOOLEAN))`, type: 'Bool' }), 1, 1);
+// topK(n)(x): the n most frequent values, most frequent first (approximate in both).
+aggregate('topK', ([x], fx) => ({ sql: sql`coalesce(approx_top_k(${x.sql}, ${int(constantInt(fx.params[0], fx, 'the count'))}), [])`, type: 'Array' }), 1, 1, [1, 1]);
+// ClickHouse's quantileExact: the sorted values' element at floor(level × n), 0-based.
+const exactAt = (x: Expr, level: number) =>
+  sql`(list_sort(list(${num(x)}) FILTER (WHERE ${x.sql} IS NOT NULL)))[least(CAST(floor(${raw(String(level))} * count(${x.sql})) AS BIGINT) + 1, count(${x.sql}))]`;
+aggregate('quantileExact', ([x], fx) => ({ sql: exactAt(x, fraction(fx.params[0], fx)), type: 'Float' }), 1, 1, [1, 1]);
+aggregate('medianExact', ([x]) => ({ sql: exactAt(x, 0.5), type: 'Float' }), 1, 1);
+aggregate('anyHeavy', ([x]) => ({ sql: sql`mode(${x.sql})`, type: x.type }), 1, 1);
+// PostHog's json_agg: toJSONString(groupArray(x)).
+aggregate('json_agg', ([x]) => ({ sql: sql`CAST(to_json(coalesce(list(${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])) AS VARCHAR)`, type: 'String', nullable: false }), 1, 1);
+// Over every element of every array of the group.
+aggregate('avgArray', ([x]) => ({ sql: sql`list_avg(flatten(list(${x.sql})))`, type: 'Float' }), 1, 1);
+aggregate('medianArray', ([x]) => ({ sql: sql`list_aggregate(flatten(list(${x.sql})), 'median')`, type: 'Float' }), 1, 1);
 aggregate('groupUniqArray', ([x]) => ({ sql: sql`coalesce(list(DISTINCT ${x.sql}) FILTER (WHERE ${x.sql} IS NOT NULL), [])`, type: 'Array' }), 1, 1);
 for (const [name, duck] of [['stddevPop', 'stddev_pop'], ['stddevSamp', 'stddev_samp'], ['varPop', 'var_pop'], ['varSamp', 'var_samp']] as const) {
   aggregate(name, ([x]) => ({ sql: sql`${raw(duck)}(${num(x)})`, type: 'Float' }), 1, 1);
@@ -452,6 +549,10 @@ windowFn('nth_value', 2, 2, ([x, n]) => ({ sql: sql`nth_value(${x.sql}, ${num(n)
 define('PostHog', 'matchesAction', 1, 1, () => {
   throw new Error('matchesAction is compiled with the query\'s actions, not by the catalogue');
 });
+
+// PostHog's sortableSemVer: the leading dotted numbers of a version as integers, to order by.
+define('PostHog', 'sortableSemVer', 1, 1, ([v]) =>
+  expr(sql`list_transform(string_split(regexp_extract(coalesce(${str(v)}, ''), '(\\d+(\\.\\d+)+)', 1), '.'), lambda hq_part: coalesce(TRY_CAST(hq_part AS BIGINT), 0))`, 'Array', [v], { nullable: false }));
 
 /** The catalogue entry of `name` (ClickHouse's case-insensitive names also lowercased). */
 export function lookupFunction(name: string): FunctionSpec | undefined {
