@@ -97,6 +97,16 @@ l('merges move events to the surviving person, through chains of merges', async 
   assert.is((await store.loader.load({ distinctIds: [ids(3, 'c')] })).moved, 0);
 });
 
+l('closing as a query has just been sent, before DuckDB has begun it, still interrupts it', async () => {
+  const { db } = store;
+  const long = db.query(sql`SELECT count(*) FROM range(10000000000) a WHERE a.range % 7 = 3`);
+  const outcome = long.then(() => 'answered', (err: Error) => err.message);
+  // The statement is handed to DuckDB, which has not begun it yet: a lone interrupt now is lost.
+  await new Promise((r) => setImmediate(r));
+  await db.close();
+  assert.match(await outcome, /interrupt/i);
+});
+
 l('closing interrupts the query in flight and waits for it; the store refuses work after', async () => {
   // Long enough that close comes while DuckDB still runs it.
   const long = store.db.query(sql`SELECT count(*) FROM range(10000000000) a WHERE a.range % 7 = 3`);

@@ -12,6 +12,8 @@ import { DDL, SCHEMA_VERSION } from './schema.js';
 
 export const DATABASE_FILE = 'insights.duckdb';
 const QUERY_CONNECTIONS = 2;
+// How often close interrupts again the statements still running (see close).
+const INTERRUPT_AGAIN_MS = 50;
 // DuckDB's own default is 80% of the machine's memory, which its buffer pool fills with
 // the table's blocks as loads and queries touch them: the service's memory then grows
 // with its history. Above this, DuckDB evicts cached blocks and spills large query
@@ -124,8 +126,17 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
     },
     close() {
       closed ??= (async () => {
-        for (const connection of running.keys()) connection.interrupt();
-        await Promise.allSettled([tail, ...running.values()]);
+        // An interrupt that comes before DuckDB has begun the statement is lost, and close
+        // then waited for the whole query (a busy machine, a statement just sent): it is
+        // repeated until every statement running has ended.
+        const interruptAll = () => { for (const connection of running.keys()) connection.interrupt(); };
+        interruptAll();
+        const again = setInterval(interruptAll, INTERRUPT_AGAIN_MS);
+        try {
+          await Promise.allSettled([tail, ...running.values()]);
+        } finally {
+          clearInterval(again);
+        }
         for (const c of all) c.closeSync();
         instance.closeSync();
       })();
