@@ -107,6 +107,15 @@ l('closing as a query has just been sent, before DuckDB has begun it, still inte
   assert.match(await outcome, /interrupt/i);
 });
 
+l('a query aborted as it has just been sent, before DuckDB has begun it, is still interrupted', async () => {
+  const abort = new AbortController();
+  const long = store.db.query(sql`SELECT count(*) FROM range(10000000000) a WHERE a.range % 7 = 3`, abort.signal);
+  const outcome = long.then(() => 'answered', (err: Error) => err.message);
+  await new Promise((r) => setImmediate(r));
+  abort.abort();
+  assert.match(await outcome, /interrupt/i);
+});
+
 l('closing interrupts the query in flight and waits for it; the store refuses work after', async () => {
   // Long enough that close comes while DuckDB still runs it.
   const long = store.db.query(sql`SELECT count(*) FROM range(10000000000) a WHERE a.range % 7 = 3`);

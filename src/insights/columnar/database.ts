@@ -12,7 +12,7 @@ import { DDL, SCHEMA_VERSION } from './schema.js';
 
 export const DATABASE_FILE = 'insights.duckdb';
 const QUERY_CONNECTIONS = 2;
-// How often close interrupts again the statements still running (see close).
+// How often a statement told to stop (an abort, close) is interrupted again until it ends.
 const INTERRUPT_AGAIN_MS = 50;
 // DuckDB's own default is 80% of the machine's memory, which its buffer pool fills with
 // the table's blocks as loads and queries touch them: the service's memory then grows
@@ -92,7 +92,12 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
       signal?.throwIfAborted();
       if (closed) throw closedError();
       const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve)));
-      const interrupt = () => connection.interrupt();
+      // Repeated until the statement ends, as close's: an interrupt before DuckDB has begun it is lost.
+      let again: NodeJS.Timeout | undefined;
+      const interrupt = () => {
+        connection.interrupt();
+        again ??= setInterval(() => connection.interrupt(), INTERRUPT_AGAIN_MS);
+      };
       signal?.addEventListener('abort', interrupt);
       try {
         signal?.throwIfAborted();
@@ -101,6 +106,7 @@ export async function openColumnar(options: ColumnarOptions): Promise<Columnar> 
         running.set(connection, result);
         return await result;
       } finally {
+        clearInterval(again);
         running.delete(connection);
         signal?.removeEventListener('abort', interrupt);
         const next = waiting.shift();
