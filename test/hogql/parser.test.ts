@@ -151,6 +151,14 @@ const TRICKY_EXPRS = [
   'a ? b : c', 'a ? b : c ? d : e', 'x = 1 ? 2 : 3', 'a as b', 'a as b as c', "a as 'b'", '(a as b)', 'a as `b c`', 'a as team_id', 'a as true',
   // calls, lambdas, collections
   'count()', 'count(*)', 'count( )', 'f(a)(b)', 'quantile(0.5)(x)', 'f(distinct a)', 'uniq(a) filter (where b)', 'sum(a) over (partition by b)', '(a)(b)',
+  // window functions (the insights' own hogql texts use them): partition, order, frames; named windows are the WASM parser's
+  'count() over ()', 'count(*) over ()', 'row_number() over (order by t)', 'lag(x, 1) over (partition by a, b order by t desc, u)', 'sum(x) over (partition by pid order by ts asc)',
+  'min(t) over (partition by pid, sid)', 'max(x) over (order by t rows between unbounded preceding and current row)',
+  'first_value(x) over (partition by p order by t rows between unbounded preceding and unbounded following)', 'sum(x) over (range 3 preceding)',
+  'sum(x) over (order by t rows between 2 preceding and 1 following)', 'sum(x) over (rows current row)', 'sum(x) over (rows between current row and unbounded following)',
+  'sum(x) over w', 'lagInFrame(item) over w as prev', 'sum(distinct x) over ()',
+  // `not (…)` is a call of not, a primary; range() and a column or alias named cohort are ordinary
+  'not (a)', 'not (a) and b', 'not (a) = b', 'not (a, b)', 'not(a)', 'not a', 'not not (a)', 'not (a) + 1', 'range(0, 3)', 'arrayJoin(range(0, toInt(n) + 1))', 'cohort', 'a as cohort', 'quantile(0.5)(x) over ()', 'sum(x) over (rows 1.5 preceding)', 'sum(x) over (partition by a + 1 order by b) + 1', 'f(sum(x) over (order by t))',
   'x -> x + 1', '(x, y) -> x', 'x -> x -> 1', 'arrayMap(x -> x * 2, arr)', 'f(a, b -> b)', 'x -> x > 1 and y', '[]', '[1, 2]', '[1, 2,]', '(1, 2)', '(1,)', '()',
   '{x}', '{a.b}', "{'a': 1}", '{}', "f'abc {x}'", "date '2024-01-01'", "timestamp '2024-01-01'", 'cast(a as Int)', 'a::String', "trim(both ' ' from x)", 'x?.y',
   // CASE and INTERVAL
@@ -170,6 +178,12 @@ const TRICKY_SELECTS = [
   '(select 1)', 'select 1 from t sample 0.1', 'select 1 from t final', 'select x from t array join arr as x', 'select a from t limit 1 by a', 'select a from t settings x = 1',
   'select a, from t', 'select a b from t', 'select a from t where', 'select', '', '  ', 'select 1 -- trailing comment', '-- leading comment\nselect 1', '/* c */ select 1',
   'select\n  a,\n  b\nfrom\n  events\nwhere\n  x = 1\n  and y = 2', "select 'é' from t", 'select * from numbers(10)', 'select a from t prewhere b where c',
+  'select pid, ts, min(ts) over (partition by pid, sid) as first, row_number() over (partition by pid order by ts, uuid) as n from e',
+  'select a, sum(b) over (partition by a order by c rows between unbounded preceding and current row) as running from (select 1 as a, 2 as b, 3 as c)',
+  'select lagInFrame(item) over w as prev, row_number() over w from e window w as (partition by pid, sid order by pos rows between unbounded preceding and unbounded following)',
+  'select sum(x) over a, sum(x) over b from e window a as (order by t), b as (partition by p)', 'select sum(x) over w from e window w as ()',
+  'select sum(x) over w from e window w as (partition by a) order by 1', 'select 1 from e window w as (partition by a), w as (order by b)', 'select 1 from e window as as (order by b)',
+  'select actor_id, min(start) as cohort from target group by actor_id having not (count() = 0)', 'select cohort from t',
   'select count() from events where event = {event} and timestamp > {date_from}', 'select a from t order by a limit 10 offset 5', 'select 1 as x, 2 as y order by x',
 ];
 

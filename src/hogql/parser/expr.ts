@@ -48,8 +48,8 @@ export const KEYWORDS = new Set(('all and anti any array as ascending asof betwe
  * name: the WASM parser reads nearly every keyword so where it fits; these are the ones the
  * fast path takes, checked against it (test/hogql/parser.test.ts).
  */
-const NAME_OK = new Set(['id', 'name', 'key', 'date', 'timestamp', 'time', 'day', 'hour', 'minute', 'second', 'week', 'month', 'quarter', 'year', 'first', 'last']);
-const CALL_OK = new Set(['if', 'any', 'left', 'right', 'date', 'first', 'last', 'year', 'month', 'day', 'hour', 'minute', 'second', 'week', 'quarter']);
+const NAME_OK = new Set(['id', 'name', 'key', 'date', 'timestamp', 'time', 'day', 'hour', 'minute', 'second', 'week', 'month', 'quarter', 'year', 'first', 'last', 'cohort']);
+const CALL_OK = new Set(['if', 'any', 'left', 'right', 'date', 'first', 'last', 'year', 'month', 'day', 'hour', 'minute', 'second', 'week', 'quarter', 'not', 'range']);
 
 /** Unquoted words the WASM parser refuses as an alias (an error the fast path leaves to it). */
 export const RESERVED_ALIASES = new Set(['team_id', 'true', 'false', 'null']);
@@ -220,8 +220,8 @@ export class Parser {
   private prefix(): Read {
     const t = this.peek();
     if (t.kind === 'word' && t.lower === 'not') {
-      // `not (x)` reads as a call of `not`.
-      if (this.isPunct('(', 1)) throw BAIL;
+      // `not (x)` reads as a call of `not` (a primary: `not (a) = b` compares the call).
+      if (this.isPunct('(', 1)) return this.postfix(this.primary());
       this.i++;
       const operand = this.expr(NOT);
       return this.read({ node: 'Not', expr: operand.node }, t.start, operand.end);
@@ -345,8 +345,101 @@ export class Parser {
       args = this.list(')');
       close = this.expectPunct(')');
     }
-    if (this.isWord('over') || this.isWord('filter') || this.isPunct('(')) throw BAIL;
+    if (this.isWord('over')) {
+      // A named window (`over w`) and a window over a parametric or distinct call: the WASM parser's.
+      if (params !== null || distinct) throw BAIL;
+      this.i++;
+      const named = this.peek();
+      if (named.kind === 'word' && !KEYWORDS.has(named.lower)) {
+        // `over w`: a window the query's WINDOW clause names.
+        this.i++;
+        return this.read({ node: 'WindowFunction', name: name.text, exprs: args, args: [], over_identifier: named.text }, name.start, named.end);
+      }
+      this.expectPunct('(');
+      const over = this.windowExpr();
+      const end = this.expectPunct(')');
+      return this.read({ node: 'WindowFunction', name: name.text, exprs: args, args: [], over_expr: over.node }, name.start, end.end);
+    }
+    if (this.isWord('filter') || this.isPunct('(')) throw BAIL;
     return this.read({ node: 'Call', name: name.text, args, params, distinct, filter_expr: null, order_by: null }, name.start, close.end);
+  }
+
+  /** An ORDER BY element: the expression and its direction (the WASM parser's OrderExpr). */
+  orderExpr(): Read {
+    const expr = this.expr();
+    let end = expr.end;
+    let order = 'ASC';
+    const t = this.peek();
+    if (t.kind === 'word' && (t.lower === 'asc' || t.lower === 'ascending' || t.lower === 'desc' || t.lower === 'descending')) {
+      this.i++;
+      order = t.lower.startsWith('asc') ? 'ASC' : 'DESC';
+      end = t.end;
+    }
+    if (this.isWord('nulls') || this.isWord('collate') || this.isWord('with')) throw BAIL;
+    return this.read({ node: 'OrderExpr', expr: expr.node, order }, expr.start, end);
+  }
+
+  // What `over (…)` (or a WINDOW clause's `name as (…)`) holds, up to its closing parenthesis: PARTITION BY, ORDER BY and a ROWS or
+  // RANGE frame, spanning its first token to its last (an empty one sits at the parenthesis),
+  // as the WASM parser's WindowExpr.
+  windowExpr(): Read {
+    const start = this.peek().start;
+    let end = start;
+    const list = (item: () => Read): Node[] => {
+      const out: Node[] = [];
+      for (;;) {
+        const read = item();
+        out.push(read.node);
+        end = read.end;
+        if (!this.isPunct(',')) return out;
+        this.i++;
+      }
+    };
+    let partition: Node[] | null = null;
+    let order: Node[] | null = null;
+    if (this.isWord('partition')) {
+      this.i++;
+      this.expectWord('by');
+      partition = list(() => this.expr());
+    }
+    if (this.isWord('order')) {
+      this.i++;
+      this.expectWord('by');
+      order = list(() => this.orderExpr());
+    }
+    const node: Node = { node: 'WindowExpr', partition_by: partition, order_by: order, frame_start: null, frame_end: null };
+    if (this.isWord('rows') || this.isWord('range')) {
+      node.frame_method = this.next().lower.toUpperCase();
+      const between = this.isWord('between');
+      if (between) this.i++;
+      const first = this.frameBound();
+      node.frame_start = first.node;
+      end = first.end;
+      if (between) {
+        this.expectWord('and');
+        const last = this.frameBound();
+        node.frame_end = last.node;
+        end = last.end;
+      }
+    }
+    if (!this.isPunct(')')) throw BAIL;
+    return this.read(node, start, end);
+  }
+
+  // UNBOUNDED PRECEDING/FOLLOWING, CURRENT ROW, or a number PRECEDING/FOLLOWING.
+  private frameBound(): Read {
+    const t = this.next();
+    if (t.kind === 'word' && t.lower === 'current') {
+      const row = this.expectWord('row');
+      return this.read({ node: 'WindowFrameExpr', frame_type: 'CURRENT ROW' }, t.start, row.end);
+    }
+    let value: unknown = null;
+    if (t.kind === 'number') value = numberValue(t.text);
+    else if (!(t.kind === 'word' && t.lower === 'unbounded')) throw BAIL;
+    if (typeof value === 'number' && !Number.isInteger(value)) throw BAIL;
+    const side = this.next();
+    if (side.kind !== 'word' || (side.lower !== 'preceding' && side.lower !== 'following')) throw BAIL;
+    return this.read({ node: 'WindowFrameExpr', frame_type: side.lower.toUpperCase(), frame_value: value }, t.start, side.end);
   }
 
   private lambda(args: string[], start: number): Read {

@@ -101,13 +101,28 @@ function selectStmt(p: Parser, top: boolean): Read {
     q.having = p.expr().node;
     end = last();
   }
+  if (p.isWord('window')) {
+    p.i++;
+    const windows: Record<string, Node> = {};
+    for (;;) {
+      const name = p.next();
+      if (name.kind !== 'word' || KEYWORDS.has(name.lower) || Object.hasOwn(windows, name.text)) throw BAIL;
+      p.expectWord('as');
+      p.expectPunct('(');
+      windows[name.text] = p.windowExpr().node;
+      end = p.expectPunct(')').end;
+      if (!p.isPunct(',')) break;
+      p.i++;
+    }
+    q.window_exprs = windows;
+  }
   if (p.isWord('qualify') || p.isWord('window')) throw BAIL;
   if (p.isWord('order')) {
     p.i++;
     p.expectWord('by');
     const order: Node[] = [];
     for (;;) {
-      order.push(orderExpr(p).node);
+      order.push(p.orderExpr().node);
       if (!p.isPunct(',')) break;
       p.i++;
     }
@@ -205,20 +220,6 @@ function joins(p: Parser): Node {
   return first;
 }
 
-function orderExpr(p: Parser): Read {
-  const expr = p.expr();
-  let end = expr.end;
-  let order = 'ASC';
-  const t = p.peek();
-  if (t.kind === 'word' && (t.lower === 'asc' || t.lower === 'ascending' || t.lower === 'desc' || t.lower === 'descending')) {
-    p.i++;
-    order = t.lower.startsWith('asc') ? 'ASC' : 'DESC';
-    end = t.end;
-  }
-  if (p.isWord('nulls') || p.isWord('collate') || p.isWord('with')) throw BAIL;
-  return p.read({ node: 'OrderExpr', expr: expr.node, order }, expr.start, end);
-}
-
 export type FastParseKind = 'select' | 'expr' | 'orderExpr';
 
 /**
@@ -235,7 +236,7 @@ export function fastParse(kind: FastParseKind, source: string): string | null {
       if (!p.isWord('select') && !p.isWord('with')) return null;
       read = selectSet(p, true);
       if (p.isPunct(';')) p.i++;
-    } else if (kind === 'orderExpr') read = orderExpr(p);
+    } else if (kind === 'orderExpr') read = p.orderExpr();
     else read = p.expr();
     if (p.peek().kind !== 'eof') return null;
     return JSON.stringify(read.node);
