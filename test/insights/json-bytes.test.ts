@@ -204,4 +204,24 @@ s('rows the event store\'s table wrote stage as their decoded rows do, with the 
   }
 });
 
+s('an event\'s instant read from its row\'s bytes is Date.parse\'s of its timestamp, odd timestamps included', async () => {
+  const dir = tempDir('json-bytes');
+  const store: Store = openStore(dir, tables);
+  try {
+    const stamps = ['2026-11-28T10:00:00.123Z', '2026-02-29T10:00:00.000Z', '2026-01-31T23:59:59.999Z', '1969-12-31T23:59:59.999Z',
+      '2026-11-28T24:00:00.000Z', '2026-11-28T10:00:00Z', '2026-11-28T10:00:00.987654Z', '0099-01-01T00:00:00.000Z'];
+    const rows: StoredEventValue[] = stamps.map((timestamp, i) => ({ uuid: `t${i}`, event: 'e', distinct_id: 'd', timestamp, person_id: null, elements_chain: '', properties: {} }));
+    await store.root.transaction(() => rows.forEach((r) => store.eventRows.put([1, r.uuid], r)));
+    const builder = new BatchBuilder(store);
+    builder.addGroups([{ events: rows.map((r) => ({ project_id: 1, uuid: r.uuid })) as never }]);
+    // Eight instants, eight ranges: each its own, from and to.
+    const ranges = builder.take().eventText!.ranges;
+    assert.equal(ranges.map((r) => r.from), stamps.map((t) => Date.parse(t)).sort((a, b) => a - b));
+    assert.equal(ranges.map((r) => r.to), ranges.map((r) => r.from));
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 s.run();

@@ -117,10 +117,9 @@ export function createEventText(): EventText {
       return times.length;
     },
     claim(projectId, uuid) {
-      const key = `${projectId}:${uuid}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
+      const before = seen.size;
+      seen.add(`${projectId}:${uuid}`);
+      return seen.size > before;
     },
     startLine(projectId) {
       lineAt = sink.at;
