@@ -12,7 +12,7 @@ import {
 } from '../persons/index.js';
 import type { EventsTables, StoredEventValue } from '../events/tables.js';
 import { createEventText, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping, type StagedEvents } from './columnar/stage.js';
-import { NOT_JSON, wellFormedUtf8, writeAscii, writeJsonString, writeMsgpackAsJson, writeUtf8String, type JsonSink } from './columnar/json-bytes.js';
+import { NOT_JSON, wellFormedUtf8, writeAscii, writeMsgpackAsJson, writeUtf8String, writeUuidString, type JsonSink } from './columnar/json-bytes.js';
 
 export interface ColumnarBatch {
   /** The events' staged text (the first of each uuid); null when there are none. */
@@ -304,7 +304,7 @@ export class BatchBuilder {
     writeAscii(sink, ',"distinct_id":');
     rowStringAsJson(sink, b, DISTINCT_ID);
     writeAscii(sink, ',"person_id":');
-    writeJsonString(sink, personId);
+    writeUuidString(sink, personId);
     writeAscii(sink, ',"timestamp":');
     rowStringAsJson(sink, b, TIMESTAMP);
     writeAscii(sink, ',"properties":');

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { encode, ExtData } from '@msgpack/msgpack';
 import { Packr, Unpackr } from 'msgpackr';
-import { createSink, NOT_JSON, wellFormedUtf8, writeMsgpackAsJson, writeUtf8String } from '../../src/insights/columnar/json-bytes.js';
+import { createSink, NOT_JSON, wellFormedUtf8, writeJsonString, writeMsgpackAsJson, writeUtf8String, writeUuidString } from '../../src/insights/columnar/json-bytes.js';
 import { stageEvents, wellFormedJson } from '../../src/insights/columnar/stage.js';
 import { rowValueRanges } from '../../src/events/row-fields.js';
 import { BatchBuilder } from '../../src/insights/from-store.js';
@@ -148,6 +148,19 @@ s('huge and deep values', () => {
   const b = new Uint8Array(depth + 1).fill(0x91);
   b[depth] = 0xc0;
   assert.is(writeMsgpackAsJson(createSink(), b, 0, b.length), NOT_JSON);
+});
+
+s('a person\'s uuid is written as writeJsonString writes it, and so is anything of its length that is not a uuid\'s text', () => {
+  const texts = ['0193a7a0-0000-7000-8000-000000000001', '0193A7A0-0000-7000-8000-00000000000F', 'x'.repeat(36), '0193a7a0-0000-7000-8000-00000000000"',
+    '0193a7a0-0000-7000-8000-0000000000\u00e9', '0193a7a0-0000-7000-8000-00000000\ud800', 'short', ''];
+  for (const text of texts) {
+    const a = createSink(4);
+    const b = createSink(4);
+    a.at = b.at = 1;
+    writeUuidString(a, text);
+    writeJsonString(b, text);
+    assert.is(a.buf.toString('utf8', 1, a.at), b.buf.toString('utf8', 1, b.at), text);
+  }
 });
 
 s('a row\'s values found by key, wherever they lie', () => {

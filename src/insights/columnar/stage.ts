@@ -107,7 +107,8 @@ export interface EventText {
 
 export function createEventText(): EventText {
   const sink = createSink();
-  const seen = new Set<string>();
+  // Claimed uuids by project: the uuid itself is the key, no text made per event.
+  const seen = new Map<number, Set<string>>();
   const times: number[] = [];
   let longest = 0;
   let lineAt = 0;
@@ -117,9 +118,11 @@ export function createEventText(): EventText {
       return times.length;
     },
     claim(projectId, uuid) {
-      const before = seen.size;
-      seen.add(`${projectId}:${uuid}`);
-      return seen.size > before;
+      let uuids = seen.get(projectId);
+      if (uuids === undefined) seen.set(projectId, (uuids = new Set()));
+      const before = uuids.size;
+      uuids.add(uuid);
+      return uuids.size > before;
     },
     startLine(projectId) {
       lineAt = sink.at;
