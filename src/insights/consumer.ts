@@ -32,9 +32,6 @@ const BATCH_BYTES = 8 * 1024 * 1024;
 // WAL write), which at 1 MiB (~4,000 small events) was a sixth of a backlog's time; a 4 MiB
 // load takes ~0.2 s of a backlog's, and a stop waits for that.
 const RUN_BYTES = 4 * 1024 * 1024;
-// Log bytes per part of a load: its events go to DuckDB part by part in the load's
-// transaction, each while this thread reads the next (columnar/loader.ts loadInParts).
-const PART_BYTES = 1024 * 1024;
 
 export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & PersonsTables>({
   ...insightsConsumerDeclaration,
@@ -72,16 +69,8 @@ export const insightsConsumer = defineConsumer<InsightsSettings, EventsTables & 
           if (i > 0 && ctx.stopping.aborted) throw new ConsumerStopped();
           const run = runs[i];
           const builder = new BatchBuilder(store, loaded);
-          await loader.loadInParts(async (send) => {
-            // The run's events in parts of its records, each staged while DuckDB takes the one before.
-            for (const part of runsOf(run.groups, run.through, PART_BYTES, 0)) {
-              builder.addGroups(part.groups);
-              const text = builder.takeEvents();
-              if (text !== null) await send(text);
-            }
-            const { persons, groups, distinctIds } = builder.take();
-            return { persons, groups, distinctIds, position: run.through === null ? undefined : { name: position.key, seq: run.through } };
-          });
+          builder.addGroups(run.groups);
+          await loader.load({ ...builder.take(), position: run.through === null ? undefined : { name: position.key, seq: run.through } });
           loaded.commit(builder.fingerprints, builder.wholes);
           if (run.through !== null) {
             loadedSeq = Math.max(loadedSeq, run.through);

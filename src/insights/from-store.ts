@@ -340,11 +340,6 @@ export class BatchBuilder {
     }
   }
 
-  /** The events added since the last part (./columnar/stage.ts takePart). */
-  takeEvents(): StagedEvents | null {
-    return this.text.takePart();
-  }
-
   take(): ColumnarBatch {
     return { eventText: this.text.take(), persons: [...this.persons.values()], groups: [...this.groups.values()], distinctIds: [...this.distinctIds.values()] };
   }

@@ -3,7 +3,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sql } from '../../src/insights/planner/sql.js';
-import { stageEvents } from '../../src/insights/columnar/stage.js';
 import { ev, person, PROJECT, type TestStore, storePerTest } from './helpers.js';
 
 const l = suite('insights: loader');
@@ -96,52 +95,6 @@ l('merges move events to the surviving person, through chains of merges', async 
   assert.is(await scalar(sql`SELECT count(*) FROM person_distinct_ids WHERE person_id = ${person(3)}::UUID`), 3);
   // A mapping that does not change moves nothing.
   assert.is((await store.loader.load({ distinctIds: [ids(3, 'c')] })).moved, 0);
-});
-
-l('a batch loaded in parts is one transaction: every part and the rest commit together, or nothing does', async () => {
-  const parts = (events: ReturnType<typeof ev>[][]) => events.map((part) => stageEvents(part)!);
-  const first = parts([[ev(1, 'e', '2024-06-15T10:00:00Z'), ev(2, 'e', '2024-06-15T10:00:01Z')], [ev(3, 'e', '2024-06-15T10:00:02Z')]]);
-  const loaded = await store.loader.loadInParts(async (send) => {
-    for (const part of first) await send(part);
-    return { persons: [{ project_id: PROJECT, id: person(1), created_at: '2024-06-15T10:00:00Z', properties: { a: 1 } }], position: { name: 'aggregation', seq: 3 } };
-  });
-  assert.equal(loaded, { inserted: 3, moved: 0 });
-  assert.is(await scalar(sql`SELECT count(*) FROM events`), 3);
-  assert.is(await scalar(sql`SELECT count(*) FROM persons`), 1);
-  assert.is(await store.loader.position('aggregation'), 3);
-
-  // A part already stored (a redelivery) adds nothing; a read that fails after a part went in leaves nothing.
-  const again = parts([[ev(4, 'e', '2024-06-15T10:00:03Z')]]);
-  let failed = '';
-  try {
-    await store.loader.loadInParts(async (send) => {
-      await send(again[0]);
-      await send(first[1]);
-      throw new Error('the read failed');
-    });
-  } catch (err) {
-    failed = (err as Error).message;
-  }
-  assert.is(failed, 'the read failed');
-  assert.is(await scalar(sql`SELECT count(*) FROM events`), 3);
-  assert.is(await store.loader.position('aggregation'), 3);
-  // A part DuckDB refuses fails the batch, the parts before it included.
-  failed = '';
-  try {
-    await store.loader.loadInParts(async (send) => {
-      await send(again[0]);
-      await send(stageEvents([{ ...ev(5, 'e', '2024-06-15T10:00:04Z'), person_id: 'not a uuid' }])!);
-      return { position: { name: 'aggregation', seq: 9 } };
-    });
-  } catch (err) {
-    failed = (err as Error).message;
-  }
-  assert.match(failed, /uuid/i);
-  assert.is(await scalar(sql`SELECT count(*) FROM events`), 3);
-  assert.is(await store.loader.position('aggregation'), 3);
-  // The loader goes on after: the same part loads.
-  assert.equal(await store.loader.loadInParts(async (send) => { await send(again[0]); await send(first[1]); return { position: { name: 'aggregation', seq: 10 } }; }), { inserted: 1, moved: 0 });
-  assert.is(await store.loader.position('aggregation'), 10);
 });
 
 l('closing interrupts the query in flight and waits for it; the store refuses work after', async () => {

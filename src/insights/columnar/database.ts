@@ -39,12 +39,8 @@ export interface Columnar {
   close(): Promise<void>;
 }
 
-// A statement without parameters goes to DuckDB in one call, started before this returns:
-// with parameters the bindings prepare it first, and each further step waits for this
-// thread to be free (the loader reads its next part meanwhile: ./loader.ts loadInParts).
 async function runOn(connection: DuckDBConnection, statement: Sql): Promise<Row[]> {
   const { text, params } = render(statement);
-  if (params.length === 0) return (await connection.runAndReadAll(text)).getRowObjectsJS() as Row[];
   const { values, types } = duckValues(params);
   const reader = await connection.runAndReadAll(text, values, types);
   return reader.getRowObjectsJS() as Row[];

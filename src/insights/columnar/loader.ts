@@ -4,7 +4,7 @@
 // position, so a crash replays exactly the batches that did not commit.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
-import { join, raw, sql, text, type Sql } from '../planner/sql.js';
+import { join, raw, sql, text, timestamp, type Sql } from '../planner/sql.js';
 import type { Columnar } from './database.js';
 import type { Row } from '../planner/context.js';
 import { HOT } from './schema.js';
@@ -64,16 +64,8 @@ export function raisedMemoryLimit(configured: string, longestLine: number): stri
 
 function readJson(staged: StagedFile, columns: string): Sql {
   const size = staged.longest > DEFAULT_OBJECT_BYTES ? raw(`, maximum_object_size = ${staged.longest + 1}`) : raw('');
-  return sql`read_json(${raw(quoted(staged.file))}, format = 'newline_delimited', columns = ${raw(columns)}${size})`;
+  return sql`read_json(${text(staged.file)}, format = 'newline_delimited', columns = ${raw(columns)}${size})`;
 }
-
-// A staged file's path (ours: the data dir's stage folder and a counter) as an SQL string
-// literal, so that a statement reading it has no parameters: DuckDB then runs it in one call
-// that starts at once (./database.ts), while this thread reads on.
-const quoted = (path: string) => `'${path.replaceAll("'", "''")}'`;
-
-// An instant (ms) as a TIMESTAMPTZ literal, to the microsecond: a parameter's value.
-const instant = (ms: number) => `make_timestamp(${BigInt(Math.round(ms * 1000))}::BIGINT)::TIMESTAMPTZ`;
 
 // The hot columns, read from the staged JSON by DuckDB in one parse of the properties (a
 // list of pointers: 9 separate extractions parse the document 9 times, 2 µs per event).
@@ -97,17 +89,8 @@ export interface Loader {
    * while DuckDB still loads this one); batches commit in call order.
    */
   load(batch: LoadBatch): Promise<LoadResult>;
-  /**
-   * Loads a batch in one transaction as its reader reads it: `read` sends its events in parts
-   * and resolves with the rest of the batch. DuckDB takes each part while the reader reads
-   * the next (`send` resolves once the part before has gone in), so this thread does not sit
-   * waiting for DuckDB, nor DuckDB for it. Batches commit in call order.
-   */
-  loadInParts(read: (send: (part: StagedEvents) => Promise<void>) => Promise<Omit<LoadBatch, 'events' | 'eventText'>>): Promise<LoadResult>;
   position(name: string): Promise<number>;
 }
-
-type Run = (statement: Sql) => Promise<Row[]>;
 
 export function createLoader(db: Columnar): Loader {
   const stageDir = joinPath(db.dir, 'insights-stage');
@@ -115,125 +98,84 @@ export function createLoader(db: Columnar): Loader {
   mkdirSync(stageDir, { recursive: true });
   let counter = 0;
 
-  function write(name: string, body: string | Buffer, longest = typeof body === 'string' ? longestLineBytes(body) : 0): StagedFile {
-    const file = joinPath(stageDir, `${counter++}-${name}.ndjson`);
-    writeFileSync(file, body);
-    return { file, longest };
-  }
-
-  const stageText = (text: StagedEvents): NonNullable<Staged['events']> => ({ ...write('events', text.bytes, text.longest), count: text.count, ranges: text.ranges });
-
   function stage(batch: LoadBatch): Staged {
+    const n = counter++;
+    const write = (name: string, body: string | Buffer, longest = typeof body === 'string' ? longestLineBytes(body) : 0): StagedFile => {
+      const file = joinPath(stageDir, `${n}-${name}.ndjson`);
+      writeFileSync(file, body);
+      return { file, longest };
+    };
     const text = batch.eventText ?? (batch.events && batch.events.length > 0 ? stageEvents(batch.events) : null);
+    const events: Staged['events'] = text ? { ...write('events', text.bytes, text.longest), count: text.count, ranges: text.ranges } : null;
     return {
-      events: text ? stageText(text) : null,
+      events,
       persons: batch.persons && batch.persons.length > 0 ? write('persons', personLines(batch.persons)) : null,
       groups: batch.groups && batch.groups.length > 0 ? write('groups', groupLines(batch.groups)) : null,
       mappings: batch.distinctIds && batch.distinctIds.length > 0 ? write('ids', distinctIdLines(batch.distinctIds)) : null,
     };
   }
 
-  const filesOf = (staged: Staged) => [staged.events?.file, staged.persons?.file, staged.groups?.file, staged.mappings?.file].filter((f): f is string => !!f);
-  const longestOf = (staged: Staged) => Math.max(staged.events?.longest ?? 0, staged.persons?.longest ?? 0, staged.groups?.longest ?? 0, staged.mappings?.longest ?? 0);
-
   function insertEvents(s: NonNullable<Staged['events']>): Sql {
     // Stored events of the batch's time ranges only: a redelivered event has its stored
     // twin's timestamp (the event store's row), so the anti-join needs no other rows.
-    const slices = s.ranges.map((r) => raw(`SELECT project, uuid, timestamp FROM events WHERE timestamp BETWEEN ${instant(r.from)} AND ${instant(r.to)}`));
+    const slices = s.ranges.map((r) => sql`SELECT project, uuid, timestamp FROM events WHERE timestamp BETWEEN ${timestamp(r.from * 1000)} AND ${timestamp(r.to * 1000)}`);
     return sql`INSERT INTO events
 SELECT s.project, s.uuid, s.event, s.distinct_id, s.person_id, s.timestamp, ${HOT_SELECT}, s.properties
 FROM (SELECT *, json_extract_string(properties, ${HOT_POINTERS}) AS hot FROM ${readJson(s, EVENT_COLUMNS)}) s
 WHERE NOT EXISTS (SELECT 1 FROM (${join(slices, ' UNION ALL ')}) e WHERE e.project = s.project AND e.uuid = s.uuid AND e.timestamp = s.timestamp)`;
   }
 
-  // `work`'s statements under a memory limit raised for lines of `longest` bytes.
-  async function raised<T>(run: Run, longest: number, work: () => Promise<T>): Promise<T> {
-    if (longest <= DEFAULT_OBJECT_BYTES) return work();
-    await run(raw(`SET memory_limit = '${raisedMemoryLimit(db.memoryLimit, longest)}'`));
-    try {
-      return await work();
-    } finally {
-      await run(raw(`SET memory_limit = '${db.memoryLimit}'`));
-    }
-  }
-
-  async function insert(run: Run, events: NonNullable<Staged['events']>): Promise<number> {
-    const rows = await raised(run, events.longest, () => run(insertEvents(events)));
-    return Number(rows[0]?.Count ?? 0);
-  }
-
-  // Everything of a batch but its events; resolves with the persons moved.
-  async function loadRest(run: Run, staged: Staged, batch: Omit<LoadBatch, 'events' | 'eventText'>): Promise<number> {
-    let moved = 0;
-    if (staged.persons) {
-      await run(sql`INSERT OR REPLACE INTO persons (project, id, created_at, properties, is_identified) SELECT project, id, created_at, properties, coalesce(is_identified, FALSE) FROM ${readJson(staged.persons, PERSON_COLUMNS)}`);
-    }
-    if (staged.groups) {
-      await run(sql`INSERT OR REPLACE INTO groups (project, type_index, key, created_at, properties) SELECT project, type_index, key, created_at, properties FROM ${readJson(staged.groups, GROUP_COLUMNS)}`);
-    }
-    if (staged.mappings) {
-      await run(sql`CREATE OR REPLACE TEMP TABLE mapping_stage AS SELECT DISTINCT ON (project, distinct_id) project, distinct_id, person_id FROM ${readJson(staged.mappings, MAPPING_COLUMNS)}`);
-      await run(raw(`CREATE OR REPLACE TEMP TABLE person_moves AS
-SELECT DISTINCT d.project, d.person_id AS old_id, m.person_id AS new_id
-FROM person_distinct_ids d JOIN mapping_stage m ON m.project = d.project AND m.distinct_id = d.distinct_id
-WHERE d.person_id <> m.person_id`));
-      const count = await run(raw('SELECT count(*) AS n FROM person_moves'));
-      moved = Number(count[0].n);
-      if (moved > 0) {
-        await run(raw('UPDATE events SET person_id = mv.new_id FROM person_moves mv WHERE events.project = mv.project AND events.person_id = mv.old_id'));
-        await run(raw('UPDATE person_distinct_ids SET person_id = mv.new_id FROM person_moves mv WHERE person_distinct_ids.project = mv.project AND person_distinct_ids.person_id = mv.old_id'));
-      }
-      await run(raw('INSERT OR REPLACE INTO person_distinct_ids SELECT project, distinct_id, person_id FROM mapping_stage'));
-    }
-    for (const p of batch.deletedPersons ?? []) {
-      await run(sql`DELETE FROM persons WHERE project = ${p.project_id} AND id = ${text(p.id)}::UUID`);
-      await run(sql`DELETE FROM person_distinct_ids WHERE project = ${p.project_id} AND person_id = ${text(p.id)}::UUID`);
-    }
-    if (batch.position) {
-      await run(sql`INSERT OR REPLACE INTO positions VALUES (${text(batch.position.name)}, ${batch.position.seq})`);
-    }
-    return moved;
-  }
-
-  const removeAll = (files: readonly string[]) => { for (const f of files) rmSync(f, { force: true }); };
-
   return {
     load(batch) {
       const staged = stage(batch);
+      const files = [staged.events?.file, staged.persons?.file, staged.groups?.file, staged.mappings?.file].filter((f): f is string => !!f);
+      const longest = Math.max(staged.events?.longest ?? 0, staged.persons?.longest ?? 0, staged.groups?.longest ?? 0, staged.mappings?.longest ?? 0);
+      const raise = longest > DEFAULT_OBJECT_BYTES;
       return db.write(async (run) => {
-        const inserted = staged.events ? await insert(run, staged.events) : 0;
-        const moved = await raised(run, longestOf({ ...staged, events: null }), () => loadRest(run, staged, batch));
-        return { inserted, moved };
-      }).finally(() => removeAll(filesOf(staged)));
-    },
-    loadInParts(read) {
-      const files: string[] = [];
-      return db.write(async (run) => {
-        let inserted = 0;
-        // The part DuckDB is taking: one statement at a time on the load connection.
-        let inserting: Promise<void> | null = null;
-        const send = async (part: StagedEvents) => {
-          const staged = stageText(part);
-          files.push(staged.file);
-          if (inserting !== null) await inserting;
-          const started = insert(run, staged).then((n) => { inserted += n; });
-          // Awaited at the next part or after the last: not an unhandled rejection meanwhile.
-          started.catch(() => undefined);
-          inserting = started;
-        };
+        if (raise) await run(raw(`SET memory_limit = '${raisedMemoryLimit(db.memoryLimit, longest)}'`));
         try {
-          const rest = await read(send);
-          if (inserting !== null) await inserting;
-          inserting = null;
-          const staged = stage(rest);
-          files.push(...filesOf(staged));
-          const moved = await raised(run, longestOf(staged), () => loadRest(run, staged, rest));
-          return { inserted, moved };
+          return await loadStaged(run);
         } finally {
-          // A read that failed: its part's statement ends before the transaction rolls back.
-          if (inserting !== null) await (inserting as Promise<void>).catch(() => undefined);
+          if (raise) await run(raw(`SET memory_limit = '${db.memoryLimit}'`));
         }
-      }).finally(() => removeAll(files));
+      }).finally(() => { for (const f of files) rmSync(f, { force: true }); });
+
+      async function loadStaged(run: (statement: Sql) => Promise<Row[]>) {
+        let inserted = 0;
+        let moved = 0;
+        if (staged.events) {
+          const rows = await run(insertEvents(staged.events));
+          inserted = Number(rows[0]?.Count ?? 0);
+        }
+        if (staged.persons) {
+          await run(sql`INSERT OR REPLACE INTO persons (project, id, created_at, properties, is_identified) SELECT project, id, created_at, properties, coalesce(is_identified, FALSE) FROM ${readJson(staged.persons, PERSON_COLUMNS)}`);
+        }
+        if (staged.groups) {
+          await run(sql`INSERT OR REPLACE INTO groups (project, type_index, key, created_at, properties) SELECT project, type_index, key, created_at, properties FROM ${readJson(staged.groups, GROUP_COLUMNS)}`);
+        }
+        if (staged.mappings) {
+          await run(sql`CREATE OR REPLACE TEMP TABLE mapping_stage AS SELECT DISTINCT ON (project, distinct_id) project, distinct_id, person_id FROM ${readJson(staged.mappings, MAPPING_COLUMNS)}`);
+          await run(raw(`CREATE OR REPLACE TEMP TABLE person_moves AS
+SELECT DISTINCT d.project, d.person_id AS old_id, m.person_id AS new_id
+FROM person_distinct_ids d JOIN mapping_stage m ON m.project = d.project AND m.distinct_id = d.distinct_id
+WHERE d.person_id <> m.person_id`));
+          const count = await run(raw('SELECT count(*) AS n FROM person_moves'));
+          moved = Number(count[0].n);
+          if (moved > 0) {
+            await run(raw('UPDATE events SET person_id = mv.new_id FROM person_moves mv WHERE events.project = mv.project AND events.person_id = mv.old_id'));
+            await run(raw('UPDATE person_distinct_ids SET person_id = mv.new_id FROM person_moves mv WHERE person_distinct_ids.project = mv.project AND person_distinct_ids.person_id = mv.old_id'));
+          }
+          await run(raw('INSERT OR REPLACE INTO person_distinct_ids SELECT project, distinct_id, person_id FROM mapping_stage'));
+        }
+        for (const p of batch.deletedPersons ?? []) {
+          await run(sql`DELETE FROM persons WHERE project = ${p.project_id} AND id = ${text(p.id)}::UUID`);
+          await run(sql`DELETE FROM person_distinct_ids WHERE project = ${p.project_id} AND person_id = ${text(p.id)}::UUID`);
+        }
+        if (batch.position) {
+          await run(sql`INSERT OR REPLACE INTO positions VALUES (${text(batch.position.name)}, ${batch.position.seq})`);
+        }
+        return { inserted, moved };
+      }
     },
     async position(name) {
       const rows = await db.query(sql`SELECT seq FROM positions WHERE name = ${text(name)}`);

@@ -98,11 +98,6 @@ export interface EventText {
   /** A claimed event's whole line, JSON.stringify's text of it. */
   writeEvent(e: ColumnarEvent): void;
   take(): StagedEvents | null;
-  /**
-   * The lines written since the last part, which are then let go (the uuids stay claimed).
-   * Its bytes are the sink's own: read them before the next line is written.
-   */
-  takePart(): StagedEvents | null;
 }
 
 export function createEventText(): EventText {
@@ -148,13 +143,6 @@ export function createEventText(): EventText {
     take() {
       if (times.length === 0) return null;
       return { bytes: sink.buf.subarray(0, sink.at), count: times.length, longest, ranges: timeRanges(times) };
-    },
-    takePart() {
-      const part = this.take();
-      sink.at = 0;
-      times.length = 0;
-      longest = 0;
-      return part;
     },
   };
 }
