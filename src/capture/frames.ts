@@ -26,7 +26,8 @@
 // are still read.
 import { endianness } from 'node:os';
 import { decode as decodeMsgpack, encode as encodeMsgpack } from '@msgpack/msgpack';
-import type { CapturedEvent, LogCodec, LogFrame, LogOperation, PlacedOperation, UnreadableEvent } from '../log/types.js';
+import type { CapturedEvent, EventKey, LogCodec, LogFrame, LogOperation, PlacedOperation, UnreadableEvent } from '../log/types.js';
+import { isObject } from '../json.js';
 import { encodeFrames, RECORD_OVERHEAD, RECORD_V1 } from '../log/record.js';
 import { buildEvents, rawEventsOf, unreadableEvent, type BuildContext } from './normalize.js';
 import { formatUuid, writeUuidv7, UUID_BYTES } from './uuid.js';
@@ -201,6 +202,68 @@ export function decodeRecord(data: Uint8Array, unreadable?: UnreadableEvent[], o
   return out;
 }
 
+// The project and uuid of every event decodeRecord gives for a record, in order, without
+// building the events: each capture frame's text is parsed, but only its events' own uuids
+// are read (the generated ones come from the header, as buildEvents takes them). An event
+// that decodeRecord would set aside as unreadable may be listed too (a generated uuid past
+// the header's is not): for a reader of what the event store stored under these keys, which
+// stored nothing under such an event's. Throws where decodeRecord throws without `unreadable`.
+export function recordKeys(data: Uint8Array): EventKey[] {
+  const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (buf[0] === LEGACY_JSON) return keysOf(JSON.parse(buf.toString('utf8')) as CapturedEvent[]);
+  if (buf[0] !== RECORD_V1) throw new Error(`log record: unknown format ${buf[0]}`);
+  const out: EventKey[] = [];
+  let at = RECORD_OVERHEAD;
+  while (at < buf.length) {
+    const kind = buf[at];
+    if (kind === FRAME_CAPTURE) {
+      at = captureFrameKeys(buf, at, out);
+    } else if (kind === FRAME_EVENTS) {
+      const start = at + EVENTS_HEAD;
+      const stop = start + buf.readUInt32LE(at + 1);
+      if (stop > buf.length) throw new Error('log record: events frame runs past the end of the record');
+      for (const key of keysOf(JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[])) out.push(key);
+      at = stop;
+    } else if (kind === FRAME_OPERATION) {
+      const stop = at + OPERATION_HEAD + buf.readUInt32LE(at + 1);
+      if (stop > buf.length) throw new Error('log record: operation frame runs past the end of the record');
+      at = stop;
+    } else {
+      throw new Error(`log record: unknown frame kind ${kind}`);
+    }
+  }
+  return out;
+}
+
+const keysOf = (events: readonly CapturedEvent[]): EventKey[] => events.map((e) => ({ project_id: e.project_id, uuid: e.uuid }));
+
+// decodeCaptureFrame's reading of the uuids alone (buildEvents: an event's own uuid string,
+// lower-cased, else the next generated one; the dropped events skipped).
+function captureFrameKeys(buf: Buffer, at: number, out: EventKey[]): number {
+  const dropped = buf.readUInt32LE(at + 8);
+  const uuids = buf.readUInt32LE(at + 12);
+  const end = captureFrameEnd(buf, at);
+  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
+  const droppedAt = at + CAPTURE_HEAD + buf.readUInt32LE(at + 4);
+  const uuidsAt = droppedAt + 4 * dropped;
+  const bodyAt = uuidsAt + UUID_BYTES * uuids;
+  const projectId = buf.readDoubleLE(at + 20);
+  const rawEvents = rawEventsOf(JSON.parse(buf.toString('utf8', bodyAt, end)));
+  let d = 0;
+  let nextDrop = dropped > 0 ? buf.readUInt32LE(droppedAt) : -1;
+  let generated = 0;
+  for (let i = 0; i < rawEvents.length; i++) {
+    if (i === nextDrop) {
+      nextDrop = ++d < dropped ? buf.readUInt32LE(droppedAt + 4 * d) : -1;
+      continue;
+    }
+    const raw = rawEvents[i];
+    if (isObject(raw) && typeof raw.uuid === 'string') out.push({ project_id: projectId, uuid: raw.uuid.toLowerCase() });
+    else if (generated < uuids) out.push({ project_id: projectId, uuid: formatUuid(buf, uuidsAt + UUID_BYTES * generated++) });
+  }
+  return end;
+}
+
 // The projects whose events a record may hold, read from its frames' headers without
 // parsing a single event (a consumer with nothing to do for those projects skips the
 // record without decoding it): a superset (a capture frame's project is listed even when
@@ -242,4 +305,4 @@ export function frameEvents(frame: LogFrame): CapturedEvent[] {
 
 // What the log is given to write events and read records (src/main.ts and the consumer
 // threads hand it to the log's writers and readers).
-export const captureCodec: LogCodec = { eventsFrame, operationFrame, decode: decodeRecord, projects: recordProjects };
+export const captureCodec: LogCodec = { eventsFrame, operationFrame, decode: decodeRecord, projects: recordProjects, keys: recordKeys };

@@ -12,7 +12,7 @@ import {
 } from '../persons/index.js';
 import type { EventsTables, StoredEventValue } from '../events/tables.js';
 import { createEventText, type ColumnarGroup, type ColumnarPerson, type DistinctIdMapping, type StagedEvents } from './columnar/stage.js';
-import { NOT_JSON, wellFormedUtf8, writeAscii, writeJsonString, writeMsgpackAsJson, writeUtf8String, type JsonSink } from './columnar/json-bytes.js';
+import { NOT_JSON, wellFormedUtf8, writeAscii, writeMsgpackAsJson, writeUtf8String, writeUuidString, type JsonSink } from './columnar/json-bytes.js';
 
 export interface ColumnarBatch {
   /** The events' staged text (the first of each uuid); null when there are none. */
@@ -125,6 +125,59 @@ function rowString(b: Buffer, k: number): string | null {
   return b.toString('utf8', start, end);
 }
 
+// Whether the row's value for key `k` is a well-formed UTF-8 string, as rowString reads it,
+// without making the string (its bytes are copied into the line).
+function rowStringBytes(b: Buffer, k: number): boolean {
+  const at = ranges[2 * k];
+  if (at < 0) return false;
+  const t = b[at];
+  let start: number;
+  if (t >= 0xa0 && t < 0xc0) start = at + 1;
+  else if (t === 0xd9) start = at + 2;
+  else if (t === 0xda) start = at + 3;
+  else if (t === 0xdb) start = at + 5;
+  else return false;
+  if (!wellFormedUtf8(b, start, ranges[2 * k + 1])) return false;
+  starts[k] = start;
+  return true;
+}
+
+const GROUP_IDENTIFY = Buffer.from('$groupidentify');
+
+// Whether the string rowStringBytes found for key `k` is `text`'s bytes.
+function rowStringIs(b: Buffer, k: number, text: Buffer): boolean {
+  const start = starts[k];
+  return ranges[2 * k + 1] - start === text.length && b.compare(text, 0, text.length, start, start + text.length) === 0;
+}
+
+const digit = (b: Buffer, i: number) => b[i] - 0x30;
+const twoDigits = (b: Buffer, i: number) => 10 * digit(b, i) + digit(b, i + 1);
+const isDigits = (b: Buffer, from: number, to: number) => {
+  for (let i = from; i < to; i++) if (b[i] < 0x30 || b[i] > 0x39) return false;
+  return true;
+};
+
+// The instant (ms) of the string rowStringBytes found for key `k`: Date.parse's, read from the
+// bytes where they are a plain ISO instant (YYYY-MM-DDTHH:MM:SS.sssZ from 1970, a day of month
+// no month overruns), else through Date.parse itself.
+function rowInstant(b: Buffer, k: number): number {
+  const s = starts[k];
+  if (ranges[2 * k + 1] - s === 24 && b[s + 4] === 0x2d && b[s + 7] === 0x2d && b[s + 10] === 0x54 && b[s + 13] === 0x3a && b[s + 16] === 0x3a
+    && b[s + 19] === 0x2e && b[s + 23] === 0x5a && isDigits(b, s, s + 4) && isDigits(b, s + 5, s + 7) && isDigits(b, s + 8, s + 10)
+    && isDigits(b, s + 11, s + 13) && isDigits(b, s + 14, s + 16) && isDigits(b, s + 17, s + 19) && isDigits(b, s + 20, s + 23)) {
+    const year = 100 * twoDigits(b, s) + twoDigits(b, s + 2);
+    const month = twoDigits(b, s + 5);
+    const day = twoDigits(b, s + 8);
+    const hour = twoDigits(b, s + 11);
+    const minute = twoDigits(b, s + 14);
+    const second = twoDigits(b, s + 17);
+    if (year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour < 24 && minute < 60 && second < 60) {
+      return Date.UTC(year, month - 1, day, hour, minute, second, 100 * digit(b, s + 20) + twoDigits(b, s + 21));
+    }
+  }
+  return Date.parse(b.toString('utf8', s, ranges[2 * k + 1]));
+}
+
 // A string rowString read, as JSON from its bytes (well-formed: rowString checked them).
 function rowStringAsJson(sink: JsonSink, b: Buffer, k: number): void {
   writeUtf8String(sink, b, starts[k], ranges[2 * k + 1]);
@@ -160,7 +213,7 @@ export class BatchBuilder {
       // The row as it was last loaded: that person, unchanged, without decoding it.
       const same = this.loaded.unchangedRow(key, bytes);
       if (same !== undefined) {
-        for (const d of same.ids) this.personOf.set(`${projectId}\u0000${d}`, same.uuid);
+        for (const d of same.ids) this.personOf.set(d === distinctId ? key : `${projectId}\u0000${d}`, same.uuid);
         return same.uuid;
       }
       row = Buffer.from(bytes);
@@ -231,9 +284,7 @@ export class BatchBuilder {
     if (!rowValueRanges(b, ROW_KEYS, ranges)) return false;
     const uuid = rowString(b, UUID);
     const distinctId = rowString(b, DISTINCT_ID);
-    const timestamp = rowString(b, TIMESTAMP);
-    const event = rowString(b, EVENT);
-    if (uuid === null || distinctId === null || timestamp === null || event === null || ranges[2 * PROPERTIES] < 0) return false;
+    if (uuid === null || distinctId === null || !rowStringBytes(b, TIMESTAMP) || !rowStringBytes(b, EVENT) || ranges[2 * PROPERTIES] < 0) return false;
     // The stored person: a uuid, or nil.
     let stored: string | null = null;
     if (ranges[2 * PERSON_ID] >= 0 && b[ranges[2 * PERSON_ID]] !== 0xc0) {
@@ -241,7 +292,7 @@ export class BatchBuilder {
       if (stored === null) return false;
     }
     // A $groupidentify's group is read from its decoded properties (rare).
-    if (event === '$groupidentify') return false;
+    if (rowStringIs(b, EVENT, GROUP_IDENTIFY)) return false;
     if (!this.text.claim(projectId, uuid)) return true;
     const personId = this.resolve(projectId, distinctId, stored);
     const { sink } = this.text;
@@ -253,7 +304,7 @@ export class BatchBuilder {
     writeAscii(sink, ',"distinct_id":');
     rowStringAsJson(sink, b, DISTINCT_ID);
     writeAscii(sink, ',"person_id":');
-    writeJsonString(sink, personId);
+    writeUuidString(sink, personId);
     writeAscii(sink, ',"timestamp":');
     rowStringAsJson(sink, b, TIMESTAMP);
     writeAscii(sink, ',"properties":');
@@ -265,14 +316,15 @@ export class BatchBuilder {
       return true;
     }
     writeAscii(sink, '}');
-    this.text.endLine(Date.parse(timestamp));
+    this.text.endLine(rowInstant(b, TIMESTAMP));
     return true;
   }
 
   /** Adds the log groups' events as the event store holds them. */
   addGroups(groups: readonly EventGroup[]): void {
     for (const group of groups) {
-      for (const ev of group.events) {
+      // The keys alone where the group reads them without building its events: each event's row is what is loaded.
+      for (const ev of group.keys ? group.keys() : group.events) {
         const bytes = this.store.eventRows.getBinaryFast([ev.project_id, ev.uuid]);
         // A uuid seen but not stored (a dropped event) is nil.
         if (bytes === undefined || bytes[0] === 0xc0) continue;

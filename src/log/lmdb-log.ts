@@ -88,7 +88,7 @@ export function createLmdbLogReader(store: LogTables, codec: LogCodec, maxBytes 
     let budget = maxBytes;
     // lmdb-js copies each value out of the map, so a record outlives the read.
     for (const { key, value } of store.log.getRange({ start: after + 1 })) {
-      entries.push(recordEntry(key as number, value, codec.decode, codec.projects));
+      entries.push(recordEntry(key as number, value, codec.decode, codec.projects, codec.keys));
       budget -= value.length;
       if (budget <= 0) break;
     }

@@ -131,7 +131,7 @@ export async function createNatsLogReader(jetstream: JetStream, codec: LogCodec,
         stream, batchMax: BATCH_MAX, stallMs, signal,
         position: () => position,
         async apply(batch) {
-          const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, codec.decode, codec.projects));
+          const entries: LogEntry[] = batch.map((m) => recordEntry(m.seq, m.data, codec.decode, codec.projects, codec.keys));
           await handle(entries).catch((err) => { throw new HandlerFailure(err); });
           position = entries[entries.length - 1].seq;
         },

@@ -27,9 +27,11 @@ export function encodeFrames(frames: readonly LogFrame[]): Buffer {
 // transaction's events all outlived several scavenges, and copying and promoting them
 // was most of the consumer's GC time (bench/RESULTS.md).
 // `projects` reads the record's projects without decoding it (LogCodec.projects).
-export function recordEntry(seq: number, data: Uint8Array, decode: LogCodec['decode'], projects?: LogCodec['projects']): LogEntry {
+// `keys` reads its events' keys without building them (LogCodec.keys).
+export function recordEntry(seq: number, data: Uint8Array, decode: LogCodec['decode'], projects?: LogCodec['projects'], keys?: LogCodec['keys']): LogEntry {
   return {
     seq, record: data, get events() { return decode(data); }, readEvents: (unreadable, operations) => decode(data, unreadable, operations),
     projects: () => (projects ? projects(data) : null),
+    ...(keys ? { keys: () => keys(data) } : {}),
   };
 }

@@ -59,6 +59,9 @@ export interface LogEntry {
   // The projects whose events the record may hold, without decoding it (LogCodec.projects);
   // null when it cannot tell. Absent on groups built in memory.
   projects?(): readonly number[] | null;
+  // The project and uuid of each of its events, without building them (LogCodec.keys).
+  // Absent on groups built in memory.
+  keys?(): EventKey[];
   // The record as stored, kept aside when it cannot be decoded (src/log/consumers/dead-letters.ts).
   readonly record?: Uint8Array;
 }
@@ -94,6 +97,16 @@ export interface LogCodec {
   // The projects whose events the record may hold (a superset), read without decoding any
   // event; null when the record does not say without decoding.
   projects(record: Uint8Array): readonly number[] | null;
+  // The project and uuid of every event `decode` gives, in order, read without building the
+  // events; it may also list an event `decode` finds unreadable. For a reader that only looks
+  // up what the event store stored under them (insights).
+  keys(record: Uint8Array): EventKey[];
+}
+
+// Where the event store keeps an event: its project and uuid.
+export interface EventKey {
+  project_id: number;
+  uuid: string;
 }
 
 // Which sequence a log's numbers belong to. Positions are stored per log, so moving a

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeFrames, recordEntry } from '../../src/log/record.js';
-import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents, operationFrame, recordProjects } from '../../src/capture/frames.js';
+import { captureFrame, decodeRecord, encodeRecord, eventsFrame, frameEvents, operationFrame, recordKeys, recordProjects } from '../../src/capture/frames.js';
 import type { PlacedOperation, UnreadableEvent } from '../../src/log/types.js';
 import { formatUuid } from '../../src/capture/uuid.js';
 import { normalizeCapture } from '../../src/capture/scan.js';
@@ -185,6 +185,38 @@ s('a sent_at no date can hold (`_` of twenty digits, in a record from before cap
     now: new Date(NOW), ip: null, query: new URLSearchParams('_=99999999999999999999'), newUuid: () => '0190a0e4-1c4e-7b1a-9e5b-00000000a002',
   });
   assert.is(scan.events[0].sent_at, null);
+});
+
+s('a record\'s keys are the project and uuid of each event it decodes to, in order (dropped events skipped, generated uuids in their places); an event it cannot rebuild may be listed', () => {
+  const keys = (record: Buffer) => decodeRecord(record).map((e) => ({ project_id: e.project_id, uuid: e.uuid }));
+  const op = { uuid: '00000000-0000-4000-a000-000000000003', project_id: 9, kind: 'persons.delete', payload: { uuid: 'x' } };
+  const record = encodeFrames([
+    requestFrame({ api_key: 'k', batch: [
+      { event: 'a', distinct_id: 'u' },
+      { event: '', distinct_id: 'u' },
+      { event: 'b', distinct_id: 'u', uuid: '0190A0E4-1C4E-7B1A-9E5B-1D2C3B4A5F61' },
+      'not an event',
+      { event: 'c', distinct_id: 'u', uuid: 7 },
+    ] }, { projectId: 7, nowMs: NOW }),
+    eventsFrame(logEvents(2)),
+    operationFrame(op),
+    requestFrame({ api_key: 'k', event: 'single', distinct_id: 'u' }, { projectId: 8 }),
+  ]);
+  assert.is(recordKeys(record).length, 5);
+  assert.equal(recordKeys(record), keys(record));
+  assert.equal(recordKeys(record)[1], { project_id: 7, uuid: '0190a0e4-1c4e-7b1a-9e5b-1d2c3b4a5f61' });
+  const legacy = Buffer.from(JSON.stringify(logEvents(2)));
+  assert.equal(recordKeys(legacy), keys(legacy));
+  const entry = recordEntry(3, record, decodeRecord, recordProjects, recordKeys);
+  assert.equal(entry.keys?.(), keys(record));
+
+  // A null among the events takes a generated uuid and cannot be rebuilt: listed with it, the uuids after it in their places.
+  const text = Buffer.from(JSON.stringify([{ event: 'first', distinct_id: 'a', token: 'k' }, null, { event: 'third', distinct_id: 'c', token: 'k' }]));
+  const frame = captureFrame({ projectId: 4, nowMs: NOW, ip: null, sentAtMs: null, historical: false, droppedAt: null, kept: 3, missingUuids: 3 }, text);
+  const generated = [0, 1, 2].map((n) => ({ project_id: 4, uuid: formatUuid(frame.chunks[0], 44 + 16 * n) }));
+  assert.equal(recordKeys(encodeFrames([frame])), generated);
+  assert.equal(decodeRecord(encodeFrames([frame]), []).map((e) => e.uuid), [generated[0].uuid, generated[2].uuid]);
+  assert.throws(() => recordKeys(Buffer.from([0x09, 0x00])), /unknown format/);
 });
 
 s('an unknown record format or frame kind is an error, never a silent skip', () => {

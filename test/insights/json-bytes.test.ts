@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { encode, ExtData } from '@msgpack/msgpack';
 import { Packr, Unpackr } from 'msgpackr';
-import { createSink, NOT_JSON, wellFormedUtf8, writeMsgpackAsJson, writeUtf8String } from '../../src/insights/columnar/json-bytes.js';
+import { createSink, NOT_JSON, wellFormedUtf8, writeJsonString, writeMsgpackAsJson, writeUtf8String, writeUuidString } from '../../src/insights/columnar/json-bytes.js';
 import { stageEvents, wellFormedJson } from '../../src/insights/columnar/stage.js';
 import { rowValueRanges } from '../../src/events/row-fields.js';
 import { BatchBuilder } from '../../src/insights/from-store.js';
@@ -150,6 +150,19 @@ s('huge and deep values', () => {
   assert.is(writeMsgpackAsJson(createSink(), b, 0, b.length), NOT_JSON);
 });
 
+s('a person\'s uuid is written as writeJsonString writes it, and so is anything of its length that is not a uuid\'s text', () => {
+  const texts = ['0193a7a0-0000-7000-8000-000000000001', '0193A7A0-0000-7000-8000-00000000000F', 'x'.repeat(36), '0193a7a0-0000-7000-8000-00000000000"',
+    '0193a7a0-0000-7000-8000-0000000000\u00e9', '0193a7a0-0000-7000-8000-00000000\ud800', 'short', ''];
+  for (const text of texts) {
+    const a = createSink(4);
+    const b = createSink(4);
+    a.at = b.at = 1;
+    writeUuidString(a, text);
+    writeJsonString(b, text);
+    assert.is(a.buf.toString('utf8', 1, a.at), b.buf.toString('utf8', 1, b.at), text);
+  }
+});
+
 s('a row\'s values found by key, wherever they lie', () => {
   const names = ['uuid', 'properties', 'absent'].map((k) => Buffer.from(k));
   const ranges = new Int32Array(6);
@@ -198,6 +211,26 @@ s('rows the event store\'s table wrote stage as their decoded rows do, with the 
     // And what the decoded events stage (the loader's path for events given whole).
     const decoded = stageEvents(rows.map((r) => ({ ...store.eventRows.get([1, r.uuid])!, project_id: 1, person_id: JSON.parse(a.eventText!.bytes.toString().split('\n')[0]).person_id })));
     assert.is(decoded!.bytes.toString().split('\n')[0], a.eventText!.bytes.toString().split('\n')[0]);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+s('an event\'s instant read from its row\'s bytes is Date.parse\'s of its timestamp, odd timestamps included', async () => {
+  const dir = tempDir('json-bytes');
+  const store: Store = openStore(dir, tables);
+  try {
+    const stamps = ['2026-11-28T10:00:00.123Z', '2026-02-29T10:00:00.000Z', '2026-01-31T23:59:59.999Z', '1969-12-31T23:59:59.999Z',
+      '2026-11-28T24:00:00.000Z', '2026-11-28T10:00:00Z', '2026-11-28T10:00:00.987654Z', '0099-01-01T00:00:00.000Z'];
+    const rows: StoredEventValue[] = stamps.map((timestamp, i) => ({ uuid: `t${i}`, event: 'e', distinct_id: 'd', timestamp, person_id: null, elements_chain: '', properties: {} }));
+    await store.root.transaction(() => rows.forEach((r) => store.eventRows.put([1, r.uuid], r)));
+    const builder = new BatchBuilder(store);
+    builder.addGroups([{ events: rows.map((r) => ({ project_id: 1, uuid: r.uuid })) as never }]);
+    // Eight instants, eight ranges: each its own, from and to.
+    const ranges = builder.take().eventText!.ranges;
+    assert.equal(ranges.map((r) => r.from), stamps.map((t) => Date.parse(t)).sort((a, b) => a - b));
+    assert.equal(ranges.map((r) => r.to), ranges.map((r) => r.from));
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

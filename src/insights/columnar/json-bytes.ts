@@ -50,6 +50,23 @@ export function writeJsonString(sink: JsonSink, text: string): void {
   sink.at += sink.buf.write(well, sink.at, 'utf8');
 }
 
+/** A uuid's text as JSON (quoted; any other text as writeJsonString writes it). */
+export function writeUuidString(sink: JsonSink, text: string): void {
+  if (text.length !== 36) return writeJsonString(sink, text);
+  reserve(sink, 38);
+  const { buf } = sink;
+  let o = sink.at;
+  buf[o++] = 0x22;
+  for (let i = 0; i < 36; i++) {
+    const c = text.charCodeAt(i);
+    // Hex digits and dashes only: nothing to escape.
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46) || c === 0x2d)) return writeJsonString(sink, text);
+    buf[o++] = c;
+  }
+  buf[o++] = 0x22;
+  sink.at = o;
+}
+
 const HEX = '0123456789abcdef';
 
 // The bytes of the UTF-8 sequence that starts with `c` at `i`, if well-formed (RFC 3629:

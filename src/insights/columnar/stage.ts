@@ -102,7 +102,8 @@ export interface EventText {
 
 export function createEventText(): EventText {
   const sink = createSink();
-  const seen = new Set<string>();
+  // Claimed uuids by project: the uuid itself is the key, no text made per event.
+  const seen = new Map<number, Set<string>>();
   const times: number[] = [];
   let longest = 0;
   let lineAt = 0;
@@ -112,10 +113,11 @@ export function createEventText(): EventText {
       return times.length;
     },
     claim(projectId, uuid) {
-      const key = `${projectId}:${uuid}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
+      let uuids = seen.get(projectId);
+      if (uuids === undefined) seen.set(projectId, (uuids = new Set()));
+      const before = uuids.size;
+      uuids.add(uuid);
+      return uuids.size > before;
     },
     startLine(projectId) {
       lineAt = sink.at;

@@ -6,7 +6,7 @@
 // and holding back log retention until it has applied a record (docs/decisions/0014).
 import type { Cluster } from '../../cluster/index.js';
 import type { LogTables } from '../tables.js';
-import type { CapturedEvent, PlacedOperation, UnreadableEvent } from '../types.js';
+import type { CapturedEvent, EventKey, PlacedOperation, UnreadableEvent } from '../types.js';
 
 // Where a consumer that has no stored position starts: at the log's first record, or at
 // its current end (a consumer that must not act on history, such as hog destinations
@@ -27,6 +27,10 @@ export interface EventGroup {
   // null, or absent, when it cannot tell: a consumer with nothing to do for any of them may
   // pass the group over undecoded.
   projects?(): readonly number[] | null;
+  // The project and uuid of each of `events` without building them, perhaps with some that
+  // `events` leaves out as unreadable (LogEntry.keys); absent on groups built in memory. For a
+  // consumer that reads what the event store stored under them (insights).
+  keys?(): EventKey[];
 }
 
 // What the service's main thread needs of a consumer to register and supervise it (name,
