@@ -110,23 +110,11 @@ const rowCopy = Buffer.allocUnsafe(ROW_COPY_BYTES);
 // The row's value for key `k` as a string, if it is a well-formed UTF-8 string (what
 // msgpackr decodes it to then); null otherwise.
 function rowString(b: Buffer, k: number): string | null {
-  const at = ranges[2 * k];
-  const end = ranges[2 * k + 1];
-  if (at < 0) return null;
-  const t = b[at];
-  let start: number;
-  if (t >= 0xa0 && t < 0xc0) start = at + 1;
-  else if (t === 0xd9) start = at + 2;
-  else if (t === 0xda) start = at + 3;
-  else if (t === 0xdb) start = at + 5;
-  else return null;
-  if (!wellFormedUtf8(b, start, end)) return null;
-  starts[k] = start;
-  return b.toString('utf8', start, end);
+  return rowStringBytes(b, k) ? b.toString('utf8', starts[k], ranges[2 * k + 1]) : null;
 }
 
 // Whether the row's value for key `k` is a well-formed UTF-8 string, as rowString reads it,
-// without making the string (its bytes are copied into the line).
+// without making the string (its bytes are copied into the line); its start goes to `starts`.
 function rowStringBytes(b: Buffer, k: number): boolean {
   const at = ranges[2 * k];
   if (at < 0) return false;
