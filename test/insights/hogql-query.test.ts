@@ -197,6 +197,26 @@ h('more of the catalogue: weekday modes, ISO years, compact stamps, tuple elemen
   assert.equal((JSON.parse(String(json)) as string[]).sort(), ['anon-1', 'user-1', 'user-1', 'user-2', 'user-2']);
 });
 
+h('toStartOfInterval: ClickHouse\'s grid for each unit, worked out by hand for 2024-06-13 17:47:31 UTC (a Thursday, day 19887 of the epoch)', async () => {
+  const t0 = "toDateTime('2024-06-13 17:47:31')";
+  const at = (interval: string) => `toStartOfInterval(${t0}, INTERVAL ${interval})`;
+  assert.equal(await rows(`select ${['1 YEAR', '5 YEAR', '1 QUARTER', '2 QUARTER', '5 MONTH', '1 WEEK', '3 WEEK'].map(at).join(', ')}`), [[
+    // years floored to a multiple (2024 → 2020); months counted from January 1900 (month 1493 → 1490, March 2024; 2 quarters: 1488, January)
+    '2024-01-01', '2020-01-01', '2024-04-01', '2024-01-01', '2024-03-01',
+    // one week: its Monday; three: from Monday 1970-01-05 in steps of 21 days (4 + floor(19883 / 21) × 21 = day 19870, Monday 27 May)
+    '2024-06-10', '2024-05-27',
+  ]]);
+  assert.equal(await rows(`select ${['1 DAY', '4 DAY', '5 HOUR', '15 MINUTE', '7 MINUTE', '10 SECOND'].map(at).join(', ')}`), [[
+    // days counted from 1970-01-01 (19887 → 19884, 10 June); hours from midnight (17 → 15); minutes and seconds on the epoch
+    // (1,718,300,851 s → 1,718,300,640 for 7 minutes: 17:44)
+    '2024-06-13T00:00:00Z', '2024-06-10T00:00:00Z', '2024-06-13T15:00:00Z', '2024-06-13T17:45:00Z', '2024-06-13T17:44:00Z', '2024-06-13T17:47:30Z',
+  ]]);
+  // As ClickHouse groups events: per 12 hours from midnight.
+  assert.equal(await rows("select toStartOfInterval(timestamp, interval 12 hour) as half, count() from events where event = '$pageview' group by half order by half limit 2"), await rows("select toStartOfDay(timestamp) + interval (intDiv(toHour(timestamp), 12) * 12) hour as half, count() from events where event = '$pageview' group by half order by half limit 2"));
+  await refused(`select toStartOfInterval(${t0}, 15)`, /toStartOfInterval\(\) needs a constant interval/);
+  await refused(`select toStartOfInterval(${t0}, INTERVAL 0 MINUTE)`, /toStartOfInterval\(\) needs a constant interval/);
+});
+
 h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
   assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],

@@ -157,6 +157,48 @@ for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinute
     return dateTime(backToInstant(sql`(date_trunc('hour', ${local}) + to_minutes(CAST(floor(minute(${local}) / ${int(minutes)}) * ${int(minutes)} AS BIGINT)))`, a, fx), [a]);
   });
 }
+// toStartOfInterval(t, INTERVAL n unit): ClickHouse's grid for each unit (DateLUTImpl's
+// toStartOfXInterval): years floored to a multiple of n; months counted from January 1900
+// (quarters as 3n months); weeks of n from the Monday 1970-01-05; days counted from
+// 1970-01-01; hours from the day's midnight; minutes and seconds on the epoch. Year to week
+// give a Date, day and shorter an instant.
+const INTERVAL_CALL = /^toInterval(Second|Minute|Hour|Day|Week|Month|Quarter|Year)$/;
+define('date and time', 'toStartOfInterval', 2, 3, ([a], fx) => {
+  const given = (fx.node.args as HogNode[] | undefined)?.[1];
+  const match = given?.node === 'Call' ? INTERVAL_CALL.exec(String(given.name)) : null;
+  const count = (given?.args as HogNode[] | undefined)?.[0];
+  const n = count?.node === 'Constant' ? count.value : undefined;
+  if (match === null || typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+    return fail('toStartOfInterval() needs a constant interval of whole units, as INTERVAL 15 MINUTE', fx.node);
+  }
+  const unit = match[1].toLowerCase();
+  const local = wallClock(a, fx.tz);
+  const days = sql`(CAST(${local} AS DATE) - DATE '1970-01-01')`;
+  const fromDays = (d: Sql) => sql`CAST(DATE '1970-01-01' + CAST(${d} AS INTEGER) AS DATE)`;
+  const months = (k: number) => {
+    const index = sql`((year(${local}) - 1900) * 12 + month(${local}) - 1)`;
+    const first = sql`(floor(${index} / ${int(k)}) * ${int(k)})`;
+    return expr(sql`make_date(CAST(1900 + floor(${first} / 12) AS BIGINT), CAST(${first} % 12 + 1 AS BIGINT), 1)`, 'Date', [a]);
+  };
+  switch (unit) {
+    case 'year':
+      return expr(sql`make_date(CAST(floor(year(${local}) / ${int(n)}) * ${int(n)} AS BIGINT), 1, 1)`, 'Date', [a]);
+    case 'quarter':
+      return months(3 * n);
+    case 'month':
+      return months(n);
+    case 'week':
+      return expr(n === 1 ? sql`CAST(date_trunc('week', ${local}) AS DATE)` : fromDays(sql`4 + floor((${days} - 4) / ${int(7 * n)}) * ${int(7 * n)}`), 'Date', [a]);
+    case 'day':
+      return dateTime(backToInstant(sql`CAST(${fromDays(sql`floor(${days} / ${int(n)}) * ${int(n)}`)} AS TIMESTAMP)`, a, fx), [a]);
+    case 'hour':
+      return dateTime(backToInstant(sql`(date_trunc('day', ${local}) + to_hours(CAST(floor(hour(${local}) / ${int(n)}) * ${int(n)} AS BIGINT)))`, a, fx), [a]);
+    default: {
+      const seconds = unit === 'minute' ? 60 * n : n;
+      return dateTime(sql`to_timestamp(floor(epoch(${instant(a, fx.tz)}) / ${int(seconds)}) * ${int(seconds)})`, [a]);
+    }
+  }
+});
 define('date and time', 'toLastDayOfMonth', 1, 1, ([a], fx) => expr(sql`last_day(${date(a, fx.tz)})`, 'Date', [a]));
 define('date and time', 'toStartOfWeek', 1, 2, ([a, mode], fx) => {
   // Mode 0 (or a Sunday project by default): weeks start on Sunday; 1 and 3: on Monday.
