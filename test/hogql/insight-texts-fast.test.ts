@@ -1,8 +1,9 @@
 // The insights' own `hogql` texts (funnels, paths around a funnel's step, retention,
-// lifecycle, trends, stickiness) take the fast HogQL parser, and what it reads is the WASM
-// parser's JSON, deep-equal, positions included: window functions over (…) and over a named
-// window with its WINDOW clause, `not (…)`, range(), an alias named cohort. On the WASM parser
-// alone such a text took seconds of a core to parse, each time it was run as a HogQLQuery.
+// lifecycle, trends, weekly actives, stickiness) take the fast HogQL parser, and what it
+// reads is the WASM parser's JSON, deep-equal, positions included: window functions over
+// (…) and over a named window with its WINDOW clause, `not (…)`, range(), an alias named
+// cohort, a table function (numbers(n)). On the WASM parser alone such a text took seconds
+// of a core to parse, each time it was run as a HogQLQuery.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import createHogQLParser from '@posthog/hogql-parser';
@@ -45,6 +46,9 @@ const INSIGHTS: [string, Record<string, unknown>][] = [
     breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' },
   }],
   ['trends by a property', { kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'dau' }], dateRange, breakdownFilter: { breakdown: '$browser', breakdown_type: 'event' } }],
+  ['weekly active users, compared with the period before', {
+    kind: 'TrendsQuery', series: [{ kind: 'EventsNode', event: '$pageview', math: 'weekly_active' }], dateRange, compareFilter: { compare: true },
+  }],
   ['stickiness', { kind: 'StickinessQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], dateRange }],
   ['lifecycle', { kind: 'LifecycleQuery', series: [{ kind: 'EventsNode', event: '$pageview' }], dateRange }],
 ];

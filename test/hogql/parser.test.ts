@@ -184,6 +184,9 @@ const TRICKY_SELECTS = [
   'select sum(x) over a, sum(x) over b from e window a as (order by t), b as (partition by p)', 'select sum(x) over w from e window w as ()',
   'select sum(x) over w from e window w as (partition by a) order by 1', 'select 1 from e window w as (partition by a), w as (order by b)', 'select 1 from e window as as (order by b)',
   'select actor_id, min(start) as cohort from target group by actor_id having not (count() = 0)', 'select cohort from t',
+  'select * from numbers(4)', 'select n from numbers(2, 5) n', 'select number from numbers(3) as n where number > 1', 'select 1 from e join numbers(3) as n on 1',
+  'select * from numbers()', 'select * from a.numbers(3)', 'select * from numbers(3) final', 'select * from numbers(1,)',
+  "select e.day, count() from (select toDate(timestamp) as day from events) e cross join (select addDays(toDate('2024-06-01'), number) as day_start from numbers(4)) d where e.day < d.day_start group by e.day",
   'select count() from events where event = {event} and timestamp > {date_from}', 'select a from t order by a limit 10 offset 5', 'select 1 as x, 2 as y order by x',
 ];
 

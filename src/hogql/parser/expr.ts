@@ -319,7 +319,8 @@ export class Parser {
     return this.read({ node: 'Field', chain }, first.start, end);
   }
 
-  private list(close: string): Node[] {
+  /** Comma-separated expressions up to `close` (not read), a trailing comma allowed as the WASM parser allows it. */
+  list(close: string): Node[] {
     const out: Node[] = [];
     if (this.isPunct(close)) return out;
     for (;;) {

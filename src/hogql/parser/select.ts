@@ -159,7 +159,7 @@ function tableAlias(p: Parser): string | null {
   return null;
 }
 
-function tableExpr(p: Parser): Read {
+function tableExpr(p: Parser): Read & { args?: Node[] } {
   const t = p.peek();
   if (t.kind === 'punct' && t.text === '(') {
     p.i++;
@@ -177,16 +177,25 @@ function tableExpr(p: Parser): Read {
     chain.push(p.name());
     end = n.end;
   }
-  if (p.isPunct('(')) throw BAIL;
+  if (p.isPunct('(')) {
+    // A table function (`numbers(10)`): the WASM parser gives its name without positions and
+    // its arguments apart, and ends the join at the closing parenthesis, whatever alias follows.
+    if (chain.length !== 1) throw BAIL;
+    p.i++;
+    const args = p.list(')');
+    const close = p.expectPunct(')');
+    return { node: { node: 'Field', chain }, start: t.start, end: close.end, args };
+  }
   return p.read({ node: 'Field', chain }, t.start, end);
 }
 
 function joinExpr(p: Parser, joinType: string | null): Read {
-  const table = tableExpr(p);
+  const table: Read & { args?: Node[] } = tableExpr(p);
   if (p.isWord('final') || p.isWord('sample')) throw BAIL;
   const alias = tableAlias(p);
-  const end = p.tokens[p.i - 1].end;
+  const end = table.args === undefined ? p.tokens[p.i - 1].end : table.end;
   const node: Node = { node: 'JoinExpr', table: table.node, alias, next_join: null, sample: null, table_final: null };
+  if (table.args !== undefined) node.table_args = table.args;
   // The WASM parser names no column aliases, and says so only where the table has an alias.
   if (alias !== null) node.column_aliases = null;
   if (joinType !== null) node.join_type = joinType;
