@@ -213,6 +213,11 @@ h('toStartOfInterval: ClickHouse\'s grid for each unit, worked out by hand for 2
   ]]);
   // As ClickHouse groups events: per 12 hours from midnight.
   assert.equal(await rows("select toStartOfInterval(timestamp, interval 12 hour) as half, count() from events where event = '$pageview' group by half order by half limit 2"), await rows("select toStartOfDay(timestamp) + interval (intDiv(toHour(timestamp), 12) * 12) hour as half, count() from events where event = '$pageview' group by half order by half limit 2"));
+  // A time zone given: its wall clock is the grid. In Tokyo (UTC+9) t0 is 02:47 on 14 June: its day starts at
+  // 15:00 UTC on the 13th (epoch 1,718,290,800), its 2-hour slot at 02:00 local (1,718,298,000); 30 June 20:00 UTC is
+  // already July there.
+  assert.equal(await rows(`select toUnixTimestamp(toStartOfInterval(${t0}, INTERVAL 1 DAY, 'Asia/Tokyo')), toUnixTimestamp(toStartOfInterval(${t0}, INTERVAL 2 HOUR, 'Asia/Tokyo')), ` +
+    "toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH, 'Asia/Tokyo'), toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH)"), [[1718290800, 1718298000, '2024-07-01', '2024-06-01']]);
   await refused(`select toStartOfInterval(${t0}, 15)`, /toStartOfInterval\(\) needs a constant interval/);
   await refused(`select toStartOfInterval(${t0}, INTERVAL 0 MINUTE)`, /toStartOfInterval\(\) needs a constant interval/);
 });

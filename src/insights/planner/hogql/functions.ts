@@ -163,7 +163,10 @@ for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinute
 // 1970-01-01; hours from the day's midnight; minutes and seconds on the epoch. Year to week
 // give a Date, day and shorter an instant.
 const INTERVAL_CALL = /^toInterval(Second|Minute|Hour|Day|Week|Month|Quarter|Year)$/;
-define('date and time', 'toStartOfInterval', 2, 3, ([a], fx) => {
+define('date and time', 'toStartOfInterval', 2, 3, ([given0, , zone], fx) => {
+  // A time zone given: the grid is that zone's wall clock, and an instant answer is shown in it (as toTimeZone's).
+  if (zone !== undefined) constantText(zone, fx, 'the time zone');
+  const a: Expr = zone === undefined ? given0 : { ...given0, tz: zone.sql };
   const given = (fx.node.args as HogNode[] | undefined)?.[1];
   const match = given?.node === 'Call' ? INTERVAL_CALL.exec(String(given.name)) : null;
   const count = (given?.args as HogNode[] | undefined)?.[0];
@@ -172,7 +175,8 @@ define('date and time', 'toStartOfInterval', 2, 3, ([a], fx) => {
     return fail('toStartOfInterval() needs a constant interval of whole units, as INTERVAL 15 MINUTE', fx.node);
   }
   const unit = match[1].toLowerCase();
-  const local = wallClock(a, fx.tz);
+  const local = wallClock(a, tzOf(a, fx));
+  const shownIn = a.tz ? { tz: a.tz } : {};
   const days = sql`(CAST(${local} AS DATE) - DATE '1970-01-01')`;
   const fromDays = (d: Sql) => sql`CAST(DATE '1970-01-01' + CAST(${d} AS INTEGER) AS DATE)`;
   const months = (k: number) => {
@@ -190,12 +194,12 @@ define('date and time', 'toStartOfInterval', 2, 3, ([a], fx) => {
     case 'week':
       return expr(n === 1 ? sql`CAST(date_trunc('week', ${local}) AS DATE)` : fromDays(sql`4 + floor((${days} - 4) / ${int(7 * n)}) * ${int(7 * n)}`), 'Date', [a]);
     case 'day':
-      return dateTime(backToInstant(sql`CAST(${fromDays(sql`floor(${days} / ${int(n)}) * ${int(n)}`)} AS TIMESTAMP)`, a, fx), [a]);
+      return dateTime(backToInstant(sql`CAST(${fromDays(sql`floor(${days} / ${int(n)}) * ${int(n)}`)} AS TIMESTAMP)`, a, fx), [a], shownIn);
     case 'hour':
-      return dateTime(backToInstant(sql`(date_trunc('day', ${local}) + to_hours(CAST(floor(hour(${local}) / ${int(n)}) * ${int(n)} AS BIGINT)))`, a, fx), [a]);
+      return dateTime(backToInstant(sql`(date_trunc('day', ${local}) + to_hours(CAST(floor(hour(${local}) / ${int(n)}) * ${int(n)} AS BIGINT)))`, a, fx), [a], shownIn);
     default: {
       const seconds = unit === 'minute' ? 60 * n : n;
-      return dateTime(sql`to_timestamp(floor(epoch(${instant(a, fx.tz)}) / ${int(seconds)}) * ${int(seconds)})`, [a]);
+      return dateTime(sql`to_timestamp(floor(epoch(${instant(given0, fx.tz)}) / ${int(seconds)}) * ${int(seconds)})`, [a], shownIn);
     }
   }
 });
