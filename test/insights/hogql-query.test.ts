@@ -217,7 +217,8 @@ h('toStartOfInterval: ClickHouse\'s grid for each unit, worked out by hand for 2
   // 15:00 UTC on the 13th (epoch 1,718,290,800), its 2-hour slot at 02:00 local (1,718,298,000); 30 June 20:00 UTC is
   // already July there.
   assert.equal(await rows(`select toUnixTimestamp(toStartOfInterval(${t0}, INTERVAL 1 DAY, 'Asia/Tokyo')), toUnixTimestamp(toStartOfInterval(${t0}, INTERVAL 2 HOUR, 'Asia/Tokyo')), ` +
-    "toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH, 'Asia/Tokyo'), toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH)"), [[1718290800, 1718298000, '2024-07-01', '2024-06-01']]);
+    "toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH, 'Asia/Tokyo'), toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH), " +
+    `toUnixTimestamp(toStartOfDay(${t0}, 'Asia/Tokyo'))`), [[1718290800, 1718298000, '2024-07-01', '2024-06-01', 1718290800]]);
   await refused(`select toStartOfInterval(${t0}, 15)`, /toStartOfInterval\(\) needs a constant interval/);
   await refused(`select toStartOfInterval(${t0}, INTERVAL 0 MINUTE)`, /toStartOfInterval\(\) needs a constant interval/);
 });

@@ -146,7 +146,10 @@ const TRUNC: Record<string, { unit: string; date: boolean }> = {
   toStartOfSecond: { unit: 'second', date: false }, toMonday: { unit: 'week', date: true },
 };
 for (const [name, { unit, date: isDate }] of Object.entries(TRUNC)) {
-  define('date and time', name, 1, name === 'toStartOfDay' ? 2 : 1, ([a], fx) => {
+  define('date and time', name, 1, name === 'toStartOfDay' ? 2 : 1, ([given, zone], fx) => {
+    // toStartOfDay(t, zone): that zone's midnight (the zone was accepted and ignored before).
+    if (zone !== undefined) constantText(zone, fx, 'the time zone');
+    const a: Expr = zone === undefined ? given : { ...given, tz: zone.sql };
     const local = sql`date_trunc(${text(unit)}, ${wallClock(a, fx.tz)})`;
     return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(a.type === 'Date' ? backToInstant(local, a, fx) : backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz } : {});
   });
