@@ -218,7 +218,8 @@ h('toStartOfInterval: ClickHouse\'s grid for each unit, worked out by hand for 2
   // already July there.
   assert.equal(await rows(`select toUnixTimestamp(toStartOfInterval(${t0}, INTERVAL 1 DAY, 'Asia/Tokyo')), toUnixTimestamp(toStartOfInterval(${t0}, INTERVAL 2 HOUR, 'Asia/Tokyo')), ` +
     "toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH, 'Asia/Tokyo'), toStartOfInterval(toDateTime('2024-06-30 20:00:00'), INTERVAL 1 MONTH), " +
-    `toUnixTimestamp(toStartOfDay(${t0}, 'Asia/Tokyo'))`), [[1718290800, 1718298000, '2024-07-01', '2024-06-01', 1718290800]]);
+    `toUnixTimestamp(toStartOfDay(${t0}, 'Asia/Tokyo')), formatDateTime(${t0}, '%Y-%m-%d %H:%i', 'Asia/Tokyo'), formatDateTime(${t0}, '%Y-%m-%d %H:%i')`),
+  [[1718290800, 1718298000, '2024-07-01', '2024-06-01', 1718290800, '2024-06-14 02:47', '2024-06-13 17:47']]);
   await refused(`select toStartOfInterval(${t0}, 15)`, /toStartOfInterval\(\) needs a constant interval/);
   await refused(`select toStartOfInterval(${t0}, INTERVAL 0 MINUTE)`, /toStartOfInterval\(\) needs a constant interval/);
 });

@@ -261,8 +261,12 @@ const FORMAT_CODES: Record<string, string> = { i: '%M', M: '%B', e: '%-d', f: '%
 function duckFormat(chFormat: string): string {
   return chFormat.replace(/%(.)/g, (whole, code: string) => (code === 'Q' ? whole : FORMAT_CODES[code] ?? whole));
 }
-define('date and time', ['formatDateTime', 'to_char'], 2, 3, ([x, f], fx) =>
-  expr(sql`strftime(${wallClock(x, fx.tz)}, ${text(duckFormat(constantText(f, fx, 'the format')))})`, 'String', [x]));
+// A third argument, a time zone: the text is that zone's wall clock (it was accepted and ignored before).
+define('date and time', ['formatDateTime', 'to_char'], 2, 3, ([x, f, zone], fx) => {
+  if (zone !== undefined) constantText(zone, fx, 'the time zone');
+  const at: Expr = zone === undefined ? x : { ...x, tz: zone.sql };
+  return expr(sql`strftime(${wallClock(at, fx.tz)}, ${text(duckFormat(constantText(f, fx, 'the format')))})`, 'String', [x]);
+});
 define('date and time', 'toYYYYMM', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m') AS BIGINT)`, 'Int', [x]));
 define('date and time', 'toYYYYMMDDhhmmss', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d%H%M%S') AS BIGINT)`, 'Int', [x]));
 define('date and time', 'toYYYYMMDD', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m%d') AS BIGINT)`, 'Int', [x]));
