@@ -4,6 +4,7 @@
 // the test's own work (building and sending large bodies, its garbage collections) is
 // not mistaken for the server's.
 import { Worker } from 'node:worker_threads';
+import * as assert from 'uvu/assert';
 
 export interface WatchResult {
   slowestProbeMs: number;
@@ -57,4 +58,16 @@ export function watchServer(url: string, pid: number, everyMs = 25): Watch {
       return r;
     },
   };
+}
+
+/**
+ * What a hostile suite asserts at its end: the watch's liveness probe answered every time
+ * it asked, and none of the many answers the suite collected (`statuses`, more than 20) was a 5xx.
+ */
+export async function assertServedThroughout(watch: Watch, statuses: readonly number[]): Promise<void> {
+  const seen = await watch.stop();
+  assert.ok(seen.probes > 0);
+  assert.is(seen.failedProbes, 0);
+  assert.ok(statuses.length > 20);
+  assert.ok(statuses.every((status) => status < 500), statuses.join(','));
 }
