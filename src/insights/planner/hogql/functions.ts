@@ -98,6 +98,14 @@ define('type conversion', 'toTypeName', 1, 1, ([a]) => expr(sql`typeof(${a.sql})
 // ---- date and time (calendar functions read the project's wall clock)
 
 const tzOf = (e: Expr, fx: Fx) => e.tz ?? fx.tz;
+// A value read on a time zone given as a function's argument (toTimeZone, toStartOfDay,
+// toStartOfInterval, formatDateTime): its calendar is that zone's wall clock, its instant
+// shown in it. No zone: the value as it is.
+const inZone = (x: Expr, zone: Expr | undefined, fx: Fx): Expr => {
+  if (zone === undefined) return x;
+  constantText(zone, fx, 'the time zone');
+  return { ...x, tz: zone.sql };
+};
 const backToInstant = (local: Sql, e: Expr, fx: Fx) => (tzOf(e, fx) === SESSION_ZONE ? sql`CAST(${local} AS TIMESTAMPTZ)` : sql`timezone(${tzOf(e, fx)}, ${local})`);
 const dateTime = (s: Sql, from: Expr[], extra: Partial<Expr> = {}) => expr(s, 'DateTime', from, extra);
 
@@ -107,8 +115,7 @@ define('date and time', 'yesterday', 0, 0, (_a, fx) => expr(sql`CAST(timezone(${
 define('date and time', ['toDate', 'to_date'], 1, 1, ([a], fx) => expr(date(a, fx.tz), 'Date', [a], { nullable: a.nullable || a.type === 'String' }));
 define('date and time', ['toDateTime', 'toDateTime64', 'parseDateTimeBestEffort', 'parseDateTimeBestEffortOrNull'], 1, 3, ([a], fx) => dateTime(instant(a, fx.tz), [a], { nullable: a.nullable || a.type === 'String' }));
 define('date and time', 'toTimeZone', 2, 2, ([a, zone], fx) => {
-  constantText(zone, fx, 'the time zone');
-  return dateTime(instant(a, fx.tz), [a], { tz: zone.sql });
+  return dateTime(instant(a, fx.tz), [a], { tz: inZone(a, zone, fx).tz });
 });
 // Whole seconds, milliseconds or microseconds since the epoch, the fraction dropped (ClickHouse's truncation).
 const EPOCHS: Record<string, (x: Sql) => Sql> = {
@@ -147,11 +154,10 @@ const TRUNC: Record<string, { unit: string; date: boolean }> = {
 };
 for (const [name, { unit, date: isDate }] of Object.entries(TRUNC)) {
   define('date and time', name, 1, name === 'toStartOfDay' ? 2 : 1, ([given, zone], fx) => {
-    // toStartOfDay(t, zone): that zone's midnight (the zone was accepted and ignored before).
-    if (zone !== undefined) constantText(zone, fx, 'the time zone');
-    const a: Expr = zone === undefined ? given : { ...given, tz: zone.sql };
+    // toStartOfDay(t, zone): that zone's midnight.
+    const a = inZone(given, zone, fx);
     const local = sql`date_trunc(${text(unit)}, ${wallClock(a, fx.tz)})`;
-    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(a.type === 'Date' ? backToInstant(local, a, fx) : backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz } : {});
+    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz } : {});
   });
 }
 for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinutes', 10], ['toStartOfFifteenMinutes', 15]] as const) {
@@ -167,9 +173,8 @@ for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinute
 // give a Date, day and shorter an instant.
 const INTERVAL_CALL = /^toInterval(Second|Minute|Hour|Day|Week|Month|Quarter|Year)$/;
 define('date and time', 'toStartOfInterval', 2, 3, ([given0, , zone], fx) => {
-  // A time zone given: the grid is that zone's wall clock, and an instant answer is shown in it (as toTimeZone's).
-  if (zone !== undefined) constantText(zone, fx, 'the time zone');
-  const a: Expr = zone === undefined ? given0 : { ...given0, tz: zone.sql };
+  // A time zone given: the grid is that zone's wall clock, and an instant answer is shown in it.
+  const a = inZone(given0, zone, fx);
   const given = (fx.node.args as HogNode[] | undefined)?.[1];
   const match = given?.node === 'Call' ? INTERVAL_CALL.exec(String(given.name)) : null;
   const count = (given?.args as HogNode[] | undefined)?.[0];
@@ -261,10 +266,9 @@ const FORMAT_CODES: Record<string, string> = { i: '%M', M: '%B', e: '%-d', f: '%
 function duckFormat(chFormat: string): string {
   return chFormat.replace(/%(.)/g, (whole, code: string) => (code === 'Q' ? whole : FORMAT_CODES[code] ?? whole));
 }
-// A third argument, a time zone: the text is that zone's wall clock (it was accepted and ignored before).
+// A third argument, a time zone: the text is that zone's wall clock.
 define('date and time', ['formatDateTime', 'to_char'], 2, 3, ([x, f, zone], fx) => {
-  if (zone !== undefined) constantText(zone, fx, 'the time zone');
-  const at: Expr = zone === undefined ? x : { ...x, tz: zone.sql };
+  const at = inZone(x, zone, fx);
   return expr(sql`strftime(${wallClock(at, fx.tz)}, ${text(duckFormat(constantText(f, fx, 'the format')))})`, 'String', [x]);
 });
 define('date and time', 'toYYYYMM', 1, 1, ([x], fx) => expr(sql`CAST(strftime(${wallClock(x, fx.tz)}, '%Y%m') AS BIGINT)`, 'Int', [x]));
