@@ -31,9 +31,9 @@ q('columns, where, order, limit and offset; the last 24 hours by default', async
   }), { now: NOW });
   assert.equal(r.columns, ['event', 'properties.$browser', 'properties.price', 'person.properties.email', 'timestamp']);
   assert.equal(r.results, [
-    ['$pageview', 'Chrome', 5, 'one@example.com', '2024-06-15T10:00:00.000Z'],
-    ['$pageview', 'Safari', 20, null, '2024-06-15T11:00:00.000Z'],
-    ['purchase', null, 30, 'one@example.com', '2024-06-15T11:30:00.000Z'],
+    ['$pageview', 'Chrome', 5, 'one@example.com', '2024-06-15T10:00:00Z'],
+    ['$pageview', 'Safari', 20, null, '2024-06-15T11:00:00Z'],
+    ['purchase', null, 30, 'one@example.com', '2024-06-15T11:30:00Z'],
   ]);
   assert.is(r.hasMore, false);
   const page = await run(store, events({ select: ['event'], after: 'all', limit: 2, offset: 1 }), { now: NOW });
@@ -50,7 +50,7 @@ q('the whole event with *; filters by event, properties and HogQL', async () => 
   assert.equal(rows.map((row) => (row[0] as { properties: { price: number } }).properties.price), [5, 40]);
   const star = rows[0][0] as Record<string, unknown>;
   assert.equal(Object.keys(star).sort(), ['distinct_id', 'elements_chain', 'event', 'person_id', 'properties', 'team_id', 'timestamp', 'uuid']);
-  assert.is(star.timestamp, '2024-06-15T10:00:00.000Z');
+  assert.is(star.timestamp, '2024-06-15T10:00:00Z');
   const where = await run(store, events({ select: ['properties.price'], where: ["event = 'purchase' or properties.plan = 'pro'"], orderBy: ['properties.price DESC'], after: 'all' }), { now: NOW });
   assert.equal(where.results, [[30], [5]]);
 });
@@ -76,3 +76,22 @@ q('HogQL text is data; what the engine cannot run is refused with the field name
 });
 
 q.run();
+
+// Instants in answers, on a store of their own.
+const instants = suite('insights: events query instants');
+let ticks: TestStore;
+storePerSuite(instants, async (opened) => {
+  ticks = opened;
+  await ticks.loader.load({ events: [ev(4, 'tick', '2024-06-15T10:00:00.123Z', {}), ev(4, 'tick', '2024-06-15T10:00:01Z', {})] });
+});
+
+instants('as PostHog writes them: on the project\'s wall clock with its offset, a fraction only when there is one', async () => {
+  const utc = await run(ticks, events({ select: ['timestamp'], event: 'tick', orderBy: ['timestamp ASC'] }), { now: NOW });
+  assert.equal(utc.results, [['2024-06-15T10:00:00.123000Z'], ['2024-06-15T10:00:01Z']]);
+  const tokyo = await run(ticks, events({ select: ['*', 'timestamp'], event: 'tick', orderBy: ['timestamp ASC'] }), { now: NOW, timezone: 'Asia/Tokyo' });
+  const rows = tokyo.results as [Record<string, unknown>, string][];
+  assert.equal(rows.map((r) => r[1]), ['2024-06-15T19:00:00.123000+09:00', '2024-06-15T19:00:01+09:00']);
+  assert.is(rows[0][0].timestamp, '2024-06-15T19:00:00.123000+09:00');
+});
+
+instants.run();

@@ -12,6 +12,7 @@ import type { Decode, ParsedEventsQuery, Translated } from './hogql-types.js';
 import { QueryError } from './errors.js';
 import { and, int, join, raw, sql, text, timestamp, type Sql } from './sql.js';
 import { DEFAULT_PAGE_ROWS, type PagedRows } from './paged-rows.js';
+import { instantText } from './result-time.js';
 
 export type EventsQueryResult = PagedRows;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -26,7 +27,7 @@ function sameExpression(a: unknown, b: unknown): boolean {
   return JSON.stringify(bare(a)) === JSON.stringify(bare(b));
 }
 
-function decode(v: unknown, how: Decode): unknown {
+function decode(v: unknown, how: Decode, zone: string): unknown {
   if (v === null || v === undefined) return null;
   switch (how) {
     case 'plain':
@@ -34,10 +35,10 @@ function decode(v: unknown, how: Decode): unknown {
     case 'json':
       return JSON.parse(String(v));
     case 'timestamp':
-      return new Date(Number(v) / 1000).toISOString();
+      return instantText(Number(v), zone);
     case 'star': {
       const o = JSON.parse(String(v)) as Record<string, unknown>;
-      return { ...o, timestamp: new Date(Number(o.timestamp) / 1000).toISOString(), elements_chain: '' };
+      return { ...o, timestamp: instantText(Number(o.timestamp), zone), elements_chain: '' };
     }
   }
 }
@@ -100,7 +101,7 @@ LIMIT ${int(limit + 1)} OFFSET ${int(offset)}`;
   return {
     statements: [statement],
     shape([rows]) {
-      const results = rows.slice(0, limit).map((r) => columns.map((c, i) => decode(r[`c${i}`], c.decode)));
+      const results = rows.slice(0, limit).map((r) => columns.map((c, i) => decode(r[`c${i}`], c.decode, ctx.zone)));
       return { results, columns: query.select, types: columns.map((c) => c.type), hasMore: rows.length > limit, limit, offset };
     },
   };

@@ -10,6 +10,7 @@ import { parseInstant } from './dates.js';
 import { QueryError } from './errors.js';
 import { operatorSql, valueSetLookups, type PropertyFilter } from './properties.js';
 import { join, sql, type Sql } from './sql.js';
+import { instantText } from './result-time.js';
 
 export interface HogQLQueryResult {
   results: unknown[][];
@@ -22,36 +23,10 @@ export interface HogQLQueryResult {
   timings: { k: string; t: number }[];
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-// RFC 3339 in UTC as PostHog's renderer writes it: a fraction only when there is one.
-function dateTimeText(d: Date): string {
-  const ms = d.getUTCMilliseconds();
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}000` : ''}Z`;
-}
-
-const FORMATS = new Map<string, Intl.DateTimeFormat>();
-
-// In another zone, the wall clock there and its offset (PostHog converts times to the project's zone).
-function zonedText(d: Date, zone: string): string {
-  if (zone === 'UTC') return dateTimeText(d);
-  let format = FORMATS.get(zone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset',
-    });
-    FORMATS.set(zone, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(d).map((x) => [x.type, x.value]));
-  const offset = p.timeZoneName === 'GMT' ? '+00:00' : p.timeZoneName.replace('GMT', '');
-  const ms = d.getUTCMilliseconds();
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${pad(ms, 3)}000` : ''}${offset}`;
-}
-
 function plain(v: unknown, zone: string): unknown {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (v instanceof Date) return zonedText(v, zone);
+  if (v instanceof Date) return instantText(v.getTime() * 1000, zone);
   if (Array.isArray(v)) return v.map((x) => plain(x, zone));
   if (typeof v === 'object') return Object.values(v as Record<string, unknown>).map((x) => plain(x, zone));
   return v;
