@@ -229,6 +229,13 @@ h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggr
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],
   ]);
   assert.equal(await rows("select dateAdd('day', 2, toDate('2024-06-01')), toDateTime('2024-06-01 10:00:00') + interval 1 hour, toHour(toTimeZone(toDateTime('2024-06-01T10:00:00Z'), 'Asia/Tokyo'))"), [['2024-06-03', '2024-06-01T11:00:00Z', 19]]);
+  // A zone given to toDateTime, toDateTime64 or toUnixTimestamp: text is read on that zone's wall clock (10:00 in
+  // Tokyo is 01:00 UTC, epoch 1,717,203,600), and a zoned value is written and typed in its zone, as ClickHouse's.
+  const zoned = await hogql("select toDateTime('2024-06-01 10:00:00', 'Asia/Tokyo'), toDateTime64('2024-06-01 10:00:00.5', 3, 'Asia/Tokyo'), " +
+    "toUnixTimestamp('2024-06-01 10:00:00', 'Asia/Tokyo'), toUnixTimestamp('2024-06-01 10:00:00'), toTimeZone(toDateTime('2024-06-01T10:00:00Z'), 'America/New_York')");
+  assert.equal(zoned.body.results, [['2024-06-01T10:00:00+09:00', '2024-06-01T10:00:00.500000+09:00', 1717203600, 1717236000, '2024-06-01T06:00:00-04:00']]);
+  assert.equal(zoned.body.types.map((x: string[]) => x[1]), ["Nullable(DateTime64(6, 'Asia/Tokyo'))", "Nullable(DateTime64(6, 'Asia/Tokyo'))", 'Int64', 'Int64', "Nullable(DateTime64(6, 'America/New_York'))"]);
+  await refused("select toDateTime('2024-06-01 10:00:00', 'Mars/Olympus_Mons')", /toDateTime\(\): unknown time zone 'Mars\/Olympus_Mons'/);
   assert.equal(await rows("select concat('a', toString(1), null), upper('x'), substring('hello', 2, 3), replaceAll('a-b', '-', '+'), splitByChar(',', 'a,b'), length('héllo'), trim('  x ')"), [['a1', 'X', 'ell', 'a+b', ['a', 'b'], 5, 'x']]);
   assert.equal(await rows('select JSONExtractString(\'{"a":{"b":"c"}}\', \'a\', \'b\'), JSONExtractInt(\'{"n":3}\', \'n\'), JSONHas(\'{"n":3}\', \'m\')'), [['c', 3, false]]);
   assert.equal(await rows('select arrayMap(x -> x * 2, [1, 2, 3]), arrayFilter(x -> x > 1, [1, 2, 3]), has([1, 2], 2), range(3), arraySum([1, 2])'), [[[2, 4, 6], [2, 3], true, [0, 1, 2], 3]]);

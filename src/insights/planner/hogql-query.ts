@@ -34,7 +34,7 @@ function plain(v: unknown, zone: string): unknown {
 
 function decode(v: unknown, column: CompiledColumn, zone: string): unknown {
   if (v instanceof Date && column.expr.type === 'Date') return v.toISOString().slice(0, 10);
-  return plain(v, zone);
+  return plain(v, column.expr.zone ?? zone);
 }
 
 // HogQLFilters as {filters} applies them (PostHog's): the date range in the project's zone

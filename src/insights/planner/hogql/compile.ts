@@ -260,7 +260,7 @@ function compiler(source: string, ctx: CompileContext) {
     if (src.columns !== null) {
       const col = src.columns.get(String(head));
       if (col === undefined) return null;
-      const base = expr(raw(`${a}.${col.sqlName}`), col.expr.type, [], { nullable: col.expr.nullable, tz: col.expr.tz });
+      const base = expr(raw(`${a}.${col.sqlName}`), col.expr.type, [], { nullable: col.expr.nullable, tz: col.expr.tz, zone: col.expr.zone });
       return rest.length === 0 ? base : property(str(base), rest, false, a);
     }
     if (head === 'team_id') return column('project', 'Int');

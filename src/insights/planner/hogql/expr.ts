@@ -19,6 +19,8 @@ export interface Expr {
   nullable: boolean;
   /** A DateTime's time zone for local-time functions (toTimeZone), when not the project's. */
   tz?: Sql;
+  /** That zone's name, for the column's type and how its values are written. */
+  zone?: string;
   /** The constant's value, when the expression is a literal (units, formats, JSON keys). */
   constant?: { value: unknown };
 }
@@ -165,7 +167,7 @@ export function chType(e: Expr, timezone: string): string {
       case 'UInt': return 'UInt64';
       case 'Float': return 'Float64';
       case 'Bool': return 'Bool';
-      case 'DateTime': return `DateTime64(6, '${timezone}')`;
+      case 'DateTime': return `DateTime64(6, '${e.zone ?? timezone}')`;
       case 'Date': return 'Date';
       case 'UUID': return 'UUID';
       case 'Array': return 'Array(String)';

@@ -98,13 +98,23 @@ define('type conversion', 'toTypeName', 1, 1, ([a]) => expr(sql`typeof(${a.sql})
 // ---- date and time (calendar functions read the project's wall clock)
 
 const tzOf = (e: Expr, fx: Fx) => e.tz ?? fx.tz;
+// Whether the zone is one the ICU data names (DuckDB's and Intl's alike).
+const knownZone = (name: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+};
 // A value read on a time zone given as a function's argument (toTimeZone, toStartOfDay,
 // toStartOfInterval, formatDateTime): its calendar is that zone's wall clock, its instant
 // shown in it. No zone: the value as it is.
 const inZone = (x: Expr, zone: Expr | undefined, fx: Fx): Expr => {
   if (zone === undefined) return x;
-  constantText(zone, fx, 'the time zone');
-  return { ...x, tz: zone.sql };
+  const name = constantText(zone, fx, 'the time zone');
+  if (!knownZone(name)) fail(`${fx.name}(): unknown time zone '${name}'`, fx.node);
+  return { ...x, tz: zone.sql, zone: name };
 };
 const backToInstant = (local: Sql, e: Expr, fx: Fx) => (tzOf(e, fx) === SESSION_ZONE ? sql`CAST(${local} AS TIMESTAMPTZ)` : sql`timezone(${tzOf(e, fx)}, ${local})`);
 const dateTime = (s: Sql, from: Expr[], extra: Partial<Expr> = {}) => expr(s, 'DateTime', from, extra);
@@ -113,9 +123,19 @@ define('date and time', ['now', 'current_timestamp'], 0, 1, () => dateTime(raw('
 define('date and time', ['today', 'current_date'], 0, 0, (_a, fx) => expr(sql`CAST(timezone(${fx.tz}, now()) AS DATE)`, 'Date', [], { nullable: false }));
 define('date and time', 'yesterday', 0, 0, (_a, fx) => expr(sql`CAST(timezone(${fx.tz}, now()) AS DATE) - 1`, 'Date', [], { nullable: false }));
 define('date and time', ['toDate', 'to_date'], 1, 1, ([a], fx) => expr(date(a, fx.tz), 'Date', [a], { nullable: a.nullable || a.type === 'String' }));
-define('date and time', ['toDateTime', 'toDateTime64', 'parseDateTimeBestEffort', 'parseDateTimeBestEffortOrNull'], 1, 3, ([a], fx) => dateTime(instant(a, fx.tz), [a], { nullable: a.nullable || a.type === 'String' }));
+// A time zone argument (toDateTime64's third, the others' second): text is read on that
+// zone's wall clock and the value shown in it, as ClickHouse's DateTime('zone').
+define('date and time', ['toDateTime', 'toDateTime64', 'parseDateTimeBestEffort', 'parseDateTimeBestEffortOrNull'], 1, 3, (args, fx) => {
+  const [a] = args;
+  const zone = fx.name === 'toDateTime64' ? args[2] : args[1];
+  const nullable = a.nullable || a.type === 'String';
+  if (zone === undefined) return dateTime(instant(a, fx.tz), [a], { nullable });
+  const at = inZone(a, zone, fx);
+  return dateTime(instant(a, at.tz!), [a], { nullable, tz: at.tz, zone: at.zone });
+});
 define('date and time', 'toTimeZone', 2, 2, ([a, zone], fx) => {
-  return dateTime(instant(a, fx.tz), [a], { tz: inZone(a, zone, fx).tz });
+  const at = inZone(a, zone, fx);
+  return dateTime(instant(a, fx.tz), [a], { tz: at.tz, zone: at.zone });
 });
 // Whole seconds, milliseconds or microseconds since the epoch, the fraction dropped (ClickHouse's truncation).
 const EPOCHS: Record<string, (x: Sql) => Sql> = {
@@ -123,7 +143,8 @@ const EPOCHS: Record<string, (x: Sql) => Sql> = {
   toUnixTimestamp64Milli: (x) => sql`epoch_ms(${x})`,
   toUnixTimestamp64Micro: (x) => sql`epoch_us(${x})`,
 };
-define('date and time', Object.keys(EPOCHS), 1, 2, ([a], fx) => expr(EPOCHS[fx.name](instant(a, fx.tz)), 'Int', [a]));
+// A zone argument says on which wall clock text is read; an instant is the same in every zone.
+define('date and time', Object.keys(EPOCHS), 1, 2, ([a, zone], fx) => expr(EPOCHS[fx.name](instant(a, tzOf(inZone(a, zone, fx), fx))), 'Int', [a]));
 define('date and time', ['fromUnixTimestamp', 'to_timestamp'], 1, 1, ([a]) => dateTime(sql`to_timestamp(${num(a)})`, [a]));
 
 const PARTS: Record<string, string> = {
@@ -157,7 +178,7 @@ for (const [name, { unit, date: isDate }] of Object.entries(TRUNC)) {
     // toStartOfDay(t, zone): that zone's midnight.
     const a = inZone(given, zone, fx);
     const local = sql`date_trunc(${text(unit)}, ${wallClock(a, fx.tz)})`;
-    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz } : {});
+    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz, zone: a.zone } : {});
   });
 }
 for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinutes', 10], ['toStartOfFifteenMinutes', 15]] as const) {
@@ -184,7 +205,7 @@ define('date and time', 'toStartOfInterval', 2, 3, ([given0, , zone], fx) => {
   }
   const unit = match[1].toLowerCase();
   const local = wallClock(a, tzOf(a, fx));
-  const shownIn = a.tz ? { tz: a.tz } : {};
+  const shownIn = a.tz ? { tz: a.tz, zone: a.zone } : {};
   const days = sql`(CAST(${local} AS DATE) - DATE '1970-01-01')`;
   const fromDays = (d: Sql) => sql`CAST(DATE '1970-01-01' + CAST(${d} AS INTEGER) AS DATE)`;
   const months = (k: number) => {
