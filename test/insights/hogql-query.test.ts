@@ -224,6 +224,24 @@ h('toStartOfInterval: ClickHouse\'s grid for each unit, worked out by hand for 2
   await refused(`select toStartOfInterval(${t0}, INTERVAL 0 MINUTE)`, /toStartOfInterval\(\) needs a constant interval/);
 });
 
+h('functions: digests and hex as ClickHouse answers them; PostHog\'s own tags and language names', async () => {
+  // MD5 and SHA* are the digest's bytes, read through hex() in upper case; md5() is PostHog's hex(MD5(x)); integers
+  // in whole bytes; unhex gives the bytes back (text when they are text).
+  assert.equal(await rows("select hex(MD5('a')), md5('a'), lower(hex(SHA256('a'))), hex(SHA1('a')), hex(1), hex(256), hex('ab'), unhex('6162'), MD5('a') = MD5('a')"), [[
+    '0CC175B9C0F1B6A831C399E269772661', '0CC175B9C0F1B6A831C399E269772661', 'ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb',
+    '86F7E437FAA5A7FCE15D1DDCB9EAEAEA377667B8', '01', '0100', '6162', 'ab', true,
+  ]]);
+  // A digest that is not text comes back as its hex, as PostHog's renderer writes bytes.
+  assert.equal(await rows("select MD5('a')"), [['0cc175b9c0f1b6a831c399e269772661']]);
+  // HogQLX tags as PostHog expands them; recording_button reads the event's $recording_status when not given one.
+  assert.equal(await rows("select sparkline([1, 2, 3]), sparkline([1, 2], ['a', 'b']), recording_button(properties.$session_id), recording_button('s9', 'active') from events where event = 'purchase' and properties.$session_id = 's2'"), [[
+    ['__hx_tag', 'Sparkline', 'data', [1, 2, 3]], ['__hx_tag', 'Sparkline', 'data', [1, 2], 'labels', ['a', 'b']],
+    ['__hx_tag', 'RecordingButton', 'sessionId', 's2', 'recordingStatus', null], ['__hx_tag', 'RecordingButton', 'sessionId', 's9', 'recordingStatus', 'active'],
+  ]]);
+  assert.equal(await rows("select languageCodeToName('de'), languageCodeToName('ja'), languageCodeToName('xx'), languageCodeToName(null)"), [['German', 'Japanese', 'Unknown', 'Unknown']]);
+  await refused('select sparkline()', /Function 'sparkline' expects at least 1 arguments?, found 0/);
+});
+
 h('functions: dates, strings, JSON, arrays and lambdas, maths, conversions, aggregates, windows', async () => {
   assert.equal(await rows("select toStartOfDay(timestamp), toStartOfMonth(timestamp), toStartOfWeek(timestamp), dateDiff('day', toDateTime('2024-06-01 00:00:00'), timestamp), formatDateTime(timestamp, '%Y-%m-%d %H:%i') from events where event = '$identify'"), [
     ['2024-06-01T00:00:00Z', '2024-06-01', '2024-05-26', 0, '2024-06-01 09:30'],

@@ -14,7 +14,7 @@ import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } 
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, tupleSql, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
 import { droppedGroupByModifier, missingField } from './unsupported.js';
 
@@ -553,12 +553,15 @@ function compiler(source: string, ctx: CompileContext) {
   }
 
   function compare(op: string, leftNode: HogNode, rightNode: HogNode, scope: Scope, node: HogNode): Expr {
+    const word = raw(op === 'in' ? 'IN' : 'NOT IN');
+    if ((op === 'in' || op === 'not in') && (rightNode.node === 'SelectQuery' || rightNode.node === 'SelectSetQuery')) {
+      // A tuple against a subquery's columns is DuckDB's row constructor, compared column by column.
+      const items = leftNode.node === 'Tuple' ? (leftNode.exprs as HogNode[]).map((e) => compile(e, scope)) : null;
+      const l = items ? expr(sql`row(${join(items.map((i) => i.sql), ', ')})`, 'Tuple', items) : compile(leftNode, scope);
+      return expr(sql`(${l.sql} ${word} (${query(rightNode, scope).sql}))`, 'Bool', [l]);
+    }
     const l = compile(leftNode, scope);
     if (op === 'in' || op === 'not in') {
-      const word = raw(op === 'in' ? 'IN' : 'NOT IN');
-      if (rightNode.node === 'SelectQuery' || rightNode.node === 'SelectSetQuery') {
-        return expr(sql`(${l.sql} ${word} (${query(rightNode, scope).sql}))`, 'Bool', [l]);
-      }
       const items = rightNode.node === 'Tuple' || rightNode.node === 'Array' ? (rightNode.exprs as HogNode[]).map((e) => compile(e, scope)) : [compile(rightNode, scope)];
       if (items.length === 1 && items[0].type === 'Array') {
         const has = sql`list_contains(${items[0].sql}, ${l.sql})`;
@@ -679,6 +682,7 @@ function compiler(source: string, ctx: CompileContext) {
     }
     if (!window && name === 'arrayJoin') return arrayJoin(node, argNodes, scope);
     if (!window && name === 'matchesAction') return matchesAction(node, argNodes, scope);
+    if (!window && name === 'recording_button' && argNodes.length === 1) argNodes = [argNodes[0], { node: 'Field', chain: ['properties', '$recording_status'] }];
     // inCohort(c) / notInCohort(c): the row's person_id IN COHORT c.
     if (!window && (name === 'inCohort' || name === 'notInCohort')) {
       if (argNodes.length !== 1) fail(`Function '${name}' expects 1 argument, found ${argNodes.length}`, node);
@@ -842,7 +846,7 @@ function compiler(source: string, ctx: CompileContext) {
       }
       case 'Tuple': {
         const items = (node.exprs as HogNode[]).map((e) => compile(e, scope));
-        return expr(sql`row(${join(items.map((i) => i.sql), ', ')})`, 'Tuple', items, { nullable: false });
+        return expr(tupleSql(items.map((i) => i.sql)), 'Tuple', items, { nullable: false });
       }
       case 'ArrayAccess': {
         const target = node.array as HogNode;

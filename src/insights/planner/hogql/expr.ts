@@ -5,7 +5,7 @@
 import type { ResolvedAction } from '../actions.js';
 import { QueryError } from '../errors.js';
 import type { PropertyContext } from '../properties.js';
-import { raw, sql, text, type Sql } from '../sql.js';
+import { join, raw, sql, text, type Sql } from '../sql.js';
 
 /** The HogQL types the compiler tracks (ClickHouse's names for them are in chType). */
 export type HType = 'String' | 'Int' | 'UInt' | 'Float' | 'Bool' | 'DateTime' | 'Date' | 'UUID' | 'Array' | 'Tuple' | 'Interval' | 'Null' | 'Lambda' | 'Unknown';
@@ -178,6 +178,15 @@ export function chType(e: Expr, timezone: string): string {
     }
   })();
   return e.nullable && e.type !== 'Array' && e.type !== 'Tuple' ? `Nullable(${plain})` : plain;
+}
+
+/**
+ * A tuple as a struct whose fields are named by position ("1", "2", …): DuckDB's row() names
+ * every field '', so a row read back would keep only its last value; struct_extract_at reads
+ * either by position.
+ */
+export function tupleSql(items: readonly Sql[]): Sql {
+  return sql`struct_pack(${join(items.map((item, i) => sql`${raw(`"${i + 1}"`)} := ${item}`), ', ')})`;
 }
 
 export const NULL_EXPR: Expr = { sql: raw('NULL'), type: 'Null', aggregate: null, nullable: true, constant: { value: null } };

@@ -5,10 +5,10 @@
 // Semantics follow ClickHouse's as PostHog exposes them (docs: /work/shared/reference/hogql.md
 // §4-5): 1-based strings and arrays, text properties read as numbers by numeric functions,
 // calendar functions on the project's wall clock, NULLs skipped by groupArray.
-import { int, join, raw, sql, text, type Sql } from '../sql.js';
-import { date, expr, fail, instant, num, SESSION_ZONE, str, wallClock, type Expr, type HogNode, type HType } from './expr.js';
+import { int, join, raw, sql, text, texts, type Sql } from '../sql.js';
+import { date, expr, fail, instant, num, SESSION_ZONE, str, tupleSql, wallClock, type Expr, type HogNode, type HType } from './expr.js';
 
-export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic' | 'PostHog';
+export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic' | 'hashing and encoding' | 'PostHog';
 
 export interface Fx {
   /** The project's time zone, bound. */
@@ -377,6 +377,19 @@ define('string', 'extractURLParameter', 2, 2, ([a, name], fx) => {
   const key = constantText(name, fx, 'the parameter name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return expr(sql`regexp_extract(${str(a)}, ${text(`[?&]${key}=([^&#]*)`)}, 1)`, 'String', [a]);
 });
+// ---- hashing and encoding. ClickHouse's MD5/SHA* answer the digest's bytes (FixedString),
+// read as text by hex(); PostHog's lowercase md5(x) is hex(MD5(x)), upper-case hex text. A
+// value that is not UTF-8 text comes back as its bytes' hex, as PostHog's renderer writes it.
+for (const [name, duck] of [['MD5', 'md5'], ['SHA1', 'sha1'], ['SHA256', 'sha256']] as const) {
+  define('hashing and encoding', name, 1, 1, ([a]) => expr(sql`unhex(${raw(duck)}(${str(a)}))`, 'String', [a]));
+}
+define('hashing and encoding', 'md5', 1, 1, ([a]) => expr(sql`upper(md5(${str(a)}))`, 'String', [a]));
+// Integers in whole bytes, as ClickHouse's hex(1) = '01'; text and digests byte by byte.
+define('hashing and encoding', 'hex', 1, 1, ([a]) => {
+  if (a.type !== 'Int' && a.type !== 'UInt') return expr(sql`hex(${a.sql})`, 'String', [a]);
+  return expr(sql`(CASE WHEN length(hex(${a.sql})) % 2 = 1 THEN '0' || hex(${a.sql}) ELSE hex(${a.sql}) END)`, 'String', [a]);
+});
+define('hashing and encoding', 'unhex', 1, 1, ([a]) => expr(sql`unhex(${str(a)})`, 'String', [a]));
 define('string', 'base64Encode', 1, 1, ([a]) => expr(sql`to_base64(encode(${str(a)}))`, 'String', [a]));
 define('string', 'base64Decode', 1, 1, ([a]) => expr(sql`decode(from_base64(${str(a)}))`, 'String', [a]));
 
@@ -442,7 +455,7 @@ lambdaFirst('arrayAll', (f, a) => sql`(len(list_filter(${a}, ${f})) = len(${a}))
 lambdaFirst('arrayFirst', (f, a) => sql`list_filter(${a}, ${f})[1]`, () => 'Unknown');
 lambdaFirst('arrayCount', (f, a) => sql`len(list_filter(${a}, ${f}))`, () => 'UInt');
 define('array', 'array', 0, Infinity, (args) => expr(sql`[${list(args.map((a) => a.sql))}]`, 'Array', args, { nullable: false }));
-define('array', 'tuple', 1, Infinity, (args) => expr(call('row', args.map((a) => a.sql)), 'Tuple', args, { nullable: false }));
+define('array', 'tuple', 1, Infinity, (args) => expr(tupleSql(args.map((a) => a.sql)), 'Tuple', args, { nullable: false }));
 define('array', 'has', 2, 2, ([a, x]) => expr(sql`list_contains(${a.sql}, ${x.sql})`, 'Bool', [a, x]));
 define('array', 'hasAll', 2, 2, ([a, b]) => expr(sql`list_has_all(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
 define('array', 'hasAny', 2, 2, ([a, b]) => expr(sql`list_has_any(${a.sql}, ${b.sql})`, 'Bool', [a, b]));
@@ -631,6 +644,38 @@ define('PostHog', 'matchesAction', 1, 1, () => {
 // PostHog's sortableSemVer: the leading dotted numbers of a version as integers, to order by.
 define('PostHog', 'sortableSemVer', 1, 1, ([v]) =>
   expr(sql`list_transform(string_split(regexp_extract(coalesce(${str(v)}, ''), '(\\d+(\\.\\d+)+)', 1), '.'), lambda hq_part: coalesce(TRY_CAST(hq_part AS BIGINT), 0))`, 'Array', [v], { nullable: false }));
+
+// HogQLX tags, as PostHog expands them: a tuple the query's reader draws (a sparkline, a
+// button to the session's recording). recording_button's status defaults to the event's
+// $recording_status (the compiler adds that argument, compile.ts).
+define('PostHog', 'sparkline', 1, 2, ([data, labels]) => {
+  const parts = [sql`'__hx_tag'`, sql`'Sparkline'`, sql`'data'`, data.sql];
+  if (labels !== undefined) parts.push(sql`'labels'`, labels.sql);
+  return expr(tupleSql(parts), 'Tuple', [data], { nullable: false });
+});
+define('PostHog', 'recording_button', 1, 2, ([session, status]) =>
+  expr(tupleSql([sql`'__hx_tag'`, sql`'RecordingButton'`, sql`'sessionId'`, session.sql, sql`'recordingStatus'`, status === undefined ? raw('NULL') : status.sql]), 'Tuple', [session], { nullable: false }));
+
+// ISO 639-1 codes and their English names, from the ICU data Node carries (PostHog maps the
+// same codes to English names; a code it does not know is 'Unknown').
+const LANGUAGES: { codes: string[]; names: string[] } = (() => {
+  const shown = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+  const codes: string[] = [];
+  const names: string[] = [];
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (const a of letters) {
+    for (const b of letters) {
+      const name = shown.of(a + b);
+      if (name !== undefined && name !== a + b) {
+        codes.push(a + b);
+        names.push(name);
+      }
+    }
+  }
+  return { codes, names };
+})();
+define('PostHog', 'languageCodeToName', 1, 1, ([code]) =>
+  expr(sql`coalesce((${texts(LANGUAGES.names)})[list_position(${texts(LANGUAGES.codes)}, ${str(code)})], 'Unknown')`, 'String', [code], { nullable: false }));
 
 /** The catalogue entry of `name` (ClickHouse's case-insensitive names also lowercased). */
 export function lookupFunction(name: string): FunctionSpec | undefined {
