@@ -77,6 +77,16 @@ u('PostHog’s fields hedgerow lacks: a 400 naming the field and why', async () 
   await refused('select nosuch from groups', /^Unable to resolve field: nosuch/);
 });
 
+u('PostHog’s functions hedgerow lacks: a 400 naming the function, why, and what to use', async () => {
+  await refused('select cityHash64(distinct_id) % 10 from events', /^Unsupported function call 'cityHash64\(\.\.\.\)': ClickHouse's non-cryptographic hashes are not reproduced by hedgerow .* hex\(MD5\(x\)\)\.$/);
+  await refused("select sipHash64('a')", /^Unsupported function call 'sipHash64\(\.\.\.\)': ClickHouse's non-cryptographic/);
+  await refused("select windowFunnel(3600)(timestamp, event = '$pageview', event = '$identify') from events group by distinct_id", /^Unsupported function call 'windowFunnel\(\.\.\.\)': .*FunnelsQuery or RetentionQuery/);
+  await refused('select uniqMerge(x) from (select uniqState(distinct_id) as x from events)', /^Unsupported function call 'uniq(Merge|State)\(\.\.\.\)': aggregate states come from PostHog's pre-aggregated tables/);
+  await refused("select convertCurrency('USD', 'EUR', 10)", /^Unsupported function call 'convertCurrency\(\.\.\.\)': hedgerow keeps no exchange rates\.$/);
+  // A name PostHog lacks too keeps PostHog's wording and hint.
+  await refused('select cityHash6(1)', /^Unsupported function call 'cityHash6\(\.\.\.\)'\.( Perhaps|$)/);
+});
+
 u('sessions: the entry event’s referrer, host and campaign; the exit host', async () => {
   assert.equal(await rows('select session_id, $entry_referring_domain, $entry_hostname, $end_hostname, $entry_utm_source, $entry_utm_medium, $entry_utm_campaign, $entry_utm_term, $entry_gclid from sessions order by session_id'), [
     ['s1', 'www.google.com', 'a.example', 'b.example', 'google', 'cpc', 'summer', null, 'g-1'],

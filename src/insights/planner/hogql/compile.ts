@@ -16,7 +16,7 @@ import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, tupleSql, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
-import { droppedGroupByModifier, missingField } from './unsupported.js';
+import { droppedGroupByModifier, missingField, missingFunction } from './unsupported.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
 export const DEFAULT_ROWS = 100;
@@ -690,6 +690,8 @@ function compiler(source: string, ctx: CompileContext) {
     }
     const spec = lookupFunction(name);
     if (spec === undefined || (spec.group === 'window' && !window)) {
+      const why = missingFunction(name);
+      if (why !== null) return fail(`Unsupported function call '${name}(...)': ${why}.`, node);
       const hint = closestFunction(name);
       return fail(`Unsupported function call '${name}(...)'.${hint ? ` Perhaps you meant '${hint}(...)'?` : ''}`, node);
     }

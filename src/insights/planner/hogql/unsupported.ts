@@ -17,6 +17,30 @@ const MISSING_FIELDS: Record<string, Record<string, string>> = {
   },
 };
 
+// PostHog's functions that hedgerow does not compile, by name: why, and what to use instead.
+const HASHES = 'ClickHouse\'s non-cryptographic hashes are not reproduced by hedgerow (its values would differ from PostHog\'s); MD5, SHA1 and SHA256 are, e.g. hex(MD5(x))';
+const FUNNEL_AGGREGATES = 'ClickHouse\'s funnel and retention aggregates are not available on the columnar store (nor in PostHog\'s own DuckDB dialect); a FunnelsQuery or RetentionQuery answers the same question';
+const STATES = 'aggregate states come from PostHog\'s pre-aggregated tables, which hedgerow does not keep; use the plain aggregate';
+const MISSING_FUNCTIONS: Record<string, string> = {
+  ...Object.fromEntries(['cityHash64', 'sipHash64', 'sipHash128', 'xxHash32', 'xxHash64', 'murmurHash2_32', 'murmurHash2_64', 'murmurHash3_32', 'murmurHash3_64',
+    'murmurHash3_128', 'farmHash64', 'farmFingerprint64', 'metroHash64', 'halfMD5', 'intHash32', 'intHash64', 'javaHash', 'hiveHash', 'gccMurmurHash', 'wyHash64'].map((n) => [n, HASHES])),
+  ...Object.fromEntries(['windowFunnel', 'retention', 'sequenceMatch', 'sequenceCount'].map((n) => [n, FUNNEL_AGGREGATES])),
+  ...Object.fromEntries(['countState', 'sumState', 'avgState', 'uniqState', 'countMerge', 'sumMerge', 'avgMerge', 'uniqMerge', 'uniqExactMerge', 'uniqUpToMerge',
+    'argMinMerge', 'argMaxMerge'].map((n) => [n, STATES])),
+  embedText: 'text embeddings need PostHog\'s AI service',
+  convertCurrency: 'hedgerow keeps no exchange rates',
+  getSurveyResponse: 'surveys are not part of hedgerow',
+  uniqueSurveySubmissionsFilter: 'surveys are not part of hedgerow',
+  explain_csp_report: 'CSP reports are not part of hedgerow',
+  ...Object.fromEntries(['hogql_lookupDomainType', 'hogql_lookupPaidSourceType', 'hogql_lookupPaidMediumType', 'hogql_lookupOrganicSourceType', 'hogql_lookupOrganicMediumType']
+    .map((n) => [n, 'PostHog\'s channel classification is not computed'])),
+};
+
+/** Why PostHog's function `name` is not compiled here, or null for a name PostHog lacks too. */
+export function missingFunction(name: string): string | null {
+  return Object.hasOwn(MISSING_FUNCTIONS, name) ? MISSING_FUNCTIONS[name] : null;
+}
+
 /**
  * The refusal for a field PostHog's table has and hedgerow's lacks (`events.group_0.x` and
  * `events.session.x` read the groups and sessions tables); null for any other field.
