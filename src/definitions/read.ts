@@ -45,7 +45,8 @@ const ALWAYS_TEXT = new Set(['$ai_trace_id', '$ai_session_id', '$ai_parent_id', 
 // what its compiler needs, and no more, since they go with the query and into its cache key.
 // undefined when there are none.
 export function propertyTypesFor(store: DefinitionsTables, projectId: number, texts: readonly string[]): PropertyTypes | undefined {
-  if (texts.length === 0) return undefined;
+  // A text that reads no properties needs no types (the usual insight has no HogQL at all).
+  if (!texts.some((t) => /properties/i.test(t))) return undefined;
   const named = (name: string) => !ALWAYS_TEXT.has(name) && texts.some((t) => t.includes(name));
   const out: PropertyTypes = {};
   const pick = (defs: Iterable<PropertyDefinitionRecord>): Record<string, PropertyType> | undefined => {

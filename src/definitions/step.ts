@@ -42,6 +42,23 @@ const SKIPPED_EVENT_KEYS = new Set(['$set', '$set_once', '$unset', '$group_0', '
 const NO_PAIR_PREFIXES = ['$feature/', '$feature_enrollment/'];
 // Events PostHog's service skips (its own metrics).
 const SKIPPED_EVENTS = new Set(['$$plugin_metrics']);
+// An event that would make more updates than this (its definition, two per property, one per
+// $set or $group_set key) is skipped whole, as PostHog's service skips it.
+export const MAX_UPDATES = 10_000;
+
+function keyCount(value: unknown): number {
+  let n = 0;
+  if (isObject(value)) for (const _ in value) n++;
+  return n;
+}
+
+// The updates PostHog's service would derive from the event.
+function updatesOf(name: string, props: Record<string, unknown>): number {
+  if (name === '$groupidentify') return 1 + keyCount(props.$group_set);
+  let n = 1;
+  for (const key in props) if (!SKIPPED_EVENT_KEYS.has(key)) n += NO_PAIR_PREFIXES.some((prefix) => key.startsWith(prefix)) ? 1 : 2;
+  return n + keyCount(props.$set) + keyCount(props.$set_once);
+}
 
 interface EventKnown {
   name: string;
@@ -157,9 +174,28 @@ export function createDefinitionsStep(store: DefinitionsTables, groupTypeIndex: 
       }
     }
 
-    function personKeys(p: ProjectKnown, projectId: number, set: Record<string, unknown>): void {
+    // Whether the event is small enough to record: sized once, at the first thing it has to
+    // record, so an event whose keys are all known costs no count.
+    let sized: CapturedEvent | null = null;
+    let small = true;
+    function fits(ev: CapturedEvent): boolean {
+      if (sized !== ev) {
+        sized = ev;
+        small = updatesOf(ev.event, ev.properties) <= MAX_UPDATES;
+      }
+      return small;
+    }
+
+    // Whether the event's person keys fit (false: it is too large to record, nothing written).
+    function personKeys(p: ProjectKnown, ev: CapturedEvent, set: Record<string, unknown>): boolean {
       const defs = p.personDefs;
-      for (const key in set) if (defs.get(key) !== true && fitsName(key)) define(defs, projectId, PERSON_KIND, NO_GROUP, key, set[key]);
+      const projectId = ev.project_id;
+      for (const key in set) {
+        if (defs.get(key) === true || !fitsName(key)) continue;
+        if (!fits(ev)) return false;
+        define(defs, projectId, PERSON_KIND, NO_GROUP, key, set[key]);
+      }
+      return true;
     }
 
     return {
@@ -167,24 +203,31 @@ export function createDefinitionsStep(store: DefinitionsTables, groupTypeIndex: 
         const name = ev.event;
         if (SKIPPED_EVENTS.has(name)) return;
         const projectId = ev.project_id;
+        const props = ev.properties;
         const p = projectOf(projectId);
         let e = p.events.get(name);
-        if (e === undefined || (e.hour !== hour && e.hour !== -1)) e = eventKnown(p, projectId, name, e);
+        if (e === undefined || (e.hour !== hour && e.hour !== -1)) {
+          if (!fits(ev)) return;
+          e = eventKnown(p, projectId, name, e);
+        }
         if (e.hour === -1) return;
-        const props = ev.properties;
         // A group's identify defines its group's properties only.
         if (name === '$groupidentify') {
           const type = props.$group_type;
           const set = props.$group_set;
-          if (typeof type === 'string' && isObject(set)) groups.push({ projectId, groupType: type, set });
+          if (typeof type === 'string' && isObject(set) && fits(ev)) groups.push({ projectId, groupType: type, set });
           return;
         }
         const settled = e.settled;
-        for (const key in props) if (!settled.has(key)) eventKey(p, projectId, e, key, props[key]);
+        for (const key in props) {
+          if (settled.has(key)) continue;
+          if (!fits(ev)) return;
+          eventKey(p, projectId, e, key, props[key]);
+        }
         const set = props.$set;
-        if (isObject(set)) personKeys(p, projectId, set);
+        if (isObject(set) && !personKeys(p, ev, set)) return;
         const setOnce = props.$set_once;
-        if (isObject(setOnce)) personKeys(p, projectId, setOnce);
+        if (isObject(setOnce)) personKeys(p, ev, setOnce);
       },
       finish() {
         for (const { projectId, groupType, set } of groups) {

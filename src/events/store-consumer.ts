@@ -1,7 +1,8 @@
 // The event store as a consumer of the log (src/log/consumers/): it starts at the log's
 // beginning, runs its step before storing on each batch when it has one (./pre-store.ts: the
 // projects' transformations, wired in src/main.ts), then person processing on each event in the transaction that stores it and moves its
-// position (src/events/consumer.ts), and when an event fails on its own it stores the event
+// position (src/events/consumer.ts), recording the definitions the stored events bring
+// (src/definitions/) in the same transaction, and when an event fails on its own it stores the event
 // without its person, and only if even that fails gives it up; each such event leaves an
 // ingestion warning.
 import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
