@@ -79,6 +79,7 @@ export function propertyListQuery(query: URLSearchParams): PropertyListQuery {
   if (type !== 'event' && eventNames !== null && eventNames.length > 0) throw errors.validation('`event_names` can only be set for `event` type', null, 'invalid');
   const properties = query.get('properties');
   const numerical = booleanParam(query, 'is_numerical');
+  // Checked, and nothing to do: hiding definitions is PostHog's paid taxonomy, none is hidden here.
   booleanParam(query, 'exclude_hidden');
   return {
     kind: KINDS[type as keyof typeof KINDS],

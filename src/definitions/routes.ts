@@ -36,9 +36,14 @@ function patched(d: PropertyDefinitionRecord, body: Record<string, unknown>): Pr
   return { ...d, property_type: type ?? null, is_numerical: type === 'Numeric' };
 }
 
+function found<T>(record: T | undefined): T {
+  if (record === undefined) throw errors.notFound();
+  return record;
+}
+
 export function definitionRoutes({ auth, store, writes }: DefinitionRoutesDeps): Route[] {
-  const property = (req: HttpRequest, projectId: number) => propertyDefinitionById(store, projectId, req.params.id) ?? (() => { throw errors.notFound(); })();
-  const event = (req: HttpRequest, projectId: number) => eventDefinitionById(store, projectId, req.params.id) ?? (() => { throw errors.notFound(); })();
+  const property = (req: HttpRequest, projectId: number) => found(propertyDefinitionById(store, projectId, req.params.id));
+  const event = (req: HttpRequest, projectId: number) => found(eventDefinitionById(store, projectId, req.params.id));
   return [
     ...auth.projectRoutes({
       methods: ['GET'], path: 'property_definitions', scope: 'property_definition',
