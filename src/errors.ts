@@ -142,6 +142,9 @@ export const errors = {
     new ApiError(400, 'validation_error', 'invalid_input',
       'Without an insight, export_context must carry the query to export in "source" (hedgerow does not export API paths).', 'export_context'),
   notFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.'),
+  // PostHog's EnterpriseFeatureException, as a self-hosted instance words it.
+  premiumFeature: () => new ApiError(402, 'invalid_request', 'payment_required',
+    'This feature is part of the premium PostHog offering. Self-hosted licenses are no longer available for purchase. Please contact sales@posthog.com to discuss options.'),
   projectNotFound: () => new ApiError(404, 'invalid_request', 'not_found', 'Project not found.'),
   methodNotAllowed: (method: string) =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`),

@@ -21,6 +21,7 @@ import { flagsModule } from './flags/module.js';
 import { insightsModule } from './insights/module.js';
 import { dashboardsModule } from './dashboards/module.js';
 import { actionsModule } from './actions/module.js';
+import { definitionsModule } from './definitions/module.js';
 import { exportsModule } from './exports/module.js';
 import { subscriptionsModule } from './subscriptions/module.js';
 import { destinationsModule } from './destinations/module.js';
@@ -36,6 +37,7 @@ export const MODULES: readonly NodeModule[] = [
   createEventsModule(transformationsBeforeStore),
   personsModule,
   ingestionWarningsModule,
+  definitionsModule,
   captureModule,
   flagsModule,
   insightsModule,

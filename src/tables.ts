@@ -16,6 +16,7 @@ import { exportsTables } from './exports/tables.js';
 import { dashboardsTables } from './dashboards/tables.js';
 import { subscriptionsTables } from './subscriptions/tables.js';
 import { actionsTables } from './actions/tables.js';
+import { definitionsTables } from './definitions/tables.js';
 
 export const tables = [
   logTables,
@@ -31,6 +32,7 @@ export const tables = [
   dashboardsTables,
   subscriptionsTables,
   actionsTables,
+  definitionsTables,
 ] as const;
 
 // The whole store: every domain's tables, for what truly needs them all (the management

@@ -10,10 +10,12 @@ import { createTimeIndexWriter } from './time-index.js';
 import { applyPersonOperation, DROPPED, type EventPreparation, type PersonsTables } from '../persons/index.js';
 import type { IngestionWarningsTables } from '../ingestion-warnings/index.js';
 import type { LogTables } from '../log/tables.js';
+import type { DefinitionsPass, DefinitionsTables } from '../definitions/index.js';
 
 // What the event store's transactions write: its events, persons and groups (person
-// processing and the log's person operations), ingestion warnings, and its position.
-export type EventStoreTables = EventsTables & PersonsTables & IngestionWarningsTables & LogTables;
+// processing and the log's person operations), ingestion warnings, the definitions its
+// events bring, and its position.
+export type EventStoreTables = EventsTables & PersonsTables & IngestionWarningsTables & DefinitionsTables & LogTables;
 
 import { positionKey } from './position.js';
 import { personOnEventsReader } from './person-on-events.js';
@@ -60,6 +62,8 @@ export interface Position {
 
 export interface CommitOptions {
   startPreparation?: () => EventPreparation;
+  // Records what the stored events define (src/definitions/step.ts), one pass per transaction.
+  startDefinitions?: () => DefinitionsPass;
   // Moved with the events; null leaves it (a part of an entry, src/log/consumers/ladder.ts).
   position: Position | null;
   // More writes of the same transaction.
@@ -85,10 +89,12 @@ export interface EventsToCommit {
 // (a crash, the ladder applying a record piece by piece) skips it.
 export function commitEvents(store: EventStoreTables, groups: readonly EventsToCommit[], opts: CommitOptions): Promise<unknown> {
   const { startPreparation, position } = opts;
+  let definitions: DefinitionsPass | undefined;
   // lmdb-js commits what an async transaction wrote even when its callback throws; the
   // child transaction is rolled back instead, so a failed batch leaves nothing behind.
-  return store.root.transaction(() => store.root.childTransaction(() => {
+  const committed = store.root.transaction(() => store.root.childTransaction(() => {
     const preparation = startPreparation?.();
+    definitions = opts.startDefinitions?.();
     const times = createTimeIndexWriter(store);
     const keepsPerson = personOnEventsReader(store);
     let unreadable: UnreadableEvent[] | null = null;
@@ -137,15 +143,20 @@ export function commitEvents(store: EventStoreTables, groups: readonly EventsToC
         if (!writeEventRow(store, ev.project_id, ev.uuid, row)) continue;
         preparation?.commit();
         if (cut) recordProcessingWarning(store, ev, 'stored_with_deep_values_cut', `properties nested deeper than ${MAX_VALUE_LEVELS} levels`, (opts.now ?? Date.now)());
-        if (stored) times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid, ev.event, ev.distinct_id);
+        if (stored) {
+          times.add(ev.project_id, Date.parse(ev.timestamp), ev.uuid, ev.event, ev.distinct_id);
+          definitions?.see(ev);
+        }
       }
       for (; op < operations.length; op++) operate(operations[op].op);
     }
     times.write();
     preparation?.finish();
+    definitions?.finish();
     opts.also?.();
     if (position) store.positions.put(position.key, position.seq);
   }));
+  return opts.startDefinitions ? committed.then((done) => { definitions?.committed(); return done; }) : committed;
 }
 
 function recordUnreadable(store: EventStoreTables, ev: UnreadableEvent, n: number, nowMs: number): void {

@@ -1,7 +1,8 @@
 // The event store as a consumer of the log (src/log/consumers/): it starts at the log's
 // beginning, runs its step before storing on each batch when it has one (./pre-store.ts: the
 // projects' transformations, wired in src/main.ts), then person processing on each event in the transaction that stores it and moves its
-// position (src/events/consumer.ts), and when an event fails on its own it stores the event
+// position (src/events/consumer.ts), recording the definitions the stored events bring
+// (src/definitions/) in the same transaction, and when an event fails on its own it stores the event
 // without its person, and only if even that fails gives it up; each such event leaves an
 // ingestion warning.
 import { LMDB_LOG_ID, type LogEntry } from '../log/types.js';
@@ -9,6 +10,7 @@ import {
   applyIsolating, consumerContext, ConsumerStopped, defineConsumer, runsOf, type ConsumerContext, type ConsumerHandler, type ConsumerReports, type QuarantinedRecord,
 } from '../log/consumers/index.js';
 import { createPersonStep, type EventPreparation } from '../persons/index.js';
+import { createDefinitionsStep, type DefinitionsPass } from '../definitions/index.js';
 import { loadPreStoreStep, type PreStoreStep } from './pre-store.js';
 import { commitEvents, EVENT_STORE_CONSUMER, writeEventRow, type EventStoreTables } from './consumer.js';
 import { recordProcessingWarning } from './processing-warning.js';
@@ -19,7 +21,7 @@ import { eventStoreConsumerDeclaration, type EventStoreSettings } from './store-
 const RUN_BYTES = 1024 * 1024;
 
 export function eventStoreHandler<S>(
-  ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: PreStoreStep,
+  ctx: ConsumerContext<S, EventStoreTables>, startPreparation?: () => EventPreparation, transformer?: PreStoreStep, startDefinitions?: () => DefinitionsPass,
 ): ConsumerHandler {
   const { store, now, position } = ctx;
   const at = (through: number | null) => (through === null ? null : { key: position.key, seq: through });
@@ -33,7 +35,7 @@ export function eventStoreHandler<S>(
         if (i > 0 && ctx.stopping.aborted) throw new ConsumerStopped();
         const run = runs[i];
         const transformed = transformer ? await transformer.transform(run.groups) : null;
-        await commitEvents(store, run.groups, { startPreparation, position: at(run.through), now, transformed: transformed?.groups });
+        await commitEvents(store, run.groups, { startPreparation, startDefinitions, position: at(run.through), now, transformed: transformed?.groups });
         await transformed?.committed();
       }
     },
@@ -46,11 +48,11 @@ export function eventStoreHandler<S>(
         const transformed = transformer ? await transformer.transform([{ events: [e] }]).catch((err) => { throw new TransformerFailed(err); }) : null;
         const replaced = transformed?.groups[0] ?? null;
         if (replaced !== null && replaced[0] === null) {
-          await commitEvents(store, [{ events: [e] }], { position: at(through), now, transformed: transformed?.groups });
+          await commitEvents(store, [{ events: [e] }], { startDefinitions, position: at(through), now, transformed: transformed?.groups });
         } else {
           const stored = replaced?.[0] ?? e;
           await commitEvents(store, [{ events: [stored] }], {
-            position: at(through), now, also: () => recordProcessingWarning(store, stored, 'stored_without_person', message, now()),
+            startDefinitions, position: at(through), now, also: () => recordProcessingWarning(store, stored, 'stored_without_person', message, now()),
           });
         }
         await transformed?.committed();
@@ -92,8 +94,15 @@ export const eventStoreConsumer = defineConsumer<EventStoreSettings, EventStoreT
     ctx, createPersonStep(ctx.store, ctx.now, ctx.settings.cachedPersons),
     // The thread's store holds every domain's tables: the step reads its own.
     ctx.settings.preStore === null ? undefined : await loadPreStoreStep(ctx.settings.preStore, ctx.store, ctx.now),
+    eventDefinitionsStep(ctx.store, ctx.now),
   ),
 });
+
+// The definitions step over the event store's tables: a group type's index is the one the
+// persons step wrote in the same transaction.
+export function eventDefinitionsStep(store: EventStoreTables, now: () => number = Date.now): () => DefinitionsPass {
+  return createDefinitionsStep(store, (projectId, groupType) => store.groupTypes.get(projectId)?.find((t) => t.group_type === groupType)?.group_type_index ?? null, now);
+}
 
 export interface IsolatingOptions {
   // The step run on each new event (person processing).
@@ -103,6 +112,8 @@ export interface IsolatingOptions {
   onQuarantined?: (record: QuarantinedRecord) => void;
   // The step before storing (bench/persons --transformer: the transformations').
   transformer?: PreStoreStep;
+  // What records the events' definitions (src/definitions/).
+  startDefinitions?: () => DefinitionsPass;
 }
 
 // The event store's handler through the consumer ladder, in this thread: what the
@@ -110,5 +121,5 @@ export interface IsolatingOptions {
 export function applyEntriesIsolating(store: EventStoreTables, entries: readonly LogEntry[], opts: IsolatingOptions = {}, logId = LMDB_LOG_ID): Promise<void> {
   const ctx = consumerContext<undefined, EventStoreTables>(EVENT_STORE_CONSUMER, store, logId, undefined, opts.now);
   const reports: ConsumerReports = { setAside: (r) => opts.onQuarantined?.(r), failed() {} };
-  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation, opts.transformer), entries, ctx, reports);
+  return applyIsolating(eventStoreHandler(ctx, opts.startPreparation, opts.transformer, opts.startDefinitions), entries, ctx, reports);
 }

@@ -22,6 +22,7 @@ import { planTrends, type TrendsResult } from './planner/trends.js';
 import { mapPlannedInsights, parseQuery, plannedInsights, type AnalyticsQuery, type HogQLQuery } from './schemas.js';
 import { parseHogQLExpressions, parseHogQLSelect, parseHogQLSources } from './hogql.js';
 import { hogqlSources } from './planner/hogql-row.js';
+import type { PropertyTypes } from '../definitions/index.js';
 
 export interface RunContext {
   projectId: number;
@@ -38,6 +39,8 @@ export interface RunContext {
   actions?: Record<string, ResolvedAction>;
   /** The cohorts its property filters name (nested ones too), by id, as the API read them. */
   cohorts?: Record<string, ResolvedCohort>;
+  /** The types of the properties its HogQL reads, by the project's definitions, as the API read them. */
+  propertyTypes?: PropertyTypes;
 }
 
 export type QueryResult = ActorsResult | TrendsResult | FunnelResult | RetentionResult | LifecycleResult | StickinessResult | PathsResult | EventsQueryResult | HogQLQueryResult;
@@ -178,7 +181,7 @@ export async function runQuery(db: Columnar, input: unknown, run: RunContext, si
   }
   const ctx: PlanContext = {
     projectId: run.projectId, zone: run.timezone, weekStart: run.weekStart, nowMs: run.nowMs, valueSets, actions, cohorts,
-    firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null,
+    firstEventMs: needsFirstEvent(query) ? await firstEventMs(db, run.projectId) : null, propertyTypes: run.propertyTypes,
     hogql: await parseHogQLSources(plannedInsights(query).flatMap(({ query: q, attr }) => hogqlSources(q).map((h) => ({ ...h, attr: attr + h.attr }))), hogql),
   };
   const plan = await planFor(query, ctx, hogql);

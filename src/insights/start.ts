@@ -9,13 +9,14 @@ import type { InsightsTables } from './tables.js';
 import type { ActionsTables } from '../actions/index.js';
 import type { FlagsTables } from '../flags/index.js';
 import type { PersonsTables } from '../persons/index.js';
+import type { DefinitionsTables } from '../definitions/index.js';
 import { openStatuses } from './api/kv-statuses.js';
 import { createInsightsApi, type InsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
 
 // Actions are read for the series that name them, cohorts for the filters that name them,
 // persons for the members of a cohort.
-export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables & FlagsTables & PersonsTables;
+export type InsightsTablesUsed = InsightsTables & LogTables & ActionsTables & FlagsTables & PersonsTables & DefinitionsTables;
 
 export interface InsightsProvides {
   service: QueryService;

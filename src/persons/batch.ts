@@ -8,7 +8,7 @@ import type { Held, PersonCache } from './person-cache.js';
 import { isWholePerson, readByUuid, removePerson, rowPersonUuid, writePerson } from './person-rows.js';
 import { resolveGroupType, upsertGroup, type GroupIdentify } from './groups.js';
 import { putWarning, type IngestionWarning, type IngestionWarningsTables } from '../ingestion-warnings/index.js';
-import { withPrefix } from './prefix.js';
+import { withPrefix } from '../store/index.js';
 
 interface Removal {
   projectId: number;

@@ -7,7 +7,7 @@
 import type { PersonsTables } from './tables.js';
 import type { LogOperation } from '../log/types.js';
 import { readByUuid, removePerson, rowPersonUuid } from './person-rows.js';
-import { withPrefix } from './prefix.js';
+import { withPrefix } from '../store/index.js';
 import { personUuid } from './person-uuid.js';
 import { bumpPersonsGeneration } from './person-cache.js';
 

@@ -9,7 +9,7 @@
 // through the write path (src/persons/commands.ts).
 import type { DistinctIdRecord, GroupRecord, GroupTypeRecord, PersonRecord, PersonRow, PersonsTables, Properties } from './tables.js';
 import { isWholePerson, readByDistinctId, readByUuid } from './person-rows.js';
-import { withPrefix } from './prefix.js';
+import { withPrefix } from '../store/index.js';
 import { MAX_GROUP_KEY_LENGTH } from './groups.js';
 import { limitDistinctId } from '../capture/distinct-id.js';
 

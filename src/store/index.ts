@@ -4,3 +4,4 @@ export { plainMaps, table, type Declarations, type Environment, type Table, type
 export { DataDirError, openStore, type Environments, type OpenStore, type StoreOf } from './env.js';
 export { releaseEncodeBuffer } from './encode-buffer.js';
 export { projectRows } from './project-rows.js';
+export { withPrefix } from './prefix.js';

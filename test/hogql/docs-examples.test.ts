@@ -150,11 +150,11 @@ d('Useful SQL functions: the aggregate functions’ example', async () => {
   const text = "SELECT\n   avg(properties.$screen_height),\n   sum(properties.$screen_height),\n   max(properties.$screen_height),\n   min(properties.$screen_height)\nFROM events\nWHERE event = '$pageview' AND properties.$screen_height IS NOT NULL";
   const [[avg, sum, max, min]] = await rows(text);
   assert.equal([avg, sum], [800, 2400]);
-  // max and min of the bare property compare its text here ('800' > '1000' > '600'): PostHog's
-  // ingestion defines a property sent as a number as Numeric and its PropertySwapper reads it
-  // through toFloat (1000 and 600). hedgerow keeps no property definitions; written with
-  // toFloat, as PostHog reads it, the example gives PostHog's numbers.
-  assert.equal([max, min], ['800', '1000']);
+  // PostHog's ingestion defines a property sent as a number as Numeric and its PropertySwapper
+  // reads it through toFloat, so max and min compare numbers (as text they would be '800' and
+  // '1000'); hedgerow records the definition (src/definitions/) and reads it so too. Written
+  // with toFloat, the example gives the same numbers.
+  assert.equal([max, min], [1000, 600]);
   assert.equal(await rows(text.replace(/(max|min)\(properties\.\$screen_height\)/g, '$1(toFloat(properties.$screen_height))')), [[800, 2400, 1000, 600]]);
 });
 

@@ -49,6 +49,10 @@ const EXISTING: Record<string, [string, 'main' | 'log', object]> = {
   dashboardTiles: ['dashboard_tiles', 'main', plainMaps],
   subscriptions: ['subscriptions', 'main', plainMaps],
   actions: ['actions', 'main', plainMaps],
+  propertyDefinitions: ['property_definitions', 'main', plainMaps],
+  eventDefinitions: ['event_definitions', 'main', plainMaps],
+  eventProperties: ['event_properties', 'main', {}],
+  definitionIds: ['definition_ids', 'main', {}],
 };
 
 s('every table of the list opens the database, environment and options existing data dirs were written with', () => {

@@ -2,6 +2,7 @@
 // calculated at once in the aggregation worker, or in the background with a query status
 // to poll. The query API and the insights API both answer through here.
 import type { InsightsTables } from '../tables.js';
+import { propertyTypesFor, type DefinitionsTables, type PropertyTypes } from '../../definitions/index.js';
 import { actionById, projectActions, type ActionRecord, type ActionsTables } from '../../actions/index.js';
 import { cohortById, projectCohorts, staticCohortMembers, type FlagsTables } from '../../flags/index.js';
 import { COHORT_FILTER_TYPES } from '../../matching/index.js';
@@ -21,7 +22,8 @@ import type { QueryStatus, Statuses } from './statuses.js';
 
 export interface QueryServiceDeps {
   // Actions are read for the series that name them (ActionsNode), cohorts for the filters.
-  store: InsightsTables & ActionsTables & FlagsTables;
+  // Definitions give the types HogQL reads properties as.
+  store: InsightsTables & ActionsTables & FlagsTables & DefinitionsTables;
   engine: InsightsEngine;
   statuses: Statuses;
   now(): number;
@@ -54,13 +56,23 @@ export interface AnswerOptions {
 }
 
 export function runContext(
-  project: Project, now: number, actions?: Record<string, ResolvedAction>, cohorts?: Record<string, ResolvedCohort>,
+  project: Project, now: number, actions?: Record<string, ResolvedAction>, cohorts?: Record<string, ResolvedCohort>, propertyTypes?: PropertyTypes,
 ): RunContext {
   return {
     projectId: project.id, timezone: project.timezone, weekStart: project.week_start_day === 1 ? 1 : 0, nowMs: now, testAccountFilters: project.test_account_filters ?? [],
     pathCleaningFilters: project.path_cleaning_filters ?? [],
-    ...(actions ? { actions } : {}), ...(cohorts ? { cohorts } : {}),
+    ...(actions ? { actions } : {}), ...(cohorts ? { cohorts } : {}), ...(propertyTypes ? { propertyTypes } : {}),
   };
+}
+
+/**
+ * The types of the properties the query's HogQL may read (its texts name them), by the
+ * project's definitions as they are now; undefined when none. They go with the query to
+ * where it is compiled, and into its cache key: a definition whose type changed asks
+ * another question.
+ */
+export function propertyTypesOf(store: DefinitionsTables, projectId: number, query: AnalyticsQuery): PropertyTypes | undefined {
+  return propertyTypesFor(store, projectId, plannedInsights(query).flatMap(({ query: q }) => hogqlTexts(q)));
 }
 
 // Every cohort filter in a value (a query, an action's steps, a cohort's groups), with its path.
@@ -233,12 +245,13 @@ export function createQueryService(deps: QueryServiceDeps) {
       const insights = plannedInsights(query).map(({ query: q }) => q);
       const testAccounts = insights.some(filtersTestAccounts) ? project.test_account_filters ?? [] : [];
       const cohorts = cohortsOf(deps.store, project.id, query, actions, testAccounts);
-      const context = runContext(project, now, withCohortActions(deps.store, project.id, cohorts, actions), cohorts);
+      const context = runContext(project, now, withCohortActions(deps.store, project.id, cohorts, actions), cohorts, propertyTypesOf(deps.store, project.id, query));
       // A paths query with pathReplacements answers by the project's cleaning rules as they are now.
       const paths = insights[0]?.kind === 'PathsQuery' ? insights[0] : undefined;
       const cleaning = paths?.pathsFilter?.pathReplacements === true && context.pathCleaningFilters?.length ? context.pathCleaningFilters : undefined;
       const key = cacheKey(query, project.id, context.timezone, context.weekStart, testAccounts.length ? testAccounts : undefined,
-        context.actions || context.cohorts || cleaning ? { actions: context.actions, cohorts: context.cohorts, pathCleaning: cleaning } : undefined);
+        context.actions || context.cohorts || cleaning || context.propertyTypes
+          ? { actions: context.actions, cohorts: context.cohorts, pathCleaning: cleaning, propertyTypes: context.propertyTypes } : undefined);
       const entry = readCached(deps.store, key);
       // What a result must reflect now; a cached one that does is current (unchanged data).
       const position = await deps.engine.position();

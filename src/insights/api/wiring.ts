@@ -9,6 +9,7 @@ import type { LogTables } from '../../log/tables.js';
 import type { InsightsTables } from '../tables.js';
 import type { ActionsTables } from '../../actions/index.js';
 import type { FlagsTables } from '../../flags/index.js';
+import type { DefinitionsTables } from '../../definitions/index.js';
 import { INSIGHTS_CONSUMER } from '../protocol.js';
 import { connectEngine, type InsightsEngine } from '../engine.js';
 import { pruneCache } from './cache.js';
@@ -26,7 +27,7 @@ import type { RefreshMode } from './refresh.js';
 
 export interface InsightsApiOptions {
   auth: ManagementAuth;
-  store: InsightsTables & LogTables & ActionsTables & FlagsTables & PersonsTables;
+  store: InsightsTables & LogTables & ActionsTables & FlagsTables & PersonsTables & DefinitionsTables;
   writes: StateWrites;
   tenancy: TenancyStore;
   dataDir: string;

@@ -8,6 +8,7 @@ import { QueryError } from './errors.js';
 import { hogqlCondition, hogqlFiltersUsePersons, type HogQLExpressions, type HogQLRowContext } from './hogql-row.js';
 import { propertiesSql, propertyText, usesPersons, type HogQLConditionOf, type Properties, type PropertyContext, type ResolvedCohort, type ValueSets } from './properties.js';
 import { raw, sql, timestamp, type Sql } from './sql.js';
+import type { PropertyTypes } from '../../definitions/index.js';
 
 export interface PlanContext extends TimeContext {
   projectId: number;
@@ -19,6 +20,8 @@ export interface PlanContext extends TimeContext {
   cohorts: ReadonlyMap<number, ResolvedCohort>;
   /** The query's HogQL texts (math, breakdowns, filters), parsed by the runner (planner/hogql-row.ts). */
   hogql?: HogQLExpressions;
+  /** The types HogQL reads the project's properties as, by their definitions (hogql/property-types.ts). */
+  propertyTypes?: PropertyTypes;
 }
 
 /** How the context's filters of type "hogql" become conditions. */

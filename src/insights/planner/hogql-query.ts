@@ -90,7 +90,7 @@ export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode
   const compiled = compileHogQL(ast, query.query, {
     projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: query.values ?? {}, variables, filters,
     actions: ctx.actions, properties: { projectId: ctx.projectId, valueSets: ctx.valueSets, cohorts: ctx.cohorts },
-    cohorts: hogqlCohorts(propertyContext(ctx)),
+    cohorts: hogqlCohorts(propertyContext(ctx)), propertyTypes: ctx.propertyTypes,
   });
   const compileSeconds = (performance.now() - started) / 1000;
   return {

@@ -11,6 +11,7 @@ import type { ResolvedAction } from './actions.js';
 import { hogqlCohorts } from './cohort-people.js';
 import { leaves, type Properties, type ResolvedCohort, type ValueSets } from './properties.js';
 import { sql, type Sql } from './sql.js';
+import type { PropertyTypes } from '../../definitions/index.js';
 
 /** Parsed HogQL expressions of a query, by their text. */
 export type HogQLExpressions = ReadonlyMap<string, HogNode>;
@@ -26,6 +27,8 @@ export interface HogQLRowContext {
   cohorts?: ReadonlyMap<number, ResolvedCohort>;
   /** What behavioural cohorts' windows end at (inCohort of one). */
   nowMs?: number;
+  /** The types its properties read as, by their definitions (./hogql/property-types.ts). */
+  propertyTypes?: PropertyTypes;
 }
 
 /** A HogQL text of the query and the field it came from (for errors). */
@@ -42,7 +45,7 @@ export function rowExpression(ctx: HogQLRowContext, source: string, attr: string
   try {
     return compileRowExpression(node, source, {
       projectId: ctx.projectId, timezone: ctx.zone, weekStart: ctx.weekStart, values: {}, variables: {}, filters: null,
-      actions: ctx.actions, properties, cohorts: hogqlCohorts(properties),
+      actions: ctx.actions, properties, cohorts: hogqlCohorts(properties), propertyTypes: ctx.propertyTypes,
     }, allowArrayJoin);
   } catch (err) {
     if (err instanceof HogQLError) throw new QueryError(`${err.message} (in ${attr}: ${source})`, attr);

@@ -46,9 +46,11 @@ export function iso(us: number): string {
 }
 
 // A group's property: the event's group of that type (PostHog's group_N join on $group_N).
+// Read as text, as the insights' own plans read it, whatever type HogQL would give it
+// (PostHog's texts wrap it in toString too).
 function propertyField(source: 'event' | 'person' | number, key: string): string {
   const owner = typeof source === 'number' ? `group_${source}.` : source === 'person' ? 'person.' : '';
-  return `${owner}properties[${literal(key)}]`;
+  return `toString(${owner}properties[${literal(key)}])`;
 }
 
 function exactTest(x: string, value: unknown): string {

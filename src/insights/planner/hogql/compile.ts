@@ -17,6 +17,7 @@ import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } f
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, tupleSql, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
 import { droppedGroupByModifier, missingField, missingFunction } from './unsupported.js';
+import { EVENT_OWNER, PERSON_OWNER, propertyTypeOf, typedProperty, type PropertyOwner } from './property-types.js';
 
 /** PostHog's defaults: rows returned without a LIMIT, and the most a LIMIT may ask for. */
 export const DEFAULT_ROWS = 100;
@@ -227,7 +228,13 @@ function compiler(source: string, ctx: CompileContext) {
 
   // ---- tables and fields
 
-  function property(from: Sql, keys: readonly unknown[], hot: boolean, alias: string): Expr {
+  // A property of `owner`'s (an event's, a person's, a group's; null: of a subquery's column)
+  // read as text, then as its definition's type says (./property-types.ts).
+  function property(from: Sql, keys: readonly unknown[], hot: boolean, alias: string, owner: PropertyOwner | null = null): Expr {
+    return typedProperty(propertyText(from, keys, hot, alias), propertyTypeOf(ctx.propertyTypes, owner, keys), tz);
+  }
+
+  function propertyText(from: Sql, keys: readonly unknown[], hot: boolean, alias: string): Expr {
     if (hot && keys.length === 1 && typeof keys[0] === 'string' && HOT_COLUMNS.has(keys[0])) {
       return expr(raw(`${alias}.${HOT_COLUMNS.get(keys[0])!}`), 'String', [], { nullable: true });
     }
@@ -247,7 +254,7 @@ function compiler(source: string, ctx: CompileContext) {
     // A personless event's person is no row: not identified.
     if (head === 'is_identified' && more.length === 0) return expr(raw(`coalesce(${identified}, FALSE)`), 'Bool', [], { nullable: false });
     if (head === 'properties') {
-      return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a);
+      return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a, PERSON_OWNER);
     }
     src.persons = false;
     return null;
@@ -270,7 +277,11 @@ function compiler(source: string, ctx: CompileContext) {
       const [text, type, nullable] = f(`${a}.`);
       return expr(raw(text), type, [], { nullable });
     }
-    if (head === 'properties') return rest.length === 0 ? expr(raw(`CAST(${a}.properties AS VARCHAR)`), 'String', [], { nullable: false }) : property(raw(`${a}.properties`), rest, src.table === 'events', a);
+    if (head === 'properties') {
+      // A groups row's properties are of any group type: PostHog types them only through group_N.
+      const owner = src.table === 'events' ? EVENT_OWNER : src.table === 'persons' ? PERSON_OWNER : null;
+      return rest.length === 0 ? expr(raw(`CAST(${a}.properties AS VARCHAR)`), 'String', [], { nullable: false }) : property(raw(`${a}.properties`), rest, src.table === 'events', a, owner);
+    }
     switch (src.table) {
       case 'events':
         switch (head) {
@@ -313,7 +324,7 @@ function compiler(source: string, ctx: CompileContext) {
             if (field === 'key' && more.length === 0) found = expr(raw(col('key')), 'String', [], { nullable: true });
             else if (field === 'index' && more.length === 0) found = expr(raw(col('index')), 'Int', [], { nullable: true });
             else if (field === 'created_at' && more.length === 0) found = expr(raw(col('created_at')), 'DateTime', [], { nullable: true });
-            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${col('properties')} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(col('properties')), more, false, a);
+            else if (field === 'properties') found = more.length === 0 ? expr(raw(`CAST(${col('properties')} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(col('properties')), more, false, a, { kind: 'group', index: n });
             if (found === null) return null;
             if (src.row) {
               const key = sql`json_extract_string(${raw(`${a}.properties`)}, ${text(`/$group_${n}`)})`;

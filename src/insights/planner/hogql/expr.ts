@@ -3,6 +3,7 @@
 // compiled in, the compile error with its position, and the coercions between types that
 // PostHog applies (property values are text; text compared with a number reads as one).
 import type { ResolvedAction } from '../actions.js';
+import type { PropertyTypes } from '../../../definitions/index.js';
 import { QueryError } from '../errors.js';
 import type { PropertyContext } from '../properties.js';
 import { join, raw, sql, text, type Sql } from '../sql.js';
@@ -23,6 +24,11 @@ export interface Expr {
   zone?: string;
   /** The constant's value, when the expression is a literal (units, formats, JSON keys). */
   constant?: { value: unknown };
+  /**
+   * A typed property's text as stored (./property-types.ts): what it reads as text, as
+   * ClickHouse's toString of the typed value gives it (30, not 30.0).
+   */
+  text?: Sql;
 }
 
 export interface HogNode {
@@ -49,6 +55,8 @@ export interface CompileContext {
   properties?: PropertyContext;
   /** The project's cohorts (`IN COHORT`, inCohort, the cohort_people table); absent: refused. */
   cohorts?: HogQLCohorts;
+  /** The types of the properties the query reads, by their definitions (./property-types.ts); absent: all text. */
+  propertyTypes?: PropertyTypes;
 }
 
 /**
@@ -112,7 +120,7 @@ export function num(e: Expr): Sql {
 
 /** The value as text. */
 export function str(e: Expr): Sql {
-  return e.type === 'String' ? e.sql : sql`CAST(${e.sql} AS VARCHAR)`;
+  return e.type === 'String' ? e.sql : e.text ?? sql`CAST(${e.sql} AS VARCHAR)`;
 }
 
 const OFFSET = /(?:Z|[+-]\d\d:?\d\d)$/i;
