@@ -136,11 +136,20 @@ s('HogQL reads properties by their types: max of a numeric property compares num
   assert.equal(await hogql("select count() from events where properties.$screen_width > 1000"), [[1]]);
   assert.equal(await hogql("select max(person.properties.age) from events where event = 'purchase'"), [[30]]);
   assert.equal(await hogql("select sum(group_0.properties.employees) from events where event = '$pageview'"), [[50]]);
+  // EventsQuery's columns read them the same way; a property typed String (plan) compares as text.
+  const eventsQuery = async (select: string[], orderBy: string[] = []) => {
+    const r = await api('POST', `/api/environments/${t.projectId}/query/`, t.personalKey, { query: { kind: 'EventsQuery', select, event: 'purchase', after: 'all', orderBy } });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    return r.body.results as unknown[][];
+  };
+  assert.equal(await eventsQuery(['max(properties.price)', 'max(properties.plan)', 'max(person.properties.age)']), [[10, 'pro', 30]]);
+  assert.equal(await eventsQuery(['properties.is_trial', 'properties.price'], ['properties.price ASC']), [[true, 9], [false, 10], [null, null]]);
   const price = (await props('?properties=price')).body.results[0];
   const patched = await api('PATCH', `/api/projects/${t.projectId}/property_definitions/${price.id}/`, t.personalKey, { property_type: 'String' });
   assert.equal([patched.status, patched.body.property_type, patched.body.is_numerical], [200, 'String', false]);
   assert.equal((await api('GET', `/api/projects/${t.projectId}/property_definitions/${price.id}/`, t.personalKey)).body, patched.body);
   assert.equal(await hogql("select max(properties.price) from events where event = 'purchase'"), [['eleven']]);
+  assert.equal(await eventsQuery(['max(properties.price)']), [['eleven']]);
   assert.equal(await hogql("select max(properties.price) from events where event = 'purchase' and properties.price != 'eleven'"), [['9']]);
   const back = await api('PATCH', `/api/projects/${t.projectId}/property_definitions/${price.id}/`, t.personalKey, { property_type: 'Numeric' });
   assert.equal([back.body.property_type, back.body.is_numerical], ['Numeric', true]);

@@ -45,7 +45,7 @@ function decode(v: unknown, how: Decode, zone: string): unknown {
 
 export function planEventsQuery(query: EventsQuery, ctx: PlanContext, parsed: ParsedEventsQuery): Plan<EventsQueryResult> {
   const properties = propertyContext(ctx);
-  const env = { zone: ctx.zone, actions: ctx.actions, properties, cohorts: hogqlCohorts(properties) };
+  const env = { zone: ctx.zone, actions: ctx.actions, properties, cohorts: hogqlCohorts(properties), propertyTypes: ctx.propertyTypes };
   const columns: Translated[] = parsed.select.map((e, i) => translate(e, `select.${i}`, env));
   const conditions: Translated[] = parsed.where.map((e, i) => translate(e, `where.${i}`, env));
   // Conditions on aggregates filter the groups (HAVING), as PostHog moves them.

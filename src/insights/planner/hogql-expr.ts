@@ -8,7 +8,9 @@ import { QueryError } from './errors.js';
 import { HOT_COLUMNS, pointer, type PropertyContext } from './properties.js';
 import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
 import { catalogueCall } from './hogql/events-bridge.js';
-import { cohortMembership, HogQLError, type HogNode, type HogQLCohorts } from './hogql/expr.js';
+import { cohortMembership, HogQLError, SESSION_ZONE, type HogNode, type HogQLCohorts } from './hogql/expr.js';
+import { EVENT_OWNER, PERSON_OWNER, propertyTypeOf, typedProperty } from './hogql/property-types.js';
+import type { PropertyTypes } from '../../definitions/index.js';
 import type { HogExpr, Translated } from './hogql-types.js';
 
 
@@ -16,12 +18,23 @@ function value(s: Sql, type: string, extra: Partial<Translated> = {}): Translate
   return { sql: s, asText: sql`CAST(${s} AS VARCHAR)`, asNumber: sql`TRY_CAST(${s} AS DOUBLE)`, type, decode: 'plain', aggregate: false, persons: false, ...extra };
 }
 
-function propertyOf(source: 'e' | 'p', key: string): Translated {
+// A property as its definition types it (PostHog's PropertySwapper, as hogql/property-types.ts
+// for HogQLQuery): Numeric a number, Boolean true/false/NULL, DateTime an instant; otherwise,
+// or with no definition, the value as it was sent (JSON), read as text by text functions.
+function propertyOf(source: 'e' | 'p', key: string, env: TranslateEnv): Translated {
   const column = source === 'e' ? HOT_COLUMNS.get(key) : undefined;
   const bag = raw(`${source}.properties`);
   const textSql = column !== undefined ? sql`e.${raw(column)}` : sql`json_extract_string(${bag}, ${text(pointer(key))})`;
+  const persons = source === 'p';
+  const type = propertyTypeOf(env.propertyTypes, source === 'e' ? EVENT_OWNER : PERSON_OWNER, [key]);
+  if (type === 'Numeric' || type === 'Boolean' || type === 'DateTime') {
+    const typed = typedProperty({ sql: textSql, type: 'String', aggregate: null, nullable: true }, type, env.zone === 'UTC' ? SESSION_ZONE : sql`${text(env.zone)}`);
+    if (type === 'DateTime') return { sql: sql`epoch_us(${typed.sql})`, asText: typed.sql, asNumber: sql`epoch_us(${typed.sql})`, type: "DateTime64(6, 'UTC')", decode: 'timestamp', aggregate: false, persons };
+    const asNumber = type === 'Numeric' ? typed.sql : sql`CAST(${typed.sql} AS INTEGER)`;
+    return { sql: typed.sql, asText: textSql, asNumber, type: type === 'Numeric' ? 'Float64' : 'Bool', decode: 'plain', aggregate: false, persons };
+  }
   const jsonSql = column !== undefined ? sql`to_json(e.${raw(column)})::VARCHAR` : sql`json_extract(${bag}, ${text(pointer(key))})::VARCHAR`;
-  return { sql: jsonSql, asText: textSql, asNumber: sql`TRY_CAST(${textSql} AS DOUBLE)`, type: 'String', decode: 'json', aggregate: false, persons: source === 'p' };
+  return { sql: jsonSql, asText: textSql, asNumber: sql`TRY_CAST(${textSql} AS DOUBLE)`, type: 'String', decode: 'json', aggregate: false, persons };
 }
 
 const STAR = raw(`json_object('uuid', e.uuid::VARCHAR, 'event', e.event, 'properties', e.properties, 'timestamp', epoch_us(e.timestamp), 'team_id', e.project, 'distinct_id', e.distinct_id, 'person_id', e.person_id::VARCHAR)::VARCHAR`);
@@ -30,7 +43,7 @@ const STAR = raw(`json_object('uuid', e.uuid::VARCHAR, 'event', e.event, 'proper
 // display properties), else the distinct id; with the person's id.
 const DISPLAY_NAME = raw(`json_object('display_name', coalesce(${['email', 'name', 'username'].map((k) => `json_extract_string(p.properties, '/${k}')`).join(', ')}, e.distinct_id), 'id', e.person_id::VARCHAR)::VARCHAR`);
 
-function field(chain: unknown[], attr: string): Translated {
+function field(chain: unknown[], attr: string, env: TranslateEnv): Translated {
   const parts = chain.map(String);
   const [head, ...rest] = parts;
   if (head === '*' && rest.length === 0) return { ...value(STAR, 'Tuple'), decode: 'star' };
@@ -49,11 +62,11 @@ function field(chain: unknown[], attr: string): Translated {
         return { ...value(raw('e.properties::VARCHAR'), 'String'), decode: 'json' };
     }
   }
-  if (head === 'properties' && rest.length === 1) return propertyOf('e', rest[0]);
+  if (head === 'properties' && rest.length === 1) return propertyOf('e', rest[0], env);
   if (head === 'person' && rest.length === 1 && rest[0] === 'id') return value(raw('e.person_id::VARCHAR'), 'UUID');
   if (head === 'person_display_name' && rest.length === 0) return { ...value(DISPLAY_NAME, 'Tuple'), decode: 'json', persons: true };
   if (head === 'person' && rest.length === 1 && rest[0] === 'properties') return { ...value(raw('p.properties::VARCHAR'), 'String'), decode: 'json', persons: true };
-  if (head === 'person' && rest[0] === 'properties' && rest.length === 2) return propertyOf('p', rest[1]);
+  if (head === 'person' && rest[0] === 'properties' && rest.length === 2) return propertyOf('p', rest[1], env);
   throw new QueryError(`Unknown field "${parts.join('.')}"`, attr);
 }
 
@@ -80,12 +93,13 @@ function any(...xs: Translated[]): Pick<Translated, 'aggregate' | 'persons'> {
   return { aggregate: xs.some((x) => x.aggregate), persons: xs.some((x) => x.persons) };
 }
 
-/** What an expression is translated in: the project's zone, the actions matchesAction may name, its cohorts. */
+/** What an expression is translated in: the project's zone, the actions matchesAction may name, its cohorts, the properties' types. */
 export interface TranslateEnv {
   zone: string;
   actions: ReadonlyMap<number, ResolvedAction>;
   properties: PropertyContext;
   cohorts: HogQLCohorts;
+  propertyTypes?: PropertyTypes;
 }
 
 // `who IN COHORT ref` as the HogQL compiler writes it (hogql/expr.ts); its errors name the field.
@@ -111,7 +125,7 @@ function matchesAction(expr: HogExpr, attr: string, env: TranslateEnv): Translat
 export function translate(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
   switch (expr.node) {
     case 'Field':
-      return field(expr.chain as unknown[], attr);
+      return field(expr.chain as unknown[], attr, env);
     case 'Constant':
       return constant(expr.value, attr);
     case 'Alias':
@@ -142,7 +156,7 @@ export function translate(expr: HogExpr, attr: string, env: TranslateEnv): Trans
       // properties['$feature/x']: a property named in brackets, as a dotted one.
       const target = expr.array as HogExpr;
       const key = expr.property as HogExpr;
-      if (target.node === 'Field' && key.node === 'Constant' && typeof key.value === 'string') return field([...(target.chain as unknown[]), key.value], attr);
+      if (target.node === 'Field' && key.node === 'Constant' && typeof key.value === 'string') return field([...(target.chain as unknown[]), key.value], attr, env);
       throw new QueryError('Unsupported HogQL expression "ArrayAccess": only properties[\'name\'] is read here', attr);
     }
     default:
@@ -205,8 +219,10 @@ function call(expr: HogExpr, attr: string, env: TranslateEnv): Translated {
     else if (args.length !== 1) throw new QueryError(`${name}() takes one argument`, attr);
     else if (name === 'count') s = distinct ? sql`count(DISTINCT ${args[0].asText})` : sql`count(${args[0].asText})`;
     else if (name === 'uniq') s = sql`count(DISTINCT ${args[0].asText})`;
+    // min and max of text (a property without a Numeric definition) compare it as text, as ClickHouse does a String.
+    else if ((name === 'min' || name === 'max') && isStringLike(args[0])) s = sql`${raw(name)}(${args[0].asText})`;
     else s = sql`${raw(name)}(${args[0].asNumber})`;
-    const type = name === 'count' || name === 'uniq' ? 'UInt64' : 'Float64';
+    const type = name === 'count' || name === 'uniq' ? 'UInt64' : (name === 'min' || name === 'max') && isStringLike(args[0]) ? 'String' : 'Float64';
     return { ...value(s, type), asNumber: s, aggregate: true, persons: args.some((a) => a.persons) };
   }
   switch (name) {
