@@ -319,24 +319,10 @@ function read(conn: Conn, data: Buffer): void {
   }
 }
 
-// A header's name at [from, colon) of the head, trimmed, equals `name` (lower case) in any case.
-function nameIs(text: string, from: number, colon: number, name: string): boolean {
-  while (from < colon && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++;
-  while (colon > from && (text.charCodeAt(colon - 1) === 32 || text.charCodeAt(colon - 1) === 9)) colon--;
-  if (colon - from !== name.length) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = text.charCodeAt(from + i);
-    if ((c >= 65 && c <= 90 ? c + 32 : c) !== name.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-// Takes an answer's status line and headers; false when the socket was failed. Each header
-// line is looked at in place: only the four it uses are cut out of the head (an answer is
-// read per delivery, and splitting every line made garbage of headers it ignores).
+// Takes an answer's status line and headers; false when the socket was failed.
 function answerHead(conn: Conn, text: string): boolean {
-  const firstEnd = text.indexOf('\r\n');
-  const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(firstEnd < 0 ? text : text.slice(0, firstEnd));
+  const lines = text.split('\r\n');
+  const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
   if (status === null) {
     protocolError(conn, 'Invalid status line');
     return false;
@@ -346,27 +332,25 @@ function answerHead(conn: Conn, text: string): boolean {
   let chunked = false;
   let connection = '';
   let retryAfter: string | null = null;
-  for (let at = firstEnd < 0 ? text.length : firstEnd + 2; at < text.length;) {
-    let end = text.indexOf('\r\n', at);
-    if (end < 0) end = text.length;
-    const colon = text.indexOf(':', at);
-    if (colon > at && colon < end) {
-      if (nameIs(text, at, colon, 'content-length')) {
-        const n = Number(text.slice(colon + 1, end).trim());
-        if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
-          protocolError(conn, 'Invalid Content-Length');
-          return false;
-        }
-        length = n;
-      } else if (nameIs(text, at, colon, 'transfer-encoding')) {
-        chunked = /(?:^|,)\s*chunked\s*$/i.test(text.slice(colon + 1, end));
-      } else if (nameIs(text, at, colon, 'connection')) {
-        connection = text.slice(colon + 1, end).trim().toLowerCase();
-      } else if (nameIs(text, at, colon, 'retry-after')) {
-        retryAfter = text.slice(colon + 1, end).trim();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    if (name === 'content-length') {
+      const n = Number(line.slice(colon + 1).trim());
+      if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
+        protocolError(conn, 'Invalid Content-Length');
+        return false;
       }
+      length = n;
+    } else if (name === 'transfer-encoding') {
+      chunked = /(?:^|,)\s*chunked\s*$/i.test(line.slice(colon + 1));
+    } else if (name === 'connection') {
+      connection = line.slice(colon + 1).trim().toLowerCase();
+    } else if (name === 'retry-after') {
+      retryAfter = line.slice(colon + 1).trim();
     }
-    at = end + 2;
   }
   // An interim answer (100 Continue, 103 Early Hints): the real one follows.
   if (code >= 100 && code < 200 && code !== 101) return true;

@@ -297,10 +297,6 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     let list = waiting.get(inv.functionId);
     if (!list) waiting.set(inv.functionId, (list = []));
     list.push(entry);
-    // With the function's slots or all slots taken, pump() would start nothing: a slot that
-    // frees pumps (fetchStep), and so does a hold's end (pumpAt). Not asked per invocation
-    // a chunk adds, each ask copying the waiting lists.
-    if ((fetching.get(inv.functionId) ?? 0) >= Math.max(settings.perFunction, settings.degradedPerFunction) || fetchingAll >= maxFetches) return;
     pump();
   }
 
