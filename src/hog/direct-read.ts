@@ -14,12 +14,15 @@ export const NOT_DIRECT = Symbol('not a direct read');
 // The value at `chain` as the VM's getNestedValue reads it with nullish access.
 export function nested(globals: Record<string, unknown>, chain: string[]): unknown {
   let obj: unknown = globals;
-  for (const key of chain) {
-    if (obj === null) return null;
-    if (obj instanceof Map) obj = obj.get(key) ?? null;
-    else obj = Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] ?? null : null;
-  }
+  for (const key of chain) obj = nestedStep(obj, key);
   return obj;
+}
+
+// One step of `nested`: null stays null.
+export function nestedStep(obj: unknown, key: string): unknown {
+  if (obj === null) return null;
+  if (obj instanceof Map) return obj.get(key) ?? null;
+  return Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] ?? null : null;
 }
 
 /**

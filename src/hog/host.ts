@@ -216,29 +216,47 @@ export function runSlice(input: unknown[] | VMState, globals: Record<string, unk
  * expression): its result, or null when it is not straight or calls an async function.
  */
 export function runStraight(
-  input: unknown[] | { state: VMState; value: unknown } | { program: unknown[] }, globals: Record<string, unknown>, options: ExecuteOptions = {},
+  input: unknown[] | { state: VMState; value: unknown } | { program: unknown[] }, globals: Record<string, unknown>, options: ExecuteOptions = NO_OPTIONS,
 ): SliceReport | null {
-  const vm = vmOptions(globals, options);
+  const { vm, leavingRoom } = straightOptions(options);
   const started = performance.now();
-  const timings = (): ExecutionTiming[] => [{ kind: 'hog', durationMs: performance.now() - started }];
   if ('program' in input) {
-    const end = straightProgram(input.program, vm, (cost) => fits(cost, vm));
+    const end = straightProgram(input.program, vm, leavingRoom, globals);
     if (end === null) return null;
-    return { result: end.result, error: null, logs: [], timings: timings(), suspended: null, asyncSteps: 0, ops: end.ops, maxMemoryBytes: end.maxMemUsed };
+    return {
+      result: end.result, error: null, logs: [], timings: [{ kind: 'hog', durationMs: performance.now() - started }], suspended: null, asyncSteps: 0,
+      ops: end.ops, maxMemoryBytes: end.maxMemUsed,
+    };
   }
   if (Array.isArray(input)) {
-    const straight = straightSlice(input, vm, (cost) => fits(cost, vm));
+    const straight = straightSlice(input, vm, leavingRoom, globals);
     if (straight === null) return null;
     const { state } = straight;
     return {
-      result: null, error: null, logs: [], timings: timings(), suspended: straight, asyncSteps: state.asyncSteps, ops: state.ops, maxMemoryBytes: state.maxMemUsed,
+      result: null, error: null, logs: [], timings: [{ kind: 'hog', durationMs: performance.now() - started }], suspended: straight,
+      asyncSteps: state.asyncSteps, ops: state.ops, maxMemoryBytes: state.maxMemUsed,
     };
   }
-  const end = straightResume(input.state, input.value, vm, (cost) => fits(cost, vm));
+  const end = straightResume(input.state, input.value, vm, leavingRoom, globals);
   if (end === null) return null;
   return {
-    result: end.result, error: null, logs: [], timings: timings(), suspended: null, asyncSteps: input.state.asyncSteps, ops: end.ops, maxMemoryBytes: end.maxMemUsed,
+    result: end.result, error: null, logs: [], timings: [{ kind: 'hog', durationMs: performance.now() - started }], suspended: null,
+    asyncSteps: input.state.asyncSteps, ops: end.ops, maxMemoryBytes: end.maxMemUsed,
   };
+}
+
+const NO_OPTIONS: ExecuteOptions = {};
+// The VM's options for straight runs, made once per options object (a caller passes the
+// same one for every run) instead of per run: the globals are given apart.
+const straightVms = new WeakMap<ExecuteOptions, { vm: ExecOptions; leavingRoom: (cost: { vm: number; heap: number }) => boolean }>();
+function straightOptions(options: ExecuteOptions): { vm: ExecOptions; leavingRoom: (cost: { vm: number; heap: number }) => boolean } {
+  let made = straightVms.get(options);
+  if (made === undefined) {
+    const vm = vmOptions({}, options);
+    made = { vm, leavingRoom: (cost) => fits(cost, vm) };
+    straightVms.set(options, made);
+  }
+  return made;
 }
 
 function fits(cost: { vm: number; heap: number }, vm: ExecOptions): boolean {

@@ -21,7 +21,7 @@
 // a duplicate dict key — returns null before any effect, and the caller runs the VM from
 // the start.
 import type { ExecOptions, VMState } from './vm.js';
-import { nested } from './direct-read.js';
+import { nestedStep } from './direct-read.js';
 import { Op } from './opcodes.js';
 import { ARRAY_BYTES, OBJECT_BYTES, UNIT } from './allocation.js';
 import { likeMatch, NOT_PURE, pureCall } from './straight-stl.js';
@@ -83,9 +83,6 @@ function costsOf(value: unknown, out: Costs, depth: number): boolean {
 
 /** Where a straight run starts: a program's start, or a suspended program resumed with its value. */
 interface Start {
-  stack: unknown[];
-  prices: number[];
-  heaps: number[];
   ip: number;
   ops: number;
   maxMemUsed: number;
@@ -102,16 +99,69 @@ export interface StraightEnd {
   maxMemUsed: number;
 }
 
+// The run under way, kept here rather than in closures and objects made per run: a delivery
+// runs two slices, and what they allocated was most of their cost after the values' walks
+// (bench/RESULTS.md, issue 26). One run at a time: straight code calls nothing that runs
+// straight code. `stack` is the run's own (a suspended program keeps it); per stack slot,
+// `prices` holds its VM price and `heaps` its copy's heap.
+let stack: unknown[] = [];
+let prices = new Float64Array(64);
+let heaps = new Float64Array(64);
+let memUsed = 0;
+let maxMemUsed = 0;
+let memLimit = 0;
+// What one value costs, filled by costsOf (read before the next walk).
+const walked: Costs = { vm: 0, heap: 0 };
+
+function begin(values: unknown[], limit: number, max: number): void {
+  stack = values;
+  memUsed = 0;
+  maxMemUsed = max;
+  memLimit = limit;
+}
+
+// Pushes a value with its figures; false when the VM would fail for memory.
+function push(value: unknown, price: number, heap: number): boolean {
+  const at = stack.length;
+  if (at === prices.length) {
+    const more = new Float64Array(at * 2);
+    more.set(prices);
+    prices = more;
+    const moreHeaps = new Float64Array(at * 2);
+    moreHeaps.set(heaps);
+    heaps = moreHeaps;
+  }
+  stack.push(value);
+  prices[at] = price;
+  heaps[at] = heap;
+  memUsed += price;
+  if (memUsed > maxMemUsed) maxMemUsed = memUsed;
+  return !(memUsed > memLimit && memLimit > 0);
+}
+
+// Callers check the stack holds a value.
+function pop(): unknown {
+  const value = stack.pop();
+  memUsed -= prices[stack.length];
+  return value;
+}
+
+// Walks a value (costsOf) into `walked` and pushes it; false to leave the run to the VM.
+function pushWalked(value: unknown): boolean {
+  walked.vm = 0;
+  walked.heap = 0;
+  return costsOf(value, walked, 0) && push(value, walked.vm, walked.heap);
+}
+
 /**
- * The first slice of `bytecode` on `vm.globals` as the VM would run it, when it is straight
+ * The first slice of `bytecode` on `globals` as the VM would run it, when it is straight
  * code up to an async call (see above); null to run the VM. `leavingRoom` is asked whether
  * the stack and arguments may leave the VM (their VM and heap costs, as ./host.ts measures them).
  */
-export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightSlice | null {
+export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean, globals = vm.globals ?? {}): StraightSlice | null {
   if (bytecode[0] !== '_H' || typeof bytecode[1] !== 'number' || bytecode[1] < 1) return null;
-  const out = straightRun(bytecode, vm, leavingRoom, {
-    stack: [], prices: [], heaps: [], ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: false,
-  });
+  begin([], vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT, 0);
+  const out = straightRun(bytecode, vm, globals, leavingRoom, { ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: false });
   return out === null || !('name' in out) ? null : out;
 }
 
@@ -119,11 +169,10 @@ export function straightSlice(bytecode: readonly unknown[], vm: ExecOptions, lea
  * A whole program (a filter's expression) run to its end as the VM would run it, when it is
  * straight code that calls no async function; null to run the VM.
  */
-export function straightProgram(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightEnd | null {
+export function straightProgram(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean, globals = vm.globals ?? {}): StraightEnd | null {
   if (bytecode[0] !== '_H' || typeof bytecode[1] !== 'number' || bytecode[1] < 1) return null;
-  const out = straightRun(bytecode, vm, leavingRoom, {
-    stack: [], prices: [], heaps: [], ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: true,
-  });
+  begin([], vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT, 0);
+  const out = straightRun(bytecode, vm, globals, leavingRoom, { ip: 2, ops: 0, maxMemUsed: 0, asyncSteps: 0, syncDuration: 0, mayFinish: true });
   return out === null || 'name' in out ? null : out;
 }
 
@@ -134,77 +183,60 @@ export function straightProgram(bytecode: readonly unknown[], vm: ExecOptions, l
  * resume it in the VM (another async call, print(), a throw, anything straightSlice refuses).
  * `leavingRoom` is asked whether the result may leave the VM. The state is not changed.
  */
-export function straightResume(state: VMState, value: unknown, vm: ExecOptions, leavingRoom: (cost: Costs) => boolean): StraightEnd | null {
+export function straightResume(state: VMState, value: unknown, vm: ExecOptions, leavingRoom: (cost: Costs) => boolean, globals = vm.globals ?? {}): StraightEnd | null {
   const root = state.bytecodes?.root?.bytecode;
   if (!Array.isArray(root) || root[0] !== '_H' || Object.keys(state.bytecodes).length !== 1) return null;
   if (state.callStack.length !== 1 || state.upvalues.length !== 0 || state.throwStack.length !== 0) return null;
   if (Object.keys(state.declaredFunctions ?? {}).length !== 0) return null;
   const frame = state.callStack[0];
   if (frame.chunk !== 'root' || frame.stackStart !== 0 || typeof frame.ip !== 'number') return null;
-  // The VM converts the stack (the value pushed last) and prices each value as it enters.
-  const stack = [...state.stack, value ?? null];
-  const prices: number[] = [];
-  const heaps: number[] = [];
-  let memUsed = 0;
-  for (const v of stack) {
-    const costs = { vm: 0, heap: 0 };
-    if (!costsOf(v, costs, 0)) return null;
-    prices.push(costs.vm);
-    heaps.push(costs.heap);
-    memUsed += costs.vm;
-  }
-  const limit = vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  // The VM converts the stack (the value pushed last) and prices each value as it enters;
+  // the limit is checked once all are in.
+  begin([], vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT, 0);
+  const limit = memLimit;
+  memLimit = 0;
+  for (const v of state.stack) if (!pushWalked(v)) return null;
+  if (!pushWalked(value ?? null)) return null;
+  memLimit = limit;
   if (memUsed > limit && limit > 0) return null;
-  const out = straightRun(root, vm, leavingRoom, {
-    stack, prices, heaps, ip: frame.ip, ops: state.ops, maxMemUsed: Math.max(state.maxMemUsed, memUsed),
-    asyncSteps: state.asyncSteps, syncDuration: state.syncDuration ?? 0, mayFinish: true,
+  const out = straightRun(root, vm, globals, leavingRoom, {
+    ip: frame.ip, ops: state.ops, maxMemUsed: Math.max(state.maxMemUsed, memUsed), asyncSteps: state.asyncSteps, syncDuration: state.syncDuration ?? 0, mayFinish: true,
   });
   return out === null || 'name' in out ? null : out;
 }
 
-function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom: (cost: Costs) => boolean, start: Start): StraightSlice | StraightEnd | null {
+// The program's end (its result the value on top, as the VM's), if this run may end.
+function finish(start: Start, started: number, timeout: number, leavingRoom: (cost: Costs) => boolean, ops: number): StraightEnd | null {
+  if (!start.mayFinish || start.syncDuration + Date.now() - started > timeout) return null;
+  const top = stack.length - 1;
+  const result = top >= 0 ? stack[top] : null;
+  if (top >= 0) {
+    walked.vm = prices[top];
+    walked.heap = heaps[top];
+  } else {
+    walked.vm = UNIT;
+    walked.heap = UNIT;
+  }
+  if (!leavingRoom(walked)) return null;
+  return { result, ops, maxMemUsed };
+}
+
+function straightRun(bytecode: readonly unknown[], vm: ExecOptions, globals: Record<string, unknown>, leavingRoom: (cost: Costs) => boolean, start: Start): StraightSlice | StraightEnd | null {
   const started = Date.now();
   const timeout = vm.timeout ?? DEFAULT_TIMEOUT_MS;
-  const globals = vm.globals ?? {};
-  const memLimit = vm.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
-  const { stack, prices, heaps } = start;
-  // Per stack slot (prices, heaps): its VM price and its copy's heap.
-  let memUsed = 0;
-  for (const price of prices) memUsed += price;
-  let maxMemUsed = start.maxMemUsed;
+  maxMemUsed = Math.max(maxMemUsed, start.maxMemUsed);
   let ops = start.ops;
-  const push = (value: unknown, price: number, heap: number): boolean => {
-    stack.push(value);
-    prices.push(price);
-    heaps.push(heap);
-    memUsed += price;
-    if (memUsed > maxMemUsed) maxMemUsed = memUsed;
-    return !(memUsed > memLimit && memLimit > 0);
-  };
-  const pop = (): unknown => {
-    memUsed -= prices.pop()!;
-    heaps.pop();
-    return stack.pop();
-  };
-  // The program's end (its result the value on top, as the VM's), if this run may end.
-  const finish = (): StraightEnd | null => {
-    if (!start.mayFinish || start.syncDuration + Date.now() - started > timeout) return null;
-    const top = stack.length - 1;
-    const result = top >= 0 ? stack[top] : null;
-    if (!leavingRoom(top >= 0 ? { vm: prices[top], heap: heaps[top] } : { vm: UNIT, heap: UNIT })) return null;
-    return { result, ops, maxMemUsed };
-  };
   const end = bytecode.length;
   let ip = start.ip;
   for (;;) {
-    if (ip >= end) return finish();
+    if (ip >= end) return finish(start, started, timeout, leavingRoom, ops);
     // Past this the VM runs it (and keeps its time bound).
     if (++ops > MAX_OPS) return null;
     const op = bytecode[ip];
     if (op === Op.RETURN) {
       // At the root frame: the value on top is the result (the VM pops it).
       if (stack.length === 0) return null;
-      return finish();
+      return finish(start, started, timeout, leavingRoom, ops);
     }
     // An operand read past the end is undefined, which each op's type check refuses.
     switch (op) {
@@ -297,8 +329,8 @@ function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom:
       case Op.SET_LOCAL: {
         const at = bytecode[++ip];
         if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at >= stack.length - 1) return null;
-        const price = prices[prices.length - 1];
-        const heap = heaps[heaps.length - 1];
+        const price = prices[stack.length - 1];
+        const heap = heaps[stack.length - 1];
         const value = pop();
         stack[at] = value;
         memUsed += price - prices[at];
@@ -322,23 +354,21 @@ function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom:
           if (typeof key !== 'string') return null;
           value = Object.hasOwn(from, key) ? (from as Record<string, unknown>)[key] ?? null : null;
         }
-        const costs = { vm: 0, heap: 0 };
-        if (!costsOf(value, costs, 0) || !push(value, costs.vm, costs.heap)) return null;
+        if (!pushWalked(value)) return null;
         break;
       }
       case Op.GET_GLOBAL: {
+        // The names are on top, the first one last pushed: read in place, then popped.
         const count = bytecode[++ip];
         if (typeof count !== 'number' || count < 1 || count > stack.length) return null;
-        const chain: string[] = [];
-        for (let i = 0; i < count; i++) {
-          const key = pop();
-          if (typeof key !== 'string') return null;
-          chain.push(key);
-        }
-        if (!Object.hasOwn(globals, chain[0])) return null;
-        const value = nested(globals, chain);
-        const costs = { vm: 0, heap: 0 };
-        if (!costsOf(value, costs, 0) || !push(value, costs.vm, costs.heap)) return null;
+        const top = stack.length - 1;
+        for (let i = 0; i < count; i++) if (typeof stack[top - i] !== 'string') return null;
+        const first = stack[top] as string;
+        if (!Object.hasOwn(globals, first)) return null;
+        let value: unknown = globals;
+        for (let i = 0; i < count; i++) value = nestedStep(value, stack[top - i] as string);
+        for (let i = 0; i < count; i++) pop();
+        if (!pushWalked(value)) return null;
         break;
       }
       case Op.DICT: {
@@ -406,8 +436,7 @@ function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom:
           const result = pureCall(name, stack.slice(from));
           if (result === NOT_PURE) return null;
           while (stack.length > from) pop();
-          const costs = { vm: 0, heap: 0 };
-          if (!costsOf(result, costs, 0) || !push(result, costs.vm, costs.heap)) return null;
+          if (!pushWalked(result)) return null;
           break;
         }
         // A resumed program's further async call is the VM's (its state is stored then).
@@ -422,7 +451,7 @@ function straightRun(bytecode: readonly unknown[], vm: ExecOptions, leavingRoom:
         }
         const args = stack.slice(from);
         let argsPrice = 0;
-        for (let i = from; i < prices.length; i++) argsPrice += prices[i];
+        for (let i = from; i < stack.length; i++) argsPrice += prices[i];
         while (stack.length > from) pop();
         // What leaves: [stack, upvalues, args], priced as ./host.ts prices it.
         const leaving: Costs = {
