@@ -61,6 +61,13 @@ g('URLs: their parts, from a property too', async () => {
     ['example.com', 'com', 'paul@www.example.com:80', 8080, 443, 'http://example.com/a?x=1']);
   assert.equal(await row("select pathFull(properties.url), queryStringAndFragment(properties.url), extractURLParameters(properties.url), extractURLParameterNames(properties.url), port(properties.url) from events"),
     ['/a/b?x=1&y=2#top', 'x=1&y=2#top', ['x=1', 'y=2'], ['x', 'y'], 8080]);
+  // ClickHouse's tokenizer: the fragment's parameters count, a '?' in a name starts it afresh,
+  // a last name with neither '=' nor a separator is dropped, an empty name is kept.
+  const u = 'http://yandex.ru/?a=b&c=d';
+  assert.equal(await row(`select extractURLParameters('${u}#e=f'), extractURLParameters('http://yandex.ru/?a&c=d#e=f'), extractURLParameters('${u}#e'), extractURLParameters('${u}#e&g=h'), extractURLParameters('${u}#test?e=f&g=h'), extractURLParameters('http://a.b/x'), extractURLParameters('http://a.b/?&a=b')`),
+    [['a=b', 'c=d', 'e=f'], ['a', 'c=d', 'e=f'], ['a=b', 'c=d'], ['a=b', 'c=d', 'e', 'g=h'], ['a=b', 'c=d', 'e=f', 'g=h'], [], ['', 'a=b']]);
+  assert.equal(await row(`select extractURLParameterNames('${u}#test?e=f&g=h'), extractURLParameter('${u}#e=f', 'e'), extractURLParameter('http://yandex.ru/?a&c=d#e=f', 'a'), extractURLParameter('http://a.b/x&k=1?y=2', 'k'), extractURLParameter('http://a.b/?a.b=1', 'a.b')`),
+    [['a', 'c', 'e', 'g'], 'f', '', '', '1']);
   assert.equal(await row("select decodeURLComponent('a%20b%3B'), encodeURLComponent('a b/c;'), encodeURLFormComponent('a b+c'), decodeURLFormComponent('a+b%2Bc')"),
     ['a b;', 'a%20b%2Fc%3B', 'a+b%2Bc', 'a b+c']);
 });

@@ -374,10 +374,11 @@ define('string', 'fragment', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '
 define('string', 'cutQueryString', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '\\?[^#]*', '')`, 'String', [a]));
 define('string', 'cutFragment', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '#.*$', '')`, 'String', [a]));
 define('string', 'cutQueryStringAndFragment', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '[?#].*$', '')`, 'String', [a]));
-// The first value of a query parameter, as written in the URL (not decoded).
+// The first value of a query parameter, as written in the URL (not decoded). As ClickHouse's,
+// parameters are read from the first '?' or '#' on, the fragment's too.
 define('string', 'extractURLParameter', 2, 2, ([a, name], fx) => {
   const key = constantText(name, fx, 'the parameter name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return expr(sql`regexp_extract(${str(a)}, ${text(`[?&]${key}=([^&#]*)`)}, 1)`, 'String', [a]);
+  return expr(sql`regexp_extract(regexp_extract(${str(a)}, '[?#].*$'), ${text(`[?&#]${key}=([^&#]*)`)}, 1)`, 'String', [a]);
 });
 // ---- hashing and encoding. ClickHouse's MD5/SHA* answer the digest's bytes (FixedString),
 // read as text by hex(); PostHog's lowercase md5(x) is hex(MD5(x)), upper-case hex text. A
@@ -755,10 +756,14 @@ define('string', 'port', 1, 2, ([a, dflt]) => expr(sql`coalesce(TRY_CAST(nullif(
 define('string', 'pathFull', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '^(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)?(.*)$', 1)`, 'String', [a]));
 define('string', 'queryStringAndFragment', 1, 1, ([a]) => expr(sql`regexp_extract(${str(a)}, '[?#](.*)$', 1)`, 'String', [a]));
 define('string', 'cutWWW', 1, 1, ([a]) => expr(sql`regexp_replace(${str(a)}, '^((?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//)www\\.', '\\1')`, 'String', [a]));
-// The query string's name=value pairs (and their names), as written.
-const QUERY_PAIRS = '[?&]([^&#=]+(?:=[^&#]*)?)';
-define('string', 'extractURLParameters', 1, 1, ([a]) => expr(sql`regexp_extract_all(regexp_replace(${str(a)}, '#.*$', ''), ${text(QUERY_PAIRS)}, 1)`, 'Array', [a]));
-define('string', 'extractURLParameterNames', 1, 1, ([a]) => expr(sql`regexp_extract_all(regexp_replace(${str(a)}, '#.*$', ''), '[?&]([^&#=]+)', 1)`, 'Array', [a]));
+// The query string's (and fragment's) name=value pairs, and their names, as written; read as
+// ClickHouse's tokenizer reads them: from the first '?' or '#', split at '&' and '#', a '?'
+// inside a name starting it afresh, a last name without '=' or a separator dropped.
+const URL_PARAMETER = '[^=&#?]*(?:=[^&#]*[&#]?|[&#])';
+const urlParameters = (a: Expr) =>
+  sql`list_transform(regexp_extract_all(regexp_extract(${str(a)}, '[?#](.*)$', 1), ${text(URL_PARAMETER)}), lambda hq_p: regexp_replace(hq_p, '[&#]$', ''))`;
+define('string', 'extractURLParameters', 1, 1, ([a]) => expr(urlParameters(a), 'Array', [a]));
+define('string', 'extractURLParameterNames', 1, 1, ([a]) => expr(sql`list_transform(${urlParameters(a)}, lambda hq_p: regexp_extract(hq_p, '^[^=]*'))`, 'Array', [a]));
 define('string', 'decodeURLComponent', 1, 1, ([a]) => expr(sql`url_decode(${str(a)})`, 'String', [a]));
 define('string', 'encodeURLComponent', 1, 1, ([a]) => expr(sql`url_encode(${str(a)})`, 'String', [a]));
 // Forms: a space is '+'.
