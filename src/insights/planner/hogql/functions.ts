@@ -324,7 +324,13 @@ for (const [names, duck] of [[['trim', 'btrim'], 'trim'], [['trimLeft', 'ltrim']
 for (const [names, duck] of [[['leftPad', 'lpad', 'leftPadUTF8'], 'lpad'], [['rightPad', 'rpad', 'rightPadUTF8'], 'rpad']] as const) {
   define('string', [...names], 2, 3, ([s, n, c]) => expr(call(duck, [str(s), sql`CAST(${bounded(num(n), `${duck}()`)} AS INTEGER)`, c === undefined ? sql`' '` : str(c)]), 'String', [s, n]));
 }
-define('string', ['position', 'positionUTF8', 'locate'], 2, 2, ([h, n]) => expr(sql`strpos(${str(h)}, ${str(n)})`, 'UInt', [h, n]));
+// position(haystack, needle, start): the match's place in the whole string, searching from start.
+define('string', ['position', 'positionUTF8', 'locate'], 2, 3, ([h, n, from]) => {
+  if (from === undefined) return expr(sql`strpos(${str(h)}, ${str(n)})`, 'UInt', [h, n]);
+  const start = sql`CAST(${num(from)} AS BIGINT)`;
+  const found = sql`strpos(substr(${str(h)}, ${start}), ${str(n)})`;
+  return expr(sql`(CASE WHEN ${start} < 1 OR ${start} > length(${str(h)}) + 1 OR ${found} = 0 THEN 0 ELSE ${found} + ${start} - 1 END)`, 'UInt', [h, n, from]);
+});
 define('string', ['positionCaseInsensitive', 'positionCaseInsensitiveUTF8'], 2, 2, ([h, n]) => expr(sql`strpos(lower(${str(h)}), lower(${str(n)}))`, 'UInt', [h, n]));
 define('string', ['replace', 'replaceAll'], 3, 3, ([s, a, b]) => expr(sql`replace(${str(s)}, ${str(a)}, ${str(b)})`, 'String', [s, a, b]));
 define('string', 'replaceRegexpAll', 3, 3, ([s, a, b]) => expr(sql`regexp_replace(${str(s)}, ${str(a)}, ${str(b)}, 'g')`, 'String', [s, a, b]));
@@ -357,7 +363,9 @@ define('string', 'ascii', 1, 1, ([a]) => expr(sql`ascii(${str(a)})`, 'Int', [a])
 // ('' without a match, as ClickHouse's); regexpExtract(s, re, n): group n (default 1).
 define('string', 'extract', 2, 2, ([s, re]) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(capturingGroups(re) ? '1' : '0')})`, 'String', [s, re]));
 define('string', 'regexpExtract', 2, 3, ([s, re, g], fx) => expr(sql`regexp_extract(${str(s)}, ${str(re)}, ${raw(String(groupIndex(g, fx)))})`, 'String', [s, re]));
-define('string', ['splitByChar', 'splitByString'], 2, 3, ([sep, s]) => expr(sql`string_split(${str(s)}, ${str(sep)})`, 'Array', [sep, s]));
+// The split functions' max_substrings: at most that many parts, the rest dropped (ClickHouse's default).
+const atMost = (parts: Sql, max: Expr | undefined) => (max === undefined ? parts : sql`(CASE WHEN ${num(max)} > 0 THEN list_slice(${parts}, 1, CAST(${num(max)} AS BIGINT)) ELSE ${parts} END)`);
+define('string', ['splitByChar', 'splitByString'], 2, 3, ([sep, s, max]) => expr(atMost(sql`string_split(${str(s)}, ${str(sep)})`, max), 'Array', [sep, s]));
 define('string', 'arrayStringConcat', 1, 2, ([a, sep]) => expr(sql`array_to_string(${a.sql}, ${sep === undefined ? sql`''` : str(sep)})`, 'String', [a]));
 define('string', 'empty', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`(len(${a.sql}) = 0)` : sql`(${a.sql} IS NULL OR ${str(a)} = '')`, 'Bool', [a], { nullable: false }));
 define('string', 'notEmpty', 1, 1, ([a]) => expr(a.type === 'Array' ? sql`(len(${a.sql}) > 0)` : sql`(${a.sql} IS NOT NULL AND ${str(a)} <> '')`, 'Bool', [a], { nullable: false }));
@@ -689,13 +697,6 @@ define('string', 'tryBase64Decode', 1, 1, ([a]) => expr(sql`coalesce(try(decode(
 // The five characters XML escapes, & first.
 define('string', 'encodeXMLComponent', 1, 1, ([a]) =>
   expr(sql`replace(replace(replace(replace(replace(${str(a)}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&apos;')`, 'String', [a]));
-// position(haystack, needle, start): the match's place in the whole string, searching from start.
-define('string', ['position', 'positionUTF8', 'locate'], 2, 3, ([h, n, from]) => {
-  if (from === undefined) return expr(sql`strpos(${str(h)}, ${str(n)})`, 'UInt', [h, n]);
-  const start = sql`CAST(${num(from)} AS BIGINT)`;
-  const found = sql`strpos(substr(${str(h)}, ${start}), ${str(n)})`;
-  return expr(sql`(CASE WHEN ${start} < 1 OR ${start} > length(${str(h)}) + 1 OR ${found} = 0 THEN 0 ELSE ${found} + ${start} - 1 END)`, 'UInt', [h, n, from]);
-});
 // multiSearch*(haystack, [needles]): each needle's first position (0: absent), the leftmost, any.
 const positions = (h: Expr, needles: Expr) => sql`list_transform(${needles.sql}, lambda hq_needle: strpos(${str(h)}, hq_needle))`;
 define('string', ['multiSearchAllPositions', 'multiSearchAllPositionsUTF8'], 2, 2, ([h, n]) => expr(positions(h, n), 'Array', [h, n]));
@@ -710,9 +711,6 @@ define('string', 'countMatches', 2, 2, ([h, re]) => expr(sql`len(regexp_extract_
 // A backslash before each of \0 \ | ( ) ^ $ . [ ] ? * + { : - (ClickHouse's list; not '}').
 define('string', 'regexpQuoteMeta', 1, 1, ([a]) => expr(sql`replace(regexp_replace(${str(a)}, '([\\\\|()^$.\\[\\]?*+{:-])', '\\\\\\1', 'g'), chr(0), '\\0')`, 'String', [a]));
 define('string', ['translate', 'translateUTF8'], 3, 3, ([s, from, to]) => expr(sql`translate(${str(s)}, ${str(from)}, ${str(to)})`, 'String', [s, from, to]));
-// The split functions' max_substrings: at most that many parts, the rest dropped (ClickHouse's default).
-const atMost = (parts: Sql, max: Expr | undefined) => (max === undefined ? parts : sql`(CASE WHEN ${num(max)} > 0 THEN list_slice(${parts}, 1, CAST(${num(max)} AS BIGINT)) ELSE ${parts} END)`);
-define('string', ['splitByChar', 'splitByString'], 2, 3, ([sep, s, max]) => expr(atMost(sql`string_split(${str(s)}, ${str(sep)})`, max), 'Array', [sep, s]));
 define('string', 'splitByRegexp', 2, 3, ([re, s, max]) => expr(atMost(sql`regexp_split_to_array(${str(s)}, ${str(re)})`, max), 'Array', [re, s]));
 // Runs of ASCII whitespace separate; none are empty.
 define('string', 'splitByWhitespace', 1, 2, ([s, max]) => expr(atMost(sql`regexp_extract_all(${str(s)}, '[^ \\t\\n\\r\\f\\v]+')`, max), 'Array', [s]));
