@@ -158,6 +158,19 @@ g('aggregates: -If forms, weighted and exact medians, moving sums, bits, deltas,
   assert.equal(await row('select simpleLinearRegression(x, y), simpleLinearRegressionIf(x, y, x > 0) from (select arrayJoin([(0, 3), (1, 4), (2, 5), (3, 6)]) as p, p.1 as x, p.2 as y)'), [[1, 3], [1, 3]]);
 });
 
+g('IPv4 addresses: parsed as ClickHouse parses them, ranges as PostHog calls them', async () => {
+  assert.equal(await row("select isIPv4String('127.0.0.1'), isIPv4String('::ffff:127.0.0.1'), isIPv4String('256.1.1.1'), isIPv4String('01.002.0003.0255'), isIPv4String('1.2.3'), isIPv4String(' 1.2.3.4'), isIPv4String(NULL)"),
+    [true, false, false, true, false, false, null]);
+  assert.equal(await row("select IPv4StringToNum('192.168.0.1'), IPv4StringToNumOrNull('x'), IPv4StringToNumOrDefault('x'), toIPv4('010.001.002.003'), toIPv4OrNull('nope'), toIPv4OrDefault('nope'), IPv4NumToString(3232235521), IPv4NumToString(0)"),
+    [3232235521, null, 0, '10.1.2.3', null, '0.0.0.0', '192.168.0.1', '0.0.0.0']);
+  // Not an IPv4 address (IPv6, NULL, text): no IPv4 range holds it (PostHog's guard makes it '::').
+  assert.equal(await row("select isIPAddressInRange('127.0.0.1', '127.0.0.0/8'), isIPAddressInRange('128.0.0.1', '127.0.0.0/8'), isIPAddressInRange('10.1.2.3', '10.1.2.3/32'), isIPAddressInRange('1.2.3.4', '0.0.0.0/0'), isIPAddressInRange('192.168.1.7', '192.168.0.0/23'), isIPAddressInRange('::1', '10.0.0.0/8'), isIPAddressInRange(NULL, '10.0.0.0/8'), isIPAddressInRange('nope', '10.0.0.0/8')"),
+    [true, false, true, true, true, false, false, false]);
+  await refused("select IPv4StringToNum('nope')", /Invalid IPv4 value/);
+  await refused("select isIPAddressInRange('1.2.3.4', '::/0')", /IPv6 ranges are not supported/);
+  await refused("select isIPAddressInRange('1.2.3.4', '1.2.3.4/33')", /takes an IPv4 range/);
+});
+
 g('PostHog\u2019s names hedgerow refuses say why; a typo gets a hint', async () => {
   await refused('select bitNot(1)', /Unsupported function call 'bitNot\(\.\.\.\)': ClickHouse answers in the narrowest type/);
   await refused('select sumMap([1], [2])', /hedgerow has no Map type/);
