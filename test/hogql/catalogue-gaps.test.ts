@@ -155,6 +155,10 @@ g('aggregates: -If forms, weighted and exact medians, moving sums, bits, deltas,
   assert.equal(await row('select deltaSum(x) from (select arrayJoin([1, 2, 3, 0, 3, 4, 2, 3]) as x)'), [7]);
   // By timestamp: 2, 3, 1, 5: increases of 1 and 4.
   assert.equal(await row('select deltaSumTimestamp(v, t) from (select arrayJoin([(1, 3), (2, 1), (3, 2), (5, 4)]) as p, p.1 as v, p.2 as t)'), [5]);
+  // 1, 2, 3, 10: mean 4, deviations -3, -2, -1, 6; Σd² 50, Σd³ 180, Σd⁴ 1394. Population variance
+  // 12.5, sample 50/3; skewness 45 / 12.5^1.5 and 45 / (50/3)^1.5, kurtosis 348.5 / 12.5² and 348.5 / (50/3)².
+  assert.equal(await row('select round(skewPop(x), 9), round(skewSamp(x), 9), round(kurtPop(x), 9), round(kurtSamp(x), 9), skewPopIf(x, x < 10), kurtPopIf(x, x = 1) from (select arrayJoin([1, 2, 3, 10]) as x)'),
+    [1.018233765, 0.661362231, 2.2304, 1.2546, 0, null]);
   assert.equal(await row('select simpleLinearRegression(x, y), simpleLinearRegressionIf(x, y, x > 0) from (select arrayJoin([(0, 3), (1, 4), (2, 5), (3, 6)]) as p, p.1 as x, p.2 as y)'), [[1, 3], [1, 3]]);
 });
 

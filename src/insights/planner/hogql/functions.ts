@@ -1163,6 +1163,26 @@ aggregate('deltaSum', ([x]) => increases(kept(x)), 1, 1);
 aggregate('deltaSumIf', ([x, c]) => increases(kept(x, c)), 2, 2);
 aggregate('deltaSumTimestamp', ([x, t]) => increases(kept(x, undefined, t)), 2, 2);
 aggregate('deltaSumTimestampIf', ([x, t, c]) => increases(kept(x, c, t)), 3, 3);
+// Skewness and kurtosis from the power sums, as ClickHouse's VarMoments computes them: the third
+// and fourth central moments over n, divided by the population (or sample) variance to the
+// power 1.5 or 2; NaN where that variance is not positive.
+function moments(x: Expr, c: Expr | undefined, order: 3 | 4, sample: boolean): Sql {
+  const power = (k: number) => {
+    const v = sql`pow(CAST(${num(x)} AS DOUBLE), ${int(k)})`;
+    return c === undefined ? sql`sum(${v})` : withIf(sql`sum(${v})`, c);
+  };
+  const n = c === undefined ? sql`count(${x.sql})` : withIf(sql`count(${x.sql})`, c);
+  const [s1, s2, s3] = [power(1), power(2), power(3)];
+  const variance = sql`((${s2} - ${s1} * ${s1} / ${n}) / (${n}${raw(sample ? ' - 1' : '')}))`;
+  const central = order === 3
+    ? sql`((${s3} - (3 * ${s2} - 2 * ${s1} * ${s1} / ${n}) * ${s1} / ${n}) / ${n})`
+    : sql`((${power(4)} - (4 * ${s3} - (6 * ${s2} - 3 * ${s1} * ${s1} / ${n}) * ${s1} / ${n}) * ${s1} / ${n}) / ${n})`;
+  return sql`(CASE WHEN ${n} > ${raw(sample ? '1' : '0')} AND ${variance} > 0 THEN ${central} / pow(${variance}, ${raw(order === 3 ? '1.5' : '2')}) ELSE CAST('NaN' AS DOUBLE) END)`;
+}
+for (const [name, order, sample] of [['skewPop', 3, false], ['skewSamp', 3, true], ['kurtPop', 4, false], ['kurtSamp', 4, true]] as const) {
+  aggregate(name, ([x]) => ({ sql: moments(x, undefined, order, sample), type: 'Float' }), 1, 1);
+  aggregate(`${name}If`, ([x, c]) => ({ sql: moments(x, c, order, sample), type: 'Float' }), 2, 2);
+}
 // (slope, intercept) of the least-squares line through the points (x, y).
 aggregate('simpleLinearRegression', ([x, y]) => ({ sql: tupleSql([sql`regr_slope(${num(y)}, ${num(x)})`, sql`regr_intercept(${num(y)}, ${num(x)})`]), type: 'Tuple' }), 2, 2);
 aggregate('simpleLinearRegressionIf', ([x, y, c]) => ({ sql: tupleSql([withIf(sql`regr_slope(${num(y)}, ${num(x)})`, c), withIf(sql`regr_intercept(${num(y)}, ${num(x)})`, c)]), type: 'Tuple' }), 3, 3);
