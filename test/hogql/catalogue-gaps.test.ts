@@ -137,6 +137,9 @@ g('type conversion and JSON: defaults, typed extraction, JSON paths', async () =
   assert.equal(await row("select JSONExtract('{\"a\": \"hello\"}', 'a', 'String'), JSONExtract('{\"a\": 5}', 'a', 'Int64'), JSONExtract('{\"a\": 5}', 'b', 'Nullable(Int64)'), JSONExtract('{\"a\": 5}', 'b', 'Int32'), JSONExtract('{\"a\": true}', 'a', 'Bool'), JSONExtract('{\"a\": 1.5}', 'a', 'Float64')"),
     ['hello', 5, null, 0, true, 1.5]);
   assert.equal(await row("select JSON_VALUE('{\"a\": {\"b\": 1}}', '$.a.b'), JSON_VALUE('{\"a\": {\"b\": 1}}', '$.a'), JSON_VALUE('{\"a\": \"x\"}', '$.c')"), ['1', '', '']);
+  // ClickHouse's example; a key holding '/' or '~' read as itself; not an object: none.
+  assert.equal(await row(`select JSONExtractKeysAndValuesRaw('{"a": [-100, 200.0], "b": {"c": {"d": "hello", "f": "world"}}}'), JSONExtractKeysAndValuesRaw('{"b": {"c": 1}}', 'b'), JSONExtractKeysAndValuesRaw('{"x/y": 1, "t~": null}'), JSONExtractKeysAndValuesRaw('[1]'), JSONExtractKeysAndValuesRaw('nope')`),
+    [[['a', '[-100,200.0]'], ['b', '{"c":{"d":"hello","f":"world"}}']], [['c', '1']], [['x/y', '1'], ['t~', 'null']], [], []]);
   await refused("select JSONExtract('{}', 'a', 'Array(String)')", /the type 'Array\(String\)' is not supported/);
 });
 

@@ -1097,6 +1097,11 @@ define('JSON', 'JSONExtract', 2, 7, (args, fx) => {
   const path = jsonPath(keys.slice(1), fx);
   return { ...value, sql: sql`(CASE WHEN coalesce(try(json_type(${keys[0].sql}, ${path})), 'NULL') = 'NULL' THEN NULL ELSE ${value.sql} END)` };
 });
+// An object's (key, raw JSON text) pairs, in order; anything else: none.
+jsonFn('JSONExtractKeysAndValuesRaw', 'Array', (j, p) => {
+  const at = (k: Sql) => sql`${p} || '/' || replace(replace(${k}, '~', '~0'), '/', '~1')`;
+  return sql`coalesce(try(CASE WHEN json_type(${j}, ${p}) = 'OBJECT' THEN list_transform(json_keys(${j}, ${p}), lambda hq_k: ${tupleSql([raw('hq_k'), sql`CAST(json_extract(${j}, ${at(raw('hq_k'))}) AS VARCHAR)`])}) END), [])`;
+});
 // JSON_VALUE(json, '$.path'): a scalar's text; '' for objects, arrays and what is missing.
 define('JSON', 'JSON_VALUE', 2, 2, ([j, path]) =>
   expr(sql`coalesce(try(CASE WHEN json_type(${str(j)}, ${str(path)}) IN ('OBJECT', 'ARRAY') THEN '' ELSE json_extract_string(${str(j)}, ${str(path)}) END), '')`, 'String', [j, path]));
