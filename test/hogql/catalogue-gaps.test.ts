@@ -68,6 +68,10 @@ g('URLs: their parts, from a property too', async () => {
     [['a=b', 'c=d', 'e=f'], ['a', 'c=d', 'e=f'], ['a=b', 'c=d'], ['a=b', 'c=d', 'e', 'g=h'], ['a=b', 'c=d', 'e=f', 'g=h'], [], ['', 'a=b']]);
   assert.equal(await row(`select extractURLParameterNames('${u}#test?e=f&g=h'), extractURLParameter('${u}#e=f', 'e'), extractURLParameter('http://yandex.ru/?a&c=d#e=f', 'a'), extractURLParameter('http://a.b/x&k=1?y=2', 'k'), extractURLParameter('http://a.b/?a.b=1', 'a.b')`),
     [['a', 'c', 'e', 'g'], 'f', '', '', '1']);
+  // Hierarchies as ClickHouse's tokenizers cut them (its URLHierarchy example); a scheme with an
+  // 'a' (outside its b-y bounds) or without '//' gives the whole URL, and no path hierarchy.
+  assert.equal(await row("select URLHierarchy('https://example.com/a/b?c=1'), URLPathHierarchy('https://example.com/a/b?c=1'), URLHierarchy('https://a.com//x//'), URLPathHierarchy('https://a.com//x//y'), URLHierarchy('mailto:x@y'), URLPathHierarchy('mailto:x@y'), URLHierarchy('data://x/y'), URLHierarchy('')"),
+    [['https://example.com/', 'https://example.com/a/', 'https://example.com/a/b?', 'https://example.com/a/b?c=1'], ['/a/', '/a/b?', '/a/b?c=1'], ['https://a.com/', 'https://a.com//x/'], ['//x/', '//x//y'], ['mailto:x@y'], [], ['data://x/y'], []]);
   assert.equal(await row("select decodeURLComponent('a%20b%3B'), encodeURLComponent('a b/c;'), encodeURLFormComponent('a b+c'), decodeURLFormComponent('a+b%2Bc')"),
     ['a b;', 'a%20b%2Fc%3B', 'a+b%2Bc', 'a b+c']);
 });

@@ -763,6 +763,27 @@ const urlParameters = (a: Expr) =>
   sql`list_transform(regexp_extract_all(regexp_extract(${str(a)}, '[?#](.*)$', 1), ${text(URL_PARAMETER)}), lambda hq_p: regexp_replace(hq_p, '[&#]$', ''))`;
 define('string', 'extractURLParameters', 1, 1, ([a]) => expr(urlParameters(a), 'Array', [a]));
 define('string', 'extractURLParameterNames', 1, 1, ([a]) => expr(sql`list_transform(${urlParameters(a)}, lambda hq_p: regexp_extract(hq_p, '^[^=]*'))`, 'Array', [a]));
+// URLHierarchy and URLPathHierarchy, as ClickHouse's tokenizers cut them: only for a scheme of
+// the letters b-y and digits 1-8 (its exclusive bounds) followed by '://' and something; then the
+// URL up to and including each '/', '?' or '#' after a run of other characters, runs of
+// separators counting as one. URLHierarchy starts with the scheme and host (or answers the whole
+// text without such a scheme), URLPathHierarchy with the path (or answers nothing).
+const HIER_PART = '[/?#]*[^/?#]+[/?#]?';
+const prefixes = (first: Sql, tail: Sql) => {
+  const chunks = sql`regexp_extract_all(${tail}, ${text(HIER_PART)})`;
+  return sql`list_transform(range(1, len(${chunks}) + 1), lambda hq_i: ${first} || array_to_string(list_slice(${chunks}, 1, hq_i), ''))`;
+};
+const hierarchical = (s: Sql) => sql`regexp_matches(${s}, '^[b-y1-8]+://.')`;
+define('string', 'URLHierarchy', 1, 1, ([a]) => {
+  const s = str(a);
+  const first = sql`regexp_extract(${s}, '^[b-y1-8]+://[^/?#]*[/?#]?')`;
+  return expr(sql`(CASE WHEN ${s} = '' THEN [] WHEN NOT ${hierarchical(s)} THEN [${s}] ELSE list_prepend(${first}, ${prefixes(first, sql`substr(${s}, length(${first}) + 1)`)}) END)`, 'Array', [a]);
+});
+define('string', 'URLPathHierarchy', 1, 1, ([a]) => {
+  const s = str(a);
+  const path = sql`substr(${s}, length(regexp_extract(${s}, '^[b-y1-8]+://[^/?#]*')) + 1)`;
+  return expr(sql`(CASE WHEN ${hierarchical(s)} THEN ${prefixes(sql`substr(${path}, 1, 1)`, sql`substr(${path}, 2)`)} ELSE [] END)`, 'Array', [a]);
+});
 define('string', 'decodeURLComponent', 1, 1, ([a]) => expr(sql`url_decode(${str(a)})`, 'String', [a]));
 define('string', 'encodeURLComponent', 1, 1, ([a]) => expr(sql`url_encode(${str(a)})`, 'String', [a]));
 // Forms: a space is '+'.

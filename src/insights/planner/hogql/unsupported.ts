@@ -78,8 +78,6 @@ const MISSING_FUNCTIONS: Record<string, string> = {
   convertCharset: 'hedgerow\'s text is UTF-8 only',
   decodeXMLComponent: 'ClickHouse\'s XML entity decoding is not reproduced; use replace',
   extractTextFromHTML: 'ClickHouse\'s HTML text extraction is not reproduced',
-  URLHierarchy: 'not reproduced; use path and splitByChar(\'/\', path(url))',
-  URLPathHierarchy: 'not reproduced; use path and splitByChar(\'/\', path(url))',
   cutURLParameter: 'not reproduced; use extractURLParameters and cutQueryString',
   bar: 'ClickHouse\'s text bars are not reproduced; use sparkline',
   formatReadableTimeDelta: 'not reproduced; use formatReadableQuantity or dateDiff',
