@@ -21,12 +21,67 @@ const MISSING_FIELDS: Record<string, Record<string, string>> = {
 const HASHES = 'ClickHouse\'s non-cryptographic hashes are not reproduced by hedgerow (its values would differ from PostHog\'s); MD5, SHA1 and SHA256 are, e.g. hex(MD5(x))';
 const FUNNEL_AGGREGATES = 'ClickHouse\'s funnel and retention aggregates are not available on the columnar store (nor in PostHog\'s own DuckDB dialect); a FunnelsQuery or RetentionQuery answers the same question';
 const STATES = 'aggregate states come from PostHog\'s pre-aggregated tables, which hedgerow does not keep; use the plain aggregate';
+const MAPS = 'hedgerow has no Map type (properties are JSON); read keys with JSONExtract* or properties.x';
+const BITMAPS = 'ClickHouse\'s roaring bitmaps have no counterpart on the columnar store; use groupUniqArray and the array functions';
+const WIDTH = 'ClickHouse answers in the narrowest type of its argument (bitNot(1) is 254 for a UInt8), which hedgerow\'s 64-bit integers do not reproduce; bitAnd, bitOr, bitXor, bitTest* and bitCount are supported';
+const APPROXIMATE = 'this is one of ClickHouse\'s approximate algorithms (t-digest, timing buckets, bfloat16, a seeded reservoir), whose answers hedgerow would not match; use median, medianExact or quantile';
+const REINTERPRET = 'ClickHouse\'s reinterpretation of a value\'s bytes in memory is not reproduced';
+const BLOCKS = 'ClickHouse\'s execution blocks and indexes have no counterpart in hedgerow';
+const TUPLE_MATH = 'arithmetic over tuples is not supported; use arrays with dotProduct, L1Norm, L2Distance and the like';
+const STATISTICS = 'this statistical aggregate is not reproduced; corr, covarPop, covarSamp and simpleLinearRegression are supported';
+const TLDS = 'it depends on ClickHouse\'s built-in list of top-level domains; use domain, topLevelDomain or domainWithoutWWW';
+const FUZZY = 'ClickHouse\'s Hyperscan and n-gram matching is not reproduced; use match, multiMatchAny or multiSearchAny';
 const MISSING_FUNCTIONS: Record<string, string> = {
   ...Object.fromEntries(['cityHash64', 'sipHash64', 'sipHash128', 'xxHash32', 'xxHash64', 'murmurHash2_32', 'murmurHash2_64', 'murmurHash3_32', 'murmurHash3_64',
     'murmurHash3_128', 'farmHash64', 'farmFingerprint64', 'metroHash64', 'halfMD5', 'intHash32', 'intHash64', 'javaHash', 'hiveHash', 'gccMurmurHash', 'wyHash64'].map((n) => [n, HASHES])),
   ...Object.fromEntries(['windowFunnel', 'retention', 'sequenceMatch', 'sequenceCount'].map((n) => [n, FUNNEL_AGGREGATES])),
   ...Object.fromEntries(['countState', 'sumState', 'avgState', 'uniqState', 'countMerge', 'sumMerge', 'avgMerge', 'uniqMerge', 'uniqExactMerge', 'uniqUpToMerge',
     'argMinMerge', 'argMaxMerge'].map((n) => [n, STATES])),
+  ...Object.fromEntries(['countStateIf', 'sumStateIf', 'avgStateIf', 'uniqStateIf', 'sumMergeIf', 'avgMergeIf', 'uniqMergeIf'].map((n) => [n, STATES])),
+  ...Object.fromEntries(['map', 'mapFromArrays', 'mapAdd', 'mapSubtract', 'mapPopulateSeries', 'mapContains', 'mapKeys', 'mapValues', 'mapContainsKeyLike', 'mapExtractKeyLike',
+    'mapApply', 'mapFilter', 'mapUpdate', 'countMapIf', 'avgMap', 'avgMapIf', 'avgMapState', 'avgMapMerge', 'avgMapMergeIf', 'sumMap', 'sumMapIf', 'sumMapMerge', 'sumMapMergeIf',
+    'minMap', 'minMapIf', 'maxMap', 'maxMapIf', 'uniqMap', 'uniqMapMerge', 'uniqMapMergeIf'].map((n) => [n, MAPS])),
+  ...Object.fromEntries(['bitmapBuild', 'bitmapToArray', 'bitmapSubsetInRange', 'bitmapSubsetLimit', 'subBitmap', 'bitmapContains', 'bitmapHasAny', 'bitmapHasAll', 'bitmapCardinality',
+    'bitmapMin', 'bitmapMax', 'bitmapTransform', 'bitmapAnd', 'bitmapOr', 'bitmapXor', 'bitmapAndnot', 'bitmapAndCardinality', 'bitmapOrCardinality', 'bitmapXorCardinality',
+    'bitmapAndnotCardinality', 'groupBitmap', 'groupBitmapIf', 'groupBitmapAnd', 'groupBitmapAndIf', 'groupBitmapOr', 'groupBitmapOrIf', 'groupBitmapXor', 'groupBitmapXorIf'].map((n) => [n, BITMAPS])),
+  ...Object.fromEntries(['bitNot', 'bitShiftLeft', 'bitShiftRight', 'bitRotateLeft', 'bitRotateRight', 'bitSlice'].map((n) => [n, WIDTH])),
+  ...Object.fromEntries(['medianTiming', 'medianTimingIf', 'medianTimingWeighted', 'medianTimingWeightedIf', 'medianDeterministic', 'medianDeterministicIf', 'medianTDigest',
+    'medianTDigestIf', 'medianTDigestWeighted', 'medianTDigestWeightedIf', 'medianBFloat16', 'medianBFloat16If', 'groupArraySample', 'groupArraySampleIf'].map((n) => [n, APPROXIMATE])),
+  ...Object.fromEntries(['UInt8', 'UInt16', 'UInt32', 'UInt64', 'UInt128', 'UInt256', 'Int8', 'Int16', 'Int32', 'Int64', 'Int128', 'Int256', 'Float32', 'Float64', 'UUID']
+    .map((t) => [`reinterpretAs${t}`, REINTERPRET])),
+  ...Object.fromEntries(['nowInBlock', 'rowNumberInBlock', 'rowNumberInAllBlocks', 'indexHint'].map((n) => [n, BLOCKS])),
+  ...Object.fromEntries(['untuple', 'tupleHammingDistance', 'tupleToNameValuePairs', 'tuplePlus', 'tupleMinus', 'tupleMultiply', 'tupleDivide', 'tupleNegate',
+    'tupleMultiplyByNumber', 'tupleDivideByNumber'].map((n) => [n, TUPLE_MATH])),
+  ...Object.fromEntries(['contingency', 'contingencyIf', 'cramersV', 'cramersVIf', 'cramersVBiasCorrected', 'cramersVBiasCorrectedIf', 'theilsU', 'theilsUIf',
+    'maxIntersections', 'maxIntersectionsIf', 'maxIntersectionsPosition', 'maxIntersectionsPositionIf', 'arrayAUC'].map((n) => [n, STATISTICS])),
+  ...Object.fromEntries(['firstSignificantSubdomain', 'cutToFirstSignificantSubdomain', 'cutToFirstSignificantSubdomainWithWWW'].map((n) => [n, TLDS])),
+  ...Object.fromEntries(['multiSearchFirstIndex', 'multiMatchAnyIndex', 'multiMatchAllIndices', 'multiFuzzyMatchAny', 'multiFuzzyMatchAnyIndex', 'multiFuzzyMatchAllIndices',
+    'ngramDistance', 'ngramSearch'].map((n) => [n, FUZZY])),
+  ...Object.fromEntries(['tumble', 'hop', 'tumbleStart', 'tumbleEnd', 'hopStart', 'hopEnd'].map((n) => [n, 'ClickHouse\'s streaming time windows are not supported; use toStartOfInterval'])),
+  ...Object.fromEntries(['multiplyDecimal', 'divideDecimal'].map((n) => [n, 'hedgerow has no Decimal arithmetic; multiply and divide work on Float64'])),
+  ...Object.fromEntries(['base58Encode', 'base58Decode', 'tryBase58Decode'].map((n) => [n, 'base58 is not available on the columnar store; base64Encode and base64Decode are'])),
+  ...Object.fromEntries(['isValidUTF8', 'toValidUTF8'].map((n) => [n, 'hedgerow cannot tell invalid UTF-8 bytes apart: its text is stored as valid UTF-8'])),
+  ...Object.fromEntries(['sumForEach', 'minForEach'].map((n) => [n, 'the -ForEach combinator is not supported; use arrayJoin and group by the index'])),
+  ...Object.fromEntries(['groupArrayInsertAt', 'groupArrayInsertAtIf'].map((n) => [n, 'groupArrayInsertAt is not supported; use groupArray and arraySort'])),
+  ...Object.fromEntries(['sumWithOverflow', 'sumWithOverflowIf'].map((n) => [n, 'hedgerow\'s sums do not wrap around on overflow; use sum'])),
+  ...Object.fromEntries(['medianExactWeighted', 'medianExactWeightedIf', 'ifNotFinite'].map((n) => [n, 'PostHog lists it with one argument fewer than ClickHouse needs, so PostHog cannot run it either'])),
+  arrayReduce: 'it takes an aggregate\'s name; use arraySum, arrayAvg, arrayMin, arrayMax, arrayUniq or arrayFold',
+  generateSeries: 'it is a table function; use numbers(n) or range()',
+  toJSONString: 'ClickHouse\'s JSON rendering of numbers and dates is not reproduced; build the text with concat, or read JSON with JSONExtract*',
+  toDateTimeUS: 'ClickHouse\'s best-effort US date parsing is not reproduced; use parseDateTime with an explicit format',
+  toTime: 'ClickHouse\'s Time type is not supported; use formatDateTime(t, \'%H:%i:%S\')',
+  date_bin: 'intervals from an origin are not supported; use toStartOfInterval',
+  make_timestamptz: 'use make_timestamp with its seventh argument, the time zone',
+  JSONExtractKeysAndValues: 'use JSONExtractKeysAndValuesRaw, or JSONExtractKeys and JSONExtract* per key',
+  erf: 'the error function is not available on the columnar store',
+  erfc: 'the error function is not available on the columnar store',
+  convertCharset: 'hedgerow\'s text is UTF-8 only',
+  decodeXMLComponent: 'ClickHouse\'s XML entity decoding is not reproduced; use replace',
+  extractTextFromHTML: 'ClickHouse\'s HTML text extraction is not reproduced',
+  cutURLParameter: 'not reproduced; use extractURLParameters and cutQueryString',
+  bar: 'ClickHouse\'s text bars are not reproduced; use sparkline',
+  formatReadableTimeDelta: 'not reproduced; use formatReadableQuantity or dateDiff',
+  extractIPv4Substrings: 'not reproduced',
   embedText: 'text embeddings need PostHog\'s AI service',
   convertCurrency: 'hedgerow keeps no exchange rates',
   getSurveyResponse: 'surveys are not part of hedgerow',
