@@ -1,6 +1,7 @@
 // Stopping a supervised consumer thread (src/log/consumers/supervise.ts): one still loading
-// its modules is terminated without opening anything (a node closed right after it started
-// does not wait for its threads to load), one applying a batch finishes it first.
+// its modules ends once they are loaded, without opening anything (it is not terminated
+// mid-load: a thread terminated inside lmdb-js's native load aborts the process), one
+// applying a batch finishes it first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ const thread = (consumer: ReturnType<typeof registered>) => ({
   cluster: clusterSettings({ natsUrl: null, natsReplicas: 1, clusterTimeScale: 1, exports: { claimTtlMs: 30_000 }, hog: { logRetentionDays: 7, metricRetentionDays: 90 } }),
 });
 
-s('a thread still loading its modules is terminated when stopped: it opens nothing, even if its loading ends meanwhile', async () => {
+s('a thread still loading its modules when stopped ends once they are loaded: it opens nothing', async () => {
   // The module's path and name as the supervisor needs them; importing it here would block.
   const consumer = { module: new URL('../fixtures/slow-loading-consumer.js', import.meta.url).href, name: 'slow_loading', startsAt: 'beginning' as const, follows: undefined, settings: undefined, nice: 10 };
   process.env.HEDGEROW_TEST_LOADING_DIR = dir;
@@ -37,8 +38,8 @@ s('a thread still loading its modules is terminated when stopped: it opens nothi
   delete process.env.HEDGEROW_TEST_LOADING_DIR;
   await eventually(async () => existsSync(join(dir, 'loading')));
   const stopped = supervised.stop();
-  // Its loading ends now: a thread asked to stop rather than terminated would go on to open
-  // the store and its handler, and only then see that it should stop.
+  // Its loading ends now: a thread only asked to stop (the message it reads once running)
+  // would go on to open the store and its handler, and only then see that it should stop.
   writeFileSync(join(dir, 'release'), '');
   await stopped;
   assert.is(supervised.running(), false);

@@ -77,18 +77,19 @@ export function superviseConsumer(data: ConsumerThreadData, log: Logger, onFailu
     if (!w) return;
     const t0 = performance.now();
     w.once('exit', () => log.debug('consumer stopped', { consumer: name, ms: Math.round(performance.now() - t0) }));
-    // Still loading modules: it holds nothing yet, so it is not waited for.
-    if (leaveLoading(phase, TERMINATING)) {
-      await w.terminate();
-      return;
-    }
+    // Still loading modules: it will open nothing, and ends by itself once its imports are
+    // done. It is not terminated meanwhile: a thread terminated inside a native add-on's
+    // load (lmdb-js registering itself) aborts the whole process (seen in CI-like runs as
+    // "FATAL ERROR: Error::ThrowAsJavaScriptException napi_throw" when a node closed as it
+    // started); ../../pools/loading.ts waits for the same reason.
+    const loading = leaveLoading(phase, TERMINATING);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         log.warn('consumer thread did not stop within its grace: terminated', { consumer: name, grace_ms: STOP_GRACE_MS });
         void w.terminate();
       }, STOP_GRACE_MS);
       w.once('exit', () => { clearTimeout(timer); resolve(); });
-      w.postMessage('stop');
+      if (!loading) w.postMessage('stop');
     });
   }
 
