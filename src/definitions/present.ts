@@ -1,8 +1,13 @@
 // Definitions as PostHog's API shows them (its open-source serializers' fields).
-import type { EventDefinitionRecord, PropertyDefinitionRecord } from './records.js';
+import type { EventDefinitionRecord, PropertyDefinitionRecord, PropertyType } from './records.js';
 
 export function propertyDefinitionBody(d: PropertyDefinitionRecord, seen: boolean | null = null): Record<string, unknown> {
   return { id: d.id, name: d.name, is_numerical: d.is_numerical, property_type: d.property_type, tags: [], is_seen_on_filtered_events: seen };
+}
+
+// A session property as PostHog lists one: its name is its id.
+export function sessionPropertyBody(name: string, type: PropertyType): Record<string, unknown> {
+  return { id: name, name, is_numerical: type === 'Numeric' || type === 'Duration', property_type: type, tags: [], is_seen_on_filtered_events: null };
 }
 
 export function eventDefinitionBody(d: EventDefinitionRecord): Record<string, unknown> {

@@ -13,15 +13,17 @@ import type { HttpRequest, Route } from '../http/types.js';
 import type { StateWrites } from '../state/index.js';
 import { deleteEventDefinitionCommand, deletePropertyDefinitionCommand, savePropertyDefinitionCommand } from './commands.js';
 import { filterEventDefinitions, filterProperties, propertyListQuery } from './list-query.js';
-import { eventDefinitionBody, propertyDefinitionBody } from './present.js';
+import { eventDefinitionBody, propertyDefinitionBody, sessionPropertyBody } from './present.js';
 import { eventDefinitionById, eventDefinitions, propertyDefinitionById, propertyDefinitions, seenOnEvents } from './read.js';
-import { PROPERTY_TYPES, type PropertyDefinitionRecord } from './records.js';
+import { PROPERTY_TYPES, type PropertyDefinitionRecord, type PropertyType } from './records.js';
 import type { DefinitionsTables } from './tables.js';
 
 export interface DefinitionRoutesDeps {
   auth: ManagementAuth;
   store: DefinitionsTables;
   writes: StateWrites;
+  // type=session lists these (PostHog lists its sessions table's fields): never recorded.
+  sessionProperties: readonly { name: string; propertyType: PropertyType }[];
 }
 
 // The fields a free PostHog lets a PATCH change: the type alone (is_numerical follows it).
@@ -41,7 +43,7 @@ function found<T>(record: T | undefined): T {
   return record;
 }
 
-export function definitionRoutes({ auth, store, writes }: DefinitionRoutesDeps): Route[] {
+export function definitionRoutes({ auth, store, writes, sessionProperties }: DefinitionRoutesDeps): Route[] {
   const property = (req: HttpRequest, projectId: number) => found(propertyDefinitionById(store, projectId, req.params.id));
   const event = (req: HttpRequest, projectId: number) => found(eventDefinitionById(store, projectId, req.params.id));
   return [
@@ -49,7 +51,11 @@ export function definitionRoutes({ auth, store, writes }: DefinitionRoutesDeps):
       methods: ['GET'], path: 'property_definitions', scope: 'property_definition',
       handler(req, { project }) {
         const q = propertyListQuery(req.query);
-        const defs = q.kind === 'session' ? [] : propertyDefinitions(store, project.id, q.kind, q.group ?? undefined);
+        if (q.kind === 'session') {
+          const page = paginate(req, sessionProperties.filter((p) => q.search === null || q.search(p.name)));
+          return json(200, { ...page, results: page.results.map((p) => sessionPropertyBody(p.name, p.propertyType)) });
+        }
+        const defs = propertyDefinitions(store, project.id, q.kind, q.group ?? undefined);
         const listed = filterProperties(defs, q, (name) => seenOnEvents(store, project.id, name, q.eventNames ?? []));
         const page = paginate(req, listed);
         return json(200, { ...page, results: page.results.map((l) => propertyDefinitionBody(l.definition, l.seen)) });

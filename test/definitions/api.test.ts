@@ -156,6 +156,23 @@ s('HogQL reads properties by their types: max of a numeric property compares num
   assert.equal(await hogql("select max(properties.price) from events where event = 'purchase'"), [[10]]);
 });
 
+s('type=session lists the sessions table\'s fields as PostHog does: its types, $session_duration a Duration, aliases and lists hidden, searched', async () => {
+  const r = await props('?type=session&limit=100');
+  assert.is(r.status, 200);
+  const byName = new Map((r.body.results as { name: string }[]).map((d) => [d.name, d]));
+  assert.equal(byName.get('$session_duration'), { id: '$session_duration', name: '$session_duration', is_numerical: true, property_type: 'Duration', tags: [], is_seen_on_filtered_events: null });
+  assert.equal(['$pageview_count', '$start_timestamp', '$is_bounce', '$entry_current_url', '$entry_utm_source'].map((n) => (byName.get(n) as { property_type?: string } | undefined)?.property_type),
+    ['Numeric', 'DateTime', 'Boolean', 'String', 'String']);
+  for (const hidden of ['session_id', 'distinct_id', 'duration', '$urls', '$num_uniq_urls', '$exit_current_url']) assert.not.ok(byName.has(hidden), hidden);
+  assert.is(r.body.count, byName.size);
+  // Every one listed is a field HogQL reads on sessions.
+  const fields = [...byName.keys()];
+  const read = await hogql(`select ${fields.map((f) => `\`${f}\``).join(', ')} from sessions limit 1`);
+  assert.is(read.length <= 1, true);
+  const searched = await props('?type=session&search=entry%20url');
+  assert.equal(named(searched.body.results), ['$entry_current_url']);
+});
+
 s('PATCH takes property_type only (PostHog\'s choices); DELETE removes; unknown ids are 404', async () => {
   const plan = (await props('?properties=plan')).body.results[0];
   const url = `/api/projects/${t.projectId}/property_definitions/${plan.id}/`;
