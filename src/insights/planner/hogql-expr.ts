@@ -8,7 +8,7 @@ import { QueryError } from './errors.js';
 import { HOT_COLUMNS, pointer, type PropertyContext } from './properties.js';
 import { bool, float, int, join, raw, sql, text, type Sql } from './sql.js';
 import { catalogueCall } from './hogql/events-bridge.js';
-import { cohortMembership, HogQLError, SESSION_ZONE, type HogNode, type HogQLCohorts } from './hogql/expr.js';
+import { cohortMembership, HogQLError, zoneSql, type HogNode, type HogQLCohorts } from './hogql/expr.js';
 import { EVENT_OWNER, PERSON_OWNER, propertyTypeOf, typedProperty } from './hogql/property-types.js';
 import type { PropertyTypes } from '../../definitions/index.js';
 import type { HogExpr, Translated } from './hogql-types.js';
@@ -28,7 +28,7 @@ function propertyOf(source: 'e' | 'p', key: string, env: TranslateEnv): Translat
   const persons = source === 'p';
   const type = propertyTypeOf(env.propertyTypes, source === 'e' ? EVENT_OWNER : PERSON_OWNER, [key]);
   if (type === 'Numeric' || type === 'Boolean' || type === 'DateTime') {
-    const typed = typedProperty({ sql: textSql, type: 'String', aggregate: null, nullable: true }, type, env.zone === 'UTC' ? SESSION_ZONE : sql`${text(env.zone)}`);
+    const typed = typedProperty({ sql: textSql, type: 'String', aggregate: null, nullable: true }, type, zoneSql(env.zone));
     if (type === 'DateTime') return { sql: sql`epoch_us(${typed.sql})`, asText: typed.sql, asNumber: sql`epoch_us(${typed.sql})`, type: "DateTime64(6, 'UTC')", decode: 'timestamp', aggregate: false, persons };
     const asNumber = type === 'Numeric' ? typed.sql : sql`CAST(${typed.sql} AS INTEGER)`;
     return { sql: typed.sql, asText: textSql, asNumber, type: type === 'Numeric' ? 'Float64' : 'Bool', decode: 'plain', aggregate: false, persons };

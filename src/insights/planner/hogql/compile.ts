@@ -14,7 +14,7 @@ import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } 
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
-import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, SESSION_ZONE, str, tupleSql, type CompileContext, type Expr, type HogNode } from './expr.js';
+import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, str, tupleSql, zoneSql, type CompileContext, type Expr, type HogNode } from './expr.js';
 import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
 import { droppedGroupByModifier, missingField, missingFunction } from './unsupported.js';
 import { EVENT_OWNER, PERSON_OWNER, propertyTypeOf, typedProperty, type PropertyOwner } from './property-types.js';
@@ -218,7 +218,7 @@ export function compileRowExpression(node: HogNode, source: string, ctx: Compile
 
 function compiler(source: string, ctx: CompileContext) {
   const codePoints = Array.from(source);
-  const tz = ctx.timezone === 'UTC' ? SESSION_ZONE : sql`${text(ctx.timezone)}`;
+  const tz = zoneSql(ctx.timezone);
   const project = int(ctx.projectId);
   let counter = 0;
   const id = (prefix: string) => `${prefix}${++counter}`;
@@ -275,7 +275,7 @@ function compiler(source: string, ctx: CompileContext) {
     if (src.columns !== null) {
       const col = src.columns.get(String(head));
       if (col === undefined) return null;
-      const base = expr(raw(`${a}.${col.sqlName}`), col.expr.type, [], { nullable: col.expr.nullable, tz: col.expr.tz, zone: col.expr.zone });
+      const base = expr(raw(`${a}.${col.sqlName}`), col.expr.type, [], { nullable: col.expr.nullable, zone: col.expr.zone });
       return rest.length === 0 ? base : property(str(base), rest, false, a);
     }
     if (head === 'team_id') return column('project', 'Int');

@@ -4,8 +4,8 @@
 // timestamps as epoch µs and properties as JSON; the catalogue works on DuckDB values).
 import { QueryError } from '../errors.js';
 import type { HogExpr, Translated } from '../hogql-types.js';
-import { sql, text } from '../sql.js';
-import { HogQLError, SESSION_ZONE, type Expr, type HType } from './expr.js';
+import { sql } from '../sql.js';
+import { HogQLError, zoneSql, type Expr, type HType } from './expr.js';
 import { closestFunction, lookupFunction } from './functions.js';
 
 function toExpr(t: Translated, node: HogExpr): Expr {
@@ -52,7 +52,7 @@ export function catalogueCall(expr: HogExpr, args: Translated[], zone: string, a
   if (spec.params !== undefined && params.length < spec.params[0]) throw new QueryError(`Aggregation '${name}' requires parameters, e.g. ${name}(0.5)(x)`, attr);
   try {
     const built = spec.build(args.map((a, i) => toExpr(a, nodes[i])), {
-      tz: zone === 'UTC' ? SESSION_ZONE : sql`${text(zone)}`, weekStart: 0, distinct: expr.distinct === true, params, node: { node: 'Call' }, name,
+      tz: zoneSql(zone), weekStart: 0, distinct: expr.distinct === true, params, node: { node: 'Call' }, name,
     });
     return toTranslated(built, spec.aggregate === true || args.some((a) => a.aggregate), args.some((a) => a.persons));
   } catch (err) {

@@ -18,9 +18,10 @@ export interface Expr {
   aggregate: string | null;
   /** Whether it can be NULL (base columns and constants cannot). */
   nullable: boolean;
-  /** A DateTime's time zone for local-time functions (toTimeZone), when not the project's. */
-  tz?: Sql;
-  /** That zone's name, for the column's type and how its values are written. */
+  /**
+   * A DateTime's own time zone (toTimeZone, toDateTime(x, zone)), when not the project's: its
+   * local-time functions read that wall clock, its column's type and values are in it.
+   */
   zone?: string;
   /** The constant's value, when the expression is a literal (units, formats, JSON keys). */
   constant?: { value: unknown };
@@ -152,11 +153,17 @@ export function instant(e: Expr, tz: Sql): Sql {
  */
 export const SESSION_ZONE: Sql = { parts: ["'UTC'"] };
 
+/** A zone's name as SQL: UTC the session's own, any other bound. */
+export function zoneSql(zone: string): Sql {
+  return zone === 'UTC' ? SESSION_ZONE : sql`${text(zone)}`;
+}
+
 /** The project's (or the value's own) wall-clock time, a TIMESTAMP, for calendar functions. */
 export function wallClock(e: Expr, tz: Sql): Sql {
   if (e.type === 'Date') return sql`CAST(${e.sql} AS TIMESTAMP)`;
-  if ((e.tz ?? tz) === SESSION_ZONE) return sql`CAST(${instant(e, tz)} AS TIMESTAMP)`;
-  return sql`timezone(${e.tz ?? tz}, ${instant(e, tz)})`;
+  const own = e.zone === undefined ? tz : zoneSql(e.zone);
+  if (own === SESSION_ZONE) return sql`CAST(${instant(e, tz)} AS TIMESTAMP)`;
+  return sql`timezone(${own}, ${instant(e, tz)})`;
 }
 
 /** The value as a calendar date. */

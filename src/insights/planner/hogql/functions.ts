@@ -6,7 +6,7 @@
 // §4-5): 1-based strings and arrays, text properties read as numbers by numeric functions,
 // calendar functions on the project's wall clock, NULLs skipped by groupArray.
 import { int, join, raw, sql, text, texts, type Sql } from '../sql.js';
-import { date, expr, fail, instant, num, SESSION_ZONE, str, tupleSql, wallClock, type Expr, type HogNode, type HType } from './expr.js';
+import { date, expr, fail, instant, num, SESSION_ZONE, str, tupleSql, wallClock, zoneSql, type Expr, type HogNode, type HType } from './expr.js';
 
 export type FunctionGroup = 'aggregate' | 'window' | 'date and time' | 'string' | 'JSON' | 'array' | 'conditional' | 'mathematics' | 'type conversion' | 'comparison and logic' | 'hashing and encoding' | 'IP addresses' | 'PostHog';
 
@@ -99,7 +99,7 @@ define('type conversion', 'toTypeName', 1, 1, ([a]) => expr(sql`typeof(${a.sql})
 
 // ---- date and time (calendar functions read the project's wall clock)
 
-const tzOf = (e: Expr, fx: Fx) => e.tz ?? fx.tz;
+const tzOf = (e: Expr, fx: Fx) => (e.zone === undefined ? fx.tz : zoneSql(e.zone));
 // Whether the zone is one the ICU data names (DuckDB's and Intl's alike).
 const knownZone = (name: string): boolean => {
   try {
@@ -116,7 +116,7 @@ const inZone = (x: Expr, zone: Expr | undefined, fx: Fx): Expr => {
   if (zone === undefined) return x;
   const name = constantText(zone, fx, 'the time zone');
   if (!knownZone(name)) fail(`${fx.name}(): unknown time zone '${name}'`, fx.node);
-  return { ...x, tz: zone.sql, zone: name };
+  return { ...x, zone: name };
 };
 const backToInstant = (local: Sql, e: Expr, fx: Fx) => (tzOf(e, fx) === SESSION_ZONE ? sql`CAST(${local} AS TIMESTAMPTZ)` : sql`timezone(${tzOf(e, fx)}, ${local})`);
 const dateTime = (s: Sql, from: Expr[], extra: Partial<Expr> = {}) => expr(s, 'DateTime', from, extra);
@@ -133,11 +133,11 @@ define('date and time', ['toDateTime', 'toDateTime64', 'parseDateTimeBestEffort'
   const nullable = a.nullable || a.type === 'String';
   if (zone === undefined) return dateTime(instant(a, fx.tz), [a], { nullable });
   const at = inZone(a, zone, fx);
-  return dateTime(instant(a, at.tz!), [a], { nullable, tz: at.tz, zone: at.zone });
+  return dateTime(instant(a, tzOf(at, fx)), [a], { nullable, zone: at.zone });
 });
 define('date and time', 'toTimeZone', 2, 2, ([a, zone], fx) => {
   const at = inZone(a, zone, fx);
-  return dateTime(instant(a, fx.tz), [a], { tz: at.tz, zone: at.zone });
+  return dateTime(instant(a, fx.tz), [a], { zone: at.zone });
 });
 // Whole seconds, milliseconds or microseconds since the epoch, the fraction dropped (ClickHouse's truncation).
 const EPOCHS: Record<string, (x: Sql) => Sql> = {
@@ -180,7 +180,7 @@ for (const [name, { unit, date: isDate }] of Object.entries(TRUNC)) {
     // toStartOfDay(t, zone): that zone's midnight.
     const a = inZone(given, zone, fx);
     const local = sql`date_trunc(${text(unit)}, ${wallClock(a, fx.tz)})`;
-    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(backToInstant(local, a, fx), [a], a.tz ? { tz: a.tz, zone: a.zone } : {});
+    return isDate ? expr(sql`CAST(${local} AS DATE)`, 'Date', [a]) : dateTime(backToInstant(local, a, fx), [a], { zone: a.zone });
   });
 }
 for (const [name, minutes] of [['toStartOfFiveMinutes', 5], ['toStartOfTenMinutes', 10], ['toStartOfFifteenMinutes', 15]] as const) {
@@ -207,7 +207,7 @@ define('date and time', 'toStartOfInterval', 2, 3, ([given0, , zone], fx) => {
   }
   const unit = match[1].toLowerCase();
   const local = wallClock(a, tzOf(a, fx));
-  const shownIn = a.tz ? { tz: a.tz, zone: a.zone } : {};
+  const shownIn = { zone: a.zone };
   const days = sql`(CAST(${local} AS DATE) - DATE '1970-01-01')`;
   const fromDays = (d: Sql) => sql`CAST(DATE '1970-01-01' + CAST(${d} AS INTEGER) AS DATE)`;
   const months = (k: number) => {
@@ -924,7 +924,7 @@ define('date and time', 'toYearWeek', 1, 3, ([a, mode, zone], fx) => week(a, mod
 const PARSE_CODES: Record<string, string> = { Y: '%Y', y: '%y', m: '%m', d: '%d', e: '%d', H: '%H', k: '%H', h: '%I', I: '%I', l: '%I', i: '%M', s: '%S', S: '%S', p: '%p', M: '%B', b: '%b', a: '%a', W: '%A', j: '%j', '%': '%%' };
 define('date and time', 'parseDateTime', 2, 3, ([s, f, zone], fx) => {
   const format = constantText(f, fx, 'the format').replace(/%(.)/g, (_, code: string) => PARSE_CODES[code] ?? fail(`parseDateTime(): the code %${code} is not supported`, fx.node));
-  const at = zone === undefined ? fx.tz : inZone(s, zone, fx).tz!;
+  const at = tzOf(inZone(s, zone, fx), fx);
   return dateTime(sql`timezone(${at}, try_strptime(${str(s)}, ${text(format)}))`, [s], { nullable: true });
 });
 // make_date and make_timestamp from their parts, on the project's wall clock (make_timestamp's
@@ -935,7 +935,7 @@ define('date and time', 'make_date', 3, 3, ([y, m, d]) =>
 define('date and time', 'make_timestamp', 6, 7, ([y, mo, d, h, mi, sec, zone], fx) => {
   const parts = [y, mo, d, h, mi].map((p) => sql`CAST(${num(p)} AS BIGINT)`);
   const local = sql`coalesce(try(make_timestamp(${join(parts, ', ')}, CAST(${num(sec)} AS DOUBLE))), error('make_timestamp(): the parts name no time'))`;
-  const at = zone === undefined ? fx.tz : inZone(y, zone, fx).tz!;
+  const at = tzOf(inZone(y, zone, fx), fx);
   return dateTime(sql`timezone(${at}, ${local})`, [y, mo, d, h, mi, sec]);
 });
 define('date and time', 'make_interval', 6, 6, (parts) => {
