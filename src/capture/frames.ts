@@ -119,24 +119,41 @@ function captureFrameEnd(buf: Buffer, at: number): number {
     + buf.readUInt32LE(at + 16);
 }
 
-function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined): number {
-  const flags = buf[at + 1];
+// Where the parts of the capture frame at `at` lie: its ip's text, the indexes of the dropped
+// events, the generated uuids, the body (the request's JSON), and its end; checked to fit.
+interface CaptureLayout {
+  ipAt: number;
+  ipBytes: number;
+  dropped: number;
+  droppedAt: number;
+  uuids: number;
+  uuidsAt: number;
+  bodyAt: number;
+  end: number;
+  projectId: number;
+}
+
+function captureLayout(buf: Buffer, at: number): CaptureLayout {
   const ipBytes = buf.readUInt32LE(at + 4);
   const dropped = buf.readUInt32LE(at + 8);
   const uuids = buf.readUInt32LE(at + 12);
   const end = captureFrameEnd(buf, at);
   if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
-  let p = at + CAPTURE_HEAD;
-  const ip = flags & HAS_IP ? buf.toString('utf8', p, p + ipBytes) : null;
-  p += ipBytes;
-  const uuidsAt = p + 4 * dropped;
-  const bodyAt = uuidsAt + UUID_BYTES * uuids;
+  const ipAt = at + CAPTURE_HEAD;
+  const droppedAt = ipAt + ipBytes;
+  const uuidsAt = droppedAt + 4 * dropped;
+  return { ipAt, ipBytes, dropped, droppedAt, uuids, uuidsAt, bodyAt: uuidsAt + UUID_BYTES * uuids, end, projectId: buf.readDoubleLE(at + 20) };
+}
+
+function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined): number {
+  const flags = buf[at + 1];
+  const { ipAt, ipBytes, dropped, uuids, uuidsAt, bodyAt, end, projectId } = captureLayout(buf, at);
+  const ip = flags & HAS_IP ? buf.toString('utf8', ipAt, ipAt + ipBytes) : null;
   let droppedAt: number[] | null = null;
   if (dropped > 0) {
     droppedAt = new Array<number>(dropped);
-    for (let i = 0; i < dropped; i++, p += 4) droppedAt[i] = buf.readUInt32LE(p);
+    for (let i = 0, p = ipAt + ipBytes; i < dropped; i++, p += 4) droppedAt[i] = buf.readUInt32LE(p);
   }
-  const projectId = buf.readDoubleLE(at + 20);
   let rawEvents: unknown[];
   try {
     rawEvents = rawEventsOf(JSON.parse(buf.toString('utf8', bodyAt, end)));
@@ -240,14 +257,7 @@ const keysOf = (events: readonly CapturedEvent[]): EventKey[] => events.map((e) 
 // decodeCaptureFrame's reading of the uuids alone (buildEvents: an event's own uuid string,
 // lower-cased, else the next generated one; the dropped events skipped).
 function captureFrameKeys(buf: Buffer, at: number, out: EventKey[]): number {
-  const dropped = buf.readUInt32LE(at + 8);
-  const uuids = buf.readUInt32LE(at + 12);
-  const end = captureFrameEnd(buf, at);
-  if (end > buf.length) throw new Error('log record: capture frame runs past the end of the record');
-  const droppedAt = at + CAPTURE_HEAD + buf.readUInt32LE(at + 4);
-  const uuidsAt = droppedAt + 4 * dropped;
-  const bodyAt = uuidsAt + UUID_BYTES * uuids;
-  const projectId = buf.readDoubleLE(at + 20);
+  const { dropped, droppedAt, uuids, uuidsAt, bodyAt, end, projectId } = captureLayout(buf, at);
   const rawEvents = rawEventsOf(JSON.parse(buf.toString('utf8', bodyAt, end)));
   let d = 0;
   let nextDrop = dropped > 0 ? buf.readUInt32LE(droppedAt) : -1;
