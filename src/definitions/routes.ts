@@ -15,15 +15,14 @@ import { deleteEventDefinitionCommand, deletePropertyDefinitionCommand, saveProp
 import { filterEventDefinitions, filterProperties, propertyListQuery } from './list-query.js';
 import { eventDefinitionBody, propertyDefinitionBody, sessionPropertyBody } from './present.js';
 import { eventDefinitionById, eventDefinitions, propertyDefinitionById, propertyDefinitions, seenOnEvents } from './read.js';
-import { PROPERTY_TYPES, type PropertyDefinitionRecord, type PropertyType } from './records.js';
+import { PROPERTY_TYPES, type PropertyDefinitionRecord } from './records.js';
+import { SESSION_PROPERTIES } from './session-properties.js';
 import type { DefinitionsTables } from './tables.js';
 
 export interface DefinitionRoutesDeps {
   auth: ManagementAuth;
   store: DefinitionsTables;
   writes: StateWrites;
-  // type=session lists these (PostHog lists its sessions table's fields): never recorded.
-  sessionProperties: readonly { name: string; propertyType: PropertyType }[];
 }
 
 // The fields a free PostHog lets a PATCH change: the type alone (is_numerical follows it).
@@ -43,7 +42,7 @@ function found<T>(record: T | undefined): T {
   return record;
 }
 
-export function definitionRoutes({ auth, store, writes, sessionProperties }: DefinitionRoutesDeps): Route[] {
+export function definitionRoutes({ auth, store, writes }: DefinitionRoutesDeps): Route[] {
   const property = (req: HttpRequest, projectId: number) => found(propertyDefinitionById(store, projectId, req.params.id));
   const event = (req: HttpRequest, projectId: number) => found(eventDefinitionById(store, projectId, req.params.id));
   return [
@@ -52,8 +51,8 @@ export function definitionRoutes({ auth, store, writes, sessionProperties }: Def
       handler(req, { project }) {
         const q = propertyListQuery(req.query);
         if (q.kind === 'session') {
-          const page = paginate(req, sessionProperties.filter((p) => q.search === null || q.search(p.name)));
-          return json(200, { ...page, results: page.results.map((p) => sessionPropertyBody(p.name, p.propertyType)) });
+          const page = paginate(req, SESSION_PROPERTIES.filter(([name]) => q.search === null || q.search(name)));
+          return json(200, { ...page, results: page.results.map(([name, type]) => sessionPropertyBody(name, type)) });
         }
         const defs = propertyDefinitions(store, project.id, q.kind, q.group ?? undefined);
         const listed = filterProperties(defs, q, (name) => seenOnEvents(store, project.id, name, q.eventNames ?? []));

@@ -13,7 +13,6 @@ import type { DefinitionsTables } from '../definitions/index.js';
 import { openStatuses } from './api/kv-statuses.js';
 import { createInsightsApi, type InsightsApi } from './api/wiring.js';
 import type { QueryService } from './api/query-service.js';
-import { sessionProperties } from './planner/hogql/compile.js';
 
 // Actions are read for the series that name them, cohorts for the filters that name them,
 // persons for the members of a cohort.
@@ -23,21 +22,6 @@ export interface InsightsProvides {
   service: QueryService;
   linkDashboards: InsightsApi['linkDashboards'];
   present: InsightsApi['present'];
-  // The sessions table's fields listed as session properties, with PostHog's property types.
-  sessionProperties: readonly SessionProperty[];
-}
-
-export interface SessionProperty {
-  name: string;
-  propertyType: 'String' | 'Numeric' | 'DateTime' | 'Boolean' | 'Duration';
-}
-
-// PostHog's types for them: $session_duration a Duration, numbers Numeric, instants DateTime.
-function sessionPropertyTypes(): SessionProperty[] {
-  return sessionProperties().map(({ name, type }) => ({
-    name,
-    propertyType: name === '$session_duration' ? 'Duration' : type === 'Int' || type === 'UInt' || type === 'Float' ? 'Numeric' : type === 'DateTime' ? 'DateTime' : type === 'Bool' ? 'Boolean' : 'String',
-  }));
 }
 
 export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: Use): Promise<Started<InsightsProvides>> {
@@ -56,7 +40,7 @@ export async function startInsights(ctx: NodeContext<InsightsTablesUsed>, use: U
     cohortIntervalMs: config.insights.cohortIntervalMs, onCohortError: (err) => log.warn('cohort calculation', { error: err.message }),
   });
   return {
-    provides: { service: insights.service, linkDashboards: insights.linkDashboards, present: insights.present, sessionProperties: sessionPropertyTypes() },
+    provides: { service: insights.service, linkDashboards: insights.linkDashboards, present: insights.present },
     routes: insights.routes, close: () => insights.close(),
   };
 }

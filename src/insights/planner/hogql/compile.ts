@@ -85,14 +85,6 @@ const SESSION_FIELDS: Record<string, (c: string) => [string, Expr['type'], boole
   ...Object.fromEntries(ENTRY_PROPERTIES.map(([name]) => [`$entry_${name}`, (c: string) => [`${c}entry_${name}`, 'String', true] as [string, Expr['type'], boolean]])),
   $is_bounce: (c) => [`(CASE WHEN ${c}pageviews = 0 THEN NULL ELSE NOT (${c}pageviews > 1 OR ${c}autocaptures > 0 OR date_diff('second', ${c}start, ${c}end) >= 10) END)`, 'Bool', true],
 };
-// The sessions table's fields PostHog lists as session properties (its definitions API,
-// type=session): the `$` ones, less the aliases and lists it hides.
-const HIDDEN_SESSION_PROPERTIES = new Set(['$urls', '$num_uniq_urls', '$exit_current_url', '$exit_pathname']);
-export function sessionProperties(): { name: string; type: Expr['type'] }[] {
-  return Object.entries(SESSION_FIELDS)
-    .filter(([name]) => name.startsWith('$') && !HIDDEN_SESSION_PROPERTIES.has(name))
-    .map(([name, field]) => ({ name, type: field('')[1] }));
-}
 const RESERVED = new Set(['true', 'false', 'null', 'team_id']);
 // GROUP BY ROLLUP(...), CUBE(...), GROUPING SETS (...): the parser's group_by_mode for each.
 const GROUPINGS = new Map([['rollup', 'ROLLUP'], ['cube', 'CUBE'], ['grouping_sets', 'GROUPING SETS']]);
