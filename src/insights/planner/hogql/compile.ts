@@ -8,14 +8,14 @@
 //   once, as a DuckDB WITH of the SELECT defining it, named w1, w2…: its reads name it);
 // - no user text becomes SQL text: tables, columns and aliases get generated names (t1, c0),
 //   constants and property keys are bound parameters, functions are looked up in the
-//   catalogue (./functions.ts) whose DuckDB names are its own;
+//   catalogue (./functions/) whose DuckDB names are its own;
 // - the parser accepts one SELECT (or set of them): no statement of any other kind exists.
 import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } from '../actions.js';
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, str, tupleSql, zoneSql, type CompileContext, type Expr, type HogNode } from './expr.js';
-import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
+import { closestFunction, lookupFunction, MAX_BUILT } from './functions/index.js';
 import { droppedGroupByModifier, missingField, missingFunction } from './unsupported.js';
 import { EVENT_OWNER, PERSON_OWNER, propertyTypeOf, typedProperty, type PropertyOwner } from './property-types.js';
 

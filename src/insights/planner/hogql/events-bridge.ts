@@ -6,7 +6,7 @@ import { QueryError } from '../errors.js';
 import type { HogExpr, Translated } from '../hogql-types.js';
 import { sql } from '../sql.js';
 import { HogQLError, zoneSql, type Expr, type HType } from './expr.js';
-import { closestFunction, lookupFunction } from './functions.js';
+import { closestFunction, lookupFunction } from './functions/index.js';
 
 function toExpr(t: Translated, node: HogExpr): Expr {
   const constant = node.node === 'Constant' ? { value: node.value } : undefined;

@@ -1,4 +1,4 @@
-// What the HogQL compiler (./compile.ts) and its function catalogue (./functions.ts) share:
+// What the HogQL compiler (./compile.ts) and its function catalogue (./functions/) share:
 // a compiled expression (SQL, its HogQL type, whether it aggregates), the context a query is
 // compiled in, the compile error with its position, and the coercions between types that
 // PostHog applies (property values are text; text compared with a number reads as one).
