@@ -236,10 +236,11 @@ function compiler(source: string, ctx: CompileContext) {
 
   function propertyText(from: Sql, keys: readonly unknown[], hot: boolean, alias: string): Expr {
     if (hot && keys.length === 1 && typeof keys[0] === 'string' && HOT_COLUMNS.has(keys[0])) {
-      return expr(raw(`${alias}.${HOT_COLUMNS.get(keys[0])!}`), 'String', [], { nullable: true });
+      const column = raw(`${alias}.${HOT_COLUMNS.get(keys[0])!}`);
+      return expr(column, 'String', [], { nullable: true, json: sql`CAST(to_json(${column}) AS VARCHAR)` });
     }
-    const path = keys.map((k) => (typeof k === 'number' ? String(k > 0 ? k - 1 : k) : POINTER_KEY(String(k)))).join('/');
-    return expr(sql`json_extract_string(${from}, ${text(`/${path}`)})`, 'String', [], { nullable: true });
+    const path = text(`/${keys.map((k) => (typeof k === 'number' ? String(k > 0 ? k - 1 : k) : POINTER_KEY(String(k)))).join('/')}`);
+    return expr(sql`json_extract_string(${from}, ${path})`, 'String', [], { nullable: true, json: sql`CAST(json_extract(${from}, ${path}) AS VARCHAR)` });
   }
 
   function personField(src: Source, rest: readonly unknown[]): Expr | null {
@@ -254,7 +255,8 @@ function compiler(source: string, ctx: CompileContext) {
     // A personless event's person is no row: not identified.
     if (head === 'is_identified' && more.length === 0) return expr(raw(`coalesce(${identified}, FALSE)`), 'Bool', [], { nullable: false });
     if (head === 'properties') {
-      return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a, PERSON_OWNER);
+      const bag = raw(`CAST(${properties} AS VARCHAR)`);
+      return more.length === 0 ? expr(bag, 'String', [], { nullable: true, json: bag }) : property(raw(properties), more, false, a, PERSON_OWNER);
     }
     src.persons = false;
     return null;
@@ -280,7 +282,8 @@ function compiler(source: string, ctx: CompileContext) {
     if (head === 'properties') {
       // A groups row's properties are of any group type: PostHog types them only through group_N.
       const owner = src.table === 'events' ? EVENT_OWNER : src.table === 'persons' ? PERSON_OWNER : null;
-      return rest.length === 0 ? expr(raw(`CAST(${a}.properties AS VARCHAR)`), 'String', [], { nullable: false }) : property(raw(`${a}.properties`), rest, src.table === 'events', a, owner);
+      const bag = raw(`CAST(${a}.properties AS VARCHAR)`);
+      return rest.length === 0 ? expr(bag, 'String', [], { nullable: false, json: bag }) : property(raw(`${a}.properties`), rest, src.table === 'events', a, owner);
     }
     switch (src.table) {
       case 'events':

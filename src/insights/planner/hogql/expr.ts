@@ -30,6 +30,12 @@ export interface Expr {
    * ClickHouse's toString of the typed value gives it (30, not 30.0).
    */
   text?: Sql;
+  /**
+   * A property (or a whole properties bag) read untyped, as the event or person carried it: its
+   * JSON text. EventsQuery answers such a column with the value itself (a number as a number,
+   * an object as an object), where HogQL reads its text.
+   */
+  json?: Sql;
 }
 
 export interface HogNode {

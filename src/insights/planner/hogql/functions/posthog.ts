@@ -7,7 +7,7 @@ const { functions, define } = catalogue();
 export { functions as posthog };
 
 // PostHog's own: listed (and hinted at) here, compiled by the compilers themselves with the
-// query's resolved actions (compile.ts, ../hogql-expr.ts), which call no build.
+// query's resolved actions (compile.ts), which calls no build.
 define('PostHog', 'matchesAction', 1, 1, () => {
   throw new Error('matchesAction is compiled with the query\'s actions, not by the catalogue');
 });
