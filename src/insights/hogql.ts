@@ -1,6 +1,6 @@
 // The HogQL expressions of an EventsQuery (select, where, orderBy), parsed by PostHog's own
-// grammar (@posthog/hogql-parser, WASM) into the AST the planner translates
-// (planner/hogql-expr.ts). Each source is bounded first (src/hogql/: size and nesting, a
+// grammar (@posthog/hogql-parser, WASM) into the AST the planner compiles
+// (planner/events-query.ts). Each source is bounded first (src/hogql/: size and nesting, a
 // 400 naming the limit), then parsed in the parse pool the aggregation worker gives, where a
 // stuck parse is stopped at a deadline (docs/decisions/0039); without one (tests, tools) in
 // this thread. Every expression must reach the end of its text: trailing text is refused in

@@ -4,7 +4,7 @@
 // the bare "Unsupported function call". The names are PostHog's facts; nothing else is copied.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lookupFunction } from '../../src/insights/planner/hogql/functions.js';
+import { lookupFunction } from '../../src/insights/planner/hogql/functions/index.js';
 import { missingFunction } from '../../src/insights/planner/hogql/unsupported.js';
 
 const c = suite('hogql: PostHog\u2019s function catalogue, covered');

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
-import { supportedFunctions } from '../../src/insights/planner/hogql/functions.js';
+import { supportedFunctions } from '../../src/insights/planner/hogql/functions/index.js';
 
 const s = suite('insights: HogQL functions in the README');
 const START = '<!-- hogql-functions:start -->';

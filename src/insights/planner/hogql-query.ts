@@ -4,13 +4,13 @@
 import type { HogQLQuery } from '../schemas.js';
 import { needsPersons, propertyContext, queryPropertiesWhere, type Plan, type PlanContext } from './context.js';
 import { hogqlCohorts } from './cohort-people.js';
-import { compileHogQL, type CompiledColumn } from './hogql/compile.js';
+import { compileHogQL } from './hogql/compile.js';
 import type { HogNode, HogQLFilters } from './hogql/expr.js';
 import { parseInstant } from './dates.js';
 import { QueryError } from './errors.js';
 import { operatorSql, valueSetLookups, type PropertyFilter } from './properties.js';
 import { join, sql, type Sql } from './sql.js';
-import { instantText } from './result-time.js';
+import { resultValue } from './result-value.js';
 
 export interface HogQLQueryResult {
   results: unknown[][];
@@ -21,32 +21,6 @@ export interface HogQLQueryResult {
   limit?: number;
   offset?: number;
   timings: { k: string; t: number }[];
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-// Bytes (a digest, unhex's answer) as PostHog's renderer writes them: the text they are, else their hex.
-function bytesText(v: Uint8Array): string {
-  try {
-    return UTF8.decode(v);
-  } catch {
-    return Buffer.from(v).toString('hex');
-  }
-}
-
-function plain(v: unknown, zone: string): unknown {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (v instanceof Date) return instantText(v.getTime() * 1000, zone);
-  if (v instanceof Uint8Array) return bytesText(v);
-  if (Array.isArray(v)) return v.map((x) => plain(x, zone));
-  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).map((x) => plain(x, zone));
-  return v;
-}
-
-function decode(v: unknown, column: CompiledColumn, zone: string): unknown {
-  if (v instanceof Date && column.expr.type === 'Date') return v.toISOString().slice(0, 10);
-  return plain(v, column.expr.zone ?? zone);
 }
 
 // HogQLFilters as {filters} applies them (PostHog's): the date range in the project's zone
@@ -99,7 +73,7 @@ export function planHogQLQuery(query: HogQLQuery, ctx: PlanContext, ast: HogNode
       const page = compiled.paginated;
       const kept = page ? rows.slice(0, page.limit) : rows;
       const result: HogQLQueryResult = {
-        results: kept.map((r) => compiled.columns.map((c, i) => decode(r[`c${i}`], c, ctx.zone))),
+        results: kept.map((r) => compiled.columns.map((c, i) => resultValue(r[`c${i}`], c.expr, ctx.zone))),
         columns: compiled.columns.map((c) => c.name),
         types: compiled.columns.map((c) => [c.name, c.type]),
         hogql: query.query,

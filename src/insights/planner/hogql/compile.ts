@@ -8,14 +8,14 @@
 //   once, as a DuckDB WITH of the SELECT defining it, named w1, w2…: its reads name it);
 // - no user text becomes SQL text: tables, columns and aliases get generated names (t1, c0),
 //   constants and property keys are bound parameters, functions are looked up in the
-//   catalogue (./functions.ts) whose DuckDB names are its own;
+//   catalogue (./functions/) whose DuckDB names are its own;
 // - the parser accepts one SELECT (or set of them): no statement of any other kind exists.
 import { actionByReference, actionSql, actionUsesPersons, type ResolvedAction } from '../actions.js';
 import { QueryError } from '../errors.js';
 import { HOT_COLUMNS } from '../properties.js';
 import { bool, float, int, join, raw, render, sql, text, timestamp, type Sql } from '../sql.js';
 import { chType, cohortMembership, date, expr, fail, HogQLError, instant, isNumeric, NULL_EXPR, num, str, tupleSql, zoneSql, type CompileContext, type Expr, type HogNode } from './expr.js';
-import { closestFunction, lookupFunction, MAX_BUILT } from './functions.js';
+import { closestFunction, lookupFunction, MAX_BUILT } from './functions/index.js';
 import { droppedGroupByModifier, missingField, missingFunction } from './unsupported.js';
 import { EVENT_OWNER, PERSON_OWNER, propertyTypeOf, typedProperty, type PropertyOwner } from './property-types.js';
 
@@ -236,10 +236,11 @@ function compiler(source: string, ctx: CompileContext) {
 
   function propertyText(from: Sql, keys: readonly unknown[], hot: boolean, alias: string): Expr {
     if (hot && keys.length === 1 && typeof keys[0] === 'string' && HOT_COLUMNS.has(keys[0])) {
-      return expr(raw(`${alias}.${HOT_COLUMNS.get(keys[0])!}`), 'String', [], { nullable: true });
+      const column = raw(`${alias}.${HOT_COLUMNS.get(keys[0])!}`);
+      return expr(column, 'String', [], { nullable: true, json: sql`CAST(to_json(${column}) AS VARCHAR)` });
     }
-    const path = keys.map((k) => (typeof k === 'number' ? String(k > 0 ? k - 1 : k) : POINTER_KEY(String(k)))).join('/');
-    return expr(sql`json_extract_string(${from}, ${text(`/${path}`)})`, 'String', [], { nullable: true });
+    const path = text(`/${keys.map((k) => (typeof k === 'number' ? String(k > 0 ? k - 1 : k) : POINTER_KEY(String(k)))).join('/')}`);
+    return expr(sql`json_extract_string(${from}, ${path})`, 'String', [], { nullable: true, json: sql`CAST(json_extract(${from}, ${path}) AS VARCHAR)` });
   }
 
   function personField(src: Source, rest: readonly unknown[]): Expr | null {
@@ -254,7 +255,8 @@ function compiler(source: string, ctx: CompileContext) {
     // A personless event's person is no row: not identified.
     if (head === 'is_identified' && more.length === 0) return expr(raw(`coalesce(${identified}, FALSE)`), 'Bool', [], { nullable: false });
     if (head === 'properties') {
-      return more.length === 0 ? expr(raw(`CAST(${properties} AS VARCHAR)`), 'String', [], { nullable: true }) : property(raw(properties), more, false, a, PERSON_OWNER);
+      const bag = raw(`CAST(${properties} AS VARCHAR)`);
+      return more.length === 0 ? expr(bag, 'String', [], { nullable: true, json: bag }) : property(raw(properties), more, false, a, PERSON_OWNER);
     }
     src.persons = false;
     return null;
@@ -280,7 +282,8 @@ function compiler(source: string, ctx: CompileContext) {
     if (head === 'properties') {
       // A groups row's properties are of any group type: PostHog types them only through group_N.
       const owner = src.table === 'events' ? EVENT_OWNER : src.table === 'persons' ? PERSON_OWNER : null;
-      return rest.length === 0 ? expr(raw(`CAST(${a}.properties AS VARCHAR)`), 'String', [], { nullable: false }) : property(raw(`${a}.properties`), rest, src.table === 'events', a, owner);
+      const bag = raw(`CAST(${a}.properties AS VARCHAR)`);
+      return rest.length === 0 ? expr(bag, 'String', [], { nullable: false, json: bag }) : property(raw(`${a}.properties`), rest, src.table === 'events', a, owner);
     }
     switch (src.table) {
       case 'events':

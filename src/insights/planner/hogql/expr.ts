@@ -1,4 +1,4 @@
-// What the HogQL compiler (./compile.ts) and its function catalogue (./functions.ts) share:
+// What the HogQL compiler (./compile.ts) and its function catalogue (./functions/) share:
 // a compiled expression (SQL, its HogQL type, whether it aggregates), the context a query is
 // compiled in, the compile error with its position, and the coercions between types that
 // PostHog applies (property values are text; text compared with a number reads as one).
@@ -30,6 +30,12 @@ export interface Expr {
    * ClickHouse's toString of the typed value gives it (30, not 30.0).
    */
   text?: Sql;
+  /**
+   * A property (or a whole properties bag) read untyped, as the event or person carried it: its
+   * JSON text. EventsQuery answers such a column with the value itself (a number as a number,
+   * an object as an object), where HogQL reads its text.
+   */
+  json?: Sql;
 }
 
 export interface HogNode {
