@@ -987,4 +987,16 @@ h('cohorts calculated (count, last_calculation, errors) and their members listed
   assert.equal(await rows(`select distinct distinct_id from events where person_id in cohort ${byPerson.id}`), [['user-2']]);
 });
 
+h('an instant compared with text reads the text as a time; text that is no time is refused, as ClickHouse refuses it', async () => {
+  const [[after]] = await rows("select count() from events where timestamp > '2024-06-02 00:00:00'");
+  const [[counted]] = await rows("select countIf(toDate(timestamp) >= toDate('2024-06-02')) from events");
+  assert.ok(Number(after) > 0);
+  assert.is(after, counted);
+  // A property no event has is NULL: no row compares true, nothing to refuse.
+  assert.equal(await rows('select count() from events where timestamp > properties.not_a_property'), [[0]]);
+  // Not an empty answer: ClickHouse fails such a comparison ("Cannot convert string"), and so does this.
+  await refused('select count() from events where timestamp > properties.$browser', /could not be run: .*Chrome/);
+  await refused("select count() from events where timestamp < 'the day before'", /could not be run: .*the day before/);
+});
+
 h.run();

@@ -558,7 +558,7 @@ function compiler(source: string, ctx: CompileContext) {
 
   /** Two sides compared as PostHog compares them: instants with instants, text read as a number against a number. */
   function coerced(l: Expr, r: Expr): [Sql, Sql] {
-    if (l.type === 'DateTime' || r.type === 'DateTime') return [instant(l, tz), instant(r, tz)];
+    if (l.type === 'DateTime' || r.type === 'DateTime') return [instant(l, tz, true), instant(r, tz, true)];
     if (l.type === 'Date' || r.type === 'Date') return [date(l, tz), date(r, tz)];
     if ((isNumeric(l) && r.type === 'String') || (isNumeric(r) && l.type === 'String')) return [num(l), num(r)];
     // A UUID against text compares as text; two UUIDs as UUIDs (a join on ids stays a UUID join).

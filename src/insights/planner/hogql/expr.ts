@@ -132,8 +132,12 @@ export function str(e: Expr): Sql {
 
 const OFFSET = /(?:Z|[+-]\d\d:?\d\d)$/i;
 
-/** The value as an instant (TIMESTAMPTZ): text without an offset reads in `tz`, as PostHog reads it. */
-export function instant(e: Expr, tz: Sql): Sql {
+/**
+ * The value as an instant (TIMESTAMPTZ): text without an offset reads in `tz`, as PostHog reads it.
+ * Text that is no time reads as NULL, except where `strict`: a comparison of an instant with text,
+ * which ClickHouse refuses ("Cannot convert string … to type DateTime64") rather than answer false.
+ */
+export function instant(e: Expr, tz: Sql, strict = false): Sql {
   switch (e.type) {
     case 'DateTime':
       return e.sql;
@@ -143,11 +147,13 @@ export function instant(e: Expr, tz: Sql): Sql {
     case 'UInt':
     case 'Float':
       return sql`to_timestamp(${e.sql})`;
-    case 'String':
+    case 'String': {
+      const cast = raw(strict ? 'CAST' : 'TRY_CAST');
       if (e.constant !== undefined && typeof e.constant.value === 'string') {
-        return OFFSET.test(e.constant.value.trim()) ? sql`TRY_CAST(${e.sql} AS TIMESTAMPTZ)` : sql`timezone(${tz}, TRY_CAST(${e.sql} AS TIMESTAMP))`;
+        return OFFSET.test(e.constant.value.trim()) ? sql`${cast}(${e.sql} AS TIMESTAMPTZ)` : sql`timezone(${tz}, ${cast}(${e.sql} AS TIMESTAMP))`;
       }
-      return sql`(CASE WHEN regexp_matches(${e.sql}, ${text(OFFSET.source)}, 'i') THEN TRY_CAST(${e.sql} AS TIMESTAMPTZ) ELSE timezone(${tz}, TRY_CAST(${e.sql} AS TIMESTAMP)) END)`;
+      return sql`(CASE WHEN regexp_matches(${e.sql}, ${text(OFFSET.source)}, 'i') THEN ${cast}(${e.sql} AS TIMESTAMPTZ) ELSE timezone(${tz}, ${cast}(${e.sql} AS TIMESTAMP)) END)`;
+    }
     default:
       return sql`TRY_CAST(${e.sql} AS TIMESTAMPTZ)`;
   }
