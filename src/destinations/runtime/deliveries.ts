@@ -1,5 +1,5 @@
-// Runs queued invocations to their end (docs/decisions/0021, 0040): the program in the Hog
-// pool up to a fetch (for most invocations the consumer's prepare step ran it already),
+// Runs queued invocations to their end (docs/decisions/0021, 0040): the program up to a
+// fetch (for most invocations in this thread, as the fetch gets its slot; else in the Hog pool),
 // the fetch here (with PostHog's retries and backoff), the program resumed with the
 // response in the pool, and so on; the outcome is written with the others of the same
 // event-loop turn (./outcomes.ts: the queue entry goes, the done mark, metrics, logs and
@@ -30,8 +30,9 @@ import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
 import { globalsOfQueued, type InvocationKey } from './queue.js';
 import { completionLog } from './completion-log.js';
+import { addHeld, deleteHeld, heldKeys, isHeld, type HeldKeys } from './held-keys.js';
 import { pack } from './bytes.js';
-import { resumeInThread, type LocalProgram } from './in-thread.js';
+import { firstSliceInThread, resumeInThread, type DeferredStart, type LocalProgram } from './in-thread.js';
 import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
@@ -74,6 +75,8 @@ interface Entry {
   programKept: boolean;
   // A program suspended at its first fetch in this thread (./in-thread.ts).
   local: LocalProgram | null;
+  // Or one not run yet: its first slice runs here once its fetch has a slot.
+  start: DeferredStart | null;
   // Its globals as the consumer made them, when its queue entry refers to its event's pack
   // (null: read from the store when a worker needs them).
   globals: Uint8Array | null;
@@ -106,8 +109,10 @@ export interface Prepared {
   first?: StepOutcome | null;
   // Where a Hog worker keeps its program (or its globals when it was not run).
   token?: string | null;
-  // Or the program, suspended at its first fetch in this thread.
-  program?: LocalProgram | null;
+  // Or its program, not run yet, to run in this thread up to its fetch once the fetch has a
+  // slot: while it waits for one it holds its globals, not a suspended program and its
+  // request, which would outlive the scavenges meanwhile.
+  deferred?: DeferredStart | null;
   // Its globals, when its entry refers to its event's pack (./queue.ts).
   globals?: Uint8Array | null;
   // The caller has just seen it is not finished.
@@ -143,7 +148,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const waiters: { limit: number; resolve: () => void }[] = [];
   let roomWaiters: (() => void)[] = [];
   // Function id → keys of its invocations held in memory.
-  const memory = new Map<string, Set<string>>();
+  const memory = new Map<string, HeldKeys>();
   // Function id → how many of its queued invocations are left in the store (a count kept
   // as they are added and read back; set to 0 when a read finds no more).
   const inStore = new Map<string, number>();
@@ -159,12 +164,9 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let flushing: Promise<void> | null = null;
   let flushScheduled = false;
 
-  // The key as text for the sets of keys held: the index is a number and comes last, so the
-  // text names one key even when an event uuid holds the separator.
-  const keyText = (key: InvocationKey) => `${key[0]}\u0000${key[1]}\u0000${key[2]}`;
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
-    if (!keys) memory.set(id, (keys = new Set()));
+    if (!keys) memory.set(id, (keys = heldKeys()));
     return keys;
   };
   const held = () => memoryCount + storeCount;
@@ -178,14 +180,16 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (active === 0) activeDone?.();
   }
 
-  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null, local: LocalProgram | null, globals: Uint8Array | null): void {
-    keys.add(keyText(key));
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: HeldKeys, first: StepOutcome | null, token: string | null, start: DeferredStart | null, globals: Uint8Array | null): void {
+    addHeld(keys, key);
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local, globals };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, globals };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
     }
+    // Prepared just now, as one whose first slice ran: due now.
+    if (start !== null) return ready(entry);
     const wait = inv.dueAt - deps.now();
     if (wait > 0) later(entry, wait);
     else ready(entry);
@@ -199,7 +203,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     let exhausted = true;
     for (const { key, value } of ds.queue.getRange({ start: [id] })) {
       if (key[0] !== id) break;
-      if (keys.has(keyText(key)) || ds.done.doesExist(key)) continue;
+      if (isHeld(keys, key) || ds.done.doesExist(key)) continue;
       if (!roomFor(keys.size)) {
         exhausted = false;
         break;
@@ -218,7 +222,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function release(entry: Entry): void {
     const id = entry.inv.functionId;
     const keys = memoryOf(id);
-    if (keys.delete(keyText(entry.key))) memoryCount--;
+    if (deleteHeld(keys, entry.key)) memoryCount--;
     if (keys.size === 0) memory.delete(id);
     // Room again: functions with invocations left in the store read some back (this one
     // first), each once it is down to half its share.
@@ -293,7 +297,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const { inv } = entry;
     const fn = runs(entry);
     if (fn === null) return;
-    if (inv.pendingFetch === null) return run(entry, fn);
+    if (inv.pendingFetch === null && entry.start === null) return run(entry, fn);
     let list = waiting.get(inv.functionId);
     if (!list) waiting.set(inv.functionId, (list = []));
     list.push(entry);
@@ -340,7 +344,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         // Asked again as its fetch starts: the function may have stopped (or stopped and
         // started again) since the invocation began waiting.
         const entry = list.shift()!;
-        if (runs(entry) === null) continue;
+        const current = runs(entry);
+        if (current === null || (entry.start !== null && !firstSlice(entry, current))) continue;
         if (rate !== null) {
           let bucket = buckets.get(id);
           if (!bucket) buckets.set(id, (bucket = { tokens: Math.max(1, rate), at: now }));
@@ -357,6 +362,23 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       waiting.delete(id);
       if (list.length > 0) waiting.set(id, list);
     }
+  }
+
+  // A program not run yet runs up to its fetch here, now that the fetch has a slot; one that
+  // straight code refuses goes to the pool from its start (false), as one read back does.
+  function firstSlice(entry: Entry, fn: StoredHogFunction): boolean {
+    const { run: runnable, globals } = entry.start!;
+    entry.start = null;
+    const first = firstSliceInThread(runnable, globals);
+    if (first === null) {
+      run(entry, fn);
+      return false;
+    }
+    const request = first.slice.fetch!;
+    entry.local = first.program;
+    entry.timings.push(...first.slice.timings);
+    entry.inv.pendingFetch = { url: request.url, options: request.options, attempts: 0 };
+    return true;
   }
 
   function run(entry: Entry, fn: StoredHogFunction): void {
@@ -553,11 +575,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     add(key, inv, prepared = {}) {
       const keys = memoryOf(inv.functionId);
       // Read back from the store between its commit and this call (and maybe finished already).
-      if (keys.has(keyText(key)) || (!prepared.fresh && ds.done.doesExist(key))) {
+      if (isHeld(keys, key) || (!prepared.fresh && ds.done.doesExist(key))) {
         if (keys.size === 0) memory.delete(inv.functionId);
         return;
       }
-      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.program ?? null, prepared.globals ?? null);
+      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.deferred ?? null, prepared.globals ?? null);
       inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
       storeCount++;
       if (keys.size === 0) memory.delete(inv.functionId);

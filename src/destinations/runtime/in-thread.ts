@@ -26,6 +26,14 @@ export interface LocalProgram {
   globals: Record<string, unknown>;
 }
 
+// An invocation whose program has not run yet, to run its first slice in this thread once its
+// fetch has a slot (./deliveries.ts): while it waits it holds its globals, not a suspended
+// program and its request.
+export interface DeferredStart {
+  run: RunnableFunction;
+  globals: Record<string, unknown>;
+}
+
 export function eventHere(ctx: EventContext): EventHere {
   let base: Record<string, unknown> | null = null;
   let filters: Record<string, unknown> | null = null;
