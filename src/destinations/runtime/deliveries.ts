@@ -32,7 +32,7 @@ import { globalsOfQueued, type InvocationKey } from './queue.js';
 import { completionLog } from './completion-log.js';
 import { addHeld, deleteHeld, heldKeys, isHeld, type HeldKeys } from './held-keys.js';
 import { pack } from './bytes.js';
-import { firstSliceInThread, resumeInThread, type DeferredStart, type LocalProgram } from './in-thread.js';
+import { resumeInThread, startDeferred, type DeferredStart, type LocalProgram } from './in-thread.js';
 import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
@@ -367,9 +367,9 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // A program not run yet runs up to its fetch here, now that the fetch has a slot; one that
   // straight code refuses goes to the pool from its start (false), as one read back does.
   function firstSlice(entry: Entry, fn: StoredHogFunction): boolean {
-    const { run: runnable, globals } = entry.start!;
+    const start = entry.start!;
     entry.start = null;
-    const first = firstSliceInThread(runnable, globals);
+    const first = startDeferred(start, entry.globals);
     if (first === null) {
       run(entry, fn);
       return false;

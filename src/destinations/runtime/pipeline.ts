@@ -22,7 +22,7 @@ import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
-import { eventHere, mayRunInThread, startInThread, type DeferredStart, type EventHere } from './in-thread.js';
+import { deferredStart, eventHere, mayRunInThread, startInThread, type DeferredStart, type EventHere } from './in-thread.js';
 import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
@@ -203,7 +203,7 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
     }
     (own ??= {})[ownKey(run.id, -1)] = { source: started.globals.source, inputs: started.globals.inputs };
     mine.push({
-      at, order, pack: null, later: room[fn] ? { run, globals: started.globals } : null,
+      at, order, pack: null, later: room[fn] ? deferredStart(run, started.globals) : null,
       o: { fn, ev: at, kind: 'invocation', mappingIndex: -1, maskKey: started.maskKey, slice: started.slice, token: null },
     });
   }
@@ -219,7 +219,6 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
 
 async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, progress: { current: Progress | null }, end: BatchEnd | null): Promise<void> {
   const { ctx, ds, functions, deliveries } = deps;
-  if (chunk.length > 0) await deliveries.whenRoom();
   const now = ctx.now();
   const telemetry = createTelemetry(ctx.now);
   const runnable: ActiveFunction[] = [];
@@ -296,6 +295,8 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   found.sort((a, b) => a.at - b.at || a.order - b.order);
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
+  // The events decoded are not read again: let them go while the chunk's transaction commits.
+  chunk.length = 0;
   const queued: { key: InvocationKey; inv: QueuedInvocation; globals: Uint8Array; first: StepOutcome | null; token: string | null; later: DeferredStart | null }[] = [];
   // Each pack queued (one per event, two when the pool and this thread both made some):
   // its key, and how many invocations refer to it.
@@ -374,19 +375,33 @@ export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup
   // The batch's events lie after the position the consumer stands at now.
   const after = ctx.position.read() ?? 0;
   let chunk: Placed[] = [];
+  // Whether the chunk being filled has waited for room.
+  let roomed = false;
   for (const group of groups) {
     // Passed over undecoded: its place is recorded with the next chunk or the batch's end.
     if (nothingToRun(deps.functions, group)) continue;
     const seq = (group as Partial<LogEntry>).seq;
+    // A chunk starts once the deliveries have room (./deliveries.ts whenRoom), before its events
+    // are decoded where it can (not a record it skips whole): events decoded while it waits
+    // would live through the scavenges meanwhile.
+    if (!roomed && !(seq !== undefined && done !== null && seq < done.seq)) {
+      await deps.deliveries.whenRoom();
+      roomed = true;
+    }
     // Decoded once per group (each read of `events` decodes the record again), one record at a time.
     const events = group.events;
     for (let index = 0; index < events.length; index++) {
       const at = seq === undefined ? null : { seq, index };
       if (at !== null && done !== null && (at.seq < done.seq || (at.seq === done.seq && at.index <= done.index))) continue;
+      if (!roomed) {
+        await deps.deliveries.whenRoom();
+        roomed = true;
+      }
       chunk.push({ ev: events[index], at });
       if (chunk.length === CHUNK) {
         await applyChunk(deps, chunk, after, progress, null);
         chunk = [];
+        roomed = false;
         // A backlog's batch can take many chunks, each waiting for room: a stop ends it
         // here, its committed chunks kept (a batch applied again skips them).
         if (ctx.stopping.aborted) throw new ConsumerStopped();
