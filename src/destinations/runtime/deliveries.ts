@@ -77,10 +77,26 @@ interface Entry {
   local: LocalProgram | null;
   // Or one not run yet: its first slice runs here once its fetch has a slot.
   start: DeferredStart | null;
+  // The request of its pending fetch, made once for its attempts (null: made from
+  // inv.pendingFetch when needed, as for an invocation read back from the store).
+  request: FetchRequest | null;
   // Its globals as the consumer made them, when its queue entry refers to its event's pack
   // (null: read from the store when a worker needs them).
   globals: Uint8Array | null;
 }
+
+// A function's fetches: how many are in flight, when one last ended (or started with none in
+// flight), and until when they wait (a Retry-After, its rate limit's next token; 0: they do not).
+interface Pace {
+  fetching: number;
+  progressAt: number;
+  holdUntil: number;
+}
+
+// A slice's fetch as the request it makes (a slice's fetch is made into one already: ./steps.ts).
+const requestOf = (fetch: NonNullable<StepOutcome['fetch']>): FetchRequest => ({
+  url: fetch.url, method: fetch.options.method, headers: fetch.options.headers, body: fetch.options.body,
+});
 
 export interface Deliveries {
   // An invocation already written to the store's queue: held in memory, or left in the
@@ -133,14 +149,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const telemetry = createTelemetry(deps.now);
   // Function id → its invocations waiting for a fetch slot, in order.
   const waiting = new Map<string, Entry[]>();
-  // Function id → its fetches in flight.
-  const fetching = new Map<string, number>();
+  // Function id → its fetches' pace: numbers updated in place, none made per fetch.
+  const paces = new Map<string, Pace>();
   let fetchingAll = 0;
-  // Function id → when one of its fetches last ended, or started with none in flight.
-  const progressAt = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
-  // Function id → until when its fetches wait (a Retry-After, its rate limit's next token).
-  const holdUntil = new Map<string, number>();
   // Function id → its rate limit's bucket.
   const buckets = new Map<string, Bucket>();
   let wakeTimer: NodeJS.Timeout | null = null;
@@ -164,6 +176,13 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let flushing: Promise<void> | null = null;
   let flushScheduled = false;
 
+  const paceOf = (id: string) => {
+    let pace = paces.get(id);
+    if (!pace) paces.set(id, (pace = { fetching: 0, progressAt: 0, holdUntil: 0 }));
+    return pace;
+  };
+  // The functions with invocations waiting, in the order pump() takes them this time.
+  const turn: string[] = [];
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
     if (!keys) memory.set(id, (keys = heldKeys()));
@@ -183,7 +202,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function hold(key: InvocationKey, inv: QueuedInvocation, keys: HeldKeys, first: StepOutcome | null, token: string | null, start: DeferredStart | null, globals: Uint8Array | null): void {
     addHeld(keys, key);
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, globals };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, request: null, globals };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -240,7 +259,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // A function whose endpoint has not answered for a while, or whose fetches wait (its
   // endpoint's Retry-After, its rate limit): what it holds does not keep others waiting.
   function stalled(id: string, now: number): boolean {
-    return ((fetching.get(id) ?? 0) > 0 && now - (progressAt.get(id) ?? now) > STALLED_MS) || (holdUntil.get(id) ?? 0) > now;
+    const pace = paces.get(id);
+    return pace !== undefined && ((pace.fetching > 0 && now - pace.progressAt > STALLED_MS) || pace.holdUntil > now);
   }
 
   // Invocations held by functions that are not stalled.
@@ -327,20 +347,23 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // rate limit) waits, its invocations with it.
   function pump(): void {
     const now = deps.now();
-    for (const [id, list] of [...waiting]) {
+    turn.length = 0;
+    for (const id of waiting.keys()) turn.push(id);
+    for (const id of turn) {
       if (fetchingAll >= maxFetches) return;
-      const until = holdUntil.get(id);
-      if (until !== undefined) {
-        if (until > now) {
-          pumpAt(until);
+      const list = waiting.get(id)!;
+      const pace = paceOf(id);
+      if (pace.holdUntil !== 0) {
+        if (pace.holdUntil > now) {
+          pumpAt(pace.holdUntil);
           continue;
         }
-        holdUntil.delete(id);
+        pace.holdUntil = 0;
       }
       const fn = deps.functions.find(list[0].inv.projectId, id);
       const limit = fn && watcherState(fn) === WatcherState.degraded ? settings.degradedPerFunction : settings.perFunction;
       const rate = fn?.rate_limit_per_second ?? null;
-      while (list.length > 0 && (fetching.get(id) ?? 0) < limit && fetchingAll < maxFetches) {
+      while (list.length > 0 && pace.fetching < limit && fetchingAll < maxFetches) {
         // Asked again as its fetch starts: the function may have stopped (or stopped and
         // started again) since the invocation began waiting.
         const entry = list.shift()!;
@@ -352,7 +375,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
           const next = takeToken(bucket, rate, now);
           if (next !== null) {
             list.unshift(entry);
-            holdUntil.set(id, next);
+            pace.holdUntil = next;
             pumpAt(next);
             break;
           }
@@ -378,6 +401,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     entry.local = first.program;
     entry.timings.push(...first.slice.timings);
     entry.inv.pendingFetch = { url: request.url, options: request.options, attempts: 0 };
+    entry.request = requestOf(request);
     return true;
   }
 
@@ -430,6 +454,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     inv.state = outcome.fetch.state ?? null;
     inv.response = null;
     inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };
+    entry.request = requestOf(outcome.fetch);
     if (inv.state === null) return ready(entry);
     // A further fetch (the worker hands the state out then): store where the program
     // stands, so a restart resumes here and never repeats the fetch that answered.
@@ -443,20 +468,21 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const id = inv.functionId;
     const pending = inv.pendingFetch!;
     const attempt = pending.attempts + 1;
-    if ((fetching.get(id) ?? 0) === 0) progressAt.set(id, deps.now());
-    fetching.set(id, (fetching.get(id) ?? 0) + 1);
+    const pace = paceOf(id);
+    if (pace.fetching === 0) pace.progressAt = deps.now();
+    pace.fetching++;
     fetchingAll++;
     begin();
     const started = deps.now();
     let outcome: FetchOutcome;
     try {
-      outcome = await deps.fetch(fetchRequest(pending.url, pending.options));
+      outcome = await deps.fetch(entry.request ??= fetchRequest(pending.url, pending.options));
     } catch (err) {
       outcome = { ok: false, retryable: true, message: err instanceof Error ? err.message : String(err) };
     } finally {
-      fetching.set(id, fetching.get(id)! - 1);
+      pace.fetching--;
       fetchingAll--;
-      progressAt.set(id, deps.now());
+      pace.progressAt = deps.now();
       end();
     }
     entry.timings.push({ kind: 'async_function', durationMs: deps.now() - started });
@@ -468,7 +494,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       const now = deps.now();
       // The endpoint said when to come back: this invocation and the function's others wait.
       const asked = retryAfterMs(outcome, now);
-      if (asked !== null && asked > 0) holdUntil.set(id, Math.max(holdUntil.get(id) ?? 0, now + asked));
+      if (asked !== null && asked > 0) pace.holdUntil = Math.max(pace.holdUntil, now + asked);
       if (retrying) {
         pending.attempts = attempt;
         inv.dueAt = now + Math.max(backoffMs(attempt, deps.random()), asked ?? 0);
@@ -476,13 +502,14 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       } else {
         inv.failed = true;
         // Kept, to be listed and sent again (beyond PostHog: its #30391).
-        writes.failedDeliveries.push(failedDelivery(inv, fetchRequest(pending.url, pending.options), outcome, attempt, now));
+        writes.failedDeliveries.push(failedDelivery(inv, entry.request!, outcome, attempt, now));
         scheduleFlush();
       }
     }
     if (!retrying) {
       inv.response = programResponse(outcome);
       inv.pendingFetch = null;
+      entry.request = null;
       if (!closed) {
         const fn = deps.functions.find(inv.projectId, id);
         if (fn) run(entry, fn);
