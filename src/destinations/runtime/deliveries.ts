@@ -1,5 +1,5 @@
-// Runs queued invocations to their end (docs/decisions/0021, 0040): the program in the Hog
-// pool up to a fetch (for most invocations the consumer's prepare step ran it already),
+// Runs queued invocations to their end (docs/decisions/0021, 0040): the program up to a
+// fetch (for most invocations in this thread, as the fetch gets its slot; else in the Hog pool),
 // the fetch here (with PostHog's retries and backoff), the program resumed with the
 // response in the pool, and so on; the outcome is written with the others of the same
 // event-loop turn (./outcomes.ts: the queue entry goes, the done mark, metrics, logs and
@@ -30,8 +30,9 @@ import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
 import { globalsOfQueued, type InvocationKey } from './queue.js';
 import { completionLog } from './completion-log.js';
+import { addHeld, deleteHeld, heldKeys, isHeld, type HeldKeys } from './held-keys.js';
 import { pack } from './bytes.js';
-import { resumeInThread, type LocalProgram } from './in-thread.js';
+import { resumeInThread, startDeferred, type DeferredStart, type LocalProgram } from './in-thread.js';
 import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
@@ -74,10 +75,28 @@ interface Entry {
   programKept: boolean;
   // A program suspended at its first fetch in this thread (./in-thread.ts).
   local: LocalProgram | null;
+  // Or one not run yet: its first slice runs here once its fetch has a slot.
+  start: DeferredStart | null;
+  // The request of its pending fetch, made once for its attempts (null: made from
+  // inv.pendingFetch when needed, as for an invocation read back from the store).
+  request: FetchRequest | null;
   // Its globals as the consumer made them, when its queue entry refers to its event's pack
   // (null: read from the store when a worker needs them).
   globals: Uint8Array | null;
 }
+
+// A function's fetches: how many are in flight, when one last ended (or started with none in
+// flight), and until when they wait (a Retry-After, its rate limit's next token; 0: they do not).
+interface Pace {
+  fetching: number;
+  progressAt: number;
+  holdUntil: number;
+}
+
+// A slice's fetch as the request it makes (a slice's fetch is made into one already: ./steps.ts).
+const requestOf = (fetch: NonNullable<StepOutcome['fetch']>): FetchRequest => ({
+  url: fetch.url, method: fetch.options.method, headers: fetch.options.headers, body: fetch.options.body,
+});
 
 export interface Deliveries {
   // An invocation already written to the store's queue: held in memory, or left in the
@@ -106,8 +125,10 @@ export interface Prepared {
   first?: StepOutcome | null;
   // Where a Hog worker keeps its program (or its globals when it was not run).
   token?: string | null;
-  // Or the program, suspended at its first fetch in this thread.
-  program?: LocalProgram | null;
+  // Or its program, not run yet, to run in this thread up to its fetch once the fetch has a
+  // slot: while it waits for one it holds its globals, not a suspended program and its
+  // request, which would outlive the scavenges meanwhile.
+  deferred?: DeferredStart | null;
   // Its globals, when its entry refers to its event's pack (./queue.ts).
   globals?: Uint8Array | null;
   // The caller has just seen it is not finished.
@@ -128,14 +149,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const telemetry = createTelemetry(deps.now);
   // Function id → its invocations waiting for a fetch slot, in order.
   const waiting = new Map<string, Entry[]>();
-  // Function id → its fetches in flight.
-  const fetching = new Map<string, number>();
+  // Function id → its fetches' pace: numbers updated in place, none made per fetch.
+  const paces = new Map<string, Pace>();
   let fetchingAll = 0;
-  // Function id → when one of its fetches last ended, or started with none in flight.
-  const progressAt = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
-  // Function id → until when its fetches wait (a Retry-After, its rate limit's next token).
-  const holdUntil = new Map<string, number>();
   // Function id → its rate limit's bucket.
   const buckets = new Map<string, Bucket>();
   let wakeTimer: NodeJS.Timeout | null = null;
@@ -143,7 +160,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const waiters: { limit: number; resolve: () => void }[] = [];
   let roomWaiters: (() => void)[] = [];
   // Function id → keys of its invocations held in memory.
-  const memory = new Map<string, Set<string>>();
+  const memory = new Map<string, HeldKeys>();
   // Function id → how many of its queued invocations are left in the store (a count kept
   // as they are added and read back; set to 0 when a read finds no more).
   const inStore = new Map<string, number>();
@@ -159,12 +176,16 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let flushing: Promise<void> | null = null;
   let flushScheduled = false;
 
-  // The key as text for the sets of keys held: the index is a number and comes last, so the
-  // text names one key even when an event uuid holds the separator.
-  const keyText = (key: InvocationKey) => `${key[0]}\u0000${key[1]}\u0000${key[2]}`;
+  const paceOf = (id: string) => {
+    let pace = paces.get(id);
+    if (!pace) paces.set(id, (pace = { fetching: 0, progressAt: 0, holdUntil: 0 }));
+    return pace;
+  };
+  // The functions with invocations waiting, in the order pump() takes them this time.
+  const turn: string[] = [];
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
-    if (!keys) memory.set(id, (keys = new Set()));
+    if (!keys) memory.set(id, (keys = heldKeys()));
     return keys;
   };
   const held = () => memoryCount + storeCount;
@@ -178,14 +199,16 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (active === 0) activeDone?.();
   }
 
-  function hold(key: InvocationKey, inv: QueuedInvocation, keys: Set<string>, first: StepOutcome | null, token: string | null, local: LocalProgram | null, globals: Uint8Array | null): void {
-    keys.add(keyText(key));
+  function hold(key: InvocationKey, inv: QueuedInvocation, keys: HeldKeys, first: StepOutcome | null, token: string | null, start: DeferredStart | null, globals: Uint8Array | null): void {
+    addHeld(keys, key);
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local, globals };
+    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, request: null, globals };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
     }
+    // Prepared just now, as one whose first slice ran: due now.
+    if (start !== null) return ready(entry);
     const wait = inv.dueAt - deps.now();
     if (wait > 0) later(entry, wait);
     else ready(entry);
@@ -199,7 +222,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     let exhausted = true;
     for (const { key, value } of ds.queue.getRange({ start: [id] })) {
       if (key[0] !== id) break;
-      if (keys.has(keyText(key)) || ds.done.doesExist(key)) continue;
+      if (isHeld(keys, key) || ds.done.doesExist(key)) continue;
       if (!roomFor(keys.size)) {
         exhausted = false;
         break;
@@ -218,7 +241,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function release(entry: Entry): void {
     const id = entry.inv.functionId;
     const keys = memoryOf(id);
-    if (keys.delete(keyText(entry.key))) memoryCount--;
+    if (deleteHeld(keys, entry.key)) memoryCount--;
     if (keys.size === 0) memory.delete(id);
     // Room again: functions with invocations left in the store read some back (this one
     // first), each once it is down to half its share.
@@ -236,7 +259,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // A function whose endpoint has not answered for a while, or whose fetches wait (its
   // endpoint's Retry-After, its rate limit): what it holds does not keep others waiting.
   function stalled(id: string, now: number): boolean {
-    return ((fetching.get(id) ?? 0) > 0 && now - (progressAt.get(id) ?? now) > STALLED_MS) || (holdUntil.get(id) ?? 0) > now;
+    const pace = paces.get(id);
+    return pace !== undefined && ((pace.fetching > 0 && now - pace.progressAt > STALLED_MS) || pace.holdUntil > now);
   }
 
   // Invocations held by functions that are not stalled.
@@ -293,7 +317,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const { inv } = entry;
     const fn = runs(entry);
     if (fn === null) return;
-    if (inv.pendingFetch === null) return run(entry, fn);
+    if (inv.pendingFetch === null && entry.start === null) return run(entry, fn);
     let list = waiting.get(inv.functionId);
     if (!list) waiting.set(inv.functionId, (list = []));
     list.push(entry);
@@ -323,31 +347,35 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // rate limit) waits, its invocations with it.
   function pump(): void {
     const now = deps.now();
-    for (const [id, list] of [...waiting]) {
+    turn.length = 0;
+    for (const id of waiting.keys()) turn.push(id);
+    for (const id of turn) {
       if (fetchingAll >= maxFetches) return;
-      const until = holdUntil.get(id);
-      if (until !== undefined) {
-        if (until > now) {
-          pumpAt(until);
+      const list = waiting.get(id)!;
+      const pace = paceOf(id);
+      if (pace.holdUntil !== 0) {
+        if (pace.holdUntil > now) {
+          pumpAt(pace.holdUntil);
           continue;
         }
-        holdUntil.delete(id);
+        pace.holdUntil = 0;
       }
       const fn = deps.functions.find(list[0].inv.projectId, id);
       const limit = fn && watcherState(fn) === WatcherState.degraded ? settings.degradedPerFunction : settings.perFunction;
       const rate = fn?.rate_limit_per_second ?? null;
-      while (list.length > 0 && (fetching.get(id) ?? 0) < limit && fetchingAll < maxFetches) {
+      while (list.length > 0 && pace.fetching < limit && fetchingAll < maxFetches) {
         // Asked again as its fetch starts: the function may have stopped (or stopped and
         // started again) since the invocation began waiting.
         const entry = list.shift()!;
-        if (runs(entry) === null) continue;
+        const current = runs(entry);
+        if (current === null || (entry.start !== null && !firstSlice(entry, current))) continue;
         if (rate !== null) {
           let bucket = buckets.get(id);
           if (!bucket) buckets.set(id, (bucket = { tokens: Math.max(1, rate), at: now }));
           const next = takeToken(bucket, rate, now);
           if (next !== null) {
             list.unshift(entry);
-            holdUntil.set(id, next);
+            pace.holdUntil = next;
             pumpAt(next);
             break;
           }
@@ -357,6 +385,24 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       waiting.delete(id);
       if (list.length > 0) waiting.set(id, list);
     }
+  }
+
+  // A program not run yet runs up to its fetch here, now that the fetch has a slot; one that
+  // straight code refuses goes to the pool from its start (false), as one read back does.
+  function firstSlice(entry: Entry, fn: StoredHogFunction): boolean {
+    const start = entry.start!;
+    entry.start = null;
+    const first = startDeferred(start, entry.globals);
+    if (first === null) {
+      run(entry, fn);
+      return false;
+    }
+    const request = first.slice.fetch!;
+    entry.local = first.program;
+    entry.timings.push(...first.slice.timings);
+    entry.inv.pendingFetch = { url: request.url, options: request.options, attempts: 0 };
+    entry.request = requestOf(request);
+    return true;
   }
 
   function run(entry: Entry, fn: StoredHogFunction): void {
@@ -408,6 +454,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     inv.state = outcome.fetch.state ?? null;
     inv.response = null;
     inv.pendingFetch = { url: String(outcome.fetch.url), options: outcome.fetch.options, attempts: 0 };
+    entry.request = requestOf(outcome.fetch);
     if (inv.state === null) return ready(entry);
     // A further fetch (the worker hands the state out then): store where the program
     // stands, so a restart resumes here and never repeats the fetch that answered.
@@ -421,20 +468,21 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const id = inv.functionId;
     const pending = inv.pendingFetch!;
     const attempt = pending.attempts + 1;
-    if ((fetching.get(id) ?? 0) === 0) progressAt.set(id, deps.now());
-    fetching.set(id, (fetching.get(id) ?? 0) + 1);
+    const pace = paceOf(id);
+    if (pace.fetching === 0) pace.progressAt = deps.now();
+    pace.fetching++;
     fetchingAll++;
     begin();
     const started = deps.now();
     let outcome: FetchOutcome;
     try {
-      outcome = await deps.fetch(fetchRequest(pending.url, pending.options));
+      outcome = await deps.fetch(entry.request ??= fetchRequest(pending.url, pending.options));
     } catch (err) {
       outcome = { ok: false, retryable: true, message: err instanceof Error ? err.message : String(err) };
     } finally {
-      fetching.set(id, fetching.get(id)! - 1);
+      pace.fetching--;
       fetchingAll--;
-      progressAt.set(id, deps.now());
+      pace.progressAt = deps.now();
       end();
     }
     entry.timings.push({ kind: 'async_function', durationMs: deps.now() - started });
@@ -446,7 +494,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       const now = deps.now();
       // The endpoint said when to come back: this invocation and the function's others wait.
       const asked = retryAfterMs(outcome, now);
-      if (asked !== null && asked > 0) holdUntil.set(id, Math.max(holdUntil.get(id) ?? 0, now + asked));
+      if (asked !== null && asked > 0) pace.holdUntil = Math.max(pace.holdUntil, now + asked);
       if (retrying) {
         pending.attempts = attempt;
         inv.dueAt = now + Math.max(backoffMs(attempt, deps.random()), asked ?? 0);
@@ -454,13 +502,14 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       } else {
         inv.failed = true;
         // Kept, to be listed and sent again (beyond PostHog: its #30391).
-        writes.failedDeliveries.push(failedDelivery(inv, fetchRequest(pending.url, pending.options), outcome, attempt, now));
+        writes.failedDeliveries.push(failedDelivery(inv, entry.request!, outcome, attempt, now));
         scheduleFlush();
       }
     }
     if (!retrying) {
       inv.response = programResponse(outcome);
       inv.pendingFetch = null;
+      entry.request = null;
       if (!closed) {
         const fn = deps.functions.find(inv.projectId, id);
         if (fn) run(entry, fn);
@@ -553,11 +602,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     add(key, inv, prepared = {}) {
       const keys = memoryOf(inv.functionId);
       // Read back from the store between its commit and this call (and maybe finished already).
-      if (keys.has(keyText(key)) || (!prepared.fresh && ds.done.doesExist(key))) {
+      if (isHeld(keys, key) || (!prepared.fresh && ds.done.doesExist(key))) {
         if (keys.size === 0) memory.delete(inv.functionId);
         return;
       }
-      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.program ?? null, prepared.globals ?? null);
+      if (roomFor(keys.size) && !inStore.has(inv.functionId)) return hold(key, inv, keys, prepared.first ?? null, prepared.token ?? null, prepared.deferred ?? null, prepared.globals ?? null);
       inStore.set(inv.functionId, (inStore.get(inv.functionId) ?? 0) + 1);
       storeCount++;
       if (keys.size === 0) memory.delete(inv.functionId);

@@ -18,12 +18,53 @@ import { filterGlobals, invocationGlobals, sourceOf, type EventContext } from '.
 import { HOG_MEMORY_LIMIT, HOG_TIMEOUT_MS, MAX_ASYNC_STEPS } from './run-slice.js';
 import type { RunnableFunction } from './runnable.js';
 import { directMaskKey } from './prepare.js';
-import type { StepOutcome } from './steps.js';
+import { globalsOf, type StepOutcome } from './steps.js';
 
 // A program suspended at its first fetch in this thread: what resuming it needs.
 export interface LocalProgram {
   state: VMState;
   globals: Record<string, unknown>;
+  // The event's url, when the globals are the invocation's own part only (else read from them).
+  eventUrl?: unknown;
+}
+
+// An invocation whose program has not run yet, to run its first slice in this thread once its
+// fetch has a slot (./deliveries.ts). While it waits (~150 ms at a short webhook's pace, through
+// a few scavenges) it holds its own part of the globals (source and inputs), not its event's:
+// the event, person and groups it does not hold die with the chunk that read them. A
+// program that reads more of the globals is refused by straight code on these (it reads
+// only own globals): it runs on its whole globals read back from its event's pack, and its
+// function's invocations hold their whole globals from then on.
+export interface DeferredStart {
+  run: RunnableFunction;
+  globals: Record<string, unknown>;
+  // Whether `globals` are the whole invocation globals or only its own part.
+  whole: boolean;
+  eventUrl: unknown;
+}
+
+// Functions whose first slice read more of the globals than their invocations' own part.
+const readsShared = new WeakSet<RunnableFunction>();
+
+/** What an invocation of `fn` with these globals holds until its fetch has a slot. */
+export function deferredStart(fn: RunnableFunction, globals: Record<string, unknown>): DeferredStart {
+  const whole = readsShared.has(fn);
+  return { run: fn, globals: whole ? globals : { source: globals.source, inputs: globals.inputs }, whole, eventUrl: eventUrl(globals) };
+}
+
+/**
+ * The program's first slice, up to its fetch, for an invocation that waited for the fetch's
+ * slot; null to leave it to the pool (straight code refused it). `pack`: its event's pack
+ * (./steps.ts eventPack), which holds its whole globals.
+ */
+export function startDeferred(start: DeferredStart, pack: Uint8Array | null): { slice: StepOutcome; program: LocalProgram } | null {
+  if (start.whole) return firstSliceInThread(start.run, start.globals);
+  const slice = runStraight(start.run.bytecode, start.globals, OPTIONS);
+  if (slice !== null && slice.suspended !== null && slice.suspended.name === 'fetch') return suspendedAtFetch(slice, start.globals, start.eventUrl);
+  // Perhaps only for want of the event's globals: this one runs on them all, and the
+  // function's next invocations hold them all.
+  readsShared.add(start.run);
+  return pack === null ? null : firstSliceInThread(start.run, globalsOf(pack, start.run.id, -1));
 }
 
 export function eventHere(ctx: EventContext): EventHere {
@@ -122,15 +163,19 @@ export function firstSliceInThread(fn: RunnableFunction, globals: Record<string,
     return null;
   }
   if (refusals.has(fn)) refusals.delete(fn);
-  const { args, state } = slice.suspended;
+  return suspendedAtFetch(slice, globals, eventUrl(globals));
+}
+
+function suspendedAtFetch(slice: NonNullable<ReturnType<typeof runStraight>>, globals: Record<string, unknown>, url: unknown): { slice: StepOutcome; program: LocalProgram } {
+  const { args, state } = slice.suspended!;
   const request = fetchRequest(args[0], args[1] ?? null);
   return {
     slice: {
       logs: [], error: null, errorMessage: null, result: null, timings: slice.timings, ops: slice.ops, maxMemoryBytes: slice.maxMemoryBytes,
-      eventUrl: eventUrl(globals), captured: [],
+      eventUrl: url, captured: [],
       fetch: { url: request.url, options: { method: request.method, headers: request.headers, body: request.body }, state: null, token: null },
     },
-    program: { state, globals },
+    program: { state, globals, eventUrl: url },
   };
 }
 
@@ -143,6 +188,6 @@ export function resumeInThread(program: LocalProgram, response: { status: number
   if (slice === null) return null;
   return {
     logs: [], fetch: null, error: null, errorMessage: null, result: slice.result, timings: slice.timings, ops: slice.ops,
-    maxMemoryBytes: slice.maxMemoryBytes, eventUrl: eventUrl(program.globals), captured: [],
+    maxMemoryBytes: slice.maxMemoryBytes, eventUrl: 'eventUrl' in program ? program.eventUrl : eventUrl(program.globals), captured: [],
   };
 }

@@ -22,8 +22,7 @@ import type { Deliveries } from './deliveries.js';
 import type { ActiveFunction, FunctionCache } from './function-cache.js';
 import type { HogPools } from './hog-pools.js';
 import { projectUrl, type EventContext } from './globals.js';
-import { eventHere, firstSliceInThread, mayRunInThread, startInThread, type EventHere, type LocalProgram } from './in-thread.js';
-import type { RunnableFunction } from './runnable.js';
+import { deferredStart, eventHere, mayRunInThread, startInThread, type DeferredStart, type EventHere } from './in-thread.js';
 import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
@@ -165,20 +164,22 @@ interface BatchEnd {
 
 // An outcome of the chunk's prepare step, made here or in the pool: its event (index into
 // the chunk's events with functions), its place among the event's functions, its
-// invocations' globals packed, and a program suspended here.
+// invocations' globals packed, and a program to run here.
 interface Found {
   at: number;
   order: number;
   o: StartOutcome;
   pack: Uint8Array | null;
-  program: LocalProgram | null;
-  // A masked function's invocation prepared here with room to run: its globals, for its
-  // first slice once it has passed masking.
-  masked: { run: RunnableFunction; globals: Record<string, unknown> } | null;
+  // An invocation prepared here whose function has room to hold it: its program, run up to
+  // its fetch once the fetch has a slot (./deliveries.ts), as a masked function's is once it
+  // has passed masking. Its first slice is not run here: what it made (the suspended
+  // program, its request) would live until the fetch, through the scavenges meanwhile.
+  later: DeferredStart | null;
 }
 
-// The event's functions whose prepare step and first slice run in this thread
-// (./in-thread.ts), their outcomes added to `found`; returns the others, for the pool.
+// The event's functions whose prepare step runs in this thread (./in-thread.ts; their first
+// slice runs here too, as their fetch gets a slot), their outcomes added to `found`; returns
+// the others, for the pool.
 function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[], context: EventContext, at: number, found: Found[], bytes: Uint8Array): number[] {
   const pool: number[] = [];
   let event: EventHere | null = null;
@@ -191,19 +192,18 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
       continue;
     }
     event ??= eventHere(context);
-    const started = startInThread(run, event, room[fn]);
+    const started = startInThread(run, event, false);
     if (started === null) {
       pool.push(fn);
       continue;
     }
     if (started.kind === 'filtered') {
-      found.push({ at, order, o: { fn, ev: at, kind: 'filtered' }, pack: null, program: null, masked: null });
+      found.push({ at, order, o: { fn, ev: at, kind: 'filtered' }, pack: null, later: null });
       continue;
     }
     (own ??= {})[ownKey(run.id, -1)] = { source: started.globals.source, inputs: started.globals.inputs };
     mine.push({
-      at, order, pack: null, program: started.program,
-      masked: run.masking !== null && room[fn] ? { run, globals: started.globals } : null,
+      at, order, pack: null, later: room[fn] ? deferredStart(run, started.globals) : null,
       o: { fn, ev: at, kind: 'invocation', mappingIndex: -1, maskKey: started.maskKey, slice: started.slice, token: null },
     });
   }
@@ -219,7 +219,6 @@ function startHere(runnable: ActiveFunction[], room: boolean[], chosen: number[]
 
 async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, progress: { current: Progress | null }, end: BatchEnd | null): Promise<void> {
   const { ctx, ds, functions, deliveries } = deps;
-  if (chunk.length > 0) await deliveries.whenRoom();
   const now = ctx.now();
   const telemetry = createTelemetry(ctx.now);
   const runnable: ActiveFunction[] = [];
@@ -289,20 +288,22 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     const { outcomes, packs } = await prepareApart(deps.pool, { functions: runnable.map((f) => f.run), events: work, start: room, forget: [] }, deps.closing);
     for (const [i, o] of outcomes.entries()) {
       const at = workEvent[o.ev];
-      found.push({ at, order: events[at].chosen.indexOf(o.fn), o, pack: packs[i], program: null, masked: null });
+      found.push({ at, order: events[at].chosen.indexOf(o.fn), o, pack: packs[i], later: null });
     }
   }
   // In the order the pool alone gave them: by event, then by the event's functions.
   found.sort((a, b) => a.at - b.at || a.order - b.order);
 
   const last = chunk.length > 0 ? chunk[chunk.length - 1].at : null;
-  const queued: { key: InvocationKey; inv: QueuedInvocation; globals: Uint8Array; first: StepOutcome | null; token: string | null; program: LocalProgram | null; masked: Found['masked'] }[] = [];
+  // The events decoded are not read again: let them go while the chunk's transaction commits.
+  chunk.length = 0;
+  const queued: { key: InvocationKey; inv: QueuedInvocation; globals: Uint8Array; first: StepOutcome | null; token: string | null; later: DeferredStart | null }[] = [];
   // Each pack queued (one per event, two when the pool and this thread both made some):
   // its key, and how many invocations refer to it.
   const shared = new Map<Uint8Array, { key: InvocationKey; refs: number }>();
   const batch = await ds.root.transaction(() => {
     shared.clear();
-    for (const { at, o, pack: globals, program, masked } of found) {
+    for (const { at, o, pack: globals, later } of found) {
       const fn = runnable[o.fn].stored;
       const uuid = events[at].uuid;
       if (o.kind === 'filtered') {
@@ -336,7 +337,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       inv.pack = pack.key;
       telemetry.count(fn.id, 'triggered');
       enqueue(ds, key, inv);
-      queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, program, masked });
+      queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, later });
     }
     for (const [bytes, { key, refs }] of shared) keepPack(ds, key, bytes, refs);
     const written = telemetry.write(ds);
@@ -351,16 +352,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
     return written;
   });
   deps.out?.telemetry(batch);
-  for (const item of queued) {
-    let { first, program } = item;
-    // A masked function's invocation that passed: its first slice here now, as any other
-    // function's at prepare (else the pool runs it from the start).
-    if (first === null && item.masked !== null) {
-      const here = firstSliceInThread(item.masked.run, item.masked.globals);
-      if (here !== null) ({ slice: first, program } = here);
-    }
-    deliveries.add(item.key, item.inv, { globals: item.globals, first, token: item.token, program, fresh: true });
-  }
+  for (const { key, inv, globals, first, token, later } of queued) deliveries.add(key, inv, { globals, first, token, deferred: later, fresh: true });
 }
 
 // Whether no project the group may hold events of has a function to run, read from the
@@ -383,19 +375,33 @@ export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup
   // The batch's events lie after the position the consumer stands at now.
   const after = ctx.position.read() ?? 0;
   let chunk: Placed[] = [];
+  // Whether the chunk being filled has waited for room.
+  let roomed = false;
   for (const group of groups) {
     // Passed over undecoded: its place is recorded with the next chunk or the batch's end.
     if (nothingToRun(deps.functions, group)) continue;
     const seq = (group as Partial<LogEntry>).seq;
+    // A chunk starts once the deliveries have room (./deliveries.ts whenRoom), before its events
+    // are decoded where it can (not a record it skips whole): events decoded while it waits
+    // would live through the scavenges meanwhile.
+    if (!roomed && !(seq !== undefined && done !== null && seq < done.seq)) {
+      await deps.deliveries.whenRoom();
+      roomed = true;
+    }
     // Decoded once per group (each read of `events` decodes the record again), one record at a time.
     const events = group.events;
     for (let index = 0; index < events.length; index++) {
       const at = seq === undefined ? null : { seq, index };
       if (at !== null && done !== null && (at.seq < done.seq || (at.seq === done.seq && at.index <= done.index))) continue;
+      if (!roomed) {
+        await deps.deliveries.whenRoom();
+        roomed = true;
+      }
       chunk.push({ ev: events[index], at });
       if (chunk.length === CHUNK) {
         await applyChunk(deps, chunk, after, progress, null);
         chunk = [];
+        roomed = false;
         // A backlog's batch can take many chunks, each waiting for room: a stop ends it
         // here, its committed chunks kept (a batch applied again skips them).
         if (ctx.stopping.aborted) throw new ConsumerStopped();
