@@ -16,8 +16,9 @@ interface Removal {
   into: string;
 }
 
-function held(projectId: number, record: PersonRecord | null): Held {
-  return { projectId, record, storedIds: record ? record.distinct_ids.length : 0, changed: false };
+// `storedIds`: as many as the record has for a person read from the store; 0 for a new one.
+function held(projectId: number, uuid: string, record: PersonRecord | null, storedIds = record ? record.distinct_ids.length : 0): Held {
+  return { projectId, uuid, record, storedIds, changed: false, seen: 0 };
 }
 
 export class PersonBatch {
@@ -34,22 +35,27 @@ export class PersonBatch {
   }
 
   lookup(projectId: number, distinctId: string): PersonRecord | undefined {
+    let h = this.cache.personOf(projectId, distinctId);
+    if (h === undefined) h = this.read(projectId, distinctId);
+    return h?.record ?? undefined;
+  }
+
+  // A distinct id the cache does not know: its row, and the person held for it if any.
+  private read(projectId: number, distinctId: string): Held | null {
     const c = this.cache;
-    let uuid = c.distinctIds.get(projectId, distinctId);
-    if (uuid === undefined) {
-      const row = this.store.personDistinctIds.get([projectId, distinctId]);
-      uuid = row ? rowPersonUuid(row) : null;
-      c.distinctIds.set(projectId, distinctId, uuid);
+    const row = this.store.personDistinctIds.get([projectId, distinctId]);
+    let h: Held | null = null;
+    if (row) {
+      const uuid = rowPersonUuid(row);
       // The cache may know this person already, with changes its rows do not have yet.
-      if (row && isWholePerson(row) && !c.persons.get(projectId, row.uuid)) c.persons.set(projectId, row.uuid, held(projectId, row));
+      h = c.person(projectId, uuid) ?? null;
+      if (h === null) {
+        h = held(projectId, uuid, isWholePerson(row) ? row : readByUuid(this.store, projectId, uuid) ?? null);
+        c.keep(h);
+      }
     }
-    if (uuid === null) return undefined;
-    let h = c.persons.get(projectId, uuid);
-    if (!h) {
-      h = held(projectId, readByUuid(this.store, projectId, uuid) ?? null);
-      c.persons.set(projectId, uuid, h);
-    }
-    return h.record ?? undefined;
+    c.setPersonOf(projectId, distinctId, h);
+    return h;
   }
 
   private nextId(projectId: number): number {
@@ -60,17 +66,17 @@ export class PersonBatch {
 
   private hold(projectId: number, record: PersonRecord, distinctIds: readonly string[]): void {
     this.cache.changing();
-    let h = this.cache.persons.get(projectId, record.uuid);
+    let h = this.cache.person(projectId, record.uuid);
     if (!h) {
-      h = { projectId, record, storedIds: 0, changed: false };
-      this.cache.persons.set(projectId, record.uuid, h);
+      h = held(projectId, record.uuid, record, 0);
+      this.cache.keep(h);
     }
     h.record = record;
     if (!h.changed) {
       h.changed = true;
       this.changed.push(h);
     }
-    for (const id of distinctIds) this.cache.distinctIds.set(projectId, id, record.uuid);
+    for (const id of distinctIds) this.cache.setPersonOf(projectId, id, h);
   }
 
   apply(projectId: number, change: PersonChange): void {
@@ -83,7 +89,7 @@ export class PersonBatch {
         return;
       case 'merge': {
         this.hold(projectId, change.person, change.source.distinct_ids);
-        const source = this.cache.persons.get(projectId, change.source.uuid);
+        const source = this.cache.person(projectId, change.source.uuid);
         if (source) source.record = null;
         this.removals.push({ projectId, person: change.source, into: change.person.uuid });
         return;

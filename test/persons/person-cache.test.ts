@@ -64,4 +64,29 @@ s('persons dropped from a full cache are read back with every change the earlier
   }
 });
 
+s('a person kept across sweeps is one copy, whichever of its ids an event names', async () => {
+  // Room for 4 persons: each transaction brings 5 new ones, so every flush sweeps the cache.
+  const cache = new PersonCache(4);
+  let user = '';
+  for (let round = 0; round < 6; round++) {
+    await store.root.transaction(() => {
+      const batch = new PersonBatch(store, cache, NOW);
+      if (round === 0) {
+        send(batch, ev('$pageview', 'anon'));
+        user = send(batch, ev('$pageview', 'user'));
+        send(batch, ev('$identify', 'user', { $anon_distinct_id: 'anon' }));
+      }
+      // Each round sets through the other id than the round before, over the sweeps.
+      assert.is(send(batch, ev('$pageview', round % 2 ? 'anon' : 'user', { $set: { [`round_${round}`]: true } })), user);
+      for (let i = 0; i < 5; i++) send(batch, ev('$pageview', `visitor-${round}-${i}`));
+      batch.flush();
+    });
+  }
+  const person = personRecordByDistinctId(store, P, 'anon')!;
+  assert.is(person.uuid, user);
+  assert.is(personRecordByDistinctId(store, P, 'user')?.uuid, user);
+  const { $creator_event_uuid: _, ...set } = person.properties;
+  assert.equal(set, { round_0: true, round_1: true, round_2: true, round_3: true, round_4: true, round_5: true });
+});
+
 s.run();
