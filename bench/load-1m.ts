@@ -20,7 +20,7 @@
 // --cpu-prof (one profile per thread; read them with bench/profile-top).
 //   node dist/bench/load-1m.js [--events 1000000] [--per-request 100] [--in-flight 8]
 //     [--distinct 100000] [--uuid v4|v7] [--history 0] [--baseline DIR] [--runs 1] [--sample-ms 500]
-//     [--drain 600] [--env K=V ...] [--destination] [--profile DIR] [--memory-cgroup MB] [--record] [--label TEXT]
+//     [--drain 600] [--env K=V ...] [--destination] [--profile DIR] [--memory-cgroup MB [--baseline-outside-cgroup]] [--record] [--label TEXT]
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,9 +49,11 @@ const { values: args } = parseArgs({ options: {
   destination: { type: 'boolean', default: false },
   record: { type: 'boolean', default: false },
   label: { type: 'string' },
-  // The server of this tree's runs in a memory cgroup of this many MB (./memory-cgroup.ts);
-  // `--baseline .` then runs the same build without one, alternating.
+  // Every server runs in a memory cgroup of its own of this many MB (./memory-cgroup.ts): a
+  // baseline outside one would keep more LMDB pages in page cache than this tree may.
   'memory-cgroup': { type: 'string' },
+  // Only this tree's server in the cgroup: with `--baseline .`, the same build with and without.
+  'baseline-outside-cgroup': { type: 'boolean', default: false },
 } });
 const EVENTS = Number(args.events);
 const PER_REQUEST = Number(args['per-request']);
@@ -150,7 +152,7 @@ async function runOnce(target: string, checkout: string, template: string, keys:
   const dataDir = join(work, `data-${n}`);
   cpSync(template, dataDir, { recursive: true });
   const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(resolve(args.profile), `${n}-${target}`)}`] : [];
-  const cgroup: MemoryCgroup | null = args['memory-cgroup'] !== undefined && target === 'this tree' ? memoryCgroup(Number(args['memory-cgroup'])) : null;
+  const cgroup: MemoryCgroup | null = args['memory-cgroup'] !== undefined && (target === 'this tree' || !args['baseline-outside-cgroup']) ? memoryCgroup(Number(args['memory-cgroup'])) : null;
   const server = await startServe({ dataDir, nodeArgs, checkout, env: { HEDGEROW_RATE_LIMIT_PER_MINUTE: '1000000', ...serverEnv }, cgroup: cgroup ?? undefined })
     .catch((err) => { cgroup?.remove(); throw err; });
   const api = managementApi(server.base, keys.personal_api_key);
