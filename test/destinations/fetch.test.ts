@@ -120,7 +120,9 @@ http('a response over the cap and a response over the time limit fail', async ()
   respond = (_req, res) => res.end('x'.repeat(5000));
   const big = await httpFetch(fetchRequest(`http://127.0.0.1:${port}/`, {}), allowLocal);
   assert.equal(big, { ok: false, retryable: false, message: 'ResponseTooLarge: the response is larger than 1024 bytes' });
-  respond = (_req, res) => setTimeout(() => res.end('late'), 1500);
+  // The late answer's timer goes with the request (aborted at 200 ms): left pending, it kept
+  // the test's process from being used for the next file.
+  respond = (_req, res) => { const late = setTimeout(() => res.end('late'), 1500); res.once('close', () => clearTimeout(late)); };
   const slow = await httpFetch(fetchRequest(`http://127.0.0.1:${port}/`, {}), { ...allowLocal, timeoutMs: 200 });
   assert.equal(slow, { ok: false, retryable: true, message: 'TimeoutError: the request took longer than 0.2s' });
 });
