@@ -18,10 +18,13 @@ export interface CliServed { child: ChildProcess; url: string; warnings(): strin
 
 // Starts `serve` under the test profile (./profile.ts) and resolves with the port from its
 // JSON "listening" log line. `warnings()` holds its last warning and error lines, for a
-// failing test to show; `stderr()` the last 16,000 characters it wrote there.
-export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliServed> {
+// failing test to show; `stderr()` the last 16,000 characters it wrote there. `spawned` is
+// given the process at once, for a test that may stop it before it listens (its consumers
+// start first).
+export function cliServe(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000, spawned?: (child: ChildProcess) => void): Promise<CliServed> {
   const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'pipe'], env: profiledEnv(env) });
+  spawned?.(child);
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-16_000); });
   // A server that dies on its own, not through cliStop, says how and what it last wrote:

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { postJson, request, bearer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { eventually } from '../helpers/wait.js';
@@ -69,8 +70,8 @@ const dataDir = tempDir('hedgerow-persons-crash-');
 s.after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 // Resolves with the consumer's position once it is strictly between `from` and `to`. Asked
-// every millisecond: eventually's default pause grows to 100 ms, in which a consumer on a
-// loaded machine has been seen to apply the whole backlog.
+// every millisecond: eventually's default pause grows to 100 ms, in which a consumer applies
+// much of this backlog.
 async function midway(store: Store, from: number, to: number): Promise<number> {
   return eventually(async () => {
     const p = store.positions.get(EVENT_STORE_CONSUMER) ?? 0;
@@ -92,9 +93,13 @@ s('after kills with a backlog and mid-backlog, and a duplicate batch, every pers
     await cliStop(server.child, 'SIGKILL');
     const before = view.positions.get(EVENT_STORE_CONSUMER) ?? 0;
 
-    server = await cliServe(dataDir, SMALL_TRANSACTIONS);
+    // Watched from the moment it is spawned: its consumers start before it listens, and on
+    // a loaded machine had finished the backlog by the time its "listening" line was read.
+    let child: ChildProcess | null = null;
+    const serving = cliServe(dataDir, SMALL_TRANSACTIONS, 30_000, (c) => { child = c; });
+    serving.catch(() => {}); // killed before it listened: it need not have
     const at = await midway(view, before, batches.length);
-    await cliStop(server.child, 'SIGKILL');
+    await cliStop(child!, 'SIGKILL');
     assert.ok(at > 0 && at < batches.length, `killed at ${at} of ${batches.length}`);
 
     server = await cliServe(dataDir, SMALL_TRANSACTIONS);
