@@ -179,56 +179,31 @@ function decodeCaptureFrame(buf: Buffer, at: number, out: CapturedEvent[], unrea
   return end;
 }
 
-// What a walk over a record's frames (walkFrames) does with each kind: a capture frame from
-// `at` (giving back where it ends), an events frame's JSON and an operation frame's msgpack
-// between `start` and `stop`. One visitor per reading, made once; what a walk fills is `state`.
-interface FrameVisitor<S> {
-  capture(buf: Buffer, at: number, state: S): number;
-  events(buf: Buffer, start: number, stop: number, state: S): void;
-  operation(buf: Buffer, start: number, stop: number, state: S): void;
-}
-
-// The one walk over a record's frames between `at` and `end`, each checked to fit: a frame
-// that runs past the end, or of a kind unknown here, throws (nothing after it can be placed).
-function walkFrames<S>(buf: Buffer, at: number, end: number, state: S, visit: FrameVisitor<S>): void {
+function decodeFrames(
+  buf: Buffer, at: number, end: number, out: CapturedEvent[], unreadable: UnreadableEvent[] | undefined, operations?: PlacedOperation[],
+): void {
   while (at < end) {
     const kind = buf[at];
     if (kind === FRAME_CAPTURE) {
-      at = visit.capture(buf, at, state);
+      at = decodeCaptureFrame(buf, at, out, unreadable);
     } else if (kind === FRAME_EVENTS) {
       const start = at + EVENTS_HEAD;
       const stop = start + buf.readUInt32LE(at + 1);
       if (stop > end) throw new Error('log record: events frame runs past the end of the record');
-      visit.events(buf, start, stop, state);
+      const events = JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[];
+      for (let i = 0; i < events.length; i++) out.push(events[i]);
       at = stop;
     } else if (kind === FRAME_OPERATION) {
       const start = at + OPERATION_HEAD;
       const stop = start + buf.readUInt32LE(at + 1);
       if (stop > end) throw new Error('log record: operation frame runs past the end of the record');
-      visit.operation(buf, start, stop, state);
+      if (operations) operations.push({ at: out.length, op: decodeMsgpack(buf.subarray(start, stop)) as LogOperation });
       at = stop;
     } else {
       throw new Error(`log record: unknown frame kind ${kind}`);
     }
   }
 }
-
-interface Decoding {
-  out: CapturedEvent[];
-  unreadable: UnreadableEvent[] | undefined;
-  operations: PlacedOperation[] | undefined;
-}
-
-const decoding: FrameVisitor<Decoding> = {
-  capture: (buf, at, d) => decodeCaptureFrame(buf, at, d.out, d.unreadable),
-  events(buf, start, stop, d) {
-    const events = JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[];
-    for (let i = 0; i < events.length; i++) d.out.push(events[i]);
-  },
-  operation(buf, start, stop, d) {
-    d.operations?.push({ at: d.out.length, op: decodeMsgpack(buf.subarray(start, stop)) as LogOperation });
-  },
-};
 
 // The events of a record, in order: what every consumer sees in LogEntry.events. With
 // `unreadable`, an event that cannot be rebuilt (or a request whose text cannot be read
@@ -240,7 +215,7 @@ export function decodeRecord(data: Uint8Array, unreadable?: UnreadableEvent[], o
   if (buf[0] === LEGACY_JSON) return JSON.parse(buf.toString('utf8')) as CapturedEvent[];
   if (buf[0] !== RECORD_V1) throw new Error(`log record: unknown format ${buf[0]}`);
   const out: CapturedEvent[] = [];
-  walkFrames(buf, RECORD_OVERHEAD, buf.length, { out, unreadable, operations }, decoding);
+  decodeFrames(buf, RECORD_OVERHEAD, buf.length, out, unreadable, operations);
   return out;
 }
 
@@ -255,19 +230,29 @@ export function recordKeys(data: Uint8Array): EventKey[] {
   if (buf[0] === LEGACY_JSON) return keysOf(JSON.parse(buf.toString('utf8')) as CapturedEvent[]);
   if (buf[0] !== RECORD_V1) throw new Error(`log record: unknown format ${buf[0]}`);
   const out: EventKey[] = [];
-  walkFrames(buf, RECORD_OVERHEAD, buf.length, out, keying);
+  let at = RECORD_OVERHEAD;
+  while (at < buf.length) {
+    const kind = buf[at];
+    if (kind === FRAME_CAPTURE) {
+      at = captureFrameKeys(buf, at, out);
+    } else if (kind === FRAME_EVENTS) {
+      const start = at + EVENTS_HEAD;
+      const stop = start + buf.readUInt32LE(at + 1);
+      if (stop > buf.length) throw new Error('log record: events frame runs past the end of the record');
+      for (const key of keysOf(JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[])) out.push(key);
+      at = stop;
+    } else if (kind === FRAME_OPERATION) {
+      const stop = at + OPERATION_HEAD + buf.readUInt32LE(at + 1);
+      if (stop > buf.length) throw new Error('log record: operation frame runs past the end of the record');
+      at = stop;
+    } else {
+      throw new Error(`log record: unknown frame kind ${kind}`);
+    }
+  }
   return out;
 }
 
 const keysOf = (events: readonly CapturedEvent[]): EventKey[] => events.map((e) => ({ project_id: e.project_id, uuid: e.uuid }));
-
-const keying: FrameVisitor<EventKey[]> = {
-  capture: captureFrameKeys,
-  events(buf, start, stop, out) {
-    for (const key of keysOf(JSON.parse(buf.toString('utf8', start, stop)) as CapturedEvent[])) out.push(key);
-  },
-  operation() { /* no event */ },
-};
 
 // decodeCaptureFrame's reading of the uuids alone (buildEvents: an event's own uuid string,
 // lower-cased, else the next generated one; the dropped events skipped).
@@ -298,36 +283,33 @@ export function recordProjects(data: Uint8Array): number[] | null {
   const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf[0] !== RECORD_V1) return null;
   const projects: number[] = [];
-  try {
-    walkFrames(buf, RECORD_OVERHEAD, buf.length, projects, projecting);
-  } catch {
-    // An events frame (NOT_SAID), or frames that do not hold together.
-    return null;
+  let at = RECORD_OVERHEAD;
+  while (at < buf.length) {
+    const kind = buf[at];
+    if (kind === FRAME_CAPTURE) {
+      if (at + CAPTURE_HEAD > buf.length) return null;
+      const end = captureFrameEnd(buf, at);
+      if (end > buf.length) return null;
+      const project = buf.readDoubleLE(at + 20);
+      if (!projects.includes(project)) projects.push(project);
+      at = end;
+    } else if (kind === FRAME_OPERATION) {
+      if (at + OPERATION_HEAD > buf.length) return null;
+      at += OPERATION_HEAD + buf.readUInt32LE(at + 1);
+      if (at > buf.length) return null;
+    } else {
+      return null;
+    }
   }
   return projects;
 }
-
-// Thrown by projecting at an events frame, whose events' projects only parsing them tells.
-const NOT_SAID = { notSaid: true } as const;
-
-const projecting: FrameVisitor<number[]> = {
-  capture(buf, at, projects) {
-    const end = captureFrameEnd(buf, at);
-    if (end > buf.length) throw NOT_SAID;
-    const project = buf.readDoubleLE(at + 20);
-    if (!projects.includes(project)) projects.push(project);
-    return end;
-  },
-  events() { throw NOT_SAID; },
-  operation() { /* no event */ },
-};
 
 // The events of one frame, as a reader would see them (the NATS log's fallback for a
 // request too large for one message).
 export function frameEvents(frame: LogFrame): CapturedEvent[] {
   const buf = Buffer.concat(frame.chunks, frame.bytes);
   const out: CapturedEvent[] = [];
-  walkFrames(buf, 0, buf.length, { out, unreadable: undefined, operations: undefined }, decoding);
+  decodeFrames(buf, 0, buf.length, out, undefined);
   return out;
 }
 
