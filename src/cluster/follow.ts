@@ -65,6 +65,17 @@ export type FollowerView = Pick<Follower, 'state' | 'stale' | 'stalls'>;
 // then; a stop during the await before a linger had waited the linger out: seen in CI).
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => delay(ms, undefined, { signal }).catch(() => undefined);
 
+// nats.js's ordered consumer retries making its first server-side consumer by itself, up to
+// 30 times with pauses of 15 to 45 s, and goes on once its connection is draining or closed:
+// a follower stopped (its handle closed) while a consumer was being made left a timer that
+// kept the process alive for minutes. create() below retries on its own terms, so the
+// consumer is told to give up at its first failure (a field of the library's
+// OrderedPullConsumerImpl, public in its typings).
+function retryNone<C extends object>(consumer: C): C {
+  if ('maxInitialReset' in consumer) (consumer as { maxInitialReset: number }).maxInitialReset = 0;
+  return consumer;
+}
+
 export function followStream(opts: FollowOptions): Follower {
   const { signal, stallMs } = opts;
   const { js, name, subject } = opts.stream;
@@ -118,7 +129,7 @@ export function followStream(opts: FollowOptions): Follower {
       const attempt = () => {
         started++;
         js.consumers.get(name, { filterSubjects: subject, ...prefix, ...(at > 0 ? { opt_start_seq: at + 1 } : {}) })
-          .then((consumer) => consumer.consume({ max_messages: opts.batchMax }))
+          .then((consumer) => retryNone(consumer).consume({ max_messages: opts.batchMax }))
           .then((m) => {
             if (made) return m.stop();
             made = true;

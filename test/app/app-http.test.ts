@@ -86,15 +86,15 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   assert.is(new Set(preloaded).size, preloaded.length);
   assert.not.ok(preloaded.includes(map.imports.echarts));
   assert.not.ok(preloaded.includes(`${base}web/draw.js`));
-  assert.is((await fetch(`${t.url}${base}web/draw.js`)).status, 200);
-  for (const url of preloaded) assert.is((await fetch(`${t.url}${url}`)).status, 200, url);
+  assert.is((await request(`${t.url}${base}web/draw.js`)).status, 200);
+  for (const url of preloaded) assert.is((await request(`${t.url}${url}`)).status, 200, url);
 
-  const preact = await fetch(`${t.url}${map.imports.preact}`);
+  const preact = await request(`${t.url}${map.imports.preact}`);
   assert.is(preact.status, 200);
   assert.is(preact.headers.get('content-type'), 'text/javascript; charset=utf-8');
   assert.is(preact.headers.get('cache-control'), 'public, max-age=31536000, immutable');
 
-  const main = await fetch(`${t.url}${entry}`);
+  const main = await request(`${t.url}${entry}`);
   assert.is(main.status, 200);
   assert.is(main.headers.get('content-type'), 'text/javascript; charset=utf-8');
   // The app's own files are cached for good too: the page names their version.
@@ -104,18 +104,18 @@ s('the page and its files: content types, caching, 304 on a matching ETag', asyn
   const again = await fetch(`${t.url}${entry}`, { headers: { 'If-None-Match': etag } });
   assert.is(again.status, 304);
   assert.is(await again.text(), '');
-  const css = await fetch(`${t.url}${style}`);
+  const css = await request(`${t.url}${style}`);
   assert.is(css.headers.get('content-type'), 'text/css; charset=utf-8');
   assert.is(css.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   // Only the version the page names: the unversioned address and another version are 404s.
-  assert.is((await fetch(`${t.url}/app/web/main.js`)).status, 404);
-  assert.is((await fetch(`${t.url}/app/v/AAAAAAAAAAAAAAAA/web/main.js`)).status, 404);
+  assert.is((await request(`${t.url}/app/web/main.js`)).status, 404);
+  assert.is((await request(`${t.url}/app/v/AAAAAAAAAAAAAAAA/web/main.js`)).status, 404);
 
   // The chart builder the exports run, compiled, with every module it imports.
   const chart = await fetch(`${t.url}${map.imports['hedgerow/chart']}`);
   assert.is(chart.status, 200);
   assert.match(await chart.text(), /export function buildChartOption/);
-  const trends = await fetch(`${t.url}${base}dist/src/exports/chart/trends.js`);
+  const trends = await request(`${t.url}${base}dist/src/exports/chart/trends.js`);
   assert.is(trends.status, 200);
   // The dashboard grid the PNG/PDF exports lay tiles out on, which the dashboards page uses.
   const layout = await fetch(`${t.url}${map.imports['hedgerow/layout']}`);

@@ -3,7 +3,8 @@
 // as when the server hosting a consumer is lost and the client is not told. The stream's end
 // stays readable over another connection (the stream is led elsewhere), so the follower sees
 // the stream hold what it has not had: it abandons its consumer as stalled, says it is stale
-// past the stall bound, and follows again once its consumer's connection is back.
+// past the stall bound, and follows again once its consumer's connection is back. A follower
+// stopped while its consumer is being made leaves nothing running once its connection closes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect, type JsMsg, type NatsConnection } from 'nats';
@@ -98,6 +99,50 @@ s('a follower that cannot read its stream\'s end says so past the bound, and aba
   assert.is(f.stalls(), 0);
   proxy.thaw();
   await eventually(async () => f.stale() === null, 10_000);
+});
+
+// What keeps the process alive, by kind (timers, sockets, children).
+function resources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of process.getActiveResourcesInfo()) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return counts;
+}
+const same = (a: Map<string, number>, b: Map<string, number>) => a.size === b.size && [...a].every(([k, n]) => b.get(k) === n);
+
+s('a follower stopped while its consumer is being made, then its connection closed, leaves nothing running', async () => {
+  const before = resources();
+  const proxy = await startTcpProxy(nats.server().port);
+  const nc = await connect({ servers: proxy.natsUrl });
+  const jsm = await direct.jetstreamManager();
+  // The stream's info passes; then the proxy is frozen, so the request that makes the
+  // server-side consumer is left waiting when the follower is stopped and the connection closed.
+  const real = nc.jetstream();
+  let making!: () => void;
+  const made = new Promise<void>((resolve) => { making = resolve; });
+  const get: typeof real.consumers.get = async (...args: Parameters<typeof real.consumers.get>) => {
+    const consumer = await real.consumers.get(...args);
+    proxy.freeze();
+    making();
+    return consumer;
+  };
+  const js = Object.create(real, { consumers: { value: { get } } }) as typeof real;
+  const stop = new AbortController();
+  const f = followStream({
+    stream: {
+      name: STREAM, subject: SUBJECT, info: await jsm.streams.info(STREAM), js, jsm,
+      link: { nc, maxPayload: () => 1024 * 1024, connected: () => !nc.isClosed() }, current: () => jsm.streams.info(STREAM),
+    },
+    // No second attempt while the first waits.
+    batchMax: 16, stallMs: 60_000, signal: stop.signal, position: () => 0, apply: async () => undefined,
+  });
+  await made;
+  stop.abort();
+  await f.done;
+  await nc.close();
+  await proxy.close();
+  const after = await eventually(async () => { const now = resources(); return same(now, before) ? now : null; }, 5_000)
+    .catch(() => resources());
+  assert.equal(Object.fromEntries(after), Object.fromEntries(before));
 });
 
 s.run();

@@ -83,6 +83,17 @@ const api = (node: ClusterNode, method: string, path: string, body?: unknown) =>
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 const sleep = (ms: number) => new Promise<false>((r) => setTimeout(() => r(false), ms));
+// A request's answer, or status 0 once `ms` passed; the timer is cleared either way (one left
+// pending would keep the file's process busy for its 20 s after the file ended).
+async function answerWithin<T>(answer: Promise<T>, ms: number): Promise<T | { status: 0 }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ status: 0 }>((r) => { timer = setTimeout(() => r({ status: 0 }), ms); });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const flag = (key: string) => ({ key, name: key, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
 const capture = (node: ClusterNode, distinctIds: string[]) => postJson(`${node.url}/batch/`, {
   api_key: keys.project_api_key, batch: distinctIds.map((distinct_id) => ({ event: 'pageview', distinct_id, properties: {} })),
@@ -138,7 +149,7 @@ s('losing one server (the control stream\'s leader) loses nothing: capture goes 
   let attempt = 0;
   const written = await eventually(async () => {
     const key = `after-loss-${++attempt}`;
-    const r = await Promise.race([api(a, 'POST', `/api/projects/${keys.project_id}/feature_flags/`, flag(key)), sleep(20_000).then(() => ({ status: 0 }))]);
+    const r = await answerWithin(api(a, 'POST', `/api/projects/${keys.project_id}/feature_flags/`, flag(key)), 20_000);
     if (r.status === 0) throw new Error(`management write ${key} unanswered for 20 s`);
     return r.status === 201 ? key : sleep(250);
   }, RECOVER_MS);

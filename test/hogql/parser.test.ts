@@ -161,6 +161,12 @@ const TRICKY_EXPRS = [
   'not (a)', 'not (a) and b', 'not (a) = b', 'not (a, b)', 'not(a)', 'not a', 'not not (a)', 'not (a) + 1', 'range(0, 3)', 'arrayJoin(range(0, toInt(n) + 1))', 'cohort', 'a as cohort', 'quantile(0.5)(x) over ()', 'sum(x) over (rows 1.5 preceding)', 'sum(x) over (partition by a + 1 order by b) + 1', 'f(sum(x) over (order by t))',
   'x -> x + 1', '(x, y) -> x', 'x -> x -> 1', 'arrayMap(x -> x * 2, arr)', 'f(a, b -> b)', 'x -> x > 1 and y', '[]', '[1, 2]', '[1, 2,]', '(1, 2)', '(1,)', '()',
   '{x}', '{a.b}', "{'a': 1}", '{}', "f'abc {x}'", "date '2024-01-01'", "timestamp '2024-01-01'", 'cast(a as Int)', 'a::String', "trim(both ' ' from x)", 'x?.y',
+  // IN COHORT: a cohort's id or name; `cohort` as a column, or followed by anything else, is the WASM parser's
+  'a not in cohort 5', "a in cohort 'name'", "a not in cohort 'name'", 'a IN COHORT 5', 'a Not In Cohort 7', 'a in cohort', 'a in cohort.x', 'a in cohort (5)',
+  'a in (cohort)', 'a in cohort x', 'a in cohort -5', 'a in cohort 5 + 1', 'a in cohort + 1', "a in cohort 'x' = 1", 'not a in cohort 5', 'a in cohort 5 and b',
+  'a not in cohort 5 or b', 'a in cohort 5 is null', "a in cohort '5' ?? 1", 'a like cohort 5', 'a in cohort 5[1]', 'a in cohort 5.5', "a in cohort 'x'.y",
+  'a in cohort {x}', 'a in /* c */ cohort 5', 'a in cohort 5 as c', 'cohort in cohort 5', 'coalesce(person_id IN COHORT 1, false)',
+  "if(coalesce(person_id in cohort 2, false), '2', NULL)", 'a in cohort 5 between 0 and 1',
   // CASE and INTERVAL
   'case when a then b end', 'case when a then b else c end', 'case when a then 1 when b then 2 else 3 end', 'case x when 1 then 2 end', 'case x when 1 then 2 when 3 then 4 else 5 end',
   'interval 1 day', 'interval 7 DAY', 'interval 2 weeks', "interval '7 day'", 'now() - interval 1 hour', 'interval x day',
@@ -188,12 +194,32 @@ const TRICKY_SELECTS = [
   'select * from numbers()', 'select * from a.numbers(3)', 'select * from numbers(3) final', 'select * from numbers(1,)',
   "select e.day, count() from (select toDate(timestamp) as day from events) e cross join (select addDays(toDate('2024-06-01'), number) as day_start from numbers(4)) d where e.day < d.day_start group by e.day",
   'select count() from events where event = {event} and timestamp > {date_from}', 'select a from t order by a limit 10 offset 5', 'select 1 as x, 2 as y order by x',
+  // ARRAY JOIN: its kinds, aliases (every array needs one), several arrays, where it stands among the clauses
+  'select x from t left array join arr as x', 'select x from t inner array join arr as x', 'select x from t LEFT ARRAY JOIN arr AS x', 'select x from t Array Join arr As x',
+  'select x, y from t array join a as x, b as y', 'select x from t array join arr', 'select x from t array join a as x, b', "select x from t array join a as 'x'",
+  'select x from t array join (a as x)', 'select x from t as e left array join e.arr as `x y` where x > 1 order by x', 'select x from t array join [1, 2] as x',
+  'select x from t array join a as x array join b as y', 'select x from t array join a as x,', 'select x from t join u on 1 array join a as x',
+  'select x from t left join u on 1 left array join a as x', 'select x from t u inner array join u.a as x', 'select x from t array join a as x prewhere 1 where 2',
+  'select x from t e array join arr x', 'select 1 array join [1] as x', 'select x from (select [1] as a) array join a as x', 'select x from t full array join a as x',
+  'select x from t array join a as x limit 1', 'select x from t array join a as x left join u on 1', 'select x from t array join a as x group by x having count() > 1',
+  'select x from t array join arrayFilter(y -> y is not null, [if(coalesce(person_id in cohort 1, false), 1, null), 2]) as x where person_id not in cohort 3',
+  'select a from (select x as a from t array join a as x) array join [a] as b', 'with w as (select x from t array join a as x) select * from w',
+  'select x from t array join a as x union all select y from u left array join b as y',
 ];
 
-s('the tricky parts: unary minus, not, chains, keywords as names, numbers, escapes, comments, semicolons', () => {
+s('the tricky parts: unary minus, not, chains, keywords as names, numbers, escapes, comments, semicolons, IN COHORT, ARRAY JOIN', () => {
   report('tricky expressions', differential('expr', TRICKY_EXPRS));
   report('tricky ORDER BY elements', differential('orderExpr', ['a', 'a desc', 'a DESC', 'a asc', 'a ascending', 'a descending', '(a) desc', 'a + 1 desc', 'a desc nulls last', 'a, b', 'a desc x']));
   report('tricky SELECTs', differential('select', TRICKY_SELECTS));
+  // The forms the insights' cohort breakdowns and cohort filters write take the fast path (on
+  // the WASM parser alone their texts took seconds of a core).
+  for (const text of ['a in cohort 5', 'a NOT IN COHORT 5', "a in cohort 'name'", "a not in cohort 'name'", 'not a in cohort 5 and b', 'coalesce(person_id IN COHORT 1, false)']) {
+    assert.ok(fastParse('expr', text) !== null, text);
+  }
+  for (const text of [
+    'select x from t array join arr as x', 'select x from t LEFT ARRAY JOIN arr AS x', 'select x from t inner array join arr as x', 'select x, y from t array join a as x, b as y',
+    'select x from t join u on 1 left array join a as x where x > 1', 'with w as (select x from t array join a as x) select * from w',
+  ]) assert.ok(fastParse('select', text) !== null, text);
   // Texts the WASM parser refuses are never read by the fast path: their error stays PostHog's.
   for (const text of ['a b', '(a', "'unterminated", 'héllo', '{}', "{'a': 1}"]) assert.is(fastParse('expr', text), null, text);
   for (const text of ['select a b from t', 'select', '', 'select a from t where', 'select event as team_id from events']) assert.is(fastParse('select', text), null, text);

@@ -180,8 +180,15 @@ export class Parser {
           if (COMPARE < min) break;
           const negated = w === 'not';
           if (negated) this.i++;
-          const op = this.next().lower;
-          if (this.isWord('cohort')) throw BAIL;
+          let op = this.next().lower;
+          if (this.isWord('cohort')) {
+            // `in cohort 5`, `not in cohort 'name'`: a cohort's id or name. Any other word after
+            // `in cohort`, or none (`in cohort` names a column there), is the WASM parser's.
+            const after = this.peek(1).kind;
+            if (op !== 'in' || (after !== 'number' && after !== 'string')) throw BAIL;
+            this.i++;
+            op = 'in cohort';
+          }
           left = this.binary('CompareOperation', negated ? `not ${op}` : op, left, this.expr(COMPARE + 1));
         } else if (w === 'between' || (w === 'not' && this.isWord('between', 1))) {
           if (BETWEEN < min) break;

@@ -81,6 +81,14 @@ function selectStmt(p: Parser, top: boolean): Read {
     q.select_from = joins(p);
     end = last();
   }
+  const arrayJoin = arrayJoinOp(p);
+  if (arrayJoin !== null) {
+    // `ARRAY JOIN arr AS x, …`: every array named (the WASM parser refuses one without an alias).
+    q.array_join_op = arrayJoin;
+    q.array_join_list = exprList(p);
+    if (!(q.array_join_list as Node[]).every((item) => item.node === 'Alias')) throw BAIL;
+    end = last();
+  }
   if (p.isWord('array') || p.isWord('left') || p.isWord('inner')) throw BAIL;
   for (const clause of ['prewhere', 'where'] as const) {
     if (p.isWord(clause)) {
@@ -150,6 +158,15 @@ function selectStmt(p: Parser, top: boolean): Read {
   return p.read(q, start, end);
 }
 
+// `ARRAY JOIN`, `LEFT ARRAY JOIN` or `INNER ARRAY JOIN` (read, and named as the WASM parser names it), or null.
+function arrayJoinOp(p: Parser): string | null {
+  const side = p.isWord('left') || p.isWord('inner') ? p.peek().lower : null;
+  const at = side === null ? 0 : 1;
+  if (!p.isWord('array', at) || !p.isWord('join', at + 1)) return null;
+  p.i += at + 2;
+  return side === null ? 'ARRAY JOIN' : `${side.toUpperCase()} ARRAY JOIN`;
+}
+
 function tableAlias(p: Parser): string | null {
   const as = p.isWord('as');
   if (as) p.i++;
@@ -206,6 +223,8 @@ function joins(p: Parser): Node {
   const first = joinExpr(p, null).node;
   let last = first;
   for (;;) {
+    // `LEFT ARRAY JOIN` and `INNER ARRAY JOIN` follow the joins: selectStmt's.
+    if ((p.isWord('left') || p.isWord('inner')) && p.isWord('array', 1)) break;
     const words: string[] = [];
     while (p.peek(words.length).kind === 'word' && ['inner', 'left', 'right', 'full', 'cross', 'outer', 'join'].includes(p.peek(words.length).lower)) {
       const w = p.peek(words.length).lower;
