@@ -9,7 +9,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusal, type AddressPolicy } from '../../net/address-policy.js';
-import { createPool, exchange, type Pool } from './http1.js';
+import { cancel, createPool, exchange, type ExchangeResult, type Pending, type Pool } from './http1.js';
 
 export interface FetchRequest {
   url: string;
@@ -70,7 +70,7 @@ function bareHost(hostname: string): string {
 
 // What a URL comes to, worked out once per URL and policy (a destination fetches the same
 // few URLs over and over): the sockets of its origin and its path, or why not.
-type Target = { refused: FetchOutcome } | { refused: null; pool: Pool; path: string };
+type Target = { refused: FetchOutcome } | { refused: null; pool: Pool; path: string; sweeps: Map<number, Sweep> };
 
 const MAX_TARGETS = 1024;
 const targets = new WeakMap<AddressPolicy, Map<string, Target>>();
@@ -120,39 +120,121 @@ function resolveTarget(text: string, policy: AddressPolicy): Target {
     });
     origins.set(key, pool);
   }
-  return { refused: null, pool, path: `${url.pathname}${url.search}` };
+  return { refused: null, pool, path: `${url.pathname}${url.search}`, sweeps: new Map() };
 }
+
+// A fetch under way, until its answer or its time limit, whichever comes first.
+interface Call {
+  // Null once settled.
+  resolve: ((outcome: FetchOutcome) => void) | null;
+  pending: Pending | null;
+  deadline: number;
+  sweep: Sweep;
+  maxResponseBytes: number;
+}
+
+// The time limits of one target's fetches with one limit: its calls in the order they started
+// (so in the order their time runs out), and one timer, for the first not settled, instead of
+// a timer per request. A settled call leaves what it held; the list is read up to it as calls
+// settle, so it holds calls in flight and few more.
+interface Sweep {
+  pool: Pool;
+  timeoutMs: number;
+  calls: Call[];
+  first: number;
+  timer: NodeJS.Timeout | null;
+}
+
+function sweepOf(target: Extract<Target, { refused: null }>, timeoutMs: number): Sweep {
+  let sweep = target.sweeps.get(timeoutMs);
+  if (!sweep) target.sweeps.set(timeoutMs, (sweep = { pool: target.pool, timeoutMs, calls: [], first: 0, timer: null }));
+  return sweep;
+}
+
+// Past the settled calls at the front of the list.
+function advance(sweep: Sweep): void {
+  const { calls } = sweep;
+  while (sweep.first < calls.length && calls[sweep.first].resolve === null) sweep.first++;
+  if (sweep.first === calls.length) {
+    calls.length = 0;
+    sweep.first = 0;
+  } else if (sweep.first >= 1024 && sweep.first * 2 >= calls.length) {
+    calls.splice(0, sweep.first);
+    sweep.first = 0;
+  }
+}
+
+function arm(sweep: Sweep): void {
+  if (sweep.timer !== null || sweep.first === sweep.calls.length) return;
+  // Unreferenced: a call in flight keeps the process running by its socket.
+  sweep.timer = setTimeout(timeUp, Math.max(0, sweep.calls[sweep.first].deadline - Date.now()), sweep).unref();
+}
+
+// When the timer comes due, an answer may be waiting unread in the socket: a thread kept busy
+// past the limit (a large batch's transaction) runs due timers before it reads sockets again.
+// setImmediate runs after that read, so an answer that came in time is taken rather than
+// failed as a timeout and sent again.
+function timeUp(sweep: Sweep): void {
+  setImmediate(timeOut, sweep);
+}
+
+function timeOut(sweep: Sweep): void {
+  sweep.timer = null;
+  const now = Date.now();
+  advance(sweep);
+  while (sweep.first < sweep.calls.length && sweep.calls[sweep.first].deadline <= now) {
+    const call = sweep.calls[sweep.first];
+    const pending = call.pending;
+    settle(call, { ok: false, retryable: true, message: `TimeoutError: the request took longer than ${sweep.timeoutMs / 1000}s` });
+    if (pending !== null) cancel(sweep.pool, pending);
+    advance(sweep);
+  }
+  arm(sweep);
+}
+
+function settle(call: Call, outcome: FetchOutcome): void {
+  const resolve = call.resolve;
+  if (resolve === null) return;
+  call.resolve = null;
+  call.pending = null;
+  resolve(outcome);
+}
+
+function answered(result: ExchangeResult, call: Call): void {
+  if (call.resolve === null) return;
+  if (result.ok) {
+    const body = parseBody(result.body.toString('utf8'));
+    settle(call, result.retryAfter === undefined ? { ok: true, status: result.status, body } : { ok: true, status: result.status, body, retryAfter: result.retryAfter });
+  }
+  else if ('tooLarge' in result) settle(call, { ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${call.maxResponseBytes} bytes` });
+  else settle(call, { ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
+  advance(call.sweep);
+}
+
+// The promise's resolve, taken without a closure made per call.
+let resolved: ((outcome: FetchOutcome) => void) | null = null;
+const take = (resolve: (outcome: FetchOutcome) => void) => {
+  resolved = resolve;
+};
 
 export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
   const target = targetOf(request.url, settings.policy);
   if (target.refused !== null) return Promise.resolve(target.refused);
-  return new Promise<FetchOutcome>((resolve) => {
-    let settled = false;
-    const finish = (outcome: FetchOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
+  const sweep = sweepOf(target, settings.timeoutMs);
+  const promise = new Promise<FetchOutcome>(take);
+  const call: Call = { resolve: resolved, pending: null, deadline: Date.now() + settings.timeoutMs, sweep, maxResponseBytes: settings.maxResponseBytes };
+  resolved = null;
+  try {
     // Throws, as node:http did, for a method or header it would not send.
-    const cancel = exchange(target.pool, {
+    call.pending = exchange(target.pool, {
       method: request.method, path: target.path, headers: request.headers, body: request.body, maxResponseBytes: settings.maxResponseBytes,
-    }, (result) => {
-      if (result.ok) {
-        const body = parseBody(result.body.toString('utf8'));
-        finish(result.retryAfter === undefined ? { ok: true, status: result.status, body } : { ok: true, status: result.status, body, retryAfter: result.retryAfter });
-      }
-      else if ('tooLarge' in result) finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
-      else finish({ ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
-    });
-    // When the timer comes due, the answer may be waiting unread in the socket: a thread kept
-    // busy past the limit (a large batch's transaction) runs due timers before it reads
-    // sockets again. setImmediate runs after that read, so an answer that came in time is
-    // taken rather than failed as a timeout and sent again.
-    const timer = setTimeout(() => setImmediate(() => {
-      if (settled) return;
-      finish({ ok: false, retryable: true, message: `TimeoutError: the request took longer than ${settings.timeoutMs / 1000}s` });
-      cancel();
-    }), settings.timeoutMs);
-  });
+    }, answered, call);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  // Answered already (a refusal the pool knew): nothing to time.
+  if (call.resolve === null) return promise;
+  sweep.calls.push(call);
+  arm(sweep);
+  return promise;
 }

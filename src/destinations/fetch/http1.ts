@@ -47,6 +47,7 @@ const IDLE_MS = 4000;
 const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const CRLF = Buffer.from('\r\n');
+const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Methods whose requests carry no body when none is given (node:http's list).
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
@@ -54,11 +55,16 @@ const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'k
 
 const enum Phase { Head, Length, Chunked, ChunkData, Trailers, UntilClose }
 
-interface Pending {
+// Told the answer of an exchange, with the context its caller gave: one function for all of
+// a caller's exchanges, rather than a closure made per request.
+export type Done<C> = (result: ExchangeResult, context: C) => void;
+
+export interface Pending {
   exchange: Exchange;
   // The request as sent (its head, and its body).
   text: string;
-  done: (result: ExchangeResult) => void;
+  done: Done<any>;
+  context: unknown;
   // Set once the request is given up (its time ran out): its socket is closed.
   cancelled: boolean;
   conn: Conn | null;
@@ -112,12 +118,12 @@ function head(origin: Origin, ex: Exchange): string {
   return text + '\r\n';
 }
 
-// Sends the request on a socket of the pool and calls `done` once with its answer. The
-// head is built first, so a request node:http would refuse throws here, before anything
-// is sent. The returned function gives the request up (its socket is closed).
-export function exchange(pool: Pool, ex: Exchange, done: (result: ExchangeResult) => void): () => void {
+// Sends the request on a socket of the pool and calls `done` once with its answer and
+// `context`. The head is built first, so a request node:http would refuse throws here, before
+// anything is sent. What it returns is what `cancel` takes to give the request up.
+export function exchange<C>(pool: Pool, ex: Exchange, done: Done<C>, context: C): Pending {
   const text = head(pool.origin, ex);
-  const p: Pending = { exchange: ex, text: ex.body === null ? text : text + ex.body, done, cancelled: false, conn: null };
+  const p: Pending = { exchange: ex, text: ex.body === null ? text : text + ex.body, done, context, cancelled: false, conn: null };
   const now = Date.now();
   let conn: Conn | undefined;
   while ((conn = pool.idle.pop()) !== undefined) {
@@ -127,13 +133,16 @@ export function exchange(pool: Pool, ex: Exchange, done: (result: ExchangeResult
   if (conn !== undefined) send(conn, p);
   else if (pool.sockets < MAX_SOCKETS) connect(pool, p);
   else pool.waiting.push(p);
-  return () => {
-    if (p.cancelled) return;
-    p.cancelled = true;
-    if (p.conn !== null) p.conn.socket.destroy();
-    const at = pool.waiting.indexOf(p);
-    if (at >= 0) pool.waiting.splice(at, 1);
-  };
+  return p;
+}
+
+/** Gives the request up: its socket is closed (its `done` is not called). */
+export function cancel(pool: Pool, p: Pending): void {
+  if (p.cancelled) return;
+  p.cancelled = true;
+  if (p.conn !== null) p.conn.socket.destroy();
+  const at = pool.waiting.indexOf(p);
+  if (at >= 0) pool.waiting.splice(at, 1);
 }
 
 function connect(pool: Pool, p: Pending): void {
@@ -190,7 +199,7 @@ function settle(conn: Conn, result: ExchangeResult): void {
   if (p === null) return;
   conn.current = null;
   p.conn = null;
-  if (!p.cancelled) p.done(result);
+  if (!p.cancelled) p.done(result, p.context);
 }
 
 function fail(conn: Conn, error: Error): void {
@@ -253,7 +262,7 @@ function read(conn: Conn, data: Buffer): void {
           conn.buffered = buf;
           return;
         }
-        if (!answerHead(conn, buf.toString('latin1', 0, end))) return;
+        if (!answerHead(conn, buf, end)) return;
         buf = buf.subarray(end + 4);
         continue;
       }
@@ -319,44 +328,98 @@ function read(conn: Conn, data: Buffer): void {
   }
 }
 
-// Takes an answer's status line and headers; false when the socket was failed.
-function answerHead(conn: Conn, text: string): boolean {
-  const lines = text.split('\r\n');
-  const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
-  if (status === null) {
+// Bytes JS's trim() drops that a latin1 header line can hold (as node:http's answer text was read).
+const isTrimmed = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0;
+
+// Whether buf[from, to) is `name` (lower case ASCII) whatever its letters' case.
+function sameName(buf: Buffer, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const b = buf[from + i];
+    if ((b >= 0x41 && b <= 0x5a ? b + 0x20 : b) !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+// Where the CRLF ending the line that starts at `from` lies (`end` when none does before it).
+function lineEnd(buf: Buffer, from: number, end: number): number {
+  for (let i = from; i + 1 < end; i++) if (buf[i] === 0x0d && buf[i + 1] === 0x0a) return i;
+  return end;
+}
+
+// A Content-Length's value as Number() reads its text: plain digits read here, anything else
+// (signs, exponents, an empty value) by Number() itself.
+function lengthValue(buf: Buffer, from: number, to: number): number {
+  if (to > from && to - from <= 15) {
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const d = buf[i] - 0x30;
+      if (d < 0 || d > 9) return Number(buf.toString('latin1', from, to));
+      n = n * 10 + d;
+    }
+    return n;
+  }
+  return Number(buf.toString('latin1', from, to));
+}
+
+// Takes an answer's status line and headers (buf[0, end): the head without its blank line),
+// read in place: only the values of the four headers it needs become text. False when the
+// socket was failed.
+function answerHead(conn: Conn, buf: Buffer, end: number): boolean {
+  const first = lineEnd(buf, 0, end);
+  // As /^HTTP\/1\.([01]) (\d{3})(?: |$)/ on the status line.
+  const minor = buf[7] - 0x30;
+  const valid = first >= 12 && buf.toString('latin1', 0, 7) === 'HTTP/1.' && (minor === 0 || minor === 1) && buf[8] === 0x20 &&
+    isDigit(buf[9]) && isDigit(buf[10]) && isDigit(buf[11]) && (first === 12 || buf[12] === 0x20);
+  if (!valid) {
     protocolError(conn, 'Invalid status line');
     return false;
   }
-  const code = Number(status[2]);
+  const code = (buf[9] - 0x30) * 100 + (buf[10] - 0x30) * 10 + (buf[11] - 0x30);
   let length: number | null = null;
   let chunked = false;
   let connection = '';
   let retryAfter: string | null = null;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (name === 'content-length') {
-      const n = Number(line.slice(colon + 1).trim());
-      if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
-        protocolError(conn, 'Invalid Content-Length');
-        return false;
+  for (let from = first + 2; from <= end; ) {
+    const to = lineEnd(buf, from, end);
+    let colon = -1;
+    for (let i = from; i < to; i++) {
+      if (buf[i] === 0x3a) {
+        colon = i;
+        break;
       }
-      length = n;
-    } else if (name === 'transfer-encoding') {
-      chunked = /(?:^|,)\s*chunked\s*$/i.test(line.slice(colon + 1));
-    } else if (name === 'connection') {
-      connection = line.slice(colon + 1).trim().toLowerCase();
-    } else if (name === 'retry-after') {
-      retryAfter = line.slice(colon + 1).trim();
     }
+    if (colon > from) {
+      let nameFrom = from;
+      let nameTo = colon;
+      while (nameFrom < nameTo && isTrimmed(buf[nameFrom])) nameFrom++;
+      while (nameTo > nameFrom && isTrimmed(buf[nameTo - 1])) nameTo--;
+      let valueFrom = colon + 1;
+      let valueTo = to;
+      while (valueFrom < valueTo && isTrimmed(buf[valueFrom])) valueFrom++;
+      while (valueTo > valueFrom && isTrimmed(buf[valueTo - 1])) valueTo--;
+      if (sameName(buf, nameFrom, nameTo, 'content-length')) {
+        const n = lengthValue(buf, valueFrom, valueTo);
+        if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
+          protocolError(conn, 'Invalid Content-Length');
+          return false;
+        }
+        length = n;
+      } else if (sameName(buf, nameFrom, nameTo, 'transfer-encoding')) {
+        chunked = /(?:^|,)\s*chunked\s*$/i.test(buf.toString('latin1', colon + 1, to));
+      } else if (sameName(buf, nameFrom, nameTo, 'connection')) {
+        connection = buf.toString('latin1', valueFrom, valueTo).toLowerCase();
+      } else if (sameName(buf, nameFrom, nameTo, 'retry-after')) {
+        retryAfter = buf.toString('latin1', valueFrom, valueTo);
+      }
+    }
+    from = to + 2;
   }
   // An interim answer (100 Continue, 103 Early Hints): the real one follows.
   if (code >= 100 && code < 200 && code !== 101) return true;
   conn.status = code;
   conn.retryAfter = retryAfter;
-  conn.keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+  conn.keepAlive = minor === 1 ? !connection.includes('close') : connection.includes('keep-alive');
   const method = conn.current!.exchange.method;
   if (method === 'HEAD' || code === 204 || code === 304 || code === 101) {
     conn.phase = Phase.Length;
