@@ -131,43 +131,53 @@ interface Call {
   deadline: number;
   sweep: Sweep;
   maxResponseBytes: number;
+  // Its neighbours in its sweep's list while it is not settled.
+  prev: Call | null;
+  next: Call | null;
 }
 
-// The time limits of one target's fetches with one limit: its calls in the order they started
-// (so in the order their time runs out), and one timer, for the first not settled, instead of
-// a timer per request. A settled call leaves what it held; the list is read up to it as calls
-// settle, so it holds calls in flight and few more.
+// The time limits of one target's fetches with one limit: its calls not settled, in the order
+// they started (so in the order their time runs out), and one timer, for the first of them,
+// instead of a timer per request. A call leaves the list as it settles, so the list holds
+// only calls in flight.
 interface Sweep {
   pool: Pool;
   timeoutMs: number;
-  calls: Call[];
-  first: number;
+  first: Call | null;
+  last: Call | null;
   timer: NodeJS.Timeout | null;
 }
 
 function sweepOf(target: Extract<Target, { refused: null }>, timeoutMs: number): Sweep {
   let sweep = target.sweeps.get(timeoutMs);
-  if (!sweep) target.sweeps.set(timeoutMs, (sweep = { pool: target.pool, timeoutMs, calls: [], first: 0, timer: null }));
+  if (!sweep) target.sweeps.set(timeoutMs, (sweep = { pool: target.pool, timeoutMs, first: null, last: null, timer: null }));
   return sweep;
 }
 
-// Past the settled calls at the front of the list.
-function advance(sweep: Sweep): void {
-  const { calls } = sweep;
-  while (sweep.first < calls.length && calls[sweep.first].resolve === null) sweep.first++;
-  if (sweep.first === calls.length) {
-    calls.length = 0;
-    sweep.first = 0;
-  } else if (sweep.first >= 1024 && sweep.first * 2 >= calls.length) {
-    calls.splice(0, sweep.first);
-    sweep.first = 0;
-  }
+function append(sweep: Sweep, call: Call): void {
+  call.prev = sweep.last;
+  if (sweep.last === null) sweep.first = call;
+  else sweep.last.next = call;
+  sweep.last = call;
+  arm(sweep);
 }
 
+function unlink(call: Call): void {
+  const { sweep, prev, next } = call;
+  if (prev === null) sweep.first = next;
+  else prev.next = next;
+  if (next === null) sweep.last = prev;
+  else next.prev = prev;
+  call.prev = null;
+  call.next = null;
+}
+
+// The timer is left as it is when the first call settles: it comes due at that call's
+// deadline, then is set for the first call then.
 function arm(sweep: Sweep): void {
-  if (sweep.timer !== null || sweep.first === sweep.calls.length) return;
+  if (sweep.timer !== null || sweep.first === null) return;
   // Unreferenced: a call in flight keeps the process running by its socket.
-  sweep.timer = setTimeout(timeUp, Math.max(0, sweep.calls[sweep.first].deadline - Date.now()), sweep).unref();
+  sweep.timer = setTimeout(timeUp, Math.max(0, sweep.first.deadline - Date.now()), sweep).unref();
 }
 
 // When the timer comes due, an answer may be waiting unread in the socket: a thread kept busy
@@ -181,13 +191,11 @@ function timeUp(sweep: Sweep): void {
 function timeOut(sweep: Sweep): void {
   sweep.timer = null;
   const now = Date.now();
-  advance(sweep);
-  while (sweep.first < sweep.calls.length && sweep.calls[sweep.first].deadline <= now) {
-    const call = sweep.calls[sweep.first];
+  let call: Call | null;
+  while ((call = sweep.first) !== null && call.deadline <= now) {
     const pending = call.pending;
     settle(call, { ok: false, retryable: true, message: `TimeoutError: the request took longer than ${sweep.timeoutMs / 1000}s` });
     if (pending !== null) cancel(sweep.pool, pending);
-    advance(sweep);
   }
   arm(sweep);
 }
@@ -197,6 +205,7 @@ function settle(call: Call, outcome: FetchOutcome): void {
   if (resolve === null) return;
   call.resolve = null;
   call.pending = null;
+  unlink(call);
   resolve(outcome);
 }
 
@@ -208,7 +217,6 @@ function answered(result: ExchangeResult, call: Call): void {
   }
   else if ('tooLarge' in result) settle(call, { ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${call.maxResponseBytes} bytes` });
   else settle(call, { ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
-  advance(call.sweep);
 }
 
 // The promise's resolve, taken without a closure made per call.
@@ -222,19 +230,17 @@ export function httpFetch(request: FetchRequest, settings: FetchSettings): Promi
   if (target.refused !== null) return Promise.resolve(target.refused);
   const sweep = sweepOf(target, settings.timeoutMs);
   const promise = new Promise<FetchOutcome>(take);
-  const call: Call = { resolve: resolved, pending: null, deadline: Date.now() + settings.timeoutMs, sweep, maxResponseBytes: settings.maxResponseBytes };
+  const call: Call = { resolve: resolved, pending: null, deadline: Date.now() + settings.timeoutMs, sweep, maxResponseBytes: settings.maxResponseBytes, prev: null, next: null };
   resolved = null;
+  append(sweep, call);
   try {
     // Throws, as node:http did, for a method or header it would not send.
     call.pending = exchange(target.pool, {
       method: request.method, path: target.path, headers: request.headers, body: request.body, maxResponseBytes: settings.maxResponseBytes,
     }, answered, call);
   } catch (err) {
+    unlink(call);
     return Promise.reject(err);
   }
-  // Answered already (a refusal the pool knew): nothing to time.
-  if (call.resolve === null) return promise;
-  sweep.calls.push(call);
-  arm(sweep);
   return promise;
 }

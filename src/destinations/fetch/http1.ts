@@ -145,11 +145,20 @@ export function cancel(pool: Pool, p: Pending): void {
   if (at >= 0) pool.waiting.splice(at, 1);
 }
 
+// Where every plain socket's reads land (net's onread): a read is taken whole before the next
+// is made, and what an answer keeps of it is copied (keep), so no buffer is made per read and
+// the answer skips the stream's 'data' machinery.
+const READS = Buffer.allocUnsafe(64 * 1024);
+
 function connect(pool: Pool, p: Pending): void {
   const { origin } = pool;
   const socket = origin.secure
     ? tls.connect({ host: origin.host, port: origin.port, servername: net.isIP(origin.host) === 0 ? origin.host : undefined, lookup: origin.lookup, ALPNProtocols: ['http/1.1'] })
-    : net.connect({ host: origin.host, port: origin.port, lookup: origin.lookup });
+    : net.connect({ host: origin.host, port: origin.port, lookup: origin.lookup, onread: { buffer: READS, callback: (n: number) => {
+      read(conn, READS.subarray(0, n), true);
+      // Not false: false would pause the socket.
+      return true;
+    } } });
   socket.setNoDelay(true);
   pool.sockets++;
   const conn: Conn = {
@@ -163,7 +172,7 @@ function connect(pool: Pool, p: Pending): void {
     conn.ready = true;
     if (conn.current !== null) write(conn, conn.current);
   });
-  socket.on('data', (data: Buffer) => read(conn, data));
+  if (origin.secure) socket.on('data', (data: Buffer) => read(conn, data, false));
   socket.on('error', (err) => fail(conn, err));
   socket.on('close', () => closed(conn));
 }
@@ -229,14 +238,17 @@ function complete(conn: Conn, reusable: boolean): void {
   else conn.socket.destroy();
 }
 
-function take(conn: Conn, part: Buffer): boolean {
+// What an answer keeps of a read: a copy when the read's bytes are the shared buffer's.
+const keep = (part: Buffer, shared: boolean) => (shared ? Buffer.from(part) : part);
+
+function take(conn: Conn, part: Buffer, shared: boolean): boolean {
   conn.size += part.length;
   if (conn.size > conn.current!.exchange.maxResponseBytes) {
     settle(conn, { ok: false, tooLarge: true });
     conn.socket.destroy();
     return false;
   }
-  if (part.length > 0) conn.chunks.push(part);
+  if (part.length > 0) conn.chunks.push(keep(part, shared));
   return true;
 }
 
@@ -245,13 +257,18 @@ function protocolError(conn: Conn, what: string): void {
 }
 
 // Reads what came; an answer complete is settled, the socket released or closed.
-function read(conn: Conn, data: Buffer): void {
+// `shared`: `data` lies in READS, to be copied where kept.
+function read(conn: Conn, data: Buffer, shared: boolean): void {
   if (conn.current === null) {
     // Nothing was asked: a server talking out of turn is not talked to again.
     conn.socket.destroy();
     return;
   }
-  let buf = conn.buffered === null ? data : Buffer.concat([conn.buffered, data]);
+  let buf = data;
+  if (conn.buffered !== null) {
+    buf = Buffer.concat([conn.buffered, data]);
+    shared = false;
+  }
   conn.buffered = null;
   for (;;) {
     switch (conn.phase) {
@@ -259,7 +276,7 @@ function read(conn: Conn, data: Buffer): void {
         const end = buf.indexOf(HEAD_END);
         if (end < 0) {
           if (buf.length > MAX_HEAD_BYTES) return protocolError(conn, 'Header overflow');
-          conn.buffered = buf;
+          conn.buffered = keep(buf, shared);
           return;
         }
         if (!answerHead(conn, buf, end)) return;
@@ -269,16 +286,16 @@ function read(conn: Conn, data: Buffer): void {
       case Phase.Length: {
         const part = buf.length > conn.remaining ? buf.subarray(0, conn.remaining) : buf;
         conn.remaining -= part.length;
-        if (!take(conn, part)) return;
+        if (!take(conn, part, shared)) return;
         if (conn.remaining > 0) return;
-        if (part.length < buf.length) conn.buffered = buf.subarray(part.length);
+        if (part.length < buf.length) conn.buffered = keep(buf.subarray(part.length), shared);
         return complete(conn, true);
       }
       case Phase.Chunked: {
         const end = buf.indexOf(CRLF);
         if (end < 0) {
           if (buf.length > 1024) return protocolError(conn, 'Invalid chunk size');
-          conn.buffered = buf.length > 0 ? buf : null;
+          conn.buffered = buf.length > 0 ? keep(buf, shared) : null;
           return;
         }
         const size = parseInt(buf.toString('latin1', 0, end).split(';')[0].trim(), 16);
@@ -297,12 +314,12 @@ function read(conn: Conn, data: Buffer): void {
         if (conn.remaining > 0) {
           const part = buf.length > conn.remaining ? buf.subarray(0, conn.remaining) : buf;
           conn.remaining -= part.length;
-          if (!take(conn, part)) return;
+          if (!take(conn, part, shared)) return;
           buf = buf.subarray(part.length);
           if (conn.remaining > 0) return;
         }
         if (buf.length < 2) {
-          conn.buffered = buf.length > 0 ? buf : null;
+          conn.buffered = buf.length > 0 ? keep(buf, shared) : null;
           return;
         }
         buf = buf.subarray(2);
@@ -313,16 +330,16 @@ function read(conn: Conn, data: Buffer): void {
         const end = buf.indexOf(CRLF);
         if (end < 0) {
           if (buf.length > MAX_HEAD_BYTES) return protocolError(conn, 'Header overflow');
-          conn.buffered = buf.length > 0 ? buf : null;
+          conn.buffered = buf.length > 0 ? keep(buf, shared) : null;
           return;
         }
         buf = buf.subarray(end + 2);
         if (end > 0) continue;
-        if (buf.length > 0) conn.buffered = buf;
+        if (buf.length > 0) conn.buffered = keep(buf, shared);
         return complete(conn, true);
       }
       case Phase.UntilClose:
-        take(conn, buf);
+        take(conn, buf, shared);
         return;
     }
   }

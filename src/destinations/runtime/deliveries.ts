@@ -100,10 +100,16 @@ interface Entry {
 
 // A function's fetches: how many are in flight, when one last ended (or started with none in
 // flight), and until when they wait (a Retry-After, its rate limit's next token; 0: they do not).
+// And its invocations waiting for a fetch slot, in order (null: none), with its neighbours in
+// the order pump() serves the functions that have some.
 interface Pace {
+  id: string;
   fetching: number;
   progressAt: number;
   holdUntil: number;
+  waiting: Entry[] | null;
+  prev: Pace | null;
+  next: Pace | null;
 }
 
 // A slice's fetch as the request it makes (a slice's fetch is made into one already: ./steps.ts).
@@ -160,10 +166,13 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const maxFetches = settings.maxFetches ?? MAX_FETCHES;
   const roomMark = Math.floor(settings.maxInMemory / 2);
   const telemetry = createTelemetry(deps.now);
-  // Function id → its invocations waiting for a fetch slot, in order.
-  const waiting = new Map<string, Entry[]>();
   // Function id → its fetches' pace: numbers updated in place, none made per fetch.
   const paces = new Map<string, Pace>();
+  // The functions with invocations waiting for a fetch slot, in the order pump() takes them: one
+  // it served goes to the end. A list of their paces, so that moving one makes nothing (a Map's
+  // delete and set, twice per delivery, made its table again and again).
+  let firstWaiting: Pace | null = null;
+  let lastWaiting: Pace | null = null;
   let fetchingAll = 0;
   const timers = new Set<NodeJS.Timeout>();
   // Function id → its rate limit's bucket.
@@ -192,11 +201,26 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
 
   const paceOf = (id: string) => {
     let pace = paces.get(id);
-    if (!pace) paces.set(id, (pace = { fetching: 0, progressAt: 0, holdUntil: 0 }));
+    if (!pace) paces.set(id, (pace = { id, fetching: 0, progressAt: 0, holdUntil: 0, waiting: null, prev: null, next: null }));
     return pace;
   };
+  const toEnd = (pace: Pace) => {
+    pace.prev = lastWaiting;
+    pace.next = null;
+    if (lastWaiting === null) firstWaiting = pace;
+    else lastWaiting.next = pace;
+    lastWaiting = pace;
+  };
+  const unlinkWaiting = (pace: Pace) => {
+    if (pace.prev === null) firstWaiting = pace.next;
+    else pace.prev.next = pace.next;
+    if (pace.next === null) lastWaiting = pace.prev;
+    else pace.next.prev = pace.prev;
+    pace.prev = null;
+    pace.next = null;
+  };
   // The functions with invocations waiting, in the order pump() takes them this time.
-  const turn: string[] = [];
+  const turn: Pace[] = [];
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
     if (!keys) memory.set(id, (keys = heldKeys()));
@@ -333,9 +357,12 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const fn = runs(entry);
     if (fn === null) return;
     if (inv.pendingFetch === null && entry.start === null) return run(entry, fn);
-    let list = waiting.get(inv.functionId);
-    if (!list) waiting.set(inv.functionId, (list = []));
-    list.push(entry);
+    const pace = paceOf(inv.functionId);
+    if (pace.waiting === null) {
+      pace.waiting = [];
+      toEnd(pace);
+    }
+    pace.waiting.push(entry);
     pump();
   }
 
@@ -363,11 +390,13 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function pump(): void {
     const now = deps.now();
     turn.length = 0;
-    for (const id of waiting.keys()) turn.push(id);
-    for (const id of turn) {
+    for (let p = firstWaiting; p !== null; p = p.next) turn.push(p);
+    for (const pace of turn) {
       if (fetchingAll >= maxFetches) return;
-      const list = waiting.get(id)!;
-      const pace = paceOf(id);
+      const list = pace.waiting;
+      // Served to the end already (by a pump this one's steps called).
+      if (list === null) continue;
+      const { id } = pace;
       if (pace.holdUntil !== 0) {
         if (pace.holdUntil > now) {
           pumpAt(pace.holdUntil);
@@ -397,8 +426,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         }
         void fetchStep(entry);
       }
-      waiting.delete(id);
-      if (list.length > 0) waiting.set(id, list);
+      // Served to the end already by a pump its steps called: left where that one put it.
+      if (pace.waiting !== list) continue;
+      unlinkWaiting(pace);
+      if (list.length > 0) toEnd(pace);
+      else pace.waiting = null;
     }
   }
 
