@@ -241,7 +241,9 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     addHeld(keys, key);
     memoryCount++;
     const entry: Entry = {
-      key, inv, spentMs: 0, hogMs: 0, cost: 0, unsuccessful: false, epoch: 0, afterCommit: AfterCommit.Release, logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, request: null, globals };
+      key, inv, spentMs: 0, hogMs: 0, cost: 0, unsuccessful: false, epoch: 0, afterCommit: AfterCommit.Release,
+      logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, request: null, globals,
+    };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;

@@ -340,9 +340,6 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, later });
     }
     for (const [bytes, { key, refs }] of shared) keepPack(ds, key, bytes, refs);
-    // What is kept past this point is in `queued`: the prepare step's records go now, not
-    // after the commit this function waits for.
-    found.length = 0;
     const written = telemetry.write(ds);
     if (last !== null) progress.current = last;
     if (end !== null && end.through !== null) {
@@ -392,9 +389,7 @@ export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup
       roomed = true;
     }
     // Decoded once per group (each read of `events` decodes the record again), one record at a time.
-    // A copy, whose events are let go as chunks take them: the record's array would otherwise
-    // keep every event it holds alive through the transactions of the chunks that took them.
-    const events: (CapturedEvent | undefined)[] = group.events.slice();
+    const events = group.events;
     for (let index = 0; index < events.length; index++) {
       const at = seq === undefined ? null : { seq, index };
       if (at !== null && done !== null && (at.seq < done.seq || (at.seq === done.seq && at.index <= done.index))) continue;
@@ -402,8 +397,7 @@ export async function applyBatch(deps: PipelineDeps, groups: readonly EventGroup
         await deps.deliveries.whenRoom();
         roomed = true;
       }
-      chunk.push({ ev: events[index]!, at });
-      events[index] = undefined;
+      chunk.push({ ev: events[index], at });
       if (chunk.length === CHUNK) {
         await applyChunk(deps, chunk, after, progress, null);
         chunk = [];
