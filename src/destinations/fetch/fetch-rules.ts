@@ -16,8 +16,11 @@ export function fetchRequest(url: unknown, options: unknown): FetchRequest {
   const method = String(opts.method ?? 'POST').toUpperCase();
   const given = isDict(opts.headers) ? opts.headers : null;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(given ?? { 'Content-Type': 'application/json' })) {
-    if (typeof value === 'string') headers[name] = value;
+  if (given === null) headers['Content-Type'] = 'application/json';
+  // Own keys in Object.entries' order, without its pairs made per call.
+  else for (const name in given) {
+    const value = given[name];
+    if (typeof value === 'string' && Object.hasOwn(given, name)) headers[name] = value;
   }
   const raw = opts.body;
   const body = method === 'GET' || method === 'HEAD' || raw === undefined || raw === null

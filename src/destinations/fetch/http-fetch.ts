@@ -9,7 +9,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusal, type AddressPolicy } from '../../net/address-policy.js';
-import { createPool, exchange, type Pool } from './http1.js';
+import { cancel, createPool, exchange, type ExchangeResult, type Pending, type Pool } from './http1.js';
 
 export interface FetchRequest {
   url: string;
@@ -70,7 +70,7 @@ function bareHost(hostname: string): string {
 
 // What a URL comes to, worked out once per URL and policy (a destination fetches the same
 // few URLs over and over): the sockets of its origin and its path, or why not.
-type Target = { refused: FetchOutcome } | { refused: null; pool: Pool; path: string };
+type Target = { refused: FetchOutcome } | { refused: null; pool: Pool; path: string; sweeps: Map<number, Sweep> };
 
 const MAX_TARGETS = 1024;
 const targets = new WeakMap<AddressPolicy, Map<string, Target>>();
@@ -120,39 +120,127 @@ function resolveTarget(text: string, policy: AddressPolicy): Target {
     });
     origins.set(key, pool);
   }
-  return { refused: null, pool, path: `${url.pathname}${url.search}` };
+  return { refused: null, pool, path: `${url.pathname}${url.search}`, sweeps: new Map() };
 }
+
+// A fetch under way, until its answer or its time limit, whichever comes first.
+interface Call {
+  // Null once settled.
+  resolve: ((outcome: FetchOutcome) => void) | null;
+  pending: Pending | null;
+  deadline: number;
+  sweep: Sweep;
+  maxResponseBytes: number;
+  // Its neighbours in its sweep's list while it is not settled.
+  prev: Call | null;
+  next: Call | null;
+}
+
+// The time limits of one target's fetches with one limit: its calls not settled, in the order
+// they started (so in the order their time runs out), and one timer, for the first of them,
+// instead of a timer per request. A call leaves the list as it settles, so the list holds
+// only calls in flight.
+interface Sweep {
+  pool: Pool;
+  timeoutMs: number;
+  first: Call | null;
+  last: Call | null;
+  timer: NodeJS.Timeout | null;
+}
+
+function sweepOf(target: Extract<Target, { refused: null }>, timeoutMs: number): Sweep {
+  let sweep = target.sweeps.get(timeoutMs);
+  if (!sweep) target.sweeps.set(timeoutMs, (sweep = { pool: target.pool, timeoutMs, first: null, last: null, timer: null }));
+  return sweep;
+}
+
+function append(sweep: Sweep, call: Call): void {
+  call.prev = sweep.last;
+  if (sweep.last === null) sweep.first = call;
+  else sweep.last.next = call;
+  sweep.last = call;
+  arm(sweep);
+}
+
+function unlink(call: Call): void {
+  const { sweep, prev, next } = call;
+  if (prev === null) sweep.first = next;
+  else prev.next = next;
+  if (next === null) sweep.last = prev;
+  else next.prev = prev;
+  call.prev = null;
+  call.next = null;
+}
+
+// The timer is left as it is when the first call settles: it comes due at that call's
+// deadline, then is set for the first call then.
+function arm(sweep: Sweep): void {
+  if (sweep.timer !== null || sweep.first === null) return;
+  // Unreferenced: a call in flight keeps the process running by its socket.
+  sweep.timer = setTimeout(timeUp, Math.max(0, sweep.first.deadline - Date.now()), sweep).unref();
+}
+
+// When the timer comes due, an answer may be waiting unread in the socket: a thread kept busy
+// past the limit (a large batch's transaction) runs due timers before it reads sockets again.
+// setImmediate runs after that read, so an answer that came in time is taken rather than
+// failed as a timeout and sent again.
+function timeUp(sweep: Sweep): void {
+  setImmediate(timeOut, sweep);
+}
+
+function timeOut(sweep: Sweep): void {
+  sweep.timer = null;
+  const now = Date.now();
+  let call: Call | null;
+  while ((call = sweep.first) !== null && call.deadline <= now) {
+    const pending = call.pending;
+    settle(call, { ok: false, retryable: true, message: `TimeoutError: the request took longer than ${sweep.timeoutMs / 1000}s` });
+    if (pending !== null) cancel(sweep.pool, pending);
+  }
+  arm(sweep);
+}
+
+function settle(call: Call, outcome: FetchOutcome): void {
+  const resolve = call.resolve;
+  if (resolve === null) return;
+  call.resolve = null;
+  call.pending = null;
+  unlink(call);
+  resolve(outcome);
+}
+
+function answered(result: ExchangeResult, call: Call): void {
+  if (call.resolve === null) return;
+  if (result.ok) {
+    const body = parseBody(result.body.toString('utf8'));
+    settle(call, result.retryAfter === undefined ? { ok: true, status: result.status, body } : { ok: true, status: result.status, body, retryAfter: result.retryAfter });
+  }
+  else if ('tooLarge' in result) settle(call, { ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${call.maxResponseBytes} bytes` });
+  else settle(call, { ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
+}
+
+// The promise's resolve, taken without a closure made per call.
+let resolved: ((outcome: FetchOutcome) => void) | null = null;
+const take = (resolve: (outcome: FetchOutcome) => void) => {
+  resolved = resolve;
+};
 
 export function httpFetch(request: FetchRequest, settings: FetchSettings): Promise<FetchOutcome> {
   const target = targetOf(request.url, settings.policy);
   if (target.refused !== null) return Promise.resolve(target.refused);
-  return new Promise<FetchOutcome>((resolve) => {
-    let settled = false;
-    const finish = (outcome: FetchOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
+  const sweep = sweepOf(target, settings.timeoutMs);
+  const promise = new Promise<FetchOutcome>(take);
+  const call: Call = { resolve: resolved, pending: null, deadline: Date.now() + settings.timeoutMs, sweep, maxResponseBytes: settings.maxResponseBytes, prev: null, next: null };
+  resolved = null;
+  append(sweep, call);
+  try {
     // Throws, as node:http did, for a method or header it would not send.
-    const cancel = exchange(target.pool, {
+    call.pending = exchange(target.pool, {
       method: request.method, path: target.path, headers: request.headers, body: request.body, maxResponseBytes: settings.maxResponseBytes,
-    }, (result) => {
-      if (result.ok) {
-        const body = parseBody(result.body.toString('utf8'));
-        finish(result.retryAfter === undefined ? { ok: true, status: result.status, body } : { ok: true, status: result.status, body, retryAfter: result.retryAfter });
-      }
-      else if ('tooLarge' in result) finish({ ok: false, retryable: false, message: `ResponseTooLarge: the response is larger than ${settings.maxResponseBytes} bytes` });
-      else finish({ ok: false, retryable: !(result.error instanceof RefusedAddressError), message: `${result.error.name}: ${result.error.message}` });
-    });
-    // When the timer comes due, the answer may be waiting unread in the socket: a thread kept
-    // busy past the limit (a large batch's transaction) runs due timers before it reads
-    // sockets again. setImmediate runs after that read, so an answer that came in time is
-    // taken rather than failed as a timeout and sent again.
-    const timer = setTimeout(() => setImmediate(() => {
-      if (settled) return;
-      finish({ ok: false, retryable: true, message: `TimeoutError: the request took longer than ${settings.timeoutMs / 1000}s` });
-      cancel();
-    }), settings.timeoutMs);
-  });
+    }, answered, call);
+  } catch (err) {
+    unlink(call);
+    return Promise.reject(err);
+  }
+  return promise;
 }

@@ -47,6 +47,7 @@ const IDLE_MS = 4000;
 const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const CRLF = Buffer.from('\r\n');
+const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Methods whose requests carry no body when none is given (node:http's list).
 const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
@@ -54,11 +55,16 @@ const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'k
 
 const enum Phase { Head, Length, Chunked, ChunkData, Trailers, UntilClose }
 
-interface Pending {
+// Told the answer of an exchange, with the context its caller gave: one function for all of
+// a caller's exchanges, rather than a closure made per request.
+export type Done<C> = (result: ExchangeResult, context: C) => void;
+
+export interface Pending {
   exchange: Exchange;
   // The request as sent (its head, and its body).
   text: string;
-  done: (result: ExchangeResult) => void;
+  done: Done<any>;
+  context: unknown;
   // Set once the request is given up (its time ran out): its socket is closed.
   cancelled: boolean;
   conn: Conn | null;
@@ -112,12 +118,12 @@ function head(origin: Origin, ex: Exchange): string {
   return text + '\r\n';
 }
 
-// Sends the request on a socket of the pool and calls `done` once with its answer. The
-// head is built first, so a request node:http would refuse throws here, before anything
-// is sent. The returned function gives the request up (its socket is closed).
-export function exchange(pool: Pool, ex: Exchange, done: (result: ExchangeResult) => void): () => void {
+// Sends the request on a socket of the pool and calls `done` once with its answer and
+// `context`. The head is built first, so a request node:http would refuse throws here, before
+// anything is sent. What it returns is what `cancel` takes to give the request up.
+export function exchange<C>(pool: Pool, ex: Exchange, done: Done<C>, context: C): Pending {
   const text = head(pool.origin, ex);
-  const p: Pending = { exchange: ex, text: ex.body === null ? text : text + ex.body, done, cancelled: false, conn: null };
+  const p: Pending = { exchange: ex, text: ex.body === null ? text : text + ex.body, done, context, cancelled: false, conn: null };
   const now = Date.now();
   let conn: Conn | undefined;
   while ((conn = pool.idle.pop()) !== undefined) {
@@ -127,20 +133,32 @@ export function exchange(pool: Pool, ex: Exchange, done: (result: ExchangeResult
   if (conn !== undefined) send(conn, p);
   else if (pool.sockets < MAX_SOCKETS) connect(pool, p);
   else pool.waiting.push(p);
-  return () => {
-    if (p.cancelled) return;
-    p.cancelled = true;
-    if (p.conn !== null) p.conn.socket.destroy();
-    const at = pool.waiting.indexOf(p);
-    if (at >= 0) pool.waiting.splice(at, 1);
-  };
+  return p;
 }
+
+/** Gives the request up: its socket is closed (its `done` is not called). */
+export function cancel(pool: Pool, p: Pending): void {
+  if (p.cancelled) return;
+  p.cancelled = true;
+  if (p.conn !== null) p.conn.socket.destroy();
+  const at = pool.waiting.indexOf(p);
+  if (at >= 0) pool.waiting.splice(at, 1);
+}
+
+// Where every plain socket's reads land (net's onread): a read is taken whole before the next
+// is made, and what an answer keeps of it is copied (keep), so no buffer is made per read and
+// the answer skips the stream's 'data' machinery.
+const READS = Buffer.allocUnsafe(64 * 1024);
 
 function connect(pool: Pool, p: Pending): void {
   const { origin } = pool;
   const socket = origin.secure
     ? tls.connect({ host: origin.host, port: origin.port, servername: net.isIP(origin.host) === 0 ? origin.host : undefined, lookup: origin.lookup, ALPNProtocols: ['http/1.1'] })
-    : net.connect({ host: origin.host, port: origin.port, lookup: origin.lookup });
+    : net.connect({ host: origin.host, port: origin.port, lookup: origin.lookup, onread: { buffer: READS, callback: (n: number) => {
+      read(conn, READS.subarray(0, n), true);
+      // Not false: false would pause the socket.
+      return true;
+    } } });
   socket.setNoDelay(true);
   pool.sockets++;
   const conn: Conn = {
@@ -154,7 +172,7 @@ function connect(pool: Pool, p: Pending): void {
     conn.ready = true;
     if (conn.current !== null) write(conn, conn.current);
   });
-  socket.on('data', (data: Buffer) => read(conn, data));
+  if (origin.secure) socket.on('data', (data: Buffer) => read(conn, data, false));
   socket.on('error', (err) => fail(conn, err));
   socket.on('close', () => closed(conn));
 }
@@ -190,7 +208,7 @@ function settle(conn: Conn, result: ExchangeResult): void {
   if (p === null) return;
   conn.current = null;
   p.conn = null;
-  if (!p.cancelled) p.done(result);
+  if (!p.cancelled) p.done(result, p.context);
 }
 
 function fail(conn: Conn, error: Error): void {
@@ -220,14 +238,17 @@ function complete(conn: Conn, reusable: boolean): void {
   else conn.socket.destroy();
 }
 
-function take(conn: Conn, part: Buffer): boolean {
+// What an answer keeps of a read: a copy when the read's bytes are the shared buffer's.
+const keep = (part: Buffer, shared: boolean) => (shared ? Buffer.from(part) : part);
+
+function take(conn: Conn, part: Buffer, shared: boolean): boolean {
   conn.size += part.length;
   if (conn.size > conn.current!.exchange.maxResponseBytes) {
     settle(conn, { ok: false, tooLarge: true });
     conn.socket.destroy();
     return false;
   }
-  if (part.length > 0) conn.chunks.push(part);
+  if (part.length > 0) conn.chunks.push(keep(part, shared));
   return true;
 }
 
@@ -236,13 +257,18 @@ function protocolError(conn: Conn, what: string): void {
 }
 
 // Reads what came; an answer complete is settled, the socket released or closed.
-function read(conn: Conn, data: Buffer): void {
+// `shared`: `data` lies in READS, to be copied where kept.
+function read(conn: Conn, data: Buffer, shared: boolean): void {
   if (conn.current === null) {
     // Nothing was asked: a server talking out of turn is not talked to again.
     conn.socket.destroy();
     return;
   }
-  let buf = conn.buffered === null ? data : Buffer.concat([conn.buffered, data]);
+  let buf = data;
+  if (conn.buffered !== null) {
+    buf = Buffer.concat([conn.buffered, data]);
+    shared = false;
+  }
   conn.buffered = null;
   for (;;) {
     switch (conn.phase) {
@@ -250,26 +276,26 @@ function read(conn: Conn, data: Buffer): void {
         const end = buf.indexOf(HEAD_END);
         if (end < 0) {
           if (buf.length > MAX_HEAD_BYTES) return protocolError(conn, 'Header overflow');
-          conn.buffered = buf;
+          conn.buffered = keep(buf, shared);
           return;
         }
-        if (!answerHead(conn, buf.toString('latin1', 0, end))) return;
+        if (!answerHead(conn, buf, end)) return;
         buf = buf.subarray(end + 4);
         continue;
       }
       case Phase.Length: {
         const part = buf.length > conn.remaining ? buf.subarray(0, conn.remaining) : buf;
         conn.remaining -= part.length;
-        if (!take(conn, part)) return;
+        if (!take(conn, part, shared)) return;
         if (conn.remaining > 0) return;
-        if (part.length < buf.length) conn.buffered = buf.subarray(part.length);
+        if (part.length < buf.length) conn.buffered = keep(buf.subarray(part.length), shared);
         return complete(conn, true);
       }
       case Phase.Chunked: {
         const end = buf.indexOf(CRLF);
         if (end < 0) {
           if (buf.length > 1024) return protocolError(conn, 'Invalid chunk size');
-          conn.buffered = buf.length > 0 ? buf : null;
+          conn.buffered = buf.length > 0 ? keep(buf, shared) : null;
           return;
         }
         const size = parseInt(buf.toString('latin1', 0, end).split(';')[0].trim(), 16);
@@ -288,12 +314,12 @@ function read(conn: Conn, data: Buffer): void {
         if (conn.remaining > 0) {
           const part = buf.length > conn.remaining ? buf.subarray(0, conn.remaining) : buf;
           conn.remaining -= part.length;
-          if (!take(conn, part)) return;
+          if (!take(conn, part, shared)) return;
           buf = buf.subarray(part.length);
           if (conn.remaining > 0) return;
         }
         if (buf.length < 2) {
-          conn.buffered = buf.length > 0 ? buf : null;
+          conn.buffered = buf.length > 0 ? keep(buf, shared) : null;
           return;
         }
         buf = buf.subarray(2);
@@ -304,59 +330,113 @@ function read(conn: Conn, data: Buffer): void {
         const end = buf.indexOf(CRLF);
         if (end < 0) {
           if (buf.length > MAX_HEAD_BYTES) return protocolError(conn, 'Header overflow');
-          conn.buffered = buf.length > 0 ? buf : null;
+          conn.buffered = buf.length > 0 ? keep(buf, shared) : null;
           return;
         }
         buf = buf.subarray(end + 2);
         if (end > 0) continue;
-        if (buf.length > 0) conn.buffered = buf;
+        if (buf.length > 0) conn.buffered = keep(buf, shared);
         return complete(conn, true);
       }
       case Phase.UntilClose:
-        take(conn, buf);
+        take(conn, buf, shared);
         return;
     }
   }
 }
 
-// Takes an answer's status line and headers; false when the socket was failed.
-function answerHead(conn: Conn, text: string): boolean {
-  const lines = text.split('\r\n');
-  const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
-  if (status === null) {
+// Bytes JS's trim() drops that a latin1 header line can hold (as node:http's answer text was read).
+const isTrimmed = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0;
+
+// Whether buf[from, to) is `name` (lower case ASCII) whatever its letters' case.
+function sameName(buf: Buffer, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const b = buf[from + i];
+    if ((b >= 0x41 && b <= 0x5a ? b + 0x20 : b) !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+// Where the CRLF ending the line that starts at `from` lies (`end` when none does before it).
+function lineEnd(buf: Buffer, from: number, end: number): number {
+  for (let i = from; i + 1 < end; i++) if (buf[i] === 0x0d && buf[i + 1] === 0x0a) return i;
+  return end;
+}
+
+// A Content-Length's value as Number() reads its text: plain digits read here, anything else
+// (signs, exponents, an empty value) by Number() itself.
+function lengthValue(buf: Buffer, from: number, to: number): number {
+  if (to > from && to - from <= 15) {
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const d = buf[i] - 0x30;
+      if (d < 0 || d > 9) return Number(buf.toString('latin1', from, to));
+      n = n * 10 + d;
+    }
+    return n;
+  }
+  return Number(buf.toString('latin1', from, to));
+}
+
+// Takes an answer's status line and headers (buf[0, end): the head without its blank line),
+// read in place: only the values of the four headers it needs become text. False when the
+// socket was failed.
+function answerHead(conn: Conn, buf: Buffer, end: number): boolean {
+  const first = lineEnd(buf, 0, end);
+  // As /^HTTP\/1\.([01]) (\d{3})(?: |$)/ on the status line.
+  const minor = buf[7] - 0x30;
+  const valid = first >= 12 && buf.toString('latin1', 0, 7) === 'HTTP/1.' && (minor === 0 || minor === 1) && buf[8] === 0x20 &&
+    isDigit(buf[9]) && isDigit(buf[10]) && isDigit(buf[11]) && (first === 12 || buf[12] === 0x20);
+  if (!valid) {
     protocolError(conn, 'Invalid status line');
     return false;
   }
-  const code = Number(status[2]);
+  const code = (buf[9] - 0x30) * 100 + (buf[10] - 0x30) * 10 + (buf[11] - 0x30);
   let length: number | null = null;
   let chunked = false;
   let connection = '';
   let retryAfter: string | null = null;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (name === 'content-length') {
-      const n = Number(line.slice(colon + 1).trim());
-      if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
-        protocolError(conn, 'Invalid Content-Length');
-        return false;
+  for (let from = first + 2; from <= end; ) {
+    const to = lineEnd(buf, from, end);
+    let colon = -1;
+    for (let i = from; i < to; i++) {
+      if (buf[i] === 0x3a) {
+        colon = i;
+        break;
       }
-      length = n;
-    } else if (name === 'transfer-encoding') {
-      chunked = /(?:^|,)\s*chunked\s*$/i.test(line.slice(colon + 1));
-    } else if (name === 'connection') {
-      connection = line.slice(colon + 1).trim().toLowerCase();
-    } else if (name === 'retry-after') {
-      retryAfter = line.slice(colon + 1).trim();
     }
+    if (colon > from) {
+      let nameFrom = from;
+      let nameTo = colon;
+      while (nameFrom < nameTo && isTrimmed(buf[nameFrom])) nameFrom++;
+      while (nameTo > nameFrom && isTrimmed(buf[nameTo - 1])) nameTo--;
+      let valueFrom = colon + 1;
+      let valueTo = to;
+      while (valueFrom < valueTo && isTrimmed(buf[valueFrom])) valueFrom++;
+      while (valueTo > valueFrom && isTrimmed(buf[valueTo - 1])) valueTo--;
+      if (sameName(buf, nameFrom, nameTo, 'content-length')) {
+        const n = lengthValue(buf, valueFrom, valueTo);
+        if (!Number.isSafeInteger(n) || n < 0 || (length !== null && length !== n)) {
+          protocolError(conn, 'Invalid Content-Length');
+          return false;
+        }
+        length = n;
+      } else if (sameName(buf, nameFrom, nameTo, 'transfer-encoding')) {
+        chunked = /(?:^|,)\s*chunked\s*$/i.test(buf.toString('latin1', colon + 1, to));
+      } else if (sameName(buf, nameFrom, nameTo, 'connection')) {
+        connection = buf.toString('latin1', valueFrom, valueTo).toLowerCase();
+      } else if (sameName(buf, nameFrom, nameTo, 'retry-after')) {
+        retryAfter = buf.toString('latin1', valueFrom, valueTo);
+      }
+    }
+    from = to + 2;
   }
   // An interim answer (100 Continue, 103 Early Hints): the real one follows.
   if (code >= 100 && code < 200 && code !== 101) return true;
   conn.status = code;
   conn.retryAfter = retryAfter;
-  conn.keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+  conn.keepAlive = minor === 1 ? !connection.includes('close') : connection.includes('keep-alive');
   const method = conn.current!.exchange.method;
   if (method === 'HEAD' || code === 204 || code === 304 || code === 101) {
     conn.phase = Phase.Length;

@@ -56,11 +56,12 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
       worker: HOG_WORKER, threads: settings.hogWorkers, heapMb: HOG_WORKER_HEAP_MB,
       deadlines: { continue: HOG_SLICE_DEADLINE_MS, start: HOG_PREPARE_DEADLINE_MS },
     });
-    const policy = parseAddressPolicy(settings.fetchAllow);
+    // Made once: a fetch is made per delivery.
+    const fetchSettings = { policy: parseAddressPolicy(settings.fetchAllow), timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES };
     const watcher: WatcherSettings = { ...WATCHER_DEFAULTS, stateLockMs: settings.watcherLockMs };
     const deliveries = createDeliveries({
       ds, functions, pool,
-      fetch: (request) => httpFetch(request, { policy, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES }),
+      fetch: (request) => httpFetch(request, fetchSettings),
       now: ctx.now,
       random: Math.random,
       settings: {

@@ -29,13 +29,13 @@ import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
 import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
 import { globalsOfQueued, type InvocationKey } from './queue.js';
-import { completionLog } from './completion-log.js';
+import { completionLine } from './completion-log.js';
 import { addHeld, deleteHeld, heldKeys, isHeld, type HeldKeys } from './held-keys.js';
 import { pack } from './bytes.js';
 import { resumeInThread, startDeferred, type DeferredStart, type LocalProgram } from './in-thread.js';
 import type { StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
-import { acknowledgeEpoch, invocationCost, type WatcherSettings } from './watcher.js';
+import { acknowledgeEpoch, ERROR_COST, timingCost, type WatcherSettings } from './watcher.js';
 
 export interface DeliverySettings {
   perFunction: number;
@@ -63,10 +63,23 @@ export interface DeliveryDeps {
   out?: TelemetryOut;
 }
 
+// What follows the commit of the transaction an entry's outcome is written in.
+const enum AfterCommit { Release, Ready }
+
+// An invocation held in memory; once finished, also the outcome written for it (./outcomes.ts Finished).
 interface Entry {
   key: InvocationKey;
   inv: QueuedInvocation;
-  timings: ExecutionTiming[];
+  // Its run's times so far, summed as they come (all of them, the synchronous ones), and what
+  // they cost the watcher: the completion log and the cost read only these, so no timing
+  // object lives from the first slice to the answer.
+  spentMs: number;
+  hogMs: number;
+  // Once finished: the cost with its failure's, whether it failed, and the function's watcher_epoch.
+  cost: number;
+  unsuccessful: boolean;
+  epoch: number;
+  afterCommit: AfterCommit;
   logsSoFar: number;
   capturedSoFar: number;
   // Where a Hog worker keeps the program suspended at its fetch, or only the invocation's
@@ -87,10 +100,16 @@ interface Entry {
 
 // A function's fetches: how many are in flight, when one last ended (or started with none in
 // flight), and until when they wait (a Retry-After, its rate limit's next token; 0: they do not).
+// And its invocations waiting for a fetch slot, in order (null: none), with its neighbours in
+// the order pump() serves the functions that have some.
 interface Pace {
+  id: string;
   fetching: number;
   progressAt: number;
   holdUntil: number;
+  waiting: Entry[] | null;
+  prev: Pace | null;
+  next: Pace | null;
 }
 
 // A slice's fetch as the request it makes (a slice's fetch is made into one already: ./steps.ts).
@@ -147,10 +166,13 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const maxFetches = settings.maxFetches ?? MAX_FETCHES;
   const roomMark = Math.floor(settings.maxInMemory / 2);
   const telemetry = createTelemetry(deps.now);
-  // Function id → its invocations waiting for a fetch slot, in order.
-  const waiting = new Map<string, Entry[]>();
   // Function id → its fetches' pace: numbers updated in place, none made per fetch.
   const paces = new Map<string, Pace>();
+  // The functions with invocations waiting for a fetch slot, in the order pump() takes them: one
+  // it served goes to the end. A list of their paces, so that moving one makes nothing (a Map's
+  // delete and set, twice per delivery, made its table again and again).
+  let firstWaiting: Pace | null = null;
+  let lastWaiting: Pace | null = null;
   let fetchingAll = 0;
   const timers = new Set<NodeJS.Timeout>();
   // Function id → its rate limit's bucket.
@@ -172,17 +194,33 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let activeDone: (() => void) | null = null;
   // What the next transaction writes, and what follows its commit.
   let writes = noWrites();
-  let afterWrite: (() => void)[] = [];
+  // Entries whose next step follows the commit (each entry's afterCommit says which), in order.
+  let afterWrite: Entry[] = [];
   let flushing: Promise<void> | null = null;
   let flushScheduled = false;
 
   const paceOf = (id: string) => {
     let pace = paces.get(id);
-    if (!pace) paces.set(id, (pace = { fetching: 0, progressAt: 0, holdUntil: 0 }));
+    if (!pace) paces.set(id, (pace = { id, fetching: 0, progressAt: 0, holdUntil: 0, waiting: null, prev: null, next: null }));
     return pace;
   };
+  const toEnd = (pace: Pace) => {
+    pace.prev = lastWaiting;
+    pace.next = null;
+    if (lastWaiting === null) firstWaiting = pace;
+    else lastWaiting.next = pace;
+    lastWaiting = pace;
+  };
+  const unlinkWaiting = (pace: Pace) => {
+    if (pace.prev === null) firstWaiting = pace.next;
+    else pace.prev.next = pace.next;
+    if (pace.next === null) lastWaiting = pace.prev;
+    else pace.next.prev = pace.prev;
+    pace.prev = null;
+    pace.next = null;
+  };
   // The functions with invocations waiting, in the order pump() takes them this time.
-  const turn: string[] = [];
+  const turn: Pace[] = [];
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
     if (!keys) memory.set(id, (keys = heldKeys()));
@@ -202,7 +240,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function hold(key: InvocationKey, inv: QueuedInvocation, keys: HeldKeys, first: StepOutcome | null, token: string | null, start: DeferredStart | null, globals: Uint8Array | null): void {
     addHeld(keys, key);
     memoryCount++;
-    const entry: Entry = { key, inv, timings: [], logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, request: null, globals };
+    const entry: Entry = {
+      key, inv, spentMs: 0, hogMs: 0, cost: 0, unsuccessful: false, epoch: 0, afterCommit: AfterCommit.Release,
+      logsSoFar: 0, capturedSoFar: 0, token, programKept: false, local: null, start, request: null, globals,
+    };
     if (first) {
       if (runs(entry)) afterSlice(entry, first);
       return;
@@ -318,9 +359,12 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const fn = runs(entry);
     if (fn === null) return;
     if (inv.pendingFetch === null && entry.start === null) return run(entry, fn);
-    let list = waiting.get(inv.functionId);
-    if (!list) waiting.set(inv.functionId, (list = []));
-    list.push(entry);
+    const pace = paceOf(inv.functionId);
+    if (pace.waiting === null) {
+      pace.waiting = [];
+      toEnd(pace);
+    }
+    pace.waiting.push(entry);
     pump();
   }
 
@@ -348,11 +392,13 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   function pump(): void {
     const now = deps.now();
     turn.length = 0;
-    for (const id of waiting.keys()) turn.push(id);
-    for (const id of turn) {
+    for (let p = firstWaiting; p !== null; p = p.next) turn.push(p);
+    for (const pace of turn) {
       if (fetchingAll >= maxFetches) return;
-      const list = waiting.get(id)!;
-      const pace = paceOf(id);
+      const list = pace.waiting;
+      // Served to the end already (by a pump this one's steps called).
+      if (list === null) continue;
+      const { id } = pace;
       if (pace.holdUntil !== 0) {
         if (pace.holdUntil > now) {
           pumpAt(pace.holdUntil);
@@ -382,8 +428,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         }
         void fetchStep(entry);
       }
-      waiting.delete(id);
-      if (list.length > 0) waiting.set(id, list);
+      // Served to the end already by a pump its steps called: left where that one put it.
+      if (pace.waiting !== list) continue;
+      unlinkWaiting(pace);
+      if (list.length > 0) toEnd(pace);
+      else pace.waiting = null;
     }
   }
 
@@ -399,7 +448,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     }
     const request = first.slice.fetch!;
     entry.local = first.program;
-    entry.timings.push(...first.slice.timings);
+    addTimings(entry, first.slice.timings);
     entry.inv.pendingFetch = { url: request.url, options: request.options, attempts: 0 };
     entry.request = requestOf(request);
     return true;
@@ -439,7 +488,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
 
   function afterSlice(entry: Entry, outcome: StepOutcome): void {
     const { inv } = entry;
-    entry.timings.push(...outcome.timings);
+    addTimings(entry, outcome.timings);
     entry.logsSoFar += outcome.logs.length;
     for (const line of outcome.logs) telemetry.log(inv.functionId, inv.instanceId, line.level, line.message);
     if (outcome.captured.length > 0) {
@@ -458,9 +507,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (inv.state === null) return ready(entry);
     // A further fetch (the worker hands the state out then): store where the program
     // stands, so a restart resumes here and never repeats the fetch that answered.
-    writes.stored.push({ key: entry.key, inv });
-    afterWrite.push(() => ready(entry));
-    scheduleFlush();
+    writes.stored.push(entry);
+    afterCommit(entry, AfterCommit.Ready);
   }
 
   async function fetchStep(entry: Entry): Promise<void> {
@@ -485,7 +533,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       pace.progressAt = deps.now();
       end();
     }
-    entry.timings.push({ kind: 'async_function', durationMs: deps.now() - started });
+    addTiming(entry, 'async_function', deps.now() - started);
     telemetry.count(id, 'fetch');
     let retrying = false;
     if (failed(outcome)) {
@@ -525,22 +573,37 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (error !== null) {
       telemetry.log(inv.functionId, inv.instanceId, 'ERROR', `Error executing function on event ${inv.eventUuid}: ${error}`);
     } else {
-      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', completionLog(entry.timings, sync?.ops ?? 0, sync?.maxMemoryBytes ?? 0, sync?.eventUrl));
+      telemetry.log(inv.functionId, inv.instanceId, 'DEBUG', completionLine(entry.spentMs, entry.hogMs, sync?.ops ?? 0, sync?.maxMemoryBytes ?? 0, sync?.eventUrl));
     }
     telemetry.count(inv.functionId, unsuccessful ? 'failed' : 'succeeded');
     const fn = deps.functions.find(inv.projectId, inv.functionId);
-    writes.finished.push({
-      key: entry.key, inv, unsuccessful, cost: invocationCost(entry.timings, unsuccessful), epoch: fn?.watcher_epoch ?? 0,
-    });
-    afterWrite.push(() => release(entry));
-    scheduleFlush();
+    entry.unsuccessful = unsuccessful;
+    if (unsuccessful) entry.cost += ERROR_COST;
+    entry.epoch = fn?.watcher_epoch ?? 0;
+    writes.finished.push(entry);
+    afterCommit(entry, AfterCommit.Release);
   }
 
   function drop(entry: Entry, metric: 'disabled_permanently' | null): void {
     if (metric) telemetry.count(entry.inv.functionId, metric);
-    writes.dropped.push({ key: entry.key, inv: entry.inv });
-    afterWrite.push(() => release(entry));
+    writes.dropped.push(entry);
+    afterCommit(entry, AfterCommit.Release);
+  }
+
+  function afterCommit(entry: Entry, next: AfterCommit): void {
+    entry.afterCommit = next;
+    afterWrite.push(entry);
     scheduleFlush();
+  }
+
+  function addTiming(entry: Entry, kind: ExecutionTiming['kind'], durationMs: number): void {
+    entry.spentMs += durationMs;
+    if (kind === 'hog') entry.hogMs += durationMs;
+    entry.cost += timingCost(kind, durationMs);
+  }
+
+  function addTimings(entry: Entry, timings: readonly ExecutionTiming[]): void {
+    for (const t of timings) addTiming(entry, t.kind, t.durationMs);
   }
 
   function scheduleFlush(): void {
@@ -569,7 +632,10 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       ({ records, batch }) => {
         deps.out?.telemetry(batch);
         for (const [id, record] of records) deps.out?.watcher(id, record);
-        for (const f of then) f();
+        for (const entry of then) {
+          if (entry.afterCommit === AfterCommit.Ready) ready(entry);
+          else release(entry);
+        }
       },
       (err: unknown) => {
         deps.onError(err);

@@ -62,28 +62,46 @@ export function applyTelemetry(store: DestinationsStore, batch: TelemetryBatch):
   for (const [functionId, at, sequence, entry] of batch.logs) store.logs.put([functionId, at, sequence], entry);
 }
 
+interface Count {
+  functionId: string;
+  name: MetricName;
+  hour: number;
+  n: number;
+}
+
 export function createTelemetry(now: () => number): Telemetry {
-  const counts = new Map<string, { functionId: string; name: MetricName; hour: number; n: number }>();
+  // Each function's counts (a few: one per name and hour), found without a key text made
+  // per count (the deliveries count twice per delivery); and all of them in the order first counted.
+  const byFunction = new Map<string, Count[]>();
+  const counts: Count[] = [];
   let lines: TelemetryBatch['logs'] = [];
   return {
     count(functionId, name, n = 1) {
       const hour = Math.floor(now() / HOUR_MS) * HOUR_MS;
-      const key = `${functionId} ${name} ${hour}`;
-      const c = counts.get(key);
-      if (c) c.n += n;
-      else counts.set(key, { functionId, name, hour, n });
+      let mine = byFunction.get(functionId);
+      if (mine === undefined) byFunction.set(functionId, (mine = []));
+      for (const c of mine) {
+        if (c.name === name && c.hour === hour) {
+          c.n += n;
+          return;
+        }
+      }
+      const c: Count = { functionId, name, hour, n };
+      mine.push(c);
+      counts.push(c);
     },
     log(functionId, instanceId, level, message) {
       lines.push([functionId, now(), logSequence++, { instance_id: instanceId, level, message }]);
     },
-    empty: () => counts.size === 0 && lines.length === 0,
+    empty: () => counts.length === 0 && lines.length === 0,
     write(store) {
       const batch: TelemetryBatch = {
-        metrics: [...counts.values()].map(({ functionId, name, hour, n }) => [functionId, hour, METRIC_KINDS[name], name, n]),
+        metrics: counts.map(({ functionId, name, hour, n }) => [functionId, hour, METRIC_KINDS[name], name, n]),
         logs: lines,
       };
       applyTelemetry(store, batch);
-      counts.clear();
+      counts.length = 0;
+      byFunction.clear();
       lines = [];
       return batch;
     },

@@ -29,11 +29,14 @@ export const ERROR_COST = 100;
 
 export function invocationCost(timings: readonly ExecutionTiming[], failed: boolean): number {
   let cost = failed ? ERROR_COST : 0;
-  for (const t of timings) {
-    const c = COSTS[t.kind];
-    cost += Math.round(c.cost * (Math.max(t.durationMs - c.lower, 0) / (c.upper - c.lower)));
-  }
+  for (const t of timings) cost += timingCost(t.kind, t.durationMs);
   return cost;
+}
+
+/** What one timing of an invocation costs (invocationCost sums these, whole numbers, and ERROR_COST for a failure). */
+export function timingCost(kind: ExecutionTiming['kind'], durationMs: number): number {
+  const c = COSTS[kind];
+  return Math.round(c.cost * (Math.max(durationMs - c.lower, 0) / (c.upper - c.lower)));
 }
 
 export function freshRecord(settings: WatcherSettings, nowMs: number, epoch: number): WatcherRecord {
