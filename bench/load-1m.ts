@@ -9,7 +9,10 @@
 // the first request; the server's CPU per event (all threads, the main thread, the busiest
 // others) until every stage caught up; its memory: peak RSS (VmHWM) and, sampled every
 // `--sample-ms` from /proc/PID/smaps_rollup, anonymous apart from file-backed (LMDB's and
-// DuckDB's mapped pages, which the kernel reclaims); the largest lag per stage.
+// DuckDB's mapped pages, which the kernel reclaims); the largest lag per stage. And, to tell
+// what moves between runs of one tree: per named thread its CPU until the last 200 and after
+// it and the bytes it read and wrote, the process's major faults, the cgroup's file pages read
+// again after the limit had dropped them, and both lags every ~2 s.
 // `--baseline DIR` runs the same load against another built checkout (the merge-base in a
 // second worktree) in the same run, alternating with this one over `--runs`.
 // `--history N` first loads N events the same way, waits until every stage has them, then
@@ -28,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { root } from './ceiling.js';
 import { uuidv7 } from './sdk-traffic.js';
-import { cpuOf, memoryOf, residentOf, threadNames, threadsCpu } from './proc.js';
+import { cpuOf, faultsOf, ioOf, memoryOf, residentOf, threadNames, threadsCpu } from './proc.js';
 import { memoryCgroup, type MemoryCgroup } from './memory-cgroup.js';
 import { initDataDir, managementApi, scrapeMetrics, startServe, type InitKeys, type ServeChild } from './serve-child.js';
 
@@ -126,7 +129,12 @@ interface RunResult {
   target: string; captureS: number; caughtUp: Record<Stage, number | null>; firstRequestToAll: number | null;
   cpuPerEvent: number; mainPerEvent: number; topThreads: number[]; named: string; peakKb: number; peakAnon: number; peakFile: number; maxLag: Record<Stage, number>;
   end: { rss: number; anon: number; file: number }; insightsCount: number; coresDuring: number;
-  cgroup: { limitMb: number; peakMb: number; oomKills: number } | null;
+  cgroup: { limitMb: number; peakMb: number; oomKills: number; refaults: number } | null;
+  // Per named thread: MB read / written, and µs per event until the last 200 + after it (what
+  // moves between runs of one tree); the process's major faults and bytes read and written.
+  io: string; phases: string; majorFaults: number; readMb: number; writeMb: number;
+  // The lags every ~2 s (s: event store / insights, thousands of events): whether insights ran just behind the event store.
+  trace: string;
 }
 
 async function waitCaughtUp(server: ServeChild, total: number, samples: Sample[], onSample: () => Promise<Sample>, from: number): Promise<Record<Stage, number | null>> {
@@ -184,6 +192,10 @@ async function runOnce(target: string, checkout: string, template: string, keys:
     t0 = now();
     const cpu0 = cpuOf(server.pid);
     const threads0 = threadsCpu(server.pid);
+    const io0ByThread = new Map([...threads0.keys()].map((tid) => [tid, ioOf(server.pid, tid)]));
+    const faults0 = faultsOf(server.pid);
+    const io0 = ioOf(server.pid);
+    const refaults0 = cgroup?.stat('workingset_refault_file') ?? 0;
     const machine0 = process.cpuUsage();
     let sampling = true;
     const sampler = (async () => {
@@ -193,6 +205,7 @@ async function runOnce(target: string, checkout: string, template: string, keys:
       }
     })();
     const last200 = await send(server.base, bodies);
+    const threadsMid = threadsCpu(server.pid);
     sampling = false;
     await sampler;
     const captureS = (last200 - t0) / 1000;
@@ -200,6 +213,8 @@ async function runOnce(target: string, checkout: string, template: string, keys:
     const reached = await waitCaughtUp(server, total, samples, sample, last200);
     const cpu1 = cpuOf(server.pid);
     const threads1 = threadsCpu(server.pid);
+    const faults1 = faultsOf(server.pid);
+    const io1 = ioOf(server.pid);
     void machine0;
     const wall = (now() - t0) / 1000;
     const end = residentOf(server.pid);
@@ -208,11 +223,29 @@ async function runOnce(target: string, checkout: string, template: string, keys:
     const caughtUp = Object.fromEntries(STAGES.map((st) => [st, reached[st] === null ? null : reached[st]! - captureS])) as Record<Stage, number | null>;
     // Threads that named themselves (the log consumers), µs per event; the rest together.
     const names = threadNames(server.pid);
+    const nameOf = (tid: number) => (tid === server.pid ? 'main' : names.get(tid) === 'node' || !names.has(tid) ? 'other threads' : names.get(tid)!);
     const perName = new Map<string, number>();
     for (const [tid, us] of threads1) {
-      const name = tid === server.pid ? 'main' : names.get(tid) === 'node' || !names.has(tid) ? 'other threads' : names.get(tid)!;
+      const name = nameOf(tid);
       perName.set(name, (perName.get(name) ?? 0) + (us - (threads0.get(tid) ?? 0)) / EVENTS);
     }
+    const before = new Map<string, number>();
+    const after = new Map<string, number>();
+    for (const [tid, us] of threads1) {
+      const name = nameOf(tid);
+      const mid = threadsMid.get(tid) ?? us;
+      before.set(name, (before.get(name) ?? 0) + (mid - (threads0.get(tid) ?? 0)) / EVENTS);
+      after.set(name, (after.get(name) ?? 0) + (us - mid) / EVENTS);
+    }
+    const ioByName = new Map<string, { read: number; write: number }>();
+    for (const tid of threads1.keys()) {
+      const now1 = ioOf(server.pid, tid);
+      const was = io0ByThread.get(tid) ?? { read: 0, write: 0 };
+      const sum = ioByName.get(nameOf(tid)) ?? { read: 0, write: 0 };
+      ioByName.set(nameOf(tid), { read: sum.read + (now1.read - was.read) / 2 ** 20, write: sum.write + (now1.write - was.write) / 2 ** 20 });
+    }
+    const io = [...ioByName].filter(([, v]) => v.read + v.write >= 1).sort((a, b) => b[1].write - a[1].write).map(([n, v]) => `${n} ${fmt(v.read)}/${fmt(v.write)}`).join(', ');
+    const phases = [...perName].sort((a, b) => b[1] - a[1]).map(([n]) => `${n} ${before.get(n)!.toFixed(1)} + ${after.get(n)!.toFixed(1)}`).join(', ');
     const named = [...perName].sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${fmt(v)}`).join(', ');
     const topThreads = [...threads1].filter(([tid]) => tid !== server.pid).map(([tid, us]) => (us - (threads0.get(tid) ?? 0)) / EVENTS).sort((a, b) => b - a).slice(0, 6);
     return {
@@ -221,7 +254,9 @@ async function runOnce(target: string, checkout: string, template: string, keys:
       peakKb, peakAnon: Math.max(...samples.map((s) => s.anon)), peakFile: Math.max(...samples.map((s) => s.file)),
       maxLag: Object.fromEntries(STAGES.map((st) => [st, Math.max(0, ...samples.map((s) => s.lag[st]).filter(Number.isFinite))])) as Record<Stage, number>,
       end, insightsCount: count, coresDuring: (cpu1.total - cpu0.total) / 1e6 / wall,
-      cgroup: cgroup === null ? null : { limitMb: cgroup.limitMb, peakMb: cgroup.peakBytes() / 2 ** 20, oomKills: cgroup.oomKills() },
+      cgroup: cgroup === null ? null : { limitMb: cgroup.limitMb, peakMb: cgroup.peakBytes() / 2 ** 20, oomKills: cgroup.oomKills(), refaults: cgroup.stat('workingset_refault_file') - refaults0 },
+      trace: samples.filter((_, i) => i % 4 === 0).map((x) => `${x.t.toFixed(0)}: ${fmt(x.lag.event_store / 1000)}/${fmt(x.lag.insights / 1000)}`).join(', '),
+      io, phases, majorFaults: faults1.major - faults0.major, readMb: (io1.read - io0.read) / 2 ** 20, writeMb: (io1.write - io0.write) / 2 ** 20,
     };
   } catch (err) {
     // A server the kernel killed for want of memory shows as a failed request: say so.
@@ -260,12 +295,14 @@ try {
       const res = await runOnce(tp.name, tp.checkout, tp.dir, tp.keys, history, bodies, n++);
       results.push(res);
       const c = (st: Stage) => (res.caughtUp[st] === null ? `> ${DRAIN_S}` : res.caughtUp[st]!.toFixed(1));
-      const inCgroup = res.cgroup === null ? '' : ` (in a ${fmt(res.cgroup.limitMb)} MB memory cgroup: its peak ${fmt(res.cgroup.peakMb)} MB, page cache and mapped files included; OOM kills ${res.cgroup.oomKills})`;
+      const inCgroup = res.cgroup === null ? '' : ` (in a ${fmt(res.cgroup.limitMb)} MB memory cgroup: its peak ${fmt(res.cgroup.peakMb)} MB, page cache and mapped files included; OOM kills ${res.cgroup.oomKills}; file pages refaulted ${fmt(res.cgroup.refaults)})`;
       say(`- ${res.target}${inCgroup}: captured in ${res.captureS.toFixed(1)} s (${fmt(EVENTS / res.captureS)}/s); after the last 200, the event store had every event in ${c('event_store')} s, ` +
         `insights in ${c('insights')} s, destinations ${c('destinations')} s; every event in insights ${res.firstRequestToAll === null ? '–' : `${res.firstRequestToAll.toFixed(1)} s after the first request (${fmt(EVENTS / res.firstRequestToAll)}/s)`}; ` +
         `insights counts ${fmt(res.insightsCount)}; CPU ${fmt(res.cpuPerEvent)} µs/event all threads (${res.coresDuring.toFixed(2)} cores), main ${fmt(res.mainPerEvent)}, busiest others ${res.topThreads.map(fmt).join(', ')}${res.named.includes('event_store') ? ` (by thread name: ${res.named})` : ''}; ` +
         `**peak RSS ${mb(res.peakKb)} MB** (sampled peaks: ${mb(res.peakAnon)} MB anonymous, ${mb(res.peakFile)} MB file-backed; at the end ${mb(res.end.anon)} + ${mb(res.end.file)} MB); ` +
+        `by thread, µs/event until the last 200 + after: ${res.phases}; major faults ${fmt(res.majorFaults)}, read ${fmt(res.readMb)} MB, written ${fmt(res.writeMb)} MB (by thread, live ones, MB read/written: ${res.io}); ` +
         `largest lag: event store ${fmt(res.maxLag.event_store)}, insights ${fmt(res.maxLag.insights)}, destinations ${fmt(res.maxLag.destinations)} events. Load average ${load()}.`);
+      say(`  - lags (s: event store / insights, thousands): ${res.trace}`);
     }
   }
   say();

@@ -15,6 +15,9 @@ export interface MemoryCgroup {
   peakBytes(): number;
   // Processes the kernel killed in it for want of memory.
   oomKills(): number;
+  // memory.stat's counter of that name (v1 names a hierarchy's with total_; v2 has no prefix):
+  // workingset_refault_file counts file pages read again after the limit made the kernel drop them.
+  stat(name: string): number;
   remove(): void;
 }
 
@@ -39,6 +42,7 @@ export function memoryCgroup(limitMb: number, name = `hedgerow-bench-${process.p
     join: (pid) => writeFileSync(join(dir, 'cgroup.procs'), String(pid)),
     peakBytes: () => Number(read(v1 ? 'memory.max_usage_in_bytes' : 'memory.peak').trim()),
     oomKills: () => counter(read(v1 ? 'memory.oom_control' : 'memory.events'), 'oom_kill'),
+    stat: (name) => counter(read('memory.stat'), v1 ? `total_${name}` : name),
     remove() {
       try { rmdirSync(dir); } catch { /* a process still in it: left for the operator */ }
     },

@@ -77,3 +77,24 @@ export function threadNames(pid: number): Map<number, string> {
   }
   return out;
 }
+
+// A process's page faults since it started (/proc/PID/stat fields 10 and 12): a major fault
+// read a page from disk (a mapped LMDB or DuckDB page the kernel had dropped, under a memory
+// cgroup's limit most of all).
+export function faultsOf(pid: number): { minor: number; major: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { minor: Number(f[7]), major: Number(f[9]) };
+}
+
+// Bytes a process (or one of its threads, `tid`) read from and wrote to storage
+// (/proc/PID/io; 0 where it cannot be read): a write counts for the thread that dirtied the page.
+export function ioOf(pid: number, tid?: number): { read: number; write: number } {
+  try {
+    const text = readFileSync(tid === undefined ? `/proc/${pid}/io` : `/proc/${pid}/task/${tid}/io`, 'utf8');
+    const n = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { read: n('read_bytes'), write: n('write_bytes') };
+  } catch {
+    return { read: 0, write: 0 };
+  }
+}
