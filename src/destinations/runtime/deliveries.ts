@@ -34,6 +34,7 @@ import { addHeld, deleteHeld, heldKeys, isHeld, type HeldKeys } from './held-key
 import { pack } from './bytes.js';
 import { resumeInThread, startDeferred, type DeferredStart, type LocalProgram } from './in-thread.js';
 import type { StepOutcome } from './steps.js';
+import { createFetchTurns } from './fetch-turns.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
 import { acknowledgeEpoch, ERROR_COST, timingCost, type WatcherSettings } from './watcher.js';
 
@@ -98,20 +99,6 @@ interface Entry {
   globals: Uint8Array | null;
 }
 
-// A function's fetches: how many are in flight, when one last ended (or started with none in
-// flight), and until when they wait (a Retry-After, its rate limit's next token; 0: they do not).
-// And its invocations waiting for a fetch slot, in order (null: none), with its neighbours in
-// the order pump() serves the functions that have some.
-interface Pace {
-  id: string;
-  fetching: number;
-  progressAt: number;
-  holdUntil: number;
-  waiting: Entry[] | null;
-  prev: Pace | null;
-  next: Pace | null;
-}
-
 // A slice's fetch as the request it makes (a slice's fetch is made into one already: ./steps.ts).
 const requestOf = (fetch: NonNullable<StepOutcome['fetch']>): FetchRequest => ({
   url: fetch.url, method: fetch.options.method, headers: fetch.options.headers, body: fetch.options.body,
@@ -166,13 +153,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const maxFetches = settings.maxFetches ?? MAX_FETCHES;
   const roomMark = Math.floor(settings.maxInMemory / 2);
   const telemetry = createTelemetry(deps.now);
-  // Function id → its fetches' pace: numbers updated in place, none made per fetch.
-  const paces = new Map<string, Pace>();
-  // The functions with invocations waiting for a fetch slot, in the order pump() takes them: one
-  // it served goes to the end. A list of their paces, so that moving one makes nothing (a Map's
-  // delete and set, twice per delivery, made its table again and again).
-  let firstWaiting: Pace | null = null;
-  let lastWaiting: Pace | null = null;
+  // Function id → its fetches' pace, and the functions' turn at the fetch slots.
+  const turns = createFetchTurns<Entry>();
   let fetchingAll = 0;
   const timers = new Set<NodeJS.Timeout>();
   // Function id → its rate limit's bucket.
@@ -199,28 +181,6 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   let flushing: Promise<void> | null = null;
   let flushScheduled = false;
 
-  const paceOf = (id: string) => {
-    let pace = paces.get(id);
-    if (!pace) paces.set(id, (pace = { id, fetching: 0, progressAt: 0, holdUntil: 0, waiting: null, prev: null, next: null }));
-    return pace;
-  };
-  const toEnd = (pace: Pace) => {
-    pace.prev = lastWaiting;
-    pace.next = null;
-    if (lastWaiting === null) firstWaiting = pace;
-    else lastWaiting.next = pace;
-    lastWaiting = pace;
-  };
-  const unlinkWaiting = (pace: Pace) => {
-    if (pace.prev === null) firstWaiting = pace.next;
-    else pace.prev.next = pace.next;
-    if (pace.next === null) lastWaiting = pace.prev;
-    else pace.next.prev = pace.prev;
-    pace.prev = null;
-    pace.next = null;
-  };
-  // The functions with invocations waiting, in the order pump() takes them this time.
-  const turn: Pace[] = [];
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
     if (!keys) memory.set(id, (keys = heldKeys()));
@@ -300,7 +260,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // A function whose endpoint has not answered for a while, or whose fetches wait (its
   // endpoint's Retry-After, its rate limit): what it holds does not keep others waiting.
   function stalled(id: string, now: number): boolean {
-    const pace = paces.get(id);
+    const pace = turns.find(id);
     return pace !== undefined && ((pace.fetching > 0 && now - pace.progressAt > STALLED_MS) || pace.holdUntil > now);
   }
 
@@ -359,12 +319,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const fn = runs(entry);
     if (fn === null) return;
     if (inv.pendingFetch === null && entry.start === null) return run(entry, fn);
-    const pace = paceOf(inv.functionId);
-    if (pace.waiting === null) {
-      pace.waiting = [];
-      toEnd(pace);
-    }
-    pace.waiting.push(entry);
+    turns.wait(turns.paceOf(inv.functionId), entry);
     pump();
   }
 
@@ -391,9 +346,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // rate limit) waits, its invocations with it.
   function pump(): void {
     const now = deps.now();
-    turn.length = 0;
-    for (let p = firstWaiting; p !== null; p = p.next) turn.push(p);
-    for (const pace of turn) {
+    for (const pace of turns.turn()) {
       if (fetchingAll >= maxFetches) return;
       const list = pace.waiting;
       // Served to the end already (by a pump this one's steps called).
@@ -428,11 +381,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
         }
         void fetchStep(entry);
       }
-      // Served to the end already by a pump its steps called: left where that one put it.
-      if (pace.waiting !== list) continue;
-      unlinkWaiting(pace);
-      if (list.length > 0) toEnd(pace);
-      else pace.waiting = null;
+      turns.served(pace, list);
     }
   }
 
@@ -516,7 +465,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     const id = inv.functionId;
     const pending = inv.pendingFetch!;
     const attempt = pending.attempts + 1;
-    const pace = paceOf(id);
+    const pace = turns.paceOf(id);
     if (pace.fetching === 0) pace.progressAt = deps.now();
     pace.fetching++;
     fetchingAll++;
