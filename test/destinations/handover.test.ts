@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { openDestinationsStore, type DestinationsStore, type QueuedInvocation } from '../../src/destinations/runtime/env.js';
 import {
-  appliedKey, dequeue, enqueue, handoverPosition, invocationKey, markDone, pendingFloor, queuedInvocations, readProgress, takeOver, writeProgress,
+  addPending, appliedKey, dequeue, enqueue, handoverPosition, invocationKey, markDone, pendingFloor, queuedInvocations, readProgress, takeOver, writeProgress,
 } from '../../src/destinations/runtime/queue.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -33,7 +33,12 @@ s('with nothing queued a successor starts at the consumer position', () => {
 s('the oldest queued invocation holds the handover point back until it is done', async () => {
   const early = invocation('e1', 40);
   const late = invocation('e2', 90);
-  await ds.root.transaction(() => { enqueue(ds, invocationKey(late), late); enqueue(ds, invocationKey(early), early); });
+  await ds.root.transaction(() => {
+    enqueue(ds, invocationKey(late), late);
+    addPending(ds, 90, 1);
+    enqueue(ds, invocationKey(early), early);
+    addPending(ds, 40, 1);
+  });
   assert.is(pendingFloor(ds), 40);
   assert.is(handoverPosition(ds, 120), 40);
   // Never past the consumer's own position.
@@ -58,6 +63,8 @@ s('taking over forgets the local queue and rewinds the consumer\'s own record to
   await ds.root.transaction(() => {
     enqueue(ds, invocationKey(a), a);
     enqueue(ds, invocationKey(b), b);
+    addPending(ds, 40, 1);
+    addPending(ds, 50, 1);
     ds.meta.put(appliedKey('nats:x'), 300);
     writeProgress(ds, 'nats:x', { seq: 310, index: 4 });
   });

@@ -463,6 +463,8 @@ for (const inThread of [true, false]) {
       assert.ok(ds.queue.getBinary(key)!.length * 2 < ds.packs.get(value.pack!)!.length, 'the entry does not carry the pack');
     }
     assert.equal(packsHeld(), events(0, 10).map((e) => ({ uuid: e.uuid, refs: 2, stored: true })));
+    // The 20 still queued are one count at their batch's position (docs/decisions/0062).
+    assert.equal([...ds.pendingCounts.getRange()].map(({ key, value }) => [key, value]), [[0, 20]]);
     // A restart: the entries read back get their globals from the pack, through the pool's path.
     const again = harness(fns, {}, undefined, inThread);
     try {
@@ -471,6 +473,9 @@ for (const inThread of [true, false]) {
       assert.equal(again.requests.map((r) => `${r.url.slice(-1)}${r.n}`).sort(), events(0, 10).flatMap((_, n) => [`b${n}`, `c${n}`]).sort());
       assert.is(ds.done.getCount(), 30);
       assert.is([...queuedInvocations(ds)].length, 0);
+      assert.is(ds.pendingCounts.getCount(), 0);
+      // Fewer time-index records than done marks: one per outcome transaction.
+      assert.ok(ds.doneByTime.getCount() < 30, `${ds.doneByTime.getCount()} time-index records`);
       assert.equal(packsHeld(), []);
       assert.is(ds.packs.getCount(), 0);
     } finally {

@@ -9,6 +9,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { join } from 'node:path';
 import type { FetchRequest } from '../fetch/http-fetch.js';
 import type { CapturedRequest } from './captured.js';
+import { upgradeOldForms } from './old-forms.js';
 
 
 export interface FailedDelivery {
@@ -59,9 +60,9 @@ export interface QueuedInvocation {
   // on with the failing response, and the invocation counts as failed whatever it does.
   failed: boolean;
   // The consumer's log position when the batch that queued it began: its event lies after
-  // it. Indexed in `pendingByAfter`, so the oldest one tells from where a node taking the
-  // consumer over must replay for none of them to be lost (src/destinations/runtime/queue.ts).
-  // Absent on invocations queued before the index existed.
+  // it. Counted in `pendingCounts`, so the oldest position still counted tells from where a
+  // node taking the consumer over must replay for none of them to be lost
+  // (src/destinations/runtime/queue.ts). Absent on invocations queued before it was kept.
   after?: number;
 }
 
@@ -73,6 +74,9 @@ export interface CapturedBatch {
   instanceId: string;
   events: readonly CapturedRequest[];
 }
+
+// Invocation keys one after another: function id, event uuid, mapping index, function id, …
+export type DoneKeys = (string | number)[];
 
 // What was delivered, per (function, event, mapping): kept for the done-marks retention.
 export interface DoneMark {
@@ -106,12 +110,18 @@ export interface DestinationsStore {
   root: RootDatabase;
   // [function id, event uuid, mapping index] → the invocation waiting.
   queue: Database<QueuedInvocation, [string, string, number]>;
-  // [after, function id, event uuid, mapping index] → null: the queue by `after`.
-  pendingByAfter: Database<null, [number, string, string, number]>;
+  // after → how many queued invocations have it (> 0; the key goes with the last): the queue
+  // by `after`, one record per log position rather than one per invocation (a batch's
+  // invocations share it). Stores written before it kept an index entry per invocation
+  // instead, turned into these counts at open (./old-forms.ts).
+  pendingCounts: Database<number, number>;
   // [function id, event uuid, mapping index] → delivered (or given up) at.
   done: Database<DoneMark, [string, string, number]>;
-  // [at ms, function id, event uuid, mapping index] → null: done marks in time order, to prune.
-  doneByTime: Database<null, [number, string, string, number]>;
+  // [at ms, function id, event uuid, mapping index] → the keys of the other done marks
+  // written at `at` in the same transaction, flat (function id, event uuid, mapping index,
+  // …), or null: done marks in time order, to prune; one record per transaction rather than
+  // one per mark. Stores written before it hold only null values (one record per mark).
+  doneByTime: Database<DoneKeys | null, [number, string, string, number]>;
   // [function id, event uuid, mapping index] of an event's first invocation queued with a pack →
   // the pack (the event's invocations' globals, src/destinations/runtime/steps.ts eventPack),
   // written once for the invocations of a chunk that share it; and how many queued ones
@@ -142,10 +152,10 @@ export interface DestinationsStore {
 export function openDestinationsStore(dataDir: string): DestinationsStore {
   const root = open({ path: join(dataDir, 'destinations.lmdb'), maxDbs: 16 });
   const plainMaps: object = { useRecords: false };
-  return {
+  const store: DestinationsStore = {
     root,
     queue: root.openDB({ name: 'queue', ...plainMaps }),
-    pendingByAfter: root.openDB({ name: 'pending_by_after' }),
+    pendingCounts: root.openDB({ name: 'pending_counts' }),
     done: root.openDB({ name: 'done' }),
     doneByTime: root.openDB({ name: 'done_by_time' }),
     packs: root.openDB({ name: 'packs', encoding: 'binary' }),
@@ -160,4 +170,6 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
     captures: root.openDB({ name: 'captured_events', ...plainMaps }),
     close: () => root.close(),
   };
+  upgradeOldForms(store);
+  return store;
 }

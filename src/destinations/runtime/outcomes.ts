@@ -43,9 +43,9 @@ export function writeOutcomes(ds: DestinationsStore, w: OutcomeWrites, watcher: 
   dequeueAll(ds, w.finished);
   for (const f of w.failedDeliveries) keepFailed(ds, f);
   for (const c of w.captured) ds.captures.put([now, c.functionId, c.instanceId], c);
+  recordDone(ds, w.finished, now);
   const records = new Map<string, WatcherRecord>();
   for (const f of w.finished) {
-    recordDone(ds, f.key, f.unsuccessful ? 'failed' : 'succeeded', now);
     const id = f.inv.functionId;
     const current = acknowledgeEpoch(records.get(id) ?? ds.watcher.get(id) ?? freshRecord(watcher, now, f.epoch), f.epoch, watcher, now);
     const next = observe(current, f.cost, watcher, now);

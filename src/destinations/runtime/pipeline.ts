@@ -27,7 +27,7 @@ import { capturedWhileOff } from '../off-periods.js';
 import { pack } from './bytes.js';
 import { passesMasking } from './masking.js';
 import {
-  appliedKey, enqueue, instanceIdOf, invocationKey, keepPack, known, readProgress, writeProgress, type InvocationKey, type Progress,
+  addPending, appliedKey, enqueue, instanceIdOf, invocationKey, keepPack, known, readProgress, writeProgress, type InvocationKey, type Progress,
 } from './queue.js';
 import { eventPack, ownKey, type StartOutcome, type StartTask, type StepOutcome } from './steps.js';
 import { createTelemetry, type TelemetryOut } from './telemetry.js';
@@ -303,6 +303,7 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
   const shared = new Map<Uint8Array, { key: InvocationKey; refs: number }>();
   const batch = await ds.root.transaction(() => {
     shared.clear();
+    let queuedNow = 0;
     for (const { at, o, pack: globals, later } of found) {
       const fn = runnable[o.fn].stored;
       const uuid = events[at].uuid;
@@ -337,8 +338,10 @@ async function applyChunk(deps: PipelineDeps, chunk: Placed[], after: number, pr
       inv.pack = pack.key;
       telemetry.count(fn.id, 'triggered');
       enqueue(ds, key, inv);
+      queuedNow++;
       queued.push({ key, inv, globals: globals!, first: o.slice, token: o.token, later });
     }
+    addPending(ds, after, queuedNow);
     for (const [bytes, { key, refs }] of shared) keepPack(ds, key, bytes, refs);
     const written = telemetry.write(ds);
     if (last !== null) progress.current = last;

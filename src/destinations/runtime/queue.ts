@@ -4,7 +4,7 @@
 // again. An entry lives from the transaction that records its event's batch until the
 // transaction that records its outcome.
 import { hash } from 'node:crypto';
-import type { DestinationsStore, QueuedInvocation } from './env.js';
+import type { DestinationsStore, DoneKeys, DoneMark, QueuedInvocation } from './env.js';
 
 // The destinations consumer's name: its position, and its claim across a cluster.
 export const DESTINATIONS_CONSUMER = 'destinations';
@@ -67,10 +67,17 @@ export function known(store: DestinationsStore, key: InvocationKey): boolean {
   return store.queue.doesExist(key) || store.done.doesExist(key);
 }
 
-/** Inside a write transaction: the invocation waits to run. */
+/**
+ * Inside a write transaction: the invocation waits to run. Its `after` is counted apart, by
+ * addPending in the same transaction (all a batch queues share one, so one count per chunk).
+ */
 export function enqueue(store: DestinationsStore, key: InvocationKey, inv: QueuedInvocation): void {
   store.queue.put(key, inv);
-  if (inv.after !== undefined) store.pendingByAfter.put([inv.after, ...key], null);
+}
+
+/** Inside the write transaction that queued them: `n` more invocations are queued with `after`. */
+export function addPending(store: DestinationsStore, after: number, n: number): void {
+  if (n > 0) store.pendingCounts.put(after, (store.pendingCounts.get(after) ?? 0) + n);
 }
 
 /**
@@ -96,21 +103,35 @@ export function dequeue(store: DestinationsStore, key: InvocationKey, inv: Pick<
 }
 
 /**
- * Inside a write transaction: invocations leave the queue; each pack's count of those that
- * refer to it is read and written once for all of them (an event's invocations tend to
- * finish together), the pack removed with the last.
+ * Inside a write transaction: invocations leave the queue; each position's count of those
+ * queued, and each pack's count of those that refer to it, is read and written once for all
+ * of them (a batch's invocations share a position, an event's tend to finish together), the
+ * pack removed with the last. One no longer queued is counted out no more.
  */
 export function dequeueAll(store: DestinationsStore, all: readonly { key: InvocationKey; inv: Pick<QueuedInvocation, 'after' | 'pack'> }[]): void {
   let released: Map<string, { key: InvocationKey; n: number }> | null = null;
+  // The position most of them share, and how many of it left; the others' apart.
+  let after = Number.NaN;
+  let left = 0;
+  let otherPositions: Map<number, number> | null = null;
   for (const { key, inv } of all) {
-    store.queue.remove(key);
-    if (inv.after !== undefined) store.pendingByAfter.remove([inv.after, ...key]);
+    if (!store.queue.removeSync(key)) continue;
+    if (inv.after === after) left++;
+    else if (inv.after !== undefined && left === 0) {
+      after = inv.after;
+      left = 1;
+    } else if (inv.after !== undefined) {
+      otherPositions ??= new Map();
+      otherPositions.set(inv.after, (otherPositions.get(inv.after) ?? 0) + 1);
+    }
     if (inv.pack === undefined) continue;
     const text = `${inv.pack[0]}\u0000${inv.pack[1]}\u0000${inv.pack[2]}`;
     const seen = (released ??= new Map()).get(text);
     if (seen === undefined) released.set(text, { key: inv.pack, n: 1 });
     else seen.n++;
   }
+  if (left > 0) removePending(store, after, left);
+  if (otherPositions !== null) for (const [position, n] of otherPositions) removePending(store, position, n);
   if (released === null) return;
   for (const { key, n } of released.values()) {
     const refs = store.packRefs.get(key) ?? 0;
@@ -123,16 +144,34 @@ export function dequeueAll(store: DestinationsStore, all: readonly { key: Invoca
   }
 }
 
+function removePending(store: DestinationsStore, after: number, n: number): void {
+  const count = (store.pendingCounts.get(after) ?? 0) - n;
+  if (count > 0) store.pendingCounts.put(after, count);
+  else store.pendingCounts.remove(after);
+}
+
 /** Inside a write transaction: the invocation is finished; its entry goes, its done mark stays. */
 export function markDone(store: DestinationsStore, key: InvocationKey, inv: Pick<QueuedInvocation, 'after' | 'pack'>, outcome: 'succeeded' | 'failed', at: number): void {
   dequeue(store, key, inv);
-  recordDone(store, key, outcome, at);
+  recordDone(store, [{ key, unsuccessful: outcome === 'failed' }], at);
 }
 
-/** Inside a write transaction: the done mark of an invocation that has left the queue. */
-export function recordDone(store: DestinationsStore, key: InvocationKey, outcome: 'succeeded' | 'failed', at: number): void {
-  store.done.put(key, { at, outcome });
-  store.doneByTime.put([at, ...key], null);
+/**
+ * Inside a write transaction: the done marks of invocations that have left the queue, all
+ * at `at`; their time index is one record for all of them, under the first one's key.
+ */
+export function recordDone(store: DestinationsStore, finished: readonly { key: InvocationKey; unsuccessful: boolean }[], at: number): void {
+  if (finished.length === 0) return;
+  const succeeded: DoneMark = { at, outcome: 'succeeded' };
+  const failed: DoneMark = { at, outcome: 'failed' };
+  let others: DoneKeys | null = null;
+  for (let i = 0; i < finished.length; i++) {
+    const { key, unsuccessful } = finished[i];
+    store.done.put(key, unsuccessful ? failed : succeeded);
+    if (i > 0) (others ??= []).push(key[0], key[1], key[2]);
+  }
+  const first = finished[0].key;
+  store.doneByTime.put([at, first[0], first[1], first[2]], others);
 }
 
 /**
@@ -142,7 +181,7 @@ export function recordDone(store: DestinationsStore, key: InvocationKey, outcome
  * events (at least once, not exactly once: docs/decisions/0031).
  */
 export function pendingFloor(store: DestinationsStore): number | null {
-  for (const key of store.pendingByAfter.getKeys({ limit: 1 })) return key[0];
+  for (const after of store.pendingCounts.getKeys({ limit: 1 })) return after;
   return null;
 }
 
@@ -161,7 +200,7 @@ export function takeOver(store: DestinationsStore, logId: string, recorded: numb
       store.queue.remove(key);
       n++;
     }
-    for (const key of store.pendingByAfter.getKeys()) store.pendingByAfter.remove(key);
+    for (const after of store.pendingCounts.getKeys()) store.pendingCounts.remove(after);
     for (const key of store.packs.getKeys()) store.packs.remove(key);
     for (const key of store.packRefs.getKeys()) store.packRefs.remove(key);
     store.meta.put(appliedKey(logId), recorded);
@@ -186,11 +225,16 @@ export async function pruneDone(store: DestinationsStore, nowMs: number): Promis
   const cutoff = nowMs - DONE_RETENTION_MS;
   return store.root.transaction(() => {
     let n = 0;
-    for (const { key } of store.doneByTime.getRange({ end: [cutoff] })) {
+    for (const { key, value } of store.doneByTime.getRange({ end: [cutoff] })) {
       const [, functionId, eventUuid, mappingIndex] = key;
       store.done.remove([functionId, eventUuid, mappingIndex]);
-      store.doneByTime.remove(key);
       n++;
+      // The other marks of its transaction (none in a record of the old form, one per mark).
+      if (value !== null) {
+        for (let i = 0; i + 2 < value.length; i += 3) store.done.remove([value[i] as string, value[i + 1] as string, value[i + 2] as number]);
+        n += Math.floor(value.length / 3);
+      }
+      store.doneByTime.remove(key);
     }
     return n;
   });
