@@ -9,8 +9,9 @@
 //   the request's head and body written, the answer's head and JSON body parsed, its timer);
 // - records: the destinations store's writes that make a delivery at-least-once and
 //   deduplicated (src/destinations/runtime/queue.ts): `known`, the queue entry with a 1 KB
-//   pack and its `after` index, 128 per transaction as the pipeline's chunk; then the done
-//   mark, its time index and the entry's removal, 32 per transaction as a turn's outcomes.
+//   pack, 128 per transaction as the pipeline's chunk, with their position's count; then the
+//   entry's removal and its position's count, the done mark and the transaction's time-index
+//   record, 32 per transaction as a turn's outcomes (./outcomes.ts).
 // Each part runs `--requests` times with `--concurrency` in flight; CPU is this process's
 // (process.cpuUsage: every thread, so LMDB's write thread is counted), per delivery. The
 // Hog program's own cost is bench/webhook-slices'.
@@ -24,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { httpFetch } from '../src/destinations/fetch/http-fetch.js';
 import { parseAddressPolicy } from '../src/net/address-policy.js';
 import { openDestinationsStore } from '../src/destinations/runtime/env.js';
-import { enqueue, known, markDone, type InvocationKey } from '../src/destinations/runtime/queue.js';
+import { addPending, dequeueAll, enqueue, known, recordDone, type InvocationKey } from '../src/destinations/runtime/queue.js';
 import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 
@@ -121,18 +122,22 @@ async function records(n: number): Promise<void> {
   const now = Date.now();
   for (let i = 0; i < n; i += 128) {
     await ds.root.transaction(() => {
-      for (const key of keys.slice(i, i + 128)) {
+      const chunk = keys.slice(i, i + 128);
+      for (const key of chunk) {
         if (known(ds, key)) throw new Error('known already');
         enqueue(ds, key, {
           functionId: key[0], projectId: 1, eventUuid: key[1], mappingIndex: -1, instanceId: '', globals: pack, state: null, response: null,
           pendingFetch: null, dueAt: now, queuedAt: now, failed: false, after: i,
         });
       }
+      addPending(ds, i, chunk.length);
     });
   }
   const pending: Promise<unknown>[] = [];
   for (let i = 0; i < n; i += 32) pending.push(ds.root.transaction(() => {
-    for (const key of keys.slice(i, i + 32)) markDone(ds, key, { after: i }, 'succeeded', now);
+    const finished = keys.slice(i, i + 32).map((key, j) => ({ key, inv: { after: (i + j) - ((i + j) % 128) }, unsuccessful: false }));
+    dequeueAll(ds, finished);
+    recordDone(ds, finished, now);
   }));
   await Promise.all(pending);
   await ds.close();
