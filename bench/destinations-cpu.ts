@@ -29,7 +29,6 @@ import { LMDB_LOG_ID } from '../src/log/types.js';
 import { consumerPosition, runConsumer } from '../src/log/consumers/index.js';
 import { captureCodec } from '../src/capture/frames.js';
 import { destinationsConsumer, openDestinationsStore, type DestinationsSettings } from '../src/destinations/index.js';
-import { readLines } from '../src/destinations/runtime/log-lines.js';
 import { root } from './ceiling.js';
 import { jsonLine } from './child-line.js';
 import { memoryOf, threadsCpu } from './proc.js';
@@ -165,11 +164,11 @@ try {
     metric.set(name, (metric.get(name) ?? 0) + value);
   }
   say(`Metrics: ${[...metric].map(([k, v]) => `${k} ${fmt(v)}`).join('; ')}.`);
-  const errors = ids.flatMap((id) => [...readLines(ds, id, false, null, null)]).filter(({ entry }) => entry.level === 'ERROR' || entry.level === 'WARN');
+  const errors = [...ds.logs.getRange()].filter(({ value }) => value.level === 'ERROR' || value.level === 'WARN');
   if (errors.length > 0) {
     const kinds = new Map<string, number>();
-    for (const { entry } of errors) {
-      const kind = entry.message.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>').replace(/\d+/g, 'N');
+    for (const { value } of errors) {
+      const kind = value.message.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>').replace(/\d+/g, 'N');
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     }
     say(`WARN/ERROR log lines: ${errors.length}: ${[...kinds].map(([k, n]) => `${n} × "${k}"`).join('; ')}.`);

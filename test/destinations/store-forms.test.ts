@@ -1,8 +1,7 @@
 // The destinations store's compact records (docs/decisions/0062): the queue counted per log
-// position instead of an index entry per invocation, the done marks' time index one record
-// per transaction instead of one per mark, a function's log lines of one millisecond one
-// record; and a store written in the old forms (its records written here by hand, as the
-// previous version wrote them) read by this code.
+// position instead of an index entry per invocation, and the done marks' time index one
+// record per transaction instead of one per mark; and a store written in the old forms
+// (its records written here by hand, as the previous version wrote them) read by this code.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
@@ -13,8 +12,6 @@ import {
   addPending, DONE_RETENTION_MS, dequeueAll, enqueue, handoverPosition, invocationKey, known, markDone, pendingFloor, pruneDone,
   queuedInvocations, recordDone, takeOver, type InvocationKey,
 } from '../../src/destinations/runtime/queue.js';
-import { createTelemetry, applyTelemetry, type TelemetryBatch } from '../../src/destinations/runtime/telemetry.js';
-import { functionLogs, type LogsQuery } from '../../src/destinations/api/logs-query.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations store forms');
@@ -158,44 +155,6 @@ s('a store of the old form: its done marks, one time-index record each, still de
   assert.is(await pruneDone(ds, now), 4);
   assert.equal([...ds.done.getKeys()], [['a', 'e2', -1]]);
   assert.is(ds.doneByTime.getCount(), 1);
-});
-
-s('a function\'s lines of one millisecond are one record, and the logs API answers as from a line per record', async () => {
-  let now = 1_000;
-  const first = createTelemetry(() => now);
-  const second = createTelemetry(() => now);
-  first.log('a', 'i1', 'INFO', 'one');
-  first.log('b', 'i2', 'INFO', 'other function');
-  // Another writer's line between two of the first's, in the same millisecond.
-  second.log('a', 'i3', 'WARN', 'two');
-  first.log('a', 'i1', 'DEBUG', 'three');
-  now = 1_001;
-  first.log('a', 'i4', 'INFO', 'four');
-  first.log('a', 'i4', 'ERROR', 'five');
-  now = 1_003;
-  first.log('a', 'i5', 'INFO', 'six');
-  const batches: TelemetryBatch[] = [];
-  await ds.root.transaction(() => { batches.push(first.write(ds), second.write(ds)); });
-  // 'a': [one, three] at 1000, two at 1000 (another transaction's), [four, five] at 1001, six.
-  assert.is([...ds.logs.getKeys({ start: ['a'], end: ['a', Infinity] })].length, 4);
-  // A store holding each line as a record of its own, as the old form did (and as lines applied from another node are).
-  const plainDir = tempDir('hedgerow-store-forms-plain-');
-  const plain = openDestinationsStore(plainDir);
-  try {
-    await plain.root.transaction(() => { for (const b of batches) applyTelemetry(plain, b); });
-    assert.is([...plain.logs.getKeys({ start: ['a'], end: ['a', Infinity] })].length, 6);
-    const base: LogsQuery = { limit: 50, after: null, before: null, levels: [], search: null, instanceId: null };
-    const queries: LogsQuery[] = [
-      base, { ...base, limit: 2 }, { ...base, limit: 4 }, { ...base, before: 1_001 }, { ...base, after: 1_000 }, { ...base, after: 999, before: 1_003 },
-      { ...base, levels: ['INFO'] }, { ...base, search: 'T' }, { ...base, instanceId: 'i1' },
-    ];
-    for (const q of queries) assert.equal(functionLogs(ds, 'a', q), functionLogs(plain, 'a', q), JSON.stringify(q));
-    assert.equal(functionLogs(ds, 'a', base).map((r) => r.message), ['six', 'five', 'four', 'three', 'two', 'one']);
-    assert.equal(functionLogs(ds, 'b', base).map((r) => r.message), ['other function']);
-  } finally {
-    await plain.close();
-    rmSync(plainDir, { recursive: true, force: true });
-  }
 });
 
 s.run();

@@ -6,7 +6,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { readLines } from '../../src/destinations/runtime/log-lines.js';
 import { openDestinationsStore, type DestinationsStore, type WatcherRecord } from '../../src/destinations/runtime/env.js';
 import { applyTelemetry, createTelemetry, type TelemetryBatch } from '../../src/destinations/runtime/telemetry.js';
 import { decodeTelemetry, encodeTelemetry, telemetryOrigin } from '../../src/destinations/runtime/telemetry-stream.js';
@@ -63,8 +62,7 @@ async function follower(ds: DestinationsStore): Promise<TelemetryFollower> {
   return f;
 }
 
-// Line by line, whichever record holds them (a delivering node writes a millisecond's lines as one: runtime/log-lines.ts).
-const logsOf = (ds: DestinationsStore, id: string) => [...readLines(ds, id, false, null, null)].map(({ at, sequence, entry }) => ({ key: [id, at, sequence], value: entry }));
+const logsOf = (ds: DestinationsStore, id: string) => [...ds.logs.getRange({ start: [id], end: [id, Infinity] })].map(({ key, value }) => ({ key, value }));
 const metricsOf = (ds: DestinationsStore, id: string) => [...ds.metrics.getRange({ start: [id], end: [id, Infinity] })].map(({ key, value }) => ({ key, value }));
 
 async function until(check: () => boolean, ms = 20_000): Promise<void> {

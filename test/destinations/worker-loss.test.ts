@@ -11,7 +11,6 @@ import { rmSync } from 'node:fs';
 import { initHog } from '../../src/hog/index.js';
 import { openStore } from '../../src/store/index.js';
 import { tables, type Store } from '../../src/tables.js';
-import { readLines } from '../../src/destinations/runtime/log-lines.js';
 import { openDestinationsStore, type DestinationsStore } from '../../src/destinations/runtime/env.js';
 import type { CapturedEvent } from '../../src/log/types.js';
 import type { EventGroup } from '../../src/log/consumers/index.js';
@@ -109,7 +108,7 @@ s('the stuck invocation fails alone, logged; the others are replayed, not fetche
   const tenancy = { project: () => ({ name: 'Default' }) } as unknown as TenancyStore;
   const deps: PipelineDeps = { ctx, ds, functions, pool, deliveries, watcher: WATCHER_DEFAULTS, tenancy, siteUrl: 'http://localhost:8000', closing: () => false };
   const okRequests = () => requests.filter((r) => r.fn === 'ok').map((r) => r.n).sort((a, b) => a - b);
-  const logs = (id: string, level: string) => [...readLines(ds, id, false, null, null)].map(({ entry }) => entry).filter((l) => l.level === level).map((l) => l.message);
+  const logs = (id: string, level: string) => [...ds.logs.getRange({ start: [id], end: [id, Infinity] })].map(({ value }) => value).filter((l) => l.level === level).map((l) => l.message);
   try {
     // Four programs suspended at their fetch in the worker, their answers held.
     await applyBatch(deps, record(1, [1, 2, 3, 4].map((n) => event(n, 1))), 1);

@@ -3,7 +3,6 @@
 import { errors } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
 import type { DestinationsStore, FunctionLogEntry } from '../runtime/env.js';
-import { readLines } from '../runtime/log-lines.js';
 
 export interface LogsQuery {
   limit: number;
@@ -63,11 +62,13 @@ function matches(q: LogsQuery, at: number, entry: FunctionLogEntry): boolean {
 export function functionLogs(store: DestinationsStore, functionId: string, q: LogsQuery): LogRow[] {
   const rows: LogRow[] = [];
   let scanned = 0;
-  // Newest first; `before` and `after` are exclusive.
-  for (const { at, entry } of readLines(store, functionId, true, q.before, q.after)) {
+  // Newest first; `before` is exclusive.
+  const start: [string, number, number] = q.before !== null ? [functionId, q.before, -1] : [functionId, Number.MAX_SAFE_INTEGER, 0];
+  for (const { key, value } of store.logs.getRange({ start, end: [functionId, q.after ?? -1, 0], reverse: true })) {
     if (++scanned > MAX_SCANNED) break;
-    if (!matches(q, at, entry)) continue;
-    rows.push({ log_source_id: functionId, instance_id: entry.instance_id, timestamp: new Date(at).toISOString(), level: entry.level, message: entry.message });
+    const at = key[1];
+    if (!matches(q, at, value)) continue;
+    rows.push({ log_source_id: functionId, instance_id: value.instance_id, timestamp: new Date(at).toISOString(), level: value.level, message: value.message });
     if (rows.length >= q.limit) break;
   }
   return rows;

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import type { FetchRequest } from '../fetch/http-fetch.js';
 import type { CapturedRequest } from './captured.js';
 import { upgradeOldForms } from './old-forms.js';
-import type { LogLines } from './log-lines.js';
 
 
 export interface FailedDelivery {
@@ -129,9 +128,8 @@ export interface DestinationsStore {
   // refer to it (the pack goes with the last).
   packs: Database<Uint8Array, [string, string, number]>;
   packRefs: Database<number, [string, string, number]>;
-  // [function id, timestamp ms, sequence] → one log line, or the lines a transaction wrote
-  // for the function in that millisecond, the first under its own key (./log-lines.ts).
-  logs: Database<FunctionLogEntry | LogLines, [string, number, number]>;
+  // [function id, timestamp ms, sequence] → one log line.
+  logs: Database<FunctionLogEntry, [string, number, number]>;
   // [function id, hour start ms, kind, name] → count.
   metrics: Database<number, [string, number, string, string]>;
   // [function id, hash] → masking counter.

@@ -5,7 +5,6 @@
 // other node applies it with the same applyTelemetry (./telemetry-stream.ts).
 import { randomInt } from 'node:crypto';
 import type { DestinationsStore, FunctionLogEntry, WatcherRecord } from './env.js';
-import { putLines, putLinesGrouped } from './log-lines.js';
 
 // PostHog's metric kinds per name.
 export const METRIC_KINDS = {
@@ -56,15 +55,11 @@ let logSequence = randomInt(2 ** 47);
 
 /** Inside a write transaction: adds the metric increments and puts the log lines under their keys (a line applied twice is one line). */
 export function applyTelemetry(store: DestinationsStore, batch: TelemetryBatch): void {
-  addMetrics(store, batch.metrics);
-  putLines(store, batch.logs);
-}
-
-function addMetrics(store: DestinationsStore, metrics: TelemetryBatch['metrics']): void {
-  for (const [functionId, hour, kind, name, n] of metrics) {
+  for (const [functionId, hour, kind, name, n] of batch.metrics) {
     const key: [string, number, string, string] = [functionId, hour, kind, name];
     store.metrics.put(key, (store.metrics.get(key) ?? 0) + n);
   }
+  for (const [functionId, at, sequence, entry] of batch.logs) store.logs.put([functionId, at, sequence], entry);
 }
 
 interface Count {
@@ -104,9 +99,7 @@ export function createTelemetry(now: () => number): Telemetry {
         metrics: counts.map(({ functionId, name, hour, n }) => [functionId, hour, METRIC_KINDS[name], name, n]),
         logs: lines,
       };
-      addMetrics(store, batch.metrics);
-      // Written once, here: a function's lines of one millisecond are one record (./log-lines.ts).
-      putLinesGrouped(store, batch.logs);
+      applyTelemetry(store, batch);
       counts.length = 0;
       byFunction.clear();
       lines = [];
