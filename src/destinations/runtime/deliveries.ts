@@ -2,8 +2,8 @@
 // fetch (for most invocations in this thread, as the fetch gets its slot; else in the Hog pool),
 // the fetch here (with PostHog's retries and backoff), the program resumed with the
 // response in the pool, and so on; the outcome is written with the others of the same
-// event-loop turn (./outcomes.ts: the queue entry goes, the done mark, metrics, logs and
-// the watcher's tokens are written). A program that fetches again is stored at that point
+// event-loop turn (./outcome-commits.ts, ./outcomes.ts: the queue entry goes, the done mark,
+// metrics, logs and the watcher's tokens are written). A program that fetches again is stored at that point
 // with its state, so a restart resumes it after the fetch that answered rather than
 // repeating it.
 // Bounds. Fetches in flight: `perFunction` per function (fewer once its watcher degrades
@@ -27,7 +27,7 @@ import { takeToken, type Bucket } from './rate-limit.js';
 import type { HogExecTasks } from '../tasks.js';
 import { WatcherState, type StoredHogFunction } from '../types.js';
 import type { FunctionCache } from './function-cache.js';
-import { isEmpty, noWrites, writeOutcomes } from './outcomes.js';
+import { createOutcomeCommits } from './outcome-commits.js';
 import { globalsOfQueued, type InvocationKey } from './queue.js';
 import { completionLine } from './completion-log.js';
 import { addHeld, deleteHeld, heldKeys, isHeld, type HeldKeys } from './held-keys.js';
@@ -146,7 +146,6 @@ const MAX_FETCHES = 256;
 // invocations held do not keep the consumer from preparing more.
 const STALLED_MS = 1000;
 const TELEMETRY_FLUSH_MS = 250;
-const RETRY_AFTER_STORE_ERROR_MS = 1000;
 
 export function createDeliveries(deps: DeliveryDeps): Deliveries {
   const { ds, settings } = deps;
@@ -174,12 +173,11 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
   // Runs in the pool and fetches under way.
   let active = 0;
   let activeDone: (() => void) | null = null;
-  // What the next transaction writes, and what follows its commit.
-  let writes = noWrites();
-  // Entries whose next step follows the commit (each entry's afterCommit says which), in order.
-  let afterWrite: Entry[] = [];
-  let flushing: Promise<void> | null = null;
-  let flushScheduled = false;
+  // The outcomes' transactions; after each commit, each entry's next step (its afterCommit says which).
+  const commits = createOutcomeCommits<Entry>({
+    ds, telemetry, watcher: settings.watcher, now: deps.now, out: deps.out, onError: deps.onError, timers,
+    committed: (entry) => (entry.afterCommit === AfterCommit.Ready ? ready(entry) : release(entry)),
+  });
 
   const memoryOf = (id: string) => {
     let keys = memory.get(id);
@@ -443,8 +441,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (outcome.captured.length > 0) {
       // Written with the slice's other outcomes; the main thread captures them (../internal/captured-events.ts).
       entry.capturedSoFar += outcome.captured.length;
-      writes.captured.push({ projectId: inv.projectId, functionId: inv.functionId, instanceId: inv.instanceId, events: outcome.captured });
-      scheduleFlush();
+      commits.pending().captured.push({ projectId: inv.projectId, functionId: inv.functionId, instanceId: inv.instanceId, events: outcome.captured });
+      commits.schedule();
     }
     if (outcome.fetch === null) return finish(entry, outcome.error, outcome);
     entry.token = outcome.fetch.token ?? null;
@@ -456,7 +454,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     if (inv.state === null) return ready(entry);
     // A further fetch (the worker hands the state out then): store where the program
     // stands, so a restart resumes here and never repeats the fetch that answered.
-    writes.stored.push(entry);
+    commits.pending().stored.push(entry);
     afterCommit(entry, AfterCommit.Ready);
   }
 
@@ -499,8 +497,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       } else {
         inv.failed = true;
         // Kept, to be listed and sent again (beyond PostHog: its #30391).
-        writes.failedDeliveries.push(failedDelivery(inv, entry.request!, outcome, attempt, now));
-        scheduleFlush();
+        commits.pending().failedDeliveries.push(failedDelivery(inv, entry.request!, outcome, attempt, now));
+        commits.schedule();
       }
     }
     if (!retrying) {
@@ -529,20 +527,19 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     entry.unsuccessful = unsuccessful;
     if (unsuccessful) entry.cost += ERROR_COST;
     entry.epoch = fn?.watcher_epoch ?? 0;
-    writes.finished.push(entry);
+    commits.pending().finished.push(entry);
     afterCommit(entry, AfterCommit.Release);
   }
 
   function drop(entry: Entry, metric: 'disabled_permanently' | null): void {
     if (metric) telemetry.count(entry.inv.functionId, metric);
-    writes.dropped.push(entry);
+    commits.pending().dropped.push(entry);
     afterCommit(entry, AfterCommit.Release);
   }
 
   function afterCommit(entry: Entry, next: AfterCommit): void {
     entry.afterCommit = next;
-    afterWrite.push(entry);
-    scheduleFlush();
+    commits.after(entry);
   }
 
   function addTiming(entry: Entry, kind: ExecutionTiming['kind'], durationMs: number): void {
@@ -555,60 +552,8 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
     for (const t of timings) addTiming(entry, t.kind, t.durationMs);
   }
 
-  function scheduleFlush(): void {
-    if (flushScheduled) return;
-    flushScheduled = true;
-    setImmediate(() => {
-      flushScheduled = false;
-      void flush();
-    });
-  }
-
-  // One transaction for what waits, one at a time; what comes meanwhile waits for the next.
-  async function flush(): Promise<void> {
-    if (flushing) {
-      await flushing;
-      if (!isEmpty(writes)) scheduleFlush();
-      return;
-    }
-    if (isEmpty(writes) && telemetry.empty()) return;
-    const w = writes;
-    const then = afterWrite;
-    writes = noWrites();
-    afterWrite = [];
-    const now = deps.now();
-    flushing = ds.root.transaction(() => ({ records: writeOutcomes(ds, w, settings.watcher, now), batch: telemetry.write(ds) })).then(
-      ({ records, batch }) => {
-        deps.out?.telemetry(batch);
-        for (const [id, record] of records) deps.out?.watcher(id, record);
-        for (const entry of then) {
-          if (entry.afterCommit === AfterCommit.Ready) ready(entry);
-          else release(entry);
-        }
-      },
-      (err: unknown) => {
-        deps.onError(err);
-        // Tried again with what came since.
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          writes.finished.push(...w.finished);
-          writes.dropped.push(...w.dropped);
-          writes.stored.push(...w.stored);
-          writes.failedDeliveries.push(...w.failedDeliveries);
-          writes.captured.push(...w.captured);
-          afterWrite.push(...then);
-          scheduleFlush();
-        }, RETRY_AFTER_STORE_ERROR_MS);
-        timers.add(timer);
-      },
-    ).finally(() => {
-      flushing = null;
-    });
-    await flushing;
-  }
-
   const flushTimer = setInterval(() => {
-    if (!telemetry.empty()) void flush();
+    if (!telemetry.empty()) void commits.flush();
     // A function becomes stalled with nothing released meanwhile.
     checkRoom();
   }, TELEMETRY_FLUSH_MS);
@@ -649,8 +594,7 @@ export function createDeliveries(deps: DeliveryDeps): Deliveries {
       if (active > 0) {
         await Promise.race([new Promise<void>((r) => { activeDone = r; }), new Promise((r) => setTimeout(r, 2000))]);
       }
-      if (flushing) await flushing;
-      await flush().catch(deps.onError);
+      await commits.close().catch(deps.onError);
     },
   };
 }
