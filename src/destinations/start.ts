@@ -11,6 +11,7 @@ import type { FlagsTables } from '../flags/index.js';
 import type { ActionsTables } from '../actions/index.js';
 import { actionsModule } from '../actions/module.js';
 import { openDestinationsStore } from './runtime/env.js';
+import { upgradeOldForms } from './runtime/old-forms.js';
 import { startRetention } from './runtime/retention.js';
 import { followTelemetry } from './runtime/telemetry-follower.js';
 import { DESTINATIONS_CONSUMER, handoverPosition, takeOver } from './runtime/queue.js';
@@ -65,6 +66,8 @@ export async function startDestinations(ctx: NodeContext<DestinationsTablesUsed>
     await ds.close();
   };
   try {
+    // Before the claim below: the handover point reads the queue's counts.
+    await upgradeOldForms(ds);
     telemetry = overNats(cluster)
       ? await followTelemetry(cluster, { ds, onError: (err) => log.warn('hog function telemetry', { error: err.message }) })
       : null;

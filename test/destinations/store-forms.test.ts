@@ -12,6 +12,7 @@ import {
   addPending, DONE_RETENTION_MS, dequeueAll, enqueue, handoverPosition, invocationKey, known, markDone, pendingFloor, pruneDone,
   queuedInvocations, recordDone, takeOver, type InvocationKey,
 } from '../../src/destinations/runtime/queue.js';
+import { upgradeOldForms } from '../../src/destinations/runtime/old-forms.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const s = suite('destinations store forms');
@@ -49,6 +50,8 @@ async function writeOldForm(write: (db: OldForm) => void): Promise<void> {
   await root.transaction(() => write(dbs));
   await root.close();
   ds = openDestinationsStore(dir);
+  // As the node and its consumer both do when they start, in either order.
+  await Promise.all([upgradeOldForms(ds), upgradeOldForms(ds)]);
 }
 
 s('a chunk\'s invocations are one count at their position; the floor moves once the last of a position leaves', async () => {
@@ -91,6 +94,19 @@ s('an invocation no longer queued is not counted out again', async () => {
   assert.is(pendingFloor(ds), 40);
 });
 
+s('outcomes written in two parts of one transaction (dropped, then finished) each count theirs out', async () => {
+  const invs = [0, 1, 2].map((n) => invocation('fn', `e${n}`, 40));
+  await ds.root.transaction(() => {
+    for (const inv of invs) enqueue(ds, invocationKey(inv), inv);
+    addPending(ds, 40, invs.length);
+  });
+  await ds.root.transaction(() => {
+    dequeueAll(ds, [entry(invs[0])]);
+    dequeueAll(ds, [entry(invs[1])]);
+  });
+  assert.equal(counts(), [[40, 1]]);
+});
+
 s('the done marks of one transaction are one time-index record, pruned together after the retention', async () => {
   const now = Date.parse('2026-11-29T12:00:00Z');
   const old = now - DONE_RETENTION_MS - 1000;
@@ -119,9 +135,10 @@ s('a store of the old form: its index entries become counts at open, and its que
   });
   assert.equal(counts(), [[40, 2], [70, 1]]);
   assert.is(handoverPosition(ds, 120), 40);
-  // The old index is gone: a second open counts nothing twice.
+  // The old index is gone: a second start (or the other thread's) counts nothing twice.
   await ds.close();
   ds = openDestinationsStore(dir);
+  await upgradeOldForms(ds);
   assert.equal(counts(), [[40, 2], [70, 1]]);
   assert.is([...queuedInvocations(ds)].length, 4);
   // New invocations queue beside them, at a position of their own and at one of theirs.

@@ -6,6 +6,7 @@
 import { overNats } from '../../cluster/index.js';
 import { defineConsumer, type ConsumerHandler } from '../../log/consumers/index.js';
 import { openDestinationsStore } from './env.js';
+import { upgradeOldForms } from './old-forms.js';
 import { createTenancyStore } from '../../access/index.js';
 import { parseAddressPolicy } from '../../net/address-policy.js';
 import { FETCH_TIMEOUT_MS, httpFetch, MAX_RESPONSE_BYTES } from '../fetch/http-fetch.js';
@@ -41,6 +42,7 @@ export const destinationsConsumer = defineConsumer<DestinationsSettings, Pipelin
   async open(ctx): Promise<ConsumerHandler> {
     const { settings } = ctx;
     const ds = openDestinationsStore(settings.dataDir);
+    await upgradeOldForms(ds);
     const onError = (err: unknown) => process.emitWarning(`destinations: ${err instanceof Error ? err.message : String(err)}`);
     // With NATS, the logs, metrics and watcher state written here are published for the other
     // nodes (./telemetry-publisher.ts), on this thread's connection; embedded, nothing is.

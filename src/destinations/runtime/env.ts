@@ -9,7 +9,6 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { join } from 'node:path';
 import type { FetchRequest } from '../fetch/http-fetch.js';
 import type { CapturedRequest } from './captured.js';
-import { upgradeOldForms } from './old-forms.js';
 
 
 export interface FailedDelivery {
@@ -113,7 +112,7 @@ export interface DestinationsStore {
   // after → how many queued invocations have it (> 0; the key goes with the last): the queue
   // by `after`, one record per log position rather than one per invocation (a batch's
   // invocations share it). Stores written before it kept an index entry per invocation
-  // instead, turned into these counts at open (./old-forms.ts).
+  // instead, turned into these counts when the node and its consumer start (./old-forms.ts).
   pendingCounts: Database<number, number>;
   // [function id, event uuid, mapping index] → delivered (or given up) at.
   done: Database<DoneMark, [string, string, number]>;
@@ -152,7 +151,7 @@ export interface DestinationsStore {
 export function openDestinationsStore(dataDir: string): DestinationsStore {
   const root = open({ path: join(dataDir, 'destinations.lmdb'), maxDbs: 16 });
   const plainMaps: object = { useRecords: false };
-  const store: DestinationsStore = {
+  return {
     root,
     queue: root.openDB({ name: 'queue', ...plainMaps }),
     pendingCounts: root.openDB({ name: 'pending_counts' }),
@@ -170,6 +169,4 @@ export function openDestinationsStore(dataDir: string): DestinationsStore {
     captures: root.openDB({ name: 'captured_events', ...plainMaps }),
     close: () => root.close(),
   };
-  upgradeOldForms(store);
-  return store;
 }
