@@ -2,13 +2,13 @@
 // keeps, turned into today's form before the store is used (docs/decisions/0062): by the
 // node as the destinations start, before it claims the consumer (its handover point reads
 // the counts), and by the consumer as it opens; whichever comes second finds nothing to
-// turn. The queue's
-// index by `after` was one entry per queued invocation ([after, function id, event uuid,
-// mapping index] → null, in `pending_by_after`); it is now one count per position
-// (`pending_counts`, ./queue.ts). Turned once rather than read beside the counts for ever:
-// a dequeue then need not ask which form counted its entry, and the handover point reads
-// one table. It costs one pass over the old entries, in one transaction, at the first start only.
-// (The done marks' time index needs no turning: its old records read as one mark each.)
+// turn. The queue's index by `after` was one entry per queued invocation ([after, function
+// id, event uuid, mapping index] → null, in `pending_by_after`); it is now one count per
+// position (`pending_counts`, ./queue.ts). Turned once rather than read beside the counts
+// for ever: a dequeue then need not ask which form counted its entry, and the handover
+// point reads one table. It costs one pass over the old entries, in one transaction, at the
+// first start only. (The done marks' time index needs no turning: its old records read as
+// one mark each.)
 import type { Database } from 'lmdb';
 import type { DestinationsStore } from './env.js';
 
