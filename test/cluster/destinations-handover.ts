@@ -14,7 +14,7 @@ import { ASSETS } from '../helpers/cluster-handle.js';
 import { postJson, request, bearer } from '../helpers/http.js';
 import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
-import { orderWebhook } from '../helpers/hog-functions.js';
+import { createHogFunction, orderWebhook } from '../helpers/hog-functions.js';
 
 // `nodes`: the indices of the cluster's two nodes still running, one of which holds the
 // destinations claim (the test kills it).
@@ -39,10 +39,7 @@ export function destinationsHandover(cluster: SuiteCluster, nodes: readonly [num
     // The endpoint holds every request unanswered: the holder's invocations stay queued.
     sink.respond = () => undefined;
     try {
-      const created = await request(`${a.url}/api/environments/${keys.project_id}/hog_functions/`, {
-        method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
-        body: JSON.stringify(orderWebhook(sink.url)),
-      });
+      const created = await createHogFunction(a.url, keys, orderWebhook(sink.url));
       assert.is(created.status, 201);
       await eventually(async () => (await request(`${b.url}/api/environments/${keys.project_id}/hog_functions/${created.body.id}/`, {
         headers: bearer(keys.personal_api_key),

@@ -12,7 +12,7 @@ import { postJson, request, bearer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink, type SinkRequest } from '../helpers/http-sink.js';
-import { orderWebhook } from '../helpers/hog-functions.js';
+import { createHogFunction, orderWebhook } from '../helpers/hog-functions.js';
 
 const s = suite('destinations across a crash');
 
@@ -26,10 +26,7 @@ s('SIGKILL with deliveries pending, restart: every matching event delivered exac
   let killedAt = 0;
   try {
     const keys = await bannerKeys(first);
-    const created = await request(`${url}/api/environments/${keys.project_id}/hog_functions/`, {
-      method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
-      body: JSON.stringify(orderWebhook(sink.url)),
-    });
+    const created = await createHogFunction(url, keys, orderWebhook(sink.url));
     assert.is(created.status, 201);
     const capture = async (from: number, to: number) => {
       const batch = [];

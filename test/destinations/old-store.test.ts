@@ -15,7 +15,7 @@ import { postJson, request, bearer } from '../helpers/http.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { eventually } from '../helpers/wait.js';
 import { ok, startSink, type Sink } from '../helpers/http-sink.js';
-import { orderWebhook } from '../helpers/hog-functions.js';
+import { createHogFunction, orderWebhook } from '../helpers/hog-functions.js';
 
 const s = suite('destinations: a store of the old form started');
 
@@ -46,10 +46,7 @@ s('invocations queued in the old form are delivered once after the upgrade, and 
   let { child, url } = first;
   try {
     const keys = await bannerKeys(first);
-    const created = await request(`${url}/api/environments/${keys.project_id}/hog_functions/`, {
-      method: 'POST', headers: { ...bearer(keys.personal_api_key), 'Content-Type': 'application/json' },
-      body: JSON.stringify(orderWebhook(sink.url)),
-    });
+    const created = await createHogFunction(url, keys, orderWebhook(sink.url));
     assert.is(created.status, 201);
     // Every request held open: the invocations stay queued.
     const held: ServerResponse[] = [];
