@@ -11,6 +11,7 @@
 // one mark each.)
 import type { Database } from 'lmdb';
 import type { DestinationsStore } from './env.js';
+import { addPending } from './queue.js';
 
 export async function upgradeOldForms(store: DestinationsStore): Promise<void> {
   const old: Database<null, [number, string, string, number]> = store.root.openDB({ name: 'pending_by_after' });
@@ -22,7 +23,7 @@ export async function upgradeOldForms(store: DestinationsStore): Promise<void> {
       counts.set(key[0], (counts.get(key[0]) ?? 0) + 1);
       old.remove(key);
     }
-    for (const [after, n] of counts) store.pendingCounts.put(after, (store.pendingCounts.get(after) ?? 0) + n);
+    for (const [after, n] of counts) addPending(store, after, n);
   });
 }
 

@@ -110,19 +110,13 @@ export function dequeue(store: DestinationsStore, key: InvocationKey, inv: Pick<
  */
 export function dequeueAll(store: DestinationsStore, all: readonly { key: InvocationKey; inv: Pick<QueuedInvocation, 'after' | 'pack'> }[]): void {
   let released: Map<string, { key: InvocationKey; n: number }> | null = null;
-  // The position most of them share, and how many of it left; the others' apart.
-  let after = Number.NaN;
-  let left = 0;
-  let otherPositions: Map<number, number> | null = null;
+  // Per position, how many of them left the queue.
+  let positions: Map<number, number> | null = null;
   for (const { key, inv } of all) {
     if (!store.queue.removeSync(key)) continue;
-    if (inv.after === after) left++;
-    else if (inv.after !== undefined && left === 0) {
-      after = inv.after;
-      left = 1;
-    } else if (inv.after !== undefined) {
-      otherPositions ??= new Map();
-      otherPositions.set(inv.after, (otherPositions.get(inv.after) ?? 0) + 1);
+    if (inv.after !== undefined) {
+      positions ??= new Map();
+      positions.set(inv.after, (positions.get(inv.after) ?? 0) + 1);
     }
     if (inv.pack === undefined) continue;
     const text = `${inv.pack[0]}\u0000${inv.pack[1]}\u0000${inv.pack[2]}`;
@@ -130,8 +124,7 @@ export function dequeueAll(store: DestinationsStore, all: readonly { key: Invoca
     if (seen === undefined) released.set(text, { key: inv.pack, n: 1 });
     else seen.n++;
   }
-  if (left > 0) removePending(store, after, left);
-  if (otherPositions !== null) for (const [position, n] of otherPositions) removePending(store, position, n);
+  if (positions !== null) for (const [after, n] of positions) removePending(store, after, n);
   if (released === null) return;
   for (const { key, n } of released.values()) {
     const refs = store.packRefs.get(key) ?? 0;
